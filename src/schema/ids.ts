@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+/**
+ * Dashboard ids are UUIDs in the 8-4-4-4-12 hex shape. The real service does not insist on an RFC version or
+ * variant (real exports carry ids such as `12345678-1111-4444-8888-123456789012`), so neither do we. Only a
+ * parsed id ever reaches a file path: the shape admits no `/`, `.` or `%`.
+ */
+export const DashboardId = z
+  .string()
+  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'Not a valid UUID.')
+  .transform((id) => id.toLowerCase())
+  .brand<'DashboardId'>();
+export type DashboardId = z.infer<typeof DashboardId>;
+
+/** Environment ids name a directory in the data dir, so they are held to a short, path-safe alphabet. */
+export const EnvironmentId = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'Not a valid environment id (lowercase letters, digits and dashes).')
+  .brand<'EnvironmentId'>();
+export type EnvironmentId = z.infer<typeof EnvironmentId>;
+
+export const DEFAULT_ENVIRONMENT = EnvironmentId.parse('local');
+
+export function parseDashboardId(raw: string): DashboardId | undefined {
+  const result = DashboardId.safeParse(raw);
+  return result.success ? result.data : undefined;
+}
