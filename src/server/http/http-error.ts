@@ -1,0 +1,26 @@
+import type { ConstraintViolation } from '../../schema/error-envelope.js';
+
+/**
+ * What a handler throws for any non-2xx answer. One function (respond) turns it into the ErrorEnvelope, so every
+ * error body has the same shape.
+ */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly violations?: ConstraintViolation[],
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+
+  /** 400 `Constraints violated.` with one violation per problem, as the real service answers. */
+  static constraints(violations: ConstraintViolation[]): HttpError {
+    return new HttpError(400, 'Constraints violated.', violations);
+  }
+
+  static queryParameter(path: string, message: string): HttpError {
+    return HttpError.constraints([{ path, message, parameterLocation: 'QUERY', location: null }]);
+  }
+}
