@@ -1,0 +1,102 @@
+import { UsageError } from './exit-codes.js';
+import type { Command, FlagValues, ParsedArgs } from './command.js';
+
+/**
+ * Parses `--flag value`, `--flag=value`, `--no-flag` and positionals against a command's flag table.
+ * Unknown flags are errors with a did-you-mean hint: a typo must never silently change what a command does.
+ */
+export function parseArgs(command: Command, argv: readonly string[]): ParsedArgs {
+  const flags: Record<string, string | boolean | string[] | undefined> = {};
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith('--') || arg === '--') {
+      positionals.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    let name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+    let negated = false;
+    if (!(name in command.flags) && name.startsWith('no-') && command.flags[name.slice(3)]?.type === 'boolean') {
+      name = name.slice(3);
+      negated = true;
+    }
+    const spec = command.flags[name];
+    if (!spec) throw new UsageError(unknownFlagMessage(command, name));
+    if (spec.type === 'boolean') {
+      if (eq !== -1) throw new UsageError(`--${name} takes no value`);
+      flags[name] = !negated;
+      continue;
+    }
+    let value: string | undefined;
+    if (eq !== -1) value = arg.slice(eq + 1);
+    else {
+      value = argv[i + 1];
+      i++;
+    }
+    if (value === undefined || (eq === -1 && value.startsWith('--'))) {
+      throw new UsageError(`--${name} needs a value (${spec.valueName ?? 'value'})`);
+    }
+    if (spec.multiple) {
+      const previous = flags[name];
+      flags[name] = [...(Array.isArray(previous) ? previous : []), value];
+    } else flags[name] = value;
+  }
+  for (const [name, spec] of Object.entries(command.flags)) {
+    if (flags[name] === undefined && spec.default !== undefined) flags[name] = spec.default;
+  }
+  checkPositionals(command, positionals);
+  return { flags: flags as FlagValues, positionals };
+}
+
+function checkPositionals(command: Command, positionals: readonly string[]): void {
+  const specs = command.positionals ?? [];
+  const variadic = specs.some((spec) => spec.variadic);
+  if (!variadic && positionals.length > specs.length) {
+    throw new UsageError(`unexpected argument '${positionals[specs.length]}'`);
+  }
+  const required = specs.filter((spec) => spec.required).length;
+  if (positionals.length < required) {
+    throw new UsageError(`missing argument <${specs[positionals.length]?.name ?? 'arg'}>`);
+  }
+}
+
+function unknownFlagMessage(command: Command, name: string): string {
+  const known = Object.keys(command.flags);
+  const best = closest(name, known);
+  const hint = best ? ` — did you mean --${best}?` : '';
+  return `unknown flag --${name}${hint} (see 'dashcd ${command.path.join(' ')} --help')`;
+}
+
+/** The known word within edit distance 3 of `word`, if any. */
+export function closest(word: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 4;
+  for (const candidate of candidates) {
+    const distance = editDistance(word, candidate);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+
+export type { FlagValues };

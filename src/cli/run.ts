@@ -1,0 +1,48 @@
+import type { Command, CommandIo } from './command.js';
+import { CliError, ExitCode } from './exit-codes.js';
+import { commandHelp, overviewHelp } from './help.js';
+import { closest, parseArgs } from './parse-args.js';
+
+/**
+ * Selects the command from the leading words, parses its flags and runs it. The one place where errors become exit
+ * codes: CliError carries its own, anything else is unexpected (1) and is logged with its stack.
+ */
+export async function runCli(commands: readonly Command[], argv: readonly string[], io: CommandIo): Promise<number> {
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+    io.stdout.write(overviewHelp(commands));
+    return argv.length === 0 ? ExitCode.Usage : ExitCode.Success;
+  }
+  const match = selectCommand(commands, argv);
+  if (!match) {
+    const words = commands.map((c) => c.path.join(' '));
+    const hint = closest(argv.slice(0, 2).join(' '), words) ?? closest(argv[0] ?? '', words);
+    io.stderr.write(`dashcd: unknown command '${argv[0]}'${hint ? ` — did you mean '${hint}'?` : ''}\nRun 'dashcd --help' for the list.\n`);
+    return ExitCode.Usage;
+  }
+  const { command, rest } = match;
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout.write(commandHelp(command));
+    return ExitCode.Success;
+  }
+  try {
+    const args = parseArgs(command, rest);
+    return await command.run(args, io);
+  } catch (error) {
+    if (error instanceof CliError) {
+      io.stderr.write(`dashcd ${command.path.join(' ')}: ${error.message}\n`);
+      return error.exitCode;
+    }
+    io.log.error({ err: error, command: command.path.join(' ') }, 'unexpected error');
+    io.stderr.write(`dashcd ${command.path.join(' ')}: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return ExitCode.Unexpected;
+  }
+}
+
+function selectCommand(commands: readonly Command[], argv: readonly string[]): { command: Command; rest: string[] } | undefined {
+  let best: Command | undefined;
+  for (const command of commands) {
+    const matches = command.path.every((word, i) => argv[i] === word);
+    if (matches && (!best || command.path.length > best.path.length)) best = command;
+  }
+  return best ? { command: best, rest: argv.slice(best.path.length) } : undefined;
+}

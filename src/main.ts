@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+import { commands } from './cli/commands/index.js';
+import { runCli } from './cli/run.js';
+import { createLogger } from './lib/logger.js';
+
+const controller = new AbortController();
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    // First signal asks every loop to stop cleanly; a second one means "now".
+    if (stopping) process.exit(130);
+    stopping = true;
+    controller.abort(new Error(`received ${signal}`));
+  });
+}
+
+const log = createLogger({ level: process.env.DASHCD_LOG_LEVEL ?? 'info' });
+const code = await runCli(commands, process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  cwd: process.cwd(),
+  log,
+  signal: controller.signal,
+});
+process.exitCode = code;
