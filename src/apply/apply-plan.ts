@@ -1,0 +1,115 @@
+import type { ApiClient } from '../client/api-client.js';
+import { mapConcurrent } from '../lib/concurrency.js';
+import type { Logger } from '../lib/logger.js';
+import type { Plan, PlanChange } from '../plan/build-plan.js';
+import type { ConstraintViolation } from '../schema/error-envelope.js';
+
+type WriteChange = Extract<PlanChange, { action: 'create' | 'update' }>;
+type OrphanChange = Extract<PlanChange, { action: 'orphan' }>;
+
+export type ApplyOutcome =
+  | { action: 'create' | 'update'; id: string; name: string; file: string; status: 'applied' }
+  | { action: 'create' | 'update'; id: string; name: string; file: string; status: 'failed'; error: string }
+  | { action: 'delete'; id: string; name: string; status: 'deleted' }
+  | { action: 'delete'; id: string; name: string; status: 'failed'; error: string };
+
+export interface RemoteViolation {
+  id: string;
+  file: string;
+  message: string;
+  violations: ConstraintViolation[];
+}
+
+export type ApplyResult =
+  | { kind: 'rejected'; invalid: RemoteViolation[] }
+  | { kind: 'applied'; outcomes: ApplyOutcome[]; unchanged: number };
+
+export interface ApplyDeps {
+  api: ApiClient;
+  log: Logger;
+  concurrency: number;
+  signal?: AbortSignal;
+  /** Delete orphans (already guarded by the caller's checks). */
+  prune?: boolean;
+}
+
+export function writesOf(plan: Plan): WriteChange[] {
+  return plan.changes.filter((c): c is WriteChange => c.action === 'create' || c.action === 'update');
+}
+
+export function orphansOf(plan: Plan): OrphanChange[] {
+  return plan.changes.filter((c): c is OrphanChange => c.action === 'orphan');
+}
+
+/**
+ * Asks the target's validator about every dashboard the plan would write. Local schema checks already passed;
+ * this catches what only the target knows, before anything is written (all or nothing).
+ */
+export async function validateRemotely(plan: Plan, { api, concurrency, signal }: ApplyDeps): Promise<RemoteViolation[]> {
+  const writes = writesOf(plan);
+  const results = await mapConcurrent(
+    writes,
+    concurrency,
+    async (change): Promise<RemoteViolation | undefined> => {
+      const outcome = await api.dashboards.validate(change.desired, change.id);
+      if (outcome.valid) return undefined;
+      return { id: change.id, file: change.file, message: outcome.message, violations: outcome.violations };
+    },
+    signal,
+  );
+  return results.filter((r): r is RemoteViolation => r !== undefined);
+}
+
+/**
+ * Validate-first, then write only create/update items with bounded concurrency (the client retries transient
+ * failures); a dashboard that still fails is reported and the others are applied. Orphans are deleted only when
+ * `prune` is set. One log line per write.
+ */
+export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ApplyResult> {
+  const invalid = await validateRemotely(plan, deps);
+  if (invalid.length > 0) return { kind: 'rejected', invalid };
+  const { api, log, concurrency, signal } = deps;
+  const writes = await mapConcurrent(writesOf(plan), concurrency, (change) => writeOne(change, api, log), signal);
+  const deletes = deps.prune
+    ? await mapConcurrent(orphansOf(plan), concurrency, (orphan) => deleteOne(orphan, api, log), signal)
+    : [];
+  const outcomes = [...writes, ...deletes].filter((o): o is ApplyOutcome => o !== undefined);
+  return { kind: 'applied', outcomes, unchanged: plan.summary.unchanged };
+}
+
+async function writeOne(change: WriteChange, api: ApiClient, log: Logger): Promise<ApplyOutcome> {
+  const { action, id, name, file } = change;
+  try {
+    await api.dashboards.put(id, change.desired);
+    log.info({ id, file, action }, action === 'create' ? 'dashboard created' : 'dashboard updated');
+    return { action, id, name, file, status: 'applied' };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    log.error({ id, file, action, err: message }, 'dashboard write failed');
+    return { action, id, name, file, status: 'failed', error: message };
+  }
+}
+
+async function deleteOne(orphan: OrphanChange, api: ApiClient, log: Logger): Promise<ApplyOutcome> {
+  const { id, name } = orphan;
+  try {
+    await api.dashboards.remove(id);
+    log.info({ id, name, action: 'delete' }, 'orphan dashboard deleted');
+    return { action: 'delete', id, name, status: 'deleted' };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    log.error({ id, name, err: message }, 'orphan delete failed');
+    return { action: 'delete', id, name, status: 'failed', error: message };
+  }
+}
+
+export function countOutcomes(outcomes: readonly ApplyOutcome[]): { created: number; updated: number; deleted: number; failed: number } {
+  const counts = { created: 0, updated: 0, deleted: 0, failed: 0 };
+  for (const outcome of outcomes) {
+    if (outcome.status === 'failed') counts.failed++;
+    else if (outcome.action === 'create') counts.created++;
+    else if (outcome.action === 'update') counts.updated++;
+    else counts.deleted++;
+  }
+  return counts;
+}

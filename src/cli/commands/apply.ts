@@ -1,0 +1,78 @@
+import { applyPlan, countOutcomes, orphansOf, type ApplyOutcome } from '../../apply/apply-plan.js';
+import { pruneRefusal } from '../../apply/prune-guard.js';
+import { planDashboards } from '../../reconcile/plan-dashboards.js';
+import { booleanFlag, defineCommand, stringFlag, type CommandIo } from '../command.js';
+import { concurrencyFlag, dataFlag, dirFlag, targetFlag } from '../common-flags.js';
+import { printDiagnostics } from '../diagnostics-output.js';
+import { CliError, ExitCode } from '../exit-codes.js';
+import { intFlag } from '../int-flag.js';
+import { withTarget } from '../with-target.js';
+import { renderPlanText } from '../render/render-text.js';
+
+export const applyCommand = defineCommand({
+  path: ['apply'],
+  summary: 'Make the target match the dashboards folder (only real changes are written)',
+  description:
+    'Validates everything first (locally, then with the target’s validator); if anything is invalid nothing is written\n(exit 3). Writes create/update items with bounded concurrency and retries; a dashboard that still fails is reported\nand the others are applied (exit 5). --prune deletes orphans that carry the ownership tag, within --max-delete.',
+  flags: {
+    dir: dirFlag,
+    target: targetFlag,
+    data: dataFlag,
+    concurrency: concurrencyFlag,
+    prune: { type: 'boolean', description: 'Delete live dashboards with the ownership tag that have no file' },
+    'max-delete': { type: 'string', description: 'Most dashboards --prune may delete in one run', default: '5', valueName: 'n' },
+  },
+  examples: ['dashcd apply', 'dashcd apply --concurrency 16', 'dashcd apply --prune --max-delete 20'],
+  async run({ flags }, io) {
+    const started = Date.now();
+    const concurrency = Math.max(1, intFlag(flags, 'concurrency', 8));
+    const prune = booleanFlag(flags, 'prune');
+    return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data') }, io, async (target) => {
+      const planned = await planDashboards({
+        dir: stringFlag(flags, 'dir') ?? 'dashboards',
+        cwd: io.cwd,
+        api: target.client,
+        targetLabel: target.label,
+        log: io.log,
+        concurrency,
+        signal: io.signal,
+      });
+      if (planned.kind === 'invalid') {
+        printDiagnostics(planned.diagnostics, io);
+        return ExitCode.InvalidDesiredState;
+      }
+      const { plan } = planned;
+      if (prune) {
+        const maxDelete = intFlag(flags, 'max-delete', planned.config.maxDelete ?? 5);
+        const refusal = pruneRefusal({ desiredCount: planned.desired.dashboards.length, orphanCount: orphansOf(plan).length, maxDelete });
+        if (refusal) throw new CliError(refusal, ExitCode.InvalidDesiredState);
+      }
+      io.stdout.write(renderPlanText(plan));
+      const result = await applyPlan(plan, { api: target.client, log: io.log, concurrency, signal: io.signal, prune });
+      if (result.kind === 'rejected') {
+        for (const invalid of result.invalid) {
+          for (const v of invalid.violations.length ? invalid.violations : [{ path: '', message: invalid.message }]) {
+            io.stdout.write(`${invalid.file}  ${v.path ? `${v.path}: ` : ''}${v.message ?? ''} (target validator)\n`);
+          }
+        }
+        io.stderr.write(`✗ the target rejected ${result.invalid.length} dashboard(s); nothing was written\n`);
+        return ExitCode.InvalidDesiredState;
+      }
+      printOutcomes(result.outcomes, io);
+      const counts = countOutcomes(result.outcomes);
+      const seconds = ((Date.now() - started) / 1000).toFixed(2);
+      io.stdout.write(
+        `Applied to ${target.label}: ${counts.created} created, ${counts.updated} updated, ${result.unchanged} unchanged, ${counts.deleted} deleted, ${counts.failed} failed in ${seconds}s\n`,
+      );
+      return counts.failed > 0 ? ExitCode.ApplyFailed : ExitCode.Success;
+    });
+  },
+});
+
+function printOutcomes(outcomes: readonly ApplyOutcome[], io: CommandIo): void {
+  for (const o of outcomes) {
+    const where = o.action === 'delete' ? o.name : o.file;
+    const verb = o.status === 'failed' ? `✗ ${o.action} failed` : o.action === 'create' ? '+ created' : o.action === 'update' ? '~ updated' : '- deleted';
+    io.stdout.write(`${verb}  ${o.id}  ${where}${o.status === 'failed' ? `: ${o.error}` : ''}\n`);
+  }
+}

@@ -1,0 +1,19 @@
+import { resolve } from 'node:path';
+import { pinIds } from '../../desired/dashboard-yaml.js';
+import { defineCommand, stringFlag } from '../command.js';
+import { dirFlag } from '../common-flags.js';
+import { ExitCode } from '../exit-codes.js';
+
+export const pinCommand = defineCommand({
+  path: ['pin'],
+  summary: "Write each file's derived id into the file, so it can be renamed safely",
+  description: 'A file without an `id` gets one derived from its path; renaming it would then create a new dashboard.\nPinning writes that id into the file (comments and formatting are kept).',
+  flags: { dir: dirFlag },
+  examples: ['dashcd pin', 'dashcd pin --dir ops/dashboards && git diff'],
+  async run({ flags }, io) {
+    const pinned = await pinIds({ dir: resolve(io.cwd, stringFlag(flags, 'dir') ?? 'dashboards'), cwd: io.cwd });
+    for (const { file, id } of pinned) io.stdout.write(`pinned ${id}  ${file}\n`);
+    io.stderr.write(`${pinned.length} file${pinned.length === 1 ? '' : 's'} pinned\n`);
+    return ExitCode.Success;
+  },
+});

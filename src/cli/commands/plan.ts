@@ -1,0 +1,56 @@
+import { renderPlanJson } from '../render/render-json.js';
+import { renderPlanMarkdown } from '../render/render-markdown.js';
+import { renderPlanText } from '../render/render-text.js';
+import { hasChanges, type Plan } from '../../plan/build-plan.js';
+import { planDashboards } from '../../reconcile/plan-dashboards.js';
+import { booleanFlag, defineCommand, stringFlag } from '../command.js';
+import { concurrencyFlag, dataFlag, dirFlag, targetFlag } from '../common-flags.js';
+import { printDiagnostics } from '../diagnostics-output.js';
+import { ExitCode, UsageError } from '../exit-codes.js';
+import { intFlag } from '../int-flag.js';
+import { withTarget } from '../with-target.js';
+
+const RENDERERS: Record<string, (plan: Plan) => string> = {
+  text: renderPlanText,
+  json: renderPlanJson,
+  markdown: renderPlanMarkdown,
+};
+
+export const planCommand = defineCommand({
+  path: ['plan'],
+  summary: 'Show what apply would change: create, update (as a JSON Patch), unchanged, orphan',
+  description:
+    'Compares every dashboard file with the live dashboard, ignoring server-owned fields, key and tag order and the\nservice’s read-side defaults. With --detailed-exitcode: 0 no changes, 2 changes pending (Terraform’s convention).',
+  flags: {
+    dir: dirFlag,
+    target: targetFlag,
+    data: dataFlag,
+    output: { type: 'string', description: 'text | json | markdown', default: 'text', valueName: 'format' },
+    'detailed-exitcode': { type: 'boolean', description: 'Exit 2 when there are changes pending' },
+    concurrency: concurrencyFlag,
+  },
+  examples: ['dashcd plan', 'dashcd plan --output markdown > plan.md', 'dashcd plan --output json --detailed-exitcode'],
+  async run({ flags }, io) {
+    const output = stringFlag(flags, 'output') ?? 'text';
+    const render = RENDERERS[output];
+    if (!render) throw new UsageError(`--output must be text, json or markdown, got '${output}'`);
+    const concurrency = Math.max(1, intFlag(flags, 'concurrency', 8));
+    return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data') }, io, async (target) => {
+      const result = await planDashboards({
+        dir: stringFlag(flags, 'dir') ?? 'dashboards',
+        cwd: io.cwd,
+        api: target.client,
+        targetLabel: target.label,
+        log: io.log,
+        concurrency,
+        signal: io.signal,
+      });
+      if (result.kind === 'invalid') {
+        printDiagnostics(result.diagnostics, io);
+        return ExitCode.InvalidDesiredState;
+      }
+      io.stdout.write(render(result.plan));
+      return booleanFlag(flags, 'detailed-exitcode') && hasChanges(result.plan) ? ExitCode.ChangesPending : ExitCode.Success;
+    });
+  },
+});

@@ -1,0 +1,15 @@
+import { dashboardFileJsonSchema } from '../../schema/json-schema.js';
+import { defineCommand } from '../command.js';
+import { ExitCode } from '../exit-codes.js';
+
+export const schemaCommand = defineCommand({
+  path: ['schema'],
+  summary: 'Print the JSON Schema of a dashboard file (for editor validation and completion)',
+  description: 'Generated from the same zod schemas the server and validate use. Point yaml-language-server at it with\n`# yaml-language-server: $schema=./dashboard.schema.json` as the first line of a dashboard file.',
+  flags: {},
+  examples: ['dashcd schema > dashboard.schema.json'],
+  async run(_args, io) {
+    io.stdout.write(`${JSON.stringify(dashboardFileJsonSchema(), null, 2)}\n`);
+    return ExitCode.Success;
+  },
+});

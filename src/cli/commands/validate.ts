@@ -1,0 +1,52 @@
+import { resolve } from 'node:path';
+import { loadDesired } from '../../desired/load-desired.js';
+import { booleanFlag, defineCommand, stringFlag, type CommandIo } from '../command.js';
+import { dataFlag, dirFlag, targetFlag } from '../common-flags.js';
+import { printDiagnostics } from '../diagnostics-output.js';
+import { ExitCode } from '../exit-codes.js';
+import { withTarget } from '../with-target.js';
+import type { DesiredDashboard } from '../../desired/load-desired.js';
+import type { Diagnostic } from '../../desired/load-desired.js';
+import type { ApiClient } from '../../client/api-client.js';
+import { mapConcurrent } from '../../lib/concurrency.js';
+
+export const validateCommand = defineCommand({
+  path: ['validate'],
+  summary: 'Check every dashboard file against the schema (and optionally the target’s validator)',
+  description:
+    'Reports all problems in all files in one run as file:line:col, and in GitHub Actions as annotations.\nExit 0 when valid, 3 when anything is invalid.',
+  flags: {
+    dir: dirFlag,
+    remote: { type: 'boolean', description: "Also ask the target's /validator about each dashboard" },
+    target: targetFlag,
+    data: dataFlag,
+  },
+  examples: ['dashcd validate', 'dashcd validate --dir ops/dashboards', 'DT_ENV_URL=https://abc123.live.dynatrace.com DT_API_TOKEN=… dashcd validate --remote'],
+  async run({ flags }, io) {
+    const dir = resolve(io.cwd, stringFlag(flags, 'dir') ?? 'dashboards');
+    const desired = await loadDesired({ dir, cwd: io.cwd });
+    let diagnostics = desired.diagnostics;
+    if (diagnostics.length === 0 && booleanFlag(flags, 'remote')) {
+      diagnostics = await withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data') }, io, (target) =>
+        validateRemote(desired.dashboards, target.client, io),
+      );
+    }
+    if (diagnostics.length > 0) {
+      printDiagnostics(diagnostics, io);
+      return ExitCode.InvalidDesiredState;
+    }
+    io.stderr.write(`✓ ${desired.dashboards.length} dashboard${desired.dashboards.length === 1 ? '' : 's'} valid in ${desired.files} file${desired.files === 1 ? '' : 's'}\n`);
+    return ExitCode.Success;
+  },
+});
+
+/** The target's verdict has no source positions: its violations are reported at the top of the file. */
+async function validateRemote(dashboards: readonly DesiredDashboard[], api: ApiClient, io: CommandIo): Promise<Diagnostic[]> {
+  const results = await mapConcurrent(dashboards, 8, async (d) => {
+    const outcome = await api.dashboards.validate({ ...d.body, id: d.id }, d.id);
+    if (outcome.valid) return [];
+    const violations = outcome.violations.length > 0 ? outcome.violations : [{ path: '', message: outcome.message }];
+    return violations.map((v) => ({ file: d.file, line: 1, col: 1, path: v.path ?? '', message: `${v.message ?? 'invalid'} (target validator)` }));
+  }, io.signal);
+  return results.flatMap((r) => r ?? []);
+}

@@ -1,0 +1,21 @@
+import { stringFlag, type FlagValues } from './command.js';
+import { UsageError } from './exit-codes.js';
+
+/** A positive integer flag, with a usage error naming the flag when it is not one. */
+export function intFlag(flags: FlagValues, name: string, fallback: number): number {
+  const raw = stringFlag(flags, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new UsageError(`--${name} must be a non-negative integer, got '${raw}'`);
+  return value;
+}
+
+/** Durations like `60s`, `5m`, `1h`, `500ms`, or bare milliseconds. */
+export function durationFlag(flags: FlagValues, name: string, fallbackMs: number): number {
+  const raw = stringFlag(flags, name);
+  if (raw === undefined) return fallbackMs;
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(raw.trim());
+  if (!match) throw new UsageError(`--${name} must be a duration like 500ms, 60s, 5m or 1h, got '${raw}'`);
+  const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] ?? 'ms'] ?? 1;
+  return Math.round(Number(match[1]) * factor);
+}

@@ -1,0 +1,92 @@
+import { resolve } from 'node:path';
+import { createApiClient, type ApiClient } from '../client/api-client.js';
+import type { CommandIo } from '../cli/command.js';
+import { CliError, ExitCode, UsageError } from '../cli/exit-codes.js';
+import { requestSessionToken } from '../cli/owner-admin.js';
+import { startEmbeddedServer } from '../server/create-server.js';
+import { readOwner } from '../server/data-dir.js';
+
+export const DEFAULT_DATA_DIR = '.dashcd';
+
+/** Where commands send their requests: a remote environment, the server owning the local store, or an in-process one. */
+export interface TargetSession {
+  readonly client: ApiClient;
+  /** Human-readable target for output and logs (never carries a token). */
+  readonly label: string;
+  readonly env: string;
+  readonly kind: 'remote' | 'owner' | 'embedded';
+  close(): Promise<void>;
+}
+
+export interface TargetFlags {
+  target?: string | undefined;
+  data?: string | undefined;
+}
+
+/**
+ * Resolves flags and environment into a target, once, at the edge. Precedence: `--target`, then `DT_ENV_URL`
+ * (alias `DYNATRACE_ENV_URL`) with `DT_API_TOKEN` (alias `DYNATRACE_API_TOKEN`); with neither, the embedded store in
+ * `.dashcd/` — through the server that owns it if one runs, else an in-process server on a loopback port.
+ * Every path talks HTTP through the same client.
+ */
+export async function openTarget(flags: TargetFlags, io: CommandIo): Promise<TargetSession> {
+  const url = flags.target ?? io.env.DT_ENV_URL ?? io.env.DYNATRACE_ENV_URL;
+  if (url) return openRemote(url, io);
+  return openLocal(resolve(io.cwd, flags.data ?? DEFAULT_DATA_DIR), io);
+}
+
+function openRemote(rawUrl: string, io: CommandIo): TargetSession {
+  const baseUrl = parseTargetUrl(rawUrl);
+  const token = io.env.DT_API_TOKEN ?? io.env.DYNATRACE_API_TOKEN;
+  if (!token) {
+    throw new CliError(
+      `no API token for ${baseUrl}: set DT_API_TOKEN to a token with scopes ReadConfig and WriteConfig (DataExport for events)`,
+      ExitCode.TargetUnavailable,
+    );
+  }
+  const client = createApiClient({ baseUrl, token, log: io.log, signal: io.signal });
+  return { client, label: baseUrl, env: environmentLabel(baseUrl), kind: 'remote', close: () => client.close() };
+}
+
+async function openLocal(dataDir: string, io: CommandIo): Promise<TargetSession> {
+  const owner = await readOwner(dataDir);
+  if (owner) {
+    const baseUrl = `${owner.url}/e/local`;
+    const token = await requestSessionToken(owner, 'local');
+    const client = createApiClient({ baseUrl, token, log: io.log, signal: io.signal });
+    return { client, label: baseUrl, env: 'local', kind: 'owner', close: () => client.close() };
+  }
+  const server = await startEmbeddedServer({ dataDir, log: io.log.child({ component: 'embedded-server' }) });
+  const client = createApiClient({ baseUrl: server.url, token: server.token, log: io.log, signal: io.signal });
+  return {
+    client,
+    label: `embedded store ${dataDir}`,
+    env: 'local',
+    kind: 'embedded',
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
+/** Accepts an environment root (`https://abc.live.dynatrace.com`, `http://host:8080/e/prod`); drops a trailing `/`. */
+export function parseTargetUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`target '${raw}' is not a URL (expected e.g. https://abc123.live.dynatrace.com or http://127.0.0.1:8080/e/local)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`target '${raw}' must be http or https`);
+  if (url.search || url.username || url.password) throw new UsageError('the target URL must not carry credentials or a query; put the token in DT_API_TOKEN');
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** `…/e/prod` → `prod`; a hosted address `abc123.live.dynatrace.com` → `abc123`. */
+export function environmentLabel(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  const match = /\/e\/([^/]+)/.exec(url.pathname);
+  if (match?.[1]) return match[1];
+  return url.hostname.split('.')[0] ?? url.hostname;
+}

@@ -1,0 +1,57 @@
+import { dirname, resolve } from 'node:path';
+import type { ApiClient } from '../client/api-client.js';
+import { loadProjectConfig, type ProjectConfig } from '../config/project-config.js';
+import { readGitInfo } from '../desired/git-info.js';
+import { loadDesired, type Diagnostic, type DesiredResult } from '../desired/load-desired.js';
+import type { Logger } from '../lib/logger.js';
+import { buildPlan, type Plan } from '../plan/build-plan.js';
+import { readLive } from './read-live.js';
+
+export interface PlanContext {
+  /** The dashboards folder, relative to `cwd` or absolute. */
+  dir: string;
+  cwd: string;
+  api: ApiClient;
+  targetLabel: string;
+  log: Logger;
+  concurrency: number;
+  signal?: AbortSignal;
+}
+
+export type PlanDashboardsResult =
+  | { kind: 'invalid'; diagnostics: Diagnostic[]; desired?: DesiredResult }
+  | { kind: 'planned'; plan: Plan; desired: DesiredResult; config: ProjectConfig };
+
+/**
+ * The read half of a reconcile: project config + desired state + live state → a plan (pure). `only` limits the
+ * pass to some files (the daemon's incremental reconcile); such a partial pass never reports orphans.
+ */
+export async function planDashboards(ctx: PlanContext, only?: readonly string[]): Promise<PlanDashboardsResult> {
+  const dir = resolve(ctx.cwd, ctx.dir);
+  const projectRoot = dirname(dir);
+  const [project, desired, git] = await Promise.all([
+    loadProjectConfig(projectRoot),
+    loadDesired({ dir, cwd: ctx.cwd, ...(only ? { only: [...only] } : {}) }),
+    readGitInfo(dir),
+  ]);
+  const configDiagnostics: Diagnostic[] = project.diagnostics.map((d) => ({ ...d, path: '' }));
+  const diagnostics = [...configDiagnostics, ...desired.diagnostics];
+  if (diagnostics.length > 0) return { kind: 'invalid', diagnostics, desired };
+  const { config } = project;
+  const partial = only !== undefined;
+  const live = await readLive(
+    desired.dashboards.map((d) => d.id),
+    { api: ctx.api, ownershipTag: config.ownershipTag, concurrency: ctx.concurrency, withOwned: !partial, ...(ctx.signal ? { signal: ctx.signal } : {}) },
+  );
+  const plan = buildPlan({
+    desired: desired.dashboards,
+    live: live.byId,
+    liveOwned: live.owned,
+    ownershipTag: config.ownershipTag,
+    ignore: config.ignore,
+    target: ctx.targetLabel,
+    scope: partial ? 'partial' : 'full',
+    ...(git ? { git } : {}),
+  });
+  return { kind: 'planned', plan, desired, config };
+}
