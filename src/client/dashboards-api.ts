@@ -1,0 +1,104 @@
+import {
+  CreatedDashboard,
+  Dashboard,
+  DashboardList,
+  type DashboardStub,
+} from '../schema/dashboard.js';
+import type { ConstraintViolation } from '../schema/error-envelope.js';
+import type { ApiError, HttpMethod } from './errors.js';
+import { parseEnvelope } from './messages.js';
+import { parseBodyAs, unexpectedResponse, type TextResponse } from './response.js';
+
+export type ValidationOutcome =
+  | { readonly valid: true }
+  | { readonly valid: false; readonly violations: ConstraintViolation[]; readonly message: string };
+
+export interface DashboardsApi {
+  list(filter?: { owner?: string; tags?: string[] }): Promise<DashboardStub[]>;
+  /** The dashboard exactly as the server sent it (checked against the schema); undefined on 404. */
+  get(id: string): Promise<Dashboard | undefined>;
+  create(body: unknown): Promise<CreatedDashboard>;
+  /** Create-on-PUT: `created` on 201, `updated` on 204 (or 200). */
+  put(id: string, body: unknown): Promise<'created' | 'updated'>;
+  /** False on 404: already gone counts as done (as Monaco treats it). */
+  remove(id: string): Promise<boolean>;
+  validate(body: unknown, id?: string): Promise<ValidationOutcome>;
+}
+
+export interface RequestCore {
+  request(
+    method: HttpMethod,
+    path: string,
+    options?: { query?: URLSearchParams; body?: unknown; idempotent?: boolean },
+  ): Promise<TextResponse>;
+  /** The ApiError for an answer the operation does not accept. */
+  fail(response: TextResponse): ApiError;
+}
+
+const DASHBOARDS = '/api/config/v1/dashboards';
+
+function one(id: string): string {
+  return `${DASHBOARDS}/${encodeURIComponent(id)}`;
+}
+
+export function createDashboardsApi(core: RequestCore): DashboardsApi {
+  return {
+    async list(filter = {}) {
+      const query = new URLSearchParams();
+      if (filter.owner !== undefined) query.set('owner', filter.owner);
+      for (const tag of filter.tags ?? []) query.append('tags', tag);
+      const response = await core.request('GET', DASHBOARDS, { query });
+      if (response.status !== 200) throw core.fail(response);
+      return parseBodyAs(response, DashboardList).dashboards;
+    },
+
+    async get(id) {
+      const response = await core.request('GET', one(id));
+      if (response.status === 404) return undefined;
+      if (response.status !== 200) throw core.fail(response);
+      return parseBodyAs(response, Dashboard);
+    },
+
+    async create(body) {
+      // POST is not idempotent: the retry policy only repeats it when the server cannot have acted on it.
+      const response = await core.request('POST', DASHBOARDS, { body, idempotent: false });
+      if (response.status !== 201 && response.status !== 200) throw core.fail(response);
+      return parseBodyAs(response, CreatedDashboard);
+    },
+
+    async put(id, body) {
+      const response = await core.request('PUT', one(id), { body });
+      if (response.status === 201) return 'created';
+      if (response.status === 204 || response.status === 200) return 'updated';
+      throw core.fail(response);
+    },
+
+    async remove(id) {
+      const response = await core.request('DELETE', one(id));
+      if (response.status === 404) return false;
+      if (response.status === 204 || response.status === 200) return true;
+      throw core.fail(response);
+    },
+
+    async validate(body, id) {
+      const path = id === undefined ? `${DASHBOARDS}/validator` : `${one(id)}/validator`;
+      // A dry run changes nothing, so it retries like a PUT.
+      const response = await core.request('POST', path, { body, idempotent: true });
+      if (response.status === 204 || response.status === 200) return { valid: true };
+      if (response.status !== 400) throw core.fail(response);
+      return validationFailure(response);
+    },
+  };
+}
+
+function validationFailure(response: TextResponse): ValidationOutcome {
+  const envelope = parseEnvelope(response.text);
+  if (envelope === undefined) {
+    throw unexpectedResponse(response, ['a validator 400 without an error envelope']);
+  }
+  return {
+    valid: false,
+    violations: envelope.error.constraintViolations ?? [],
+    message: envelope.error.message,
+  };
+}

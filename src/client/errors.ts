@@ -1,0 +1,95 @@
+import type { ErrorEnvelope } from '../schema/error-envelope.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** Where a request went; `url` is already redacted (no token, no userinfo). */
+export interface RequestSite {
+  readonly method: HttpMethod;
+  readonly url: string;
+}
+
+/**
+ * The target answered with a status the operation does not accept. `status` and `envelope` are what callers branch
+ * on; the message is for people and already names the cause and the fix.
+ */
+export class ApiError extends Error {
+  readonly code = 'API_ERROR' as const;
+  readonly status: number;
+  readonly envelope?: ErrorEnvelope;
+  readonly method: HttpMethod;
+  readonly url: string;
+  readonly attempts: number;
+
+  constructor(
+    message: string,
+    init: RequestSite & { status: number; envelope?: ErrorEnvelope; attempts: number },
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = init.status;
+    this.envelope = init.envelope;
+    this.method = init.method;
+    this.url = init.url;
+    this.attempts = init.attempts;
+  }
+}
+
+/**
+ * No HTTP answer at all: refused, reset, timed out, DNS failure. `reason` is the low-level code (`ECONNREFUSED`,
+ * `UND_ERR_HEADERS_TIMEOUT`, …); `cause` keeps the original error.
+ */
+export class TransportError extends Error {
+  readonly code = 'TRANSPORT' as const;
+  readonly reason: string;
+  readonly method: HttpMethod;
+  readonly url: string;
+  readonly attempts: number;
+
+  constructor(message: string, init: RequestSite & { reason: string; attempts: number; cause: unknown }) {
+    super(message, { cause: init.cause });
+    this.name = 'TransportError';
+    this.reason = init.reason;
+    this.method = init.method;
+    this.url = init.url;
+    this.attempts = init.attempts;
+  }
+}
+
+/**
+ * A 2xx (or validator 400) whose body is not what the contract says: not JSON, or not the schema. Usually means
+ * the base URL points at something that is not the API; never a crash deeper in the caller.
+ */
+export class UnexpectedResponseError extends Error {
+  readonly code = 'UNEXPECTED_RESPONSE' as const;
+  readonly status: number;
+  readonly method: HttpMethod;
+  readonly url: string;
+  readonly problems: readonly string[];
+
+  constructor(message: string, init: RequestSite & { status: number; problems: readonly string[] }) {
+    super(message);
+    this.name = 'UnexpectedResponseError';
+    this.status = init.status;
+    this.method = init.method;
+    this.url = init.url;
+    this.problems = init.problems;
+  }
+}
+
+export type ClientError = ApiError | TransportError | UnexpectedResponseError;
+
+/** 401 or 403: the token is wrong or lacks a scope. The CLI maps this to exit code 4. */
+export function isAuthError(error: unknown): error is ApiError {
+  return error instanceof ApiError && (error.status === 401 || error.status === 403);
+}
+
+/** The target could not be reached at all (after retries). The CLI maps this to exit code 4. */
+export function isUnreachable(error: unknown): error is TransportError {
+  return error instanceof TransportError;
+}
+
+export function isClientError(error: unknown): error is ClientError {
+  return (
+    error instanceof ApiError || error instanceof TransportError || error instanceof UnexpectedResponseError
+  );
+}

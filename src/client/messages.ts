@@ -1,0 +1,123 @@
+import { ErrorEnvelope } from '../schema/error-envelope.js';
+import { SCOPE_DESCRIPTIONS, type Scope } from '../schema/scopes.js';
+import { ApiError, TransportError, type RequestSite } from './errors.js';
+
+/** Everything a message needs besides the failure itself; every string here is already redacted. */
+export interface FailureContext extends RequestSite {
+  readonly baseUrl: string;
+  readonly attempts: number;
+  readonly redact: (text: string) => string;
+}
+
+/** Builds the ApiError for a final non-accepted status: one line saying what, where and what to do. */
+export function apiErrorFrom(status: number, text: string, ctx: FailureContext): ApiError {
+  const envelope = parseEnvelope(text);
+  const serverMessage = envelope === undefined ? undefined : ctx.redact(envelope.error.message);
+  const message = describeStatus(status, serverMessage, envelope, ctx);
+  return new ApiError(message, { status, envelope, method: ctx.method, url: ctx.url, attempts: ctx.attempts });
+}
+
+export function parseEnvelope(text: string): ErrorEnvelope | undefined {
+  if (text.trim() === '') return undefined;
+  try {
+    const parsed = ErrorEnvelope.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  500: 'internal server error',
+  502: 'bad gateway',
+  503: 'service unavailable',
+  504: 'gateway timeout',
+};
+
+function describeStatus(
+  status: number,
+  serverMessage: string | undefined,
+  envelope: ErrorEnvelope | undefined,
+  ctx: FailureContext,
+): string {
+  const where = `${ctx.method} ${ctx.url}`;
+  const tries = ctx.attempts > 1 ? ` (gave up after ${ctx.attempts} attempts)` : '';
+  if (status === 401) {
+    const detail = serverMessage === undefined ? '' : ` (${serverMessage})`;
+    return `401 from ${ctx.baseUrl}: token rejected${detail} — check DT_API_TOKEN`;
+  }
+  if (status === 403) return describeForbidden(serverMessage, ctx);
+  if (status === 404 && envelope === undefined) {
+    return `404 from ${where}: no such API path — is DT_ENV_URL the environment root (http://host/e/<env> or https://<id>.live.dynatrace.com)?`;
+  }
+  if (status === 429) return `429 from ${where}: rate limited${tries} — retry later or lower the concurrency`;
+  if (status >= 500) {
+    const what = serverMessage ?? STATUS_TEXT[status] ?? 'server error';
+    return `${status} from ${where}: ${what}${tries} — the target is failing; retry later`;
+  }
+  const violations = summarizeViolations(envelope, ctx.redact);
+  return `${status} from ${where}: ${serverMessage ?? 'unexpected status'}${violations}`;
+}
+
+const MISSING_SCOPE = /Use one of:\s*(.+?)\s*$/;
+
+function describeForbidden(serverMessage: string | undefined, ctx: FailureContext): string {
+  const listed = serverMessage === undefined ? undefined : MISSING_SCOPE.exec(serverMessage)?.[1];
+  if (listed !== undefined) {
+    return `403 from ${ctx.baseUrl}: token is missing scope ${listed} — create a token with it`;
+  }
+  const scope = requiredScope(ctx.method, ctx.url);
+  const needs = scope === undefined ? 'the scope this call needs' : `scope ${scope} (${SCOPE_DESCRIPTIONS[scope]})`;
+  return `403 from ${ctx.baseUrl}: ${serverMessage ?? 'forbidden'} — use a token with ${needs}`;
+}
+
+/** The scope the real service asks for, by endpoint family (real-service-notes §7), for a 403 without one. */
+export function requiredScope(method: string, url: string): Scope | undefined {
+  if (url.includes('/api/config/v1/')) return method === 'GET' ? 'ReadConfig' : 'WriteConfig';
+  if (url.includes('/api/v1/events')) return 'DataExport';
+  if (url.includes('/api/v1/deployment/')) return 'InstallerDownload';
+  return undefined;
+}
+
+const SHOWN_VIOLATIONS = 3;
+
+function summarizeViolations(envelope: ErrorEnvelope | undefined, redact: (text: string) => string): string {
+  const violations = envelope?.error.constraintViolations ?? [];
+  if (violations.length === 0) return '';
+  const shown = violations
+    .slice(0, SHOWN_VIOLATIONS)
+    .map((v) => redact(`${v.path ?? ''}${v.path ? ': ' : ''}${v.message ?? ''}`));
+  const more = violations.length > SHOWN_VIOLATIONS ? ` (+${violations.length - SHOWN_VIOLATIONS} more)` : '';
+  return ` ${shown.join('; ')}${more}`;
+}
+
+const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+
+/** Builds the TransportError for a request that got no HTTP answer, after the retry loop gave up. */
+export function transportErrorFrom(reason: string, cause: unknown, ctx: FailureContext): TransportError {
+  const tries = ctx.attempts > 1 ? ` (after ${ctx.attempts} attempts)` : '';
+  let message: string;
+  if (reason === 'ENOTFOUND') {
+    message = `could not reach ${ctx.baseUrl}: ENOTFOUND${tries} — check the host name in DT_ENV_URL`;
+  } else if (NEVER_CONNECTED.has(reason)) {
+    message = `could not reach ${ctx.baseUrl}: ${reason}${tries} — is the target running? (DT_ENV_URL)`;
+  } else if (TIMEOUTS.has(reason)) {
+    message = `no answer to ${ctx.method} ${ctx.url}: ${reason}${tries} — the target is slow or unreachable; retry later`;
+  } else {
+    message = `connection to ${ctx.baseUrl} failed during ${ctx.method} ${ctx.url}: ${reason}${tries} — retry later`;
+  }
+  return new TransportError(message, { reason, cause, method: ctx.method, url: ctx.url, attempts: ctx.attempts });
+}
+
+/** The most specific code an error carries: undici codes, Node's errno codes, or those of a nested cause. */
+export function transportReason(error: unknown, depth = 0): string {
+  if (typeof error !== 'object' || error === null || depth > 3) return 'UNKNOWN';
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && code !== '') return code;
+  const nested = (error as { errors?: unknown }).errors;
+  if (Array.isArray(nested) && nested.length > 0) return transportReason(nested[0], depth + 1);
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause !== undefined) return transportReason(cause, depth + 1);
+  return 'UNKNOWN';
+}

@@ -1,0 +1,139 @@
+/**
+ * The retry policy, as pure functions. undici's own RetryHandler/retry interceptor is deliberately NOT used: it
+ * has no jitter (synchronised clients retry in lock-step), caps Retry-After at 30 s, and ignores X-RateLimit-Reset,
+ * which the real service's documentation still describes. So the policy is ours: full jitter, the server's hints
+ * as a lower bound, an overall deadline, and never retrying a 4xx other than 429.
+ */
+
+export interface RetryPolicy {
+  /** Attempts in total, the first one included. */
+  readonly maxAttempts: number;
+  /** Backoff before retry n (0-based) is `random() * min(maxDelayMs, baseDelayMs * 2^n)`. */
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  /** Overall budget from the first attempt; a wait that would end past it fails now with the last outcome. */
+  readonly deadlineMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxAttempts: 8,
+  baseDelayMs: 250,
+  maxDelayMs: 15_000,
+  deadlineMs: 60_000,
+};
+
+export type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+/** What one attempt produced: an HTTP answer (any status), or no answer at all. */
+export type AttemptOutcome =
+  | { readonly kind: 'response'; readonly status: number; readonly headers: ResponseHeaders }
+  | { readonly kind: 'transport'; readonly reason: string };
+
+export type RetryDecision =
+  | { readonly retry: true; readonly waitMs: number; readonly hintMs: number | undefined }
+  | { readonly retry: false; readonly why: 'success' | 'not-retryable' | 'max-attempts' | 'deadline' };
+
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+/** For a request that must not run twice: statuses that say the request was not processed. */
+const UNPROCESSED_STATUS = new Set([429, 503]);
+
+const RETRYABLE_TRANSPORT = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ECONNABORTED',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+/** Failures before a connection existed: the request was never sent, so even a non-idempotent one may retry. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/**
+ * Whether the outcome is worth another attempt. A non-idempotent request (POST create) only retries when the
+ * server cannot have acted on it: 429/503 answers and failures to connect; a reset mid-request might have created
+ * the dashboard already.
+ */
+export function isRetryable(outcome: AttemptOutcome, idempotent: boolean): boolean {
+  if (outcome.kind === 'response') {
+    return (idempotent ? RETRYABLE_STATUS : UNPROCESSED_STATUS).has(outcome.status);
+  }
+  return (idempotent ? RETRYABLE_TRANSPORT : NEVER_SENT).has(outcome.reason);
+}
+
+/** Full jitter (AWS architecture blog, "Exponential Backoff and Jitter"): uniform in [0, min(cap, base·2^n)). */
+export function backoffMs(retryIndex: number, policy: RetryPolicy, random: () => number): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retryIndex);
+  return Math.floor(random() * ceiling);
+}
+
+function firstHeader(headers: ResponseHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * `Retry-After` as milliseconds from now: delta-seconds (decimals tolerated) or an HTTP-date. Undefined when
+ * absent or unparseable; a date in the past is 0.
+ */
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.ceil(Number(text) * 1000);
+  const date = Date.parse(text);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - nowMs);
+}
+
+/**
+ * `X-RateLimit-Reset` as milliseconds from now. It is a Unix timestamp whose unit clients disagree on (the
+ * service documents microseconds, Monaco today assumes seconds), so the unit is read from the magnitude: below
+ * 1e11 seconds, below 1e14 milliseconds, otherwise microseconds. A value below 1e9 (before 2001) cannot be a
+ * timestamp and is taken as a delay in seconds, which is what some other servers send.
+ */
+export function parseRateLimitReset(value: string | undefined, nowMs: number): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (!/^\d+(\.\d+)?$/.test(text)) return undefined;
+  const n = Number(text);
+  if (n < 1e9) return Math.ceil(n * 1000);
+  const resetAtMs = n < 1e11 ? n * 1000 : n < 1e14 ? n : n / 1000;
+  return Math.max(0, Math.ceil(resetAtMs - nowMs));
+}
+
+/** The server's own lower bound for the next attempt: the later of Retry-After and X-RateLimit-Reset. */
+export function serverHintMs(headers: ResponseHeaders, nowMs: number): number | undefined {
+  const hints = [
+    parseRetryAfter(firstHeader(headers, 'retry-after'), nowMs),
+    parseRateLimitReset(firstHeader(headers, 'x-ratelimit-reset'), nowMs),
+  ].filter((hint): hint is number => hint !== undefined);
+  return hints.length === 0 ? undefined : Math.max(...hints);
+}
+
+export interface DecideInput {
+  readonly outcome: AttemptOutcome;
+  /** Attempts made so far, this one included (1 after the first). */
+  readonly attempts: number;
+  readonly idempotent: boolean;
+  readonly policy: RetryPolicy;
+  readonly startedAtMs: number;
+  readonly nowMs: number;
+  readonly random: () => number;
+}
+
+/** Decides whether and how long to wait before the next attempt. Pure: time and randomness come in. */
+export function decideRetry(input: DecideInput): RetryDecision {
+  const { outcome, attempts, policy } = input;
+  if (outcome.kind === 'response' && outcome.status < 400) return { retry: false, why: 'success' };
+  if (!isRetryable(outcome, input.idempotent)) return { retry: false, why: 'not-retryable' };
+  if (attempts >= policy.maxAttempts) return { retry: false, why: 'max-attempts' };
+  const hintMs = outcome.kind === 'response' ? serverHintMs(outcome.headers, input.nowMs) : undefined;
+  const waitMs = Math.max(hintMs ?? 0, backoffMs(attempts - 1, policy, input.random));
+  if (input.nowMs + waitMs > input.startedAtMs + policy.deadlineMs) return { retry: false, why: 'deadline' };
+  return { retry: true, waitMs, hintMs };
+}
