@@ -1,0 +1,44 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** Classic API tokens of the real service: `dt0c01.<24-char public id>.<64-char secret>`. */
+export const TOKEN_PREFIX = 'dt0c01';
+export const PUBLIC_ID_LENGTH = 24;
+export const SECRET_LENGTH = 64;
+export const TOKEN_LENGTH = TOKEN_PREFIX.length + 1 + PUBLIC_ID_LENGTH + 1 + SECRET_LENGTH;
+
+/** The base32 alphabet; real tokens use only `A–Z` and `2–7` in both parts. 32 symbols: one per 5 random bits. */
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+const PUBLIC_ID = /^[A-Z2-7]{24}$/;
+const TOKEN_SHAPE = /^dt0c01\.([A-Z2-7]{24})\.[A-Z2-7]{64}$/;
+
+export function isPublicId(value: string): boolean {
+  return PUBLIC_ID.test(value);
+}
+
+/** A fresh token: 120 random bits of public id, 320 random bits of secret. */
+export function generateToken(): { token: string; publicId: string } {
+  const publicId = randomSymbols(PUBLIC_ID_LENGTH);
+  return { token: `${TOKEN_PREFIX}.${publicId}.${randomSymbols(SECRET_LENGTH)}`, publicId };
+}
+
+/** The public id of a well-formed token; `undefined` for anything else (wrong length, alphabet or prefix). */
+export function publicIdOf(token: unknown): string | undefined {
+  // The length check first keeps the regex off arbitrarily long header values.
+  if (typeof token !== 'string' || token.length !== TOKEN_LENGTH) return undefined;
+  return TOKEN_SHAPE.exec(token)?.[1];
+}
+
+/**
+ * SHA-256 of the whole token. No slow KDF: those protect guessable passwords, while the secret here is 320 random
+ * bits, so a leaked digest cannot be brute-forced, and `verify` runs on every request.
+ */
+export function digestToken(token: string): Buffer {
+  return createHash('sha256').update(token, 'utf8').digest();
+}
+
+function randomSymbols(count: number): string {
+  // 256 is a multiple of 32, so `byte & 31` is uniform over the alphabet.
+  let out = '';
+  for (const byte of randomBytes(count)) out += ALPHABET[byte & 31];
+  return out;
+}

@@ -1,0 +1,258 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { TEMP_MARKER, fsyncDir, mkdirDurable, writeFileDurable } from '../lib/durable-file.js';
+import { nodeFs, type FsLayer } from '../lib/fs-layer.js';
+import { DEFAULT_ENVIRONMENT, EnvironmentId } from '../schema/ids.js';
+
+/**
+ * Where everything lives under a data dir. Only parsed EnvironmentIds reach these paths, so no segment can escape.
+ * `owner.json` exists while a serve/daemon owns the dir; each environment is a directory under `env/`.
+ */
+export interface DataDirLayout {
+  readonly root: string;
+  readonly ownerFile: string;
+  readonly installerFile: string;
+  envDir(env: EnvironmentId): string;
+  dashboardsDir(env: EnvironmentId): string;
+  eventsDir(env: EnvironmentId): string;
+  tokensFile(env: EnvironmentId): string;
+}
+
+export function dataDirLayout(root: string): DataDirLayout {
+  const envDir = (env: EnvironmentId): string => join(root, 'env', env);
+  return {
+    root,
+    ownerFile: join(root, 'owner.json'),
+    installerFile: join(root, 'installer', 'agent-unix-default.sh'),
+    envDir,
+    dashboardsDir: (env) => join(envDir(env), 'dashboards'),
+    eventsDir: (env) => join(envDir(env), 'events'),
+    tokensFile: (env) => join(envDir(env), 'tokens.json'),
+  };
+}
+
+/** `local` plus every `env/<id>/` directory whose name is a valid id, sorted. */
+export async function listEnvironments(root: string): Promise<EnvironmentId[]> {
+  const found = new Set<EnvironmentId>([DEFAULT_ENVIRONMENT]);
+  const entries = await fsp.readdir(join(root, 'env'), { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [];
+    throw error;
+  });
+  for (const entry of entries) {
+    const id = EnvironmentId.safeParse(entry.name);
+    if (entry.isDirectory() && id.success) found.add(id.data);
+  }
+  return [...found].sort();
+}
+
+export interface OwnerInfo {
+  pid: number;
+  /** Empty until the owner has bound its port and published it. */
+  url: string;
+  /** The bearer key of the owner's admin API; the file is 0600, so only the same user can read it. */
+  adminKey: string;
+  startedAt: string;
+}
+
+/** On disk: the info plus, where `/proc` exists, `<boot id>:<start ticks>` of the owner, to see through pid reuse. */
+const OwnerFile = z.object({
+  pid: z.number().int().positive(),
+  url: z.string(),
+  adminKey: z.string().min(1),
+  startedAt: z.string(),
+  identity: z.string().optional(),
+});
+type OwnerFile = z.infer<typeof OwnerFile>;
+
+export interface Ownership {
+  readonly adminKey: string;
+  /** Records the URL the owner serves on, so other commands can reach its admin API. */
+  publish(url: string): Promise<void>;
+  /** Removes owner.json if it is still ours; safe to call twice. */
+  release(): Promise<void>;
+}
+
+export class DataDirLockedError extends Error {
+  readonly code = 'DATA_DIR_LOCKED';
+
+  constructor(
+    readonly root: string,
+    readonly owner: OwnerInfo,
+  ) {
+    super(
+      owner.url
+        ? `data dir ${root} is in use by dashcd pid ${owner.pid} serving ${owner.url} — stop it or point commands at it with --target`
+        : `data dir ${root} is in use by dashcd pid ${owner.pid}, which is still starting — stop it or retry in a moment`,
+    );
+    this.name = 'DataDirLockedError';
+  }
+}
+
+const OWNER_FILE_MODE = 0o600;
+const MAX_ATTEMPTS = 5;
+
+/**
+ * Makes this process the one owner of `root` (created if missing). The owner file appears atomically with its full
+ * content (hard link of a written, fsynced temp file), so no reader ever sees it half-written. A file left by a dead
+ * process is taken over; a live owner is a DataDirLockedError naming its pid and URL.
+ */
+export async function acquireOwnership(root: string): Promise<Ownership> {
+  const { ownerFile } = dataDirLayout(root);
+  await ensureDirDurable(root);
+  const mine: OwnerFile = {
+    pid: process.pid,
+    url: '',
+    adminKey: randomBytes(32).toString('base64url'),
+    startedAt: new Date().toISOString(),
+    identity: await processIdentity(process.pid),
+  };
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    if (await createExclusive(ownerFile, mine)) return ownershipOf(ownerFile, mine);
+    const current = await readOwnerFile(ownerFile);
+    if (current === 'missing') continue;
+    if (current.owner && (await isOwnerAlive(current.owner))) throw new DataDirLockedError(root, publicInfo(current.owner));
+    await removeStale(root, ownerFile, current.text);
+  }
+  throw new Error(`could not take ownership of data dir ${root}: ${ownerFile} kept changing — is another dashcd starting?`);
+}
+
+/** The live owner of `root`, or `undefined` when there is none or its file was left by a dead process. */
+export async function readOwner(root: string): Promise<OwnerInfo | undefined> {
+  const current = await readOwnerFile(dataDirLayout(root).ownerFile);
+  if (current === 'missing' || !current.owner) return undefined;
+  return (await isOwnerAlive(current.owner)) ? publicInfo(current.owner) : undefined;
+}
+
+function ownershipOf(ownerFile: string, mine: OwnerFile): Ownership {
+  let released = false;
+  return {
+    adminKey: mine.adminKey,
+    async publish(url) {
+      await writeFileDurable(ownerFile, serialize({ ...mine, url }), { mode: OWNER_FILE_MODE });
+    },
+    async release() {
+      if (released) return;
+      released = true;
+      const current = await readOwnerFile(ownerFile);
+      if (current === 'missing' || current.owner?.adminKey !== mine.adminKey) return;
+      await fsp.unlink(ownerFile).catch(ignoreMissing);
+      await fsyncDir(dirname(ownerFile));
+    },
+  };
+}
+
+/** `false` when the file already exists. link(2) fails with EEXIST instead of replacing, which makes it the lock. */
+async function createExclusive(ownerFile: string, owner: OwnerFile): Promise<boolean> {
+  const temp = `${ownerFile}${TEMP_MARKER}${randomBytes(6).toString('hex')}`;
+  const handle = await fsp.open(temp, 'wx', OWNER_FILE_MODE);
+  try {
+    await handle.writeFile(serialize(owner));
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await fsp.link(temp, ownerFile);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    await fsp.unlink(temp).catch(ignoreMissing);
+    await fsyncDir(dirname(ownerFile));
+  }
+}
+
+/**
+ * Moves a stale owner file aside and deletes it. Renaming first means two processes taking over the same stale file
+ * cannot both win: one rename finds nothing. If the moved file is not the stale one (a third process had already
+ * taken over), it is put back and that owner reported.
+ */
+async function removeStale(root: string, ownerFile: string, staleText: string): Promise<void> {
+  const aside = `${ownerFile}.stale-${randomBytes(6).toString('hex')}`;
+  try {
+    await fsp.rename(ownerFile, aside);
+  } catch (error) {
+    ignoreMissing(error);
+    return;
+  }
+  const moved = await readOwnerFile(aside);
+  if (moved !== 'missing' && moved.text !== staleText && moved.owner) {
+    await fsp.link(aside, ownerFile).catch(() => undefined);
+    await fsp.unlink(aside).catch(ignoreMissing);
+    throw new DataDirLockedError(root, publicInfo(moved.owner));
+  }
+  await fsp.unlink(aside).catch(ignoreMissing);
+  await fsyncDir(dirname(ownerFile));
+}
+
+/** A file that does not parse is damaged (writes are atomic, so never half-written) and counts as stale. */
+async function readOwnerFile(file: string): Promise<'missing' | { text: string; owner: OwnerFile | undefined }> {
+  let text: string;
+  try {
+    text = await fsp.readFile(file, 'utf8');
+  } catch (error) {
+    ignoreMissing(error);
+    return 'missing';
+  }
+  try {
+    const parsed = OwnerFile.safeParse(JSON.parse(text));
+    return { text, owner: parsed.success ? parsed.data : undefined };
+  } catch {
+    return { text, owner: undefined };
+  }
+}
+
+/**
+ * Whether the process that wrote the file still runs. A pid alone can lie: after a reboot or a container restart
+ * the same pid often belongs to another process (even to us), so where `/proc` gives an identity it decides.
+ */
+async function isOwnerAlive(owner: OwnerFile): Promise<boolean> {
+  const identity = await processIdentity(owner.pid);
+  if (identity !== undefined && owner.identity !== undefined) return identity === owner.identity;
+  // Without /proc: our own pid is ours only if the file was written after this process started.
+  if (owner.pid === process.pid) return Date.parse(owner.startedAt) >= performance.timeOrigin - 1000;
+  try {
+    process.kill(owner.pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** `<boot id>:<start time in clock ticks>` of a running process on Linux; `undefined` elsewhere or when gone. */
+async function processIdentity(pid: number): Promise<string | undefined> {
+  try {
+    const [bootId, stat] = await Promise.all([
+      fsp.readFile('/proc/sys/kernel/random/boot_id', 'utf8'),
+      fsp.readFile(`/proc/${pid}/stat`, 'utf8'),
+    ]);
+    // Field 22 (starttime); the command name (field 2) may contain spaces and parentheses, so count from its end.
+    const startTicks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return startTicks ? `${bootId.trim()}:${startTicks}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function publicInfo({ pid, url, adminKey, startedAt }: OwnerFile): OwnerInfo {
+  return { pid, url, adminKey, startedAt };
+}
+
+function serialize(owner: OwnerFile): string {
+  return `${JSON.stringify(owner, null, 2)}\n`;
+}
+
+/** Creates `dir` and any missing parents, each new entry made durable in its parent (mkdir -p, durably). */
+export async function ensureDirDurable(dir: string, fs: FsLayer = nodeFs): Promise<void> {
+  if (existsSync(dir)) return;
+  await ensureDirDurable(dirname(dir), fs);
+  await mkdirDurable(dir, fs);
+}
+
+function ignoreMissing(error: unknown): void {
+  if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+}
