@@ -1,0 +1,111 @@
+import type { IncomingMessage } from 'node:http';
+import { HttpError } from './http-error.js';
+import { lineAndColumn, scanJson } from './json-scan.js';
+
+/** The real service refuses configuration payloads over 1 MB; the largest corpus dashboard is ~270 kB. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** Real dashboards nest about 10 levels deep; 64 leaves room and stays far from any stack limit. */
+export const MAX_JSON_DEPTH = 64;
+
+export interface ReadJsonOptions {
+  readonly limit?: number;
+  readonly maxDepth?: number;
+}
+
+/** Reads, guards and parses a JSON request body. Every refusal is an HttpError (400, 413 or 415). */
+export async function readJsonBody(
+  req: IncomingMessage,
+  { limit = BODY_LIMIT_BYTES, maxDepth = MAX_JSON_DEPTH }: ReadJsonOptions = {},
+): Promise<unknown> {
+  checkJsonContentType(req.headers['content-type']);
+  const bytes = await readBodyBytes(req, limit);
+  return parseJsonBytes(bytes, maxDepth);
+}
+
+/** 415 unless the media type is application/json (a charset parameter, if any, must be UTF-8). */
+export function checkJsonContentType(header: string | undefined): void {
+  const [media = '', ...params] = (header ?? '').split(';').map((part) => part.trim().toLowerCase());
+  const charset = params.find((param) => param.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
+  if (media === 'application/json' && (charset === undefined || charset === 'utf-8' || charset === 'utf8')) return;
+  const shown = header === undefined ? 'none' : `'${header.slice(0, 100)}'`;
+  throw new HttpError(415, `Unsupported content type ${shown}: send the body as application/json (UTF-8).`);
+}
+
+/**
+ * Collects the body up to `limit` bytes. A declared Content-Length over the limit is refused before a byte is read;
+ * a body that grows past it while streaming is refused at that point. Either way the rest is never read: the 413
+ * carries `Connection: close` and the socket is dropped after the answer.
+ */
+export function readBodyBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? Number.NaN);
+  if (declared > limit) return Promise.reject(tooLarge(limit));
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const cleanup = (): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('close', onClose);
+      req.off('error', onClose);
+    };
+    const onData = (chunk: Buffer): void => {
+      received += chunk.length;
+      if (received > limit) {
+        cleanup();
+        req.pause();
+        reject(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      cleanup();
+      resolve(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks, received));
+    };
+    // The client went away (or the request timeout fired) before the body was complete: nothing to answer.
+    const onClose = (): void => {
+      cleanup();
+      reject(new HttpError(400, 'The request body ended before its declared length.'));
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('close', onClose);
+    req.on('error', onClose);
+  });
+}
+
+function tooLarge(limit: number): HttpError {
+  return new HttpError(413, `Request body larger than ${limit} bytes.`, undefined, { connection: 'close' });
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** UTF-8 decode, then the iterative scan (depth, syntax, forbidden names), then JSON.parse, which cannot fail. */
+export function parseJsonBytes(bytes: Uint8Array, maxDepth: number = MAX_JSON_DEPTH): unknown {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw new HttpError(400, 'The request body is not valid UTF-8.');
+  }
+  return parseJsonText(text, maxDepth);
+}
+
+export function parseJsonText(text: string, maxDepth: number = MAX_JSON_DEPTH): unknown {
+  if (text.trim() === '') throw new HttpError(400, 'The request body is empty: send a JSON document.');
+  const scan = scanJson(text, maxDepth);
+  if (scan.ok) return JSON.parse(text) as unknown;
+  if (scan.kind === 'forbidden-key') {
+    throw HttpError.constraints(
+      scan.paths.map((path) => ({
+        path,
+        message: 'Member name not allowed (__proto__, constructor and prototype are refused).',
+        parameterLocation: 'PAYLOAD_BODY' as const,
+        location: null,
+      })),
+    );
+  }
+  const { line, column } = lineAndColumn(text, scan.offset);
+  const what = scan.kind === 'depth' ? 'JSON nested too deeply' : 'Malformed JSON';
+  throw new HttpError(400, `${what} near line ${line} column ${column}: ${scan.message}.`);
+}

@@ -1,0 +1,151 @@
+import { randomUUID as nodeRandomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { systemClock, type Clock } from '../../lib/clock.js';
+import { fsyncDir, writeFileDurable } from '../../lib/durable-file.js';
+import { nodeFs, type FsLayer } from '../../lib/fs-layer.js';
+import type { Logger } from '../../lib/logger.js';
+import type { DashboardStub } from '../../schema/dashboard.js';
+import { parseDashboardId, type DashboardId } from '../../schema/ids.js';
+import {
+  buildDocument,
+  DEFAULT_CLUSTER_VERSION,
+  fileText,
+  recordOf,
+  type DashboardBody,
+  type DashboardRecord,
+} from './dashboard-document.js';
+import { KeyedSerializer } from './keyed-serializer.js';
+import { StoreError } from './store-error.js';
+import { loadStoreDir } from './store-recovery.js';
+
+export interface DashboardStoreOptions {
+  /** The environment's dashboards directory; created if missing. */
+  readonly dir: string;
+  readonly log: Logger;
+  readonly fs?: FsLayer;
+  readonly clock?: Clock;
+  readonly randomUUID?: () => string;
+  readonly clusterVersion?: string;
+}
+
+export interface DashboardListFilter {
+  readonly owner?: string;
+  /** A dashboard matches when it carries every one of these tags. */
+  readonly tags?: readonly string[];
+}
+
+export interface WriteResult {
+  readonly id: DashboardId;
+  readonly name: string;
+  /** PUT only: true when the call created the dashboard. */
+  readonly created: boolean;
+}
+
+export interface DashboardStore {
+  get(id: DashboardId): DashboardRecord | undefined;
+  list(filter?: DashboardListFilter): DashboardStub[];
+  create(body: DashboardBody): Promise<WriteResult>;
+  put(id: DashboardId, body: DashboardBody): Promise<WriteResult>;
+  remove(id: DashboardId): Promise<boolean>;
+  /** Refuses new writes, waits for the ones in flight. */
+  close(): Promise<void>;
+  readonly size: number;
+}
+
+/**
+ * One JSON file per dashboard (`<id>.json`), written with writeFileDurable, with an in-memory index. Every write
+ * resolves only after its file and directory entry are durable, and the index changes only then, so a reader never
+ * sees a version that a crash could take back. Writes to one id are serialised.
+ */
+export async function openDashboardStore({
+  dir,
+  log,
+  fs = nodeFs,
+  clock = systemClock,
+  randomUUID = nodeRandomUUID,
+  clusterVersion = DEFAULT_CLUSTER_VERSION,
+}: DashboardStoreOptions): Promise<DashboardStore> {
+  const loaded = await loadStoreDir({ dir, fs, log, now: () => clock.now(), clusterVersion });
+  const index = new Map<DashboardId, DashboardRecord>(loaded.map((record) => [record.id, record]));
+  const reserved = new Set<DashboardId>();
+  const queue = new KeyedSerializer();
+  let closed = false;
+  log.info({ dir, dashboards: index.size }, 'dashboard store opened');
+
+  const assertOpen = (): void => {
+    if (closed) throw new StoreError('STORE_CLOSED', 'The dashboard store is shutting down.');
+  };
+
+  const write = async (id: DashboardId, body: DashboardBody): Promise<WriteResult> => {
+    const previous = index.get(id);
+    const version = (previous?.version ?? 0) + 1;
+    const document = buildDocument(id, version, body, clusterVersion);
+    await writeFileDurable(join(dir, `${id}.json`), fileText(document), { fs });
+    const record = recordOf(id, version, document);
+    index.set(id, record);
+    return { id, name: record.name, created: previous === undefined };
+  };
+
+  const newId = (): DashboardId => {
+    for (;;) {
+      const id = parseDashboardId(randomUUID());
+      if (!id) throw new StoreError('STORE_IO', 'The id generator produced a value that is not a UUID.');
+      if (!index.has(id) && !reserved.has(id)) return id;
+    }
+  };
+
+  return {
+    get: (id) => index.get(id),
+    list: (filter = {}) => listRecords(index.values(), filter),
+    get size() {
+      return index.size;
+    },
+    async create(body) {
+      assertOpen();
+      const id = newId();
+      reserved.add(id);
+      try {
+        return await queue.run(id, () => write(id, body));
+      } finally {
+        reserved.delete(id);
+      }
+    },
+    async put(id, body) {
+      assertOpen();
+      return queue.run(id, () => write(id, body));
+    },
+    async remove(id) {
+      assertOpen();
+      return queue.run(id, async () => {
+        if (!index.has(id)) return false;
+        await fs.unlink(join(dir, `${id}.json`)).catch(ignoreMissing);
+        await fsyncDir(dir, fs);
+        index.delete(id);
+        return true;
+      });
+    },
+    async close() {
+      closed = true;
+      await queue.idle();
+    },
+  };
+}
+
+function ignoreMissing(error: unknown): void {
+  if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+}
+
+function listRecords(records: Iterable<DashboardRecord>, { owner, tags = [] }: DashboardListFilter): DashboardStub[] {
+  const stubs: DashboardStub[] = [];
+  for (const record of records) {
+    if (owner !== undefined && record.owner !== owner) continue;
+    if (!tags.every((tag) => record.tags.includes(tag))) continue;
+    stubs.push({ id: record.id, name: record.name, owner: record.owner });
+  }
+  // A stable order (name, then id) so list output and anything rendered from it is reproducible.
+  return stubs.sort((a, b) => compare(a.name ?? '', b.name ?? '') || compare(a.id, b.id));
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

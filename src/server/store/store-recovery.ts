@@ -1,0 +1,74 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fsyncDir, mkdirDurable, TEMP_MARKER } from '../../lib/durable-file.js';
+import type { FsLayer } from '../../lib/fs-layer.js';
+import type { Logger } from '../../lib/logger.js';
+import { parseDashboardId } from '../../schema/ids.js';
+import { loadDocument, type DashboardRecord } from './dashboard-document.js';
+
+export const DAMAGED_DIR = 'damaged';
+const DASHBOARD_FILE = /^(.+)\.json$/;
+/** Files read at once while loading; enough to overlap I/O without opening thousands of descriptors. */
+const LOAD_CONCURRENCY = 16;
+
+export interface RecoveryDeps {
+  readonly dir: string;
+  readonly fs: FsLayer;
+  readonly log: Logger;
+  readonly now: () => number;
+  readonly clusterVersion: string;
+}
+
+/**
+ * Loads every dashboard file of one store directory. Leftovers of interrupted writes (temp files) are removed;
+ * files that are empty, truncated or not a valid dashboard are moved to `damaged/` and logged, so the store starts
+ * and never serves half a document.
+ */
+export async function loadStoreDir(deps: RecoveryDeps): Promise<DashboardRecord[]> {
+  await mkdirDurable(deps.dir, deps.fs);
+  const entries = await readdir(deps.dir, { withFileTypes: true });
+  const candidates: string[] = [];
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    if (entry.name.includes(TEMP_MARKER)) {
+      await deps.fs.unlink(join(deps.dir, entry.name));
+      deps.log.warn({ file: join(deps.dir, entry.name) }, 'removed a temp file left by an interrupted write');
+    } else {
+      candidates.push(entry.name);
+    }
+  }
+  if (candidates.length < entries.length) await fsyncDir(deps.dir, deps.fs);
+  const records: DashboardRecord[] = [];
+  for (let i = 0; i < candidates.length; i += LOAD_CONCURRENCY) {
+    const batch = candidates.slice(i, i + LOAD_CONCURRENCY);
+    const loaded = await Promise.all(batch.map((name) => loadFile(deps, name)));
+    for (const record of loaded) if (record) records.push(record);
+  }
+  return records;
+}
+
+async function loadFile(deps: RecoveryDeps, name: string): Promise<DashboardRecord | undefined> {
+  const file = join(deps.dir, name);
+  const stem = DASHBOARD_FILE.exec(name)?.[1];
+  const id = stem === undefined ? undefined : parseDashboardId(stem);
+  if (!id || id !== stem) {
+    deps.log.warn({ file }, 'ignored a file that is not named <dashboard-id>.json');
+    return undefined;
+  }
+  const loaded = loadDocument(id, await readFile(file, 'utf8'), deps.clusterVersion);
+  if (loaded.ok) return loaded.record;
+  const moved = await setAside(deps, name);
+  deps.log.error({ file, movedTo: moved, reason: loaded.reason }, 'damaged dashboard file set aside, not served');
+  return undefined;
+}
+
+/** Moves a damaged file into `damaged/` under a unique name, durably, and returns its new path. */
+async function setAside(deps: RecoveryDeps, name: string): Promise<string> {
+  const damagedDir = join(deps.dir, DAMAGED_DIR);
+  await mkdirDurable(damagedDir, deps.fs);
+  const target = join(damagedDir, `${name}.${deps.now()}`);
+  await deps.fs.rename(join(deps.dir, name), target);
+  await fsyncDir(damagedDir, deps.fs);
+  await fsyncDir(deps.dir, deps.fs);
+  return target;
+}
