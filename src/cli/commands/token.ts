@@ -1,0 +1,172 @@
+import { resolve } from 'node:path';
+import { DEFAULT_ENVIRONMENT, EnvironmentId } from '../../schema/ids.js';
+import { SCOPE_DESCRIPTIONS, Scope } from '../../schema/scopes.js';
+import { TokenStoreError, openTokenStore, type TokenInfo, type TokenStore } from '../../server/auth/token-store.js';
+import {
+  DataDirLockedError,
+  acquireOwnership,
+  dataDirLayout,
+  listEnvironments,
+  readOwner,
+  type Ownership,
+} from '../../server/data-dir.js';
+import { defineCommand, listFlag, stringFlag, type CommandIo, type FlagSpec, type FlagValues } from '../command.js';
+import { dataFlag } from '../common-flags.js';
+import { CliError, ExitCode, UsageError } from '../exit-codes.js';
+import { ownerAdmin, type OwnerAdmin } from '../owner-admin.js';
+import { closest } from '../parse-args.js';
+
+const envFlag: FlagSpec = { type: 'string', description: 'Environment id', default: DEFAULT_ENVIRONMENT, valueName: 'id' };
+const VALID_SCOPES = Object.entries(SCOPE_DESCRIPTIONS).map(([scope, description]) => `${scope} (${description})`).join(', ');
+const WHERE =
+  'Tokens live in <data>/env/<env>/tokens.json (mode 0600, digests only). While a dashcd serve or daemon owns the data ' +
+  'dir, the change goes through it and applies from its next request on; otherwise the file is edited directly.';
+
+export const tokenCreateCommand = defineCommand({
+  path: ['token', 'create'],
+  summary: 'Create an API token; it is printed once, alone on the last line of stdout',
+  description: WHERE,
+  flags: {
+    data: dataFlag,
+    env: envFlag,
+    scopes: { type: 'string', description: `Comma-separated scopes: ${Object.keys(SCOPE_DESCRIPTIONS).join(', ')}`, valueName: 'list', multiple: true },
+    name: { type: 'string', description: 'A label shown by token list, usable with token revoke', default: 'unnamed', valueName: 'name' },
+  },
+  examples: [
+    'dashcd token create --scopes ReadConfig,WriteConfig --name ci',
+    'export DT_API_TOKEN=$(dashcd token create --env staging --scopes DataExport --name archiver | tail -n 1)',
+  ],
+  async run({ flags }, io) {
+    const scopes = parseScopes(listFlag(flags, 'scopes'));
+    const name = stringFlag(flags, 'name') ?? 'unnamed';
+    const { root, env } = location(flags, io);
+    const { token, info } = await withTokens(root, io, 'write', {
+      viaOwner: (admin) => admin.createToken(env, { name, scopes }),
+      viaFile: async () => (await openStore(root, env)).create({ name, scopes }),
+    });
+    io.stderr.write(`Created token ${info.id} "${info.name}" (${info.scopes.join(', ')}) in environment ${env}; it is not shown again:\n`);
+    io.stdout.write(`${token}\n`);
+    return ExitCode.Success;
+  },
+});
+
+export const tokenListCommand = defineCommand({
+  path: ['token', 'list'],
+  summary: 'List the tokens of an environment (id, name, scopes, created; never the token)',
+  description: WHERE,
+  flags: { data: dataFlag, env: envFlag },
+  examples: ['dashcd token list', 'dashcd token list --env staging'],
+  async run({ flags }, io) {
+    const { root, env } = location(flags, io);
+    const tokens = await withTokens(root, io, 'read', {
+      viaOwner: (admin) => admin.listTokens(env),
+      viaFile: async () => {
+        await requireEnvironment(root, env);
+        return (await openStore(root, env)).list();
+      },
+    });
+    io.stdout.write(renderTokenTable(tokens));
+    if (tokens.length === 0) io.stderr.write(`No tokens in environment ${env}; create one with 'dashcd token create'.\n`);
+    return ExitCode.Success;
+  },
+});
+
+export const tokenRevokeCommand = defineCommand({
+  path: ['token', 'revoke'],
+  summary: 'Revoke a token by id or by name; it is refused from the next request on',
+  description: `${WHERE} A name that several tokens share is an error: revoke those by id.`,
+  flags: { data: dataFlag, env: envFlag },
+  positionals: [{ name: 'id-or-name', description: 'Token id (the 24 characters after dt0c01.) or name', required: true }],
+  examples: ['dashcd token revoke ci', 'dashcd token revoke QJ5ZP4XWE3NOLRS2VKBDGMYT --env staging'],
+  async run({ flags, positionals }, io) {
+    const idOrName = positionals[0] ?? '';
+    const { root, env } = location(flags, io);
+    const revoked = await withTokens(root, io, 'write', {
+      viaOwner: (admin) => admin.revokeToken(env, idOrName),
+      viaFile: async () => {
+        await requireEnvironment(root, env);
+        return (await openStore(root, env)).revoke(idOrName);
+      },
+    });
+    if (!revoked) throw new CliError(`no token with id or name '${idOrName}' in environment ${env} (see 'dashcd token list --env ${env}')`, ExitCode.Usage);
+    io.stderr.write(`Revoked token '${idOrName}' in environment ${env}.\n`);
+    return ExitCode.Success;
+  },
+});
+
+/** Pure: one row per token, columns padded to their widest cell. */
+export function renderTokenTable(tokens: readonly TokenInfo[]): string {
+  const rows = [['ID', 'NAME', 'SCOPES', 'CREATED'], ...tokens.map((t) => [t.id, t.name, t.scopes.join(','), t.createdAt])];
+  const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
+  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd()).join('\n') + '\n';
+}
+
+function parseScopes(raw: readonly string[]): Scope[] {
+  if (raw.length === 0) throw new UsageError(`--scopes is required: one or more of ${VALID_SCOPES}`);
+  return [
+    ...new Set(
+      raw.map((item) => {
+        const scope = Scope.safeParse(item);
+        if (scope.success) return scope.data;
+        const hint = closest(item, Object.keys(SCOPE_DESCRIPTIONS));
+        throw new UsageError(`unknown scope '${item}'${hint ? ` — did you mean ${hint}?` : ''} Valid scopes: ${VALID_SCOPES}`);
+      }),
+    ),
+  ];
+}
+
+function location(flags: FlagValues, io: CommandIo): { root: string; env: EnvironmentId } {
+  const rawEnv = stringFlag(flags, 'env') ?? DEFAULT_ENVIRONMENT;
+  const env = EnvironmentId.safeParse(rawEnv);
+  if (!env.success) throw new UsageError(`--env '${rawEnv}' is not a valid environment id (lowercase letters, digits and dashes)`);
+  return { root: resolve(io.cwd, stringFlag(flags, 'data') ?? '.dashcd'), env: env.data };
+}
+
+interface TokenAccess<T> {
+  viaOwner(admin: OwnerAdmin): Promise<T>;
+  viaFile(): Promise<T>;
+}
+
+/**
+ * Sends the operation to the dashcd that owns the data dir, so its in-memory store changes too; with no owner,
+ * reads the file directly and writes it while holding the ownership lock, so no server starts mid-edit.
+ */
+async function withTokens<T>(root: string, io: CommandIo, mode: 'read' | 'write', access: TokenAccess<T>): Promise<T> {
+  const owner = await readOwner(root);
+  if (owner?.url) return access.viaOwner(ownerAdmin(owner, { signal: io.signal }));
+  if (mode === 'read') return mapStoreErrors(access.viaFile);
+  let ownership: Ownership;
+  try {
+    ownership = await acquireOwnership(root);
+  } catch (error) {
+    // An owner that started since readOwner: go through it after all.
+    if (error instanceof DataDirLockedError && error.owner.url) return access.viaOwner(ownerAdmin(error.owner, { signal: io.signal }));
+    if (error instanceof DataDirLockedError) throw new CliError(error.message, ExitCode.TargetUnavailable, { cause: error });
+    throw error;
+  }
+  try {
+    return await mapStoreErrors(access.viaFile);
+  } finally {
+    await ownership.release();
+  }
+}
+
+async function mapStoreErrors<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof TokenStoreError)) throw error;
+    throw new CliError(error.message, error.code === 'TOKEN_FILE_DAMAGED' ? ExitCode.Unexpected : ExitCode.Usage, { cause: error });
+  }
+}
+
+function openStore(root: string, env: EnvironmentId): Promise<TokenStore> {
+  return openTokenStore({ file: dataDirLayout(root).tokensFile(env) });
+}
+
+async function requireEnvironment(root: string, env: EnvironmentId): Promise<void> {
+  const known = await listEnvironments(root);
+  if (!known.includes(env)) {
+    throw new UsageError(`environment '${env}' does not exist in ${root} (known: ${known.join(', ')}); 'dashcd token create --env ${env}' creates it`);
+  }
+}
