@@ -1,0 +1,79 @@
+import type { Operation } from 'fast-json-patch';
+import type { PlanChange, PlanSummary } from '../../plan/build-plan.js';
+import type { GitInfo } from '../../desired/git-info.js';
+import { parsePointer, pointerToPath } from '../../plan/json-pointer.js';
+
+export { pointerToPath };
+
+type UpdateChange = Extract<PlanChange, { action: 'update' }>;
+
+/** Values longer than this (as JSON) are cut, so one line stays one line: a whole added tile is not a review aid. */
+export const MAX_VALUE_CHARS = 80;
+
+/**
+ * The people-readable form of an update's patch, one line per operation, ordered by path (indexes numerically):
+ * `~ tiles[3].name: "CPU" → "CPU usage"`, `+ tiles[4]: {…}`, `- dashboardMetadata.tags[1]: "x"`.
+ */
+export function patchLines(change: UpdateChange): string[] {
+  return [...change.patch].sort(compareOperations).map((op) => patchLine(op, change.before));
+}
+
+function patchLine(op: Operation, before: Record<string, unknown>): string {
+  const path = pointerToPath(op.path) || '(dashboard)';
+  switch (op.op) {
+    case 'replace':
+      return `~ ${path}: ${formatValue(before[op.path])} → ${formatValue(op.value)}`;
+    case 'add':
+      return `+ ${path}: ${formatValue(op.value)}`;
+    case 'remove':
+      return `- ${path}: ${formatValue(before[op.path])}`;
+    default:
+      // compare() only produces the three above; anything else is shown plainly rather than dropped.
+      return `${op.op} ${path}`;
+  }
+}
+
+/** Compact JSON, abbreviated with `…` past MAX_VALUE_CHARS (cut on code points, never inside a surrogate pair). */
+export function formatValue(value: unknown): string {
+  const json = value === undefined ? 'undefined' : JSON.stringify(value);
+  const chars = Array.from(json);
+  return chars.length <= MAX_VALUE_CHARS ? json : `${chars.slice(0, MAX_VALUE_CHARS - 1).join('')}…`;
+}
+
+function compareOperations(a: Operation, b: Operation): number {
+  const left = parsePointer(a.path);
+  const right = parsePointer(b.path);
+  for (let i = 0; i < Math.min(left.length, right.length); i++) {
+    const order = compareSegments(left[i] as string, right[i] as string);
+    if (order !== 0) return order;
+  }
+  return left.length - right.length;
+}
+
+function compareSegments(a: string, b: string): number {
+  const numeric = /^\d+$/;
+  if (numeric.test(a) && numeric.test(b)) return Number(a) - Number(b);
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Control characters in names from files or a remote service must not reach a terminal or a comment raw. */
+export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+}
+
+/** `1 to create, 1 to update, 3 unchanged, 1 orphan` */
+export function summaryText(summary: PlanSummary): string {
+  const orphans = `${summary.orphan} orphan${summary.orphan === 1 ? '' : 's'}`;
+  return `${summary.create} to create, ${summary.update} to update, ${summary.unchanged} unchanged, ${orphans}`;
+}
+
+/** `commit 1a2b3c4 on main` / `commit 1a2b3c4 (detached HEAD)` */
+export function commitText(git: GitInfo): string {
+  return `commit ${git.shortCommit} ${git.branch ? `on ${git.branch}` : '(detached HEAD)'}`;
+}
+
+/** `uncommitted changes in dashboards/`, naming the folder when git told us where it is. */
+export function dirtyText(git: GitInfo): string {
+  return `uncommitted changes in ${git.dir ? `${git.dir}/` : 'the dashboards folder'}`;
+}

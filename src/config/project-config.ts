@@ -1,0 +1,119 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
+import { z } from 'zod';
+import { pointerProblem } from '../plan/json-pointer.js';
+import { DEFAULT_OWNERSHIP_TAG } from '../plan/ownership.js';
+
+/** Looked up in this order at the repository root; the first that exists is the project config. */
+export const PROJECT_CONFIG_FILES = ['dashcd.yaml', 'dashcd.yml'] as const;
+
+const IgnorePointer = z.string().superRefine((pointer, ctx) => {
+  const problem = pointerProblem(pointer);
+  if (problem) ctx.addIssue({ code: 'custom', message: `Not a JSON Pointer: ${problem}` });
+});
+
+/** `dashcd.yaml`. Strict: a misspelt key is reported instead of silently doing nothing. */
+export const ProjectConfig = z.strictObject({
+  // JSON Pointers left out of every comparison; a `*` segment matches any array index or key (`/tiles/*/bounds`).
+  ignore: z.array(IgnorePointer).default([]),
+  /** The tag apply adds and prune requires; a tag is one token, so surrounding blanks are refused. */
+  ownershipTag: z
+    .string()
+    .min(1)
+    .refine((tag) => tag.trim() === tag, 'must not start or end with whitespace')
+    .default(DEFAULT_OWNERSHIP_TAG),
+  /** Default for apply's `--max-delete`. */
+  maxDelete: z.number().int().min(0).optional(),
+});
+export type ProjectConfig = z.output<typeof ProjectConfig>;
+
+export interface ProjectConfigDiagnostic {
+  file: string;
+  line: number;
+  col: number;
+  message: string;
+}
+
+export interface LoadProjectConfigResult {
+  /** The defaults when there is no file — and also when there are diagnostics, which callers must treat as fatal. */
+  config: ProjectConfig;
+  file?: string;
+  diagnostics: ProjectConfigDiagnostic[];
+}
+
+export const DEFAULT_PROJECT_CONFIG: ProjectConfig = { ignore: [], ownershipTag: DEFAULT_OWNERSHIP_TAG };
+
+/** Reads the optional `dashcd.yaml` at `root`. Every problem is a diagnostic at its line and column, never a throw. */
+export async function loadProjectConfig(root: string): Promise<LoadProjectConfigResult> {
+  for (const name of PROJECT_CONFIG_FILES) {
+    const file = join(root, name);
+    const read = await readOptional(file);
+    if (read === undefined) continue;
+    if (typeof read === 'string') return parseProjectConfig(read, file);
+    return { config: defaults(), file, diagnostics: [{ file, line: 1, col: 1, message: `cannot read: ${read.message}` }] };
+  }
+  return { config: defaults(), diagnostics: [] };
+}
+
+/** The pure half of `loadProjectConfig`, for a file's text. */
+export function parseProjectConfig(text: string, file: string): LoadProjectConfigResult {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const at = (offset: number, message: string): ProjectConfigDiagnostic => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { file, line: Math.max(line, 1), col: Math.max(col, 1), message };
+  };
+  if (doc.errors.length > 0) {
+    return { config: defaults(), file, diagnostics: doc.errors.map((e) => at(e.pos[0], e.message)) };
+  }
+  const parsed = ProjectConfig.safeParse(doc.toJS() ?? {});
+  if (parsed.success) return { config: parsed.data, file, diagnostics: [] };
+  const diagnostics = parsed.error.issues.flatMap((issue) => locateIssue(doc, issue).map(({ offset, message }) => at(offset, message)));
+  return { config: defaults(), file, diagnostics };
+}
+
+function defaults(): ProjectConfig {
+  return { ...DEFAULT_PROJECT_CONFIG, ignore: [] };
+}
+
+/** One or more source positions for a zod issue: the offending node, its key for unknown keys, else the parent. */
+function locateIssue(doc: Document, issue: z.core.$ZodIssue): { offset: number; message: string }[] {
+  const path = issue.path.map((segment) => (typeof segment === 'symbol' ? String(segment) : segment));
+  const label = path.length > 0 ? `${path.join('.')}: ` : '';
+  if (issue.code === 'unrecognized_keys') {
+    const parent = path.length === 0 ? doc.contents : doc.getIn(path, true);
+    return issue.keys.map((key) => ({
+      offset: keyOffset(parent, key) ?? 0,
+      message: `${key}: unknown key (allowed: ${Object.keys(ProjectConfig.shape).join(', ')})`,
+    }));
+  }
+  for (let depth = path.length; depth >= 0; depth--) {
+    const node = depth === 0 ? doc.contents : doc.getIn(path.slice(0, depth), true);
+    const offset = nodeOffset(node);
+    if (offset !== undefined) return [{ offset, message: `${label}${issue.message}` }];
+  }
+  return [{ offset: 0, message: `${label}${issue.message}` }];
+}
+
+function keyOffset(map: unknown, key: string): number | undefined {
+  if (!isMap(map)) return undefined;
+  const pair = map.items.find((item) => isScalar(item.key) && String(item.key.value) === key);
+  return pair ? nodeOffset(pair.key) : undefined;
+}
+
+function nodeOffset(node: unknown): number | undefined {
+  if (typeof node !== 'object' || node === null || !('range' in node)) return undefined;
+  const range = (node as { range?: readonly number[] | null }).range;
+  return range?.[0];
+}
+
+/** The text, undefined when there is no such file, or the error that kept an existing one from being read. */
+async function readOptional(file: string): Promise<string | Error | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}

@@ -1,0 +1,60 @@
+import { execFile } from 'node:child_process';
+
+/** Which commit a plan or apply reconciles: named in every output format, so logs and PR comments tell what is live. */
+export interface GitInfo {
+  commit: string;
+  shortCommit: string;
+  /** Absent on a detached HEAD (as in most CI checkouts). */
+  branch?: string;
+  /** Uncommitted changes (including untracked files) under the dashboards folder. */
+  dirty: boolean;
+  /** The dashboards folder relative to the work tree root (`dashboards`), for "uncommitted changes in …". */
+  dir?: string;
+  /** The work tree root: where `dashcd.yaml` lives. */
+  root?: string;
+}
+
+const GIT_TIMEOUT_MS = 10_000;
+// `status` lists every untracked file; a large folder must not fail the read.
+const GIT_MAX_BUFFER = 64 * 1024 * 1024;
+
+/**
+ * Reads the commit, branch and dirty flag for the folder `dir`. Undefined when `dir` is not in a git work tree, the
+ * repository has no commit yet, or git is not installed: git information is a courtesy, never a reason to fail.
+ * git runs with execFile (no shell) and `--no-optional-locks`, so reading never contends for `index.lock` with a
+ * concurrent commit.
+ */
+export async function readGitInfo(dir: string): Promise<GitInfo | undefined> {
+  const location = await git(dir, ['rev-parse', '--show-toplevel', '--show-prefix']);
+  if (location === undefined) return undefined;
+  const [root = '', prefix = ''] = location.split('\n');
+  const [commit, shortCommit, branch, status] = await Promise.all([
+    git(dir, ['rev-parse', '--verify', '-q', 'HEAD']),
+    git(dir, ['rev-parse', '--short', '--verify', '-q', 'HEAD']),
+    git(dir, ['symbolic-ref', '--short', '-q', 'HEAD']),
+    git(dir, ['status', '--porcelain', '--untracked-files=normal', '--', '.']),
+  ]);
+  if (!commit || !shortCommit) return undefined;
+  const folder = prefix.replace(/\/$/, '');
+  return {
+    commit: commit.trim(),
+    shortCommit: shortCommit.trim(),
+    ...(branch?.trim() ? { branch: branch.trim() } : {}),
+    // A status that could not be read is reported as dirty: claiming a clean tree we could not check would mislead.
+    dirty: status === undefined || status.trim() !== '',
+    ...(folder ? { dir: folder } : {}),
+    ...(root ? { root } : {}),
+  };
+}
+
+/** stdout of `git <args>` run in `cwd`, or undefined on any failure (not a repo, no git, non-zero exit). */
+function git(cwd: string, args: readonly string[]): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      ['--no-optional-locks', ...args],
+      { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: GIT_MAX_BUFFER, encoding: 'utf8', windowsHide: true },
+      (error, stdout) => resolve(error ? undefined : stdout),
+    );
+  });
+}

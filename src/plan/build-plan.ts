@@ -1,0 +1,148 @@
+import jsonpatch, { type Operation } from 'fast-json-patch';
+import type { GitInfo } from '../desired/git-info.js';
+import type { Dashboard } from '../schema/dashboard.js';
+import { compareCodeUnits, isJsonObject, type JsonObject, type JsonValue } from './json-value.js';
+import { normalizeForCompare, type NormalizeOptions } from './normalize.js';
+import { withOwnershipTag } from './ownership.js';
+
+/**
+ * The part of the loader's `DesiredDashboard` (desired/load-desired.ts) the plan reads. Declared structurally so
+ * the plan depends on the shape, not on the loader module.
+ */
+export interface DesiredInput {
+  id: string;
+  file: string;
+  name: string;
+  /** The file's dashboard; an `id` or `metadata` in it is replaced by the plan's. */
+  body: Dashboard;
+}
+
+/**
+ * One entry per desired file, plus one per owned live dashboard no file claims. A missing side is a variant, not a
+ * null: no live dashboard → `create`, no file → `orphan`. Only `update` carries a patch.
+ */
+export type PlanChange =
+  | { action: 'create'; id: string; name: string; file: string; desired: Dashboard }
+  | {
+      action: 'update';
+      id: string;
+      name: string;
+      file: string;
+      desired: Dashboard;
+      /** RFC 6902, live → desired, over normalised values (normalize.ts): what would change, not the write body. */
+      patch: Operation[];
+      /** The live value at each `replace`/`remove` path, so the patch can be shown as "old → new". */
+      before: Record<string, JsonValue>;
+    }
+  | { action: 'unchanged'; id: string; name: string; file: string }
+  | { action: 'orphan'; id: string; name: string; owner?: string };
+
+export type PlanAction = PlanChange['action'];
+
+export interface PlanSummary {
+  create: number;
+  update: number;
+  unchanged: number;
+  orphan: number;
+}
+
+export interface Plan {
+  /** Sorted by (action, file, id), so every rendering is byte-identical across runs. */
+  changes: PlanChange[];
+  summary: PlanSummary;
+  git?: GitInfo;
+  /** Human-readable target (never a token). */
+  target: string;
+}
+
+export interface BuildPlanInput {
+  desired: readonly DesiredInput[];
+  /** Full GETs of the desired ids that exist on the target, keyed by desired id. */
+  live: ReadonlyMap<string, Dashboard>;
+  /** Live dashboards carrying the ownership tag: the orphan candidates. */
+  liveOwned: readonly { id: string; name: string; owner?: string }[];
+  ownershipTag: string;
+  ignore: readonly string[];
+  target: string;
+  git?: GitInfo;
+  /** `partial`: only some files are being reconciled (the daemon), so absence from `desired` says nothing. */
+  scope?: 'full' | 'partial';
+}
+
+export const ACTION_ORDER: readonly PlanAction[] = ['create', 'update', 'unchanged', 'orphan'];
+
+/** Pure and synchronous: desired + live in, a serialisable plan out. */
+export function buildPlan(input: BuildPlanInput): Plan {
+  const options: NormalizeOptions = { ignore: input.ignore };
+  const changes: PlanChange[] = input.desired.map((d) => planDesired(d, input.live.get(d.id), input.ownershipTag, options));
+  if ((input.scope ?? 'full') === 'full') changes.push(...findOrphans(input));
+  changes.sort(compareChanges);
+  return { changes, summary: summarize(changes), ...(input.git ? { git: input.git } : {}), target: input.target };
+}
+
+/**
+ * Whether applying would write anything. Orphans count only when asked (`plan` has no `--prune`, so by default a
+ * leftover owned dashboard must not make `--detailed-exitcode` report pending changes forever).
+ */
+export function hasChanges(plan: Plan, options: { orphans?: boolean } = {}): boolean {
+  const { create, update, orphan } = plan.summary;
+  return create + update > 0 || (options.orphans === true && orphan > 0);
+}
+
+function planDesired(desired: DesiredInput, live: Dashboard | undefined, tag: string, options: NormalizeOptions): PlanChange {
+  const { id, name, file } = desired;
+  const written = bodyToWrite(desired, tag);
+  if (!live) return { action: 'create', id, name, file, desired: written };
+  const from = asObject(normalizeForCompare(live, options));
+  const to = asObject(normalizeForCompare(written, options));
+  const patch = jsonpatch.compare(from, to);
+  if (patch.length === 0) return { action: 'unchanged', id, name, file };
+  return { action: 'update', id, name, file, desired: written, patch, before: valuesBefore(from, patch) };
+}
+
+/** The PUT body: the id first (as the real service's clients send it), then the file's body with the tag. */
+function bodyToWrite(desired: DesiredInput, tag: string): Dashboard {
+  const { id: _fileId, metadata: _serverOwned, ...body } = withOwnershipTag(desired.body, tag);
+  return { id: desired.id, ...body };
+}
+
+function asObject(value: JsonValue): JsonObject {
+  return isJsonObject(value) ? value : {};
+}
+
+function valuesBefore(from: JsonObject, patch: readonly Operation[]): Record<string, JsonValue> {
+  const before: Record<string, JsonValue> = {};
+  for (const op of patch) {
+    if (op.op === 'replace' || op.op === 'remove') before[op.path] = jsonpatch.getValueByPointer(from, op.path) as JsonValue;
+  }
+  return before;
+}
+
+function findOrphans(input: BuildPlanInput): PlanChange[] {
+  const claimed = new Set(input.desired.map((d) => d.id.toLowerCase()));
+  const orphans = new Map<string, PlanChange>();
+  for (const live of input.liveOwned) {
+    const key = live.id.toLowerCase();
+    if (claimed.has(key) || orphans.has(key)) continue;
+    orphans.set(key, { action: 'orphan', id: live.id, name: live.name, ...(live.owner !== undefined ? { owner: live.owner } : {}) });
+  }
+  return [...orphans.values()];
+}
+
+function compareChanges(a: PlanChange, b: PlanChange): number {
+  return (
+    ACTION_ORDER.indexOf(a.action) - ACTION_ORDER.indexOf(b.action) ||
+    compareCodeUnits(fileOf(a), fileOf(b)) ||
+    compareCodeUnits(a.id, b.id)
+  );
+}
+
+function fileOf(change: PlanChange): string {
+  return change.action === 'orphan' ? '' : change.file;
+}
+
+function summarize(changes: readonly PlanChange[]): PlanSummary {
+  const summary: PlanSummary = { create: 0, update: 0, unchanged: 0, orphan: 0 };
+  for (const change of changes) summary[change.action]++;
+  return summary;
+}
