@@ -1,0 +1,217 @@
+import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ownerAdmin } from '../../src/cli/owner-admin.js';
+import { tokenCreateCommand, tokenListCommand, tokenRevokeCommand } from '../../src/cli/commands/token.js';
+import { runCli } from '../../src/cli/run.js';
+import { silentLogger } from '../../src/lib/logger.js';
+import { EnvironmentId } from '../../src/schema/ids.js';
+import { Scope } from '../../src/schema/scopes.js';
+import { CreateTokenInput } from '../../src/server/auth/token-records.js';
+import { TokenStoreError, openTokenStore, type TokenStore } from '../../src/server/auth/token-store.js';
+import { acquireOwnership, dataDirLayout, listEnvironments, type Ownership } from '../../src/server/data-dir.js';
+
+const TOKEN_LINE = /^dt0c01\.[A-Z2-7]{24}\.[A-Z2-7]{64}$/;
+
+let cwd: string;
+let data: string;
+beforeEach(async () => {
+  cwd = await mkdtemp(join(tmpdir(), 'dashcd-token-cli-'));
+  data = join(cwd, '.dashcd');
+});
+afterEach(async () => {
+  await rm(cwd, { recursive: true, force: true });
+});
+
+async function dashcd(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const sink = (into: string[]): Writable => new Writable({ write: (chunk, _enc, done) => (into.push(String(chunk)), done()) });
+  const io = { stdout: sink(out), stderr: sink(err), env: {}, cwd, log: silentLogger(), signal: new AbortController().signal };
+  const code = await runCli([tokenCreateCommand, tokenListCommand, tokenRevokeCommand], argv, io);
+  return { code, stdout: out.join(''), stderr: err.join('') };
+}
+
+async function createToken(...extra: string[]): Promise<string> {
+  const { code, stdout, stderr } = await dashcd('token', 'create', '--scopes', 'ReadConfig,WriteConfig', ...extra);
+  expect({ code, stderr }).toMatchObject({ code: 0 });
+  return stdout.trimEnd().split('\n').at(-1) as string;
+}
+
+const localTokens = (): Promise<TokenStore> => openTokenStore({ file: dataDirLayout(data).tokensFile(EnvironmentId.parse('local')) });
+
+describe('token commands on a data dir nobody owns', () => {
+  it('create prints the token alone on the last stdout line and stores only its digest, at 0600', async () => {
+    const { code, stdout, stderr } = await dashcd('token', 'create', '--scopes', 'ReadConfig,WriteConfig', '--name', 'ci');
+    expect(code).toBe(0);
+    const token = stdout.trimEnd();
+    expect(token).toMatch(TOKEN_LINE);
+    expect(stdout).toBe(`${token}\n`);
+    expect(stderr).toContain(`Created token ${token.split('.')[1]} "ci"`);
+    expect(stderr).not.toContain(token);
+    const file = dataDirLayout(data).tokensFile(EnvironmentId.parse('local'));
+    expect(await readFile(file, 'utf8')).not.toContain(token);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await localTokens()).verify(token)).toMatchObject({ name: 'ci', scopes: ['ReadConfig', 'WriteConfig'] });
+    expect(await readdir(data)).not.toContain('owner.json');
+  });
+
+  it('list shows id, name, scopes and creation time, never the token', async () => {
+    const token = await createToken('--name', 'ci');
+    await dashcd('token', 'create', '--scopes', 'DataExport', '--scopes', 'InstallerDownload', '--name', 'archiver');
+    const { code, stdout } = await dashcd('token', 'list');
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+NAME\s+SCOPES\s+CREATED$/);
+    expect(lines[1]).toMatch(new RegExp(`^${token.split('.')[1]}\\s+ci\\s+ReadConfig,WriteConfig\\s+\\d{4}-\\d\\d-\\d\\dT`));
+    expect(lines[2]).toMatch(/^[A-Z2-7]{24}\s+archiver\s+DataExport,InstallerDownload\s+/);
+    expect(stdout).not.toContain(token.split('.')[2]);
+  });
+
+  it('revoke by name makes the token invalid; unknown and ambiguous names are usage errors', async () => {
+    const token = await createToken('--name', 'ci');
+    expect(await dashcd('token', 'revoke', 'nope')).toMatchObject({ code: 64, stderr: expect.stringContaining("no token with id or name 'nope'") });
+    await createToken('--name', 'twin');
+    await createToken('--name', 'twin');
+    expect(await dashcd('token', 'revoke', 'twin')).toMatchObject({ code: 64, stderr: expect.stringContaining('revoke by id') });
+    expect(await dashcd('token', 'revoke', 'ci')).toMatchObject({ code: 0 });
+    expect((await localTokens()).verify(token)).toBeUndefined();
+    expect((await localTokens()).list().map((t) => t.name)).toEqual(['twin', 'twin']);
+  });
+
+  it('refuses unknown or missing scopes, listing the valid ones', async () => {
+    const unknown = await dashcd('token', 'create', '--scopes', 'ReadConfig,ReadConfg');
+    expect(unknown.code).toBe(64);
+    expect(unknown.stderr).toContain("unknown scope 'ReadConfg' — did you mean ReadConfig?");
+    for (const scope of Scope.options) expect(unknown.stderr).toContain(scope);
+    expect(unknown.stdout).toBe('');
+    expect((await dashcd('token', 'create')).stderr).toContain('--scopes is required');
+  });
+
+  it('create --env makes the environment; list in an unknown environment is a usage error', async () => {
+    await createToken('--env', 'staging');
+    expect(await listEnvironments(data)).toEqual(['local', 'staging']);
+    expect((await dashcd('token', 'list', '--env', 'staging')).stdout.split('\n')).toHaveLength(3);
+    expect(await dashcd('token', 'list', '--env', 'prod')).toMatchObject({ code: 64, stderr: expect.stringContaining("environment 'prod' does not exist") });
+    expect(await dashcd('token', 'list', '--env', '../x')).toMatchObject({ code: 64, stderr: expect.stringContaining('not a valid environment id') });
+  });
+
+  it('honours --data relative to the working directory', async () => {
+    await createToken('--data', 'other');
+    expect(await listEnvironments(join(cwd, 'other'))).toEqual(['local']);
+    expect(await readdir(join(cwd, 'other', 'env', 'local'))).toEqual(['tokens.json']);
+  });
+
+  it('refuses to edit while an owner is starting (no URL yet), naming its pid', async () => {
+    const ownership = await acquireOwnership(data);
+    try {
+      const { code, stderr } = await dashcd('token', 'create', '--scopes', 'ReadConfig');
+      expect(code).toBe(4);
+      expect(stderr).toContain(`is in use by dashcd pid ${process.pid}`);
+    } finally {
+      await ownership.release();
+    }
+  });
+});
+
+/** The admin endpoints as the owner serves them, over real token stores, counting the calls it answers. */
+async function startAdminServer(root: string, adminKey: string): Promise<{ server: Server; url: string; calls: string[]; store(env: string): Promise<TokenStore> }> {
+  const stores = new Map<string, Promise<TokenStore>>();
+  const store = (env: string): Promise<TokenStore> => {
+    if (!stores.has(env)) stores.set(env, openTokenStore({ file: dataDirLayout(root).tokensFile(EnvironmentId.parse(env)) }));
+    return stores.get(env) as Promise<TokenStore>;
+  };
+  const calls: string[] = [];
+  const server = createServer((req, res) => void answer(req, res).catch((error: unknown) => send(res, 500, envelope(500, String(error)))));
+  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    calls.push(`${req.method} ${req.url}`);
+    if (req.headers.authorization !== `Bearer ${adminKey}`) return send(res, 401, envelope(401, 'Invalid admin key.'));
+    const match = /^\/_dashcd\/admin\/env\/([^/]+)\/(tokens|session)(?:\/([^/]+))?$/.exec(req.url ?? '');
+    const env = EnvironmentId.safeParse(match?.[1]);
+    if (!match || !env.success) return send(res, 404, envelope(404, 'Not found'));
+    const tokens = await store(env.data);
+    if (match[2] === 'session' && req.method === 'POST') return send(res, 201, { token: tokens.addEphemeral([...Scope.options], 'session') });
+    if (req.method === 'GET' && !match[3]) return send(res, 200, { tokens: tokens.list() });
+    if (req.method === 'POST' && !match[3]) {
+      const input = CreateTokenInput.safeParse(JSON.parse(await readBody(req)));
+      if (!input.success) return send(res, 400, envelope(400, 'Constraints violated.'));
+      return send(res, 201, await tokens.create(input.data));
+    }
+    if (req.method === 'DELETE' && match[3]) {
+      const idOrName = decodeURIComponent(match[3]);
+      const revoked = await tokens.revoke(idOrName).catch((error: unknown) => error);
+      if (revoked instanceof TokenStoreError) return send(res, 400, envelope(400, revoked.message));
+      return revoked ? send(res, 204) : send(res, 404, envelope(404, `Token ${idOrName} not found`));
+    }
+    send(res, 405, envelope(405, 'Method not allowed'));
+  }
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, calls, store };
+}
+
+const envelope = (code: number, message: string): unknown => ({ error: { code, message } });
+function send(res: ServerResponse, status: number, body?: unknown): void {
+  res.writeHead(status, body === undefined ? {} : { 'content-type': 'application/json' }).end(body === undefined ? undefined : JSON.stringify(body));
+}
+async function readBody(req: IncomingMessage): Promise<string> {
+  let text = '';
+  for await (const chunk of req) text += String(chunk);
+  return text;
+}
+
+describe('token commands while a dashcd owns the data dir', () => {
+  let ownership: Ownership;
+  let admin: Awaited<ReturnType<typeof startAdminServer>>;
+  beforeEach(async () => {
+    ownership = await acquireOwnership(data);
+    admin = await startAdminServer(data, ownership.adminKey);
+    await ownership.publish(admin.url);
+  });
+  afterEach(async () => {
+    await new Promise((resolve) => admin.server.close(resolve));
+    await ownership.release();
+  });
+
+  it('create, list and revoke go through the owner, whose store sees each change at once', async () => {
+    const token = await createToken('--name', 'ci', '--env', 'staging');
+    const staging = await admin.store('staging');
+    expect(staging.verify(token)).toMatchObject({ name: 'ci' });
+    const listed = await dashcd('token', 'list', '--env', 'staging');
+    expect(listed.stdout).toContain(`${token.split('.')[1]}  ci`);
+    expect(await dashcd('token', 'revoke', 'ci', '--env', 'staging')).toMatchObject({ code: 0 });
+    expect(staging.verify(token)).toBeUndefined();
+    expect(admin.calls).toEqual([
+      'POST /_dashcd/admin/env/staging/tokens',
+      'GET /_dashcd/admin/env/staging/tokens',
+      'DELETE /_dashcd/admin/env/staging/tokens/ci',
+    ]);
+  });
+
+  it('reports the owner’s refusals: unknown token, ambiguous name', async () => {
+    expect(await dashcd('token', 'revoke', 'nope')).toMatchObject({ code: 64, stderr: expect.stringContaining("no token with id or name 'nope'") });
+    await createToken('--name', 'twin');
+    await createToken('--name', 'twin');
+    expect(await dashcd('token', 'revoke', 'twin')).toMatchObject({ code: 64, stderr: expect.stringContaining('revoke by id') });
+  });
+
+  it('the admin client encodes names, hands out session tokens, and explains a rejected key or a dead owner', async () => {
+    const client = ownerAdmin({ url: `${admin.url}/`, adminKey: ownership.adminKey });
+    const { info } = await client.createToken('local', { name: 'a/b c', scopes: ['ReadConfig'] });
+    expect(await client.revokeToken('local', 'a/b c')).toBe(true);
+    expect(await client.revokeToken('local', info.id)).toBe(false);
+    const session = await client.sessionToken('local');
+    expect((await admin.store('local')).verify(session)?.scopes).toEqual([...Scope.options]);
+
+    await expect(ownerAdmin({ url: admin.url, adminKey: 'wrong' }).listTokens('local')).rejects.toMatchObject({
+      exitCode: 4,
+      message: expect.stringContaining('rejected the admin key'),
+    });
+    await expect(client.createToken('local', { name: '', scopes: ['ReadConfig'] })).rejects.toMatchObject({ exitCode: 64, message: 'Constraints violated.' });
+    await new Promise((resolve) => admin.server.close(resolve));
+    await expect(client.listTokens('local')).rejects.toMatchObject({ exitCode: 4, message: expect.stringContaining('is it still running?') });
+  });
+});
