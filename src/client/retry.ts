@@ -85,6 +85,8 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
   if (value === undefined) return undefined;
   const text = value.trim();
   if (/^\d+(\.\d+)?$/.test(text)) return Math.ceil(Number(text) * 1000);
+  // Every HTTP-date form (IMF-fixdate, RFC 850, asctime) starts with a day name; Date.parse alone takes "-5".
+  if (!/^[A-Za-z]{3}/.test(text)) return undefined;
   const date = Date.parse(text);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - nowMs);

@@ -1,0 +1,138 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApiClient, type ApiClient, type ApiClientOptions } from '../../src/client/api-client.js';
+import { ApiError, UnexpectedResponseError, isAuthError, isUnreachable } from '../../src/client/errors.js';
+import { createLogger } from '../../src/lib/logger.js';
+import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+
+/** Not token-shaped on purpose: the embedded server's tokens are not `dt0c01.…`, and must be redacted too. */
+const TOKEN = 'embedded-secret-7f3a9c2e51';
+const ID = '6a98d7bc-abb9-44f8-ae6a-73e68e71812a';
+const ERRORS = '/work/shared/corpus/errors';
+
+let server: FaultServer | undefined;
+let client: ApiClient | undefined;
+
+afterEach(async () => {
+  await client?.close();
+  await server?.close();
+  client = undefined;
+  server = undefined;
+});
+
+async function setup(options: Partial<ApiClientOptions> = {}): Promise<{ server: FaultServer; client: ApiClient; base: string }> {
+  server = await startFaultServer();
+  const base = `${server.url}/e/local`;
+  client = createApiClient({ baseUrl: base, token: TOKEN, retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 3 }, ...options });
+  return { server, client, base };
+}
+
+const envelope = (code: number, message: string) => ({ error: { code, message } });
+
+describe('client error messages', () => {
+  it('explains a 401 in one line, does not retry it, and counts as an auth error', async () => {
+    const { server, client, base } = await setup();
+    server.script({ status: 401, body: envelope(401, 'Missing authorization parameter.') });
+    const error = await client.dashboards.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as Error).message).toBe(`401 from ${base}: token rejected (Missing authorization parameter.) — check DT_API_TOKEN`);
+    expect(isAuthError(error)).toBe(true);
+    expect(isUnreachable(error)).toBe(false);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('names the missing scope of a 403 as the service words it', async () => {
+    const { server, client, base } = await setup();
+    server.script({ status: 403, body: envelope(403, 'Token is missing required scope. Use one of: WriteConfig (Write configuration)') });
+    const error = await client.dashboards.put(ID, {}).catch((e: unknown) => e);
+    expect((error as Error).message).toBe(`403 from ${base}: token is missing scope WriteConfig (Write configuration) — create a token with it`);
+    expect(error).toMatchObject({ status: 403, envelope: { error: { code: 403 } } });
+    expect(isAuthError(error)).toBe(true);
+  });
+
+  it('reads the scope from a recorded real 403 body', async () => {
+    const { server, client } = await setup();
+    const body = readFileSync(`${ERRORS}/keptn-dtsvc__dashboards-problem_tile-missing_scopes-problems_missing_scope.json`, 'utf8');
+    server.script({ status: 403, body });
+    await expect(client.dashboards.get(ID)).rejects.toThrow('token is missing scope problems.read (Read problems) — create a token with it');
+  });
+
+  it('infers the needed scope when a 403 does not name one', async () => {
+    const { server, client, base } = await setup();
+    server.script({ status: 403, body: 'Forbidden', headers: { 'content-type': 'text/plain' } });
+    await expect(client.dashboards.remove(ID)).rejects.toThrow(
+      `403 from ${base}: forbidden — use a token with scope WriteConfig (Write configuration)`,
+    );
+  });
+
+  it('suggests checking the base URL when a 404 is not an API answer', async () => {
+    const { server, client } = await setup();
+    server.script({ status: 404, body: '<html>Not Found</html>', headers: { 'content-type': 'text/html' } });
+    await expect(client.dashboards.list()).rejects.toThrow(/no such API path — is DT_ENV_URL the environment root/);
+  });
+
+  it('reports a 200 that is not JSON as an unexpected response, not a crash', async () => {
+    const { server, client } = await setup();
+    server.script({ status: 200, body: '<!doctype html><title>Login</title>', headers: { 'content-type': 'text/html' } });
+    const error = await client.dashboards.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect(error).toMatchObject({ code: 'UNEXPECTED_RESPONSE', status: 200 });
+    expect((error as Error).message).toContain('body is not JSON (starts with "<!doctype html><title>Login</title>")');
+  });
+
+  it('reports a dashboard that does not match the schema with the offending path', async () => {
+    const { server, client } = await setup();
+    server.script({ status: 200, body: { id: ID, dashboardMetadata: { name: 'x' }, tiles: [] } });
+    const error = await client.dashboards.get(ID).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect((error as UnexpectedResponseError).problems).toEqual([expect.stringMatching(/^dashboardMetadata\.owner: /)]);
+  });
+
+  it('sends the token only in the Authorization header, with JSON headers', async () => {
+    const { server, client } = await setup();
+    server.script({ status: 200, body: { dashboards: [] } }, { status: 204 });
+    await client.dashboards.list();
+    await client.dashboards.put(ID, { tiles: [] });
+    const [get, put] = server.requests;
+    expect(get?.headers.authorization).toBe(`Api-Token ${TOKEN}`);
+    expect(get?.headers.accept).toBe('application/json');
+    expect(get?.headers['content-type']).toBeUndefined();
+    expect(put?.headers['content-type']).toBe('application/json');
+    expect(put?.path).toBe(`/e/local/api/config/v1/dashboards/${ID}`);
+    expect(put?.query.toString()).toBe('');
+  });
+});
+
+describe('token redaction', () => {
+  it('keeps the token out of every log line and error message, even when the server echoes it', async () => {
+    const lines: string[] = [];
+    const log = createLogger({ level: 'trace', destination: { write: (line: string) => void lines.push(line) } });
+    const { server, client } = await setup({ log });
+    server.script(
+      { status: 503, body: envelope(503, `overloaded while serving Api-Token ${TOKEN}`) },
+      { hangUp: true },
+      { status: 401, body: envelope(401, `Token ${TOKEN} is not valid`) },
+    );
+    const error = await client.dashboards.list().catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 401 });
+    const message = (error as Error).message;
+    expect(message).toContain('Token [REDACTED] is not valid');
+    expect(message).not.toContain(TOKEN);
+    expect(lines.filter((line) => line.includes('retrying request'))).toHaveLength(2);
+    expect(lines.join('\n')).toContain('"status":503');
+    expect(lines.join('\n')).toContain('"reason":"UND_ERR_SOCKET"');
+    for (const line of lines) expect(line).not.toContain(TOKEN);
+  });
+
+  it('logs a throttled retry at debug with method, url, status and wait', async () => {
+    const lines: string[] = [];
+    const log = createLogger({ level: 'debug', destination: { write: (line: string) => void lines.push(line) } });
+    const { server, client, base } = await setup({ log });
+    server.script({ status: 429, headers: { 'retry-after': '0' } }, { status: 200, body: { dashboards: [] } });
+    await client.dashboards.list({ owner: 'me' });
+    expect(lines).toHaveLength(1);
+    const entry = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>;
+    expect(entry).toMatchObject({ level: 20, msg: 'retrying request', method: 'GET', url: `${base}/api/config/v1/dashboards?owner=me`, status: 429, attempt: 1 });
+    expect(typeof entry.waitMs).toBe('number');
+  });
+});
