@@ -1,0 +1,23 @@
+import { serveBytesFromMemory, serveDurablePuts, type ServedBaseline } from '../baselines/bare-http.js';
+import { serveNaiveEvents } from '../baselines/naive-events.js';
+import { reportChildFailure, serveUntilStopped } from '../lib/child.js';
+
+/**
+ * A server under measurement, in its own process so its memory and CPU are its own and the load generator
+ * (a worker thread in the bench process) never shares its event loop. argv: <kind> <arg>.
+ */
+const KINDS: Record<string, (arg: string) => Promise<ServedBaseline & { events?: number }>> = {
+  'bare-get': serveBytesFromMemory,
+  'bare-put': serveDurablePuts,
+  'naive-events': serveNaiveEvents,
+};
+
+async function main(): Promise<void> {
+  const [kind = '', arg = ''] = process.argv.slice(2);
+  const start = KINDS[kind];
+  if (!start) throw new Error(`unknown server kind ${kind}`);
+  const { close, ...info } = await start(arg);
+  serveUntilStopped(info, close);
+}
+
+main().catch(reportChildFailure);

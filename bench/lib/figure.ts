@@ -1,0 +1,95 @@
+import type { Sample } from './stats.js';
+
+export type Better = 'higher' | 'lower';
+
+export interface Goal {
+  text: string;
+  met: boolean;
+}
+
+/** One line of the table: a measured value, optionally beside a baseline from the same run and a goal. */
+export interface Row {
+  label: string;
+  unit: string;
+  better: Better;
+  value: Sample;
+  baseline?: { label: string; value: Sample };
+  goal?: Goal;
+  note?: string;
+}
+
+export interface CurvePoint {
+  size: number;
+  value: number;
+  unit: string;
+  /** `value / size`, in `perItemUnit`: flat across sizes means no hidden super-linear step. */
+  perItem: number;
+  perItemUnit: string;
+}
+
+export interface Curve {
+  label: string;
+  axis: string;
+  points: CurvePoint[];
+  /** perItem at the largest size over perItem at the next one: ≈1 is linear, ≈10 per decade is quadratic. */
+  growth: number;
+}
+
+export interface FigureOutcome {
+  rows: Row[];
+  curves?: Curve[];
+  /** Anything a reader needs to trust the rows: data sizes, checks performed, error counts. */
+  details?: Record<string, unknown>;
+}
+
+export interface BenchSizes {
+  /** Dashboards stored for GET/PUT, and the validate/plan/apply set. */
+  dashboards: number;
+  planCurve: readonly number[];
+  /** Events behind the page and pull figures. */
+  events: number;
+  eventsCurve: readonly number[];
+  pageSamples: number;
+  baselinePageSamples: number;
+  daemonEdits: number;
+}
+
+export interface FigureContext {
+  smoke: boolean;
+  runs: number;
+  warmups: number;
+  loadDurationMs: number;
+  seed: number;
+  sizes: BenchSizes;
+  /** A temp directory for this figure, removed afterwards unless --keep. */
+  workDir: string;
+  /** Node flags for the processes under measurement (`--cpu-prof` when profiling). */
+  execArgv: readonly string[];
+  progress(message: string): void;
+  /**
+   * A data set built once per bench run and shared by the figures that need it (the 1M-event store feeds the
+   * page, pull and growth figures); `build` gets a fresh directory that lives until the run ends.
+   */
+  shared<T>(key: string, build: (dir: string) => Promise<T>): Promise<T>;
+}
+
+export interface Figure {
+  name: string;
+  title: string;
+  /** The goal as the issue states it, shown even while the figure cannot be measured yet. */
+  goal: string;
+  /** Set while the component is missing: the figure is listed as not yet measured, never faked. */
+  pending?: string;
+  run(ctx: FigureContext): Promise<FigureOutcome>;
+}
+
+export function ratio(value: Sample, baseline: Sample): number {
+  return baseline.median === 0 ? Number.NaN : value.median / baseline.median;
+}
+
+export function curveFrom(label: string, axis: string, points: CurvePoint[]): Curve {
+  const last = points[points.length - 1];
+  const prev = points[points.length - 2];
+  const growth = last && prev && prev.perItem > 0 ? last.perItem / prev.perItem : Number.NaN;
+  return { label, axis, points, growth };
+}

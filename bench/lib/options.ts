@@ -1,0 +1,83 @@
+import { parseArgs } from 'node:util';
+import type { BenchSizes } from './figure.js';
+
+export interface BenchOptions {
+  figures: string[];
+  smoke: boolean;
+  out: string;
+  runs: number;
+  warmups: number;
+  loadDurationMs: number;
+  seed: number;
+  sizes: BenchSizes;
+  cpuProf: boolean;
+  keep: boolean;
+  list: boolean;
+}
+
+const FULL_SIZES: BenchSizes = {
+  dashboards: 1000,
+  planCurve: [100, 1000, 10_000],
+  events: 1_000_000,
+  eventsCurve: [10_000, 100_000, 1_000_000],
+  pageSamples: 200,
+  baselinePageSamples: 30,
+  daemonEdits: 100,
+};
+
+/** Tiny sizes so `npm test` exercises every code path of every figure in seconds. */
+const SMOKE_SIZES: BenchSizes = {
+  dashboards: 12,
+  planCurve: [5, 12],
+  events: 3000,
+  eventsCurve: [1000, 3000],
+  pageSamples: 3,
+  baselinePageSamples: 2,
+  daemonEdits: 2,
+};
+
+export const USAGE = `usage: npm run bench -- [figure ...] [--smoke] [--out FILE] [--runs N] [--duration MS] [--cpu-prof] [--keep] [--list]
+  figure      run only these figures (default: all); --list names them
+  --smoke     tiny sizes, one run, short load: checks the harness, measures nothing worth quoting
+  --out       results file (default bench/results/latest.json; a .md table is written beside it)
+  --runs      measured runs per figure (default 5; at least 5 for quoted figures)
+  --duration  length of each load run in ms (default 3000)
+  --cpu-prof  profile the measured processes; .cpuprofile files go to bench/results/
+  --keep      keep the generated data sets (their paths are printed)`;
+
+function positiveInt(raw: string | undefined, name: string, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got ${raw}`);
+  return n;
+}
+
+export function parseBenchOptions(argv: readonly string[]): BenchOptions {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      smoke: { type: 'boolean', default: false },
+      out: { type: 'string' },
+      runs: { type: 'string' },
+      duration: { type: 'string' },
+      'cpu-prof': { type: 'boolean', default: false },
+      keep: { type: 'boolean', default: false },
+      list: { type: 'boolean', default: false },
+    },
+  });
+  const smoke = values.smoke ?? false;
+  return {
+    figures: positionals,
+    smoke,
+    out: values.out ?? 'bench/results/latest.json',
+    runs: positiveInt(values.runs, 'runs', smoke ? 1 : 5),
+    warmups: smoke ? 0 : 1,
+    loadDurationMs: positiveInt(values.duration, 'duration', smoke ? 250 : 3000),
+    seed: 20_240_601,
+    sizes: smoke ? SMOKE_SIZES : FULL_SIZES,
+    cpuProf: values['cpu-prof'] ?? false,
+    keep: values.keep ?? false,
+    list: values.list ?? false,
+  };
+}

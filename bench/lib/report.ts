@@ -1,0 +1,91 @@
+import type { Curve, Row } from './figure.js';
+import { ratio } from './figure.js';
+import { describeMachine, type MachineInfo } from './machine.js';
+import type { Sample } from './stats.js';
+
+export type FigureStatus = 'measured' | 'not-yet-measured' | 'failed';
+
+export interface FigureResult {
+  name: string;
+  title: string;
+  goal: string;
+  status: FigureStatus;
+  reason?: string;
+  takenAt: string;
+  durationMs?: number;
+  rows: Row[];
+  curves?: Curve[];
+  details?: Record<string, unknown>;
+}
+
+export interface BenchResults {
+  schemaVersion: 1;
+  takenAt: string;
+  mode: 'full' | 'smoke';
+  machine: MachineInfo;
+  settings: Record<string, unknown>;
+  figures: FigureResult[];
+}
+
+export function formatNumber(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  const abs = Math.abs(value);
+  if (abs >= 100) return Math.round(value).toLocaleString('en-US');
+  if (abs >= 10) return value.toFixed(1);
+  if (abs >= 1) return value.toFixed(2);
+  return value.toPrecision(2);
+}
+
+function formatSample(sample: Sample, unit: string): string {
+  const median = `${formatNumber(sample.median)} ${unit}`;
+  if (sample.runs.length < 2) return median;
+  return `${median} (${formatNumber(sample.min)}–${formatNumber(sample.max)})`;
+}
+
+function rowCells(row: Row): string[] {
+  const baseline = row.baseline ? `${formatSample(row.baseline.value, row.unit)} — ${row.baseline.label}` : '—';
+  const r = row.baseline ? `${formatNumber(ratio(row.value, row.baseline.value))}×` : '—';
+  const met = row.goal ? (row.goal.met ? 'yes' : '**no**') : '—';
+  const label = row.note ? `${row.label} (${row.note})` : row.label;
+  return [label, formatSample(row.value, row.unit), baseline, r, row.goal?.text ?? '—', met];
+}
+
+function figureLines(figure: FigureResult): string[][] {
+  if (figure.status === 'measured') return figure.rows.map(rowCells);
+  const what = figure.status === 'failed' ? `failed: ${figure.reason ?? ''}` : `not yet measured (${figure.reason ?? ''})`;
+  return [[figure.title, what, '—', '—', figure.goal, figure.status === 'failed' ? '**no**' : '—']];
+}
+
+function markdownTable(header: readonly string[], lines: readonly string[][]): string {
+  const escape = (cell: string): string => cell.replaceAll('|', '\\|').replaceAll('\n', ' ');
+  const out = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
+  for (const line of lines) out.push(`| ${line.map(escape).join(' | ')} |`);
+  return out.join('\n');
+}
+
+function curveLines(figures: readonly FigureResult[]): string[][] {
+  const lines: string[][] = [];
+  for (const figure of figures) {
+    for (const curve of figure.curves ?? []) {
+      for (const p of curve.points) {
+        lines.push([curve.label, `${p.size.toLocaleString('en-US')} ${curve.axis}`, `${formatNumber(p.value)} ${p.unit}`, `${formatNumber(p.perItem)} ${p.perItemUnit}`]);
+      }
+      lines.push([curve.label, 'growth of per-item cost, last step', `${formatNumber(curve.growth)}×`, '≈1 is linear']);
+    }
+  }
+  return lines;
+}
+
+/** The table the lead pastes into the README: machine first, then every figure, then the growth curves. */
+export function renderReport(results: BenchResults): string {
+  const parts = [
+    `Benchmarks (${results.mode}), ${results.takenAt}`,
+    `Machine: ${describeMachine(results.machine)}`,
+    `Values are medians of ${String(results.settings['runs'])} runs after ${String(results.settings['warmups'])} warm-up (min–max in brackets); ratio = figure / baseline.`,
+    '',
+    markdownTable(['Figure', 'Value', 'Baseline (same run)', 'Ratio', 'Goal', 'Met'], results.figures.flatMap(figureLines)),
+  ];
+  const curves = curveLines(results.figures);
+  if (curves.length > 0) parts.push('', 'How cost grows:', '', markdownTable(['Curve', 'Size', 'Value', 'Per item'], curves));
+  return `${parts.join('\n')}\n`;
+}

@@ -1,0 +1,104 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { FIGURES } from './figures/index.js';
+import type { Figure, FigureContext } from './lib/figure.js';
+import { machineInfo, describeMachine } from './lib/machine.js';
+import { parseBenchOptions, USAGE, type BenchOptions } from './lib/options.js';
+import type { BenchResults, FigureResult } from './lib/report.js';
+import { mergeResults, writeResults } from './lib/results-file.js';
+
+function progress(figure: string): (message: string) => void {
+  return (message) => process.stderr.write(`[bench ${figure}] ${message}\n`);
+}
+
+function selectFigures(names: readonly string[]): Figure[] {
+  if (names.length === 0) return [...FIGURES];
+  const unknown = names.filter((n) => !FIGURES.some((f) => f.name === n));
+  if (unknown.length > 0) throw new Error(`unknown figure ${unknown.join(', ')}; known: ${FIGURES.map((f) => f.name).join(', ')}`);
+  return FIGURES.filter((f) => names.includes(f.name));
+}
+
+type SharedCache = FigureContext['shared'];
+
+function sharedCache(root: string): SharedCache {
+  const built = new Map<string, Promise<unknown>>();
+  return <T>(key: string, build: (dir: string) => Promise<T>): Promise<T> => {
+    let entry = built.get(key);
+    if (!entry) {
+      const dir = join(root, `shared-${key}`);
+      entry = mkdir(dir, { recursive: true }).then(() => build(dir));
+      built.set(key, entry);
+    }
+    return entry as Promise<T>;
+  };
+}
+
+async function runFigure(figure: Figure, options: BenchOptions, root: string, shared: SharedCache): Promise<FigureResult> {
+  const base = { name: figure.name, title: figure.title, goal: figure.goal, takenAt: new Date().toISOString() };
+  if (figure.pending) return { ...base, status: 'not-yet-measured', reason: figure.pending, rows: [] };
+  const workDir = await mkdtemp(join(root, `${figure.name}-`));
+  const ctx: FigureContext = {
+    smoke: options.smoke,
+    runs: options.runs,
+    warmups: options.warmups,
+    loadDurationMs: options.loadDurationMs,
+    seed: options.seed,
+    sizes: options.sizes,
+    workDir,
+    execArgv: options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${resolve('bench/results')}`] : [],
+    progress: progress(figure.name),
+    shared,
+  };
+  const started = performance.now();
+  try {
+    const outcome = await figure.run(ctx);
+    return { ...base, status: 'measured', durationMs: Math.round(performance.now() - started), ...outcome };
+  } catch (error) {
+    ctx.progress(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return { ...base, status: 'failed', reason: error instanceof Error ? error.message : String(error), rows: [] };
+  } finally {
+    if (!options.keep) await rm(workDir, { recursive: true, force: true });
+    else ctx.progress(`data kept in ${workDir}`);
+  }
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  const options = parseBenchOptions(argv);
+  if (options.list) {
+    for (const f of FIGURES) process.stdout.write(`${f.name.padEnd(14)} ${f.title}${f.pending ? '  [not yet measured]' : ''}\n`);
+    return 0;
+  }
+  const selected = selectFigures(options.figures);
+  const machine = machineInfo();
+  process.stderr.write(`dashcd bench (${options.smoke ? 'smoke' : 'full'}) on ${describeMachine(machine)}\n`);
+  const root = await mkdtemp(join(tmpdir(), 'dashcd-bench-'));
+  const figures: FigureResult[] = [];
+  const shared = sharedCache(root);
+  try {
+    for (const figure of selected) figures.push(await runFigure(figure, options, root, shared));
+  } finally {
+    if (!options.keep) await rm(root, { recursive: true, force: true });
+  }
+  const current: BenchResults = {
+    schemaVersion: 1,
+    takenAt: new Date().toISOString(),
+    mode: options.smoke ? 'smoke' : 'full',
+    machine,
+    settings: { runs: options.runs, warmups: options.warmups, loadDurationMs: options.loadDurationMs, seed: options.seed, sizes: options.sizes, connections: 32 },
+    figures,
+  };
+  const merged = await mergeResults(options.out, current, FIGURES.map((f) => f.name));
+  process.stdout.write(await writeResults(options.out, merged));
+  return figures.some((f) => f.status === 'failed') ? 1 : 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
+    process.exitCode = 2;
+  },
+);

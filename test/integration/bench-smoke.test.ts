@@ -1,0 +1,107 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dashboardYaml, generateDashboard } from '../../bench/data/dashboards.js';
+import { generateEventLines } from '../../bench/data/events.js';
+import { FIGURES } from '../../bench/figures/index.js';
+import type { BenchResults } from '../../bench/lib/report.js';
+import { Dashboard } from '../../src/schema/dashboard.js';
+
+const run = promisify(execFile);
+const repo = join(import.meta.dirname, '..', '..');
+
+describe('bench data generators', () => {
+  it('generate the same dashboard for the same seed and index, and a different one for another index', () => {
+    expect(JSON.stringify(generateDashboard(7, 3))).toBe(JSON.stringify(generateDashboard(7, 3)));
+    expect(JSON.stringify(generateDashboard(7, 3))).not.toBe(JSON.stringify(generateDashboard(7, 4)));
+  });
+
+  it('generate valid dashboards of 20 mixed tiles weighing 15–21 KB as compact JSON', () => {
+    for (let i = 0; i < 50; i++) {
+      const dashboard = generateDashboard(1, i);
+      expect(Dashboard.safeParse(dashboard).success).toBe(true);
+      const tiles = dashboard['tiles'] as { tileType: string }[];
+      expect(tiles).toHaveLength(20);
+      expect(new Set(tiles.map((t) => t.tileType)).size).toBeGreaterThanOrEqual(8);
+      const size = JSON.stringify(dashboard).length;
+      expect(size).toBeGreaterThan(15_000);
+      expect(size).toBeLessThan(21_000);
+      expect(dashboardYaml(dashboard)).toContain('tileType: DATA_EXPLORER');
+    }
+  });
+
+  it('generate events newest first whose eventIds are 64-bit integers written digit for digit', () => {
+    const lines = [...generateEventLines({ count: 200, seed: 1, anchorMs: 1_700_000_000_000, spanMs: 86_400_000 })];
+    const ids = lines.map((l) => /"eventId":(-?\d+),/.exec(l)?.[1] ?? '');
+    expect(ids.some((id) => id.startsWith('-') && !Number.isSafeInteger(Number(id)))).toBe(true);
+    for (const [i, line] of lines.entries()) {
+      const { id, startTime } = JSON.parse(line) as { id: string; startTime: number };
+      expect(id).toBe(`${ids[i]}_${startTime}`);
+    }
+    const starts = lines.map((l) => (JSON.parse(l) as { startTime: number }).startTime);
+    expect(starts).toEqual([...starts].sort((a, b) => b - a));
+  });
+});
+
+describe('npm run bench -- --smoke', () => {
+  let dir = '';
+  let results: BenchResults;
+  let exitCode = 0;
+  let stderr = '';
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'dashcd-bench-smoke-'));
+    await run(process.execPath, [join(repo, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.bench.json'], { cwd: repo });
+    const out = join(dir, 'latest.json');
+    try {
+      await run(process.execPath, ['dist-bench/bench/run.js', '--smoke', '--out', out], { cwd: repo, maxBuffer: 16 << 20 });
+    } catch (error) {
+      exitCode = (error as { code?: number }).code ?? 1;
+      stderr = (error as { stderr?: string }).stderr ?? '';
+    }
+    results = JSON.parse(await readFile(out, 'utf8')) as BenchResults;
+  }, 120_000);
+
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('exits 0 with every implemented figure measured', () => {
+    const failed = results.figures.filter((f) => f.status === 'failed').map((f) => `${f.name}: ${f.reason ?? ''}`);
+    expect(failed, stderr.slice(-4000)).toEqual([]);
+    expect(exitCode).toBe(0);
+  });
+
+  it('lists every figure of the registry, in order, with machine info', () => {
+    expect(results.figures.map((f) => f.name)).toEqual(FIGURES.map((f) => f.name));
+    expect(results.mode).toBe('smoke');
+    expect(results.machine.cpus).toBeGreaterThan(0);
+    expect(results.machine.node).toBe(process.version);
+  });
+
+  it('gives every measured figure numeric values, baselines and goals', () => {
+    for (const figure of FIGURES) {
+      const result = results.figures.find((f) => f.name === figure.name);
+      expect(result?.status, figure.name).toBe(figure.pending ? 'not-yet-measured' : 'measured');
+      if (figure.pending) continue;
+      expect(result?.rows.length, figure.name).toBeGreaterThan(0);
+      for (const row of result?.rows ?? []) {
+        expect(Number.isFinite(row.value.median), `${figure.name}: ${row.label}`).toBe(true);
+        if (row.baseline) expect(Number.isFinite(row.baseline.value.median), `${figure.name}: ${row.label} baseline`).toBe(true);
+        if (row.goal) expect(typeof row.goal.met).toBe('boolean');
+      }
+      for (const curve of result?.curves ?? []) {
+        for (const point of curve.points) expect(Number.isFinite(point.perItem), `${figure.name}: ${curve.label}`).toBe(true);
+      }
+    }
+  });
+
+  it('writes the printed table beside the results file', async () => {
+    const table = await readFile(join(dir, 'latest.md'), 'utf8');
+    expect(table).toContain('| Figure | Value | Baseline (same run) | Ratio | Goal | Met |');
+    for (const figure of FIGURES) expect(table).toContain(figure.title);
+  });
+});
