@@ -1,0 +1,134 @@
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { appendDurable, fsyncDir, mkdirDurable } from '../lib/durable-file.js';
+import { nodeFs, type FsLayer } from '../lib/fs-layer.js';
+import { readLines } from '../lib/jsonl.js';
+import type { Logger } from '../lib/logger.js';
+import { readEventView, utcDay, versionKey, type ArchivedEvent } from './archived-event.js';
+
+export const PARTITION_FILE = 'events.jsonl';
+
+export function partitionDir(envDir: string, day: string): string {
+  return join(envDir, `date=${day}`);
+}
+
+export interface WriteOutcome {
+  readonly written: number;
+  readonly duplicates: number;
+  readonly days: readonly string[];
+}
+
+export interface PartitionWriter {
+  /** Appends every event version not yet in its partition; resolves once those bytes are fsynced. */
+  write(events: readonly ArchivedEvent[]): Promise<WriteOutcome>;
+  /** Drops the cached version keys of days before `day` (they are re-read from disk if touched again). */
+  forgetBefore(day: string): void;
+}
+
+interface DayState {
+  readonly dir: string;
+  readonly file: string;
+  readonly keys: Set<string>;
+  /** The file does not exist yet: its directory entry must be fsynced after the first append. */
+  isNew: boolean;
+}
+
+/**
+ * Writes events into `<envDir>/date=YYYY-MM-DD/events.jsonl` by UTC start day.
+ *
+ * Invariant: a partition never holds two lines with the same version key. Before a day is first written in this
+ * process its file is read and the key of every line remembered, so lines appended by a run killed after its last
+ * checkpoint are recognised and not written twice; the checkpoint therefore only says where to resume fetching,
+ * never what the files contain. A last line without its newline (an append cut short) is truncated away first.
+ */
+export function createPartitionWriter({ envDir, fs = nodeFs, log }: { envDir: string; fs?: FsLayer; log: Logger }): PartitionWriter {
+  const days = new Map<string, Promise<DayState>>();
+  let envReady: Promise<void> | undefined;
+
+  const dayState = (day: string): Promise<DayState> => {
+    let state = days.get(day);
+    if (!state) {
+      envReady ??= mkdirDurable(envDir, fs);
+      state = envReady.then(() => loadDay(partitionDir(envDir, day), fs, log));
+      days.set(day, state);
+      state.catch(() => days.delete(day));
+    }
+    return state;
+  };
+
+  const forget = (day: string): void => {
+    days.delete(day);
+  };
+
+  return {
+    async write(events) {
+      const byDay = new Map<string, { state: DayState; lines: string[] }>();
+      const eventDays = events.map(({ event }) => utcDay(event.startTime));
+      for (const day of new Set(eventDays)) byDay.set(day, { state: await dayState(day), lines: [] });
+      let duplicates = 0;
+      events.forEach(({ raw, event }, index) => {
+        const batch = byDay.get(eventDays[index] as string) as { state: DayState; lines: string[] };
+        const key = versionKey(event);
+        if (batch.state.keys.has(key)) duplicates++;
+        else {
+          batch.state.keys.add(key);
+          batch.lines.push(raw);
+        }
+      });
+      const touched = [...byDay].filter(([, batch]) => batch.lines.length > 0);
+      await Promise.all(touched.map(([day, batch]) => appendDay(batch.state, batch.lines, fs).catch((error: unknown) => {
+        // What reached the file is unknown: the day is re-read from disk before it is written again.
+        forget(day);
+        throw error;
+      })));
+      return { written: events.length - duplicates, duplicates, days: touched.map(([day]) => day) };
+    },
+    forgetBefore(day) {
+      for (const known of days.keys()) if (known < day) days.delete(known);
+    },
+  };
+}
+
+async function appendDay(state: DayState, lines: readonly string[], fs: FsLayer): Promise<void> {
+  await appendDurable(state.file, `${lines.join('\n')}\n`, { fs });
+  if (state.isNew) {
+    await fsyncDir(state.dir, fs);
+    state.isNew = false;
+  }
+}
+
+async function loadDay(dir: string, fs: FsLayer, log: Logger): Promise<DayState> {
+  const file = join(dir, PARTITION_FILE);
+  const keys = new Set<string>();
+  let isNew = false;
+  try {
+    for await (const line of readLines(file)) {
+      if (!line.terminated) {
+        await truncateTo(file, line.offset);
+        log.warn({ file, line: line.number, offset: line.offset }, 'removed an unfinished last line (an append cut short)');
+        break;
+      }
+      if (line.text === '') continue;
+      try {
+        keys.add(versionKey(readEventView(line.text)));
+      } catch (error) {
+        log.warn({ file, line: line.number, err: (error as Error).message }, 'skipping an unreadable archive line');
+      }
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    await mkdirDurable(dir, fs);
+    isNew = true;
+  }
+  return { dir, file, keys, isNew };
+}
+
+async function truncateTo(file: string, length: number): Promise<void> {
+  const handle = await open(file, 'r+');
+  try {
+    await handle.truncate(length);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

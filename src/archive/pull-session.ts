@@ -1,0 +1,165 @@
+import { join } from 'node:path';
+import type { Clock } from '../lib/clock.js';
+import { mkdirDurable } from '../lib/durable-file.js';
+import { nodeFs, type FsLayer } from '../lib/fs-layer.js';
+import type { Logger } from '../lib/logger.js';
+import { acquireArchiveLock } from './archive-lock.js';
+import { utcDay } from './archived-event.js';
+import { readCheckpoint, streamKey, writeCheckpoint, emptyStream, type Checkpoint, type RunState, type StreamState } from './checkpoint.js';
+import type { FeedPage } from './feed-page.js';
+import { pageWindow, type FetchPage } from './page-window.js';
+import { createPartitionWriter } from './partition-writer.js';
+import { completeRun, createPositionTracker, nextWindow, observeOpen, planRun, type PlanOptions } from './pull-plan.js';
+
+export interface PullCounters {
+  runs: number;
+  pages: number;
+  /** Events the feed returned. */
+  events: number;
+  /** Lines appended (new event versions). */
+  written: number;
+  /** Versions already in the archive, skipped. */
+  duplicates: number;
+}
+
+export interface PullProgress extends PullCounters {
+  readonly phase: 'pulling' | 'idle';
+  readonly eventsPerSecond: number;
+  /** The run in progress: `[from, to]`, and how far back (start time) its pages have reached. */
+  readonly run: { readonly from: number; readonly to: number; readonly position: number } | null;
+  /** End of the last completed run: everything that started before it has been archived. */
+  readonly watermark: number | null;
+  readonly lagMs: number | null;
+  readonly openEvents: number;
+}
+
+export interface PullSessionOptions {
+  readonly fetchPage: FetchPage;
+  readonly archiveDir: string;
+  readonly env: string;
+  readonly eventType?: string | undefined;
+  readonly entityId?: string | undefined;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly signal: AbortSignal;
+  readonly onProgress?: ((progress: PullProgress) => void) | undefined;
+  readonly fs?: FsLayer | undefined;
+  readonly plan: PlanOptions;
+  /** Checkpoint at most this often while paging (always at the end of a window and of a run). */
+  readonly checkpointEveryMs: number;
+}
+
+export interface PullSession {
+  /** Finishes an interrupted run if there is one, then pulls from where the archive stands up to now. */
+  pull(): Promise<void>;
+  readonly counters: Readonly<PullCounters>;
+  progress(phase: PullProgress['phase']): PullProgress;
+  close(): Promise<void>;
+}
+
+/** Takes the environment's lock and reads its checkpoint; the session then owns both until `close()`. */
+export async function openPullSession(options: PullSessionOptions): Promise<PullSession> {
+  const fs = options.fs ?? nodeFs;
+  const envDir = join(options.archiveDir, options.env);
+  await mkdirDurable(options.archiveDir, fs);
+  await mkdirDurable(envDir, fs);
+  const lock = await acquireArchiveLock(envDir);
+  try {
+    const checkpoint = await readCheckpoint(envDir, options.env);
+    return createSession(options, envDir, fs, checkpoint, () => lock.release());
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
+
+function createSession(options: PullSessionOptions, envDir: string, fs: FsLayer, initial: Checkpoint, release: () => Promise<void>): PullSession {
+  const { clock, log, signal } = options;
+  const key = streamKey(options);
+  let checkpoint = initial;
+  let stream: StreamState = checkpoint.streams[key] ?? emptyStream();
+  const open = new Map(Object.entries(stream.open));
+  const writer = createPartitionWriter({ envDir, fs, log });
+  const counters: PullCounters = { runs: 0, pages: 0, events: 0, written: 0, duplicates: 0 };
+  let lastCheckpoint = performance.now();
+  let pullStarted = performance.now();
+  let eventsAtPullStart = 0;
+
+  const save = async (): Promise<void> => {
+    stream = { ...stream, open: Object.fromEntries(open) };
+    checkpoint = { ...checkpoint, updatedAt: new Date(clock.now()).toISOString(), streams: { ...checkpoint.streams, [key]: stream } };
+    await writeCheckpoint(envDir, checkpoint, fs);
+    lastCheckpoint = performance.now();
+  };
+
+  const progress = (phase: PullProgress['phase']): PullProgress => {
+    const seconds = (performance.now() - pullStarted) / 1000;
+    return {
+      ...counters,
+      phase,
+      eventsPerSecond: seconds > 0 ? Math.round((counters.events - eventsAtPullStart) / seconds) : 0,
+      run: stream.run ? { ...stream.run } : null,
+      watermark: stream.watermark,
+      lagMs: stream.watermark === null ? null : Math.max(0, clock.now() - stream.watermark),
+      openEvents: open.size,
+    };
+  };
+
+  const onPage = async (page: FeedPage, run: RunState, position: (page: FeedPage) => number): Promise<void> => {
+    const outcome = await writer.write(page.events);
+    // Only after the page is on disk does the in-memory state (what the next checkpoint says) move past it.
+    observeOpen(open, page.events);
+    run.position = position(page);
+    counters.pages++;
+    counters.events += page.events.length;
+    counters.written += outcome.written;
+    counters.duplicates += outcome.duplicates;
+    options.onProgress?.(progress('pulling'));
+    if (performance.now() - lastCheckpoint >= options.checkpointEveryMs) await save();
+  };
+
+  const executeRun = async (run: RunState): Promise<void> => {
+    stream = { ...stream, run };
+    writer.forgetBefore(utcDay(run.from));
+    log.info({ from: new Date(run.from).toISOString(), to: new Date(run.to).toISOString(), resumeAt: new Date(run.position).toISOString() }, 'pull run started');
+    for (let window = nextWindow(run); window; window = nextWindow(run)) {
+      const tracker = createPositionTracker(window);
+      const query = { ...window, eventType: options.eventType, entityId: options.entityId };
+      await pageWindow(options.fetchPage, query, signal, (page) => onPage(page, run, (p) => tracker.observe(p.events)));
+      run.position = window.from;
+      await save();
+    }
+    stream = completeRun(stream, run);
+    counters.runs++;
+    await save();
+  };
+
+  const startRun = (): RunState => {
+    const planned = planRun({ ...stream, open: Object.fromEntries(open) }, clock.now(), options.plan);
+    for (const id of planned.abandoned) {
+      log.warn({ id, startTime: open.get(id) }, 'open event older than the re-poll bound: its closing will not be archived');
+      open.delete(id);
+    }
+    return { ...planned.run };
+  };
+
+  return {
+    counters,
+    progress,
+    async pull() {
+      pullStarted = performance.now();
+      eventsAtPullStart = counters.events;
+      try {
+        if (stream.run) await executeRun({ ...stream.run });
+        await executeRun(startRun());
+      } catch (error) {
+        // Whatever is in memory covers only pages already fsynced, so it is safe to keep as the checkpoint.
+        await save().catch((saveError: unknown) => log.error({ err: saveError }, 'could not write the checkpoint'));
+        throw error;
+      } finally {
+        options.onProgress?.(progress('idle'));
+      }
+    },
+    close: release,
+  };
+}

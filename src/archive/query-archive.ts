@@ -1,0 +1,117 @@
+import { readLines } from '../lib/jsonl.js';
+import { listEnvironments, listPartitions, type Partition } from './archive-layout.js';
+import { readEventView, type ArchivedEvent, type ArchivedEventView } from './archived-event.js';
+
+export { parseTimeArg, parseDuration } from './time-arg.js';
+export type { ArchivedEvent, ArchivedEventView } from './archived-event.js';
+
+export type BadLineHandler = (file: string, line: number, message: string) => void;
+
+export interface ArchiveFilter {
+  readonly archiveDir: string;
+  readonly env?: string | undefined;
+  readonly eventType?: string | undefined;
+  readonly entityId?: string | undefined;
+  /** On the event's start time, inclusive. */
+  readonly from?: number | undefined;
+  readonly to?: number | undefined;
+  readonly onBadLine?: BadLineHandler | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+export interface QueryArchiveOptions extends ArchiveFilter {
+  readonly status?: 'OPEN' | 'CLOSED' | undefined;
+  /** One line per event: its newest version (the last line written for its id). Status is matched after folding. */
+  readonly latest?: boolean | undefined;
+}
+
+/**
+ * Streams archived events matching the filter, partition by partition (oldest day first, lines in the order they
+ * were written). Only partitions whose day overlaps `[from, to]` are opened; memory is bounded by one partition
+ * (for `latest`) or one line. An unreadable line is reported to `onBadLine` with its file and line number, and skipped.
+ */
+export async function* queryArchive(options: QueryArchiveOptions): AsyncGenerator<ArchivedEvent> {
+  for (const partition of await selectPartitions(options)) {
+    const lines = readPartition(partition, options);
+    const events = options.latest ? await foldLatest(lines) : lines;
+    for await (const item of events) {
+      if (matches(item.event, options) && (options.status === undefined || item.event.eventStatus === options.status)) yield item;
+    }
+  }
+}
+
+export interface ArchiveStats {
+  /** Distinct events (each counted once, by its newest version). */
+  readonly events: number;
+  /** Lines in the archive: every version of every event. */
+  readonly versions: number;
+  readonly byType: Record<string, number>;
+  readonly byStatus: Record<string, number>;
+  readonly byDay: Record<string, number>;
+}
+
+/** Counts by type, status and start day over each event's newest version, streaming one partition at a time. */
+export async function archiveStats(options: ArchiveFilter): Promise<ArchiveStats> {
+  const stats = { events: 0, versions: 0, byType: {} as Record<string, number>, byStatus: {} as Record<string, number>, byDay: {} as Record<string, number> };
+  for (const partition of await selectPartitions(options)) {
+    const counted = countVersions(readPartition(partition, options), () => stats.versions++);
+    for (const { event } of await foldLatest(counted)) {
+      if (!matches(event, options)) continue;
+      stats.events++;
+      increment(stats.byType, event.eventType ?? '(none)');
+      increment(stats.byStatus, event.eventStatus ?? '(none)');
+      increment(stats.byDay, partition.day);
+    }
+  }
+  return stats;
+}
+
+function increment(counts: Record<string, number>, key: string): void {
+  counts[key] = (counts[key] ?? 0) + 1;
+}
+
+async function* countVersions(lines: AsyncIterable<ArchivedEvent>, onLine: () => void): AsyncGenerator<ArchivedEvent> {
+  for await (const line of lines) {
+    onLine();
+    yield line;
+  }
+}
+
+async function selectPartitions(options: ArchiveFilter): Promise<Partition[]> {
+  const envs = options.env ? [options.env] : await listEnvironments(options.archiveDir);
+  const all = await Promise.all(envs.map((env) => listPartitions(options.archiveDir, env, options.from, options.to)));
+  return all.flat();
+}
+
+function matches(event: ArchivedEventView, filter: ArchiveFilter): boolean {
+  if (filter.eventType !== undefined && event.eventType !== filter.eventType) return false;
+  if (filter.entityId !== undefined && event.entityId !== filter.entityId) return false;
+  if (filter.from !== undefined && event.startTime < filter.from) return false;
+  if (filter.to !== undefined && event.startTime > filter.to) return false;
+  return true;
+}
+
+async function* readPartition(partition: Partition, options: ArchiveFilter): AsyncGenerator<ArchivedEvent> {
+  try {
+    for await (const line of readLines(partition.file, { signal: options.signal })) {
+      if (line.text.trim() === '') continue;
+      try {
+        yield { raw: line.text, event: readEventView(line.text) };
+      } catch (error) {
+        options.onBadLine?.(partition.file, line.number, (error as Error).message);
+      }
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+/**
+ * Each id's newest version, in the order ids first appear. All versions of an event share its start day, so one
+ * partition holds them all and the fold needs no more than that partition in memory.
+ */
+async function foldLatest(lines: AsyncIterable<ArchivedEvent>): Promise<ArchivedEvent[]> {
+  const newest = new Map<string, ArchivedEvent>();
+  for await (const item of lines) newest.set(item.event.id, item);
+  return [...newest.values()];
+}

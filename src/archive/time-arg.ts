@@ -1,0 +1,51 @@
+import { ArchiveError } from './archive-error.js';
+
+/** `2024-05-01`, optionally `T12:00`, `:30`, `.250`, and `Z` or `+02:00`. */
+const ISO_TIME = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?)?(Z|[+-]\d{2}:\d{2})?$/;
+
+const UNIT_MS: Readonly<Record<string, number>> = {
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 7 * 86_400_000,
+};
+
+/** A duration such as `500ms`, `90s`, `30m`, `12h`, `7d`, `2w`, in milliseconds; undefined when not one. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d|w)$/.exec(text.trim());
+  if (!match) return undefined;
+  return Math.round(Number(match[1]) * (UNIT_MS[match[2] as string] as number));
+}
+
+/**
+ * An instant from a command-line argument: a relative form (`7d`, `12h`, `30m` = that long before `now`), epoch
+ * milliseconds (`1700000000000`), an ISO date (`2024-05-01`, UTC midnight, like the partitions) or an ISO date-time
+ * (`2024-05-01T12:00:00Z`; without an offset it is read as UTC). Throws ArchiveError `BAD_TIME` otherwise.
+ */
+export function parseTimeArg(text: string, now: number): number {
+  const trimmed = text.trim();
+  const duration = parseDuration(trimmed);
+  if (duration !== undefined) return now - duration;
+  if (/^-?\d+$/.test(trimmed)) {
+    const ms = Number(trimmed);
+    if (Number.isSafeInteger(ms)) return ms;
+  }
+  const iso = ISO_TIME.exec(trimmed);
+  const isoText = iso ? `${iso[1]}${iso[2] ?? 'T00:00:00'}${iso[3] ?? 'Z'}` : '';
+  const ms = iso && dateExists(isoText) ? Date.parse(isoText) : Number.NaN;
+  if (Number.isNaN(ms)) {
+    throw new ArchiveError('BAD_TIME', `'${text}' is not a time: use 7d, 12h or 30m (back from now), epoch milliseconds, or an ISO date like 2024-05-01 or 2024-05-01T12:00:00Z`);
+  }
+  return ms;
+}
+
+/** Date.parse rolls `2024-02-30` over to March; a date the user typed must exist as written. */
+function dateExists(text: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
