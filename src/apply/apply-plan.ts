@@ -22,7 +22,7 @@ export interface RemoteViolation {
 
 export type ApplyResult =
   | { kind: 'rejected'; invalid: RemoteViolation[] }
-  | { kind: 'applied'; outcomes: ApplyOutcome[]; unchanged: number };
+  | { kind: 'applied'; outcomes: ApplyOutcome[]; unchanged: number; skippedInvalid: RemoteViolation[] };
 
 export interface ApplyDeps {
   api: ApiClient;
@@ -31,6 +31,11 @@ export interface ApplyDeps {
   signal?: AbortSignal;
   /** Delete orphans (already guarded by the caller's checks). */
   prune?: boolean;
+  /**
+   * `all-or-nothing` (apply): one dashboard the target rejects means nothing is written.
+   * `skip-invalid` (daemon): rejected dashboards keep their live version, the others are written.
+   */
+  validation?: 'all-or-nothing' | 'skip-invalid';
 }
 
 export function writesOf(plan: Plan): WriteChange[] {
@@ -67,14 +72,17 @@ export async function validateRemotely(plan: Plan, { api, concurrency, signal }:
  */
 export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ApplyResult> {
   const invalid = await validateRemotely(plan, deps);
-  if (invalid.length > 0) return { kind: 'rejected', invalid };
+  const skipInvalid = deps.validation === 'skip-invalid';
+  if (invalid.length > 0 && !skipInvalid) return { kind: 'rejected', invalid };
+  const rejected = new Set(invalid.map((v) => v.id));
   const { api, log, concurrency, signal } = deps;
-  const writes = await mapConcurrent(writesOf(plan), concurrency, (change) => writeOne(change, api, log), signal);
+  const toWrite = writesOf(plan).filter((change) => !rejected.has(change.id));
+  const writes = await mapConcurrent(toWrite, concurrency, (change) => writeOne(change, api, log), signal);
   const deletes = deps.prune
     ? await mapConcurrent(orphansOf(plan), concurrency, (orphan) => deleteOne(orphan, api, log), signal)
     : [];
   const outcomes = [...writes, ...deletes].filter((o): o is ApplyOutcome => o !== undefined);
-  return { kind: 'applied', outcomes, unchanged: plan.summary.unchanged };
+  return { kind: 'applied', outcomes, unchanged: plan.summary.unchanged, skippedInvalid: invalid };
 }
 
 async function writeOne(change: WriteChange, api: ApiClient, log: Logger): Promise<ApplyOutcome> {

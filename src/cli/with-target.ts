@@ -1,5 +1,5 @@
 import { isAuthError, isUnreachable } from '../client/errors.js';
-import { openTarget, type TargetFlags, type TargetSession } from '../config/target.js';
+import { openTarget, type TargetFlags, type TargetSession } from './target.js';
 import type { CommandIo } from './command.js';
 import { CliError, ExitCode } from './exit-codes.js';
 

@@ -20,13 +20,21 @@ export interface PlanContext {
 
 export type PlanDashboardsResult =
   | { kind: 'invalid'; diagnostics: Diagnostic[]; desired?: DesiredResult }
-  | { kind: 'planned'; plan: Plan; desired: DesiredResult; config: ProjectConfig };
+  | { kind: 'planned'; plan: Plan; desired: DesiredResult; config: ProjectConfig; diagnostics: Diagnostic[] };
 
-/**
- * The read half of a reconcile: project config + desired state + live state → a plan (pure). `only` limits the
- * pass to some files (the daemon's incremental reconcile); such a partial pass never reports orphans.
- */
-export async function planDashboards(ctx: PlanContext, only?: readonly string[]): Promise<PlanDashboardsResult> {
+export interface PlanOptions {
+  /** Limit the pass to these files (relative to cwd); a partial pass never reports orphans. */
+  only?: readonly string[];
+  /**
+   * Plan the valid files even when others are invalid (the daemon: one bad file must not stop the rest). Orphans
+   * are then not reported, since an invalid file's dashboard would look like one.
+   */
+  tolerateInvalid?: boolean;
+}
+
+/** The read half of a reconcile: project config + desired state + live state → a plan (pure). */
+export async function planDashboards(ctx: PlanContext, options: PlanOptions = {}): Promise<PlanDashboardsResult> {
+  const { only } = options;
   const dir = resolve(ctx.cwd, ctx.dir);
   const projectRoot = dirname(dir);
   const [project, desired, git] = await Promise.all([
@@ -36,9 +44,11 @@ export async function planDashboards(ctx: PlanContext, only?: readonly string[])
   ]);
   const configDiagnostics: Diagnostic[] = project.diagnostics.map((d) => ({ ...d, path: '' }));
   const diagnostics = [...configDiagnostics, ...desired.diagnostics];
-  if (diagnostics.length > 0) return { kind: 'invalid', diagnostics, desired };
+  if (configDiagnostics.length > 0 || (diagnostics.length > 0 && !options.tolerateInvalid)) {
+    return { kind: 'invalid', diagnostics, desired };
+  }
   const { config } = project;
-  const partial = only !== undefined;
+  const partial = only !== undefined || diagnostics.length > 0;
   const live = await readLive(
     desired.dashboards.map((d) => d.id),
     { api: ctx.api, ownershipTag: config.ownershipTag, concurrency: ctx.concurrency, withOwned: !partial, ...(ctx.signal ? { signal: ctx.signal } : {}) },
@@ -53,5 +63,5 @@ export async function planDashboards(ctx: PlanContext, only?: readonly string[])
     scope: partial ? 'partial' : 'full',
     ...(git ? { git } : {}),
   });
-  return { kind: 'planned', plan, desired, config };
+  return { kind: 'planned', plan, desired, config, diagnostics };
 }

@@ -1,4 +1,23 @@
 import type { Command } from '../command.js';
+import { applyCommand } from './apply.js';
+import { installerUrlCommand } from './installer-url.js';
+import { pinCommand } from './pin.js';
+import { planCommand } from './plan.js';
+import { pullCommand } from './pull.js';
+import { schemaCommand } from './schema.js';
+import { tokenCreateCommand, tokenListCommand, tokenRevokeCommand } from './token.js';
+import { validateCommand } from './validate.js';
 
 /** The command table: every command dashcd has, in the order `--help` lists them. */
-export const commands: readonly Command[] = [];
+export const commands: readonly Command[] = [
+  validateCommand,
+  planCommand,
+  applyCommand,
+  pullCommand,
+  pinCommand,
+  schemaCommand,
+  tokenCreateCommand,
+  tokenListCommand,
+  tokenRevokeCommand,
+  installerUrlCommand,
+];

@@ -1,5 +1,5 @@
 import { booleanFlag, defineCommand, stringFlag } from '../command.js';
-import { parseTargetUrl } from '../../config/target.js';
+import { parseTargetUrl } from '../target.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 
 const ARCHES = ['all', 'x86', 'ppc', 'ppcle', 'sparc', 'arm', 's390'];

@@ -33,11 +33,21 @@ function patchLine(op: Operation, before: Record<string, unknown>): string {
   }
 }
 
+/** Members that identify an object; shown first so an abbreviated added tile still says which tile it is. */
+const IDENTIFYING_KEYS = ['name', 'tileType', 'id'];
+
 /** Compact JSON, abbreviated with `…` past MAX_VALUE_CHARS (cut on code points, never inside a surrogate pair). */
 export function formatValue(value: unknown): string {
-  const json = value === undefined ? 'undefined' : JSON.stringify(value);
+  const json = value === undefined ? 'undefined' : JSON.stringify(identifyingFirst(value));
   const chars = Array.from(json);
   return chars.length <= MAX_VALUE_CHARS ? json : `${chars.slice(0, MAX_VALUE_CHARS - 1).join('')}…`;
+}
+
+function identifyingFirst(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const keys = Object.keys(value);
+  const order = [...IDENTIFYING_KEYS.filter((k) => keys.includes(k)), ...keys.filter((k) => !IDENTIFYING_KEYS.includes(k))];
+  return Object.fromEntries(order.map((k) => [k, (value as Record<string, unknown>)[k]]));
 }
 
 function compareOperations(a: Operation, b: Operation): number {

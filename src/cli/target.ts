@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { createApiClient, type ApiClient } from '../client/api-client.js';
-import type { CommandIo } from '../cli/command.js';
-import { CliError, ExitCode, UsageError } from '../cli/exit-codes.js';
-import { requestSessionToken } from '../cli/owner-admin.js';
+import type { CommandIo } from './command.js';
+import { CliError, ExitCode, UsageError } from './exit-codes.js';
+import { requestSessionToken } from './owner-admin.js';
 import { startEmbeddedServer } from '../server/create-server.js';
 import { readOwner } from '../server/data-dir.js';
 

@@ -1,0 +1,43 @@
+import { relative } from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import type { Logger } from '../lib/logger.js';
+
+const DASHBOARD_FILE = /\.(ya?ml|json)$/i;
+
+export interface DashboardWatcher {
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Watches the dashboards folder. Saves and additions are reported per file (relative to `cwd`); a deletion or a
+ * rename-away is reported separately because only a full pass can tell what became an orphan. chokidar's `atomic`
+ * handling folds an editor's write-temp-then-rename into one change event.
+ */
+export function watchDashboards(options: {
+  dir: string;
+  cwd: string;
+  log: Logger;
+  onChange(files: string[]): void;
+  onRemove(files: string[]): void;
+}): DashboardWatcher {
+  const { dir, cwd, log } = options;
+  const watcher: FSWatcher = watch(dir, {
+    ignoreInitial: true,
+    atomic: true,
+    ignored: (path, stats) => {
+      const name = path.split(/[\\/]/).pop() ?? '';
+      if (name.startsWith('.') && path !== dir) return true;
+      return stats?.isFile() === true && !DASHBOARD_FILE.test(path);
+    },
+  });
+  const rel = (path: string): string => relative(cwd, path).split('\\').join('/');
+  const interesting = (path: string): boolean => DASHBOARD_FILE.test(path);
+  watcher.on('add', (path) => interesting(path) && options.onChange([rel(path)]));
+  watcher.on('change', (path) => interesting(path) && options.onChange([rel(path)]));
+  watcher.on('unlink', (path) => interesting(path) && options.onRemove([rel(path)]));
+  watcher.on('unlinkDir', (path) => options.onRemove([rel(path)]));
+  watcher.on('error', (error) => log.error({ err: error instanceof Error ? error.message : String(error) }, 'watcher error'));
+  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  return { ready, close: () => watcher.close() };
+}
