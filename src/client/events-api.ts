@@ -4,15 +4,15 @@ import { unexpectedResponse, type TextResponse } from './response.js';
 
 export interface EventsApi {
   /** Raw JSON text of one EventQueryResult page: eventIds exceed JS safe integers, callers must not JSON.parse it blindly. */
-  fetchPageText(query: URLSearchParams): Promise<string>;
+  fetchPageText(query: URLSearchParams, signal?: AbortSignal): Promise<string>;
 }
 
 const EVENTS = '/api/v1/events';
 
 export function createEventsApi(core: { request: RequestText; fail(response: TextResponse): ApiError }): EventsApi {
   return {
-    async fetchPageText(query) {
-      const response = await core.request('GET', EVENTS, { query });
+    async fetchPageText(query, signal) {
+      const response = await core.request('GET', EVENTS, { query, signal });
       if (response.status !== 200) throw core.fail(response);
       // A cheap shape check only: parsing here would cost a second parse and lose the eventIds' precision.
       if (!looksLikeJsonObject(response.text)) throw unexpectedResponse(response, ['body is not a JSON object']);

@@ -129,6 +129,15 @@ describe('events and raw requests', () => {
     await expect(client.events.fetchPageText(new URLSearchParams())).rejects.toMatchObject({ code: 'UNEXPECTED_RESPONSE' });
   });
 
+  it('fetchPageText stops a slow page when its own signal aborts', async () => {
+    server.script({ status: 200, body: '{}', delayMs: 2_000 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('window abandoned')), 50);
+    const started = Date.now();
+    await expect(client.events.fetchPageText(new URLSearchParams(), controller.signal)).rejects.toThrow('window abandoned');
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
   it('requestText returns any status with headers and text, below the environment root', async () => {
     server.script({ status: 418, headers: { 'x-thing': 'a' }, body: 'teapot' });
     const response = await client.requestText('GET', '/api/v1/whatever', { query: new URLSearchParams({ a: '1' }) });
