@@ -156,6 +156,21 @@ describe('client retries against a scripted server', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('injects faults in front of an upstream server and then forwards to it', async () => {
+    const upstream = await startFaultServer({ fallback: { status: 200, body: { dashboards: [{ id: ID, name: 'upstream' }] } } });
+    try {
+      server = await startFaultServer({ upstream: upstream.url });
+      client = createApiClient({ baseUrl: `${server.url}/e/local`, token: TOKEN, retry: { baseDelayMs: 5 } });
+      server.script({ status: 503, headers: { 'retry-after': '0' } });
+      expect(await client.dashboards.list({ owner: 'me' })).toEqual([{ id: ID, name: 'upstream' }]);
+      expect(server.requests.map((r) => r.answer)).toEqual([503, 'proxied']);
+      expect(upstream.requests.map((r) => `${r.path}?${r.query.toString()}`)).toEqual(['/e/local/api/config/v1/dashboards?owner=me']);
+      expect(upstream.requests[0]?.headers.authorization).toBe(`Api-Token ${TOKEN}`);
+    } finally {
+      await upstream.close();
+    }
+  });
+
   it('abandons a retry wait when the client signal aborts', async () => {
     const controller = new AbortController();
     const { server, client } = await setup({ signal: controller.signal });
