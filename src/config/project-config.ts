@@ -69,7 +69,9 @@ export function parseProjectConfig(text: string, file: string): LoadProjectConfi
   }
   const parsed = ProjectConfig.safeParse(doc.toJS() ?? {});
   if (parsed.success) return { config: parsed.data, file, diagnostics: [] };
-  const diagnostics = parsed.error.issues.flatMap((issue) => locateIssue(doc, issue).map(({ offset, message }) => at(offset, message)));
+  const diagnostics = parsed.error.issues
+    .flatMap((issue) => locateIssue(doc, issue).map(({ offset, message }) => at(offset, message)))
+    .sort((a, b) => a.line - b.line || a.col - b.col);
   return { config: defaults(), file, diagnostics };
 }
 

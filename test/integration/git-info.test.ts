@@ -1,0 +1,84 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readGitInfo } from '../../src/desired/git-info.js';
+
+const run = promisify(execFile);
+// Identity and branch come from -c flags, so the test does not depend on the machine's git configuration.
+const IDENTITY = ['-c', 'user.name=dashcd test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false'];
+
+async function git(cwd: string, ...args: string[]): Promise<string> {
+  const { stdout } = await run('git', [...IDENTITY, ...args], { cwd });
+  return stdout.trim();
+}
+
+let root: string;
+let dashboards: string;
+
+beforeEach(async () => {
+  root = await realpath(await mkdtemp(join(tmpdir(), 'dashcd-git-info-')));
+  dashboards = join(root, 'dashboards');
+  await mkdir(dashboards);
+  await writeFile(join(dashboards, 'a.yaml'), 'dashboardMetadata: {name: a, owner: o}\ntiles: []\n');
+  await writeFile(join(root, 'README.md'), 'hello\n');
+  await git(root, '-c', 'init.defaultBranch=main', 'init', '-q');
+  await git(root, 'add', '.');
+  await git(root, 'commit', '-q', '-m', 'first');
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('readGitInfo', () => {
+  it('names the commit, the branch and the folder of a clean work tree', async () => {
+    const head = await git(root, 'rev-parse', 'HEAD');
+    const info = await readGitInfo(dashboards);
+    expect(info).toEqual({
+      commit: head,
+      shortCommit: expect.stringMatching(/^[0-9a-f]{7,}$/),
+      branch: 'main',
+      dirty: false,
+      dir: 'dashboards',
+      root,
+    });
+    expect(head.startsWith(info?.shortCommit ?? '-')).toBe(true);
+  });
+
+  it('reports an edited or untracked file under the dashboards folder as dirty', async () => {
+    await writeFile(join(dashboards, 'a.yaml'), 'dashboardMetadata: {name: b, owner: o}\ntiles: []\n');
+    expect((await readGitInfo(dashboards))?.dirty).toBe(true);
+    await git(root, 'commit', '-q', '-am', 'second');
+    expect((await readGitInfo(dashboards))?.dirty).toBe(false);
+    await writeFile(join(dashboards, 'new.yaml'), 'x: 1\n');
+    expect((await readGitInfo(dashboards))?.dirty).toBe(true);
+  });
+
+  it('ignores uncommitted changes outside the dashboards folder', async () => {
+    await writeFile(join(root, 'README.md'), 'changed\n');
+    expect((await readGitInfo(dashboards))?.dirty).toBe(false);
+    expect((await readGitInfo(root))?.dirty).toBe(true);
+  });
+
+  it('has no branch on a detached HEAD', async () => {
+    await git(root, 'checkout', '-q', '--detach');
+    const info = await readGitInfo(dashboards);
+    expect(info?.commit).toBe(await git(root, 'rev-parse', 'HEAD'));
+    expect(info && 'branch' in info).toBe(false);
+  });
+
+  it('is undefined outside a git work tree and for a repository without commits', async () => {
+    const plain = await mkdtemp(join(tmpdir(), 'dashcd-no-git-'));
+    try {
+      expect(await readGitInfo(plain)).toBeUndefined();
+      await git(plain, 'init', '-q');
+      expect(await readGitInfo(plain)).toBeUndefined();
+      expect(await readGitInfo(join(plain, 'missing'))).toBeUndefined();
+    } finally {
+      await rm(plain, { recursive: true, force: true });
+    }
+  });
+});

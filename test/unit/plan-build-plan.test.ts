@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import { buildPlan, hasChanges, type BuildPlanInput, type DesiredInput, type PlanChange } from '../../src/plan/build-plan.js';
+import { DEFAULT_OWNERSHIP_TAG, isOwned, withOwnershipTag, withoutOwnershipTag } from '../../src/plan/ownership.js';
+import type { Dashboard } from '../../src/schema/dashboard.js';
+
+const TAG = DEFAULT_OWNERSHIP_TAG;
+const ID_A = '11111111-1111-4111-8111-111111111111';
+const ID_B = '22222222-2222-4222-8222-222222222222';
+const ID_C = '33333333-3333-4333-8333-333333333333';
+
+function dashboard(name: string, tileNames: string[], tags: string[] = []): Dashboard {
+  return {
+    dashboardMetadata: { name, owner: 'ops', tags },
+    tiles: tileNames.map((tileName, i) => ({
+      name: tileName,
+      tileType: 'MARKDOWN' as const,
+      bounds: { top: i * 38, left: 0, width: 304, height: 38 },
+      markdown: `## ${tileName}`,
+    })),
+  };
+}
+
+function desired(id: string, file: string, body: Dashboard): DesiredInput {
+  return { id, file, name: body.dashboardMetadata.name, body };
+}
+
+/** What the service returns after apply wrote `body`: id, metadata, the tag, and a few defaults. */
+function asLive(id: string, body: Dashboard): Dashboard {
+  const tagged = withOwnershipTag(body, TAG);
+  return {
+    id,
+    metadata: { configurationVersions: [3], clusterVersion: '1.280.0' },
+    ...tagged,
+    dashboardMetadata: { ...tagged.dashboardMetadata, shared: false, popularity: 4 },
+    tiles: tagged.tiles.map((t) => ({ ...t, configured: true, isAutoRefreshDisabled: false, tileFilter: {} })),
+  };
+}
+
+function plan(overrides: Partial<BuildPlanInput>) {
+  return buildPlan({ desired: [], live: new Map(), liveOwned: [], ownershipTag: TAG, ignore: [], target: 'http://t', ...overrides });
+}
+
+const TILES = ['Title', 'Hosts', 'Memory', 'CPU'];
+
+describe('buildPlan', () => {
+  it('plans an identical dashboard as unchanged', () => {
+    const body = dashboard('Hosts', TILES, ['infra']);
+    const result = plan({ desired: [desired(ID_A, 'dashboards/a.yaml', body)], live: new Map([[ID_A, asLive(ID_A, body)]]) });
+    expect(result.changes).toEqual([{ action: 'unchanged', id: ID_A, name: 'Hosts', file: 'dashboards/a.yaml' }]);
+    expect(hasChanges(result)).toBe(false);
+  });
+
+  it('plans key order and tag order differences as unchanged', () => {
+    const body = dashboard('Hosts', TILES, ['b', 'a']);
+    const live = asLive(ID_A, dashboard('Hosts', TILES, ['a', TAG, 'b']));
+    const reordered = { tiles: live.tiles, id: live.id, dashboardMetadata: live.dashboardMetadata };
+    const result = plan({ desired: [desired(ID_A, 'a.yaml', body)], live: new Map([[ID_A, reordered as Dashboard]]) });
+    expect(result.changes.map((c) => c.action)).toEqual(['unchanged']);
+  });
+
+  it('plans one tile name edit as exactly one replace at /tiles/3/name', () => {
+    const live = asLive(ID_A, dashboard('Hosts', TILES));
+    const edited = dashboard('Hosts', TILES);
+    edited.tiles[3] = { ...edited.tiles[3]!, name: 'CPU usage' };
+    const [change] = plan({ desired: [desired(ID_A, 'a.yaml', edited)], live: new Map([[ID_A, live]]) }).changes;
+    expect(change?.action).toBe('update');
+    if (change?.action !== 'update') return;
+    expect(change.patch).toEqual([{ op: 'replace', path: '/tiles/3/name', value: 'CPU usage' }]);
+    expect(change.before).toEqual({ '/tiles/3/name': 'CPU' });
+  });
+
+  it('writes the desired body with the id first and the ownership tag added once', () => {
+    const body = { ...dashboard('Hosts', ['x'], ['team', TAG]), id: 'stale', metadata: { clusterVersion: 'x' } };
+    const [change] = plan({ desired: [desired(ID_A, 'a.yaml', body)] }).changes;
+    expect(change).toMatchObject({ action: 'create', id: ID_A, name: 'Hosts', file: 'a.yaml' });
+    if (change?.action !== 'create') return;
+    expect(Object.keys(change.desired)).toEqual(['id', 'dashboardMetadata', 'tiles']);
+    expect(change.desired.id).toBe(ID_A);
+    expect(change.desired.dashboardMetadata.tags).toEqual(['team', TAG]);
+  });
+
+  it('plans an update when the live dashboard lacks the ownership tag, so apply claims it', () => {
+    const body = dashboard('Hosts', ['x']);
+    const live = { ...body, id: ID_A };
+    const [change] = plan({ desired: [desired(ID_A, 'a.yaml', body)], live: new Map([[ID_A, live]]) }).changes;
+    expect(change?.action === 'update' && change.patch).toEqual([{ op: 'add', path: '/dashboardMetadata/tags', value: [TAG] }]);
+  });
+
+  it('plans a dashboard that differs only in ignored pointers as unchanged', () => {
+    const live = asLive(ID_A, dashboard('Hosts', TILES));
+    const moved = dashboard('Hosts', TILES);
+    moved.tiles = moved.tiles.map((t) => ({ ...t, bounds: { top: 0, left: 0, width: 1, height: 1 } }));
+    const input = { desired: [desired(ID_A, 'a.yaml', moved)], live: new Map([[ID_A, live]]) };
+    expect(plan(input).changes[0]?.action).toBe('update');
+    expect(plan({ ...input, ignore: ['/tiles/*/bounds'] }).changes[0]?.action).toBe('unchanged');
+  });
+
+  it('plans a desired dashboard without a live one as create', () => {
+    const result = plan({ desired: [desired(ID_A, 'a.yaml', dashboard('New', ['x']))] });
+    expect(result.changes.map((c) => c.action)).toEqual(['create']);
+    expect(result.summary).toEqual({ create: 1, update: 0, unchanged: 0, orphan: 0 });
+    expect(hasChanges(result)).toBe(true);
+  });
+
+  it('lists owned live dashboards no file claims as orphans, but not in a partial scope', () => {
+    const input = {
+      desired: [desired(ID_A, 'a.yaml', dashboard('Kept', ['x']))],
+      liveOwned: [
+        { id: ID_A, name: 'Kept' },
+        { id: ID_B, name: 'Gone', owner: 'ops' },
+      ],
+    };
+    const full = plan(input);
+    expect(full.changes.filter((c) => c.action === 'orphan')).toEqual([{ action: 'orphan', id: ID_B, name: 'Gone', owner: 'ops' }]);
+    expect(full.summary.orphan).toBe(1);
+    expect(hasChanges(plan({ liveOwned: input.liveOwned }))).toBe(false);
+    expect(hasChanges(plan({ liveOwned: input.liveOwned }), { orphans: true })).toBe(true);
+    expect(plan({ ...input, scope: 'partial' }).changes.map((c) => c.action)).toEqual(['create']);
+  });
+
+  it('sorts changes by action, file and id whatever the input order, so output is stable', () => {
+    const body = dashboard('D', ['x']);
+    const edited = dashboard('D', ['y']);
+    const inputs = [
+      desired(ID_C, 'z.yaml', body),
+      desired(ID_B, 'b.yaml', edited),
+      desired(ID_A, 'b.yaml', body),
+      desired('44444444-4444-4444-8444-444444444444', 'a.yaml', body),
+    ];
+    const live = new Map([[ID_C, asLive(ID_C, body)], [ID_B, asLive(ID_B, body)]]);
+    const liveOwned = [{ id: '99999999-9999-4999-8999-999999999999', name: 'o2' }, { id: '88888888-8888-4888-8888-888888888888', name: 'o1' }];
+    const key = (c: PlanChange) => `${c.action}:${'file' in c ? c.file : ''}:${c.id.slice(0, 1)}`;
+    const forward = plan({ desired: inputs, live, liveOwned }).changes.map(key);
+    const backward = plan({ desired: [...inputs].reverse(), live, liveOwned: [...liveOwned].reverse() }).changes.map(key);
+    expect(forward).toEqual(['create:a.yaml:4', 'create:b.yaml:1', 'update:b.yaml:2', 'unchanged:z.yaml:3', 'orphan::8', 'orphan::9']);
+    expect(backward).toEqual(forward);
+  });
+
+  it('carries the target and git info into the plan', () => {
+    const git = { commit: 'a'.repeat(40), shortCommit: 'aaaaaaa', branch: 'main', dirty: true };
+    expect(plan({ git, target: 'http://x/e/local' })).toMatchObject({ git, target: 'http://x/e/local' });
+    expect('git' in plan({})).toBe(false);
+  });
+});
+
+describe('ownership', () => {
+  it('adds the tag without duplicating it and without modifying the input', () => {
+    const body = dashboard('D', [], ['a']);
+    const tagged = withOwnershipTag(body, TAG);
+    expect(tagged.dashboardMetadata.tags).toEqual(['a', TAG]);
+    expect(body.dashboardMetadata.tags).toEqual(['a']);
+    expect(withOwnershipTag(tagged, TAG).dashboardMetadata.tags).toEqual(['a', TAG]);
+  });
+
+  it('removes the tag for pull, dropping an emptied tag list', () => {
+    expect(withoutOwnershipTag(dashboard('D', [], ['a', TAG]), TAG).dashboardMetadata.tags).toEqual(['a']);
+    expect('tags' in withoutOwnershipTag(dashboard('D', [], [TAG]), TAG).dashboardMetadata).toBe(false);
+  });
+
+  it('recognises owned dashboards only by the exact tag', () => {
+    expect(isOwned({ dashboardMetadata: { tags: [TAG] } }, TAG)).toBe(true);
+    expect(isOwned({ dashboardMetadata: { tags: ['managed-by:other'] } }, TAG)).toBe(false);
+    expect(isOwned({ dashboardMetadata: { tags: null } }, TAG)).toBe(false);
+    expect(isOwned({}, TAG)).toBe(false);
+  });
+});
