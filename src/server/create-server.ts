@@ -1,0 +1,189 @@
+import { createServer as createHttpServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { systemClock, type Clock } from '../lib/clock.js';
+import type { FsLayer } from '../lib/fs-layer.js';
+import type { Logger } from '../lib/logger.js';
+import { DEFAULT_ENVIRONMENT, type EnvironmentId } from '../schema/ids.js';
+import { acquireOwnership, dataDirLayout, type DataDirLayout, type Ownership } from './data-dir.js';
+import { openEnvironments, type EnvironmentRegistry, type EnvironmentService } from './environments.js';
+import { answerClientError } from './http/respond.js';
+import { createRequestHandler, type RequestListener } from './http/request-handler.js';
+import type { Route } from './http/route.js';
+import { createAdminApi } from './routes/admin.js';
+import { createDashboardRoutes } from './routes/dashboards.js';
+import { createInstallerRoutes } from './routes/installer.js';
+
+/** What an extra route factory (e.g. the events feed) gets to build its routes from. */
+export interface ServerContext<E extends EnvironmentService = EnvironmentService> {
+  readonly environments: EnvironmentRegistry<E>;
+  readonly layout: DataDirLayout;
+  readonly clock: Clock;
+  readonly log: Logger;
+}
+
+export type RouteFactory<E extends EnvironmentService = EnvironmentService> = (context: ServerContext<E>) => Route[];
+
+export interface ServerTimeouts {
+  /** Time allowed for the request headers (slowloris guard). */
+  readonly headersMs?: number;
+  /** Time allowed for the whole request, body included. */
+  readonly requestMs?: number;
+  /** Idle keep-alive connections are closed after this long. */
+  readonly keepAliveMs?: number;
+  /** How long close() waits for in-flight requests before cutting connections. */
+  readonly shutdownGraceMs?: number;
+}
+
+export interface ServerOptions<E extends EnvironmentService = EnvironmentService> {
+  readonly dataDir: string;
+  readonly host?: string;
+  readonly port?: number;
+  readonly log: Logger;
+  readonly clock?: Clock;
+  readonly fs?: FsLayer;
+  readonly randomUUID?: () => string;
+  readonly timeouts?: ServerTimeouts;
+  readonly bodyLimit?: number;
+  /** Opens a per-environment service (the events store) alongside the dashboards. */
+  readonly openEvents?: (env: EnvironmentId, dir: string) => Promise<E>;
+  /** Routes beyond dashboards and installer, e.g. the events feed. */
+  readonly routeFactories?: ReadonlyArray<RouteFactory<E>>;
+}
+
+export interface RunningServer<E extends EnvironmentService = EnvironmentService> {
+  /** Base URL without a trailing slash, e.g. `http://127.0.0.1:8080`. */
+  readonly url: string;
+  readonly port: number;
+  readonly environments: EnvironmentRegistry<E>;
+  /** `…/e/{env}`, the root API clients are pointed at. */
+  envUrl(env?: EnvironmentId): string;
+  /** Stops accepting, lets in-flight requests and writes finish, closes the stores, releases the data dir. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_TIMEOUTS = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, shutdownGraceMs: 10_000 };
+
+/** Takes ownership of the data dir, opens every environment and serves the API until close(). */
+export async function startServer<E extends EnvironmentService = EnvironmentService>(
+  options: ServerOptions<E>,
+): Promise<RunningServer<E>> {
+  const { dataDir, log, clock = systemClock } = options;
+  const ownership = await acquireOwnership(dataDir);
+  let environments: EnvironmentRegistry<E> | undefined;
+  try {
+    const layout = dataDirLayout(dataDir);
+    environments = await openEnvironments<E>({ ...options, layout, log, clock });
+    const handler = buildHandler({ ...options, layout, clock, environments, adminKey: ownership.adminKey });
+    const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    const server = await listen(handler, options.host ?? '127.0.0.1', options.port ?? 8080, timeouts);
+    return await running(server, environments, ownership, { log, timeouts });
+  } catch (error) {
+    await environments?.close();
+    await ownership.release();
+    throw error;
+  }
+}
+
+/** The reconciler's no-target mode: a private server on a free loopback port with a token for this run only. */
+export async function startEmbeddedServer({ dataDir, log }: { dataDir: string; log: Logger }): Promise<{
+  url: string;
+  token: string;
+  close(): Promise<void>;
+}> {
+  const server = await startServer({ dataDir, log, host: '127.0.0.1', port: 0 });
+  const local = server.environments.get(DEFAULT_ENVIRONMENT);
+  if (!local) {
+    await server.close();
+    throw new Error('the default environment did not open');
+  }
+  const token = local.tokens.addEphemeral(['ReadConfig', 'WriteConfig', 'DataExport'], 'embedded');
+  return { url: server.envUrl(DEFAULT_ENVIRONMENT), token, close: () => server.close() };
+}
+
+function buildHandler<E extends EnvironmentService>(
+  options: ServerOptions<E> & { layout: DataDirLayout; clock: Clock; environments: EnvironmentRegistry<E>; adminKey: string },
+): RequestListener {
+  const { environments, layout, clock, log } = options;
+  const context: ServerContext<E> = { environments, layout, clock, log };
+  const routes: Route[] = [
+    ...createDashboardRoutes({ dashboards: (env) => environments.get(env)?.dashboards }),
+    ...createInstallerRoutes({ installerFile: layout.installerFile }),
+    ...(options.routeFactories ?? []).flatMap((factory) => factory(context)),
+  ];
+  const admin = createAdminApi({ environments, adminKey: options.adminKey, log: log.child({ component: 'admin' }) });
+  return createRequestHandler({ environments, routes, admin, log, bodyLimit: options.bodyLimit });
+}
+
+async function listen(
+  handler: RequestListener,
+  host: string,
+  port: number,
+  timeouts: Required<ServerTimeouts>,
+): Promise<Server> {
+  const server = createHttpServer({
+    headersTimeout: timeouts.headersMs,
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    // The timeouts above are enforced by a periodic sweep; Node's default period (30 s) would dwarf them.
+    connectionsCheckingInterval: Math.min(1_000, timeouts.headersMs),
+  });
+  server.on('clientError', answerClientError);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  trackInFlight(server, handler);
+  return server;
+}
+
+/** Requests that arrive while closing are still answered, but on a connection that is then closed. */
+function trackInFlight(server: Server, handler: RequestListener): void {
+  let active = 0;
+  server.on('request', (req, res) => {
+    active += 1;
+    if (!server.listening) res.shouldKeepAlive = false;
+    res.once('close', () => {
+      active -= 1;
+      if (active === 0 && !server.listening) server.closeIdleConnections();
+    });
+    handler(req, res);
+  });
+}
+
+async function running<E extends EnvironmentService>(
+  server: Server,
+  environments: EnvironmentRegistry<E>,
+  ownership: Ownership,
+  { log, timeouts }: { log: Logger; timeouts: Required<ServerTimeouts> },
+): Promise<RunningServer<E>> {
+  const { address, port, family } = server.address() as AddressInfo;
+  const url = `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`;
+  let closing: Promise<void> | undefined;
+  const close = async (): Promise<void> => {
+    const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const grace = setTimeout(() => server.closeAllConnections(), timeouts.shutdownGraceMs);
+    await stopped;
+    clearTimeout(grace);
+    await environments.close();
+    await ownership.release();
+    log.info({ url }, 'dashcd API stopped');
+  };
+  try {
+    await ownership.publish(url);
+  } catch (error) {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    throw error;
+  }
+  log.info({ url, environments: environments.ids() }, 'dashcd API listening');
+  return {
+    url,
+    port,
+    environments,
+    envUrl: (env = DEFAULT_ENVIRONMENT) => `${url}/e/${env}`,
+    close: () => (closing ??= close()),
+  };
+}

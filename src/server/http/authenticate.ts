@@ -1,0 +1,50 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { SCOPE_DESCRIPTIONS, type Scope } from '../../schema/scopes.js';
+import { HttpError } from './http-error.js';
+
+/** The slice of the token store a request needs. */
+export interface TokenVerifier {
+  verify(token: string): { readonly scopes: readonly Scope[] } | undefined;
+}
+
+export const AUTH_MESSAGES = {
+  missing: 'Missing authorization parameter.',
+  wrongScheme: "Token Authentication failed: send the header 'Authorization: Api-Token <token>'.",
+  rejected: 'Token Authentication failed',
+} as const;
+
+const API_TOKEN_SCHEME = /^Api-Token[ \t]+(\S+)[ \t]*$/i;
+const CHALLENGE = { 'www-authenticate': 'Api-Token realm="dashcd"' };
+
+/**
+ * Checks the request's token and scope: 401 when there is no usable token or it is unknown, 403 when it lacks
+ * `scope`. The query parameter (`Api-Token` or `api-token`) counts only where `tokenInQuery` allows it, because
+ * URLs end up in logs and browser histories.
+ */
+export function authenticate(
+  headers: IncomingHttpHeaders,
+  query: () => URLSearchParams,
+  tokenInQuery: boolean,
+  scope: Scope,
+  tokens: TokenVerifier,
+): void {
+  const token = tokenOf(headers.authorization, tokenInQuery ? query() : undefined);
+  const info = tokens.verify(token);
+  if (!info) throw new HttpError(401, AUTH_MESSAGES.rejected, undefined, CHALLENGE);
+  if (!info.scopes.includes(scope)) throw new HttpError(403, missingScopeMessage(scope));
+}
+
+export function missingScopeMessage(scope: Scope): string {
+  return `Token is missing required scope. Use one of: ${scope} (${SCOPE_DESCRIPTIONS[scope]})`;
+}
+
+function tokenOf(header: string | undefined, query: URLSearchParams | undefined): string {
+  if (header !== undefined && header !== '') {
+    const match = API_TOKEN_SCHEME.exec(header);
+    if (!match?.[1]) throw new HttpError(401, AUTH_MESSAGES.wrongScheme, undefined, CHALLENGE);
+    return match[1];
+  }
+  const fromQuery = query?.get('Api-Token') ?? query?.get('api-token');
+  if (fromQuery) return fromQuery;
+  throw new HttpError(401, AUTH_MESSAGES.missing, undefined, CHALLENGE);
+}

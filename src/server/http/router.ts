@@ -1,0 +1,67 @@
+export interface RouteShape {
+  readonly method: string;
+  readonly path: string;
+}
+
+export type RouteMatch<R> =
+  | { readonly kind: 'found'; readonly route: R; readonly params: Readonly<Record<string, string>> }
+  /** The path exists but not for this method: a 405 with these methods in `Allow`. */
+  | { readonly kind: 'method-not-allowed'; readonly allow: readonly string[] }
+  | { readonly kind: 'not-found' };
+
+interface Compiled<R> {
+  readonly route: R;
+  /** A literal segment, or `{ param }` for a `{name}` segment. */
+  readonly segments: ReadonlyArray<string | { readonly param: string }>;
+  readonly literals: number;
+}
+
+export type Router<R> = (method: string, segments: readonly string[]) => RouteMatch<R>;
+
+/** `'/dashboards/{id}'` → `['dashboards', {param: 'id'}]`. */
+export function splitPath(path: string): string[] {
+  return path.split('/').filter((segment) => segment !== '');
+}
+
+/**
+ * Matches a method and path segments. When several patterns fit, the one with more literal segments wins, so
+ * `POST /dashboards/validator` is the validator, not a dashboard called "validator".
+ */
+export function createRouter<R extends RouteShape>(routes: readonly R[]): Router<R> {
+  const compiled: Compiled<R>[] = routes.map((route) => {
+    const segments = splitPath(route.path).map((segment) =>
+      segment.startsWith('{') && segment.endsWith('}') ? { param: segment.slice(1, -1) } : segment,
+    );
+    return { route, segments, literals: segments.filter((segment) => typeof segment === 'string').length };
+  });
+  compiled.sort((a, b) => b.literals - a.literals);
+
+  return (method, segments) => {
+    let allow: Set<string> | undefined;
+    for (const candidate of compiled) {
+      const params = matchSegments(candidate.segments, segments);
+      if (!params) continue;
+      if (candidate.route.method === method) return { kind: 'found', route: candidate.route, params };
+      (allow ??= new Set()).add(candidate.route.method);
+    }
+    return allow ? { kind: 'method-not-allowed', allow: [...allow].sort() } : { kind: 'not-found' };
+  };
+}
+
+function matchSegments(
+  pattern: Compiled<unknown>['segments'],
+  segments: readonly string[],
+): Record<string, string> | undefined {
+  if (pattern.length !== segments.length) return undefined;
+  let params: Record<string, string> | undefined;
+  for (let i = 0; i < pattern.length; i++) {
+    const expected = pattern[i];
+    const actual = segments[i] as string;
+    if (typeof expected === 'string') {
+      if (expected !== actual) return undefined;
+    } else if (expected) {
+      (params ??= {})[expected.param] = actual;
+    }
+  }
+  return params ?? {};
+}

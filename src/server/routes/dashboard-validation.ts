@@ -1,0 +1,40 @@
+import { Dashboard } from '../../schema/dashboard.js';
+import { violationsFromIssues, type ConstraintViolation } from '../../schema/error-envelope.js';
+import { parseDashboardId, type DashboardId } from '../../schema/ids.js';
+import { HttpError } from '../http/http-error.js';
+import type { DashboardBody } from '../store/dashboard-document.js';
+
+/** A create body (POST, POST validator) or a replace body for one id (PUT, PUT validator). */
+export type BodyTarget = { readonly mode: 'create' } | { readonly mode: 'replace'; readonly id: DashboardId };
+
+/** Parses a path id; anything but a UUID is the real service's 400 and never reaches the filesystem. */
+export function parsePathId(raw: string | undefined): DashboardId {
+  const id = raw === undefined ? undefined : parseDashboardId(raw);
+  if (id) return id;
+  throw HttpError.constraints([{ path: 'id', message: 'Not a valid UUID.', parameterLocation: 'PATH', location: null }]);
+}
+
+/**
+ * Validates a body against the shared Dashboard schema plus the id rules, reporting every problem in one 400.
+ * Returns the caller's own object (not zod's output, which reorders keys): that is what gets stored.
+ * `id: ""` and `id: null` count as "no id": real exports carry `"id": ""`, and re-posting an export must work.
+ */
+export function validateDashboardBody(raw: unknown, target: BodyTarget): DashboardBody {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    const kind = raw === null ? 'null' : Array.isArray(raw) ? 'an array' : `a ${typeof raw}`;
+    throw new HttpError(400, `Could not map JSON: the body must be a Dashboard object, not ${kind}.`);
+  }
+  const body = raw as Record<string, unknown>;
+  const result = Dashboard.safeParse(body);
+  const violations: ConstraintViolation[] = result.success ? [] : violationsFromIssues(result.error.issues);
+  const idProblem = checkBodyId(body['id'], target);
+  if (idProblem) violations.push({ path: 'id', message: idProblem, parameterLocation: 'PAYLOAD_BODY', location: null });
+  if (violations.length > 0) throw HttpError.constraints(violations);
+  return body;
+}
+
+function checkBodyId(id: unknown, target: BodyTarget): string | undefined {
+  if (id === undefined || id === null || id === '' || typeof id !== 'string') return undefined;
+  if (target.mode === 'create') return 'The body must not provide an id: the server assigns it (use PUT to choose one).';
+  return parseDashboardId(id) === target.id ? undefined : `Must match the id in the path (${target.id}).`;
+}

@@ -1,0 +1,79 @@
+import type { EnvironmentId } from '../../schema/ids.js';
+import { HttpError } from '../http/http-error.js';
+import type { RequestContext, Route, RouteResponse } from '../http/route.js';
+import type { DashboardStore } from '../store/dashboard-store.js';
+import { parsePathId, validateDashboardBody } from './dashboard-validation.js';
+
+export interface DashboardRouteDeps {
+  /** The store of an environment the request handler has already resolved. */
+  dashboards(env: EnvironmentId): DashboardStore | undefined;
+}
+
+const BASE = '/api/config/v1/dashboards';
+
+/** The Configuration API v1 dashboard endpoints, plus list and delete as the real service has them. */
+export function createDashboardRoutes(deps: DashboardRouteDeps): Route[] {
+  const storeOf = (ctx: RequestContext): DashboardStore => {
+    const store = deps.dashboards(ctx.env);
+    if (!store) throw new HttpError(404, `Environment ${ctx.env} not found`);
+    return store;
+  };
+  return [
+    { method: 'GET', path: BASE, scope: 'ReadConfig', handle: async (ctx) => list(storeOf(ctx), ctx.query) },
+    { method: 'POST', path: BASE, scope: 'WriteConfig', handle: async (ctx) => create(storeOf(ctx), ctx) },
+    {
+      method: 'POST',
+      path: `${BASE}/validator`,
+      scope: 'WriteConfig',
+      handle: async (ctx) => validated(validateDashboardBody(await ctx.readJson(), { mode: 'create' })),
+    },
+    { method: 'GET', path: `${BASE}/{id}`, scope: 'ReadConfig', handle: async (ctx) => getOne(storeOf(ctx), ctx) },
+    { method: 'PUT', path: `${BASE}/{id}`, scope: 'WriteConfig', handle: async (ctx) => replace(storeOf(ctx), ctx) },
+    { method: 'DELETE', path: `${BASE}/{id}`, scope: 'WriteConfig', handle: async (ctx) => remove(storeOf(ctx), ctx) },
+    {
+      method: 'POST',
+      path: `${BASE}/{id}/validator`,
+      scope: 'WriteConfig',
+      handle: async (ctx) => {
+        const id = parsePathId(ctx.params['id']);
+        return validated(validateDashboardBody(await ctx.readJson(), { mode: 'replace', id }));
+      },
+    },
+  ];
+}
+
+function list(store: DashboardStore, query: URLSearchParams): RouteResponse {
+  const owner = query.get('owner') ?? undefined;
+  return { status: 200, body: { dashboards: store.list({ owner, tags: query.getAll('tags') }) } };
+}
+
+async function create(store: DashboardStore, ctx: RequestContext): Promise<RouteResponse> {
+  const body = validateDashboardBody(await ctx.readJson(), { mode: 'create' });
+  const { id, name } = await store.create(body);
+  return { status: 201, body: { id, name }, headers: { location: `/e/${ctx.env}${BASE}/${id}` } };
+}
+
+function getOne(store: DashboardStore, ctx: RequestContext): RouteResponse {
+  const id = parsePathId(ctx.params['id']);
+  const record = store.get(id);
+  if (!record) throw new HttpError(404, `Dashboard ${id} not found`);
+  return { status: 200, body: record.bytes };
+}
+
+async function replace(store: DashboardStore, ctx: RequestContext): Promise<RouteResponse> {
+  const id = parsePathId(ctx.params['id']);
+  const body = validateDashboardBody(await ctx.readJson(), { mode: 'replace', id });
+  const { created, name } = await store.put(id, body);
+  if (!created) return { status: 204 };
+  return { status: 201, body: { id, name }, headers: { location: `/e/${ctx.env}${BASE}/${id}` } };
+}
+
+async function remove(store: DashboardStore, ctx: RequestContext): Promise<RouteResponse> {
+  const id = parsePathId(ctx.params['id']);
+  if (!(await store.remove(id))) throw new HttpError(404, `Dashboard ${id} not found`);
+  return { status: 204 };
+}
+
+function validated(_body: unknown): RouteResponse {
+  return { status: 204 };
+}
