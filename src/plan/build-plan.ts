@@ -1,6 +1,7 @@
 import jsonpatch, { type Operation } from 'fast-json-patch';
 import type { GitInfo } from '../desired/git-info.js';
 import type { Dashboard } from '../schema/dashboard.js';
+import { valueAt } from './json-pointer.js';
 import { compareCodeUnits, isJsonObject, type JsonObject, type JsonValue } from './json-value.js';
 import { normalizeForCompare, type NormalizeOptions } from './normalize.js';
 import { withOwnershipTag } from './ownership.js';
@@ -113,7 +114,9 @@ function asObject(value: JsonValue): JsonObject {
 function valuesBefore(from: JsonObject, patch: readonly Operation[]): Record<string, JsonValue> {
   const before: Record<string, JsonValue> = {};
   for (const op of patch) {
-    if (op.op === 'replace' || op.op === 'remove') before[op.path] = jsonpatch.getValueByPointer(from, op.path) as JsonValue;
+    if (op.op !== 'replace' && op.op !== 'remove') continue;
+    const value = valueAt(from, op.path);
+    if (value !== undefined) before[op.path] = value;
   }
   return before;
 }

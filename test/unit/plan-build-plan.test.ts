@@ -136,6 +136,14 @@ describe('buildPlan', () => {
     expect(backward).toEqual(forward);
   });
 
+  it('plans dashboards whose members are named __proto__ or constructor.prototype like any other', () => {
+    const withKeys = (value: string) =>
+      JSON.parse(`{"dashboardMetadata":{"name":"P","owner":"o","tags":["${TAG}"]},"tiles":[],"__proto__":{"x":"${value}"},"constructor":{"prototype":"${value}"}}`) as Dashboard;
+    const [change] = plan({ desired: [desired(ID_A, 'p.yaml', withKeys('new'))], live: new Map([[ID_A, withKeys('old')]]) }).changes;
+    expect(change?.action === 'update' && change.before).toEqual({ '/constructor/prototype': 'old', '/__proto__/x': 'old' });
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+
   it('carries the target and git info into the plan', () => {
     const git = { commit: 'a'.repeat(40), shortCommit: 'aaaaaaa', branch: 'main', dirty: true };
     expect(plan({ git, target: 'http://x/e/local' })).toMatchObject({ git, target: 'http://x/e/local' });
