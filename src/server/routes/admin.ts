@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger } from '../../lib/logger.js';
 import { violationsFromIssues } from '../../schema/error-envelope.js';
 import { EnvironmentId } from '../../schema/ids.js';
+import { Scope } from '../../schema/scopes.js';
 import { CreateTokenInput, TokenStoreError } from '../auth/token-records.js';
 import type { Environment, EnvironmentRegistry } from '../environments.js';
 import type { AdminApi, AdminContext, AdminRoute } from '../http/admin-route.js';
@@ -21,7 +22,7 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
 /**
  * Token management for a running server, so `dashcd token …` works while `serve` owns the data dir: list, create
- * (creating the environment, which is then served at once) and revoke. Answers use the ErrorEnvelope like every
+ * (creating the environment, which is then served at once), revoke, and a session token for other CLI commands. Answers use the ErrorEnvelope like every
  * other route.
  */
 export function createAdminApi({ environments, adminKey, log }: AdminDeps): AdminApi {
@@ -30,6 +31,7 @@ export function createAdminApi({ environments, adminKey, log }: AdminDeps): Admi
     { method: 'GET', path: TOKENS, handle: async (ctx) => ({ status: 200, body: { tokens: (await existing(environments, ctx)).tokens.list() } }) },
     { method: 'POST', path: TOKENS, handle: async (ctx) => createToken(environments, ctx, log) },
     { method: 'DELETE', path: `${TOKENS}/{idOrName}`, handle: async (ctx) => revokeToken(environments, ctx, log) },
+    { method: 'POST', path: 'env/{env}/session', handle: async (ctx) => sessionToken(environments, ctx) },
   ];
   return {
     routes,
@@ -62,6 +64,12 @@ async function revokeToken(environments: EnvironmentRegistry, ctx: AdminContext,
   }
   log.info({ env: environment.id, ref: idOrName }, 'token revoked');
   return { status: 204 };
+}
+
+/** An in-memory token with every scope, valid until this server stops: for CLI commands run beside `serve`. */
+async function sessionToken(environments: EnvironmentRegistry, ctx: AdminContext) {
+  const environment = await existing(environments, ctx);
+  return { status: 201, body: { token: environment.tokens.addEphemeral([...Scope.options], 'cli-session') } };
 }
 
 async function existing(environments: EnvironmentRegistry, ctx: AdminContext): Promise<Environment> {

@@ -1,0 +1,59 @@
+import { resolve } from 'node:path';
+import { DataDirLockedError } from '../../server/data-dir.js';
+import { startServer, type RunningServer } from '../../server/create-server.js';
+import { defineCommand, stringFlag } from '../command.js';
+import { dataFlag } from '../common-flags.js';
+import { CliError, ExitCode, UsageError } from '../exit-codes.js';
+
+export const serveCommand = defineCommand({
+  path: ['serve'],
+  summary: 'Run the embedded configuration API (dashboards, agent installer) over a data dir',
+  description:
+    'Serves every environment of the data dir under /e/<env>/ (paths without that prefix go to "local"). One process ' +
+    'owns a data dir at a time. SIGINT/SIGTERM stop it gracefully: requests in flight, writes included, finish first.',
+  flags: {
+    host: { type: 'string', description: 'Address to listen on', default: '127.0.0.1', valueName: 'host' },
+    port: { type: 'string', description: 'Port to listen on (0 picks a free one)', default: '8080', valueName: 'n' },
+    data: dataFlag,
+  },
+  examples: [
+    'dashcd serve',
+    'dashcd serve --port 9090 --data /var/lib/dashcd',
+    'curl -H "Authorization: Api-Token $DT_API_TOKEN" http://127.0.0.1:8080/e/local/api/config/v1/dashboards',
+  ],
+  async run({ flags }, io) {
+    const host = stringFlag(flags, 'host') ?? '127.0.0.1';
+    const port = parsePort(stringFlag(flags, 'port') ?? '8080');
+    const dataDir = resolve(io.cwd, stringFlag(flags, 'data') ?? '.dashcd');
+    const server = await start(dataDir, host, port, io.log);
+    io.stdout.write(`dashcd serving ${server.envUrl()} (base ${server.url}, data dir ${dataDir}); Ctrl-C stops it\n`);
+    await aborted(io.signal);
+    io.log.info({ reason: String(io.signal.reason) }, 'shutting down');
+    await server.close();
+    return ExitCode.Success;
+  },
+});
+
+async function start(dataDir: string, host: string, port: number, log: Parameters<typeof startServer>[0]['log']): Promise<RunningServer> {
+  try {
+    return await startServer({ dataDir, host, port, log });
+  } catch (error) {
+    if (error instanceof DataDirLockedError) throw new CliError(error.message, ExitCode.Unexpected, { cause: error });
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+      throw new CliError(`cannot listen on ${host}:${port} (${code}) — choose another --host/--port`, ExitCode.Unexpected, { cause: error });
+    }
+    throw error;
+  }
+}
+
+function parsePort(raw: string): number {
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port > 65_535) throw new UsageError(`--port must be a number from 0 to 65535, not '${raw}'`);
+  return port;
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
