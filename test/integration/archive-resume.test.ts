@@ -1,0 +1,208 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { followEvents, pullEvents, type PullEventsOptions } from '../../src/archive/pull-events.js';
+import { nodeFs, type FsLayer } from '../../src/lib/fs-layer.js';
+import { eventKey, feedFetchPage, generateEvents, startEventsFeedServer, type EventsFeedServer, type FeedEvent } from '../helpers/events-feed-server.js';
+
+const DAY = 86_400_000;
+let dir: string;
+let server: EventsFeedServer | undefined;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'dashcd-archive-'));
+});
+afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+function pull(feed: EventsFeedServer, extra: Partial<PullEventsOptions> = {}): ReturnType<typeof pullEvents> {
+  return pullEvents({ fetchPage: feedFetchPage(feed.url), archiveDir: dir, env: 'prod', since: 30 * DAY, signal: new AbortController().signal, ...extra });
+}
+
+async function archiveLines(): Promise<string[]> {
+  const envDir = join(dir, 'prod');
+  const lines: string[] = [];
+  for (const name of (await readdir(envDir)).filter((n) => n.startsWith('date='))) {
+    const text = await readFile(join(envDir, name, 'events.jsonl'), 'utf8');
+    lines.push(...text.split('\n').filter((line) => line !== ''));
+  }
+  return lines;
+}
+
+async function readCheckpointFile(): Promise<{ streams: Record<string, { run: { from: number; to: number; position: number } | null; watermark: number | null }> }> {
+  return JSON.parse(await readFile(join(dir, 'prod', '_checkpoint.json'), 'utf8'));
+}
+
+function expectExactlyOnce(lines: string[], events: FeedEvent[]): void {
+  const ids = lines.map((line) => (JSON.parse(line) as { id: string }).id);
+  expect(ids.length).toBe(events.length);
+  expect(new Set(ids)).toEqual(new Set(events.map(eventKey)));
+}
+
+describe('pullEvents when a run cannot finish', () => {
+  it('rejects with its checkpoint intact, and the next run resumes where it stopped without doubling anything', async () => {
+    const now = Date.now();
+    const events = generateEvents({ count: 3000, from: now - 20 * DAY, to: now - 60_000, openShare: 0 });
+    const feed = (server = await startEventsFeedServer({ events }));
+    let pages = 0;
+    const failing = pull(feed, {
+      checkpointEveryMs: 0,
+      onProgress: () => {
+        if (++pages === 6) feed.fail(503);
+      },
+    });
+    await expect(failing).rejects.toThrow('503');
+    const checkpoint = await readCheckpointFile();
+    const run = checkpoint.streams.all?.run;
+    expect(run).toBeTruthy();
+    expect(run?.position).toBeLessThan(run?.to ?? 0);
+    const partial = await archiveLines();
+    expect(partial.length).toBeGreaterThanOrEqual(6 * 150);
+
+    feed.fail(0);
+    feed.requests.length = 0;
+    const resumed = await pull(feed);
+    expect(Number(new URLSearchParams(feed.requests[0]).get('to'))).toBe(run?.position);
+    expect(resumed.events).toBeLessThan(3000);
+    expectExactlyOnce(await archiveLines(), events);
+    expect((await readCheckpointFile()).streams.all?.run).toBeNull();
+  });
+
+  it('stops when its signal aborts, keeping a checkpoint that a later run resumes from', async () => {
+    const now = Date.now();
+    const events = generateEvents({ count: 1500, from: now - 5 * DAY, to: now - 60_000, openShare: 0 });
+    const feed = (server = await startEventsFeedServer({ events }));
+    const controller = new AbortController();
+    let pages = 0;
+    const aborted = pull(feed, { signal: controller.signal, onProgress: () => ++pages === 3 && controller.abort(new Error('stop')) });
+    await expect(aborted).rejects.toThrow('stop');
+    expect((await readCheckpointFile()).streams.all?.run).toBeTruthy();
+    await pull(feed);
+    expectExactlyOnce(await archiveLines(), events);
+  });
+
+  it('drops an unfinished last line left by a cut-short append and writes that event once', async () => {
+    const now = Date.now();
+    const events = generateEvents({ count: 10, from: now - 3_600_000, to: now - 60_000, openShare: 0 });
+    const feed = (server = await startEventsFeedServer({ events }));
+    await pull(feed);
+    const envDir = join(dir, 'prod');
+    const [partition] = (await readdir(envDir)).filter((n) => n.startsWith('date='));
+    const file = join(envDir, partition as string, 'events.jsonl');
+    const lines = (await readFile(file, 'utf8')).split('\n').filter(Boolean);
+    // Simulate the crash: the newest event's line got half written and the checkpoint never recorded the run.
+    const torn = lines.pop() as string;
+    await writeFile(file, `${lines.join('\n')}\n${torn.slice(0, 40)}`);
+    await rm(join(envDir, '_checkpoint.json'));
+    const again = await pull(feed);
+    expect(again.written).toBe(1);
+    expect((await readFile(file, 'utf8')).endsWith(`${torn}\n`)).toBe(true);
+    expectExactlyOnce(await archiveLines(), events);
+  });
+
+  it('refuses to run while another pull holds the environment', async () => {
+    const now = Date.now();
+    const feed = (server = await startEventsFeedServer({ events: generateEvents({ count: 3000, from: now - DAY, to: now - 1000 }) }));
+    const first = pull(feed);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await expect(pull(feed)).rejects.toMatchObject({ code: 'LOCKED' });
+    await first;
+  });
+});
+
+describe('durability order', () => {
+  it('renames a checkpoint into place only after every partition append before it was fsynced', async () => {
+    const now = Date.now();
+    const feed = (server = await startEventsFeedServer({ events: generateEvents({ count: 900, from: now - 3 * DAY, to: now - 1000 }) }));
+    const log: string[] = [];
+    const fs: FsLayer = {
+      ...nodeFs,
+      async open(path, flags, mode) {
+        const handle = await nodeFs.open(path, flags, mode);
+        return {
+          write: async (data) => {
+            log.push(`write ${path}`);
+            return handle.write(data);
+          },
+          sync: async () => {
+            log.push(`sync ${path}`);
+            return handle.sync();
+          },
+          close: () => handle.close(),
+        };
+      },
+      rename: async (from, to) => {
+        log.push(`rename ${to}`);
+        return nodeFs.rename(from, to);
+      },
+    };
+    await pull(feed, { fs, checkpointEveryMs: 0 });
+    const unsynced = new Set<string>();
+    let checkpoints = 0;
+    for (const entry of log) {
+      const [op, path] = entry.split(' ') as [string, string];
+      if (!path.endsWith('events.jsonl')) {
+        if (op === 'rename' && path.endsWith('_checkpoint.json')) {
+          checkpoints++;
+          expect([...unsynced]).toEqual([]);
+        }
+        continue;
+      }
+      if (op === 'write') unsynced.add(path);
+      if (op === 'sync') unsynced.delete(path);
+    }
+    expect(checkpoints).toBeGreaterThanOrEqual(6);
+  });
+});
+
+describe('followEvents', () => {
+  it('keeps polling, archives events that arrive meanwhile, and resolves with totals when aborted', async () => {
+    const now = Date.now();
+    const events = generateEvents({ count: 200, from: now - DAY, to: now - 60_000, openShare: 0 });
+    const feed = (server = await startEventsFeedServer({ events }));
+    const controller = new AbortController();
+    const later = generateEvents({ count: 30, from: now - 30_000, to: now - 1000, openShare: 0, seed: 99 });
+    let added = false;
+    const summary = await followEvents({
+      fetchPage: feedFetchPage(feed.url),
+      archiveDir: dir,
+      env: 'prod',
+      since: 2 * DAY,
+      intervalMs: 5,
+      signal: controller.signal,
+      onProgress: (progress) => {
+        if (progress.phase !== 'idle') return;
+        if (!added) {
+          added = true;
+          feed.add(...later);
+        } else if (progress.written >= 230) controller.abort();
+      },
+    });
+    expect(summary.written).toBe(230);
+    expect(summary.runs).toBeGreaterThanOrEqual(2);
+    expectExactlyOnce(await archiveLines(), [...events, ...later]);
+  });
+
+  it('survives a failing feed and catches up once it answers again', async () => {
+    const now = Date.now();
+    const events = generateEvents({ count: 100, from: now - DAY, to: now - 60_000, openShare: 0 });
+    const feed = (server = await startEventsFeedServer({ events }));
+    feed.fail(500, 2);
+    const controller = new AbortController();
+    const summary = await followEvents({
+      fetchPage: feedFetchPage(feed.url),
+      archiveDir: dir,
+      env: 'prod',
+      since: 2 * DAY,
+      intervalMs: 5,
+      signal: controller.signal,
+      onProgress: (progress) => progress.phase === 'idle' && progress.written === 100 && controller.abort(),
+    });
+    expect(summary.written).toBe(100);
+    expectExactlyOnce(await archiveLines(), events);
+  });
+});
