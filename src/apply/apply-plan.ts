@@ -1,4 +1,5 @@
 import type { ApiClient } from '../client/api-client.js';
+import { isAuthError } from '../client/errors.js';
 import { mapConcurrent } from '../lib/concurrency.js';
 import type { Logger } from '../lib/logger.js';
 import type { Plan, PlanChange } from '../plan/build-plan.js';
@@ -75,11 +76,19 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ApplyResul
   const skipInvalid = deps.validation === 'skip-invalid';
   if (invalid.length > 0 && !skipInvalid) return { kind: 'rejected', invalid };
   const rejected = new Set(invalid.map((v) => v.id));
-  const { api, log, concurrency, signal } = deps;
+  const { api, log, concurrency } = deps;
+  // A rejected token fails every write the same way: stop starting new ones and let the caller report it once.
+  const stop = new AbortController();
+  const signal = deps.signal ? AbortSignal.any([deps.signal, stop.signal]) : stop.signal;
+  const guarded = <T>(work: () => Promise<T>): Promise<T> =>
+    work().catch((error: unknown) => {
+      if (isAuthError(error)) stop.abort(error);
+      throw error;
+    });
   const toWrite = writesOf(plan).filter((change) => !rejected.has(change.id));
-  const writes = await mapConcurrent(toWrite, concurrency, (change) => writeOne(change, api, log), signal);
+  const writes = await mapConcurrent(toWrite, concurrency, (change) => guarded(() => writeOne(change, api, log)), signal);
   const deletes = deps.prune
-    ? await mapConcurrent(orphansOf(plan), concurrency, (orphan) => deleteOne(orphan, api, log), signal)
+    ? await mapConcurrent(orphansOf(plan), concurrency, (orphan) => guarded(() => deleteOne(orphan, api, log)), signal)
     : [];
   const outcomes = [...writes, ...deletes].filter((o): o is ApplyOutcome => o !== undefined);
   return { kind: 'applied', outcomes, unchanged: plan.summary.unchanged, skippedInvalid: invalid };
@@ -92,6 +101,7 @@ async function writeOne(change: WriteChange, api: ApiClient, log: Logger): Promi
     log.info({ id, file, action }, action === 'create' ? 'dashboard created' : 'dashboard updated');
     return { action, id, name, file, status: 'applied' };
   } catch (error) {
+    if (isAuthError(error)) throw error;
     const message = error instanceof Error ? error.message : String(error);
     log.error({ id, file, action, err: message }, 'dashboard write failed');
     return { action, id, name, file, status: 'failed', error: message };
@@ -105,6 +115,7 @@ async function deleteOne(orphan: OrphanChange, api: ApiClient, log: Logger): Pro
     log.info({ id, name, action: 'delete' }, 'orphan dashboard deleted');
     return { action: 'delete', id, name, status: 'deleted' };
   } catch (error) {
+    if (isAuthError(error)) throw error;
     const message = error instanceof Error ? error.message : String(error);
     log.error({ id, name, err: message }, 'orphan delete failed');
     return { action: 'delete', id, name, status: 'failed', error: message };
