@@ -1,7 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { silentLogger, type Logger } from '../../src/lib/logger.js';
+import { ErrorEnvelope } from '../../src/schema/error-envelope.js';
 import type { Scope } from '../../src/schema/scopes.js';
 import { DEFAULT_ENVIRONMENT, type EnvironmentId } from '../../src/schema/ids.js';
 import { startServer, type RunningServer, type ServerOptions } from '../../src/server/create-server.js';
@@ -52,4 +55,91 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       if (!keepDataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+export interface ApiResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+  /** The body parsed as JSON (undefined when empty). */
+  readonly json: unknown;
+}
+
+export interface ApiRequest {
+  readonly method?: string;
+  /** Serialised as JSON unless it is a string (sent as-is). */
+  readonly body?: unknown;
+  readonly token?: string;
+  readonly headers?: Record<string, string>;
+}
+
+/** One HTTP request with `Authorization: Api-Token` and a JSON content type when there is a body. */
+export async function api(url: string, { method = 'GET', body, token, headers = {} }: ApiRequest = {}): Promise<ApiResponse> {
+  const allHeaders: Record<string, string> = { ...headers };
+  if (token !== undefined) allHeaders['authorization'] ??= `Api-Token ${token}`;
+  if (body !== undefined) allHeaders['content-type'] ??= 'application/json';
+  const response = await fetch(url, {
+    method,
+    headers: allHeaders,
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text === '' ? undefined : (JSON.parse(text) as unknown);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+export function dashboardsUrl(server: Pick<TestServer, 'url'>, suffix = ''): string {
+  return `${server.url}/api/config/v1/dashboards${suffix}`;
+}
+
+export function minimalDashboard(name = 'minimal', extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { dashboardMetadata: { name, owner: 'tester' }, tiles: [], ...extra };
+}
+
+/** Asserts a response is the ErrorEnvelope with this status (and message, if given), as JSON with charset. */
+export function expectEnvelope(response: ApiResponse, status: number, message?: string | RegExp): ErrorEnvelope {
+  expect(response.status, response.text).toBe(status);
+  expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  const envelope = ErrorEnvelope.parse(response.json);
+  expect(envelope.error.code).toBe(status);
+  if (typeof message === 'string') expect(envelope.error.message).toBe(message);
+  else if (message) expect(envelope.error.message).toMatch(message);
+  return envelope;
+}
+
+/**
+ * A request whose path is sent byte for byte (fetch normalises `%2e%2e` and `..` away before the server sees them).
+ */
+export function rawApi(
+  baseUrl: string,
+  path: string,
+  { method = 'GET', headers = {}, body }: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<ApiResponse> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: hostname, port, method, path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const responseHeaders = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') responseHeaders.set(name, value);
+        let json: unknown;
+        try {
+          json = text === '' ? undefined : (JSON.parse(text) as unknown);
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: responseHeaders, text, json });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }

@@ -55,6 +55,7 @@ export function createRequestHandler(deps: RequestHandlerDeps): RequestListener 
   };
 
   return (req, res) => {
+    if (deps.log.isLevelEnabled('debug')) logAccess(deps.log, req, res);
     const target = parseTarget(req.url ?? '/');
     dispatch(req, res, target)
       .then((response) => sendRouteResponse(res, response))
@@ -67,6 +68,15 @@ export function createRequestHandler(deps: RequestHandlerDeps): RequestListener 
         sendError(res, failure, { 'x-request-id': requestId, ...(req.complete ? {} : { connection: 'close' }) });
       });
   };
+}
+
+/** Debug-level access log; the URL is redacted because the installer path may carry a token in its query. */
+function logAccess(log: Logger, req: IncomingMessage, res: ServerResponse): void {
+  const started = performance.now();
+  res.once('finish', () => {
+    const ms = Math.round((performance.now() - started) * 10) / 10;
+    log.debug({ method: req.method, url: redactText(req.url ?? ''), status: res.statusCode, ms }, 'request');
+  });
 }
 
 function parseTarget(url: string): ParsedTarget {
