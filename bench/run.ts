@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FIGURES } from './figures/index.js';
-import type { Figure, FigureContext } from './lib/figure.js';
+import { NotMeasurableYet, type Figure, type FigureContext } from './lib/figure.js';
 import { machineInfo, describeMachine } from './lib/machine.js';
 import { parseBenchOptions, USAGE, type BenchOptions } from './lib/options.js';
 import type { BenchResults, FigureResult } from './lib/report.js';
@@ -55,6 +55,7 @@ async function runFigure(figure: Figure, options: BenchOptions, root: string, sh
     const outcome = await figure.run(ctx);
     return { ...base, status: 'measured', durationMs: Math.round(performance.now() - started), ...outcome };
   } catch (error) {
+    if (error instanceof NotMeasurableYet) return { ...base, status: 'not-yet-measured', reason: error.message, rows: [] };
     ctx.progress(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return { ...base, status: 'failed', reason: error instanceof Error ? error.message : String(error), rows: [] };
   } finally {

@@ -1,12 +1,14 @@
 import { serveBytesFromMemory, serveDurablePuts, type ServedBaseline } from '../baselines/bare-http.js';
 import { serveNaiveEvents } from '../baselines/naive-events.js';
+import { serveDashcd } from './dashcd-server.js';
 import { reportChildFailure, serveUntilStopped } from '../lib/child.js';
 
 /**
  * A server under measurement, in its own process so its memory and CPU are its own and the load generator
  * (a worker thread in the bench process) never shares its event loop. argv: <kind> <arg>.
  */
-const KINDS: Record<string, (arg: string) => Promise<ServedBaseline & { events?: number }>> = {
+const KINDS: Record<string, (arg: string) => Promise<ServedBaseline & { events?: number; token?: string }>> = {
+  dashcd: serveDashcd,
   'bare-get': serveBytesFromMemory,
   'bare-put': serveDurablePuts,
   'naive-events': serveNaiveEvents,

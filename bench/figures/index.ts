@@ -1,4 +1,6 @@
 import type { Figure } from '../lib/figure.js';
+import { getFigure } from './get.js';
+import { putFigure } from './put.js';
 
 function pending(name: string, title: string, goal: string, reason: string): Figure {
   return {
@@ -12,8 +14,8 @@ function pending(name: string, title: string, goal: string, reason: string): Fig
 
 /** Every figure of the issue, in table order. `npm run bench -- <name>` runs one. */
 export const FIGURES: readonly Figure[] = [
-  pending('get', 'GET /dashboards/{id} req/s at 32 connections', '≥ 70 % of bare node:http; p99 ≤ 5 ms', 'embedded server not landed'),
-  pending('put', 'PUT /dashboards/{id} req/s at 32 connections, durable', '≥ 3,000 req/s; p99 ≤ 20 ms', 'embedded server not landed'),
+  getFigure,
+  putFigure,
   pending('validate', 'validate over 1,000 YAML dashboards, wall time', '≤ 1.0 s', 'desired loader not landed'),
   pending('plan', 'no-op plan over 1,000 dashboards', '≤ 1.5 s and 0 writes', 'plan command not landed'),
   pending('apply', 'apply of 1,000 new dashboards', '≤ 3 s', 'apply command not landed'),

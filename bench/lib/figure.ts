@@ -93,3 +93,8 @@ export function curveFrom(label: string, axis: string, points: CurvePoint[]): Cu
   const growth = last && prev && prev.perItem > 0 ? last.perItem / prev.perItem : Number.NaN;
   return { label, axis, points, growth };
 }
+
+/** Thrown when the component a figure measures is not there yet: the figure is listed as not yet measured. */
+export class NotMeasurableYet extends Error {
+  override readonly name = 'NotMeasurableYet';
+}

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpus, release, totalmem, platform, arch } from 'node:os';
+import { arch, cpus, loadavg, platform, release, totalmem } from 'node:os';
 
 export interface MachineInfo {
   cpus: number;
@@ -11,6 +11,8 @@ export interface MachineInfo {
   uvThreadpoolSize: number;
   gitCommit: string;
   gitDirty: boolean;
+  /** 1-minute load average when the run started: other work on the machine shows up as spread in the runs. */
+  loadAverageAtStart: number;
 }
 
 function git(args: readonly string[]): string {
@@ -33,9 +35,10 @@ export function machineInfo(): MachineInfo {
     uvThreadpoolSize: Number(process.env['UV_THREADPOOL_SIZE'] ?? 4),
     gitCommit: git(['rev-parse', '--short', 'HEAD']) || 'unknown',
     gitDirty: git(['status', '--porcelain', '--untracked-files=no']) !== '',
+    loadAverageAtStart: Math.round((loadavg()[0] ?? 0) * 100) / 100,
   };
 }
 
 export function describeMachine(m: MachineInfo): string {
-  return `${m.cpus} × ${m.cpuModel}, ${m.memoryGb} GB RAM, Node ${m.node}, ${m.platform} (kernel ${m.kernel}), commit ${m.gitCommit}${m.gitDirty ? ' (dirty)' : ''}`;
+  return `${m.cpus} × ${m.cpuModel}, ${m.memoryGb} GB RAM, Node ${m.node}, ${m.platform} (kernel ${m.kernel}), commit ${m.gitCommit}${m.gitDirty ? ' (dirty)' : ''}, load average ${m.loadAverageAtStart} at start`;
 }

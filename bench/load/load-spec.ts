@@ -1,12 +1,15 @@
 import type { LatencySummary } from '../lib/stats.js';
 
-/** What one load run sends. Paths are taken round-robin; every request carries the same body. */
+/**
+ * What one load run sends. Request n goes to `paths[n % paths.length]` with `bodies[n % bodies.length]`: with
+ * coprime lengths, consecutive writes to one path carry different content.
+ */
 export interface LoadSpec {
   origin: string;
   method: 'GET' | 'PUT' | 'POST';
   paths: readonly string[];
   headers: Readonly<Record<string, string>>;
-  body?: string;
+  bodies?: readonly string[];
   connections: number;
   /** The run stops by itself at whichever comes first. */
   durationMs: number;

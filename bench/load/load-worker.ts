@@ -16,10 +16,12 @@ interface Tally {
   latencies: SampleBuffer;
 }
 
-async function oneRequest(pool: Pool, spec: LoadSpec, path: string, tally: Tally): Promise<void> {
+async function oneRequest(pool: Pool, spec: LoadSpec, n: number, tally: Tally): Promise<void> {
+  const path = spec.paths[n % spec.paths.length] ?? '/';
+  const body = spec.bodies?.[n % spec.bodies.length];
   const started = performance.now();
   try {
-    const res = await pool.request({ path, method: spec.method, headers: spec.headers, body: spec.body });
+    const res = await pool.request({ path, method: spec.method, headers: spec.headers, body });
     let bytes = 0;
     let text = '';
     const ok = spec.okStatuses.includes(res.statusCode);
@@ -49,8 +51,7 @@ async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const deadline = started + spec.durationMs;
   const loop = async (): Promise<void> => {
     while (performance.now() < deadline && tally.next < max) {
-      const path = spec.paths[tally.next++ % spec.paths.length] ?? '/';
-      await oneRequest(pool, spec, path, tally);
+      await oneRequest(pool, spec, tally.next++, tally);
     }
   };
   await Promise.all(Array.from({ length: spec.connections }, loop));

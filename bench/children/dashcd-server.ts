@@ -1,0 +1,16 @@
+import { startServer } from '../../src/server/create-server.js';
+import { silentLogger } from '../../src/lib/logger.js';
+import { DEFAULT_ENVIRONMENT } from '../../src/schema/ids.js';
+import type { ServedBaseline } from '../baselines/bare-http.js';
+
+/**
+ * The embedded server as `dashcd serve` runs it, on a loopback ephemeral port, with an in-memory token that has
+ * every scope the figures use. `url` is the environment root the clients are pointed at.
+ */
+export async function serveDashcd(dataDir: string): Promise<ServedBaseline & { token: string }> {
+  const server = await startServer({ dataDir, host: '127.0.0.1', port: 0, log: silentLogger() });
+  const local = server.environments.get(DEFAULT_ENVIRONMENT);
+  if (!local) throw new Error('the default environment did not open');
+  const token = local.tokens.addEphemeral(['ReadConfig', 'WriteConfig', 'DataExport'], 'bench');
+  return { url: server.envUrl(DEFAULT_ENVIRONMENT), token, close: () => server.close() };
+}

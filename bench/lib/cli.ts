@@ -1,0 +1,76 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { commands } from '../../src/cli/commands/index.js';
+import { NotMeasurableYet } from './figure.js';
+
+/** The dashcd entry point compiled beside the bench, so the bench measures the code it was built with. */
+export const DASHCD_MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** Spawn to exit: what a user waits for, node start-up included. */
+  wallMs: number;
+}
+
+export interface CliOptions {
+  cwd: string;
+  env?: Record<string, string>;
+  execArgv?: readonly string[];
+  timeoutMs?: number;
+}
+
+/** A figure measured through the CLI needs its command in the command table; until then it is not measured. */
+export function requireCommand(...path: string[]): void {
+  const found = commands.some((c) => c.path.join(' ') === path.join(' '));
+  if (!found) throw new NotMeasurableYet(`command '${path.join(' ')}' is not in the command table yet`);
+}
+
+/** Runs `dashcd <args>` as a child process, bounded in time, with logs quiet unless they are errors. */
+export function runDashcd(args: readonly string[], options: CliOptions): Promise<CliRun> {
+  return runNodeScript(DASHCD_MAIN, args, options);
+}
+
+/** Runs a baseline task (bench/children/baseline-task) as its own process, like the CLI it is compared with. */
+export async function runBaselineTask(task: string, args: Record<string, unknown>, options: CliOptions): Promise<{ wallMs: number; counts: Record<string, number> }> {
+  const run = await runNodeScript(BASELINE_TASK, [task, JSON.stringify(args)], options);
+  if (run.code !== 0) throw new Error(`baseline ${task} exited ${run.code}: ${run.stderr.slice(-800)}`);
+  return { wallMs: run.wallMs, counts: JSON.parse(run.stdout) as Record<string, number> };
+}
+
+const BASELINE_TASK = fileURLToPath(new URL('../children/baseline-task.js', import.meta.url));
+
+function runNodeScript(script: string, args: readonly string[], options: CliOptions): Promise<CliRun> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [...(options.execArgv ?? []), script, ...args], {
+    cwd: options.cwd,
+    env: { ...process.env, DASHCD_LOG_LEVEL: 'error', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const timeoutMs = options.timeoutMs ?? 300_000;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${script} ${args.join(' ').slice(0, 200)} did not finish within ${timeoutMs} ms`));
+    }, timeoutMs);
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr, wallMs: performance.now() - started });
+    });
+  });
+}
+
+/** A run that must succeed: anything else is a failed figure, with the command's own words. */
+export async function runDashcdOk(args: readonly string[], options: CliOptions, okCodes: readonly number[] = [0]): Promise<CliRun> {
+  const result = await runDashcd(args, options);
+  if (!okCodes.includes(result.code)) {
+    throw new Error(`dashcd ${args.join(' ')} exited ${result.code}: ${(result.stderr || result.stdout).slice(-800)}`);
+  }
+  return result;
+}

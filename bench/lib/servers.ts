@@ -1,0 +1,44 @@
+import { forkChild, readProcMemory, type ChildHandle, type ProcMemory } from './child.js';
+import type { FigureContext } from './figure.js';
+import type { Endpoint } from './seed.js';
+
+const SERVER_CHILD = new URL('../children/server-child.js', import.meta.url);
+
+export type ServerKind = 'dashcd' | 'bare-get' | 'bare-put' | 'naive-events';
+
+export interface ServerUnderTest {
+  kind: ServerKind;
+  endpoint: Endpoint;
+  origin: string;
+  /** Fork to listening, data loading included: the start-up figure. */
+  startMs: number;
+  memory(): ProcMemory;
+  stop(): Promise<void>;
+  child: ChildHandle;
+}
+
+/** Starts a server in its own process (profiled with the figure's node flags) and waits until it listens. */
+export async function startServerProcess(ctx: FigureContext, kind: ServerKind, arg: string): Promise<ServerUnderTest> {
+  const child = await forkChild(SERVER_CHILD, [kind, arg], { execArgv: kind === 'dashcd' ? ctx.execArgv : [] });
+  const url = String(child.ready['url']);
+  const token = typeof child.ready['token'] === 'string' ? child.ready['token'] : '';
+  return {
+    kind,
+    endpoint: { baseUrl: url, token },
+    origin: new URL(url).origin,
+    startMs: child.readyMs,
+    memory: () => readProcMemory(child.pid),
+    stop: () => child.stop(),
+    child,
+  };
+}
+
+/** Runs `body` with the server up, and always stops it (a failed figure leaves no process behind). */
+export async function withServer<T>(ctx: FigureContext, kind: ServerKind, arg: string, body: (server: ServerUnderTest) => Promise<T>): Promise<T> {
+  const server = await startServerProcess(ctx, kind, arg);
+  try {
+    return await body(server);
+  } finally {
+    await server.stop();
+  }
+}
