@@ -1,0 +1,184 @@
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorEnvelope } from '../../src/schema/error-envelope.js';
+import {
+  api,
+  dashboardsUrl,
+  expectEnvelope,
+  minimalDashboard,
+  rawApi,
+  startTestServer,
+  type TestServer,
+} from '../helpers/server.js';
+
+const MB = 1024 * 1024;
+
+/** Parses a raw HTTP/1.1 response (status line, headers, body) read from a socket. */
+function parseRaw(raw: string): { status: number; headers: Record<string, string>; body: string } {
+  const [head = '', body = ''] = raw.split('\r\n\r\n');
+  const [statusLine = '', ...lines] = head.split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return { status: Number(statusLine.split(' ')[1]), headers, body };
+}
+
+/** Writes `first`, then keeps writing `more` until the server answers; resolves with the raw response text. */
+function exchange(port: number, first: string, more?: () => Buffer): Promise<{ raw: string; closed: boolean }> {
+  return new Promise((resolve, reject) => {
+    const socket: Socket = connect(port, '127.0.0.1');
+    let raw = '';
+    let answered = false;
+    socket.on('data', (chunk) => {
+      raw += chunk.toString('utf8');
+      answered = true;
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => (answered ? undefined : reject(error)));
+    socket.on('close', () => resolve({ raw, closed: true }));
+    socket.write(first);
+    const pump = (): void => {
+      if (answered || socket.destroyed || !more) return;
+      if (socket.write(more())) setImmediate(pump);
+      else socket.once('drain', pump);
+    };
+    pump();
+  });
+}
+
+describe('bad input and unknown routes', () => {
+  let server: TestServer;
+  let port: number;
+  let auth: string;
+  beforeAll(async () => {
+    server = await startTestServer({ timeouts: { headersMs: 400, requestMs: 3_000 } });
+    port = server.server.port;
+    auth = `Api-Token ${server.token}`;
+  });
+  afterAll(async () => server.close());
+
+  const post = (body: string, contentType = 'application/json') =>
+    api(dashboardsUrl(server), { method: 'POST', body, headers: { authorization: auth, 'content-type': contentType } });
+
+  it('answers 413 to a declared Content-Length over 1 MB before the body is sent, and closes', async () => {
+    const head =
+      `POST /e/local/api/config/v1/dashboards HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${50 * MB}\r\n\r\n{"dash`;
+    const { raw, closed } = await exchange(port, head);
+    const response = parseRaw(raw);
+    expect(response.status).toBe(413);
+    expect(response.headers['connection']).toBe('close');
+    expect(ErrorEnvelope.parse(JSON.parse(response.body))).toEqual({ error: { code: 413, message: `Request body larger than ${MB} bytes.` } });
+    expect(closed).toBe(true);
+  });
+
+  it('answers 413 to a chunked body as soon as it passes 1 MB, without reading the rest', async () => {
+    const head =
+      `POST /e/local/api/config/v1/dashboards HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\n` +
+      'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
+    let sent = 0;
+    const chunk = Buffer.from(`10000\r\n${' '.repeat(0x10000)}\r\n`);
+    const { raw } = await exchange(port, head, () => {
+      sent += 0x10000;
+      return chunk;
+    });
+    expect(parseRaw(raw).status).toBe(413);
+    // The server stopped at the limit; the client got the answer long before it would have finished 1 GB.
+    expect(sent).toBeLessThan(64 * MB);
+  });
+
+  it('accepts a body of exactly 1 MB and refuses one byte more', async () => {
+    const base = JSON.stringify(minimalDashboard('big', { padding: '' }));
+    const exact = JSON.stringify(minimalDashboard('big', { padding: 'x'.repeat(MB - base.length) }));
+    expect(Buffer.byteLength(exact)).toBe(MB);
+    expect((await post(exact)).status).toBe(201);
+    const over = JSON.stringify(minimalDashboard('big', { padding: 'x'.repeat(MB - base.length + 1) }));
+    expectEnvelope(await post(over), 413);
+  });
+
+  it.each([
+    ['text/plain', "Unsupported content type 'text/plain': send the body as application/json (UTF-8)."],
+    ['application/x-www-form-urlencoded', /^Unsupported content type/],
+    ['application/json; charset=iso-8859-1', /^Unsupported content type/],
+  ])('answers 415 to a %s body', async (type, message) => {
+    expectEnvelope(await post(JSON.stringify(minimalDashboard()), type), 415, message);
+  });
+
+  it('answers 415 to a body without a content type', async () => {
+    const response = await rawApi(server.baseUrl, '/api/config/v1/dashboards', {
+      method: 'POST',
+      body: JSON.stringify(minimalDashboard()),
+      headers: { authorization: auth },
+    });
+    expectEnvelope(response, 415, 'Unsupported content type none: send the body as application/json (UTF-8).');
+  });
+
+  it('answers malformed JSON with a 400 naming line and column', async () => {
+    expectEnvelope(await post('{\n  "dashboardMetadata": {,\n}'), 400, "Malformed JSON near line 2 column 25: Expected a double-quoted member name.");
+    expectEnvelope(await post(''), 400, 'The request body is empty: send a JSON document.');
+  });
+
+  it('answers 20,000 levels of nesting with a 400, and keeps serving', async () => {
+    const deep = `{"dashboardMetadata":{"name":"d","owner":"o"},"tiles":[],"x":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+    expectEnvelope(await post(deep), 400, /^JSON nested too deeply near line 1 column \d+: Nesting deeper than 64 levels\.$/);
+    expect((await api(dashboardsUrl(server), { token: server.token })).status).toBe(200);
+  });
+
+  it('refuses __proto__ and constructor members at any depth with their paths', async () => {
+    const body = '{"dashboardMetadata":{"name":"p","owner":"o","__proto__":{"admin":true}},"tiles":[{"constructor":{}}]}';
+    const envelope = expectEnvelope(await post(body), 400, 'Constraints violated.');
+    expect(envelope.error.constraintViolations?.map((v) => v.path)).toEqual(['dashboardMetadata.__proto__', 'tiles[0].constructor']);
+  });
+
+  it('refuses a body that is not UTF-8', async () => {
+    const response = await fetch(dashboardsUrl(server), {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]),
+    });
+    expect(response.status).toBe(400);
+    expect(ErrorEnvelope.parse(await response.json()).error.message).toBe('The request body is not valid UTF-8.');
+  });
+
+  it.each([
+    ['DELETE', '/api/config/v1/dashboards', 'GET, POST'],
+    ['PATCH', '/api/config/v1/dashboards/6a98d7bc-abb9-44f8-ae6a-73e68e71812a', 'DELETE, GET, PUT'],
+    ['GET', '/api/config/v1/dashboards/6a98d7bc-abb9-44f8-ae6a-73e68e71812a/validator', 'POST'],
+    ['POST', '/api/v1/deployment/installer/agent/unix/default/latest', 'GET'],
+  ])('answers %s %s with 405 and Allow: %s', async (method, path, allow) => {
+    const response = await api(`${server.url}${path}`, { method, token: server.token });
+    expectEnvelope(response, 405, `Method not allowed here; allowed: ${allow}.`);
+    expect(response.headers.get('allow')).toBe(allow);
+  });
+
+  it('answers unknown paths and environments with 404 envelopes', async () => {
+    expectEnvelope(await api(`${server.url}/api/config/v1/nothing`, { token: server.token }), 404, 'No resource at /e/local/api/config/v1/nothing');
+    expectEnvelope(await api(`${server.baseUrl}/e/unknown/api/config/v1/dashboards`, { token: server.token }), 404, 'Environment unknown not found');
+    expectEnvelope(await api(`${server.baseUrl}/e/Bad..Env/api/config/v1/dashboards`, { token: server.token }), 404, 'Environment Bad..Env not found');
+    expectEnvelope(await api(`${server.baseUrl}/e/`, { token: server.token }), 404);
+    expectEnvelope(await api(`${server.baseUrl}/`, { token: server.token }), 404);
+  });
+
+  it('answers oversized headers with a 431 envelope', async () => {
+    const { raw } = await exchange(port, `GET /api/config/v1/dashboards HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const response = parseRaw(raw);
+    expect(response.status).toBe(431);
+    expect(ErrorEnvelope.parse(JSON.parse(response.body)).error.code).toBe(431);
+  });
+
+  it('answers a malformed request line with a 400 envelope', async () => {
+    const response = parseRaw((await exchange(port, 'THIS IS NOT HTTP\r\n\r\n')).raw);
+    expect(response.status).toBe(400);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(ErrorEnvelope.parse(JSON.parse(response.body)).error.message).toBe('Malformed HTTP request.');
+  });
+
+  it('answers a client that never finishes its headers with a 408 envelope and closes', async () => {
+    const started = Date.now();
+    const { raw, closed } = await exchange(port, 'GET /api/config/v1/dashboards HTTP/1.1\r\nHost: x\r\n');
+    expect(parseRaw(raw).status).toBe(408);
+    expect(closed).toBe(true);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
