@@ -1,8 +1,8 @@
-import jsonpatch, { type Operation } from 'fast-json-patch';
+import type { Operation } from 'fast-json-patch';
 import type { GitInfo } from '../desired/git-info.js';
 import type { Dashboard } from '../schema/dashboard.js';
-import { valueAt } from './json-pointer.js';
-import { compareCodeUnits, isJsonObject, type JsonObject, type JsonValue } from './json-value.js';
+import { diffJson } from './diff.js';
+import { compareCodeUnits, type JsonValue } from './json-value.js';
 import { normalizeForCompare, type NormalizeOptions } from './normalize.js';
 import { withOwnershipTag } from './ownership.js';
 
@@ -30,10 +30,13 @@ export type PlanChange =
       name: string;
       file: string;
       desired: Dashboard;
-      /** RFC 6902, live → desired, over normalised values (normalize.ts): what would change, not the write body. */
+      /**
+       * RFC 6902, live → desired, over normalised values (normalize.ts): what would change, not the write body.
+       * Applies in order to the normalised live dashboard (diff.ts); indexes of kept and added items are the file's.
+       */
       patch: Operation[];
-      /** The live value at each `replace`/`remove` path, so the patch can be shown as "old → new". */
-      before: Record<string, JsonValue>;
+      /** `before[i]`: the live value `patch[i]` replaces or removes (null for `add`), to show "old → new". */
+      before: (JsonValue | null)[];
     }
   | { action: 'unchanged'; id: string; name: string; file: string }
   | { action: 'orphan'; id: string; name: string; owner?: string };
@@ -94,31 +97,15 @@ function planDesired(desired: DesiredInput, live: Dashboard | undefined, tag: st
   const { id, name, file } = desired;
   const written = bodyToWrite(desired, tag);
   if (!live) return { action: 'create', id, name, file, desired: written };
-  const from = asObject(normalizeForCompare(live, options));
-  const to = asObject(normalizeForCompare(written, options));
-  const patch = jsonpatch.compare(from, to);
+  const { patch, before } = diffJson(normalizeForCompare(live, options), normalizeForCompare(written, options));
   if (patch.length === 0) return { action: 'unchanged', id, name, file };
-  return { action: 'update', id, name, file, desired: written, patch, before: valuesBefore(from, patch) };
+  return { action: 'update', id, name, file, desired: written, patch, before };
 }
 
 /** The PUT body: the id first (as the real service's clients send it), then the file's body with the tag. */
 function bodyToWrite(desired: DesiredInput, tag: string): Dashboard {
   const { id: _fileId, metadata: _serverOwned, ...body } = withOwnershipTag(desired.body, tag);
   return { id: desired.id, ...body };
-}
-
-function asObject(value: JsonValue): JsonObject {
-  return isJsonObject(value) ? value : {};
-}
-
-function valuesBefore(from: JsonObject, patch: readonly Operation[]): Record<string, JsonValue> {
-  const before: Record<string, JsonValue> = {};
-  for (const op of patch) {
-    if (op.op !== 'replace' && op.op !== 'remove') continue;
-    const value = valueAt(from, op.path);
-    if (value !== undefined) before[op.path] = value;
-  }
-  return before;
 }
 
 function findOrphans(input: BuildPlanInput): PlanChange[] {

@@ -37,17 +37,6 @@ export function pointerToPath(pointer: string): string {
   return out;
 }
 
-/** The value at an exact pointer, or undefined. Own members only, so no key (`__proto__`…) reaches a prototype. */
-export function valueAt(document: JsonValue, pointer: string): JsonValue | undefined {
-  let current: JsonValue | undefined = document;
-  for (const segment of parsePointer(pointer)) {
-    if (Array.isArray(current)) current = arrayIndex(segment, current.length).length > 0 ? current[Number(segment)] : undefined;
-    else if (isJsonObject(current) && Object.hasOwn(current, segment)) current = current[segment];
-    else return undefined;
-  }
-  return current;
-}
-
 /** Removes, in place, every member or array item a (possibly wildcarded) pointer matches. */
 export function removePointer(document: JsonValue, segments: readonly string[]): void {
   const [head, ...rest] = segments;

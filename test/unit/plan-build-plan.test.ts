@@ -66,7 +66,27 @@ describe('buildPlan', () => {
     expect(change?.action).toBe('update');
     if (change?.action !== 'update') return;
     expect(change.patch).toEqual([{ op: 'replace', path: '/tiles/3/name', value: 'CPU usage' }]);
-    expect(change.before).toEqual({ '/tiles/3/name': 'CPU' });
+    expect(change.before).toEqual(['CPU']);
+  });
+
+  it('plans a deleted tile as one remove and an inserted tile as one add, not a cascade over later tiles', () => {
+    const live = asLive(ID_A, dashboard('Hosts', TILES));
+    const removed = { ...live, tiles: live.tiles.slice(1) };
+    const [change] = plan({ desired: [desired(ID_A, 'a.yaml', removed)], live: new Map([[ID_A, live]]) }).changes;
+    expect(change?.action === 'update' && change.patch).toEqual([{ op: 'remove', path: '/tiles/0' }]);
+    const inserted = { ...live, tiles: [...live.tiles.slice(0, 2), { ...live.tiles[0]!, name: 'New' }, ...live.tiles.slice(2)] };
+    const [insert] = plan({ desired: [desired(ID_A, 'a.yaml', inserted)], live: new Map([[ID_A, live]]) }).changes;
+    expect(insert?.action === 'update' && insert.patch.map((op) => `${op.op} ${op.path}`)).toEqual(['add /tiles/2']);
+  });
+
+  it('pairs an edited tile by name next to a deleted one, so the edit is shown member by member', () => {
+    const live = asLive(ID_A, dashboard('Hosts', TILES));
+    const edited = { ...live, tiles: [live.tiles[1]!, { ...live.tiles[2]!, markdown: 'changed' }, live.tiles[3]!] };
+    const [change] = plan({ desired: [desired(ID_A, 'a.yaml', edited)], live: new Map([[ID_A, live]]) }).changes;
+    expect(change?.action === 'update' && change.patch).toEqual([
+      { op: 'remove', path: '/tiles/0' },
+      { op: 'replace', path: '/tiles/1/markdown', value: 'changed' },
+    ]);
   });
 
   it('writes the desired body with the id first and the ownership tag added once', () => {
@@ -140,7 +160,8 @@ describe('buildPlan', () => {
     const withKeys = (value: string) =>
       JSON.parse(`{"dashboardMetadata":{"name":"P","owner":"o","tags":["${TAG}"]},"tiles":[],"__proto__":{"x":"${value}"},"constructor":{"prototype":"${value}"}}`) as Dashboard;
     const [change] = plan({ desired: [desired(ID_A, 'p.yaml', withKeys('new'))], live: new Map([[ID_A, withKeys('old')]]) }).changes;
-    expect(change?.action === 'update' && change.before).toEqual({ '/constructor/prototype': 'old', '/__proto__/x': 'old' });
+    expect(change?.action === 'update' && change.patch.map((op) => op.path)).toEqual(['/__proto__/x', '/constructor/prototype']);
+    expect(change?.action === 'update' && change.before).toEqual(['old', 'old']);
     expect(({} as Record<string, unknown>).x).toBeUndefined();
   });
 

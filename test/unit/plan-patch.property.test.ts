@@ -62,6 +62,34 @@ describe('plan patches (property)', () => {
     );
   });
 
+  it('a patch also holds when the desired tiles are the live ones with some removed, edited and inserted', () => {
+    const editArb = fc.array(fc.constantFrom('keep', 'drop', 'edit', 'insert'), { minLength: 5, maxLength: 5 });
+    fc.assert(
+      fc.property(dashboardArb, editArb, tileArb, (live, edits, extra) => {
+        const tiles = live.tiles.flatMap((t, i) => {
+          const edit = edits[i % edits.length];
+          if (edit === 'drop') return [];
+          if (edit === 'edit') return [{ ...t, name: `${t.name}!` }];
+          return edit === 'insert' ? [extra, t] : [t];
+        });
+        const body = { ...live, tiles };
+        const [change] = buildPlan({
+          desired: [{ id: ID, file: 'a.yaml', name: 'a', body }],
+          live: new Map([[ID, live]]),
+          liveOwned: [],
+          ownershipTag: TAG,
+          ignore: [],
+          target: 't',
+        }).changes;
+        if (change?.action !== 'update') return;
+        const from = normalizeForCompare(live, none) as object;
+        expect(jsonpatch.applyPatch(structuredClone(from), change.patch, true, false).newDocument).toEqual(normalizeForCompare(change.desired, none));
+        expect(change.before).toHaveLength(change.patch.length);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('normalising is idempotent and blind to key order', () => {
     fc.assert(
       fc.property(dashboardArb, (dashboard) => {

@@ -1,7 +1,7 @@
 import type { Operation } from 'fast-json-patch';
 import type { PlanChange, PlanSummary } from '../../plan/build-plan.js';
 import type { GitInfo } from '../../desired/git-info.js';
-import { parsePointer, pointerToPath } from '../../plan/json-pointer.js';
+import { pointerToPath } from '../../plan/json-pointer.js';
 
 export { pointerToPath };
 
@@ -11,22 +11,22 @@ type UpdateChange = Extract<PlanChange, { action: 'update' }>;
 export const MAX_VALUE_CHARS = 80;
 
 /**
- * The people-readable form of an update's patch, one line per operation, ordered by path (indexes numerically):
+ * The people-readable form of an update's patch, one line per operation, in patch order (which is document order):
  * `~ tiles[3].name: "CPU" → "CPU usage"`, `+ tiles[4]: {…}`, `- dashboardMetadata.tags[1]: "x"`.
  */
 export function patchLines(change: UpdateChange): string[] {
-  return [...change.patch].sort(compareOperations).map((op) => patchLine(op, change.before));
+  return change.patch.map((op, i) => patchLine(op, change.before[i]));
 }
 
-function patchLine(op: Operation, before: Record<string, unknown>): string {
+function patchLine(op: Operation, before: unknown): string {
   const path = pointerToPath(op.path) || '(dashboard)';
   switch (op.op) {
     case 'replace':
-      return `~ ${path}: ${formatValue(before[op.path])} → ${formatValue(op.value)}`;
+      return `~ ${path}: ${formatValue(before)} → ${formatValue(op.value)}`;
     case 'add':
       return `+ ${path}: ${formatValue(op.value)}`;
     case 'remove':
-      return `- ${path}: ${formatValue(before[op.path])}`;
+      return `- ${path}: ${formatValue(before)}`;
     default:
       // compare() only produces the three above; anything else is shown plainly rather than dropped.
       return `${op.op} ${path}`;
@@ -48,22 +48,6 @@ function identifyingFirst(value: unknown): unknown {
   const keys = Object.keys(value);
   const order = [...IDENTIFYING_KEYS.filter((k) => keys.includes(k)), ...keys.filter((k) => !IDENTIFYING_KEYS.includes(k))];
   return Object.fromEntries(order.map((k) => [k, (value as Record<string, unknown>)[k]]));
-}
-
-function compareOperations(a: Operation, b: Operation): number {
-  const left = parsePointer(a.path);
-  const right = parsePointer(b.path);
-  for (let i = 0; i < Math.min(left.length, right.length); i++) {
-    const order = compareSegments(left[i] as string, right[i] as string);
-    if (order !== 0) return order;
-  }
-  return left.length - right.length;
-}
-
-function compareSegments(a: string, b: string): number {
-  const numeric = /^\d+$/;
-  if (numeric.test(a) && numeric.test(b)) return Number(a) - Number(b);
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Control characters in names from files or a remote service must not reach a terminal or a comment raw. */

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { commonSubsequence } from '../../src/plan/align-arrays.js';
+import { diffJson } from '../../src/plan/diff.js';
+
+describe('diffJson', () => {
+  it('is empty for equal values', () => {
+    expect(diffJson({ a: [1, { b: 2 }] }, { a: [1, { b: 2 }] })).toEqual({ patch: [], before: [] });
+  });
+
+  it('adds, removes and replaces object members in key order, escaping ~ and /', () => {
+    expect(diffJson({ 'a/b': 1, c: 2, 'd~': 3 }, { c: 5, 'd~': 3, e: 4 })).toEqual({
+      patch: [
+        { op: 'remove', path: '/a~1b' },
+        { op: 'replace', path: '/c', value: 5 },
+        { op: 'add', path: '/e', value: 4 },
+      ],
+      before: [1, 2, null],
+    });
+  });
+
+  it('removes set members by value: dropping one tag is one remove', () => {
+    expect(diffJson({ tags: ['a', 'b', 'c'] }, { tags: ['a', 'c', 'd'] }).patch).toEqual([
+      { op: 'remove', path: '/tags/1' },
+      { op: 'add', path: '/tags/2', value: 'd' },
+    ]);
+  });
+
+  it('shows a changed scalar list item as removed and added, and a changed object item member by member', () => {
+    expect(diffJson({ tags: ['a', 'x'] }, { tags: ['a', 'y'] })).toEqual({
+      patch: [{ op: 'remove', path: '/tags/1' }, { op: 'add', path: '/tags/1', value: 'y' }],
+      before: ['x', null],
+    });
+    expect(diffJson({ l: [{ k: 1, v: 1 }] }, { l: [{ k: 1, v: 2 }] }).patch).toEqual([{ op: 'replace', path: '/l/0/v', value: 2 }]);
+  });
+
+  it('pairs array items by query id, so a reordered-and-edited query is a member change', () => {
+    const from = { queries: [{ id: 'A', metric: 'x' }, { id: 'B', metric: 'y' }] };
+    const to = { queries: [{ id: 'B', metric: 'y' }, { id: 'C', metric: 'z' }] };
+    expect(diffJson(from, to).patch).toEqual([
+      { op: 'remove', path: '/queries/0' },
+      { op: 'add', path: '/queries/1', value: { id: 'C', metric: 'z' } },
+    ]);
+  });
+
+  it('replaces a value whose type changes', () => {
+    expect(diffJson({ a: [1] }, { a: { 0: 1 } })).toEqual({ patch: [{ op: 'replace', path: '/a', value: { 0: 1 } }], before: [[1]] });
+  });
+});
+
+describe('commonSubsequence', () => {
+  it('finds a longest common subsequence and never matches undefined keys', () => {
+    expect(commonSubsequence(['a', 'b', 'c', 'd'], ['b', 'x', 'd'])).toEqual([[1, 0], [3, 2]]);
+    expect(commonSubsequence([undefined, 'a'], [undefined, 'a'])).toEqual([[1, 1]]);
+    expect(commonSubsequence([], ['a'])).toEqual([]);
+  });
+});
