@@ -28,7 +28,7 @@ function patchLine(op: Operation, before: unknown): string {
     case 'remove':
       return `- ${path}: ${formatValue(before)}`;
     default:
-      // compare() only produces the three above; anything else is shown plainly rather than dropped.
+      // diffJson only produces the three above; anything else is shown plainly rather than dropped.
       return `${op.op} ${path}`;
   }
 }
@@ -52,7 +52,6 @@ function identifyingFirst(value: unknown): unknown {
 
 /** Control characters in names from files or a remote service must not reach a terminal or a comment raw. */
 export function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
 }
 
