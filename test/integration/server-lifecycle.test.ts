@@ -1,0 +1,129 @@
+import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run.js';
+import { serveCommand } from '../../src/cli/commands/serve.js';
+import type { CommandIo } from '../../src/cli/command.js';
+import { nodeFs, type FsLayer } from '../../src/lib/fs-layer.js';
+import { silentLogger } from '../../src/lib/logger.js';
+import { DEFAULT_ENVIRONMENT } from '../../src/schema/ids.js';
+import { openTokenStore } from '../../src/server/auth/token-store.js';
+import { startEmbeddedServer, startServer } from '../../src/server/create-server.js';
+import { readOwner } from '../../src/server/data-dir.js';
+import { api, expectEnvelope, minimalDashboard } from '../helpers/server.js';
+
+function cliIo(dataDir: string, signal: AbortSignal): CommandIo & { out: () => string; err: () => string } {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+  return { stdout, stderr, env: {}, cwd: dataDir, log: silentLogger(), signal, out: () => out, err: () => err };
+}
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('server lifecycle', () => {
+  let dataDir: string;
+  beforeEach(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'dashcd-lifecycle-'));
+  });
+  afterEach(async () => rm(dataDir, { recursive: true, force: true }));
+
+  it('refuses a second server on the same data dir with DATA_DIR_LOCKED', async () => {
+    const first = await startServer({ dataDir, log: silentLogger(), port: 0 });
+    await expect(startServer({ dataDir, log: silentLogger(), port: 0 })).rejects.toMatchObject({ code: 'DATA_DIR_LOCKED' });
+    await first.close();
+    const again = await startServer({ dataDir, log: silentLogger(), port: 0 });
+    await again.close();
+  });
+
+  it('dashcd serve publishes its URL, a second serve exits 1 with a clear message, and a signal stops the first', async () => {
+    const controller = new AbortController();
+    const io = cliIo(dataDir, controller.signal);
+    const running = runCli([serveCommand], ['serve', '--port', '0', '--data', '.'], io);
+    const owner = await waitFor(async () => ((await readOwner(dataDir))?.url ? readOwner(dataDir) : undefined));
+    expect(io.out()).toContain(`dashcd serving ${owner!.url}/e/local`);
+
+    const second = cliIo(dataDir, new AbortController().signal);
+    expect(await runCli([serveCommand], ['serve', '--port', '0', '--data', '.'], second)).toBe(1);
+    expect(second.err()).toContain(`is in use by dashcd pid ${process.pid} serving ${owner!.url}`);
+
+    controller.abort(new Error('received SIGTERM'));
+    expect(await running).toBe(0);
+    expect(await readOwner(dataDir)).toBeUndefined();
+  });
+
+  it('rejects a bad --port as a usage error', async () => {
+    const io = cliIo(dataDir, new AbortController().signal);
+    expect(await runCli([serveCommand], ['serve', '--port', 'http', '--data', '.'], io)).toBe(64);
+    expect(io.err()).toContain("--port must be a number from 0 to 65535, not 'http'");
+  });
+
+  it('close() lets a write that is in flight finish and acknowledges it', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let writeStarted!: () => void;
+    const started = new Promise<void>((resolve) => (writeStarted = resolve));
+    const slowFs: FsLayer = {
+      ...nodeFs,
+      open: async (path, flags, mode) => {
+        const handle = await nodeFs.open(path, flags, mode);
+        if (flags !== 'wx') return handle;
+        writeStarted();
+        return { ...handle, write: (d) => handle.write(d), close: () => handle.close(), sync: async () => { await gate; await handle.sync(); } };
+      },
+    };
+    const server = await startServer({ dataDir, log: silentLogger(), port: 0, fs: slowFs });
+    const token = server.environments.get(DEFAULT_ENVIRONMENT)!.tokens.addEphemeral(['WriteConfig']);
+    const id = '33333333-aaaa-4bbb-8ccc-000000000001';
+    const put = api(`${server.envUrl()}/api/config/v1/dashboards/${id}`, { method: 'PUT', token, body: minimalDashboard('inflight') });
+    await started;
+    const closing = server.close();
+    setTimeout(release, 200);
+    expect((await put).status).toBe(201);
+    await closing;
+    const file = JSON.parse(await readFile(join(dataDir, 'env', 'local', 'dashboards', `${id}.json`), 'utf8')) as { id: string };
+    expect(file.id).toBe(id);
+    await expect(api(`${server.envUrl()}/api/config/v1/dashboards`, { token })).rejects.toThrow();
+  });
+
+  it('serves an environment that appeared on disk while running (token created beside it)', async () => {
+    const server = await startServer({ dataDir, log: silentLogger(), port: 0 });
+    try {
+      const url = `${server.url}/e/late/api/config/v1/dashboards`;
+      expectEnvelope(await api(url, { token: 'dt0c01.x' }), 404, 'Environment late not found');
+      await mkdir(join(dataDir, 'env', 'late'), { recursive: true });
+      const tokens = await openTokenStore({ file: join(dataDir, 'env', 'late', 'tokens.json') });
+      const { token } = await tokens.create({ name: 'late', scopes: ['ReadConfig'] });
+      const response = await api(url, { token });
+      expect(response.status).toBe(200);
+      expect(response.json).toEqual({ dashboards: [] });
+      expect((await stat(join(dataDir, 'env', 'late', 'dashboards'))).isDirectory()).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('startEmbeddedServer serves local on a free port with a ready token, and releases the dir', async () => {
+    const embedded = await startEmbeddedServer({ dataDir, log: silentLogger() });
+    expect(embedded.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/e\/local$/);
+    const created = await api(`${embedded.url}/api/config/v1/dashboards`, { method: 'POST', token: embedded.token, body: minimalDashboard() });
+    expect(created.status).toBe(201);
+    expect((await api(`${embedded.url}/api/config/v1/dashboards`, { token: embedded.token })).status).toBe(200);
+    expect((await readOwner(dataDir))?.url).toBe(embedded.url.replace(/\/e\/local$/, ''));
+    await embedded.close();
+    expect(await readOwner(dataDir)).toBeUndefined();
+  });
+});
