@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { commands } from '../../src/cli/commands/index.js';
 import { NotMeasurableYet } from './figure.js';
 
 /** The dashcd entry point compiled beside the bench, so the bench measures the code it was built with. */
@@ -21,10 +21,20 @@ export interface CliOptions {
   timeoutMs?: number;
 }
 
-/** A figure measured through the CLI needs its command in the command table; until then it is not measured. */
-export function requireCommand(...path: string[]): void {
-  const found = commands.some((c) => c.path.join(' ') === path.join(' '));
-  if (!found) throw new NotMeasurableYet(`command '${path.join(' ')}' is not in the command table yet`);
+/**
+ * A figure measured through the CLI needs its command in the command table and the modules it measures compiled
+ * beside the bench (paths relative to `src/`, as `.js`); until then it is listed as not yet measured.
+ */
+export async function requireComponent(command: readonly string[], modules: readonly string[] = []): Promise<void> {
+  for (const module of modules) {
+    if (!existsSync(fileURLToPath(new URL(`../../src/${module}`, import.meta.url)))) throw new NotMeasurableYet(`src/${module.replace(/\.js$/, '.ts')} has not landed yet`);
+  }
+  // Loaded lazily: while a command's modules are missing, the bench must still run every other figure.
+  const table = await import('../../src/cli/commands/index.js').catch((error: unknown) => {
+    throw new NotMeasurableYet(`the command table does not load yet (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+  });
+  const found = table.commands.some((c) => c.path.join(' ') === command.join(' '));
+  if (!found) throw new NotMeasurableYet(`command '${command.join(' ')}' is not in the command table yet`);
 }
 
 /** Runs `dashcd <args>` as a child process, bounded in time, with logs quiet unless they are errors. */

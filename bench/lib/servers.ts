@@ -8,6 +8,8 @@ export type ServerKind = 'dashcd' | 'bare-get' | 'bare-put' | 'naive-events';
 
 export interface ServerUnderTest {
   kind: ServerKind;
+  /** What the server was started on: its data dir, bytes file or JSONL. */
+  arg: string;
   endpoint: Endpoint;
   origin: string;
   /** Fork to listening, data loading included: the start-up figure. */
@@ -24,6 +26,7 @@ export async function startServerProcess(ctx: FigureContext, kind: ServerKind, a
   const token = typeof child.ready['token'] === 'string' ? child.ready['token'] : '';
   return {
     kind,
+    arg,
     endpoint: { baseUrl: url, token },
     origin: new URL(url).origin,
     startMs: child.readyMs,

@@ -1,0 +1,82 @@
+import { requireComponent, runBaselineTask } from '../lib/cli.js';
+import { curveFrom, type CurvePoint, type Figure, type FigureContext, type FigureOutcome } from '../lib/figure.js';
+import { metric, repeatTasks } from '../lib/repeat.js';
+import { summarize } from '../lib/stats.js';
+import { changedFiles, dashboardSet, snapshotFiles } from './dashboard-set.js';
+import { applyAll, freshServer, noOpPlan } from './reconcile-runs.js';
+
+const MAX_SECONDS = 1.5;
+const PLAN_MODULES = ['desired/load-desired.js', 'plan/build-plan.js', 'client/api-client.js'];
+
+async function measurePlan(ctx: FigureContext): Promise<FigureOutcome> {
+  await requireComponent(['plan'], PLAN_MODULES);
+  await requireComponent(['apply']);
+  const count = ctx.sizes.dashboards;
+  const dir = await dashboardSet(ctx, count);
+  const server = await freshServer(ctx);
+  try {
+    ctx.progress(`applying ${count} dashboards (setup)`);
+    await applyAll(ctx, server, dir, count, false);
+    const before = await snapshotFiles(server.arg);
+    const samples = await repeatTasks(ctx, {
+      dashcd: async () => ({ seconds: (await noOpPlan(ctx, server, dir, count)).wallMs / 1000 }),
+      naive: async () => ({ seconds: (await runBaselineTask('naive-plan', { dir, endpoint: server.endpoint }, { cwd: ctx.workDir })).wallMs / 1000 }),
+    });
+    const written = changedFiles(before, await snapshotFiles(server.arg));
+    const seconds = metric(samples.dashcd, 'seconds');
+    return {
+      rows: [
+        { label: `no-op dashcd plan over ${count.toLocaleString('en-US')} dashboards, wall time`, unit: 's', better: 'lower', value: seconds, baseline: { label: 'naive: per file parseDocument, sequential GET, diff (own process)', value: metric(samples.naive, 'seconds') }, goal: { text: `≤ ${MAX_SECONDS} s`, met: seconds.median <= MAX_SECONDS } },
+        { label: 'files written in the data dir during all the no-op plans', unit: 'files', better: 'lower', value: summarize([written.length]), goal: { text: '0 writes', met: written.length === 0 } },
+      ],
+      details: { dashboards: count, written: written.slice(0, 10), measuredAs: 'spawn to exit of `dashcd plan --output json --detailed-exitcode` against a dashcd server process' },
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function planAtSize(ctx: FigureContext, count: number): Promise<CurvePoint> {
+  const dir = await dashboardSet(ctx, count);
+  const server = await freshServer(ctx);
+  try {
+    ctx.progress(`applying ${count} dashboards (setup)`);
+    await applyAll(ctx, server, dir, count, false);
+    const samples = await repeatTasks(ctx, { [`plan-${count}`]: async () => ({ seconds: (await noOpPlan(ctx, server, dir, count)).wallMs / 1000 }) });
+    const seconds = metric(samples[`plan-${count}`] ?? {}, 'seconds').median;
+    return { size: count, value: seconds, unit: 's', perItem: (seconds * 1000) / count, perItemUnit: 'ms/dashboard' };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function measurePlanGrowth(ctx: FigureContext): Promise<FigureOutcome> {
+  await requireComponent(['plan'], PLAN_MODULES);
+  await requireComponent(['apply']);
+  const points: CurvePoint[] = [];
+  for (const count of ctx.sizes.planCurve) points.push(await planAtSize(ctx, count));
+  const curve = curveFrom('no-op plan', 'dashboards', points);
+  const last = points[points.length - 1];
+  return {
+    rows: [
+      {
+        label: `no-op plan cost per dashboard at ${last?.size.toLocaleString('en-US') ?? '?'} dashboards`,
+        unit: 'ms',
+        better: 'lower',
+        value: summarize([last?.perItem ?? Number.NaN]),
+        goal: { text: 'per-item growth over the last ×10 step ≤ 2×', met: curve.growth <= 2 },
+        note: `growth ${curve.growth.toFixed(2)}×`,
+      },
+    ],
+    curves: [curve],
+  };
+}
+
+export const planFigure: Figure = { name: 'plan', title: 'no-op plan over 1,000 dashboards', goal: '≤ 1.5 s and 0 writes', run: measurePlan };
+
+export const planGrowthFigure: Figure = {
+  name: 'plan-growth',
+  title: 'plan cost at 100 / 1,000 / 10,000 dashboards',
+  goal: 'flat cost per dashboard',
+  run: measurePlanGrowth,
+};
