@@ -1,6 +1,7 @@
 import type { Figure } from '../lib/figure.js';
 import { getFigure } from './get.js';
 import { putFigure } from './put.js';
+import { daemonLiveFigure, daemonRssFigure } from './daemon.js';
 import { applyFigure } from './apply.js';
 import { planFigure, planGrowthFigure } from './plan.js';
 import { validateFigure } from './validate.js';
@@ -24,8 +25,8 @@ export const FIGURES: readonly Figure[] = [
   applyFigure,
   pending('events-page', 'events page latency at 1,000,000 events', 'p99 ≤ 5 ms; RSS ≤ 500 MB; start ≤ 5 s', 'event store not landed'),
   pending('events-pull', 'events pull of 1,000,000 events', '≥ 80,000 events/s, durable per page', 'archiver not landed'),
-  pending('daemon-live', 'daemon: file saved → dashboard live, 100 edits', 'p50 ≤ 150 ms; p99 ≤ 500 ms', 'daemon not landed'),
-  pending('daemon-rss', 'daemon RSS with 1,000 dashboards and the archive poller', '≤ 300 MB', 'daemon not landed'),
+  daemonLiveFigure,
+  daemonRssFigure,
   planGrowthFigure,
   pending('events-growth', 'events cost at 10k / 100k / 1M events', 'flat cost per event', 'event store not landed'),
 ];

@@ -1,0 +1,139 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Pool } from 'undici';
+import { parse, stringify } from 'yaml';
+import { writeDashboardSet } from '../data/dashboard-files.js';
+import { dashboardId } from '../data/dashboards.js';
+import { requireComponent } from '../lib/cli.js';
+import type { Figure, FigureContext, FigureOutcome } from '../lib/figure.js';
+import { startDashcd, type LongProcess } from '../lib/long-process.js';
+import { authHeaders, dashboardsPath, endpointParts, type Endpoint } from '../lib/seed.js';
+import { summarize, summarizeLatencies } from '../lib/stats.js';
+
+const BANNER = /Api-Token ([^"\s]+)" (http:\/\/\S+?)\/api\/config\/v1\/dashboards/;
+const POLL_MS = 3;
+const EDIT_TIMEOUT_MS = 10_000;
+
+interface RunningDaemon {
+  proc: LongProcess;
+  endpoint: Endpoint;
+  pool: Pool;
+}
+
+/** `dashcd daemon` serving the embedded API on a free port, reconciling `dir`, archiving into the work dir. */
+async function startDaemon(ctx: FigureContext, dir: string, extra: readonly string[]): Promise<RunningDaemon> {
+  const args = ['daemon', '--dir', dir, '--data', join(ctx.workDir, 'data'), '--archive', join(ctx.workDir, 'archive'), '--listen', '127.0.0.1:0', '--poll', '1s', ...extra];
+  const proc = startDashcd(args, { cwd: ctx.workDir, execArgv: ctx.execArgv });
+  try {
+    const [, token = '', baseUrl = ''] = await proc.waitFor(BANNER, 60_000);
+    const endpoint = { baseUrl, token };
+    return { proc, endpoint, pool: new Pool(endpointParts(endpoint).origin, { connections: 2 }) };
+  } catch (error) {
+    await proc.stop();
+    throw error;
+  }
+}
+
+async function stopDaemon(d: RunningDaemon): Promise<void> {
+  await d.pool.close();
+  await d.proc.stop();
+}
+
+async function liveDashboard(d: RunningDaemon, id: string): Promise<{ tiles?: { name?: string }[] } | undefined> {
+  const res = await d.pool.request({ path: dashboardsPath(d.endpoint, id), method: 'GET', headers: authHeaders(d.endpoint) });
+  if (res.statusCode !== 200) {
+    await res.body.dump();
+    return undefined;
+  }
+  return (await res.body.json()) as { tiles?: { name?: string }[] };
+}
+
+/** Waits until the daemon's start-up reconcile has made every dashboard live. */
+async function waitAllLive(d: RunningDaemon, ids: readonly string[], timeoutMs: number): Promise<number> {
+  const started = performance.now();
+  for (const id of [...ids].reverse()) {
+    while (!(await liveDashboard(d, id))) {
+      if (performance.now() - started > timeoutMs) throw new Error(`dashboard ${id} not live ${timeoutMs} ms after start`);
+      await sleep(100);
+    }
+  }
+  return performance.now() - started;
+}
+
+/** Saves a new first-tile name into the file as an editor would, and times until GET shows it. */
+async function timeOneEdit(d: RunningDaemon, file: string, id: string, marker: string): Promise<number> {
+  const doc = parse(await readFile(file, 'utf8')) as { tiles: { name: string }[] };
+  const first = doc.tiles[0];
+  if (first) first.name = marker;
+  const text = stringify(doc, { lineWidth: 0 });
+  const saved = performance.now();
+  await writeFile(file, text);
+  for (;;) {
+    const live = await liveDashboard(d, id);
+    if (live?.tiles?.[0]?.name === marker) return performance.now() - saved;
+    if (performance.now() - saved > EDIT_TIMEOUT_MS) throw new Error(`edit ${marker} of ${file} not live after ${EDIT_TIMEOUT_MS} ms`);
+    await sleep(POLL_MS);
+  }
+}
+
+async function measureLive(ctx: FigureContext): Promise<FigureOutcome> {
+  await requireComponent(['daemon'], ['daemon/daemon.js']);
+  const count = ctx.sizes.dashboards;
+  const dir = join(ctx.workDir, 'dashboards');
+  const files = await writeDashboardSet(dir, { seed: ctx.seed, count, pinIds: true });
+  const ids = files.map((_, i) => dashboardId(ctx.seed, i));
+  const d = await startDaemon(ctx, dir, ['--resync', '10m']);
+  try {
+    await waitAllLive(d, ids, 300_000);
+    const latencies: number[] = [];
+    for (let n = 0; n < ctx.sizes.daemonEdits; n++) {
+      const i = (n * 37) % count;
+      latencies.push(await timeOneEdit(d, files[i] ?? '', ids[i] ?? '', `edited ${n}`));
+      await sleep(50);
+    }
+    const s = summarizeLatencies(Float64Array.from(latencies));
+    return {
+      rows: [
+        { label: `file saved → dashboard live, p50 over ${latencies.length} edits`, unit: 'ms', better: 'lower', value: summarize([s.p50]), goal: { text: '≤ 150 ms', met: s.p50 <= 150 } },
+        { label: `file saved → dashboard live, p99 over ${latencies.length} edits`, unit: 'ms', better: 'lower', value: summarize([s.p99]), goal: { text: '≤ 500 ms', met: s.p99 <= 500 } },
+      ],
+      details: { dashboards: count, edits: latencies.length, pollMs: POLL_MS, maxMs: s.max, latenciesMs: latencies.map((l) => Math.round(l)) },
+    };
+  } finally {
+    await stopDaemon(d);
+  }
+}
+
+async function archivedFiles(dir: string): Promise<number> {
+  const entries = await readdir(dir, { recursive: true }).catch(() => []);
+  return entries.filter((e) => String(e).endsWith('.jsonl')).length;
+}
+
+async function measureRss(ctx: FigureContext): Promise<FigureOutcome> {
+  await requireComponent(['daemon'], ['daemon/daemon.js']);
+  const count = ctx.sizes.dashboards;
+  const dir = join(ctx.workDir, 'dashboards');
+  const files = await writeDashboardSet(dir, { seed: ctx.seed, count, pinIds: true });
+  const ids = files.map((_, i) => dashboardId(ctx.seed, i));
+  const d = await startDaemon(ctx, dir, ['--simulate-events', '--resync', '60s']);
+  try {
+    const reconcileMs = await waitAllLive(d, ids, 300_000);
+    const settleMs = ctx.smoke ? 1500 : 15_000;
+    ctx.progress(`all ${count} dashboards live after ${Math.round(reconcileMs)} ms; letting the poller run ${settleMs} ms`);
+    await sleep(settleMs);
+    const memory = d.proc.memory();
+    return {
+      rows: [
+        { label: `daemon RSS with ${count.toLocaleString('en-US')} dashboards and the archive poller`, unit: 'MB', better: 'lower', value: summarize([memory.rssMb]), goal: { text: '≤ 300 MB', met: memory.rssMb <= 300 }, note: `peak ${Math.round(memory.peakRssMb)} MB` },
+      ],
+      details: { dashboards: count, startupReconcileMs: Math.round(reconcileMs), settleMs, peakRssMb: memory.peakRssMb, archiveFiles: await archivedFiles(join(ctx.workDir, 'archive')) },
+    };
+  } finally {
+    await stopDaemon(d);
+  }
+}
+
+export const daemonLiveFigure: Figure = { name: 'daemon-live', title: 'daemon: file saved → dashboard live, 100 edits', goal: 'p50 ≤ 150 ms; p99 ≤ 500 ms', run: measureLive };
+
+export const daemonRssFigure: Figure = { name: 'daemon-rss', title: 'daemon RSS with 1,000 dashboards and the archive poller', goal: '≤ 300 MB', run: measureRss };
