@@ -14,8 +14,15 @@ export function intFlag(flags: FlagValues, name: string, fallback: number): numb
 export function durationFlag(flags: FlagValues, name: string, fallbackMs: number): number {
   const raw = stringFlag(flags, name);
   if (raw === undefined) return fallbackMs;
+  const ms = parseDuration(raw);
+  if (ms === undefined) throw new UsageError(`--${name} must be a duration like 500ms, 60s, 5m or 1h, got '${raw}'`);
+  return ms;
+}
+
+/** `60s` → 60000; undefined when `raw` is not a duration. */
+export function parseDuration(raw: string): number | undefined {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(raw.trim());
-  if (!match) throw new UsageError(`--${name} must be a duration like 500ms, 60s, 5m or 1h, got '${raw}'`);
+  if (!match) return undefined;
   const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] ?? 'ms'] ?? 1;
   return Math.round(Number(match[1]) * factor);
 }

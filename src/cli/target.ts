@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
-import { createApiClient, type ApiClient } from '../client/api-client.js';
+import { createApiClient, type ApiClient, type RetryPolicy } from '../client/api-client.js';
 import type { CommandIo } from './command.js';
 import { CliError, ExitCode, UsageError } from './exit-codes.js';
+import { parseDuration } from './int-flag.js';
 import { requestSessionToken } from './owner-admin.js';
 import { startEmbeddedServer } from '../server/create-server.js';
 import { readOwner } from '../server/data-dir.js';
@@ -44,7 +45,7 @@ function openRemote(rawUrl: string, io: CommandIo): TargetSession {
       ExitCode.TargetUnavailable,
     );
   }
-  const client = createApiClient({ baseUrl, token, log: io.log, signal: io.signal });
+  const client = createApiClient({ baseUrl, token, log: io.log, signal: io.signal, retry: retryFromEnv(io.env) });
   return { client, label: baseUrl, env: environmentLabel(baseUrl), kind: 'remote', close: () => client.close() };
 }
 
@@ -53,7 +54,7 @@ async function openLocal(dataDir: string, io: CommandIo): Promise<TargetSession>
   if (owner) {
     const baseUrl = `${owner.url}/e/local`;
     const token = await requestSessionToken(owner, 'local');
-    const client = createApiClient({ baseUrl, token, log: io.log, signal: io.signal });
+    const client = createApiClient({ baseUrl, token, log: io.log, signal: io.signal, retry: retryFromEnv(io.env) });
     return { client, label: baseUrl, env: 'local', kind: 'owner', close: () => client.close() };
   }
   const server = await startEmbeddedServer({ dataDir, log: io.log.child({ component: 'embedded-server' }) });
@@ -68,6 +69,18 @@ async function openLocal(dataDir: string, io: CommandIo): Promise<TargetSession>
       await server.close();
     },
   };
+}
+
+/**
+ * `DASHCD_RETRY_DEADLINE` (`90s`, `2m`, `500ms`): how long one request may keep retrying 429/5xx answers and
+ * connection failures before it counts as failed (default 60 s). CI jobs that would rather fail fast lower it.
+ */
+export function retryFromEnv(env: CommandIo['env']): Partial<RetryPolicy> {
+  const raw = env.DASHCD_RETRY_DEADLINE;
+  if (raw === undefined || raw === '') return {};
+  const deadlineMs = parseDuration(raw);
+  if (deadlineMs === undefined) throw new UsageError(`DASHCD_RETRY_DEADLINE must be a duration like 30s or 2m, got '${raw}'`);
+  return { deadlineMs };
 }
 
 /** Accepts an environment root (`https://abc.live.dynatrace.com`, `http://host:8080/e/prod`); drops a trailing `/`. */

@@ -1,0 +1,165 @@
+import { readFile, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createApiClient, type ApiClient } from '../../src/client/api-client.js';
+import { createProject, runDashcd, type CliResult, type Project } from '../helpers/cli.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+const UNPINNED = `# Owned by the payments team
+dashboardMetadata:
+  name: Payments
+  owner: payments@example.com
+tiles:
+  - name: Notes # shown first
+    tileType: MARKDOWN
+    bounds: { top: 0, left: 0, width: 304, height: 152 }
+    markdown: Payments
+`;
+
+const LIVE_ID = '3c9d1e2f-1111-4a2b-8c3d-4e5f6a7b8c9d';
+const LIVE = {
+  id: LIVE_ID,
+  dashboardMetadata: { name: 'Made in the UI', owner: 'ops@example.com', shared: true, tags: ['ops'], popularity: 3 },
+  tiles: [
+    { name: 'Hosts', tileType: 'HOSTS', configured: true, bounds: { top: 0, left: 0, width: 304, height: 304 }, tileFilter: {}, chartVisible: true },
+    { name: 'Notes', tileType: 'MARKDOWN', bounds: { top: 0, left: 304, width: 304, height: 152 }, markdown: '**hi**', nameSize: '' },
+  ],
+};
+
+let server: TestServer;
+let api: ApiClient;
+let project: Project;
+beforeEach(async () => {
+  server = await startTestServer();
+  api = createApiClient({ baseUrl: server.url, token: server.token });
+  project = await createProject({ 'dashboards/payments.yaml': UNPINNED });
+});
+afterEach(async () => {
+  await api.close();
+  await server.close();
+  await project.cleanup();
+});
+
+const dashcd = (...argv: string[]): Promise<CliResult> =>
+  runDashcd(argv, { cwd: project.root, env: { DT_ENV_URL: server.url, DT_API_TOKEN: server.token } });
+const read = (file: string): Promise<string> => readFile(join(project.root, file), 'utf8');
+
+async function ids(): Promise<Record<string, string>> {
+  const plan = JSON.parse((await dashcd('plan', '--output', 'json')).stdout) as { changes: { id: string; file: string | null; action: string }[] };
+  return Object.fromEntries(plan.changes.map((c) => [c.file ?? `orphan:${c.id}`, c.action === 'orphan' ? 'orphan' : c.id]));
+}
+
+describe('dashcd pin', () => {
+  it('writes the derived id into the file, keeping comments, so a renamed file is still the same dashboard', async () => {
+    const derived = (await ids())['dashboards/payments.yaml'];
+    expect((await dashcd('apply')).code).toBe(0);
+
+    const pinned = await dashcd('pin');
+    expect(pinned.code).toBe(0);
+    expect(pinned.stdout).toBe(`pinned ${derived}  dashboards/payments.yaml\n`);
+    const text = await read('dashboards/payments.yaml');
+    expect(parseYaml(text).id).toBe(derived);
+    expect(text).toContain('# Owned by the payments team');
+    expect(text).toContain('- name: Notes # shown first');
+
+    await rename(join(project.root, 'dashboards/payments.yaml'), join(project.root, 'dashboards/payments-overview.yaml'));
+    expect(await ids()).toEqual({ 'dashboards/payments-overview.yaml': derived });
+    const planned = await dashcd('plan', '--detailed-exitcode');
+    expect(planned.code).toBe(0);
+    expect(planned.stdout).toContain('1 unchanged, 0 orphans');
+  });
+
+  it('leaves files that already have an id alone', async () => {
+    expect((await dashcd('pin')).code).toBe(0);
+    const once = await read('dashboards/payments.yaml');
+    const again = await dashcd('pin');
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toContain('0 files pinned');
+    expect(await read('dashboards/payments.yaml')).toBe(once);
+  });
+
+  it('without pin, a renamed file is a new dashboard and the old one an orphan', async () => {
+    expect((await dashcd('apply')).code).toBe(0);
+    const before = (await ids())['dashboards/payments.yaml'];
+    await rename(join(project.root, 'dashboards/payments.yaml'), join(project.root, 'dashboards/renamed.yaml'));
+    const after = await ids();
+    expect(after['dashboards/renamed.yaml']).not.toBe(before);
+    expect(after[`orphan:${before}`]).toBe('orphan');
+  });
+});
+
+describe('dashcd schema', () => {
+  it('prints a JSON Schema for a dashboard file that describes its structure', async () => {
+    const result = await dashcd('schema');
+    expect(result.code).toBe(0);
+    const schema = JSON.parse(result.stdout) as { $schema?: string; type?: string; properties: Record<string, { properties?: Record<string, unknown>; type?: string }>; required?: string[] };
+    expect(schema.$schema).toMatch(/json-schema\.org/);
+    expect(schema.type).toBe('object');
+    expect(schema.required).toEqual(expect.arrayContaining(['dashboardMetadata', 'tiles']));
+    expect(schema.properties.tiles?.type).toBe('array');
+    expect(Object.keys(schema.properties.dashboardMetadata?.properties ?? {})).toEqual(expect.arrayContaining(['name', 'owner', 'tags']));
+    // Every member a sample file uses is described (id included, so pinned files validate too).
+    const sample = parseYaml(await read('dashboards/payments.yaml')) as Record<string, Record<string, unknown>>;
+    for (const key of [...Object.keys(sample), 'id']) expect(schema.properties).toHaveProperty(key);
+    for (const key of Object.keys(sample.dashboardMetadata ?? {})) expect(schema.properties.dashboardMetadata?.properties).toHaveProperty(key);
+  });
+});
+
+describe('dashcd pull', () => {
+  it('writes a live dashboard as YAML (id kept, server-owned fields dropped) that plans clean', async () => {
+    await api.dashboards.put(LIVE_ID, LIVE);
+    const pulled = await dashcd('pull', LIVE_ID);
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(pulled.stdout).toBe(`↓ pulled  ${LIVE_ID}  dashboards/made-in-the-ui.yaml\n`);
+    const file = parseYaml(await read('dashboards/made-in-the-ui.yaml')) as Record<string, unknown>;
+    expect(file.id).toBe(LIVE_ID);
+    expect(file).not.toHaveProperty('metadata');
+    expect(file.dashboardMetadata).toEqual({ name: 'Made in the UI', owner: 'ops@example.com', shared: true, tags: ['ops'] });
+    expect(Object.keys(file)).toEqual(['id', 'dashboardMetadata', 'tiles']);
+
+    const planned = await dashcd('plan', '--output', 'json');
+    const changes = (JSON.parse(planned.stdout) as { changes: { id: string; action: string }[] }).changes;
+    expect(changes.find((c) => c.id === LIVE_ID)?.action).toBe('unchanged');
+  });
+
+  it('never overwrites a file with local edits without --force', async () => {
+    await api.dashboards.put(LIVE_ID, LIVE);
+    expect((await dashcd('pull', LIVE_ID)).code).toBe(0);
+    const edited = (await read('dashboards/made-in-the-ui.yaml')).replace('name: Notes', 'name: My notes');
+    await project.write('dashboards/made-in-the-ui.yaml', edited);
+
+    const refused = await dashcd('pull', LIVE_ID);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('dashboards/made-in-the-ui.yaml has local edits; not overwritten (use --force)');
+    expect(await read('dashboards/made-in-the-ui.yaml')).toBe(edited);
+
+    const forced = await dashcd('pull', '--force', LIVE_ID);
+    expect(forced.code).toBe(0);
+    expect(await read('dashboards/made-in-the-ui.yaml')).not.toContain('My notes');
+  });
+
+  it('pulling an unchanged dashboard again leaves its file as it is', async () => {
+    await api.dashboards.put(LIVE_ID, LIVE);
+    expect((await dashcd('pull', LIVE_ID)).code).toBe(0);
+    const first = await read('dashboards/made-in-the-ui.yaml');
+    const again = await dashcd('pull', LIVE_ID);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe(`= up to date  ${LIVE_ID}  dashboards/made-in-the-ui.yaml\n`);
+    expect(await read('dashboards/made-in-the-ui.yaml')).toBe(first);
+  });
+
+  it('--all pulls every dashboard except the service presets, and an unknown id is an error', async () => {
+    await api.dashboards.put(LIVE_ID, LIVE);
+    const presetId = '3c9d1e2f-2222-4a2b-8c3d-4e5f6a7b8c9d';
+    await api.dashboards.put(presetId, { ...LIVE, id: presetId, dashboardMetadata: { name: 'Preset', owner: 'Dynatrace', preset: true } });
+    const all = await dashcd('pull', '--all');
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.stdout).toContain(LIVE_ID);
+    expect(all.stdout).not.toContain(presetId);
+
+    const missing = await dashcd('pull', '3c9d1e2f-3333-4a2b-8c3d-4e5f6a7b8c9d');
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('3c9d1e2f-3333-4a2b-8c3d-4e5f6a7b8c9d: not found');
+  });
+});

@@ -1,0 +1,146 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_ENVIRONMENT } from '../../src/schema/ids.js';
+import { createProject, runDashcd, type CliResult, type Project } from '../helpers/cli.js';
+import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+const VALID = `dashboardMetadata:
+  name: Valid
+  owner: me@example.com
+tiles:
+  - name: Notes
+    tileType: MARKDOWN
+    bounds: { top: 0, left: 0, width: 304, height: 152 }
+    markdown: hi
+`;
+
+// Line 5 col 5 is the tile map that lacks `bounds`; line 10 col 39 is the value `wide`.
+const BROKEN = `dashboardMetadata:
+  name: Broken
+  owner: me@example.com
+tiles:
+  - name: No bounds
+    tileType: MARKDOWN
+    markdown: hi
+  - name: Bad width
+    tileType: MARKDOWN
+    bounds: { top: 0, left: 0, width: wide, height: 152 }
+    markdown: hi
+`;
+
+// Line 2 col 3 is the dashboardMetadata map that lacks `owner`.
+const NO_OWNER = `dashboardMetadata:
+  name: No owner
+tiles: []
+`;
+
+const SHARED_ID = '7a7a7a7a-0000-4000-8000-000000000001';
+
+let project: Project | undefined;
+let server: TestServer | undefined;
+let proxy: FaultServer | undefined;
+afterEach(async () => {
+  await proxy?.close();
+  await server?.close();
+  await project?.cleanup();
+  project = server = proxy = undefined;
+});
+
+async function validate(files: Record<string, string>, ...extra: string[]): Promise<CliResult> {
+  project = await createProject(files);
+  return runDashcd(['validate', ...extra], { cwd: project.root, env: {} });
+}
+
+describe('dashcd validate', () => {
+  it('accepts valid files (and ignores files that are not yaml, yml or json) with exit 0', async () => {
+    const result = await validate({ 'dashboards/a.yaml': VALID, 'dashboards/team/b.yml': VALID.replace('Valid', 'B'), 'dashboards/README.md': '# not a dashboard' });
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('2 dashboards valid');
+  });
+
+  it('reports every problem in every file in one run, at the line and column of the offending node, exit 3', async () => {
+    const result = await validate({ 'dashboards/broken.yaml': BROKEN, 'dashboards/other.yaml': NO_OWNER, 'dashboards/ok.yaml': VALID });
+    expect(result.code).toBe(3);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines).toContainEqual(expect.stringMatching(/^dashboards\/broken\.yaml:5:5 {2}tiles\[0\]\.bounds: \S/));
+    expect(lines).toContainEqual(expect.stringMatching(/^dashboards\/broken\.yaml:10:39 {2}tiles\[1\]\.bounds\.width: \S/));
+    expect(lines).toContainEqual(expect.stringMatching(/^dashboards\/other\.yaml:2:3 {2}dashboardMetadata\.owner: \S/));
+    expect(result.stderr).toContain('3 problems in 2 files');
+  });
+
+  it('reports a YAML syntax error at its line and column', async () => {
+    const result = await validate({ 'dashboards/syntax.yaml': 'dashboardMetadata:\n  name: A\n  owner: @x\ntiles: []\n' });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toMatch(/^dashboards\/syntax\.yaml:3:10 {2}.*@/m);
+  });
+
+  it('reports a duplicate key at the second occurrence', async () => {
+    const result = await validate({ 'dashboards/dup.yaml': 'dashboardMetadata:\n  name: A\n  owner: x\n  name: B\ntiles: []\n' });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toMatch(/^dashboards\/dup\.yaml:4:3 {2}.*(duplicate|unique)/im);
+  });
+
+  it('reports two files with the same id, naming both', async () => {
+    const result = await validate({
+      'dashboards/one.yaml': `id: ${SHARED_ID}\n${VALID}`,
+      'dashboards/two.yaml': `id: ${SHARED_ID}\n${VALID.replace('Valid', 'Copy')}`,
+    });
+    expect(result.code).toBe(3);
+    const line = result.stdout.split('\n').find((l) => l.includes(SHARED_ID)) ?? '';
+    expect(line).toContain('dashboards/one.yaml');
+    expect(line).toContain('dashboards/two.yaml');
+  });
+
+  it('rejects a file that is not a dashboard with a clear message', async () => {
+    const result = await validate({ 'dashboards/list.yaml': '- a\n- b\n', 'dashboards/ok.yaml': VALID });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toMatch(/^dashboards\/list\.yaml:1:1 {2}.+/m);
+    expect(result.stdout).not.toContain('ok.yaml');
+  });
+
+  it('in GitHub Actions also prints ::error annotations with file, line and col', async () => {
+    project = await createProject({ 'dashboards/broken.yaml': BROKEN });
+    const result = await runDashcd(['validate'], { cwd: project.root, env: { GITHUB_ACTIONS: 'true' } });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toMatch(/^::error file=dashboards\/broken\.yaml,line=10,col=39::tiles\[1\]\.bounds\.width: \S/m);
+    expect(result.stdout).toMatch(/^::error file=dashboards\/broken\.yaml,line=5,col=5::tiles\[0\]\.bounds: \S/m);
+  });
+
+  it('--dir points at another folder', async () => {
+    const result = await validate({ 'ops/dash/broken.yaml': BROKEN }, '--dir', 'ops/dash');
+    expect(result.code).toBe(3);
+    expect(result.stdout).toContain('ops/dash/broken.yaml:10:39');
+  });
+
+  it('--remote asks the target validator about every dashboard', async () => {
+    server = await startTestServer();
+    proxy = await startFaultServer({ upstream: server.baseUrl });
+    project = await createProject({ 'dashboards/a.yaml': VALID, 'dashboards/b.yaml': VALID.replace('Valid', 'B') });
+    const result = await runDashcd(['validate', '--remote'], { cwd: project.root, env: { DT_ENV_URL: `${proxy.url}/e/local`, DT_API_TOKEN: server.token } });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(proxy.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/validator'))).toHaveLength(2);
+  });
+});
+
+describe('apply with an invalid desired state', () => {
+  it('writes nothing at all and exits 3 with file:line:col', async () => {
+    server = await startTestServer();
+    proxy = await startFaultServer({ upstream: server.baseUrl });
+    project = await createProject({ 'dashboards/ok.yaml': VALID, 'dashboards/broken.yaml': BROKEN });
+    const result = await runDashcd(['apply'], { cwd: project.root, env: { DT_ENV_URL: `${proxy.url}/e/local`, DT_API_TOKEN: server.token } });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toContain('dashboards/broken.yaml:10:39  tiles[1].bounds.width: ');
+    expect(proxy.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(server.server.environments.get(DEFAULT_ENVIRONMENT)?.dashboards.size).toBe(0);
+  });
+
+  it('plan exits 3 the same way, also with --detailed-exitcode', async () => {
+    project = await createProject({ 'dashboards/broken.yaml': BROKEN });
+    server = await startTestServer();
+    const result = await runDashcd(['plan', '--detailed-exitcode'], { cwd: project.root, env: { DT_ENV_URL: server.url, DT_API_TOKEN: server.token } });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toContain('dashboards/broken.yaml:5:5  tiles[0].bounds: ');
+  });
+});

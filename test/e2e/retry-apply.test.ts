@@ -1,0 +1,110 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createApiClient, type ApiClient } from '../../src/client/api-client.js';
+import { createProject, runDashcd, type CliResult, type Project } from '../helpers/cli.js';
+import { startFaultServer, type FaultServer, type ScriptedAnswer } from '../helpers/fault-server.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+const IDS = {
+  a: '1a1a1a1a-0000-4000-8000-00000000000a',
+  b: '1a1a1a1a-0000-4000-8000-00000000000b',
+  c: '1a1a1a1a-0000-4000-8000-00000000000c',
+} as const;
+const PATH = (id: string): string => `/e/local/api/config/v1/dashboards/${id}`;
+
+function dashboardYaml(id: string, name: string): string {
+  return `id: ${id}
+dashboardMetadata:
+  name: ${name}
+  owner: team@example.com
+tiles:
+  - name: Notes
+    tileType: MARKDOWN
+    bounds: { top: 0, left: 0, width: 304, height: 152 }
+    markdown: ${name}
+`;
+}
+
+let server: TestServer;
+let proxy: FaultServer;
+let api: ApiClient;
+let project: Project;
+beforeEach(async () => {
+  server = await startTestServer();
+  proxy = await startFaultServer({ upstream: server.baseUrl });
+  api = createApiClient({ baseUrl: server.url, token: server.token });
+  project = await createProject(Object.fromEntries(Object.entries(IDS).map(([k, id]) => [`dashboards/${k}.yaml`, dashboardYaml(id, k)])));
+});
+afterEach(async () => {
+  await api.close();
+  await proxy.close();
+  await server.close();
+  await project.cleanup();
+});
+
+const dashcd = (argv: string[], env: Record<string, string> = {}): Promise<CliResult> =>
+  runDashcd(argv, { cwd: project.root, env: { DT_ENV_URL: `${proxy.url}/e/local`, DT_API_TOKEN: server.token, ...env } });
+
+const busy = (status: number, headers: Record<string, string>, match: ScriptedAnswer['match']): ScriptedAnswer => ({
+  status,
+  headers,
+  body: { error: { code: status, message: status === 429 ? 'Too many requests' : 'Service unavailable' } },
+  match,
+});
+
+/** Arrival times of the requests to `path` with `method`, in ms. */
+const arrivals = (method: string, path: string): number[] => proxy.requests.filter((r) => r.method === method && r.path === path).map((r) => r.at);
+const gaps = (times: number[]): number[] => times.slice(1).map((t, i) => t - (times[i] ?? t));
+
+describe('apply against a target that throttles', () => {
+  it('converges through 429 and 503 answers and waits as long as Retry-After asks', async () => {
+    const put = { method: 'PUT', path: PATH(IDS.b) };
+    proxy.script(busy(429, { 'retry-after': '1' }, put), busy(503, { 'retry-after': '1' }, put));
+    proxy.script(busy(503, { 'retry-after': '1' }, { method: 'GET', path: PATH(IDS.c) }));
+
+    const result = await dashcd(['apply']);
+
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('3 created, 0 updated, 0 unchanged, 0 deleted, 0 failed');
+    expect(proxy.pending()).toBe(0);
+    const putTimes = arrivals('PUT', PATH(IDS.b));
+    expect(putTimes).toHaveLength(3);
+    // Retry-After is a lower bound: each retry came at least a second after the answer that asked for it.
+    for (const gap of gaps(putTimes)) expect(gap).toBeGreaterThanOrEqual(990);
+    expect(gaps(arrivals('GET', PATH(IDS.c)))[0]).toBeGreaterThanOrEqual(990);
+    expect((await dashcd(['plan', '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  it('honours X-RateLimit-Reset (a timestamp) when there is no Retry-After', async () => {
+    const resetAt = Date.now() + 800;
+    proxy.script(busy(429, { 'x-ratelimit-reset': String(resetAt) }, { method: 'PUT', path: PATH(IDS.a) }));
+
+    const result = await dashcd(['apply']);
+
+    expect(result.code, result.stderr).toBe(0);
+    const [first, second] = proxy.requests.filter((r) => r.method === 'PUT' && r.path === PATH(IDS.a));
+    expect(first?.answer).toBe(429);
+    expect(second?.answer).toBe('proxied');
+    expect(performance.timeOrigin + (second?.at ?? 0)).toBeGreaterThanOrEqual(resetAt - 10);
+  });
+
+  it('a dashboard that keeps failing is reported with exit 5 and the others are applied', async () => {
+    proxy.script(...Array.from({ length: 50 }, () => busy(503, {}, { method: 'PUT', path: PATH(IDS.b) })));
+
+    const result = await dashcd(['apply'], { DASHCD_RETRY_DEADLINE: '1s' });
+
+    expect(result.code).toBe(5);
+    expect(result.stdout).toMatch(new RegExp(`✗ create failed {2}${IDS.b} {2}dashboards/b\\.yaml: 503 from PUT .*gave up after \\d+ attempts`));
+    expect(result.stdout).toContain(`+ created  ${IDS.a}  dashboards/a.yaml`);
+    expect(result.stdout).toContain(`+ created  ${IDS.c}  dashboards/c.yaml`);
+    expect(result.stdout).toContain('2 created, 0 updated, 0 unchanged, 0 deleted, 1 failed');
+    expect(arrivals('PUT', PATH(IDS.b)).length).toBeGreaterThan(1);
+    expect((await api.dashboards.list()).map((d) => d.id).sort()).toEqual([IDS.a, IDS.c]);
+
+    // Once the target recovers, the next apply writes just the one that failed.
+    while (proxy.pending() > 0) await fetch(`${proxy.url}${PATH(IDS.b)}`, { method: 'PUT' });
+    proxy.requests.length = 0;
+    const retried = await dashcd(['apply']);
+    expect(retried.code).toBe(0);
+    expect(retried.stdout).toContain('1 created, 0 updated, 2 unchanged');
+  });
+});
