@@ -1,0 +1,169 @@
+import { CodeTable, EventColumns, IdTable } from './event-columns.js';
+import type { EventFields } from './event-record.js';
+import { EndBlocks } from './end-blocks.js';
+import { SlotList } from './slot-list.js';
+
+export type UpsertOutcome = 'created' | 'replaced';
+
+/**
+ * The in-memory index over the event log: typed-array columns, the global order, a posting list per event type
+ * and per entity (all ascending by the feed key), the end-time block maxima, and the id table. The texts stay in
+ * the log; the index holds only where each current version is.
+ */
+export class EventIndex {
+  readonly columns = new EventColumns();
+  readonly ids = new IdTable(this.columns);
+  readonly types = new CodeTable();
+  readonly entities = new CodeTable();
+  readonly order = new SlotList(this.columns, 1024);
+  readonly blocks = new EndBlocks(this.columns, this.order);
+  private byType: SlotList[] = [];
+  private byEntity: SlotList[] = [];
+  /** While > 0, new slots only land in the columns; endBulk() sorts and rebuilds the lists once. */
+  private bulkFrom = -1;
+
+  get size(): number {
+    return this.columns.count;
+  }
+
+  typeList(code: number): SlotList | undefined {
+    return this.byType[code];
+  }
+
+  entityList(code: number): SlotList | undefined {
+    return this.byEntity[code];
+  }
+
+  /** Records the current version of an event: a new slot for a new id, an in-place update for a known one. */
+  upsert(fields: EventFields, offset: number, length: number): UpsertOutcome {
+    const c = this.columns;
+    const end = fields.endTime ?? Number.NEGATIVE_INFINITY;
+    const type = this.types.codeOf(fields.eventType);
+    const entity = this.entities.codeOf(fields.entityId);
+    const existing = this.ids.find(fields.startTime, fields.hi, fields.lo);
+    if (existing !== undefined) {
+      this.replace(existing, { end, type, entity, offset, length });
+      return 'replaced';
+    }
+    c.reserve(1);
+    const slot = c.count++;
+    c.start[slot] = fields.startTime;
+    c.hi[slot] = fields.hi;
+    c.lo[slot] = fields.lo;
+    c.end[slot] = end;
+    c.type[slot] = type;
+    c.entity[slot] = entity;
+    c.offset[slot] = offset;
+    c.length[slot] = length;
+    this.ids.add(slot);
+    if (this.bulkFrom < 0) this.link(slot);
+    return 'created';
+  }
+
+  beginBulk(): void {
+    if (this.bulkFrom < 0) this.bulkFrom = this.columns.count;
+  }
+
+  /** Merges the slots added since beginBulk() into the order and rebuilds the posting lists and blocks: O(n). */
+  endBulk(): void {
+    if (this.bulkFrom < 0) return;
+    const added = this.columns.count - this.bulkFrom;
+    const fresh = new Uint32Array(added);
+    for (let i = 0; i < added; i++) fresh[i] = this.bulkFrom + i;
+    this.bulkFrom = -1;
+    if (!isSorted(fresh, this.columns)) fresh.sort((a, b) => this.columns.compare(a, b));
+    const merged = mergeSorted(this.order.items.subarray(0, this.order.length), fresh, this.columns);
+    this.order.assign(merged, merged.length);
+    this.rebuildLists();
+    this.blocks.refreshFrom(0);
+  }
+
+  private replace(slot: number, next: { end: number; type: number; entity: number; offset: number; length: number }): void {
+    const c = this.columns;
+    const linked = this.bulkFrom < 0;
+    if (linked && c.type[slot] !== next.type) {
+      this.byType[c.type[slot] ?? 0]?.remove(slot);
+      addSorted(listAt(this.byType, next.type, c), slot, c);
+    }
+    if (linked && c.entity[slot] !== next.entity) {
+      this.byEntity[c.entity[slot] ?? 0]?.remove(slot);
+      addSorted(listAt(this.byEntity, next.entity, c), slot, c);
+    }
+    const endChanged = c.end[slot] !== next.end;
+    c.end[slot] = next.end;
+    c.type[slot] = next.type;
+    c.entity[slot] = next.entity;
+    c.offset[slot] = next.offset;
+    c.length[slot] = next.length;
+    if (linked && endChanged) this.blocks.refreshAt(this.order.positionOf(slot));
+  }
+
+  /** Links one new slot into the order, its lists and the blocks. Appending is O(1); an older start shifts. */
+  private link(slot: number): void {
+    const c = this.columns;
+    const position = addSorted(this.order, slot, c);
+    this.blocks.refreshFrom(position);
+    addSorted(listAt(this.byType, c.type[slot] ?? 0, c), slot, c);
+    addSorted(listAt(this.byEntity, c.entity[slot] ?? 0, c), slot, c);
+  }
+
+  private rebuildLists(): void {
+    this.byType = buildLists(this.order, this.columns.type, this.types.size, this.columns);
+    this.byEntity = buildLists(this.order, this.columns.entity, this.entities.size, this.columns);
+  }
+}
+
+function listAt(lists: SlotList[], code: number, columns: EventColumns): SlotList {
+  let list = lists[code];
+  if (!list) {
+    list = new SlotList(columns);
+    lists[code] = list;
+  }
+  return list;
+}
+
+function addSorted(list: SlotList, slot: number, columns: EventColumns): number {
+  if (list.length === 0 || columns.compare(list.at(list.length - 1), slot) < 0) {
+    list.push(slot);
+    return list.length - 1;
+  }
+  return list.insert(slot);
+}
+
+/** One pass over the global order: every list comes out sorted without a sort. */
+function buildLists(order: SlotList, codes: Uint32Array, size: number, columns: EventColumns): SlotList[] {
+  const counts = new Uint32Array(size);
+  for (let p = 0; p < order.length; p++) {
+    const code = codes[order.at(p)] ?? 0;
+    counts[code] = (counts[code] ?? 0) + 1;
+  }
+  const lists: SlotList[] = [];
+  for (let code = 0; code < size; code++) {
+    const count = counts[code] ?? 0;
+    if (count > 0) lists[code] = new SlotList(columns, count + (count >>> 3) + 4);
+  }
+  for (let p = 0; p < order.length; p++) {
+    const slot = order.at(p);
+    lists[codes[slot] ?? 0]?.push(slot);
+  }
+  return lists;
+}
+
+function isSorted(slots: Uint32Array, columns: EventColumns): boolean {
+  for (let i = 1; i < slots.length; i++) if (columns.compare(slots[i - 1] ?? 0, slots[i] ?? 0) > 0) return false;
+  return true;
+}
+
+function mergeSorted(a: Uint32Array, b: Uint32Array, columns: EventColumns): Uint32Array {
+  if (a.length === 0) return b;
+  const out = new Uint32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) {
+    out[k++] = columns.compare(a[i] ?? 0, b[j] ?? 0) <= 0 ? (a[i++] ?? 0) : (b[j++] ?? 0);
+  }
+  while (i < a.length) out[k++] = a[i++] ?? 0;
+  while (j < b.length) out[k++] = b[j++] ?? 0;
+  return out;
+}

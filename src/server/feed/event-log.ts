@@ -1,0 +1,191 @@
+import { readSync } from 'node:fs';
+import { open, stat, truncate, type FileHandle } from 'node:fs/promises';
+import { appendDurable, mkdirDurable } from '../../lib/durable-file.js';
+import { nodeFs, type FsLayer } from '../../lib/fs-layer.js';
+import type { Logger } from '../../lib/logger.js';
+import { StoreError } from '../store/store-error.js';
+import { fieldsOfLine, type EventFields } from './event-record.js';
+
+export const EVENT_LOG_FILE = 'events.log';
+const NEWLINE = 0x0a;
+const SCAN_CHUNK = 8 << 20;
+
+/** Where one event text lies in the log (without its newline). */
+export interface LogSpan {
+  readonly offset: number;
+  readonly length: number;
+}
+
+export interface ScanOutcome {
+  readonly records: number;
+  readonly damagedLines: number;
+  readonly truncatedBytes: number;
+}
+
+/**
+ * Reads the whole log once, calling `onRecord` for each event line in file order. A last line without its newline
+ * is the remains of a write that never completed (it was not acknowledged): it is cut off and logged. A complete line
+ * that is not an event is logged and skipped, never served.
+ */
+export async function scanEventLog(
+  path: string,
+  log: Logger,
+  onRecord: (fields: EventFields, span: LogSpan) => void,
+): Promise<ScanOutcome> {
+  const handle = await open(path, 'a+');
+  let chunk: Buffer = Buffer.allocUnsafe(SCAN_CHUNK);
+  let fileOffset = 0;
+  let carry = 0;
+  let lineNumber = 0;
+  let records = 0;
+  let damagedLines = 0;
+  try {
+    for (;;) {
+      if (carry === chunk.length) chunk = grown(chunk);
+      const { bytesRead } = await handle.read(chunk, carry, chunk.length - carry, fileOffset + carry);
+      if (bytesRead === 0) break;
+      const filled = carry + bytesRead;
+      let lineStart = 0;
+      for (let nl = chunk.indexOf(NEWLINE, carry); nl >= 0 && nl < filled; nl = chunk.indexOf(NEWLINE, lineStart)) {
+        lineNumber++;
+        const fields = fieldsOfLine(chunk, lineStart, nl);
+        if (fields) {
+          onRecord(fields, { offset: fileOffset + lineStart, length: nl - lineStart });
+          records++;
+        } else if (nl > lineStart) {
+          damagedLines++;
+          log.warn({ file: path, line: lineNumber, offset: fileOffset + lineStart }, 'skipped a damaged event line');
+        }
+        lineStart = nl + 1;
+      }
+      chunk.copy(chunk, 0, lineStart, filled);
+      fileOffset += lineStart;
+      carry = filled - lineStart;
+    }
+  } finally {
+    await handle.close();
+  }
+  if (carry > 0) await cutTornTail(path, fileOffset, carry, log);
+  return { records, damagedLines, truncatedBytes: carry };
+}
+
+function grown(chunk: Buffer): Buffer {
+  const next = Buffer.allocUnsafe(chunk.length * 2);
+  chunk.copy(next);
+  return next;
+}
+
+async function cutTornTail(path: string, keep: number, dropped: number, log: Logger): Promise<void> {
+  await truncate(path, keep);
+  const handle = await open(path, 'r+');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  log.warn({ file: path, keptBytes: keep, droppedBytes: dropped }, 'cut off an incomplete last event line');
+}
+
+/**
+ * The append-only event log: one event text per line, a later line with the same id replacing an earlier one.
+ * Appends are durable per batch (write + fsync) before they are reported; reads are positioned reads of spans the
+ * index points at. One writer at a time (appends are serialised by the store).
+ */
+export class EventLog {
+  private constructor(
+    readonly path: string,
+    private size: number,
+    private readonly reader: FileHandle,
+    private readonly fs: FsLayer,
+  ) {}
+
+  /** Opens an existing (already scanned) log file for appends and reads. */
+  static async open(path: string, fs: FsLayer = nodeFs): Promise<EventLog> {
+    const { size } = await stat(path);
+    return new EventLog(path, size, await open(path, 'r'), fs);
+  }
+
+  get bytes(): number {
+    return this.size;
+  }
+
+  /** Appends the texts as lines and fsyncs; resolves with where each landed. */
+  async append(texts: readonly string[]): Promise<LogSpan[]> {
+    const spans: LogSpan[] = [];
+    const parts: Buffer[] = [];
+    let offset = this.size;
+    for (const text of texts) {
+      const bytes = Buffer.from(`${text}\n`, 'utf8');
+      spans.push({ offset, length: bytes.length - 1 });
+      parts.push(bytes);
+      offset += bytes.length;
+    }
+    try {
+      await appendDurable(this.path, Buffer.concat(parts), { fs: this.fs });
+    } catch (error) {
+      await this.rollBack();
+      throw new StoreError('STORE_IO', `could not append to ${this.path}: ${(error as Error).message}`, { cause: error });
+    }
+    this.size = offset;
+    return spans;
+  }
+
+  /** A failed append may have written part of a batch: cut the file back so no half line stays behind. */
+  private async rollBack(): Promise<void> {
+    await truncate(this.path, this.size).catch(() => undefined);
+  }
+
+  /**
+   * Reads spans; neighbouring spans are fetched with one read (pages are mostly contiguous in the file). Synchronous
+   * on purpose: a page is up to 150 small positioned reads that the page cache answers in microseconds each, while a
+   * round trip through the libuv pool costs tens of microseconds per read; and a read can never interleave with
+   * close().
+   */
+  read(spans: readonly LogSpan[]): Buffer[] {
+    const out: Buffer[] = new Array<Buffer>(spans.length);
+    const order = spans.map((_, i) => i).sort((a, b) => (spans[a]?.offset ?? 0) - (spans[b]?.offset ?? 0));
+    let i = 0;
+    while (i < order.length) {
+      const first = spans[order[i] ?? 0] as LogSpan;
+      let last = i;
+      let end = first.offset + first.length;
+      while (last + 1 < order.length) {
+        const next = spans[order[last + 1] ?? 0] as LogSpan;
+        if (next.offset - end > MERGE_GAP || next.offset + next.length - first.offset > MERGE_LIMIT) break;
+        end = Math.max(end, next.offset + next.length);
+        last++;
+      }
+      const buffer = Buffer.allocUnsafe(end - first.offset);
+      this.readFully(buffer, first.offset);
+      for (let k = i; k <= last; k++) {
+        const index = order[k] ?? 0;
+        const span = spans[index] as LogSpan;
+        out[index] = buffer.subarray(span.offset - first.offset, span.offset - first.offset + span.length);
+      }
+      i = last + 1;
+    }
+    return out;
+  }
+
+  private readFully(buffer: Buffer, position: number): void {
+    let done = 0;
+    while (done < buffer.length) {
+      const bytesRead = readSync(this.reader.fd, buffer, done, buffer.length - done, position + done);
+      if (bytesRead === 0) throw new StoreError('STORE_IO', `${this.path} is shorter than its index expects`);
+      done += bytesRead;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.reader.close();
+  }
+}
+
+/** Spans closer than this are read together; farther apart, reading the gap costs more than another read. */
+const MERGE_GAP = 4 * 1024;
+const MERGE_LIMIT = 1024 * 1024;
+
+/** Creates the events directory when it is missing. */
+export async function ensureEventsDir(dir: string, fs: FsLayer): Promise<void> {
+  await mkdirDurable(dir, fs);
+}
