@@ -58,6 +58,17 @@ describe('admin API', () => {
     expectEnvelope(await api(`${base}/local/tokens/temp%20token`, { method: 'DELETE', headers: admin }), 404, 'Token temp token not found');
   });
 
+  it('refuses to revoke by a name that several tokens share (400), and revokes by id', async () => {
+    const make = async () =>
+      ((await api(`${base}/local/tokens`, { method: 'POST', headers: admin, body: { name: 'twin', scopes: ['ReadConfig'] } })).json as {
+        info: { id: string };
+      }).info.id;
+    const first = await make();
+    await make();
+    expectEnvelope(await api(`${base}/local/tokens/twin`, { method: 'DELETE', headers: admin }), 400, /revoke by id/);
+    expect((await api(`${base}/local/tokens/${first}`, { method: 'DELETE', headers: admin })).status).toBe(204);
+  });
+
   it('answers 404 for environments that do not exist, 405 for other methods', async () => {
     expectEnvelope(await api(`${base}/nowhere/tokens`, { headers: admin }), 404, 'Environment nowhere not found');
     expectEnvelope(await api(`${base}/nowhere/tokens/x`, { method: 'DELETE', headers: admin }), 404);

@@ -1,16 +1,16 @@
 import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { serveCommand } from '../../src/cli/commands/serve.js';
 import type { CommandIo } from '../../src/cli/command.js';
 import { nodeFs, type FsLayer } from '../../src/lib/fs-layer.js';
-import { silentLogger } from '../../src/lib/logger.js';
+import { createLogger, silentLogger } from '../../src/lib/logger.js';
 import { DEFAULT_ENVIRONMENT } from '../../src/schema/ids.js';
 import { openTokenStore } from '../../src/server/auth/token-store.js';
-import { startEmbeddedServer, startServer } from '../../src/server/create-server.js';
+import { startEmbeddedServer, startServer, type RouteFactory } from '../../src/server/create-server.js';
 import { readOwner } from '../../src/server/data-dir.js';
 import { api, expectEnvelope, minimalDashboard } from '../helpers/server.js';
 
@@ -111,6 +111,44 @@ describe('server lifecycle', () => {
       expect(response.status).toBe(200);
       expect(response.json).toEqual({ dashboards: [] });
       expect((await stat(join(dataDir, 'env', 'late', 'dashboards'))).isDirectory()).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('answers an unexpected exception with a 500 envelope whose x-request-id matches the logged error', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString('utf8')) as Record<string, unknown>);
+        done();
+      },
+    });
+    const boom: RouteFactory = () => [
+      { method: 'GET', path: '/boom', scope: 'ReadConfig', handle: async () => Promise.reject(new Error('kaboom')) },
+    ];
+    const server = await startServer({ dataDir, log: createLogger({ destination }), port: 0, routeFactories: [boom] });
+    try {
+      const token = server.environments.get(DEFAULT_ENVIRONMENT)!.tokens.addEphemeral(['ReadConfig']);
+      const response = await api(`${server.envUrl()}/boom`, { token });
+      expectEnvelope(response, 500, /x-request-id/);
+      const requestId = response.headers.get('x-request-id');
+      const logged = lines.find((line) => line['msg'] === 'request failed');
+      expect(logged).toMatchObject({ requestId, err: { message: 'kaboom' } });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('answers a write that arrives while the store is closing with 503 and Retry-After', async () => {
+    const server = await startServer({ dataDir, log: silentLogger(), port: 0 });
+    try {
+      const local = server.environments.get(DEFAULT_ENVIRONMENT)!;
+      const token = local.tokens.addEphemeral(['WriteConfig']);
+      await local.dashboards.close();
+      const response = await api(`${server.envUrl()}/api/config/v1/dashboards`, { method: 'POST', token, body: minimalDashboard() });
+      expectEnvelope(response, 503, 'The server is shutting down; retry shortly.');
+      expect(response.headers.get('retry-after')).toBe('1');
     } finally {
       await server.close();
     }

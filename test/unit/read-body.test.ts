@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../src/server/http/http-error.js';
 import { scanJson } from '../../src/server/http/json-scan.js';
-import { checkJsonContentType, parseJsonText } from '../../src/server/http/read-body.js';
+import { checkJsonContentType, parseJsonBytes, parseJsonText } from '../../src/server/http/read-body.js';
 
 function refusal(fn: () => unknown): HttpError {
   try {
@@ -65,6 +65,11 @@ describe('JSON body guards', () => {
     expect(error.status).toBe(400);
     expect(error.message).toContain(where);
     expect(error.message).toMatch(/^Malformed JSON near /);
+  });
+
+  it('drops a leading UTF-8 byte order mark and refuses bytes that are not UTF-8', () => {
+    expect(parseJsonBytes(Buffer.from('\ufeff{"a":1}', 'utf8'))).toEqual({ a: 1 });
+    expect(refusal(() => parseJsonBytes(Buffer.from([0x7b, 0xff, 0x7d]))).message).toBe('The request body is not valid UTF-8.');
   });
 
   it('refuses an empty body', () => {

@@ -13,6 +13,7 @@ const EMPTY = '22222222-2222-4222-8222-222222222222';
 const TRUNCATED = '33333333-3333-4333-8333-333333333333';
 const INVALID = '44444444-4444-4444-8444-444444444444';
 const FOREIGN = '55555555-5555-4555-8555-555555555555';
+const HAND_PLACED = '66666666-6666-4666-8666-666666666666';
 
 function capture(): { lines: Array<Record<string, unknown>>; log: ReturnType<typeof createLogger> } {
   const lines: Array<Record<string, unknown>> = [];
@@ -40,17 +41,21 @@ describe('opening a damaged store', () => {
     await writeFile(join(dir, `${FOREIGN}.json`), whole);
     await writeFile(join(dir, `${GOOD}.json${TEMP_MARKER}abc123`), '{"half');
     await writeFile(join(dir, 'README.txt'), 'operator notes');
+    await writeFile(join(dir, `${HAND_PLACED}.json`), JSON.stringify({ dashboardMetadata: { name: 'by hand', owner: 'o' }, tiles: [] }));
   });
   afterEach(async () => rm(root, { recursive: true, force: true }));
 
   it('serves only whole dashboards, sets the damaged ones aside with a log line each, and removes temp files', async () => {
     const { lines, log } = capture();
     const store = await openDashboardStore({ dir, log });
-    expect(store.size).toBe(1);
+    expect(store.size).toBe(2);
     expect(store.get(DashboardId.parse(GOOD))?.name).toBe('good');
+    expect(store.get(DashboardId.parse(HAND_PLACED))).toMatchObject({ name: 'by hand', version: 1 });
+    expect(JSON.parse(store.get(DashboardId.parse(HAND_PLACED))!.bytes.toString('utf8'))).toMatchObject({ id: HAND_PLACED });
     for (const id of [EMPTY, TRUNCATED, INVALID, FOREIGN]) expect(store.get(DashboardId.parse(id))).toBeUndefined();
 
-    expect((await readdir(dir)).sort()).toEqual([`${GOOD}.json`, 'README.txt', 'damaged'].sort());
+    expect((await readdir(dir)).sort()).toEqual([`${GOOD}.json`, `${HAND_PLACED}.json`, 'README.txt', 'damaged'].sort());
+    expect(lines.some((line) => line['msg'] === 'ignored a file that is not named <dashboard-id>.json')).toBe(true);
     const damaged = await readdir(join(dir, 'damaged'));
     expect(damaged.map((name) => name.slice(0, 36)).sort()).toEqual([EMPTY, TRUNCATED, INVALID, FOREIGN].sort());
     const setAside = lines.filter((line) => line['msg'] === 'damaged dashboard file set aside, not served');
@@ -68,7 +73,7 @@ describe('opening a damaged store', () => {
     expect(await readFile(join(dir, 'damaged', empty!), 'utf8')).toBe('');
     const { lines, log } = capture();
     const again = await openDashboardStore({ dir, log });
-    expect(again.size).toBe(1);
+    expect(again.size).toBe(2);
     expect(lines.filter((line) => line['level'] === 50)).toEqual([]);
     await again.close();
   });
