@@ -50,7 +50,8 @@ function eventLine(rng: Rng, startTime: number): string {
   const rest = {
     id: `${eventId}_${startTime}`,
     startTime,
-    endTime: open ? startTime + 3_600_000 : startTime + rng.int(60_000, 1_800_000),
+    // An open event has no end yet (the feed omits it); JSON.stringify drops the undefined member.
+    endTime: open ? undefined : startTime + rng.int(60_000, 1_800_000),
     entityId,
     entityName: `${entityId.startsWith('HOST') ? 'ip-10-0' : 'svc'}-${entity}`,
     severityLevel: rng.pick(SEVERITIES),

@@ -31,7 +31,8 @@ export async function requireComponent(command: readonly string[], modules: read
   }
   // Loaded lazily: while a command's modules are missing, the bench must still run every other figure.
   const table = await import('../../src/cli/commands/index.js').catch((error: unknown) => {
-    throw new NotMeasurableYet(`the command table does not load yet (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+    const missing = /Cannot find module '[^']*\/(src\/[^']+)'/.exec(String(error))?.[1];
+    throw new NotMeasurableYet(`the command table does not load yet (${missing ? `${missing} is missing` : String(error).slice(0, 120)})`);
   });
   const found = table.commands.some((c) => c.path.join(' ') === command.join(' '));
   if (!found) throw new NotMeasurableYet(`command '${command.join(' ')}' is not in the command table yet`);
@@ -51,7 +52,7 @@ export async function runBaselineTask(task: string, args: Record<string, unknown
 
 const BASELINE_TASK = fileURLToPath(new URL('../children/baseline-task.js', import.meta.url));
 
-function runNodeScript(script: string, args: readonly string[], options: CliOptions): Promise<CliRun> {
+export function runNodeScript(script: string, args: readonly string[], options: CliOptions): Promise<CliRun> {
   const started = performance.now();
   const child = spawn(process.execPath, [...(options.execArgv ?? []), script, ...args], {
     cwd: options.cwd,

@@ -78,8 +78,6 @@ export interface Figure {
   title: string;
   /** The goal as the issue states it, shown even while the figure cannot be measured yet. */
   goal: string;
-  /** Set while the component is missing: the figure is listed as not yet measured, never faked. */
-  pending?: string;
   run(ctx: FigureContext): Promise<FigureOutcome>;
 }
 

@@ -1,0 +1,46 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { dataDirLayout } from '../../src/server/data-dir.js';
+import { DEFAULT_ENVIRONMENT } from '../../src/schema/ids.js';
+import { writeEventsJsonl, type EventSetInfo } from '../data/events.js';
+import { requireComponent, runNodeScript } from '../lib/cli.js';
+import type { FigureContext } from '../lib/figure.js';
+
+/** Events span this much time back from the anchor: inside the feed's default 30-day window. */
+const SPAN_MS = 25 * 86_400_000;
+/** One anchor per bench process, so every data set of a run ends at the same instant. */
+const ANCHOR_MS = Math.floor(Date.now() / 60_000) * 60_000 - 60_000;
+
+export interface EventFixture {
+  info: EventSetInfo;
+  /** The generated JSONL (what the naive baseline loads). */
+  jsonl: string;
+  /** A dashcd data dir whose `local` environment holds the events. */
+  dataDir: string;
+}
+
+const IMPORT_CHILD = fileURLToPath(new URL('../children/import-events.js', import.meta.url));
+
+/** `count` seeded events, as JSONL and imported into a data dir, built once per bench run. */
+export function eventFixture(ctx: FigureContext, count: number): Promise<EventFixture> {
+  return ctx.shared(`events-${count}`, async (dir) => {
+    const jsonl = join(dir, 'events.jsonl');
+    const dataDir = join(dir, 'data');
+    ctx.progress(`generating ${count.toLocaleString('en-US')} events`);
+    const info = await writeEventsJsonl(jsonl, { count, seed: ctx.seed, anchorMs: ANCHOR_MS, spanMs: SPAN_MS });
+    const storeDir = dataDirLayout(dataDir).eventsDir(DEFAULT_ENVIRONMENT);
+    await mkdir(storeDir, { recursive: true });
+    ctx.progress(`importing them into ${storeDir}`);
+    const run = await runNodeScript(IMPORT_CHILD, [jsonl, storeDir], { cwd: dir, timeoutMs: 900_000 });
+    if (run.code !== 0) throw new Error(`event import failed: ${run.stderr.slice(-800)}`);
+    const { size } = JSON.parse(run.stdout) as { size: number };
+    if (size !== count) throw new Error(`event import stored ${size} events, expected ${count}`);
+    return { info, jsonl, dataDir };
+  });
+}
+
+/** The events figures need the feed served by the embedded server; until it is wired, they are not measured. */
+export async function requireEventsFeed(): Promise<void> {
+  await requireComponent(['events', 'pull'], ['server/feed/event-store.js', 'archive/pull-events.js']);
+}
