@@ -1,7 +1,9 @@
 import type { Clock } from '../../lib/clock.js';
 import { EVENT_ID_DIGITS } from '../../schema/events.js';
 import type { EnvironmentId } from '../../schema/ids.js';
-import type { EventStore } from '../feed/event-store.js';
+import type { Logger } from '../../lib/logger.js';
+import type { RouteFactory } from '../create-server.js';
+import { openEventStore, type EventStore } from '../feed/event-store.js';
 import { readFeedPage } from '../feed/feed-page.js';
 import { parseFeedQuery } from '../feed/feed-query.js';
 import { closeDueProblems } from '../feed/problem-expiry.js';
@@ -31,6 +33,26 @@ export function createEventRoutes(deps: EventRouteDeps): Route[] {
     { method: 'POST', path: PATH, scope: 'DataExport', handle: (ctx) => createEvents(deps, ctx) },
     { method: 'GET', path: `${PATH}/{eventId}`, scope: 'DataExport', handle: (ctx) => getEvent(deps, ctx) },
   ];
+}
+
+/**
+ * The two server options that give every environment its event store and mount these routes; spread them into
+ * startServer's options: `startServer({ ...options, ...eventsServerOptions({ log }) })`.
+ */
+export function eventsServerOptions({ log, cursorKey }: { log: Logger; cursorKey?: Buffer }): {
+  openEvents: (env: EnvironmentId, dir: string) => Promise<EventStore>;
+  routeFactories: Array<RouteFactory<EventStore>>;
+} {
+  return {
+    openEvents: (env, dir) => openEventStore({ dir, log: log.child({ component: 'events', env }) }),
+    routeFactories: [
+      (context) => createEventRoutes({
+        events: (env) => context.environments.get(env)?.events,
+        clock: context.clock,
+        ...(cursorKey ? { cursorKey } : {}),
+      }),
+    ],
+  };
 }
 
 function storeOf(deps: EventRouteDeps, env: EnvironmentId): EventStore {

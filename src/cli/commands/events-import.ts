@@ -1,0 +1,78 @@
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { EnvironmentId } from '../../schema/ids.js';
+import { acquireOwnership, DataDirLockedError, dataDirLayout, readOwner, type OwnerInfo, type Ownership } from '../../server/data-dir.js';
+import { importEvents, type BadLine } from '../../server/feed/importer.js';
+import { defineCommand, stringFlag } from '../command.js';
+import { dataFlag } from '../common-flags.js';
+import { CliError, ExitCode, UsageError } from '../exit-codes.js';
+
+/** Bad lines printed one by one before the rest are only counted. */
+const SHOWN_BAD_LINES = 50;
+
+export const eventsImportCommand = defineCommand({
+  path: ['events', 'import'],
+  summary: 'Load events (EventRestEntry JSONL) into the embedded server\'s event store',
+  description:
+    'Appends every line of FILE to the event store of one environment of the data dir, in order: a later line with ' +
+    'the same id replaces the earlier one (that is how an open event becomes closed). Lines that are not valid ' +
+    'events are reported as FILE:LINE and skipped; the exit code is then 3. The server must be stopped while ' +
+    'importing (the store has one writer); the next `dashcd serve` serves the imported events.',
+  flags: {
+    data: dataFlag,
+    env: { type: 'string', description: 'Environment to import into', default: 'local', valueName: 'id' },
+  },
+  positionals: [{ name: 'FILE', description: 'JSONL file, one EventRestEntry per line', required: true }],
+  examples: ['dashcd events import events.jsonl', 'dashcd events import --data /var/lib/dashcd --env prod closed-events.jsonl'],
+  async run({ flags, positionals }, io) {
+    const root = resolve(io.cwd, stringFlag(flags, 'data') ?? '.dashcd');
+    const env = parseEnv(stringFlag(flags, 'env') ?? 'local');
+    const file = resolve(io.cwd, positionals[0] ?? '');
+    if (positionals.length !== 1) throw new UsageError('give exactly one FILE to import');
+    const isFile = await stat(file).then((s) => s.isFile(), () => false);
+    if (!isFile) throw new UsageError(`${file} is not a readable file`);
+    const ownership = await takeOwnership(root);
+    try {
+      let shown = 0;
+      const onBadLine = (bad: BadLine): void => {
+        if (shown++ < SHOWN_BAD_LINES) io.stderr.write(`${file}:${bad.line}: ${bad.problems.join('; ')}\n`);
+      };
+      const outcome = await importEvents({ file, eventsDir: dataDirLayout(root).eventsDir(env), log: io.log, onBadLine });
+      if (outcome.badLines > SHOWN_BAD_LINES) io.stderr.write(`… and ${outcome.badLines - SHOWN_BAD_LINES} more bad lines\n`);
+      io.stdout.write(
+        `imported ${file} into ${env}: ${outcome.created} new, ${outcome.replaced} replaced, ${outcome.badLines} skipped; ` +
+          `the store holds ${outcome.storeSize} events\n`,
+      );
+      return outcome.badLines > 0 ? ExitCode.InvalidDesiredState : ExitCode.Success;
+    } finally {
+      await ownership.release();
+    }
+  },
+});
+
+function parseEnv(raw: string): EnvironmentId {
+  const parsed = EnvironmentId.safeParse(raw);
+  if (!parsed.success) throw new UsageError(`--env '${raw}' is not an environment id (lowercase letters, digits, dashes)`);
+  return parsed.data;
+}
+
+/** The import writes the store directly, so no server may hold the data dir meanwhile. */
+async function takeOwnership(root: string): Promise<Ownership> {
+  const owner = await readOwner(root);
+  if (owner) throw serverRunning(root, owner);
+  try {
+    return await acquireOwnership(root);
+  } catch (error) {
+    if (error instanceof DataDirLockedError) throw serverRunning(root, error.owner);
+    throw error;
+  }
+}
+
+function serverRunning(root: string, owner: OwnerInfo): CliError {
+  const where = owner.url ? ` serving ${owner.url}` : '';
+  return new CliError(
+    `data dir ${root} is in use by dashcd pid ${owner.pid}${where}: stop that server, run the import, then start it again ` +
+      '(the event store has one writer)',
+    ExitCode.Unexpected,
+  );
+}
