@@ -1,14 +1,16 @@
 import { startServer } from '../../src/server/create-server.js';
+import { eventsServerOptions } from '../../src/server/routes/events.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { DEFAULT_ENVIRONMENT } from '../../src/schema/ids.js';
 import type { ServedBaseline } from '../baselines/bare-http.js';
 
 /**
- * The embedded server as `dashcd serve` runs it, on a loopback ephemeral port, with an in-memory token that has
- * every scope the figures use. `url` is the environment root the clients are pointed at.
+ * The embedded server as `dashcd serve` runs it (dashboards and the events feed), on a loopback ephemeral port,
+ * with an in-memory token that has every scope the figures use. `url` is the environment root clients are given.
  */
 export async function serveDashcd(dataDir: string): Promise<ServedBaseline & { token: string }> {
-  const server = await startServer({ dataDir, host: '127.0.0.1', port: 0, log: silentLogger() });
+  const log = silentLogger();
+  const server = await startServer({ dataDir, host: '127.0.0.1', port: 0, log, ...eventsServerOptions({ log }) });
   const local = server.environments.get(DEFAULT_ENVIRONMENT);
   if (!local) throw new Error('the default environment did not open');
   const token = local.tokens.addEphemeral(['ReadConfig', 'WriteConfig', 'DataExport'], 'bench');

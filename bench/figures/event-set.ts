@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -5,7 +6,7 @@ import { dataDirLayout } from '../../src/server/data-dir.js';
 import { DEFAULT_ENVIRONMENT } from '../../src/schema/ids.js';
 import { writeEventsJsonl, type EventSetInfo } from '../data/events.js';
 import { requireComponent, runNodeScript } from '../lib/cli.js';
-import type { FigureContext } from '../lib/figure.js';
+import { NotMeasurableYet, type FigureContext } from '../lib/figure.js';
 
 /** Events span this much time back from the anchor: inside the feed's default 30-day window. */
 const SPAN_MS = 25 * 86_400_000;
@@ -40,7 +41,10 @@ export function eventFixture(ctx: FigureContext, count: number): Promise<EventFi
   });
 }
 
-/** The events figures need the feed served by the embedded server; until it is wired, they are not measured. */
-export async function requireEventsFeed(): Promise<void> {
-  await requireComponent(['events', 'pull'], ['server/feed/event-store.js', 'archive/pull-events.js']);
+/** The events figures need the feed served by the embedded server, and the pull ones `dashcd events pull`. */
+export async function requireEventsFeed({ pull }: { pull: boolean }): Promise<void> {
+  if (pull) await requireComponent(['events', 'pull'], ['server/routes/events.js', 'archive/pull-events.js']);
+  else if (!existsSync(fileURLToPath(new URL('../../src/server/routes/events.js', import.meta.url)))) {
+    throw new NotMeasurableYet('src/server/routes/events.ts has not landed yet');
+  }
 }

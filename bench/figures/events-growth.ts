@@ -55,7 +55,7 @@ function curves(points: readonly SizePoint[]): Curve[] {
 }
 
 async function measureGrowth(ctx: FigureContext): Promise<FigureOutcome> {
-  await requireEventsFeed();
+  await requireEventsFeed({ pull: true });
   const points: SizePoint[] = [];
   for (const size of ctx.sizes.eventsCurve) points.push(await measureSize(ctx, size));
   const all = curves(points);

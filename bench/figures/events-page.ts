@@ -46,7 +46,7 @@ function pageRows(dashcd: Record<string, Sample>, naive: Record<string, Sample>,
 }
 
 async function measureEventsPage(ctx: FigureContext): Promise<FigureOutcome> {
-  await requireEventsFeed();
+  await requireEventsFeed({ pull: false });
   const count = ctx.sizes.events;
   const fx = await eventFixture(ctx, count);
   const starts = await measureStarts(ctx, fx.dataDir);

@@ -44,7 +44,7 @@ export async function fetchOnce(ctx: FigureContext, server: ServerUnderTest, fx:
 }
 
 async function measurePull(ctx: FigureContext): Promise<FigureOutcome> {
-  await requireEventsFeed();
+  await requireEventsFeed({ pull: true });
   const count = ctx.sizes.events;
   const fx = await eventFixture(ctx, count);
   return withServer(ctx, 'dashcd', fx.dataDir, async (server) => {
