@@ -1,4 +1,4 @@
-import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { systemClock, type Clock } from '../lib/clock.js';
 import type { FsLayer } from '../lib/fs-layer.js';
@@ -48,6 +48,11 @@ export interface ServerOptions<E extends EnvironmentService = EnvironmentService
   readonly openEvents?: (env: EnvironmentId, dir: string) => Promise<E>;
   /** Routes beyond dashboards and installer, e.g. the events feed. */
   readonly routeFactories?: ReadonlyArray<RouteFactory<E>>;
+  /**
+   * Consulted first for every request (e.g. the daemon's /healthz, /status, /metrics on the same port); returns true
+   * when it answered. Everything else goes through the API's routing, auth and envelopes.
+   */
+  readonly extraHandler?: (req: IncomingMessage, res: ServerResponse) => boolean;
 }
 
 export interface RunningServer<E extends EnvironmentService = EnvironmentService> {
@@ -111,7 +116,9 @@ function buildHandler<E extends EnvironmentService>(
     ...(options.routeFactories ?? []).flatMap((factory) => factory(context)),
   ];
   const admin = createAdminApi({ environments, adminKey: options.adminKey, log: log.child({ component: 'admin' }) });
-  return createRequestHandler({ environments, routes, admin, log, bodyLimit: options.bodyLimit });
+  const api = createRequestHandler({ environments, routes, admin, log, bodyLimit: options.bodyLimit });
+  const { extraHandler } = options;
+  return extraHandler ? (req, res) => extraHandler(req, res) || api(req, res) : api;
 }
 
 async function listen(

@@ -154,6 +154,25 @@ describe('server lifecycle', () => {
     }
   });
 
+  it('lets an extra handler answer its own paths first and routes everything else to the API', async () => {
+    const server = await startServer({
+      dataDir,
+      log: silentLogger(),
+      port: 0,
+      extraHandler: (req, res) => {
+        if (req.url !== '/healthz') return false;
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+        return true;
+      },
+    });
+    try {
+      expect((await api(`${server.url}/healthz`)).text).toBe('ok');
+      expectEnvelope(await api(`${server.envUrl()}/api/config/v1/dashboards`), 401);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('startEmbeddedServer serves local on a free port with a ready token, and releases the dir', async () => {
     const embedded = await startEmbeddedServer({ dataDir, log: silentLogger() });
     expect(embedded.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/e\/local$/);
