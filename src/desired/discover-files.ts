@@ -1,0 +1,48 @@
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export const DASHBOARD_FILE = /\.(ya?ml|json)$/i;
+
+export type DiscoverResult = { missing: true } | { missing: false; files: string[] };
+
+/**
+ * Dashboard files under `dir`, as paths relative to it with `/` separators, sorted by code unit so every machine
+ * lists them in the same order. Dotfiles and dot-directories are skipped (editor and VCS leftovers); a symlink
+ * counts when it points at a file, never when it points at a directory (no cycles).
+ */
+export async function discoverFiles(dir: string): Promise<DiscoverResult> {
+  try {
+    const info = await stat(dir);
+    if (!info.isDirectory()) return { missing: true };
+  } catch (error) {
+    if (isCode(error, 'ENOENT') || isCode(error, 'ENOTDIR')) return { missing: true };
+    throw error;
+  }
+  const files: string[] = [];
+  await walk(dir, '', files);
+  return { missing: false, files: files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) };
+}
+
+async function walk(root: string, prefix: string, out: string[]): Promise<void> {
+  const entries = await readdir(join(root, prefix), { withFileTypes: true });
+  for (const entry of entries) {
+    if (entry.name.startsWith('.')) continue;
+    const relative = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+    if (entry.isDirectory()) await walk(root, relative, out);
+    else if (DASHBOARD_FILE.test(entry.name) && (entry.isFile() || (await isFileLink(join(root, relative))))) {
+      out.push(relative);
+    }
+  }
+}
+
+async function isFileLink(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+export function isCode(error: unknown, code: string): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
+}

@@ -1,0 +1,183 @@
+import { stat } from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import type { Dashboard } from '../schema/dashboard.js';
+import { parseDashboardId, type DashboardId } from '../schema/ids.js';
+import { checkSources, defaultWorkerCount } from './check-pool.js';
+import type { FileCheck } from './dashboard-rules.js';
+import type { DesiredCache } from './desired-cache.js';
+import { deriveDashboardId } from './derive-id.js';
+import { DASHBOARD_FILE, discoverFiles, isCode } from './discover-files.js';
+import { idPosition } from './locate-problems.js';
+import { readSources, type SourceFile } from './read-sources.js';
+
+export { deriveDashboardId } from './derive-id.js';
+export { createDesiredCache, type DesiredCache } from './desired-cache.js';
+
+/**
+ * A problem in the desired state. `file` is relative to `cwd` with `/` separators; `line`/`col` are 1-based, or 0
+ * when there is no position (a missing folder, an unreadable file); `path` is `tiles[3].bounds` style, `''` for
+ * the file as a whole.
+ */
+export interface Diagnostic {
+  file: string;
+  line: number;
+  col: number;
+  path: string;
+  message: string;
+}
+
+export interface DesiredDashboard {
+  id: DashboardId;
+  idSource: 'file' | 'derived';
+  /** Relative to `cwd`, `/` separators. */
+  file: string;
+  /** The file's own object, keys in file order, without `id` and `metadata`. */
+  body: Dashboard;
+  name: string;
+  /** SHA-256 (hex) of the file's bytes. */
+  contentHash: string;
+}
+
+export interface DesiredResult {
+  dashboards: DesiredDashboard[];
+  diagnostics: Diagnostic[];
+  /** How many dashboard files were read. */
+  files: number;
+}
+
+export interface LoadDesiredOptions {
+  dir: string;
+  cwd?: string;
+  /** Only these files (relative to `cwd`, or absolute): the daemon's incremental reload. Deleted ones are skipped. */
+  only?: string[];
+  /** Worker threads for parsing; default one per 50 files up to the core count. 0 parses on the calling thread. */
+  workers?: number;
+  /** Reuse checks of unchanged files across loads (the daemon). */
+  cache?: DesiredCache;
+}
+
+/** `path/to/file.yaml:LINE:COL  tiles[3].bounds: message` (two spaces), without `:LINE:COL` when there is none. */
+export function formatDiagnostic(d: Diagnostic): string {
+  const where = d.line > 0 ? `${d.file}:${d.line}:${d.col}` : d.file;
+  return `${where}  ${d.path === '' ? '' : `${d.path}: `}${d.message}`;
+}
+
+/**
+ * Reads the dashboards folder into validated dashboards plus every problem found, in one pass over all files
+ * (a user's mistakes are data, never an exception). Only real I/O failures on the folder itself throw.
+ */
+export async function loadDesired(options: LoadDesiredOptions): Promise<DesiredResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const dir = resolve(cwd, options.dir);
+  const shown = (name: string): string => toPosix(relative(cwd, resolve(dir, name))) || '.';
+  const names = options.only ? await selectOnly(dir, cwd, options.only) : await listAll(dir);
+  if (names === undefined) {
+    const message = `dashboards folder not found: ${shown('.')}; create it, or point --dir at the folder holding the dashboard files`;
+    return { dashboards: [], diagnostics: [{ file: shown('.'), line: 0, col: 0, path: '', message }], files: 0 };
+  }
+  const files = (await readSources(dir, names)).filter((f) => f.kind !== 'gone');
+  const checks = await checkAll(files, options);
+  const diagnostics: Diagnostic[] = [];
+  const valid: ValidFile[] = [];
+  files.forEach((file, i) => {
+    const check = checks[i];
+    if (file.kind === 'unreadable') {
+      diagnostics.push({ file: shown(file.name), line: 0, col: 0, path: '', message: `cannot read the file (${file.reason})` });
+    } else if (file.kind === 'read' && check !== undefined) {
+      if (check.ok) valid.push({ name: file.name, file: shown(file.name), source: file.source, contentHash: file.contentHash, value: check.value });
+      else diagnostics.push(...check.problems.map((p) => ({ file: shown(file.name), ...p })));
+    }
+  });
+  const { dashboards, duplicates } = assignIds(valid);
+  return { dashboards, diagnostics: sortDiagnostics([...diagnostics, ...duplicates], files.map((f) => shown(f.name))), files: files.length };
+}
+
+async function listAll(dir: string): Promise<string[] | undefined> {
+  const found = await discoverFiles(dir);
+  return found.missing ? undefined : found.files;
+}
+
+/** `only` entries inside the folder that name dashboard files, as paths relative to it; undefined: no folder. */
+async function selectOnly(dir: string, cwd: string, only: readonly string[]): Promise<string[] | undefined> {
+  try {
+    if (!(await stat(dir)).isDirectory()) return undefined;
+  } catch (error) {
+    if (isCode(error, 'ENOENT') || isCode(error, 'ENOTDIR')) return undefined;
+    throw error;
+  }
+  const names = only
+    .map((entry) => toPosix(relative(dir, resolve(cwd, entry))))
+    .filter((name) => name !== '' && name !== '..' && !name.startsWith('../') && !isAbsolute(name))
+    .filter((name) => DASHBOARD_FILE.test(name) && !name.split('/').some((part) => part.startsWith('.')));
+  return [...new Set(names)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Checks files, asking the cache first and filling it after; misses go through the worker pool. */
+async function checkAll(files: readonly SourceFile[], options: LoadDesiredOptions): Promise<(FileCheck | undefined)[]> {
+  const { cache } = options;
+  const checks: (FileCheck | undefined)[] = files.map((f) => (f.kind === 'read' ? cache?.get(f.contentHash) : undefined));
+  const misses = files.flatMap((f, i) => (f.kind === 'read' && checks[i] === undefined ? [i] : []));
+  const sources = misses.map((i) => (files[i] as SourceFile & { kind: 'read' }).source);
+  const fresh = await checkSources(sources, options.workers ?? defaultWorkerCount(sources.length));
+  misses.forEach((fileIndex, k) => {
+    const check = fresh[k] as FileCheck;
+    checks[fileIndex] = check;
+    cache?.set((files[fileIndex] as SourceFile & { kind: 'read' }).contentHash, check);
+  });
+  return checks;
+}
+
+interface ValidFile {
+  name: string;
+  file: string;
+  source: string;
+  contentHash: string;
+  value: Record<string, unknown>;
+}
+
+/** Ids from the file or derived from its path; a later file repeating an earlier file's id is a diagnostic. */
+function assignIds(valid: readonly ValidFile[]): { dashboards: DesiredDashboard[]; duplicates: Diagnostic[] } {
+  const dashboards: DesiredDashboard[] = [];
+  const duplicates: Diagnostic[] = [];
+  const byId = new Map<DashboardId, ValidFile & { idSource: 'file' | 'derived' }>();
+  for (const file of valid) {
+    const { id: rawId, metadata: _metadata, ...body } = file.value;
+    const fromFile = typeof rawId === 'string' && rawId !== '' ? parseDashboardId(rawId) : undefined;
+    const id = fromFile ?? deriveDashboardId(file.name);
+    const idSource = fromFile === undefined ? 'derived' : 'file';
+    const first = byId.get(id);
+    if (first !== undefined) {
+      duplicates.push(duplicateDiagnostic(id, { ...file, idSource }, first));
+      continue;
+    }
+    byId.set(id, { ...file, idSource });
+    const name = (body.dashboardMetadata as { name: string }).name;
+    dashboards.push({ id, idSource, file: file.file, body: body as Dashboard, name, contentHash: file.contentHash });
+  }
+  return { dashboards, duplicates };
+}
+
+function duplicateDiagnostic(
+  id: DashboardId,
+  later: ValidFile & { idSource: 'file' | 'derived' },
+  first: ValidFile & { idSource: 'file' | 'derived' },
+): Diagnostic {
+  const here = later.idSource === 'file' ? idPosition(later.source) : { line: 1, col: 1 };
+  const there = first.idSource === 'file' ? idPosition(first.source) : { line: 1, col: 1 };
+  const how = (f: { idSource: 'file' | 'derived' }): string => (f.idSource === 'derived' ? ' (derived from its path)' : '');
+  return {
+    file: later.file,
+    ...here,
+    path: 'id',
+    message: `duplicate dashboard id ${id}${how(later)}: ${first.file}:${there.line}:${there.col} has the same id${how(first)}; every dashboard needs its own id`,
+  };
+}
+
+function sortDiagnostics(diagnostics: Diagnostic[], fileOrder: readonly string[]): Diagnostic[] {
+  const rank = new Map(fileOrder.map((file, i) => [file, i]));
+  return diagnostics.sort((a, b) => (rank.get(a.file) ?? 0) - (rank.get(b.file) ?? 0) || a.line - b.line || a.col - b.col);
+}
+
+function toPosix(path: string): string {
+  return sep === '/' ? path : path.split(sep).join('/');
+}

@@ -1,0 +1,126 @@
+import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node, type YAMLError } from 'yaml';
+import { formatIssuePath } from '../schema/error-envelope.js';
+import { Dashboard } from '../schema/dashboard.js';
+import { idProblem, isDashboardShaped, NOT_A_DASHBOARD, schemaErrorMap, type FileCheck, type Problem } from './dashboard-rules.js';
+
+/**
+ * The slow path: `yaml` with source ranges decides what the file holds and where each problem is. Positions are
+ * those of the offending node, or of the nearest enclosing node that exists when the offending one is missing.
+ */
+export function locateProblems(source: string): FileCheck {
+  const lines = new LineCounter();
+  const docs = parseAllDocuments(source, { lineCounter: lines, prettyErrors: false });
+  const at = (offset: number): { line: number; col: number } => lines.linePos(offset);
+  const problems: Problem[] = [];
+  const syntax = (error: YAMLError): void => {
+    problems.push({ ...at(error.pos[0]), path: '', message: yamlErrorMessage(error, source) });
+  };
+  if (docs.length === 0) {
+    if ('errors' in docs) docs.errors.forEach(syntax);
+    problems.push({ line: 1, col: 1, path: '', message: `${NOT_A_DASHBOARD} (the file holds no YAML document)` });
+    return fail(problems);
+  }
+  docs.forEach((doc) => doc.errors.forEach(syntax));
+  const second = docs[1];
+  if (second !== undefined) {
+    problems.push({ ...at(second.range[0]), path: '', message: 'more than one YAML document (---): a dashboard file holds exactly one' });
+  }
+  // A duplicate key leaves a well-formed document behind, so its schema problems are worth reporting as well.
+  const first = docs[0] as Document.Parsed;
+  if (second !== undefined || problems.length > duplicateKeyCount(first)) return fail(problems);
+  const value: unknown = first.toJS();
+  const root = first.contents;
+  if (!isDashboardShaped(value)) {
+    problems.push({ ...(root ? at(root.range[0]) : { line: 1, col: 1 }), path: '', message: NOT_A_DASHBOARD });
+    return fail(problems);
+  }
+  problems.push(...schemaProblems(value, first, at));
+  const badId = idProblem(value.id);
+  if (badId !== undefined) problems.push({ ...at(nodeOffset(first, ['id'])), path: 'id', message: badId });
+  return problems.length === 0 ? { ok: true, value } : fail(problems);
+}
+
+function fail(problems: Problem[]): FileCheck {
+  return { ok: false, problems: problems.sort((a, b) => a.line - b.line || a.col - b.col) };
+}
+
+function duplicateKeyCount(doc: Document.Parsed): number {
+  return doc.errors.filter((e) => e.code === 'DUPLICATE_KEY').length;
+}
+
+function yamlErrorMessage(error: YAMLError, source: string): string {
+  if (error.code !== 'DUPLICATE_KEY') return error.message;
+  const key = source.slice(error.pos[0], error.pos[1]).split('\n')[0] ?? '';
+  return `${error.message}: ${key} appears more than once`;
+}
+
+function schemaProblems(
+  value: Record<string, unknown>,
+  doc: Document.Parsed,
+  at: (offset: number) => { line: number; col: number },
+): Problem[] {
+  const parsed = Dashboard.safeParse(value, { error: schemaErrorMap });
+  if (parsed.success) return [];
+  return parsed.error.issues.map((issue) => {
+    const located = locate(doc, issue.path);
+    const found = located.exact && isScalar(located.node) ? located.node.toJSON() : undefined;
+    const shown = found !== undefined && (issue.code === 'invalid_union' || issue.code === 'invalid_value');
+    return {
+      ...at(located.offset),
+      path: formatIssuePath(issue.path),
+      message: shown ? `${issue.message} (found ${JSON.stringify(found)})` : issue.message,
+    };
+  });
+}
+
+function nodeOffset(doc: Document.Parsed, path: readonly PropertyKey[]): number {
+  return locate(doc, path).offset;
+}
+
+interface Located {
+  node: Node | null;
+  offset: number;
+  /** False when the path ends in a member that does not exist: `offset` is then its parent's. */
+  exact: boolean;
+}
+
+/** Walks `path` through the document's nodes as far as it exists. */
+function locate(doc: Document.Parsed, path: readonly PropertyKey[]): Located {
+  let node: Node | null = doc.contents;
+  let offset = node?.range?.[0] ?? 0;
+  for (const segment of path) {
+    const child = childOf(node, segment);
+    if (child === undefined) return { node, offset, exact: false };
+    node = child.node;
+    offset = child.offset;
+  }
+  return { node, offset, exact: true };
+}
+
+/** A member's node and where to point at it: the value, or its key when the value is empty (`bounds:`). */
+function childOf(node: Node | null, segment: PropertyKey): { node: Node | null; offset: number } | undefined {
+  if (isMap(node)) {
+    const pair = node.items.findLast((p) => isScalar(p.key) && String(p.key.value) === String(segment));
+    if (pair === undefined) return undefined;
+    const key = pair.key as Node;
+    const value = pair.value as Node | null;
+    const empty = value === null || (isScalar(value) && value.value === null && value.range?.[0] === value.range?.[1]);
+    return { node: value, offset: (empty ? key.range?.[0] : value.range?.[0]) ?? 0 };
+  }
+  if (isSeq(node) && typeof segment === 'number') {
+    const item = node.items[segment] as Node | null | undefined;
+    if (item === undefined) return undefined;
+    return { node: item, offset: item?.range?.[0] ?? node.range?.[0] ?? 0 };
+  }
+  // Scalars have no members, and through an alias the node is elsewhere: the caller points at this node.
+  return undefined;
+}
+
+/** Where a valid file's top-level `id` is (its value), for messages about it; 1:1 when it has none. */
+export function idPosition(source: string): { line: number; col: number } {
+  const lines = new LineCounter();
+  const doc = parseAllDocuments(source, { lineCounter: lines })[0];
+  if (doc === undefined) return { line: 1, col: 1 };
+  const located = locate(doc, ['id']);
+  return located.exact ? lines.linePos(located.offset) : { line: 1, col: 1 };
+}

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { Dashboard } from './dashboard.js';
+
+export const DASHBOARD_FILE_SCHEMA_ID = 'urn:dashcd:schema:dashboard-file';
+
+/**
+ * JSON Schema (draft-07, the draft editors' YAML and JSON language servers support best) of a dashboard file,
+ * generated from the `Dashboard` zod schema as input, so it accepts exactly what `validate` accepts apart from
+ * checks JSON Schema cannot express (dynamic filter syntax, id format); `validate` stays the authority.
+ */
+export function dashboardFileJsonSchema(): object {
+  const generated = z.toJSONSchema(Dashboard, { io: 'input', target: 'draft-7', unrepresentable: 'any' });
+  const { $schema: _draft, ...rest } = generated;
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    $id: DASHBOARD_FILE_SCHEMA_ID,
+    title: 'dashcd dashboard file',
+    description: 'One dashboard per file, in the config API Dashboard shape. `id` is optional: without it, dashcd derives one from the file path.',
+    ...rest,
+  };
+}
