@@ -11,6 +11,7 @@ import { createRequestHandler, type RequestListener } from './http/request-handl
 import type { Route } from './http/route.js';
 import { createAdminApi } from './routes/admin.js';
 import { createDashboardRoutes } from './routes/dashboards.js';
+import { eventsServerOptions } from './routes/events.js';
 import { createInstallerRoutes } from './routes/installer.js';
 
 /** What an extra route factory (e.g. the events feed) gets to build its routes from. */
@@ -89,13 +90,16 @@ export async function startServer<E extends EnvironmentService = EnvironmentServ
   }
 }
 
-/** The reconciler's no-target mode: a private server on a free loopback port with a token for this run only. */
+/**
+ * The reconciler's no-target mode: a private server (dashboards and events feed) on a free loopback port, with a
+ * token for this run only.
+ */
 export async function startEmbeddedServer({ dataDir, log }: { dataDir: string; log: Logger }): Promise<{
   url: string;
   token: string;
   close(): Promise<void>;
 }> {
-  const server = await startServer({ dataDir, log, host: '127.0.0.1', port: 0 });
+  const server = await startServer({ dataDir, log, host: '127.0.0.1', port: 0, ...eventsServerOptions({ log }) });
   const local = server.environments.get(DEFAULT_ENVIRONMENT);
   if (!local) {
     await server.close();

@@ -8,6 +8,8 @@ import { ErrorEnvelope } from '../../src/schema/error-envelope.js';
 import type { Scope } from '../../src/schema/scopes.js';
 import { DEFAULT_ENVIRONMENT, type EnvironmentId } from '../../src/schema/ids.js';
 import { startServer, type RunningServer, type ServerOptions } from '../../src/server/create-server.js';
+import type { EventStore } from '../../src/server/feed/event-store.js';
+import { eventsServerOptions } from '../../src/server/routes/events.js';
 
 export interface TestServer {
   /** Environment root of `local`, e.g. `http://127.0.0.1:PORT/e/local`. */
@@ -17,15 +19,17 @@ export interface TestServer {
   /** A stored token of `local` with the requested scopes. */
   readonly token: string;
   readonly dataDir: string;
-  readonly server: RunningServer;
+  readonly server: RunningServer<EventStore>;
   /** Another token of `env` (default `local`) with exactly these scopes (may be none), in memory only. */
   tokenFor(scopes: Scope[], env?: EnvironmentId): string;
   /** Closes the server and deletes the data dir. */
   close(): Promise<void>;
 }
 
-export interface TestServerOptions extends Partial<Omit<ServerOptions, 'dataDir'>> {
+export interface TestServerOptions extends Partial<Omit<ServerOptions<EventStore>, 'dataDir'>> {
   readonly scopes?: Scope[];
+  /** Serve the events feed too (as `dashcd serve` does); default true. */
+  readonly events?: boolean;
   readonly dataDir?: string;
   /** Keep the data dir after close (e.g. to restart on it). */
   readonly keepDataDir?: boolean;
@@ -33,10 +37,19 @@ export interface TestServerOptions extends Partial<Omit<ServerOptions, 'dataDir'
 
 /** Starts the real server on 127.0.0.1:0 over a fresh temp data dir, with a token of the given scopes. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const { scopes = ['ReadConfig', 'WriteConfig'], keepDataDir = false, ...rest } = options;
+  const { scopes = ['ReadConfig', 'WriteConfig'], keepDataDir = false, events = true, ...rest } = options;
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'dashcd-server-')));
   const log: Logger = options.log ?? silentLogger();
-  const server = await startServer({ ...rest, dataDir, log, host: '127.0.0.1', port: 0 });
+  const feed = events ? eventsServerOptions({ log }) : { routeFactories: [] };
+  const server = await startServer<EventStore>({
+    ...feed,
+    ...rest,
+    routeFactories: [...feed.routeFactories, ...(rest.routeFactories ?? [])],
+    dataDir,
+    log,
+    host: '127.0.0.1',
+    port: 0,
+  });
   const tokensOf = (env: EnvironmentId) => {
     const environment = server.environments.get(env);
     if (!environment) throw new Error(`environment ${env} is not open`);

@@ -22,6 +22,7 @@ const ENDPOINTS: Endpoint[] = [
   { name: 'validate', method: 'POST', path: '/api/config/v1/dashboards/validator', body: minimalDashboard(), scope: 'WriteConfig' },
   { name: 'validate one', method: 'POST', path: `/api/config/v1/dashboards/${ID}/validator`, body: minimalDashboard(), scope: 'WriteConfig' },
   { name: 'installer', method: 'GET', path: '/api/v1/deployment/installer/agent/unix/default/latest?arch=x86', scope: 'InstallerDownload' },
+  { name: 'events feed', method: 'GET', path: '/api/v1/events', scope: 'DataExport' },
   { name: 'metainfo', method: 'GET', path: '/api/v1/deployment/installer/agent/unix/default/latest/metainfo', scope: 'InstallerDownload' },
 ];
 

@@ -65,6 +65,24 @@ describe('server lifecycle', () => {
     expect(await readOwner(dataDir)).toBeUndefined();
   });
 
+  it('dashcd serve --simulate-events serves a growing events feed', async () => {
+    const controller = new AbortController();
+    const running = runCli([serveCommand], ['serve', '--port', '0', '--data', '.', '--simulate-events'], cliIo(dataDir, controller.signal));
+    try {
+      const owner = await waitFor(async () => ((await readOwner(dataDir))?.url ? readOwner(dataDir) : undefined));
+      const session = await api(`${owner!.url}/_dashcd/admin/env/local/session`, { method: 'POST', headers: { authorization: `Bearer ${owner!.adminKey}` } });
+      const { token } = session.json as { token: string };
+      const count = await waitFor(async () => {
+        const page = (await api(`${owner!.url}/e/local/api/v1/events`, { token })).json as { totalEventCount: number };
+        return page.totalEventCount > 0 ? page.totalEventCount : undefined;
+      });
+      expect(count).toBeGreaterThan(0);
+    } finally {
+      controller.abort(new Error('received SIGINT'));
+      expect(await running).toBe(0);
+    }
+  });
+
   it('rejects a bad --port as a usage error', async () => {
     const io = cliIo(dataDir, new AbortController().signal);
     expect(await runCli([serveCommand], ['serve', '--port', 'http', '--data', '.'], io)).toBe(64);
@@ -179,6 +197,7 @@ describe('server lifecycle', () => {
     const created = await api(`${embedded.url}/api/config/v1/dashboards`, { method: 'POST', token: embedded.token, body: minimalDashboard() });
     expect(created.status).toBe(201);
     expect((await api(`${embedded.url}/api/config/v1/dashboards`, { token: embedded.token })).status).toBe(200);
+    expect((await api(`${embedded.url}/api/v1/events`, { token: embedded.token })).status).toBe(200);
     expect((await readOwner(dataDir))?.url).toBe(embedded.url.replace(/\/e\/local$/, ''));
     await embedded.close();
     expect(await readOwner(dataDir)).toBeUndefined();

@@ -1,13 +1,18 @@
 import { resolve } from 'node:path';
+import type { Logger } from '../../lib/logger.js';
+import { DEFAULT_ENVIRONMENT } from '../../schema/ids.js';
 import { DataDirLockedError } from '../../server/data-dir.js';
 import { startServer, type RunningServer } from '../../server/create-server.js';
-import { defineCommand, stringFlag } from '../command.js';
+import type { EventStore } from '../../server/feed/event-store.js';
+import { startEventSimulator } from '../../server/feed/simulator.js';
+import { eventsServerOptions } from '../../server/routes/events.js';
+import { booleanFlag, defineCommand, stringFlag } from '../command.js';
 import { dataFlag } from '../common-flags.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 
 export const serveCommand = defineCommand({
   path: ['serve'],
-  summary: 'Run the embedded configuration API (dashboards, agent installer) over a data dir',
+  summary: 'Run the embedded API (dashboards, events feed, agent installer) over a data dir',
   description:
     'Serves every environment of the data dir under /e/<env>/ (paths without that prefix go to "local"). One process ' +
     'owns a data dir at a time. SIGINT/SIGTERM stop it gracefully: requests in flight, writes included, finish first.',
@@ -15,10 +20,12 @@ export const serveCommand = defineCommand({
     host: { type: 'string', description: 'Address to listen on', default: '127.0.0.1', valueName: 'host' },
     port: { type: 'string', description: 'Port to listen on (0 picks a free one)', default: '8080', valueName: 'n' },
     data: dataFlag,
+    'simulate-events': { type: 'boolean', description: 'Write a synthetic event stream into the local events feed' },
   },
   examples: [
     'dashcd serve',
     'dashcd serve --port 9090 --data /var/lib/dashcd',
+    'dashcd serve --simulate-events',
     'curl -H "Authorization: Api-Token $DT_API_TOKEN" http://127.0.0.1:8080/e/local/api/config/v1/dashboards',
   ],
   async run({ flags }, io) {
@@ -26,17 +33,19 @@ export const serveCommand = defineCommand({
     const port = parsePort(stringFlag(flags, 'port') ?? '8080');
     const dataDir = resolve(io.cwd, stringFlag(flags, 'data') ?? '.dashcd');
     const server = await start(dataDir, host, port, io.log);
+    const simulator = booleanFlag(flags, 'simulate-events') ? simulate(server, io.log, io.signal) : undefined;
     io.stdout.write(`dashcd serving ${server.envUrl()} (base ${server.url}, data dir ${dataDir}); Ctrl-C stops it\n`);
     await aborted(io.signal);
     io.log.info({ reason: String(io.signal.reason) }, 'shutting down');
+    await simulator?.stop();
     await server.close();
     return ExitCode.Success;
   },
 });
 
-async function start(dataDir: string, host: string, port: number, log: Parameters<typeof startServer>[0]['log']): Promise<RunningServer> {
+async function start(dataDir: string, host: string, port: number, log: Logger): Promise<RunningServer<EventStore>> {
   try {
-    return await startServer({ dataDir, host, port, log });
+    return await startServer({ dataDir, host, port, log, ...eventsServerOptions({ log }) });
   } catch (error) {
     if (error instanceof DataDirLockedError) throw new CliError(error.message, ExitCode.Unexpected, { cause: error });
     const code = (error as NodeJS.ErrnoException).code;
@@ -45,6 +54,13 @@ async function start(dataDir: string, host: string, port: number, log: Parameter
     }
     throw error;
   }
+}
+
+function simulate(server: RunningServer<EventStore>, log: Logger, signal: AbortSignal): { stop(): Promise<void> } | undefined {
+  const store = server.environments.get(DEFAULT_ENVIRONMENT)?.events;
+  if (!store) return undefined;
+  log.info({ env: DEFAULT_ENVIRONMENT }, 'simulating events');
+  return startEventSimulator({ store, log: log.child({ component: 'simulator' }), signal });
 }
 
 function parsePort(raw: string): number {
