@@ -39,18 +39,14 @@ export function createEventRoutes(deps: EventRouteDeps): Route[] {
  * The two server options that give every environment its event store and mount these routes; spread them into
  * startServer's options: `startServer({ ...options, ...eventsServerOptions({ log }) })`.
  */
-export function eventsServerOptions({ log, cursorKey }: { log: Logger; cursorKey?: Buffer }): {
+export function eventsServerOptions({ log, ...routeOptions }: { log: Logger } & Omit<EventRouteDeps, 'events' | 'clock'>): {
   openEvents: (env: EnvironmentId, dir: string) => Promise<EventStore>;
   routeFactories: Array<RouteFactory<EventStore>>;
 } {
   return {
     openEvents: (env, dir) => openEventStore({ dir, log: log.child({ component: 'events', env }) }),
     routeFactories: [
-      (context) => createEventRoutes({
-        events: (env) => context.environments.get(env)?.events,
-        clock: context.clock,
-        ...(cursorKey ? { cursorKey } : {}),
-      }),
+      (context) => createEventRoutes({ ...routeOptions, events: (env) => context.environments.get(env)?.events, clock: context.clock }),
     ],
   };
 }
