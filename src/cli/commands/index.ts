@@ -1,10 +1,13 @@
 import type { Command } from '../command.js';
 import { applyCommand } from './apply.js';
+import { daemonCommand } from './daemon.js';
+import { eventsImportCommand } from './events-import.js';
 import { installerUrlCommand } from './installer-url.js';
 import { pinCommand } from './pin.js';
 import { planCommand } from './plan.js';
 import { pullCommand } from './pull.js';
 import { schemaCommand } from './schema.js';
+import { serveCommand } from './serve.js';
 import { tokenCreateCommand, tokenListCommand, tokenRevokeCommand } from './token.js';
 import { validateCommand } from './validate.js';
 
@@ -16,8 +19,11 @@ export const commands: readonly Command[] = [
   pullCommand,
   pinCommand,
   schemaCommand,
+  serveCommand,
   tokenCreateCommand,
   tokenListCommand,
   tokenRevokeCommand,
   installerUrlCommand,
+  eventsImportCommand,
+  daemonCommand,
 ];

@@ -1,0 +1,93 @@
+import { runDaemon, type DaemonReady } from '../../daemon/daemon.js';
+import { createLogger } from '../../lib/logger.js';
+import { prettyLogStream } from '../../lib/pretty-log.js';
+import { booleanFlag, defineCommand, stringFlag, type CommandIo } from '../command.js';
+import { concurrencyFlag, dataFlag, dirFlag } from '../common-flags.js';
+import { CliError, ExitCode, UsageError } from '../exit-codes.js';
+import { durationFlag, intFlag } from '../int-flag.js';
+import { parseTargetUrl } from '../target.js';
+
+export const daemonCommand = defineCommand({
+  path: ['daemon'],
+  summary: 'Keep the live dashboards equal to the folder and the events archive current',
+  description:
+    'A full reconcile at start, then: saved files are re-applied within a short debounce, every --resync a full plan\nreverts drift, and the events poller archives the feed. Without a target it serves the embedded API on --listen\nand reconciles into it. Status: GET /healthz, /status, /metrics on --listen.',
+  flags: {
+    dir: dirFlag,
+    target: { type: 'string', description: 'Environment URL (else DT_ENV_URL; else the embedded API on --listen)', valueName: 'url' },
+    archive: { type: 'string', description: 'Events archive folder', default: 'events-archive', valueName: 'path' },
+    data: dataFlag,
+    resync: { type: 'string', description: 'Full plan (drift check) interval', default: '60s', valueName: 'duration' },
+    poll: { type: 'string', description: 'Events poll interval', default: '60s', valueName: 'duration' },
+    since: { type: 'string', description: 'How far back the first events pull of an empty archive goes', default: '30d', valueName: 'duration' },
+    listen: { type: 'string', description: 'Address for the embedded API and the status endpoints', default: '127.0.0.1:8080', valueName: 'host:port' },
+    'self-heal': { type: 'boolean', description: 'Revert drift found at resync (--no-self-heal only reports it)', default: true },
+    prune: { type: 'boolean', description: 'Delete owned dashboards whose file was removed' },
+    'max-delete': { type: 'string', description: 'Most dashboards one pass may prune', default: '5', valueName: 'n' },
+    concurrency: concurrencyFlag,
+    'simulate-events': { type: 'boolean', description: 'Embedded API only: generate a synthetic event stream' },
+  },
+  examples: [
+    'dashcd daemon --simulate-events',
+    'DT_ENV_URL=https://abc123.live.dynatrace.com DT_API_TOKEN=… dashcd daemon --listen 0.0.0.0:9464 --resync 5m',
+  ],
+  async run({ flags }, io) {
+    const targetUrl = stringFlag(flags, 'target') ?? io.env.DT_ENV_URL ?? io.env.DYNATRACE_ENV_URL;
+    const target = targetUrl ? remoteTarget(targetUrl, io) : undefined;
+    if (target && booleanFlag(flags, 'simulate-events')) throw new UsageError('--simulate-events needs the embedded API (no --target)');
+    const log = daemonLogger(io);
+    await runDaemon({
+      dir: stringFlag(flags, 'dir') ?? 'dashboards',
+      cwd: io.cwd,
+      archiveDir: stringFlag(flags, 'archive') ?? 'events-archive',
+      dataDir: stringFlag(flags, 'data') ?? '.dashcd',
+      target,
+      listen: parseListen(stringFlag(flags, 'listen') ?? '127.0.0.1:8080'),
+      resyncMs: Math.max(1000, durationFlag(flags, 'resync', 60_000)),
+      pollMs: Math.max(100, durationFlag(flags, 'poll', 60_000)),
+      sinceMs: durationFlag(flags, 'since', 30 * 86_400_000),
+      selfHeal: flags['self-heal'] !== false,
+      prune: booleanFlag(flags, 'prune'),
+      maxDelete: intFlag(flags, 'max-delete', 5),
+      concurrency: Math.max(1, intFlag(flags, 'concurrency', 8)),
+      simulateEvents: booleanFlag(flags, 'simulate-events'),
+      log,
+      signal: io.signal,
+      onReady: (ready) => io.stdout.write(readyBanner(ready)),
+    });
+    return ExitCode.Success;
+  },
+});
+
+function remoteTarget(url: string, io: CommandIo): { baseUrl: string; token: string } {
+  const baseUrl = parseTargetUrl(url);
+  const token = io.env.DT_API_TOKEN ?? io.env.DYNATRACE_API_TOKEN;
+  if (!token) throw new CliError(`no API token for ${baseUrl}: set DT_API_TOKEN (scopes ReadConfig, WriteConfig, DataExport)`, ExitCode.TargetUnavailable);
+  return { baseUrl, token };
+}
+
+/** The daemon logs to stdout (it is its output), JSON lines unless a person is watching. */
+function daemonLogger(io: CommandIo): ReturnType<typeof createLogger> {
+  const level = io.env.DASHCD_LOG_LEVEL ?? 'info';
+  return createLogger({ level, destination: io.stdout.isTTY ? prettyLogStream(io.stdout) : io.stdout });
+}
+
+export function parseListen(text: string): { host: string; port: number } {
+  const match = /^(.*):(\d{1,5})$/.exec(text);
+  const port = Number(match?.[2]);
+  if (!match || !match[1] || port > 65_535) throw new UsageError(`--listen must be host:port, e.g. 127.0.0.1:8080, got '${text}'`);
+  return { host: match[1].replace(/^\[(.*)\]$/, '$1'), port };
+}
+
+function readyBanner(ready: DaemonReady): string {
+  const lines = ['', `dashcd daemon is running — reconciling into ${ready.target}`];
+  if (ready.api) {
+    lines.push(
+      `  API:      ${ready.api.envUrl}/api/config/v1/dashboards`,
+      `  Try it:   curl -s -H "Authorization: Api-Token ${ready.api.token}" ${ready.api.envUrl}/api/config/v1/dashboards`,
+      '            (a token for this run only; make lasting ones with: dashcd token create --scopes ReadConfig)',
+    );
+  }
+  lines.push(`  Status:   ${ready.statusUrl}/status   Health: ${ready.statusUrl}/healthz   Metrics: ${ready.statusUrl}/metrics`, '  Stop:     Ctrl-C', '');
+  return `${lines.join('\n')}\n`;
+}
