@@ -15,7 +15,7 @@ const SPACE = 32;
 const HASH = 0x23;
 
 /** First characters of a value the fast path leaves to `yaml` (anchors, aliases, tags, directives, reserved…). */
-const VALUE_START_BAIL = new Set('&*!%@`?:,]}'.split('').map((c) => c.charCodeAt(0)));
+const VALUE_START_BAIL = new Set('&*!%@`,]}'.split('').map((c) => c.charCodeAt(0)));
 /** First characters of a plain key the fast path leaves to `yaml`. */
 const LINE_START_BAIL = new Set('#-?:,[]{}&*!|>\'"%@`'.split('').map((c) => c.charCodeAt(0)));
 
@@ -125,7 +125,9 @@ export class BlockParser {
     }
     if (c === 0x7c || c === 0x3e) return this.blockScalar(q, parentIndent);
     if (c === 0x5b || c === 0x7b) return this.flow(q, parentIndent);
-    if (VALUE_START_BAIL.has(c) || this.isSeqIndicator(q)) throw BAIL;
+    if (VALUE_START_BAIL.has(c)) throw BAIL;
+    // `-`, `?` and `:` start a plain scalar only when a non-space follows (else: entry, key or value indicator).
+    if ((c === 0x2d || c === 0x3f || c === 0x3a) && isBlank(s.charCodeAt(q + 1), q + 1 >= s.length)) throw BAIL;
     return this.plain(q, parentIndent);
   }
 
@@ -231,7 +233,7 @@ export class BlockParser {
     for (let nl = s.indexOf('\n', from); nl !== -1 && nl < to; nl = s.indexOf('\n', nl + 1)) {
       let q = nl + 1;
       while (s.charCodeAt(q) === SPACE) q += 1;
-      if (q < to && s.charCodeAt(q) !== NL && q - nl - 1 <= parentIndent) throw BAIL;
+      if (q <= to && s.charCodeAt(q) !== NL && q - nl - 1 <= parentIndent) throw BAIL;
     }
   }
 
@@ -303,36 +305,44 @@ export class BlockParser {
     const s = this.s;
     const lines: BlockLine[] = [];
     let trimIndent = fixedIndent;
-    let maxBlank = 0;
     let lineStart = this.pos;
     let contentEnd = this.pos;
-    let blanks = 0;
-    let hasContent = false;
+    let last = -1;
     while (lineStart < s.length) {
       let r = lineStart;
       while (s.charCodeAt(r) === SPACE) r += 1;
       const indent = r - lineStart;
       const eol = lineEnd(s, r);
-      if (r >= eol) {
-        maxBlank = Math.max(maxBlank, indent);
-        lines.push({ indent, content: '' });
-        blanks += 1;
-      } else {
+      if (r < eol) {
         if (indent <= parentIndent || (trimIndent !== -1 && indent < trimIndent)) break;
         if (trimIndent === -1) trimIndent = indent;
-        hasContent = true;
-        lines.push({ indent, content: s.slice(r, eol) });
-        blanks = 0;
+        last = lines.length;
         contentEnd = eol;
       }
+      lines.push({ indent, content: s.slice(r, eol) });
       lineStart = eol + 1;
     }
-    // More-indented blank lines change the value in ways not worth mirroring: leave them to `yaml`.
-    if (maxBlank > (trimIndent === -1 ? parentIndent : trimIndent)) throw BAIL;
-    if (!hasContent) return { lines: [], trimIndent, contentEnd, next: lineStart };
-    lines.length -= blanks;
+    checkBlankLines(lines, last, trimIndent, parentIndent, fixedIndent !== -1);
+    const next = Math.min(lineStart, s.length);
+    if (last === -1) return { lines: [], trimIndent, contentEnd, next };
     this.pos = lineAfter(s, contentEnd);
-    return { lines, trimIndent, contentEnd, next: Math.min(lineStart, s.length) };
+    return { lines: lines.slice(0, last + 1), trimIndent, contentEnd, next };
+  }
+}
+
+/**
+ * Blank lines indented deeper than the content where `yaml` reports an error (leading ones, without an explicit
+ * indentation indicator) or where its lexer and composer decide together what belongs to the value (trailing ones,
+ * and all of them in an empty scalar): left to `yaml`.
+ */
+function checkBlankLines(lines: readonly BlockLine[], last: number, trimIndent: number, parentIndent: number, explicit: boolean): void {
+  const first = lines.findIndex((line) => line.content !== '');
+  for (let i = 0; i < lines.length; i++) {
+    const { indent, content } = lines[i] as BlockLine;
+    if (content !== '') continue;
+    const limit = last === -1 ? parentIndent : trimIndent;
+    const leading = i < first;
+    if (indent > limit && (last === -1 || i > last || (leading && !explicit))) throw BAIL;
   }
 }
 
@@ -340,6 +350,10 @@ function countBreaks(s: string, from: number, to: number): number {
   let count = 0;
   for (let i = s.indexOf('\n', from); i !== -1 && i < to; i = s.indexOf('\n', i + 1)) count += 1;
   return count;
+}
+
+function isBlank(c: number, atEnd: boolean): boolean {
+  return atEnd || c === SPACE || c === NL;
 }
 
 function lineEnd(s: string, p: number): number {

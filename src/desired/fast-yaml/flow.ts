@@ -8,6 +8,10 @@ function isFlowIndicator(c: number): boolean {
   return c === 0x2c || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d;
 }
 
+function isWordChar(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x2e;
+}
+
 /** Characters a flow plain scalar may not start with in the fast path (the rest of YAML's indicators). */
 const PLAIN_START_BAIL = new Set('-?:#&*!|>%@`,[]{}'.split('').map((c) => c.charCodeAt(0)));
 
@@ -114,7 +118,9 @@ export class FlowParser {
   }
 
   private plain(): unknown {
-    if (PLAIN_START_BAIL.has(this.s.charCodeAt(this.i))) throw BAIL;
+    const c = this.s.charCodeAt(this.i);
+    // `-5`, `-x`: a dash starts a plain scalar when a word character follows (JSON's negative numbers).
+    if (c === 0x2d ? !isWordChar(this.s.charCodeAt(this.i + 1)) : PLAIN_START_BAIL.has(c)) throw BAIL;
     return resolvePlain(this.plainText());
   }
 

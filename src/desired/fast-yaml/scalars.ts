@@ -158,7 +158,7 @@ export function blockScalarValue(lines: readonly BlockLine[], trimIndent: number
   let prevMoreIndented = false;
   let i = 0;
   while (i < lines.length && (lines[i] as BlockLine).content === '') {
-    value += '\n';
+    value += ' '.repeat(Math.max(0, (lines[i] as BlockLine).indent - trimIndent)) + '\n';
     i += 1;
   }
   for (; i < lines.length; ++i) {
