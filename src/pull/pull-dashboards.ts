@@ -3,7 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { ApiClient } from '../client/api-client.js';
 import { toDashboardYaml } from '../desired/dashboard-yaml.js';
-import { loadDesired } from '../desired/load-desired.js';
+import { loadDesired, type DesiredDashboard } from '../desired/load-desired.js';
 import { writeFileDurable } from '../lib/durable-file.js';
 import { normalizeForCompare } from '../plan/normalize.js';
 import { withoutOwnershipTag } from '../plan/ownership.js';
@@ -31,7 +31,7 @@ export interface PullOptions {
 export async function pullDashboards(options: PullOptions): Promise<PullOutcome[]> {
   const dir = resolve(options.cwd, options.dir);
   const existing = await loadDesired({ dir, cwd: options.cwd });
-  const fileById = new Map(existing.dashboards.map((d) => [d.id, d]));
+  const fileById = new Map<string, DesiredDashboard>(existing.dashboards.map((d) => [d.id, d]));
   const usedNames = new Set(existing.dashboards.map((d) => resolve(options.cwd, d.file)));
   const outcomes: PullOutcome[] = [];
   for (const id of options.ids) {

@@ -1,9 +1,7 @@
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createProject, runDashcd, runDashcdChild, startDashcdChild, type CliResult, type DashcdChild, type Project } from '../helpers/cli.js';
+import { createProject, runDashcd, unusedPort, type CliResult, type Project } from '../helpers/cli.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const DASHBOARD = `dashboardMetadata:
@@ -18,26 +16,15 @@ tiles:
 
 let project: Project | undefined;
 let server: TestServer | undefined;
-let child: DashcdChild | undefined;
 afterEach(async () => {
-  await child?.stop();
   await server?.close();
   await project?.cleanup();
-  project = server = child = undefined;
+  project = server = undefined;
 });
 
 async function inProject(argv: string[], env: Record<string, string> = {}): Promise<CliResult> {
   project ??= await createProject({ 'dashboards/checkout.yaml': DASHBOARD });
   return runDashcd(argv, { cwd: project.root, env });
-}
-
-/** A port on 127.0.0.1 that was free a moment ago and nobody listens on now. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }
 
 function oneLine(stderr: string): string {
@@ -68,7 +55,7 @@ describe('the embedded default target', () => {
 
 describe('exit code 4: the target cannot be used, explained in one line', () => {
   it('an unreachable target', async () => {
-    const url = `http://127.0.0.1:${await closedPort()}/e/local`;
+    const url = `http://127.0.0.1:${await unusedPort()}/e/local`;
     const result = await inProject(['plan'], { DT_ENV_URL: url, DT_API_TOKEN: 'dt0c01.AAAA.BBBB', DASHCD_RETRY_DEADLINE: '300ms' });
     expect(result.code).toBe(4);
     expect(oneLine(result.stderr)).toMatch(new RegExp(`^dashcd plan: could not reach ${url}: ECONNREFUSED.*is the target running`));
@@ -104,35 +91,9 @@ describe('exit code 4: the target cannot be used, explained in one line', () => 
 
   it('--target wins over DT_ENV_URL', async () => {
     server = await startTestServer();
-    const url = `http://127.0.0.1:${await closedPort()}/e/local`;
+    const url = `http://127.0.0.1:${await unusedPort()}/e/local`;
     const result = await inProject(['plan', '--target', server.url], { DT_ENV_URL: url, DT_API_TOKEN: server.token });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(`Plan for ${server.url}`);
-  });
-});
-
-describe('against `dashcd serve` running as a child process', () => {
-  it('apply and plan reach it through the owned data dir and with a token over --target', async () => {
-    project = await createProject({ 'dashboards/checkout.yaml': DASHBOARD }, { git: true });
-    const cwd = project.root;
-    child = await startDashcdChild(['serve', '--port', '0'], { cwd, ready: /dashcd serving (http:\/\/\S+\/e\/local)/ });
-    const url = /dashcd serving (http:\/\/\S+\/e\/local)/.exec(child.output())?.[1] ?? '';
-
-    // No target: the CLI finds the running owner of .dashcd/ and asks it for a session token.
-    const applied = await runDashcdChild(['apply'], { cwd });
-    expect(applied.code, applied.stderr).toBe(0);
-    expect(applied.stdout).toContain(`Plan for ${url} at commit`);
-    expect(applied.stdout).toContain('1 created');
-
-    const token = (await runDashcdChild(['token', 'create', '--scopes', 'ReadConfig,WriteConfig', '--name', 'ci'], { cwd })).stdout.trim();
-    const planned = await runDashcdChild(['plan', '--detailed-exitcode', '--output', 'json'], { cwd, env: { DT_ENV_URL: url, DT_API_TOKEN: token } });
-    expect(planned.code, planned.stderr).toBe(0);
-    expect(JSON.parse(planned.stdout).summary).toEqual({ create: 0, update: 0, unchanged: 1, orphan: 0 });
-
-    await project.write('dashboards/checkout.yaml', DASHBOARD.replace('name: Notes', 'name: Funnel notes'));
-    const pending = await runDashcdChild(['plan', '--detailed-exitcode'], { cwd, env: { DT_ENV_URL: url, DT_API_TOKEN: token } });
-    expect(pending.code).toBe(2);
-    expect(pending.stdout).toContain('~ tiles[0].name: "Notes" → "Funnel notes"');
-    expect(await child.stop()).toBe(0);
   });
 });

@@ -1,6 +1,9 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { setMaxListeners } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -37,13 +40,16 @@ export async function runDashcd(argv: readonly string[], options: CliRunOptions)
         done();
       },
     });
+  const signal = options.signal ?? new AbortController().signal;
+  // Every in-flight request and retry wait listens on the run's signal; --concurrency 8 plus reads passes Node's 10.
+  setMaxListeners(0, signal);
   const io = {
     stdout: sink(out),
     stderr: sink(err),
     env: options.env ?? {},
     cwd: options.cwd,
     log: options.log ?? silentLogger(),
-    signal: options.signal ?? new AbortController().signal,
+    signal,
   };
   const code = await runCli(options.commands ?? allCommands, argv, io);
   return { code, stdout: out.join(''), stderr: err.join('') };
@@ -171,4 +177,13 @@ function runGit(cwd: string, args: readonly string[]): Promise<string> {
       else resolve(stdout);
     });
   });
+}
+
+/** A port on 127.0.0.1 that was free a moment ago and that nobody listens on now: an unreachable target. */
+export async function unusedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
 }

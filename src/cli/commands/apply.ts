@@ -1,4 +1,4 @@
-import { applyPlan, countOutcomes, orphansOf, type ApplyOutcome } from '../../apply/apply-plan.js';
+import { applyPlan, countOutcomes, orphansOf, type ApplyOutcome, type ApplyResult, type RemoteViolation } from '../../apply/apply-plan.js';
 import { pruneRefusal } from '../../apply/prune-guard.js';
 import { planDashboards } from '../../reconcile/plan-dashboards.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo } from '../command.js';
@@ -20,7 +20,8 @@ export const applyCommand = defineCommand({
     data: dataFlag,
     concurrency: concurrencyFlag,
     prune: { type: 'boolean', description: 'Delete live dashboards with the ownership tag that have no file' },
-    'max-delete': { type: 'string', description: 'Most dashboards --prune may delete in one run', default: '5', valueName: 'n' },
+    // No `default` here: absent means "maxDelete from dashcd.yaml, else 5", which a flag default would hide.
+    'max-delete': { type: 'string', description: 'Most dashboards --prune may delete in one run (default: maxDelete in dashcd.yaml, else 5)', valueName: 'n' },
   },
   examples: ['dashcd apply', 'dashcd apply --concurrency 16', 'dashcd apply --prune --max-delete 20'],
   async run({ flags }, io) {
@@ -43,31 +44,45 @@ export const applyCommand = defineCommand({
       }
       const { plan } = planned;
       if (prune) {
-        const maxDelete = intFlag(flags, 'max-delete', planned.config.maxDelete ?? 5);
+        const maxDelete = intFlag(flags, 'max-delete', planned.config.maxDelete ?? DEFAULT_MAX_DELETE);
         const refusal = pruneRefusal({ desiredCount: planned.desired.dashboards.length, orphanCount: orphansOf(plan).length, maxDelete });
         if (refusal) throw new CliError(refusal, ExitCode.InvalidDesiredState);
       }
       io.stdout.write(renderPlanText(plan));
       const result = await applyPlan(plan, { api: target.client, log: io.log, concurrency, signal: io.signal, prune });
-      if (result.kind === 'rejected') {
-        for (const invalid of result.invalid) {
-          for (const v of invalid.violations.length ? invalid.violations : [{ path: '', message: invalid.message }]) {
-            io.stdout.write(`${invalid.file}  ${v.path ? `${v.path}: ` : ''}${v.message ?? ''} (target validator)\n`);
-          }
-        }
-        io.stderr.write(`✗ the target rejected ${result.invalid.length} dashboard(s); nothing was written\n`);
-        return ExitCode.InvalidDesiredState;
-      }
-      printOutcomes(result.outcomes, io);
-      const counts = countOutcomes(result.outcomes);
-      const seconds = ((Date.now() - started) / 1000).toFixed(2);
-      io.stdout.write(
-        `Applied to ${target.label}: ${counts.created} created, ${counts.updated} updated, ${result.unchanged} unchanged, ${counts.deleted} deleted, ${counts.failed} failed in ${seconds}s\n`,
-      );
-      return counts.failed > 0 ? ExitCode.ApplyFailed : ExitCode.Success;
+      if (result.kind === 'rejected') return reportRejected(result.invalid, io);
+      return reportApplied(result, { target: target.label, started }, io);
     });
   },
 });
+
+const DEFAULT_MAX_DELETE = 5;
+
+/** The target's validator refused some dashboards, so nothing was written: exit 3, like a local schema problem. */
+function reportRejected(invalid: readonly RemoteViolation[], io: CommandIo): ExitCode {
+  for (const dashboard of invalid) {
+    const violations = dashboard.violations.length > 0 ? dashboard.violations : [{ path: '', message: dashboard.message }];
+    for (const v of violations) {
+      io.stdout.write(`${dashboard.file}  ${v.path ? `${v.path}: ` : ''}${v.message ?? ''} (target validator)\n`);
+    }
+  }
+  io.stderr.write(`✗ the target rejected ${invalid.length} dashboard(s); nothing was written\n`);
+  return ExitCode.InvalidDesiredState;
+}
+
+function reportApplied(
+  result: Extract<ApplyResult, { kind: 'applied' }>,
+  context: { target: string; started: number },
+  io: CommandIo,
+): ExitCode {
+  printOutcomes(result.outcomes, io);
+  const counts = countOutcomes(result.outcomes);
+  const seconds = ((Date.now() - context.started) / 1000).toFixed(2);
+  io.stdout.write(
+    `Applied to ${context.target}: ${counts.created} created, ${counts.updated} updated, ${result.unchanged} unchanged, ${counts.deleted} deleted, ${counts.failed} failed in ${seconds}s\n`,
+  );
+  return counts.failed > 0 ? ExitCode.ApplyFailed : ExitCode.Success;
+}
 
 function printOutcomes(outcomes: readonly ApplyOutcome[], io: CommandIo): void {
   for (const o of outcomes) {

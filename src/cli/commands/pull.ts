@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { loadProjectConfig } from '../../config/project-config.js';
 import { pullDashboards } from '../../pull/pull-dashboards.js';
+import { parseDashboardId } from '../../schema/ids.js';
 import { booleanFlag, defineCommand, stringFlag } from '../command.js';
 import { dataFlag, dirFlag, targetFlag } from '../common-flags.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
@@ -26,6 +27,8 @@ export const pullCommand = defineCommand({
   async run({ flags, positionals }, io) {
     const all = booleanFlag(flags, 'all');
     if (all === positionals.length > 0) throw new UsageError('give dashboard ids or --all (not both)');
+    const notIds = positionals.filter((id) => parseDashboardId(id) === undefined);
+    if (notIds.length > 0) throw new UsageError(`not a dashboard id (a UUID): ${notIds.join(', ')}`);
     const dir = resolve(io.cwd, stringFlag(flags, 'dir') ?? 'dashboards');
     await mkdir(dir, { recursive: true });
     const { config } = await loadProjectConfig(dirname(dir));
