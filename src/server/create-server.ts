@@ -6,6 +6,7 @@ import type { Logger } from '../lib/logger.js';
 import { DEFAULT_ENVIRONMENT, type EnvironmentId } from '../schema/ids.js';
 import { acquireOwnership, dataDirLayout, type DataDirLayout, type Ownership } from './data-dir.js';
 import { openEnvironments, type EnvironmentRegistry, type EnvironmentService } from './environments.js';
+import { BODY_LIMIT_BYTES } from './http/read-body.js';
 import { answerClientError } from './http/respond.js';
 import { createRequestHandler, type RequestListener } from './http/request-handler.js';
 import type { Route } from './http/route.js';
@@ -81,7 +82,8 @@ export async function startServer<E extends EnvironmentService = EnvironmentServ
     environments = await openEnvironments<E>({ ...options, layout, log, clock });
     const handler = buildHandler({ ...options, layout, clock, environments, adminKey: ownership.adminKey });
     const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
-    const server = await listen(handler, options.host ?? '127.0.0.1', options.port ?? 8080, timeouts);
+    const bodyLimit = options.bodyLimit ?? BODY_LIMIT_BYTES;
+    const server = await listen(handler, options.host ?? '127.0.0.1', options.port ?? 8080, timeouts, bodyLimit);
     return await running(server, environments, ownership, { log, timeouts });
   } catch (error) {
     await environments?.close();
@@ -130,6 +132,7 @@ async function listen(
   host: string,
   port: number,
   timeouts: Required<ServerTimeouts>,
+  bodyLimit: number,
 ): Promise<Server> {
   const server = createHttpServer({
     headersTimeout: timeouts.headersMs,
@@ -139,6 +142,12 @@ async function listen(
     connectionsCheckingInterval: Math.min(1_000, timeouts.headersMs),
   });
   server.on('clientError', answerClientError);
+  // `Expect: 100-continue` (curl does it above 1 kB): invite the body only when it may be read, so an oversized one is
+  // refused with 413 before the client sends a byte of it.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (!(Number(req.headers['content-length']) > bodyLimit)) res.writeContinue();
+    server.emit('request', req, res);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

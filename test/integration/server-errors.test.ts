@@ -73,6 +73,27 @@ describe('bad input and unknown routes', () => {
     expect(closed).toBe(true);
   });
 
+  it('answers Expect: 100-continue with 413 for an oversized body and with 100 Continue for one within the limit', async () => {
+    const request = (length: number) =>
+      `POST /e/local/api/config/v1/dashboards HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`;
+    const refused = await exchange(port, request(5 * MB));
+    expect(refused.raw.startsWith('HTTP/1.1 413 ')).toBe(true);
+    const body = JSON.stringify(minimalDashboard('continued'));
+    const accepted = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      let raw = '';
+      socket.on('data', (chunk) => {
+        raw += chunk.toString('utf8');
+        if (raw.startsWith('HTTP/1.1 100 Continue\r\n\r\n') && raw.length === 25) socket.write(body);
+      });
+      socket.on('close', () => resolve(raw));
+      socket.on('error', reject);
+      socket.write(request(Buffer.byteLength(body)));
+    });
+    expect(accepted).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 /);
+  });
+
   it('answers 413 to a chunked body as soon as it passes 1 MB, without reading the rest', async () => {
     const head =
       `POST /e/local/api/config/v1/dashboards HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\n` +
