@@ -99,16 +99,21 @@ async function openEnvironment<E extends EnvironmentService>(
   { layout, log, fs, clock = systemClock, randomUUID, openEvents }: EnvironmentRegistryOptions<E>,
 ): Promise<Environment<E>> {
   const envLog = log.child({ env });
-  const tokens = await openTokenStore({ file: layout.tokensFile(env), clock, ...(fs ? { fs } : {}) });
+  const tokens = await openTokenStore({ file: layout.tokensFile(env), clock, fs });
   const dashboards = await openDashboardStore({
     dir: layout.dashboardsDir(env),
     log: envLog.child({ component: 'dashboard-store' }),
     clock,
-    ...(fs ? { fs } : {}),
-    ...(randomUUID ? { randomUUID } : {}),
+    fs,
+    randomUUID,
   });
-  const events = openEvents ? await openEvents(env, layout.eventsDir(env)) : undefined;
-  return { id: env, dashboards, tokens, events };
+  try {
+    const events = openEvents ? await openEvents(env, layout.eventsDir(env)) : undefined;
+    return { id: env, dashboards, tokens, events };
+  } catch (error) {
+    await dashboards.close();
+    throw error;
+  }
 }
 
 async function closeEnvironment(environment: Environment<EnvironmentService>): Promise<void> {

@@ -10,6 +10,8 @@ export interface DashboardRouteDeps {
 }
 
 const BASE = '/api/config/v1/dashboards';
+/** Validators and replacements answer 204 without a body. */
+const NO_CONTENT: RouteResponse = { status: 204 };
 
 /** The Configuration API v1 dashboard endpoints, plus list and delete as the real service has them. */
 export function createDashboardRoutes(deps: DashboardRouteDeps): Route[] {
@@ -25,7 +27,10 @@ export function createDashboardRoutes(deps: DashboardRouteDeps): Route[] {
       method: 'POST',
       path: `${BASE}/validator`,
       scope: 'WriteConfig',
-      handle: async (ctx) => validated(validateDashboardBody(await ctx.readJson(), { mode: 'create' })),
+      handle: async (ctx) => {
+        validateDashboardBody(await ctx.readJson(), { mode: 'create' });
+        return NO_CONTENT;
+      },
     },
     { method: 'GET', path: `${BASE}/{id}`, scope: 'ReadConfig', handle: async (ctx) => getOne(storeOf(ctx), ctx) },
     { method: 'PUT', path: `${BASE}/{id}`, scope: 'WriteConfig', handle: async (ctx) => replace(storeOf(ctx), ctx) },
@@ -36,7 +41,8 @@ export function createDashboardRoutes(deps: DashboardRouteDeps): Route[] {
       scope: 'WriteConfig',
       handle: async (ctx) => {
         const id = parsePathId(ctx.params['id']);
-        return validated(validateDashboardBody(await ctx.readJson(), { mode: 'replace', id }));
+        validateDashboardBody(await ctx.readJson(), { mode: 'replace', id });
+        return NO_CONTENT;
       },
     },
   ];
@@ -64,16 +70,12 @@ async function replace(store: DashboardStore, ctx: RequestContext): Promise<Rout
   const id = parsePathId(ctx.params['id']);
   const body = validateDashboardBody(await ctx.readJson(), { mode: 'replace', id });
   const { created, name } = await store.put(id, body);
-  if (!created) return { status: 204 };
+  if (!created) return NO_CONTENT;
   return { status: 201, body: { id, name }, headers: { location: `/e/${ctx.env}${BASE}/${id}` } };
 }
 
 async function remove(store: DashboardStore, ctx: RequestContext): Promise<RouteResponse> {
   const id = parsePathId(ctx.params['id']);
   if (!(await store.remove(id))) throw new HttpError(404, `Dashboard ${id} not found`);
-  return { status: 204 };
-}
-
-function validated(_body: unknown): RouteResponse {
-  return { status: 204 };
+  return NO_CONTENT;
 }
