@@ -38,18 +38,24 @@ export function readEventView(raw: string): ArchivedEventView {
   } catch (error) {
     throw new ArchiveError('BAD_EVENT', `not JSON: ${(error as Error).message}`, { cause: error });
   }
+  return eventViewOf(parsed, raw);
+}
+
+/** The view of an event already parsed from `raw` (a parsed number never supplies `eventId`: it may be rounded). */
+export function eventViewOf(parsed: unknown, raw: string): ArchivedEventView {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ArchiveError('BAD_EVENT', 'not a JSON object');
   const fields = parsed as Record<string, unknown>;
   const startTime = fields.startTime;
   if (typeof startTime !== 'number' || !Number.isSafeInteger(startTime) || startTime < 0 || startTime >= MAX_TIME) {
     throw new ArchiveError('BAD_EVENT', 'startTime is missing or not a UTC millisecond time');
   }
-  const rawEventId = fields.eventId === undefined ? undefined : scanObjectMembers(raw).get('eventId');
-  const id = typeof fields.id === 'string' ? fields.id : rawEventId !== undefined ? `${rawEventId}_${startTime}` : undefined;
-  if (id === undefined) throw new ArchiveError('BAD_EVENT', 'the event has neither id nor eventId');
+  const id = typeof fields.id === 'string' ? fields.id : undefined;
+  // The digits come from `id` when it has the documented shape; only otherwise is the raw member looked up.
+  const eventId = (id === undefined ? undefined : eventIdFromId(id)) ?? (fields.eventId === undefined ? undefined : scanObjectMembers(raw).get('eventId'));
+  if (id === undefined && eventId === undefined) throw new ArchiveError('BAD_EVENT', 'the event has neither id nor eventId');
   return {
-    id,
-    eventId: rawEventId ?? eventIdFromId(id),
+    id: id ?? `${eventId}_${startTime}`,
+    eventId,
     startTime,
     endTime: typeof fields.endTime === 'number' ? fields.endTime : undefined,
     eventStatus: optionalString(fields.eventStatus),
@@ -69,9 +75,9 @@ function eventIdFromId(id: string): string | undefined {
 }
 
 /** An event from the feed, ready to archive: one line of text (the feed's bytes, on one line) and its view. */
-export function archivedEventFromFeed(rawItem: string): ArchivedEvent {
+export function archivedEventFromFeed(rawItem: string, parsed: unknown): ArchivedEvent {
   const raw = compactJson(rawItem);
-  return { raw, event: readEventView(raw) };
+  return { raw, event: eventViewOf(parsed, raw) };
 }
 
 /**

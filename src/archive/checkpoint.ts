@@ -13,13 +13,13 @@ export type RunState = z.infer<typeof RunState>;
  * Progress of one feed query (all events, or one `--type`/`--entity` filter) in one environment.
  * - `watermark`: the `to` of the last completed run; the next run starts there (minus the late-arrival margin).
  * - `horizon`: the earliest `from` a completed run covered; a larger `--since` later widens it.
- * - `open`: id → startTime of every event last seen OPEN; the next run reaches back to the oldest of them.
+ * - `open`: every event last seen OPEN (id → start time and entity), looked for again until it closes.
  */
 export const StreamState = z.object({
   watermark: z.number().nullable(),
   horizon: z.number().nullable(),
   run: RunState.nullable(),
-  open: z.record(z.string(), z.number()),
+  open: z.record(z.string(), z.object({ startTime: z.number(), endTime: z.number().optional(), entityId: z.string().optional() })),
 });
 export type StreamState = z.infer<typeof StreamState>;
 

@@ -1,15 +1,14 @@
 import { z } from 'zod';
-import { JsonScanError, scanObjectMembers, splitArrayItems } from '../lib/json-scan.js';
+import { JsonScanError, scanObject } from '../lib/json-scan.js';
+import { EventQueryResult } from '../schema/events.js';
 import { archivedEventFromFeed, type ArchivedEvent } from './archived-event.js';
 import { ArchiveError } from './archive-error.js';
 
-/** The paging fields of an EventQueryResult; the events are read raw, not through this schema. */
-const PageMeta = z.object({
-  nextCursor: z.string().nullish(),
-  totalEventCount: z.number().nullish(),
-  from: z.number().nullish(),
-  to: z.number().nullish(),
-});
+/**
+ * The page with the shared EventQueryResult schema, except that events are only required to be an array: each is
+ * read by eventViewOf, since validating every event with zod would cost more than everything else a pull does.
+ */
+const PageShape = EventQueryResult.extend({ events: z.array(z.unknown()).nullish() });
 
 export interface FeedPage {
   readonly events: ArchivedEvent[];
@@ -18,49 +17,38 @@ export interface FeedPage {
 }
 
 /**
- * Reads one EventQueryResult from its raw text. Only the small paging members are JSON.parsed; `events` is split
- * into the raw text of each event so 64-bit `eventId`s are never turned into (rounded) numbers.
+ * Reads one EventQueryResult from its raw text. JSON.parse validates the whole page and supplies the fields the
+ * archive reads; one scan of the text supplies each event's raw text, which is what gets written, so 64-bit
+ * `eventId`s are never turned into (rounded) numbers.
  */
 export function parseFeedPage(text: string): FeedPage {
-  let members: Map<string, string>;
+  let parsed: unknown;
   let items: string[];
   try {
-    members = scanObjectMembers(text);
-    const events = members.get('events');
-    items = events === undefined || events === 'null' ? [] : splitArrayItems(events);
+    parsed = JSON.parse(text);
+    items = scanObject(text, 'events').items ?? [];
   } catch (error) {
-    if (error instanceof JsonScanError) throw new ArchiveError('BAD_PAGE', `the feed answered malformed JSON (${error.message})`, { cause: error });
+    if (error instanceof SyntaxError || error instanceof JsonScanError) {
+      throw new ArchiveError('BAD_PAGE', `the feed answered malformed JSON (${error.message})`, { cause: error });
+    }
     throw error;
   }
-  const meta = PageMeta.safeParse({
-    nextCursor: parseMember(members, 'nextCursor'),
-    totalEventCount: parseMember(members, 'totalEventCount'),
-    from: parseMember(members, 'from'),
-    to: parseMember(members, 'to'),
-  });
-  if (!meta.success) throw new ArchiveError('BAD_PAGE', `the feed answered an unexpected page: ${meta.error.message}`);
+  const page = PageShape.safeParse(parsed);
+  if (!page.success) throw new ArchiveError('BAD_PAGE', `the feed answered an unexpected page: ${page.error.issues[0]?.message ?? 'invalid'}`);
+  const parsedEvents = page.data.events ?? [];
+  if (parsedEvents.length !== items.length) throw new ArchiveError('BAD_PAGE', 'the events of the page could not be split reliably');
   const events = items.map((item, index) => {
     try {
-      return archivedEventFromFeed(item);
+      return archivedEventFromFeed(item, parsedEvents[index]);
     } catch (error) {
       throw new ArchiveError('BAD_PAGE', `event ${index} of the page: ${(error as Error).message}`, { cause: error });
     }
   });
   return {
     events,
-    nextCursor: meta.data.nextCursor || undefined,
-    totalEventCount: meta.data.totalEventCount ?? undefined,
+    nextCursor: page.data.nextCursor || undefined,
+    totalEventCount: page.data.totalEventCount ?? undefined,
   };
-}
-
-function parseMember(members: Map<string, string>, key: string): unknown {
-  const raw = members.get(key);
-  if (raw === undefined) return undefined;
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    throw new ArchiveError('BAD_PAGE', `member ${key} of the page is not JSON`);
-  }
 }
 
 export interface WindowQuery {

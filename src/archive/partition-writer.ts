@@ -1,9 +1,10 @@
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { appendDurable, fsyncDir, mkdirDurable } from '../lib/durable-file.js';
+import { fsyncDir, mkdirDurable } from '../lib/durable-file.js';
 import { nodeFs, type FsLayer } from '../lib/fs-layer.js';
 import { readLines } from '../lib/jsonl.js';
 import type { Logger } from '../lib/logger.js';
+import { createAppendHandles, type AppendHandles } from './append-handles.js';
 import { readEventView, utcDay, versionKey, type ArchivedEvent } from './archived-event.js';
 
 export const PARTITION_FILE = 'events.jsonl';
@@ -23,6 +24,7 @@ export interface PartitionWriter {
   write(events: readonly ArchivedEvent[]): Promise<WriteOutcome>;
   /** Drops the cached version keys of days before `day` (they are re-read from disk if touched again). */
   forgetBefore(day: string): void;
+  close(): Promise<void>;
 }
 
 interface DayState {
@@ -43,6 +45,7 @@ interface DayState {
  */
 export function createPartitionWriter({ envDir, fs = nodeFs, log }: { envDir: string; fs?: FsLayer; log: Logger }): PartitionWriter {
   const days = new Map<string, Promise<DayState>>();
+  const handles = createAppendHandles(fs);
   let envReady: Promise<void> | undefined;
 
   const dayState = (day: string): Promise<DayState> => {
@@ -56,8 +59,9 @@ export function createPartitionWriter({ envDir, fs = nodeFs, log }: { envDir: st
     return state;
   };
 
-  const forget = (day: string): void => {
+  const forget = async (day: string): Promise<void> => {
     days.delete(day);
+    await handles.close(join(partitionDir(envDir, day), PARTITION_FILE));
   };
 
   return {
@@ -76,21 +80,22 @@ export function createPartitionWriter({ envDir, fs = nodeFs, log }: { envDir: st
         }
       });
       const touched = [...byDay].filter(([, batch]) => batch.lines.length > 0);
-      await Promise.all(touched.map(([day, batch]) => appendDay(batch.state, batch.lines, fs).catch((error: unknown) => {
+      await Promise.all(touched.map(([day, batch]) => appendDay(batch.state, batch.lines, handles, fs).catch(async (error: unknown) => {
         // What reached the file is unknown: the day is re-read from disk before it is written again.
-        forget(day);
+        await forget(day);
         throw error;
       })));
       return { written: events.length - duplicates, duplicates, days: touched.map(([day]) => day) };
     },
     forgetBefore(day) {
-      for (const known of days.keys()) if (known < day) days.delete(known);
+      for (const known of days.keys()) if (known < day) forget(known).catch(() => undefined);
     },
+    close: () => handles.closeAll(),
   };
 }
 
-async function appendDay(state: DayState, lines: readonly string[], fs: FsLayer): Promise<void> {
-  await appendDurable(state.file, `${lines.join('\n')}\n`, { fs });
+async function appendDay(state: DayState, lines: readonly string[], handles: AppendHandles, fs: FsLayer): Promise<void> {
+  await handles.appendDurable(state.file, `${lines.join('\n')}\n`);
   if (state.isNew) {
     await fsyncDir(state.dir, fs);
     state.isNew = false;

@@ -22,8 +22,10 @@ export interface PullEventsOptions {
   readonly fs?: FsLayer | undefined;
   /** Later runs start this much before the previous run's end (events stored with a start in the recent past). */
   readonly lateArrivalMs?: number;
-  /** Open events are re-polled until they close, but not once they started longer ago than this. */
+  /** A run's window reaches back to open events that started at most this long ago; older ones get narrow spot checks. */
   readonly maxReachBackMs?: number;
+  /** Open events are looked for until they close, but not once they started longer ago than this. */
+  readonly openRetentionMs?: number;
   /** Checkpoint at most this often while paging (the data is fsynced per page regardless). */
   readonly checkpointEveryMs?: number;
 }
@@ -50,7 +52,7 @@ const DAY = 86_400_000;
  */
 export async function pullEvents(options: PullEventsOptions): Promise<PullSummary> {
   const started = performance.now();
-  const session = await openSession(options);
+  const session = await openSession(options, Number.POSITIVE_INFINITY);
   try {
     await session.pull();
     return summarize(session, started);
@@ -67,7 +69,8 @@ export async function followEvents(options: PullEventsOptions & { readonly inter
   const started = performance.now();
   const { signal, clock = systemClock } = options;
   const log = options.log ?? silentLogger();
-  const session = await openSession(options);
+  // Each poll looks for at most this many old open events' windows, so a backlog cannot slow every poll.
+  const session = await openSession(options, 50);
   try {
     let failures = 0;
     while (!signal.aborted) {
@@ -92,7 +95,7 @@ export async function followEvents(options: PullEventsOptions & { readonly inter
   }
 }
 
-function openSession(options: PullEventsOptions): Promise<PullSession> {
+function openSession(options: PullEventsOptions, maxSpotChecks: number): Promise<PullSession> {
   return openPullSession({
     fetchPage: options.fetchPage,
     archiveDir: options.archiveDir,
@@ -105,10 +108,12 @@ function openSession(options: PullEventsOptions): Promise<PullSession> {
     onProgress: options.onProgress,
     fs: options.fs,
     checkpointEveryMs: options.checkpointEveryMs ?? 250,
+    maxSpotChecks,
     plan: {
       sinceMs: options.since,
       lateArrivalMs: options.lateArrivalMs ?? 15 * MINUTE,
-      maxReachBackMs: options.maxReachBackMs ?? 7 * DAY,
+      maxReachBackMs: options.maxReachBackMs ?? DAY,
+      openRetentionMs: options.openRetentionMs ?? 90 * DAY,
     },
   });
 }

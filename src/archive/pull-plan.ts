@@ -1,46 +1,82 @@
+import { MAX_EVENTS_TIMEFRAME_MS } from '../schema/events.js';
 import type { ArchivedEvent } from './archived-event.js';
 import type { RunState, StreamState } from './checkpoint.js';
-
-/** The feed refuses timeframes over 2 years; 730 days is within that under any reading of "2 years". */
-export const MAX_WINDOW_MS = 730 * 86_400_000;
 
 export interface PlanOptions {
   /** How far back the first run goes (ms before now). */
   readonly sinceMs: number;
   /** Later runs start this far before the previous run's end, for events stored with a start a little in the past. */
   readonly lateArrivalMs: number;
-  /** Open events that started longer ago than this are no longer re-polled (bounds the re-poll window). */
+  /** A run's window reaches back to open events that started at most this long ago; older ones get spot checks. */
   readonly maxReachBackMs: number;
+  /** Open events that started longer ago than this are given up on (their closing is not archived). */
+  readonly openRetentionMs: number;
 }
 
-export interface PlannedRun {
-  readonly run: RunState;
-  /** Ids of open events dropped because they started before the reach-back bound. */
-  readonly abandoned: readonly string[];
+/** An event last seen OPEN: where to look for it again. */
+export interface OpenEvent {
+  readonly startTime: number;
+  readonly endTime?: number | undefined;
+  readonly entityId?: string | undefined;
 }
 
 /**
  * The next run of a stream: the interrupted one if any, else `[from, now]` where `from` is the earliest of the
- * previous end (minus the late-arrival margin), the oldest still-open event (bounded), and a `--since` that reaches
- * before anything archived so far. Pure: the caller owns the clock.
+ * previous end (minus the late-arrival margin), the oldest open event within the reach-back bound, and a `--since`
+ * that reaches before anything archived so far. Pure: the caller owns the clock.
  */
-export function planRun(stream: StreamState, now: number, options: PlanOptions): PlannedRun {
-  if (stream.run) return { run: stream.run, abandoned: [] };
+export function planRun(stream: StreamState, open: ReadonlyMap<string, OpenEvent>, now: number, options: PlanOptions): RunState {
+  if (stream.run) return stream.run;
   const sinceStart = Math.max(0, now - options.sinceMs);
-  const bound = now - options.maxReachBackMs;
-  const abandoned = Object.entries(stream.open).filter(([, start]) => start < bound).map(([id]) => id);
+  const reachBound = now - options.maxReachBackMs;
   let from = stream.watermark === null ? sinceStart : stream.watermark - options.lateArrivalMs;
   if (stream.horizon !== null && sinceStart < stream.horizon) from = Math.min(from, sinceStart);
-  for (const start of Object.values(stream.open)) if (start >= bound) from = Math.min(from, start);
+  for (const { startTime } of open.values()) if (startTime >= reachBound) from = Math.min(from, startTime);
   const to = Math.max(now, stream.watermark ?? 0);
   from = Math.max(0, Math.min(from, to));
-  return { run: { from, to, position: to }, abandoned };
+  return { from, to, position: to };
 }
 
-/** The window to page next while `[run.from, run.position]` remains: at most MAX_WINDOW_MS, newest first. */
+/** Ids of open events that started before the retention bound: no longer looked for. */
+export function expiredOpen(open: ReadonlyMap<string, OpenEvent>, now: number, options: PlanOptions): string[] {
+  const bound = now - options.openRetentionMs;
+  return [...open].filter(([, event]) => event.startTime < bound).map(([id]) => id);
+}
+
+/** Open events of one entity starting within a day of each other share one spot-check window. */
+const SPOT_SPAN_MS = 86_400_000;
+
+export interface SpotCheck {
+  readonly from: number;
+  readonly to: number;
+  readonly entityId: string | undefined;
+}
+
+/**
+ * Narrow windows (one entity, a day at most) that find again the open events a run's window did not reach
+ * (those starting before `coveredFrom`), instead of re-reading everything since the oldest of them. At most
+ * `limit` per run, taken cyclically from `rotation`, so a long backlog is worked through over several runs.
+ */
+export function planSpotChecks(open: ReadonlyMap<string, OpenEvent>, coveredFrom: number, limit: number, rotation: number): SpotCheck[] {
+  const stale = [...open.values()]
+    .filter((event) => event.startTime < coveredFrom)
+    .sort((a, b) => (a.entityId ?? '').localeCompare(b.entityId ?? '') || a.startTime - b.startTime);
+  const windows: SpotCheck[] = [];
+  for (const event of stale) {
+    const last = windows[windows.length - 1];
+    if (last && last.entityId === event.entityId && event.startTime - last.from <= SPOT_SPAN_MS) {
+      windows[windows.length - 1] = { ...last, to: event.startTime + 1 };
+    } else windows.push({ from: event.startTime, to: event.startTime + 1, entityId: event.entityId });
+  }
+  if (windows.length <= limit) return windows;
+  const offset = rotation % windows.length;
+  return [...windows.slice(offset), ...windows.slice(0, offset)].slice(0, limit);
+}
+
+/** The window to page next while `[run.from, run.position]` remains: at most MAX_EVENTS_TIMEFRAME_MS, newest first. */
 export function nextWindow(run: RunState): { from: number; to: number } | undefined {
   if (run.position <= run.from) return undefined;
-  return { from: Math.max(run.from, run.position - MAX_WINDOW_MS), to: run.position };
+  return { from: Math.max(run.from, run.position - MAX_EVENTS_TIMEFRAME_MS), to: run.position };
 }
 
 /**
@@ -68,11 +104,22 @@ export function createPositionTracker(window: { from: number; to: number }): {
 }
 
 /** The open set after seeing a page: OPEN versions enter it, any other status leaves it. */
-export function observeOpen(open: Map<string, number>, events: readonly ArchivedEvent[]): void {
+export function observeOpen(open: Map<string, OpenEvent>, events: readonly ArchivedEvent[]): void {
   for (const { event } of events) {
-    if (event.eventStatus === 'OPEN') open.set(event.id, event.startTime);
+    if (event.eventStatus === 'OPEN') open.set(event.id, { startTime: event.startTime, endTime: event.endTime, entityId: event.entityId });
     else open.delete(event.id);
   }
+}
+
+/**
+ * What a spot check writes: only changed versions of events it was looking for. The rest of its window was archived
+ * when first seen, and skipping it spares loading old partitions' version keys on every poll.
+ */
+export function changedOpenEvents(open: ReadonlyMap<string, OpenEvent>, events: readonly ArchivedEvent[]): ArchivedEvent[] {
+  return events.filter(({ event }) => {
+    const known = open.get(event.id);
+    return known !== undefined && (event.eventStatus !== 'OPEN' || event.endTime !== known.endTime);
+  });
 }
 
 /** The stream after a run covered `[run.from, run.to]` completely. */

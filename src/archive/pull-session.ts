@@ -1,15 +1,31 @@
 import { join } from 'node:path';
 import type { Clock } from '../lib/clock.js';
+import { mapConcurrent } from '../lib/concurrency.js';
 import { mkdirDurable } from '../lib/durable-file.js';
 import { nodeFs, type FsLayer } from '../lib/fs-layer.js';
 import type { Logger } from '../lib/logger.js';
 import { acquireArchiveLock } from './archive-lock.js';
 import { utcDay } from './archived-event.js';
 import { readCheckpoint, streamKey, writeCheckpoint, emptyStream, type Checkpoint, type RunState, type StreamState } from './checkpoint.js';
-import type { FeedPage } from './feed-page.js';
+import type { FeedPage, WindowQuery } from './feed-page.js';
 import { pageWindow, type FetchPage } from './page-window.js';
 import { createPartitionWriter } from './partition-writer.js';
-import { completeRun, createPositionTracker, nextWindow, observeOpen, planRun, type PlanOptions } from './pull-plan.js';
+import {
+  changedOpenEvents,
+  completeRun,
+  createPositionTracker,
+  expiredOpen,
+  nextWindow,
+  observeOpen,
+  planRun,
+  planSpotChecks,
+  type OpenEvent,
+  type PlanOptions,
+} from './pull-plan.js';
+
+
+/** Spot checks are one small request each: a few in flight hide the round trips. */
+const SPOT_CHECK_CONCURRENCY = 4;
 
 export interface PullCounters {
   runs: number;
@@ -47,6 +63,8 @@ export interface PullSessionOptions {
   readonly plan: PlanOptions;
   /** Checkpoint at most this often while paging (always at the end of a window and of a run). */
   readonly checkpointEveryMs: number;
+  /** Spot-check windows per run (old open events); a larger backlog is worked through over later runs. */
+  readonly maxSpotChecks: number;
 }
 
 export interface PullSession {
@@ -78,18 +96,26 @@ function createSession(options: PullSessionOptions, envDir: string, fs: FsLayer,
   const key = streamKey(options);
   let checkpoint = initial;
   let stream: StreamState = checkpoint.streams[key] ?? emptyStream();
-  const open = new Map(Object.entries(stream.open));
+  const open = new Map<string, OpenEvent>(Object.entries(stream.open));
+  let spotRotation = 0;
   const writer = createPartitionWriter({ envDir, fs, log });
   const counters: PullCounters = { runs: 0, pages: 0, events: 0, written: 0, duplicates: 0 };
   let lastCheckpoint = performance.now();
   let pullStarted = performance.now();
   let eventsAtPullStart = 0;
 
-  const save = async (): Promise<void> => {
-    stream = { ...stream, open: Object.fromEntries(open) };
-    checkpoint = { ...checkpoint, updatedAt: new Date(clock.now()).toISOString(), streams: { ...checkpoint.streams, [key]: stream } };
-    await writeCheckpoint(envDir, checkpoint, fs);
-    lastCheckpoint = performance.now();
+  let saving: Promise<void> = Promise.resolve();
+  /** Checkpoint writes run one at a time, each with the state as it is when it starts. */
+  const save = (): Promise<void> => {
+    const write = async (): Promise<void> => {
+      stream = { ...stream, open: Object.fromEntries(open) };
+      checkpoint = { ...checkpoint, updatedAt: new Date(clock.now()).toISOString(), streams: { ...checkpoint.streams, [key]: stream } };
+      lastCheckpoint = performance.now();
+      await writeCheckpoint(envDir, checkpoint, fs);
+    };
+    const next = saving.then(write, write);
+    saving = next.catch(() => undefined);
+    return next;
   };
 
   const progress = (phase: PullProgress['phase']): PullProgress => {
@@ -105,11 +131,11 @@ function createSession(options: PullSessionOptions, envDir: string, fs: FsLayer,
     };
   };
 
-  const onPage = async (page: FeedPage, run: RunState, position: (page: FeedPage) => number): Promise<void> => {
+  /** Writes a page, then moves the in-memory state (what the next checkpoint says) past it: only once it is on disk. */
+  const onPage = async (page: FeedPage, afterWrite: () => void): Promise<void> => {
     const outcome = await writer.write(page.events);
-    // Only after the page is on disk does the in-memory state (what the next checkpoint says) move past it.
     observeOpen(open, page.events);
-    run.position = position(page);
+    afterWrite();
     counters.pages++;
     counters.events += page.events.length;
     counters.written += outcome.written;
@@ -118,14 +144,24 @@ function createSession(options: PullSessionOptions, envDir: string, fs: FsLayer,
     if (performance.now() - lastCheckpoint >= options.checkpointEveryMs) await save();
   };
 
+  const query = (window: { from: number; to: number; entityId?: string | undefined }): WindowQuery => ({
+    from: window.from,
+    to: window.to,
+    eventType: options.eventType,
+    entityId: window.entityId ?? options.entityId,
+  });
+
   const executeRun = async (run: RunState): Promise<void> => {
     stream = { ...stream, run };
     writer.forgetBefore(utcDay(run.from));
     log.info({ from: new Date(run.from).toISOString(), to: new Date(run.to).toISOString(), resumeAt: new Date(run.position).toISOString() }, 'pull run started');
     for (let window = nextWindow(run); window; window = nextWindow(run)) {
       const tracker = createPositionTracker(window);
-      const query = { ...window, eventType: options.eventType, entityId: options.entityId };
-      await pageWindow(options.fetchPage, query, signal, (page) => onPage(page, run, (p) => tracker.observe(p.events)));
+      await pageWindow(options.fetchPage, query(window), signal, (page) =>
+        onPage(page, () => {
+          run.position = tracker.observe(page.events);
+        }),
+      );
       run.position = window.from;
       await save();
     }
@@ -134,13 +170,23 @@ function createSession(options: PullSessionOptions, envDir: string, fs: FsLayer,
     await save();
   };
 
+  /** Looks again for open events older than the run's window; they close in place, so no position to keep. */
+  const spotCheck = async (coveredFrom: number): Promise<void> => {
+    const checks = planSpotChecks(open, coveredFrom, options.maxSpotChecks, spotRotation);
+    spotRotation += checks.length;
+    await mapConcurrent(checks, SPOT_CHECK_CONCURRENCY, (check) =>
+      pageWindow(options.fetchPage, query(check), signal, (page) => onPage({ ...page, events: changedOpenEvents(open, page.events) }, () => undefined)),
+    );
+    if (checks.length > 0) await save();
+  };
+
   const startRun = (): RunState => {
-    const planned = planRun({ ...stream, open: Object.fromEntries(open) }, clock.now(), options.plan);
-    for (const id of planned.abandoned) {
-      log.warn({ id, startTime: open.get(id) }, 'open event older than the re-poll bound: its closing will not be archived');
+    const now = clock.now();
+    for (const id of expiredOpen(open, now, options.plan)) {
+      log.warn({ id, startTime: open.get(id)?.startTime }, 'open event older than the retention bound: its closing will not be archived');
       open.delete(id);
     }
-    return { ...planned.run };
+    return { ...planRun(stream, open, now, options.plan) };
   };
 
   return {
@@ -151,7 +197,9 @@ function createSession(options: PullSessionOptions, envDir: string, fs: FsLayer,
       eventsAtPullStart = counters.events;
       try {
         if (stream.run) await executeRun({ ...stream.run });
-        await executeRun(startRun());
+        const run = startRun();
+        await executeRun(run);
+        await spotCheck(run.from);
       } catch (error) {
         // Whatever is in memory covers only pages already fsynced, so it is safe to keep as the checkpoint.
         await save().catch((saveError: unknown) => log.error({ err: saveError }, 'could not write the checkpoint'));
@@ -160,6 +208,9 @@ function createSession(options: PullSessionOptions, envDir: string, fs: FsLayer,
         options.onProgress?.(progress('idle'));
       }
     },
-    close: release,
+    async close() {
+      await writer.close();
+      await release();
+    },
   };
 }

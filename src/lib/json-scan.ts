@@ -85,12 +85,34 @@ function skipScalar(text: string, start: number, end: number): number {
  * are short); values are left untouched. A repeated key keeps its last value, as JSON.parse does.
  */
 export function scanObjectMembers(text: string): Map<string, string> {
+  return scanObject(text).members;
+}
+
+/** The raw items of the array held by member `key` of the top-level object; `[]` when the member is absent or null. */
+export function extractArrayItems(text: string, key: string): string[] {
+  return scanObject(text, key).items ?? [];
+}
+
+/** The raw text of each item of the JSON array `arrayText` (surrounding whitespace trimmed, nothing else changed). */
+export function splitArrayItems(arrayText: string): string[] {
+  const items: string[] = [];
+  const start = skipSpace(arrayText, 0, arrayText.length);
+  if (arrayText.charCodeAt(start) !== OPEN_BRACKET) throw new JsonScanError('expected an array', start);
+  return expectEnd(arrayText, splitArrayAt(arrayText, start, arrayText.length, items), items);
+}
+
+/**
+ * One pass over a top-level object: its members (key → raw value text) and, when `arrayKey` names an array
+ * member, that array's raw items, split while it is scanned rather than in a second pass.
+ */
+export function scanObject(text: string, arrayKey?: string): { members: Map<string, string>; items: string[] | undefined } {
   const members = new Map<string, string>();
+  let items: string[] | undefined;
   const end = text.length;
   let i = skipSpace(text, 0, end);
   if (text.charCodeAt(i) !== OPEN_BRACE) throw new JsonScanError('expected an object', i);
   i = skipSpace(text, i + 1, end);
-  if (text.charCodeAt(i) === CLOSE_BRACE) return expectEnd(text, i + 1, members);
+  if (text.charCodeAt(i) === CLOSE_BRACE) return expectEnd(text, i + 1, { members, items });
   for (;;) {
     if (text.charCodeAt(i) !== QUOTE) throw new JsonScanError('expected a member name', i);
     const keyEnd = skipString(text, i);
@@ -98,11 +120,18 @@ export function scanObjectMembers(text: string): Map<string, string> {
     i = skipSpace(text, keyEnd, end);
     if (text.charCodeAt(i) !== COLON) throw new JsonScanError('expected ":"', i);
     i = skipSpace(text, i + 1, end);
-    const valueEnd = skipValue(text, i, end);
+    let valueEnd: number;
+    if (key === arrayKey && text.charCodeAt(i) === OPEN_BRACKET) {
+      items = [];
+      valueEnd = splitArrayAt(text, i, end, items);
+    } else {
+      valueEnd = skipValue(text, i, end);
+      if (key === arrayKey) items = undefined;
+    }
     members.set(key, text.slice(i, valueEnd));
     i = skipSpace(text, valueEnd, end);
     const code = text.charCodeAt(i);
-    if (code === CLOSE_BRACE) return expectEnd(text, i + 1, members);
+    if (code === CLOSE_BRACE) return expectEnd(text, i + 1, { members, items });
     if (code !== COMMA) throw new JsonScanError('expected "," or "}"', i);
     i = skipSpace(text, i + 1, end);
   }
@@ -114,30 +143,19 @@ function expectEnd<T>(text: string, i: number, result: T): T {
   return result;
 }
 
-/** The raw text of each item of the JSON array `arrayText` (surrounding whitespace trimmed, nothing else changed). */
-export function splitArrayItems(arrayText: string): string[] {
-  const items: string[] = [];
-  const end = arrayText.length;
-  let i = skipSpace(arrayText, 0, end);
-  if (arrayText.charCodeAt(i) !== OPEN_BRACKET) throw new JsonScanError('expected an array', i);
-  i = skipSpace(arrayText, i + 1, end);
-  if (arrayText.charCodeAt(i) === CLOSE_BRACKET) return expectEnd(arrayText, i + 1, items);
+/** Splits the array whose `[` is at `start` into `items`; returns the index just past its `]`. */
+function splitArrayAt(text: string, start: number, end: number, items: string[]): number {
+  let i = skipSpace(text, start + 1, end);
+  if (text.charCodeAt(i) === CLOSE_BRACKET) return i + 1;
   for (;;) {
-    const itemEnd = skipValue(arrayText, i, end);
-    items.push(arrayText.slice(i, itemEnd));
-    i = skipSpace(arrayText, itemEnd, end);
-    const code = arrayText.charCodeAt(i);
-    if (code === CLOSE_BRACKET) return expectEnd(arrayText, i + 1, items);
+    const itemEnd = skipValue(text, i, end);
+    items.push(text.slice(i, itemEnd));
+    i = skipSpace(text, itemEnd, end);
+    const code = text.charCodeAt(i);
+    if (code === CLOSE_BRACKET) return i + 1;
     if (code !== COMMA) throw new JsonScanError('expected "," or "]"', i);
-    i = skipSpace(arrayText, i + 1, end);
+    i = skipSpace(text, i + 1, end);
   }
-}
-
-/** The raw items of the array held by member `key` of the top-level object; `[]` when the member is absent or null. */
-export function extractArrayItems(text: string, key: string): string[] {
-  const value = scanObjectMembers(text).get(key);
-  if (value === undefined || value === 'null') return [];
-  return splitArrayItems(value);
 }
 
 /**

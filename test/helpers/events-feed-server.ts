@@ -64,15 +64,25 @@ interface Query {
 }
 
 export async function startEventsFeedServer(options: EventsFeedServerOptions = {}): Promise<EventsFeedServer> {
-  const { now = Date.now, pageSize = 150, inclusion = 'start', pretty = false } = options;
+  const { now = Date.now, pageSize = 150, inclusion = 'startOrEnd', pretty = false } = options;
   let records: StoredEvent[] = [];
+  let byEntity = new Map<string, StoredEvent[]>();
+  const byKey = new Map<string, StoredEvent>();
   let version = 0;
   const totals = new Map<string, number>();
   const requests: string[] = [];
   let failure = { status: 0, times: 0 };
   const add = (...more: FeedEvent[]): void => {
-    records = records.concat(more.map((event) => ({ event: { ...event }, key: eventKey(event) })));
+    const added = more.map((event) => ({ event: { ...event }, key: eventKey(event) }));
+    for (const record of added) byKey.set(record.key, record);
+    records = records.concat(added);
     records.sort((a, b) => b.event.startTime - a.event.startTime || (a.key < b.key ? -1 : 1));
+    byEntity = new Map();
+    for (const record of records) {
+      const list = byEntity.get(record.event.entityId);
+      if (list) list.push(record);
+      else byEntity.set(record.event.entityId, [record]);
+    }
     version++;
   };
   add(...(options.events ?? []));
@@ -84,11 +94,14 @@ export async function startEventsFeedServer(options: EventsFeedServerOptions = {
     return inWindow(event.startTime) || (inclusion === 'startOrEnd' && inWindow(event.endTime));
   };
 
+  /** The events a query can match, in feed order: one entity's list when it filters by entity. */
+  const candidates = (q: Query): StoredEvent[] => (q.entityId ? (byEntity.get(q.entityId) ?? []) : records);
+
   const total = (q: Query): number => {
     const key = `${version}:${JSON.stringify(q)}`;
     let count = totals.get(key);
     if (count === undefined) {
-      count = records.filter((record) => matches(record.event, q)).length;
+      count = candidates(q).filter((record) => matches(record.event, q)).length;
       totals.set(key, count);
     }
     return count;
@@ -100,9 +113,11 @@ export async function startEventsFeedServer(options: EventsFeedServerOptions = {
     const { q, after } = parsed;
     const page: FeedEvent[] = [];
     let next: FeedEvent | undefined;
-    const start = Math.max(firstIndexAfter(records, after), firstIndexAtOrBefore(records, q.to, inclusion));
-    for (let i = start; i < records.length && next === undefined; i++) {
-      const event = (records[i] as StoredEvent).event;
+    const list = candidates(q);
+    // Nothing that starts after `to` can match (an event ends after it starts), whatever the inclusion rule.
+    const start = Math.max(firstIndexAfter(list, after), partitionPoint(list, (r) => r.event.startTime > q.to));
+    for (let i = start; i < list.length && next === undefined; i++) {
+      const event = (list[i] as StoredEvent).event;
       if (inclusion === 'start' && event.startTime < q.from) break;
       if (!matches(event, q)) continue;
       if (page.length < pageSize) page.push(event);
@@ -140,7 +155,7 @@ export async function startEventsFeedServer(options: EventsFeedServerOptions = {
     requests,
     add,
     closeEvent(id, endTime) {
-      const record = records.find((candidate) => candidate.key === id);
+      const record = byKey.get(id);
       if (!record) throw new Error(`no event ${id}`);
       record.event.eventStatus = 'CLOSED';
       record.event.endTime = endTime;
@@ -195,11 +210,6 @@ function parseRequest(params: URLSearchParams, now: number): { q: Query; after?:
 function firstIndexAfter(records: readonly StoredEvent[], after: Position | undefined): number {
   if (!after) return 0;
   return partitionPoint(records, (r) => r.event.startTime > after.s || (r.event.startTime === after.s && r.key <= after.id));
-}
-
-/** With start inclusion, events starting after `to` cannot match: skip them by binary search. */
-function firstIndexAtOrBefore(records: readonly StoredEvent[], to: number, inclusion: 'start' | 'startOrEnd'): number {
-  return inclusion === 'start' ? partitionPoint(records, (r) => r.event.startTime > to) : 0;
 }
 
 /** Number of leading records for which `before` holds (it must hold for a prefix only). */

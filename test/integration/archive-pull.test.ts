@@ -114,9 +114,9 @@ describe('pullEvents', () => {
     for (const line of added) expect(JSON.parse(line)).toMatchObject({ eventStatus: 'CLOSED' });
   });
 
-  it('re-polls open events that started long before the last checkpoint until they close', async () => {
+  it('reaches back to open events that started before the last checkpoint, until they close', async () => {
     const now = Date.now();
-    const old = generateEvents({ count: 5, from: now - 5 * DAY, to: now - 4 * DAY, openShare: 1, seed: 3 });
+    const old = generateEvents({ count: 5, from: now - 10 * 3_600_000, to: now - 6 * 3_600_000, openShare: 1, seed: 3 });
     const recent = generateEvents({ count: 50, from: now - 3_600_000, to: now - 60_000, openShare: 0, seed: 4 });
     // `start` inclusion: a feed that lists an event only while its start is in the window, so only re-polling finds the close.
     const feed = await startFeed([...old, ...recent], { inclusion: 'start' });
@@ -132,8 +132,31 @@ describe('pullEvents', () => {
     // Once nothing is open, the next run only reaches back by the late-arrival margin.
     feed.requests.length = 0;
     await pull(feed);
-    expect(Number(new URLSearchParams(feed.requests[0]).get('from'))).toBeGreaterThan(now - DAY);
+    expect(Number(new URLSearchParams(feed.requests[0]).get('from'))).toBeGreaterThan(now - 3_600_000);
     expectEachVersionOnce(allLines(await readArchive()), [...old, ...recent]);
+  });
+
+  it('finds open events older than the reach-back bound with narrow per-entity spot checks', async () => {
+    const now = Date.now();
+    const old = generateEvents({ count: 8, from: now - 5 * DAY, to: now - 4 * DAY, openShare: 1, seed: 3 });
+    const recent = generateEvents({ count: 400, from: now - 10 * DAY, to: now - 60_000, openShare: 0, seed: 4 });
+    const feed = await startFeed([...old, ...recent], { inclusion: 'start' });
+    await pull(feed);
+    for (const event of old.slice(0, 5)) feed.closeEvent(eventKey(event), now - 1000);
+    feed.requests.length = 0;
+    const second = await pull(feed);
+    expect(second).toMatchObject({ written: 5, openEvents: 3 });
+    const queries = feed.requests.map((query) => new URLSearchParams(query)).filter((query) => query.has('from'));
+    const [main, ...spots] = queries;
+    expect(Number(main?.get('from'))).toBeGreaterThan(now - DAY);
+    expect(spots.length).toBeGreaterThan(0);
+    for (const spot of spots) {
+      expect(spot.get('entityId')).toMatch(/^HOST-/);
+      expect(Number(spot.get("to")) - Number(spot.get("from"))).toBeLessThanOrEqual(DAY + 1);
+    }
+    expectEachVersionOnce(allLines(await readArchive()), [...old, ...recent]);
+    const third = await pull(feed);
+    expect(third.written).toBe(0);
   });
 
   it('splits a backfill longer than the 2-year limit into allowed windows', async () => {

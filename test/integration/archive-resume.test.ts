@@ -107,8 +107,10 @@ describe('pullEvents when a run cannot finish', () => {
   it('refuses to run while another pull holds the environment', async () => {
     const now = Date.now();
     const feed = (server = await startEventsFeedServer({ events: generateEvents({ count: 3000, from: now - DAY, to: now - 1000 }) }));
-    const first = pull(feed);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    let holding: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (holding = resolve));
+    const first = pull(feed, { onProgress: () => holding() });
+    await started;
     await expect(pull(feed)).rejects.toMatchObject({ code: 'LOCKED' });
     await first;
   });
