@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,8 +7,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Dashboard } from '../../src/schema/dashboard.js';
 
-const CHILD = new URL('../helpers/serve-child.mjs', import.meta.url).pathname;
-const BUILT = new URL('../../dist/server/create-server.js', import.meta.url).pathname;
+const MAIN = new URL('../../dist/main.js', import.meta.url).pathname;
 const { metadata: _serverOwned, ...SEED } = JSON.parse(
   readFileSync('/work/shared/corpus/dashboards/govuk-obs__signin-signup.json', 'utf8'),
 ) as { metadata: unknown; dashboardMetadata: Record<string, unknown> };
@@ -23,16 +22,31 @@ interface Child {
 
 const children = new Set<ChildProcess>();
 
-async function startChild(dataDir: string): Promise<Child> {
-  const child = spawn(process.execPath, [CHILD, dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+const CHILD_ENV = { ...process.env, DASHCD_LOG_LEVEL: 'warn' };
+
+/** `dashcd token create` on the data dir (no server running): the token is the last line of stdout. */
+function createToken(dataDir: string): string {
+  const result = spawnSync(process.execPath, [MAIN, 'token', 'create', '--data', dataDir, '--scopes', 'ReadConfig,WriteConfig', '--name', 'crash'], {
+    encoding: 'utf8',
+    env: CHILD_ENV,
+  });
+  expect(result.status, result.stderr).toBe(0);
+  return result.stdout.trim().split('\n').at(-1) ?? '';
+}
+
+/** `dashcd serve --port 0`, ready once it prints the address it serves. */
+async function startChild(dataDir: string, token: string): Promise<Child> {
+  const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'], env: CHILD_ENV });
   children.add(child);
   child.once('exit', () => children.delete(child));
-  const line = await new Promise<string>((resolve, reject) => {
+  const url = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
-    lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`serve child exited with ${code} before it was ready`)));
+    lines.on('line', (line) => {
+      const served = /^dashcd serving (\S+) /.exec(line)?.[1];
+      if (served) resolve(served);
+    });
+    child.once('exit', (code) => reject(new Error(`dashcd serve exited with ${code} before it was ready`)));
   });
-  const { url, token } = JSON.parse(line) as { url: string; token: string };
   return { process: child, url, token };
 }
 
@@ -50,7 +64,7 @@ function prng(seed: number): () => number {
   };
 }
 
-describe('crash safety of the store under SIGKILL', () => {
+describe('crash safety of `dashcd serve` under SIGKILL', () => {
   const seed = Date.now() % 100_000;
   const random = prng(seed);
   const dirs: string[] = [];
@@ -68,16 +82,17 @@ describe('crash safety of the store under SIGKILL', () => {
   });
 
   async function crashRounds(): Promise<void> {
-    expect(existsSync(BUILT), 'the crash test runs the built server: run `npm run build` first').toBe(true);
+    expect(existsSync(MAIN), 'the crash test runs the built CLI: run `npm run build` first').toBe(true);
     const dataDir = await mkdtemp(join(tmpdir(), 'dashcd-crash-'));
     dirs.push(dataDir);
+    const token = createToken(dataDir);
     /** Per id: the highest version acknowledged (201/204 received) and the highest ever sent. */
     const acked = new Map<string, number>(IDS.map((id) => [id, 0]));
     const sent = new Map<string, number>(IDS.map((id) => [id, 0]));
     const createdIds: string[] = [];
 
     for (let round = 0; round < ROUNDS; round++) {
-      const child = await startChild(dataDir);
+      const child = await startChild(dataDir, token);
       await verify(child, dataDir, acked, sent, createdIds);
       let killed = false;
       const headers = { authorization: `Api-Token ${child.token}`, 'content-type': 'application/json' };
@@ -105,7 +120,7 @@ describe('crash safety of the store under SIGKILL', () => {
       child.process.kill('SIGKILL');
       await Promise.all([...writers, creator, new Promise((resolve) => child.process.once('exit', resolve))]);
     }
-    const last = await startChild(dataDir);
+    const last = await startChild(dataDir, token);
     await verify(last, dataDir, acked, sent, createdIds);
     last.process.kill('SIGKILL');
     expect([...acked.values()].reduce((a, b) => a + b, 0)).toBeGreaterThan(ROUNDS * IDS.length);
