@@ -39,6 +39,20 @@ const eventArb: fc.Arbitrary<ModelEvent> = fc.record({
   entityId: fc.constantFrom(...ENTITIES),
 }).map(({ duration, ...rest }) => ({ ...rest, endTime: duration === undefined ? undefined : rest.startTime + duration }));
 
+/** Events plus later versions of some of them (same id; another end, type or entity), as imports and closings make. */
+const historyArb = fc
+  .tuple(fc.array(eventArb, { maxLength: 300 }), fc.array(fc.tuple(fc.nat(), eventArb), { maxLength: 40 }))
+  .map(([events, revisions]) => [
+    ...events,
+    ...revisions.flatMap(([pick, revision]) => {
+      const target = events[pick % Math.max(1, events.length)];
+      if (!target) return [];
+      const duration = revision.endTime === undefined ? undefined : revision.endTime - revision.startTime;
+      const endTime = duration === undefined ? undefined : target.startTime + duration;
+      return [{ ...revision, eventId: target.eventId, startTime: target.startTime, endTime }];
+    }),
+  ]);
+
 const queryArb = fc.record({
   from: fc.option(fc.integer({ min: T0 - 150, max: NOW }), { nil: undefined }),
   width: fc.integer({ min: 0, max: SPAN + 200 }),
@@ -137,13 +151,12 @@ describe('feed paging against a brute-force model', () => {
 
   it('the pages of any query are the model answer, in order, without repeats, with right totals and next fields', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(eventArb, { maxLength: 320 }), queryArb, fc.constantFrom(1, 3, 7, 150), async (history, q, pageSize) => {
-        const store = await openEventStore({ dir: join(root, `run-${run++}`) });
+      fc.asyncProperty(historyArb, queryArb, fc.constantFrom(1, 3, 7, 150), fc.array(fc.nat(), { maxLength: 4 }), fc.constantFrom(1, 8, 256), async (history, q, pageSize, cuts, bulkThreshold) => {
+        const store = await openEventStore({ dir: join(root, `run-${run++}`), bulkThreshold });
         try {
-          // Two puts: the first big batch takes the bulk path, the second the one-at-a-time path.
-          const split = Math.floor(history.length * 0.8);
-          await store.put(history.slice(0, split).map(encode));
-          await store.put(history.slice(split).map(encode));
+          // Several puts: batches over the threshold are linked in one pass (appended or merged), the others one by one.
+          const bounds = [0, ...cuts.map((cut) => cut % (history.length + 1)).sort((a, b) => a - b), history.length];
+          for (let i = 1; i < bounds.length; i++) await store.put(history.slice(bounds[i - 1], bounds[i]).map(encode));
           const first = await fetchPage(store, queryString(q, history), pageSize);
           const expected = modelAnswer(history, first.from, first.to, q);
           const seen: string[] = [];

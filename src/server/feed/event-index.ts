@@ -19,8 +19,10 @@ export class EventIndex {
   readonly blocks = new EndBlocks(this.columns, this.order);
   private byType: SlotList[] = [];
   private byEntity: SlotList[] = [];
-  /** While > 0, new slots only land in the columns; endBulk() sorts and rebuilds the lists once. */
+  /** While >= 0, new slots only land in the columns; endBulk() sorts and links them once. */
   private bulkFrom = -1;
+  /** A replacement during bulk moved an event to another type or entity (or another end): rebuild, not append. */
+  private listsStale = false;
 
   get size(): number {
     return this.columns.count;
@@ -64,7 +66,10 @@ export class EventIndex {
     if (this.bulkFrom < 0) this.bulkFrom = this.columns.count;
   }
 
-  /** Merges the slots added since beginBulk() into the order and rebuilds the posting lists and blocks: O(n). */
+  /**
+   * Links the slots added since beginBulk(): appended in O(batch) when all are newer than everything stored (a
+   * chronological import), else merged into the order with the lists and blocks rebuilt in one O(n) pass.
+   */
   endBulk(): void {
     if (this.bulkFrom < 0) return;
     const added = this.columns.count - this.bulkFrom;
@@ -72,8 +77,18 @@ export class EventIndex {
     for (let i = 0; i < added; i++) fresh[i] = this.bulkFrom + i;
     this.bulkFrom = -1;
     if (!isSorted(fresh, this.columns)) fresh.sort((a, b) => this.columns.compare(a, b));
-    const merged = mergeSorted(this.order.items.subarray(0, this.order.length), fresh, this.columns);
-    this.order.assign(merged, merged.length);
+    const { order, columns } = this;
+    const first = fresh[0];
+    if (!this.listsStale && (first === undefined || order.length === 0 || columns.compare(order.at(order.length - 1), first) < 0)) {
+      // The usual import: everything new is newer than what is stored, so it is appended, O(batch).
+      const from = order.length;
+      for (const slot of fresh) this.link(slot, false);
+      this.blocks.refreshFrom(from);
+      return;
+    }
+    this.listsStale = false;
+    const merged = mergeSorted(order.items.subarray(0, order.length), fresh, columns);
+    order.assign(merged, merged.length);
     this.rebuildLists();
     this.blocks.refreshFrom(0);
   }
@@ -90,6 +105,8 @@ export class EventIndex {
       addSorted(listAt(this.byEntity, next.entity, c), slot, c);
     }
     const endChanged = c.end[slot] !== next.end;
+    const moved = endChanged || c.type[slot] !== next.type || c.entity[slot] !== next.entity;
+    if (!linked && slot < this.bulkFrom && moved) this.listsStale = true;
     c.end[slot] = next.end;
     c.type[slot] = next.type;
     c.entity[slot] = next.entity;
@@ -99,10 +116,10 @@ export class EventIndex {
   }
 
   /** Links one new slot into the order, its lists and the blocks. Appending is O(1); an older start shifts. */
-  private link(slot: number): void {
+  private link(slot: number, refreshBlocks = true): void {
     const c = this.columns;
     const position = addSorted(this.order, slot, c);
-    this.blocks.refreshFrom(position);
+    if (refreshBlocks) this.blocks.refreshFrom(position);
     addSorted(listAt(this.byType, c.type[slot] ?? 0, c), slot, c);
     addSorted(listAt(this.byEntity, c.entity[slot] ?? 0, c), slot, c);
   }

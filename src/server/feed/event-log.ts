@@ -112,16 +112,15 @@ export class EventLog {
   /** Appends the texts as lines and fsyncs; resolves with where each landed. */
   async append(texts: readonly string[]): Promise<LogSpan[]> {
     const spans: LogSpan[] = [];
-    const parts: Buffer[] = [];
     let offset = this.size;
     for (const text of texts) {
-      const bytes = Buffer.from(`${text}\n`, 'utf8');
-      spans.push({ offset, length: bytes.length - 1 });
-      parts.push(bytes);
-      offset += bytes.length;
+      const length = Buffer.byteLength(text, 'utf8');
+      spans.push({ offset, length });
+      offset += length + 1;
     }
+    const bytes = Buffer.from(texts.length === 0 ? '' : `${texts.join('\n')}\n`, 'utf8');
     try {
-      await appendDurable(this.path, Buffer.concat(parts), { fs: this.fs });
+      await appendDurable(this.path, bytes, { fs: this.fs });
     } catch (error) {
       await this.rollBack();
       throw new StoreError('STORE_IO', `could not append to ${this.path}: ${(error as Error).message}`, { cause: error });

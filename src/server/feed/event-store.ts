@@ -14,7 +14,7 @@ import { digitsOf, parseEncodedEventId, parseEventIdDigits } from './int64.js';
 import { OpenProblems } from './open-problems.js';
 
 export const CURSOR_KEY_FILE = 'cursor.key';
-/** Batches larger than this are linked into the index in one O(n) merge instead of one insert each. */
+/** Batches larger than this are linked into the index in one pass instead of one insert each. */
 const BULK_THRESHOLD = 256;
 
 export interface PutOutcome {
@@ -77,10 +77,13 @@ export interface EventStoreOptions {
   clock?: Clock;
   log?: Logger;
   fs?: FsLayer;
+  /** Batches larger than this are linked in one pass (tests lower it to exercise that path). */
+  bulkThreshold?: number;
 }
 
 /** Opens (creating if needed) the store in `dir`: scans the log once, cutting a torn last line, and builds the index. */
-export async function openEventStore({ dir, clock = systemClock, log = silentLogger(), fs = nodeFs }: EventStoreOptions): Promise<EventStore> {
+export async function openEventStore(options: EventStoreOptions): Promise<EventStore> {
+  const { dir, clock = systemClock, log = silentLogger(), fs = nodeFs, bulkThreshold = BULK_THRESHOLD } = options;
   const started = performance.now();
   await ensureEventsDir(dir, fs);
   const cursorKey = await loadCursorKey(dir, fs, log);
@@ -92,7 +95,7 @@ export async function openEventStore({ dir, clock = systemClock, log = silentLog
   const eventLog = await EventLog.open(path, fs);
   const problems = await OpenProblems.load(dir, log, fs);
   log.info({ dir, events: index.size, lines: scan.records, ms: Math.round(performance.now() - started) }, 'event store opened');
-  return new FileEventStore(dir, cursorKey, clock, problems, index, eventLog);
+  return new FileEventStore(dir, cursorKey, clock, problems, index, eventLog, bulkThreshold);
 }
 
 async function loadCursorKey(dir: string, fs: FsLayer, log: Logger): Promise<Buffer> {
@@ -116,6 +119,7 @@ class FileEventStore implements EventStore {
     readonly problems: OpenProblems,
     private readonly index: EventIndex,
     private readonly log: EventLog,
+    private readonly bulkThreshold: number,
   ) {}
 
   get size(): number {
@@ -132,7 +136,7 @@ class FileEventStore implements EventStore {
   private async append(events: readonly EncodedEvent[]): Promise<PutOutcome> {
     if (events.length === 0) return { created: 0, replaced: 0 };
     const spans = await this.log.append(events.map((event) => event.text));
-    const bulk = events.length > BULK_THRESHOLD;
+    const bulk = events.length > this.bulkThreshold;
     if (bulk) this.index.beginBulk();
     let created = 0;
     events.forEach((event, i) => {
