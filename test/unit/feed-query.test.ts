@@ -69,6 +69,7 @@ describe('list-events query rules', () => {
     expect(violations(`from=${NOW}&to=${NOW - 1}`)).toEqual([{ path: 'from', parameterLocation: 'QUERY' }]);
     expect(violations('eventType=NOT_A_TYPE')).toEqual([{ path: 'eventType', parameterLocation: 'QUERY' }]);
     expect(violations('relativeTime=year')).toEqual([{ path: 'relativeTime', parameterLocation: 'QUERY' }]);
+    expect(violations(`entityId=${'H'.repeat(501)}`)).toEqual([{ path: 'entityId', parameterLocation: 'QUERY' }]);
     expect(violations('from=yesterday&to=-5')).toEqual([
       { path: 'from', parameterLocation: 'QUERY' },
       { path: 'to', parameterLocation: 'QUERY' },

@@ -15,6 +15,8 @@ export type FeedRequest = { readonly kind: 'first'; readonly filter: IndexFilter
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set(EVENT_TYPES);
 const DIGITS = /^[0-9]{1,16}$/;
+/** Entity ids are short (`HOST-0123456789ABCDEF`); the bound keeps every cursor well under its own size limit. */
+const MAX_ENTITY_ID_LENGTH = 500;
 
 /**
  * Applies the list-events rules to a query string. With a cursor every other parameter is ignored (the cursor
@@ -36,6 +38,9 @@ export function parseFeedQuery(query: URLSearchParams, now: number, cursorKey: B
     fail('eventType', `Unknown event type '${clip(eventType)}': use one of the event types listed for the events API.`);
   }
   const entityId = value(query, 'entityId');
+  if (entityId !== undefined && entityId.length > MAX_ENTITY_ID_LENGTH) {
+    fail('entityId', `The entity id is longer than ${MAX_ENTITY_ID_LENGTH} characters.`);
+  }
   if (violations.length === 0 && from > to) fail('from', `from (${from}) is after to (${to}).`);
   if (violations.length === 0 && to - from > MAX_EVENTS_TIMEFRAME_MS) {
     fail('from', `The timeframe from ${from} to ${to} exceeds 2 years (${MAX_EVENTS_TIMEFRAME_MS} ms): query shorter windows.`);
