@@ -125,7 +125,8 @@ describe('event store', () => {
   it('refuses to work after close with a typed error', async () => {
     const store = await openEventStore({ dir });
     await store.close();
-    expect(() => store.put([event('1', T0)])).toThrow(expect.objectContaining({ code: 'STORE_CLOSED' }));
+    await expect(store.put([event('1', T0)])).rejects.toMatchObject({ code: 'STORE_CLOSED' });
+    await expect(store.query({ filter: WIDE, watermark: 0, limit: 1, countTotal: true })).rejects.toMatchObject({ code: 'STORE_CLOSED' });
   });
 });
 

@@ -127,7 +127,7 @@ class FileEventStore implements EventStore {
   }
 
   put(events: readonly EncodedEvent[]): Promise<PutOutcome> {
-    this.ensureOpen();
+    if (this.closed) return Promise.reject(this.closedError());
     const run = this.writing.then(() => this.append(events));
     this.writing = run.catch(() => undefined);
     return run;
@@ -232,6 +232,10 @@ class FileEventStore implements EventStore {
   }
 
   private ensureOpen(): void {
-    if (this.closed) throw new StoreError('STORE_CLOSED', `the event store in ${this.dir} is closed`);
+    if (this.closed) throw this.closedError();
+  }
+
+  private closedError(): StoreError {
+    return new StoreError('STORE_CLOSED', `the event store in ${this.dir} is closed`);
   }
 }
