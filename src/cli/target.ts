@@ -5,7 +5,7 @@ import { CliError, ExitCode, UsageError } from './exit-codes.js';
 import { parseDuration } from './int-flag.js';
 import { requestSessionToken } from './owner-admin.js';
 import { startEmbeddedServer } from '../server/create-server.js';
-import { readOwner } from '../server/data-dir.js';
+import { DataDirLockedError, readOwner } from '../server/data-dir.js';
 
 export const DEFAULT_DATA_DIR = '.dashcd';
 
@@ -57,7 +57,13 @@ async function openLocal(dataDir: string, io: CommandIo): Promise<TargetSession>
     const client = createApiClient({ baseUrl, token, log: io.log, signal: io.signal, retry: retryFromEnv(io.env) });
     return { client, label: baseUrl, env: 'local', kind: 'owner', close: () => client.close() };
   }
-  const server = await startEmbeddedServer({ dataDir, log: io.log.child({ component: 'embedded-server' }) });
+  // The in-process server's lifecycle lines (store opened, listening, stopped) are noise in a plan's output.
+  const log = io.log.child({ component: 'embedded-server' }, { level: atLeastWarn(io.log) });
+  const server = await startEmbeddedServer({ dataDir, log }).catch((error: unknown) => {
+    // Another dashcd took the data dir between readOwner and here (or is still starting): say who, exit 4.
+    if (error instanceof DataDirLockedError) throw new CliError(error.message, ExitCode.TargetUnavailable, { cause: error });
+    throw error;
+  });
   const client = createApiClient({ baseUrl: server.url, token: server.token, log: io.log, signal: io.signal });
   return {
     client,
@@ -69,6 +75,12 @@ async function openLocal(dataDir: string, io: CommandIo): Promise<TargetSession>
       await server.close();
     },
   };
+}
+
+/** `warn`, or the logger's own level when that is stricter (a child must never log more than its parent). */
+function atLeastWarn(log: CommandIo['log']): string {
+  const warn = log.levels.values.warn ?? 40;
+  return log.levelVal > warn ? log.level : 'warn';
 }
 
 /**

@@ -1,9 +1,10 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { ApiClient } from '../client/api-client.js';
 import { toDashboardYaml } from '../desired/dashboard-yaml.js';
 import { loadDesired, type DesiredDashboard } from '../desired/load-desired.js';
+import { mapConcurrent } from '../lib/concurrency.js';
 import { writeFileDurable } from '../lib/durable-file.js';
 import { normalizeForCompare } from '../plan/normalize.js';
 import { withoutOwnershipTag } from '../plan/ownership.js';
@@ -22,50 +23,62 @@ export interface PullOptions {
   force: boolean;
   ownershipTag: string;
   ignore: readonly string[];
+  /** Parallel GETs (default 8); files are written one at a time, in `ids` order. */
+  concurrency?: number;
+  signal?: AbortSignal;
 }
 
 /**
- * Writes live dashboards as YAML files. A dashboard already in the folder is written to its own file; that file is
- * replaced only when it equals the live version (nothing to lose) or with `force`, so local edits are never lost.
+ * Writes live dashboards as YAML files. A dashboard already in the folder goes to its own file, which is replaced
+ * only with `force`: when it means the same as the live version it is left as it is (its comments and layout are
+ * the user's), and when it differs it has local edits. A new dashboard gets a fresh file name, never one that exists.
  */
 export async function pullDashboards(options: PullOptions): Promise<PullOutcome[]> {
   const dir = resolve(options.cwd, options.dir);
   const existing = await loadDesired({ dir, cwd: options.cwd });
   const fileById = new Map<string, DesiredDashboard>(existing.dashboards.map((d) => [d.id, d]));
-  const usedNames = new Set(existing.dashboards.map((d) => resolve(options.cwd, d.file)));
+  const lives = await mapConcurrent(options.ids, options.concurrency ?? 8, (id) => options.api.dashboards.get(id), options.signal);
+  const taken = new Set<string>();
   const outcomes: PullOutcome[] = [];
-  for (const id of options.ids) {
-    const live = await options.api.dashboards.get(id);
+  for (const [index, id] of options.ids.entries()) {
+    const live = lives[index];
     if (!live) {
       outcomes.push({ id, status: 'not-found' });
       continue;
     }
+    const pulled = withoutOwnershipTag(live, options.ownershipTag);
     const local = fileById.get(id.toLowerCase());
-    const yaml = toDashboardYaml(withoutOwnershipTag(live, options.ownershipTag));
-    if (local) {
-      const file = resolve(options.cwd, local.file);
-      const same = isDeepStrictEqual(
-        normalizeForCompare(local.body, { ignore: options.ignore }),
-        normalizeForCompare(withoutOwnershipTag(live, options.ownershipTag), { ignore: options.ignore }),
-      );
-      if (same && (await readFile(file, 'utf8')) === yaml) outcomes.push({ id, file: local.file, status: 'up-to-date' });
-      else if (!same && !options.force) outcomes.push({ id, file: local.file, status: 'kept-local-edits' });
-      else {
-        await writeFileDurable(file, yaml);
-        outcomes.push({ id, file: local.file, status: same ? 'up-to-date' : 'written' });
-      }
-      continue;
-    }
-    const file = freeFileName(dir, live, usedNames);
-    usedNames.add(file);
-    await writeFileDurable(file, yaml);
-    outcomes.push({ id, file: relative(options.cwd, file).split('\\').join('/'), status: 'written' });
+    outcomes.push(local ? await refreshFile(local, pulled, options) : await writeNewFile(dir, pulled, taken, options));
   }
   return outcomes;
 }
 
-/** `CPU & memory (prod)` → `cpu-memory-prod.yaml`; a taken name gets the id's first block appended. */
-function freeFileName(dir: string, dashboard: Dashboard, used: ReadonlySet<string>): string {
+async function refreshFile(local: DesiredDashboard, pulled: Dashboard, options: PullOptions): Promise<PullOutcome> {
+  const { id, file } = local;
+  const path = resolve(options.cwd, file);
+  const same = isDeepStrictEqual(
+    normalizeForCompare(local.body, { ignore: options.ignore }),
+    normalizeForCompare(pulled, { ignore: options.ignore }),
+  );
+  if (!options.force) return { id, file, status: same ? 'up-to-date' : 'kept-local-edits' };
+  const yaml = toDashboardYaml(pulled);
+  if ((await readFile(path, 'utf8')) === yaml) return { id, file, status: 'up-to-date' };
+  await writeFileDurable(path, yaml);
+  return { id, file, status: 'written' };
+}
+
+async function writeNewFile(dir: string, pulled: Dashboard, taken: Set<string>, options: PullOptions): Promise<PullOutcome> {
+  const path = await freeFileName(dir, pulled, taken);
+  taken.add(path);
+  await writeFileDurable(path, toDashboardYaml(pulled));
+  return { id: String(pulled.id), file: relative(options.cwd, path).split('\\').join('/'), status: 'written' };
+}
+
+/**
+ * `CPU & memory (prod)` → `cpu-memory-prod.yaml`; a name that is taken (on disk, even by a file that is not a valid
+ * dashboard, or earlier in this pull) gets the id's first block, then a counter.
+ */
+async function freeFileName(dir: string, dashboard: Dashboard, taken: ReadonlySet<string>): Promise<string> {
   const slug =
     dashboard.dashboardMetadata.name
       .toLowerCase()
@@ -73,7 +86,16 @@ function freeFileName(dir: string, dashboard: Dashboard, used: ReadonlySet<strin
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-+|-+$/g, '')
       .slice(0, 80) || 'dashboard';
-  const plain = join(dir, `${slug}.yaml`);
-  if (!used.has(plain)) return plain;
-  return join(dir, `${slug}-${String(dashboard.id ?? '').slice(0, 8)}.yaml`);
+  const block = String(dashboard.id ?? '').slice(0, 8);
+  for (let n = 0; ; n++) {
+    const path = join(dir, n === 0 ? `${slug}.yaml` : n === 1 ? `${slug}-${block}.yaml` : `${slug}-${block}-${n}.yaml`);
+    if (!taken.has(path) && !(await exists(path))) return path;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
 }

@@ -1,4 +1,4 @@
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import type { ApiClient } from '../client/api-client.js';
 import { loadProjectConfig, type ProjectConfig } from '../config/project-config.js';
 import { readGitInfo } from '../desired/git-info.js';
@@ -42,7 +42,8 @@ export async function planDashboards(ctx: PlanContext, options: PlanOptions = {}
     loadDesired({ dir, cwd: ctx.cwd, ...(only ? { only: [...only] } : {}) }),
     readGitInfo(dir),
   ]);
-  const configDiagnostics: Diagnostic[] = project.diagnostics.map((d) => ({ ...d, path: '' }));
+  // Shown like the loader's: relative to cwd, `/` separators.
+  const configDiagnostics: Diagnostic[] = project.diagnostics.map((d) => ({ ...d, file: shownPath(ctx.cwd, d.file), path: '' }));
   const diagnostics = [...configDiagnostics, ...desired.diagnostics];
   if (configDiagnostics.length > 0 || (diagnostics.length > 0 && !options.tolerateInvalid)) {
     return { kind: 'invalid', diagnostics, desired };
@@ -64,4 +65,8 @@ export async function planDashboards(ctx: PlanContext, options: PlanOptions = {}
     ...(git ? { git } : {}),
   });
   return { kind: 'planned', plan, desired, config, diagnostics };
+}
+
+export function shownPath(cwd: string, file: string): string {
+  return (relative(cwd, file) || file).split(sep).join('/');
 }

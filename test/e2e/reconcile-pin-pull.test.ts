@@ -131,7 +131,7 @@ describe('dashcd pull', () => {
 
     const refused = await dashcd('pull', LIVE_ID);
     expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toContain('dashboards/made-in-the-ui.yaml has local edits; not overwritten (use --force)');
+    expect(refused.stderr).toContain('✗ dashboards/made-in-the-ui.yaml differs from the live dashboard (local edits?); not overwritten (use --force)');
     expect(await read('dashboards/made-in-the-ui.yaml')).toBe(edited);
 
     const forced = await dashcd('pull', '--force', LIVE_ID);
@@ -147,6 +147,26 @@ describe('dashcd pull', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toBe(`= up to date  ${LIVE_ID}  dashboards/made-in-the-ui.yaml\n`);
     expect(await read('dashboards/made-in-the-ui.yaml')).toBe(first);
+  });
+
+  it('leaves a file alone that means the same as the live dashboard, comments and layout included', async () => {
+    await api.dashboards.put(LIVE_ID, LIVE);
+    expect((await dashcd('pull', LIVE_ID)).code).toBe(0);
+    const annotated = `# reviewed by ops\n${await read('dashboards/made-in-the-ui.yaml')}`;
+    await project.write('dashboards/made-in-the-ui.yaml', annotated);
+    const again = await dashcd('pull', LIVE_ID);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('= up to date');
+    expect(await read('dashboards/made-in-the-ui.yaml')).toBe(annotated);
+  });
+
+  it('never writes a new dashboard over an existing file, even one that is not a valid dashboard', async () => {
+    await api.dashboards.put(LIVE_ID, LIVE);
+    await project.write('dashboards/made-in-the-ui.yaml', 'work in progress: [\n');
+    const pulled = await dashcd('pull', LIVE_ID);
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(pulled.stdout).toBe(`↓ pulled  ${LIVE_ID}  dashboards/made-in-the-ui-3c9d1e2f.yaml\n`);
+    expect(await read('dashboards/made-in-the-ui.yaml')).toBe('work in progress: [\n');
   });
 
   it('--all pulls every dashboard except the service presets, and an unknown id is an error', async () => {

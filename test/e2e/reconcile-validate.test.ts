@@ -143,4 +143,12 @@ describe('apply with an invalid desired state', () => {
     expect(result.code).toBe(3);
     expect(result.stdout).toContain('dashboards/broken.yaml:5:5  tiles[0].bounds: ');
   });
+
+  it('an invalid dashcd.yaml stops plan with its line and column', async () => {
+    project = await createProject({ 'dashboards/ok.yaml': VALID, 'dashcd.yaml': 'ignore:\n  - /tiles/*/bounds\nmaxDelete: many\n' });
+    server = await startTestServer();
+    const result = await runDashcd(['plan'], { cwd: project.root, env: { DT_ENV_URL: server.url, DT_API_TOKEN: server.token } });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toMatch(/^dashcd\.yaml:3:12 {2}\S/m);
+  });
 });

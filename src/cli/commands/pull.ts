@@ -1,9 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { loadProjectConfig } from '../../config/project-config.js';
-import { pullDashboards } from '../../pull/pull-dashboards.js';
+import { pullDashboards, type PullOutcome } from '../../pull/pull-dashboards.js';
+import { shownPath } from '../../reconcile/plan-dashboards.js';
 import { parseDashboardId } from '../../schema/ids.js';
-import { booleanFlag, defineCommand, stringFlag } from '../command.js';
+import { booleanFlag, defineCommand, stringFlag, type CommandIo } from '../command.js';
+import { printDiagnostics } from '../diagnostics-output.js';
 import { dataFlag, dirFlag, targetFlag } from '../common-flags.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { withTarget } from '../with-target.js';
@@ -30,27 +32,44 @@ export const pullCommand = defineCommand({
     const notIds = positionals.filter((id) => parseDashboardId(id) === undefined);
     if (notIds.length > 0) throw new UsageError(`not a dashboard id (a UUID): ${notIds.join(', ')}`);
     const dir = resolve(io.cwd, stringFlag(flags, 'dir') ?? 'dashboards');
+    const project = await loadProjectConfig(dirname(dir));
+    if (project.diagnostics.length > 0) {
+      printDiagnostics(project.diagnostics.map((d) => ({ ...d, file: shownPath(io.cwd, d.file), path: '' })), io);
+      return ExitCode.InvalidDesiredState;
+    }
     await mkdir(dir, { recursive: true });
-    const { config } = await loadProjectConfig(dirname(dir));
     return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data') }, io, async (target) => {
       const ids = all
         ? (await target.client.dashboards.list()).filter((s) => s.owner !== SERVICE_OWNER).map((s) => s.id)
         : positionals;
       const outcomes = await pullDashboards({
-        api: target.client, dir, cwd: io.cwd, ids, force: booleanFlag(flags, 'force'), ownershipTag: config.ownershipTag, ignore: config.ignore,
+        api: target.client,
+        dir,
+        cwd: io.cwd,
+        ids,
+        force: booleanFlag(flags, 'force'),
+        ownershipTag: project.config.ownershipTag,
+        ignore: project.config.ignore,
+        signal: io.signal,
       });
-      let problems = 0;
-      for (const o of outcomes) {
-        if (o.status === 'not-found') {
-          problems++;
-          io.stderr.write(`✗ ${o.id}: not found on ${target.label}\n`);
-        } else if (o.status === 'kept-local-edits') {
-          problems++;
-          io.stderr.write(`✗ ${o.file} has local edits; not overwritten (use --force)\n`);
-        } else io.stdout.write(`${o.status === 'written' ? '↓ pulled' : '= up to date'}  ${o.id}  ${o.file}\n`);
-      }
+      const problems = reportPulls(outcomes, target.label, io);
       if (problems > 0) throw new CliError(`${problems} dashboard(s) not pulled`, ExitCode.Unexpected);
       return ExitCode.Success;
     });
   },
 });
+
+/** One line per dashboard: pulled and up-to-date ones on stdout, the ones left alone on stderr; returns how many. */
+function reportPulls(outcomes: readonly PullOutcome[], targetLabel: string, io: CommandIo): number {
+  let problems = 0;
+  for (const o of outcomes) {
+    if (o.status === 'not-found') {
+      problems++;
+      io.stderr.write(`✗ ${o.id}: not found on ${targetLabel}\n`);
+    } else if (o.status === 'kept-local-edits') {
+      problems++;
+      io.stderr.write(`✗ ${o.file} differs from the live dashboard (local edits?); not overwritten (use --force)\n`);
+    } else io.stdout.write(`${o.status === 'written' ? '↓ pulled' : '= up to date'}  ${o.id}  ${o.file}\n`);
+  }
+  return problems;
+}
