@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { cp, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { basename, join } from 'node:path';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,6 +78,24 @@ describe('every accepted corpus dashboard, written as YAML', () => {
     expect(pulledPlan.summary).toEqual({ create: 0, update: 0, unchanged: ids.length, orphan: 0 });
     expect(fromPulled.code).toBe(0);
     expect((await dashcd('validate', '--dir', 'pulled')).code).toBe(0);
+  });
+});
+
+describe('the sample dashboards shipped in dashboards/', () => {
+  it('validate, apply and then plan clean', async () => {
+    const samples = await createProject();
+    try {
+      await cp(fileURLToPath(new URL('../../dashboards', import.meta.url)), join(samples.root, 'dashboards'), { recursive: true });
+      const env = { DT_ENV_URL: server.url, DT_API_TOKEN: server.token };
+      const validated = await runDashcd(['validate'], { cwd: samples.root, env });
+      expect(validated.code, validated.stdout).toBe(0);
+      const applied = await runDashcd(['apply'], { cwd: samples.root, env });
+      expect(applied.code, applied.stdout).toBe(0);
+      expect(applied.stdout).toMatch(/[1-9]\d* created/);
+      expect((await runDashcd(['plan', '--detailed-exitcode'], { cwd: samples.root, env })).code).toBe(0);
+    } finally {
+      await samples.cleanup();
+    }
   });
 });
 
