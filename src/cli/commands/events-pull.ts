@@ -1,0 +1,163 @@
+import { resolve } from 'node:path';
+import { ArchiveError } from '../../archive/archive-error.js';
+import { followEvents, pullEvents, type PullEventsOptions, type PullProgress, type PullSummary } from '../../archive/pull-events.js';
+import { parseTimeArg } from '../../archive/time-arg.js';
+import { isClientError } from '../../client/errors.js';
+import { EVENT_TYPES } from '../../schema/events.js';
+import { EnvironmentId } from '../../schema/ids.js';
+import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
+import { dataFlag, targetFlag } from '../common-flags.js';
+import { CliError, ExitCode, UsageError } from '../exit-codes.js';
+import { durationFlag } from '../int-flag.js';
+import { withTarget } from '../with-target.js';
+
+export const eventsPullCommand = defineCommand({
+  path: ['events', 'pull'],
+  summary: 'Archive the events feed into Hive-partitioned JSONL (loss-free, resumable)',
+  description:
+    'Pages through the feed and appends each event, exactly as the feed returned it, to\n' +
+    '<archive>/<env>/date=YYYY-MM-DD/events.jsonl (UTC start day). Every event version (id, status, endTime) is\n' +
+    'written once, ever: a run picks up where the last one stopped (checkpoint <archive>/<env>/_checkpoint.json),\n' +
+    'a killed run resumes without loss or doubles, and open events are looked for again until they close.\n' +
+    'Needs a token with scope DataExport. A run that cannot finish exits 4 (feed) or 1, its checkpoint intact.',
+  flags: {
+    target: targetFlag,
+    data: dataFlag,
+    archive: { type: 'string', description: 'Archive folder', default: 'events-archive', valueName: 'path' },
+    env: { type: 'string', description: 'Environment folder in the archive (default: the target’s environment)', valueName: 'id' },
+    since: { type: 'string', description: 'How far back the first run goes: 30d, 12h, an ISO date or epoch ms', default: '30d', valueName: 'time' },
+    type: { type: 'string', description: 'Only events of this eventType', valueName: 'eventType' },
+    entity: { type: 'string', description: 'Only events of this entity', valueName: 'entityId' },
+    follow: { type: 'boolean', description: 'Keep polling until interrupted (Ctrl-C)' },
+    interval: { type: 'string', description: 'Poll interval with --follow', default: '60s', valueName: 'duration' },
+  },
+  examples: [
+    'dashcd events pull',
+    'DT_ENV_URL=https://abc123.live.dynatrace.com DT_API_TOKEN=… dashcd events pull --since 90d',
+    'dashcd events pull --follow --interval 30s',
+  ],
+  async run({ flags }, io) {
+    const now = Date.now();
+    const request = parseRequest(flags, now);
+    return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data') }, io, async (target) => {
+      const env = parseEnv(stringFlag(flags, 'env') ?? target.env);
+      const reporter = createProgressReporter(io, target.label);
+      const options: PullEventsOptions = {
+        fetchPage: (query, signal) => target.client.events.fetchPageText(query, signal),
+        archiveDir: resolve(io.cwd, stringFlag(flags, 'archive') ?? 'events-archive'),
+        env,
+        since: request.sinceMs,
+        eventType: request.eventType,
+        entityId: request.entityId,
+        log: io.log.child({ component: 'events-pull' }),
+        signal: io.signal,
+        onProgress: reporter.update,
+      };
+      let summary: PullSummary;
+      try {
+        summary = request.follow ? await followEvents({ ...options, intervalMs: request.intervalMs }) : await pullEvents(options);
+      } catch (error) {
+        throw pullFailure(error, io.signal);
+      } finally {
+        reporter.stop();
+      }
+      io.stdout.write(renderSummary(summary, `${options.archiveDir}/${env}`));
+      return ExitCode.Success;
+    });
+  },
+});
+
+interface PullRequest {
+  readonly sinceMs: number;
+  readonly eventType: string | undefined;
+  readonly entityId: string | undefined;
+  readonly follow: boolean;
+  readonly intervalMs: number;
+}
+
+function parseRequest(flags: FlagValues, now: number): PullRequest {
+  const since = stringFlag(flags, 'since') ?? '30d';
+  let sinceMs: number;
+  try {
+    sinceMs = now - parseTimeArg(since, now);
+  } catch (error) {
+    throw new UsageError(`--since: ${(error as Error).message}`);
+  }
+  if (sinceMs < 0) throw new UsageError(`--since ${since} is in the future`);
+  const eventType = stringFlag(flags, 'type');
+  if (eventType !== undefined && !(EVENT_TYPES as readonly string[]).includes(eventType)) {
+    throw new UsageError(`--type '${eventType}' is not an event type of the events API (e.g. CUSTOM_DEPLOYMENT, AVAILABILITY_EVENT)`);
+  }
+  const intervalMs = durationFlag(flags, 'interval', 60_000);
+  if (intervalMs < 1000) throw new UsageError('--interval must be at least 1s');
+  return { sinceMs, eventType, entityId: stringFlag(flags, 'entity'), follow: booleanFlag(flags, 'follow'), intervalMs };
+}
+
+function parseEnv(raw: string): string {
+  const parsed = EnvironmentId.safeParse(raw);
+  if (!parsed.success) throw new UsageError(`--env '${raw}' is not an environment id (lowercase letters, digits, dashes)`);
+  return parsed.data;
+}
+
+/** Why a run stopped, as an exit code; the checkpoint covers everything written before it. */
+function pullFailure(error: unknown, signal: AbortSignal): unknown {
+  const resume = 'the checkpoint is saved: run the same command again to resume';
+  if (signal.aborted) return new CliError(`interrupted; ${resume}`, ExitCode.Unexpected, { cause: error });
+  if (isClientError(error)) return new CliError(`${error.message} — ${resume}`, ExitCode.TargetUnavailable, { cause: error });
+  if (error instanceof ArchiveError) {
+    const code = error.code === 'BAD_PAGE' ? ExitCode.TargetUnavailable : ExitCode.Unexpected;
+    return new CliError(error.code === 'BAD_PAGE' ? `${error.message} — ${resume}` : error.message, code, { cause: error });
+  }
+  return error;
+}
+
+function renderSummary(summary: PullSummary, where: string): string {
+  const seconds = (summary.durationMs / 1000).toFixed(1);
+  return (
+    `${summary.written} new event versions in ${where} (${summary.events} fetched, ${summary.duplicates} already archived) ` +
+    `in ${seconds}s, ${summary.eventsPerSecond} events/s; ${summary.openEvents} open events will be looked for again` +
+    `${summary.watermark === null ? '' : `; archived up to ${new Date(summary.watermark).toISOString()}`}\n`
+  );
+}
+
+/** How often the live line is redrawn, and how often a log line is written when stderr is not a terminal. */
+const REDRAW_MS = 100;
+const LOG_EVERY_MS = 5000;
+
+/** In a terminal a live line on stderr; otherwise a pino line every few seconds (and one per completed pull). */
+function createProgressReporter(io: CommandIo, label: string): { update: (progress: PullProgress) => void; stop: () => void } {
+  const tty = io.stderr.isTTY === true;
+  const log = io.log.child({ component: 'events-pull', target: label });
+  let last = 0;
+  let drawn = false;
+  return {
+    update(progress) {
+      const now = performance.now();
+      if (tty) {
+        if (now - last < REDRAW_MS && progress.phase !== 'idle') return;
+        last = now;
+        drawn = true;
+        io.stderr.write(`\r\x1b[K${progressLine(progress)}`);
+        return;
+      }
+      if (now - last < LOG_EVERY_MS && progress.phase !== 'idle') return;
+      last = now;
+      const { pages, events, written, duplicates, eventsPerSecond, openEvents } = progress;
+      log.info({ pages, events, written, duplicates, eventsPerSecond, openEvents, reached: reachedText(progress) }, progress.phase === 'idle' ? 'events pull pass done' : 'events pull progress');
+    },
+    stop() {
+      if (drawn) io.stderr.write('\n');
+    },
+  };
+}
+
+function progressLine(progress: PullProgress): string {
+  const counts = `${progress.pages} pages, ${progress.events} events (${progress.written} new), ${progress.eventsPerSecond} events/s`;
+  return progress.phase === 'idle' ? `up to date: ${counts}, archived up to ${reachedText(progress)}` : `pulling: ${counts}, back to ${reachedText(progress)}`;
+}
+
+/** How far back the run in progress has got (its position), else the end of the last completed run. */
+function reachedText(progress: PullProgress): string {
+  const at = progress.run?.position ?? progress.watermark;
+  return at === null ? '—' : new Date(at).toISOString().slice(0, 16).replace('T', ' ');
+}

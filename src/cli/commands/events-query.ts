@@ -1,0 +1,94 @@
+import { once } from 'node:events';
+import { resolve } from 'node:path';
+import { queryArchive, type ArchivedEvent, type QueryArchiveOptions } from '../../archive/query-archive.js';
+import { parseTimeArg } from '../../archive/time-arg.js';
+import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
+import { ExitCode, UsageError } from '../exit-codes.js';
+
+export const archiveFlag = { type: 'string', description: 'Archive folder', default: 'events-archive', valueName: 'path' } as const;
+
+export const eventsQueryCommand = defineCommand({
+  path: ['events', 'query'],
+  summary: 'Print archived events that match filters (JSONL, or a table in a terminal)',
+  description:
+    'Reads only the date= partitions that overlap --from/--to, streaming. Times filter on the event start and take\n' +
+    'ISO dates (UTC), epoch ms, or 7d / 12h / 30m back from now. --latest prints each event once, as its newest\n' +
+    'version (then --status matches that version). An unreadable archive line is reported on stderr as FILE:LINE.',
+  flags: {
+    archive: archiveFlag,
+    env: { type: 'string', description: 'Only this environment folder (default: all)', valueName: 'id' },
+    type: { type: 'string', description: 'Only this eventType', valueName: 'eventType' },
+    entity: { type: 'string', description: 'Only this entityId', valueName: 'entityId' },
+    status: { type: 'string', description: 'OPEN or CLOSED', valueName: 'status' },
+    from: { type: 'string', description: 'Events starting at or after (7d, 2024-05-01, epoch ms)', valueName: 'time' },
+    to: { type: 'string', description: 'Events starting at or before', valueName: 'time' },
+    latest: { type: 'boolean', description: 'Only the newest version of each event' },
+    format: { type: 'string', description: 'jsonl or table (default: table in a terminal, else jsonl)', valueName: 'format' },
+  },
+  examples: [
+    'dashcd events query --from 7d --type CUSTOM_DEPLOYMENT',
+    'dashcd events query --latest --status OPEN --format table',
+    "dashcd events query --from 2024-05-01 --to 2024-05-31 | jq -r '.entityName' | sort | uniq -c",
+  ],
+  async run({ flags }, io) {
+    const options = queryOptions(flags, io);
+    const format = stringFlag(flags, 'format') ?? (io.stdout.isTTY === true ? 'table' : 'jsonl');
+    if (format !== 'jsonl' && format !== 'table') throw new UsageError(`--format must be jsonl or table, got '${format}'`);
+    const render = format === 'table' ? tableRow : (item: ArchivedEvent): string => `${item.raw}\n`;
+    if (format === 'table') io.stdout.write(TABLE_HEADER);
+    let closed = false;
+    const onError = (): void => {
+      closed = true; // the reader went away (e.g. `| head`): stop quietly
+    };
+    io.stdout.on('error', onError);
+    try {
+      for await (const item of queryArchive(options)) {
+        if (closed) break;
+        if (!io.stdout.write(render(item))) await Promise.race([once(io.stdout, 'drain'), once(io.stdout, 'close')]);
+      }
+    } finally {
+      io.stdout.off('error', onError);
+    }
+    return ExitCode.Success;
+  },
+});
+
+function queryOptions(flags: FlagValues, io: CommandIo): QueryArchiveOptions {
+  const now = Date.now();
+  const status = stringFlag(flags, 'status')?.toUpperCase();
+  if (status !== undefined && status !== 'OPEN' && status !== 'CLOSED') throw new UsageError(`--status must be OPEN or CLOSED, got '${status}'`);
+  return {
+    archiveDir: resolve(io.cwd, stringFlag(flags, 'archive') ?? 'events-archive'),
+    env: stringFlag(flags, 'env'),
+    eventType: stringFlag(flags, 'type'),
+    entityId: stringFlag(flags, 'entity'),
+    status,
+    from: timeFlag(flags, 'from', now),
+    to: timeFlag(flags, 'to', now),
+    latest: booleanFlag(flags, 'latest'),
+    signal: io.signal,
+    onBadLine: (file, line, message) => io.stderr.write(`${file}:${line}: skipped an unreadable line: ${message}\n`),
+  };
+}
+
+export function timeFlag(flags: FlagValues, name: string, now: number): number | undefined {
+  const raw = stringFlag(flags, name);
+  if (raw === undefined) return undefined;
+  try {
+    return parseTimeArg(raw, now);
+  } catch (error) {
+    throw new UsageError(`--${name}: ${(error as Error).message}`);
+  }
+}
+
+const COLUMNS = [20, 7, 30, 32] as const;
+const TABLE_HEADER = row(['START (UTC)', 'STATUS', 'TYPE', 'ENTITY', 'ID']);
+
+function tableRow({ event }: ArchivedEvent): string {
+  const start = new Date(event.startTime).toISOString().slice(0, 19).replace('T', ' ');
+  return row([start, event.eventStatus ?? '-', event.eventType ?? '-', event.entityName ?? event.entityId ?? '-', event.id]);
+}
+
+function row(cells: readonly string[]): string {
+  return `${cells.map((cell, i) => (i < COLUMNS.length ? cell.padEnd((COLUMNS[i] as number) - 1) : cell)).join(' ')}\n`;
+}

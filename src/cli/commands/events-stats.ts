@@ -1,0 +1,56 @@
+import { resolve } from 'node:path';
+import { listEnvironments } from '../../archive/archive-layout.js';
+import { archiveStats, type ArchiveStats } from '../../archive/query-archive.js';
+import { defineCommand, stringFlag } from '../command.js';
+import { ExitCode, UsageError } from '../exit-codes.js';
+import { archiveFlag, timeFlag } from './events-query.js';
+
+export const eventsStatsCommand = defineCommand({
+  path: ['events', 'stats'],
+  summary: 'Count archived events by type, status and day',
+  description: 'Each event counts once, by its newest version; "versions" counts every archived line.',
+  flags: {
+    archive: archiveFlag,
+    env: { type: 'string', description: 'Only this environment folder (default: each one)', valueName: 'id' },
+    from: { type: 'string', description: 'Events starting at or after (7d, 2024-05-01, epoch ms)', valueName: 'time' },
+    to: { type: 'string', description: 'Events starting at or before', valueName: 'time' },
+    format: { type: 'string', description: 'text or json', default: 'text', valueName: 'format' },
+  },
+  examples: ['dashcd events stats', 'dashcd events stats --env prod --from 30d --format json'],
+  async run({ flags }, io) {
+    const format = stringFlag(flags, 'format') ?? 'text';
+    if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, got '${format}'`);
+    const now = Date.now();
+    const archiveDir = resolve(io.cwd, stringFlag(flags, 'archive') ?? 'events-archive');
+    const envFlag = stringFlag(flags, 'env');
+    const envs = envFlag ? [envFlag] : await listEnvironments(archiveDir);
+    const results: Record<string, ArchiveStats> = {};
+    for (const env of envs) {
+      results[env] = await archiveStats({
+        archiveDir,
+        env,
+        from: timeFlag(flags, 'from', now),
+        to: timeFlag(flags, 'to', now),
+        signal: io.signal,
+        onBadLine: (file, line, message) => io.stderr.write(`${file}:${line}: skipped an unreadable line: ${message}\n`),
+      });
+    }
+    if (format === 'json') io.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+    else if (envs.length === 0) io.stdout.write(`no archived events in ${archiveDir}\n`);
+    else for (const [env, stats] of Object.entries(results)) io.stdout.write(renderStats(env, stats));
+    return ExitCode.Success;
+  },
+});
+
+function renderStats(env: string, stats: ArchiveStats): string {
+  const lines = [`${env}: ${stats.events} events (${stats.versions} versions)`];
+  const section = (title: string, counts: Record<string, number>, byCount: boolean): void => {
+    const entries = Object.entries(counts).sort(byCount ? (a, b) => b[1] - a[1] || a[0].localeCompare(b[0]) : (a, b) => a[0].localeCompare(b[0]));
+    const width = Math.max(0, ...entries.map(([key]) => key.length));
+    lines.push(`  by ${title}:`, ...entries.map(([key, count]) => `    ${key.padEnd(width)}  ${String(count).padStart(8)}`));
+  };
+  section('status', stats.byStatus, true);
+  section('type', stats.byType, true);
+  section('day', stats.byDay, false);
+  return `${lines.join('\n')}\n`;
+}

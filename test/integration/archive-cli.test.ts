@@ -1,0 +1,161 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { eventsPullCommand } from '../../src/cli/commands/events-pull.js';
+import { eventsQueryCommand } from '../../src/cli/commands/events-query.js';
+import { eventsStatsCommand } from '../../src/cli/commands/events-stats.js';
+import { DEFAULT_ENVIRONMENT } from '../../src/schema/ids.js';
+import { encodeEvent } from '../../src/server/feed/event-record.js';
+import type { EventStore } from '../../src/server/feed/event-store.js';
+import { runDashcd, type CliResult } from '../helpers/cli.js';
+import { generateEvents, renderEvent, startEventsFeedServer, type EventsFeedServer } from '../helpers/events-feed-server.js';
+import { startTestServer } from '../helpers/server.js';
+
+const DAY = 86_400_000;
+const commands = [eventsPullCommand, eventsQueryCommand, eventsStatsCommand];
+let cwd: string;
+let feed: EventsFeedServer | undefined;
+
+beforeEach(async () => {
+  cwd = await mkdtemp(join(tmpdir(), 'dashcd-events-cli-'));
+});
+afterEach(async () => {
+  await feed?.stop();
+  feed = undefined;
+  await rm(cwd, { recursive: true, force: true });
+});
+
+function dashcd(argv: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return runDashcd(argv, { cwd, env: { DT_API_TOKEN: 'dt0c01.TESTTESTTEST.SECRET', DASHCD_RETRY_DEADLINE: '1s', ...env }, commands });
+}
+
+describe('dashcd events pull', () => {
+  it('archives the target into events-archive/<env>, prints a summary, and writes nothing new the second time', async () => {
+    const now = Date.now();
+    const events = generateEvents({ count: 400, from: now - 3 * DAY, to: now - 1000, openShare: 0.1 });
+    feed = await startEventsFeedServer({ events });
+    const first = await dashcd(['events', 'pull', '--target', `${feed.url}/e/prod`, '--since', '7d']);
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    expect(first.stdout).toMatch(/^400 new event versions in .*events-archive\/prod \(400 fetched/);
+    const partitions = (await readdir(join(cwd, 'events-archive', 'prod'))).filter((name) => name.startsWith('date='));
+    expect(partitions.length).toBeGreaterThanOrEqual(3);
+    const second = await dashcd(['events', 'pull', '--target', `${feed.url}/e/prod`]);
+    expect(second.stdout).toMatch(/^0 new event versions/);
+  });
+
+  it('exits 4 with its checkpoint intact when the feed keeps failing', async () => {
+    feed = await startEventsFeedServer({ events: generateEvents({ count: 10, from: Date.now() - DAY, to: Date.now() - 1000 }) });
+    feed.fail(400);
+    const result = await dashcd(['events', 'pull', '--target', `${feed.url}/e/prod`]);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/checkpoint is saved: run the same command again to resume/);
+    expect(JSON.parse(await readFile(join(cwd, 'events-archive', 'prod', '_checkpoint.json'), 'utf8')).streams.all.run).toBeTruthy();
+  });
+
+  it('keeps polling with --follow until interrupted, then exits 0 with the totals', async () => {
+    const now = Date.now();
+    feed = await startEventsFeedServer({ events: generateEvents({ count: 200, from: now - DAY, to: now - 1000 }) });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('SIGINT')), 1500);
+    const result = await runDashcd(['events', 'pull', '--target', `${feed.url}/e/prod`, '--follow', '--interval', '1s'], {
+      cwd,
+      env: { DT_API_TOKEN: 'dt0c01.TESTTESTTEST.SECRET' },
+      commands,
+      signal: controller.signal,
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^200 new event versions/);
+    expect(feed.requests.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it.each([
+    [['--since', 'yesterday'], /--since: 'yesterday' is not a time/],
+    [['--type', 'NOT_A_TYPE'], /--type 'NOT_A_TYPE' is not an event type/],
+    [['--env', '../etc'], /--env '..\/etc' is not an environment id/],
+    [['--interval', '10ms', '--follow'], /--interval must be at least 1s/],
+  ])('rejects %j as a usage error', async (flags, message) => {
+    const result = await dashcd(['events', 'pull', '--target', 'http://127.0.0.1:9/e/prod', ...flags]);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toMatch(message);
+  });
+
+  it('archives the embedded server’s feed with eventIds digit for digit', async () => {
+    const server = await startTestServer({ scopes: ['DataExport'] });
+    try {
+      const store = server.server.environments.get(DEFAULT_ENVIRONMENT)?.events as EventStore;
+      const start = Date.now() - 3_600_000;
+      const ids = ['-4314211936928920170', '7892432332072369170', '-6388042533023614561'];
+      const encoded = ids.map((eventId, i) => {
+        const result = encodeEvent({ id: `${eventId}_${start + i}`, eventId: 1, startTime: start + i, endTime: start + i + 5, eventType: 'CUSTOM_INFO', entityId: 'HOST-1', eventStatus: 'CLOSED' });
+        if (!result.ok) throw new Error(result.problems.join('; '));
+        return result.event;
+      });
+      await store.put(encoded);
+      const result = await dashcd(['events', 'pull', '--since', '1d'], { DT_ENV_URL: server.url, DT_API_TOKEN: server.token });
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      const query = await dashcd(['events', 'query', '--env', 'local']);
+      const lines = query.stdout.trim().split('\n');
+      expect(lines).toHaveLength(3);
+      for (const eventId of ids) expect(lines.some((line) => line.includes(`"eventId":${eventId},`) && line.includes(`"id":"${eventId}_`))).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('dashcd events query and stats', () => {
+  async function archiveSome(): Promise<string[]> {
+    const now = Date.now();
+    const events = generateEvents({ count: 60, from: now - 2 * DAY, to: now - 1000, openShare: 0.2, seed: 9 });
+    feed = await startEventsFeedServer({ events });
+    expect((await dashcd(['events', 'pull', '--target', `${feed.url}/e/prod`])).code).toBe(0);
+    return events.map((event) => renderEvent(event));
+  }
+
+  it('prints the archived lines as JSONL when stdout is not a terminal, filtered', async () => {
+    const lines = await archiveSome();
+    const all = await dashcd(['events', 'query']);
+    expect(all.code).toBe(0);
+    expect(new Set(all.stdout.trim().split('\n'))).toEqual(new Set(lines));
+    const open = await dashcd(['events', 'query', '--status', 'open', '--type', 'CUSTOM_INFO']);
+    for (const line of open.stdout.trim().split('\n').filter(Boolean)) expect(JSON.parse(line)).toMatchObject({ eventStatus: 'OPEN', eventType: 'CUSTOM_INFO' });
+  });
+
+  it('prints a table on request and reports a damaged line as FILE:LINE without failing', async () => {
+    await archiveSome();
+    const partition = (await readdir(join(cwd, 'events-archive', 'prod'))).find((name) => name.startsWith('date=')) as string;
+    const file = join(cwd, 'events-archive', 'prod', partition, 'events.jsonl');
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, `${text.slice(0, 30)}\n${text}`);
+    const result = await dashcd(['events', 'query', '--format', 'table']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n')[0]).toMatch(/^START \(UTC\)\s+STATUS\s+TYPE\s+ENTITY\s+ID$/);
+    expect(result.stdout.trim().split('\n')).toHaveLength(61);
+    expect(result.stderr).toBe(`${file}:1: skipped an unreadable line: not JSON: ${errorOf(text.slice(0, 30))}\n`);
+  });
+
+  it('counts by status, type and day', async () => {
+    await archiveSome();
+    const result = await dashcd(['events', 'stats', '--format', 'json']);
+    const stats = JSON.parse(result.stdout).prod;
+    expect(stats.events).toBe(60);
+    expect(Object.values(stats.byType as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(60);
+    const text = await dashcd(['events', 'stats']);
+    expect(text.stdout).toMatch(/^prod: 60 events \(60 versions\)\n {2}by status:\n/);
+  });
+
+  it('rejects a bad --status or --from as a usage error', async () => {
+    expect((await dashcd(['events', 'query', '--status', 'maybe'])).code).toBe(64);
+    expect((await dashcd(['events', 'query', '--from', 'last tuesday'])).stderr).toMatch(/--from: 'last tuesday' is not a time/);
+  });
+});
+
+function errorOf(text: string): string {
+  try {
+    JSON.parse(text);
+    return '';
+  } catch (error) {
+    return (error as Error).message;
+  }
+}

@@ -1,0 +1,119 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pullEvents } from '../../src/archive/pull-events.js';
+import { archiveStats, queryArchive, type QueryArchiveOptions } from '../../src/archive/query-archive.js';
+import { eventKey, feedFetchPage, renderEvent, startEventsFeedServer, type EventsFeedServer, type FeedEvent } from '../helpers/events-feed-server.js';
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2030, 0, 10, 12); // events live on 2030-01-08 … 2030-01-10
+let dir: string;
+let feed: EventsFeedServer;
+
+function event(n: number, overrides: Partial<FeedEvent>): FeedEvent {
+  return {
+    eventId: `-43142119369289201${String(n).padStart(2, '0')}`,
+    startTime: T0 - n * 3_600_000,
+    endTime: T0 - n * 3_600_000 + 60_000,
+    eventStatus: 'CLOSED',
+    eventType: 'CUSTOM_INFO',
+    entityId: 'HOST-0000000000000001',
+    entityName: 'host one',
+    ...overrides,
+  };
+}
+
+const EVENTS: FeedEvent[] = [
+  event(1, { eventType: 'CUSTOM_DEPLOYMENT' }),
+  event(2, { eventStatus: 'OPEN', endTime: undefined, entityId: 'HOST-0000000000000002' }),
+  event(3, {}),
+  event(30, { eventType: 'CUSTOM_DEPLOYMENT', entityId: 'HOST-0000000000000002' }),
+  event(50, { eventStatus: 'OPEN', endTime: undefined }),
+];
+
+async function collect(options: Omit<QueryArchiveOptions, 'archiveDir'>): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const item of queryArchive({ archiveDir: dir, ...options })) ids.push(`${item.event.id}:${item.event.eventStatus}`);
+  return ids;
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'dashcd-query-'));
+  let now = T0 + 60_000;
+  feed = await startEventsFeedServer({ events: EVENTS, now: () => now });
+  const pull = (): Promise<unknown> =>
+    pullEvents({ fetchPage: feedFetchPage(feed.url), archiveDir: dir, env: 'prod', since: 5 * DAY, signal: new AbortController().signal, clock: { now: () => now, sleep: async () => undefined } });
+  await pull();
+  // The open event of 2030-01-10 closes: a second version of it is appended.
+  feed.closeEvent(eventKey(EVENTS[1] as FeedEvent), T0);
+  now += 60_000;
+  await pull();
+});
+afterAll(async () => {
+  await feed.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const id = (n: number): string => eventKey(EVENTS.find((e) => e.startTime === T0 - n * 3_600_000) as FeedEvent);
+
+describe('queryArchive', () => {
+  it('streams every version, oldest partition first, each line as archived', async () => {
+    const lines: string[] = [];
+    for await (const item of queryArchive({ archiveDir: dir })) lines.push(item.raw);
+    expect(lines).toHaveLength(6);
+    expect(lines[0]).toBe(renderEvent(EVENTS[4] as FeedEvent));
+    expect(lines.every((line) => line.startsWith('{"eventId":-43142119369289201'))).toBe(true);
+  });
+
+  it('filters by type, entity, status and start time', async () => {
+    expect(await collect({ eventType: 'CUSTOM_DEPLOYMENT' })).toEqual([`${id(30)}:CLOSED`, `${id(1)}:CLOSED`]);
+    expect(await collect({ entityId: 'HOST-0000000000000002' })).toEqual([`${id(30)}:CLOSED`, `${id(2)}:OPEN`, `${id(2)}:CLOSED`]);
+    expect(await collect({ status: 'OPEN' })).toEqual([`${id(50)}:OPEN`, `${id(2)}:OPEN`]);
+    expect(await collect({ from: T0 - 3 * 3_600_000, to: T0 - 2 * 3_600_000 })).toEqual([`${id(2)}:OPEN`, `${id(3)}:CLOSED`, `${id(2)}:CLOSED`]);
+  });
+
+  it('with latest, folds each event to its newest version before matching the status', async () => {
+    expect(await collect({ latest: true, entityId: 'HOST-0000000000000002' })).toEqual([`${id(30)}:CLOSED`, `${id(2)}:CLOSED`]);
+    expect(await collect({ latest: true, status: 'OPEN' })).toEqual([`${id(50)}:OPEN`]);
+  });
+
+  it('never opens partitions outside [from, to]', async () => {
+    // A partition whose events.jsonl is a directory fails loudly if anything tries to read it.
+    await mkdir(join(dir, 'prod', 'date=2029-06-01', 'events.jsonl'), { recursive: true });
+    const bad: string[] = [];
+    const inRange = await collect({ from: Date.UTC(2030, 0, 9), to: Date.UTC(2030, 0, 11), onBadLine: (file) => bad.push(file) });
+    expect(inRange).toHaveLength(5);
+    expect(bad).toEqual([]);
+    await expect(collect({ from: Date.UTC(2029, 5, 1) })).rejects.toMatchObject({ code: 'EISDIR' });
+    await rm(join(dir, 'prod', 'date=2029-06-01'), { recursive: true });
+  });
+
+  it('reports a truncated line with its file and line number and goes on', async () => {
+    const file = join(dir, 'prod', 'date=2030-01-10', 'events.jsonl');
+    const original = await readFile(file, 'utf8');
+    const lines = original.split('\n');
+    lines[1] = (lines[1] as string).slice(0, 25);
+    await writeFile(file, lines.join('\n'));
+    try {
+      const bad: [string, number, string][] = [];
+      const found = await collect({ onBadLine: (f, line, message) => bad.push([f, line, message]) });
+      expect(found).toHaveLength(5);
+      expect(bad).toEqual([[file, 2, expect.stringContaining('not JSON')]]);
+    } finally {
+      await writeFile(file, original);
+    }
+  });
+});
+
+describe('archiveStats', () => {
+  it('counts each event once by its newest version, by type, status and day', async () => {
+    expect(await archiveStats({ archiveDir: dir, env: 'prod' })).toEqual({
+      events: 5,
+      versions: 6,
+      byType: { CUSTOM_DEPLOYMENT: 2, CUSTOM_INFO: 3 },
+      byStatus: { CLOSED: 4, OPEN: 1 },
+      byDay: { '2030-01-08': 1, '2030-01-09': 1, '2030-01-10': 3 },
+    });
+  });
+});

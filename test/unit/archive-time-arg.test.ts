@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { parseDuration, parseTimeArg } from '../../src/archive/time-arg.js';
+
+const NOW = Date.UTC(2024, 4, 15, 12, 0, 0);
+
+describe('parseTimeArg', () => {
+  it.each([
+    ['7d', NOW - 7 * 86_400_000],
+    ['12h', NOW - 12 * 3_600_000],
+    ['30m', NOW - 30 * 60_000],
+    ['90s', NOW - 90_000],
+    ['2w', NOW - 14 * 86_400_000],
+    ['1.5h', NOW - 5_400_000],
+  ])('reads the relative form %s as that long before now', (text, expected) => {
+    expect(parseTimeArg(text, NOW)).toBe(expected);
+  });
+
+  it('reads epoch milliseconds as given', () => {
+    expect(parseTimeArg('1700000000000', NOW)).toBe(1_700_000_000_000);
+    expect(parseTimeArg(' 0 ', NOW)).toBe(0);
+  });
+
+  it('reads an ISO date as UTC midnight, like the partitions', () => {
+    expect(parseTimeArg('2024-05-01', NOW)).toBe(Date.UTC(2024, 4, 1));
+  });
+
+  it('reads an ISO date-time, as UTC when it has no offset', () => {
+    expect(parseTimeArg('2024-05-01T12:30:00Z', NOW)).toBe(Date.UTC(2024, 4, 1, 12, 30));
+    expect(parseTimeArg('2024-05-01T12:30', NOW)).toBe(Date.UTC(2024, 4, 1, 12, 30));
+    expect(parseTimeArg('2024-05-01T12:30:00.250+02:00', NOW)).toBe(Date.UTC(2024, 4, 1, 10, 30, 0, 250));
+  });
+
+  it.each(['yesterday', '7 days', '2024-02-30', '2024-13-01', '2024-05-01 12:00', '12x', '', '1e3'])('rejects %j with a message naming the accepted forms', (text) => {
+    expect(() => parseTimeArg(text, NOW)).toThrow(/is not a time: use 7d, 12h or 30m/);
+  });
+});
+
+describe('parseDuration', () => {
+  it('reads durations and nothing else', () => {
+    expect(parseDuration('500ms')).toBe(500);
+    expect(parseDuration('60s')).toBe(60_000);
+    expect(parseDuration('60')).toBeUndefined();
+    expect(parseDuration('-5m')).toBeUndefined();
+  });
+});
