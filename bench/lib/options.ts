@@ -21,7 +21,7 @@ const FULL_SIZES: BenchSizes = {
   events: 1_000_000,
   eventsCurve: [10_000, 100_000, 1_000_000],
   pageSamples: 200,
-  baselinePageSamples: 30,
+  baselinePageSamples: 10,
   daemonEdits: 100,
 };
 
