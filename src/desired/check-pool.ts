@@ -28,8 +28,12 @@ export function defaultWorkerCount(files: number): number {
  * puts its batch back in the queue, so a broken pool degrades to in-thread checking instead of losing files; an
  * error the check itself throws still surfaces, from the calling thread.
  */
-export async function checkSources(sources: readonly string[], workers: number): Promise<FileCheck[]> {
-  const run = new BatchRun(sources);
+export async function checkSources(
+  sources: readonly string[],
+  workers: number,
+  onBatch: (thread: 'worker' | 'calling') => void = () => undefined,
+): Promise<FileCheck[]> {
+  const run = new BatchRun(sources, onBatch);
   if (workers <= 0 || run.batchCount <= 1) return run.runInline();
   return run.run(workers);
 }
@@ -48,7 +52,10 @@ class BatchRun {
   private inlineRunning = false;
   private settle: { resolve(results: FileCheck[]): void; reject(error: unknown): void } | undefined;
 
-  constructor(private readonly sources: readonly string[]) {
+  constructor(
+    private readonly sources: readonly string[],
+    private readonly onBatch: (thread: 'worker' | 'calling') => void,
+  ) {
     for (let i = 0; i < sources.length; i += BATCH_SIZE) {
       this.batches.push(Array.from({ length: Math.min(BATCH_SIZE, sources.length - i) }, (_, k) => i + k));
     }
@@ -62,7 +69,10 @@ class BatchRun {
   }
 
   runInline(): FileCheck[] {
-    for (let b = 0; b < this.batches.length; b++) this.store(b, this.check(b));
+    for (let b = 0; b < this.batches.length; b++) {
+      this.store(b, this.check(b));
+      this.onBatch('calling');
+    }
     return this.results;
   }
 
@@ -114,6 +124,7 @@ class BatchRun {
     }
     try {
       this.store(batch, this.check(batch));
+      this.onBatch('calling');
     } catch (error) {
       void this.stopThreads().finally(() => this.settle?.reject(error));
       return;
@@ -129,6 +140,7 @@ class BatchRun {
     const thread: Thread = { worker, current: undefined };
     worker.on('message', (response: CheckResponse) => {
       this.store(response.batch, response.results);
+      this.onBatch('worker');
       this.feed(thread);
       this.completed();
     });

@@ -50,7 +50,8 @@ function duplicateKeyCount(doc: Document.Parsed): number {
 
 function yamlErrorMessage(error: YAMLError, source: string): string {
   if (error.code !== 'DUPLICATE_KEY') return error.message;
-  const key = source.slice(error.pos[0], error.pos[1]).split('\n')[0] ?? '';
+  const line = source.slice(error.pos[0], source.indexOf('\n', error.pos[0]) >>> 0);
+  const key = line.slice(0, Math.max(1, line.search(/:(\s|$)/)));
   return `${error.message}: ${key} appears more than once`;
 }
 

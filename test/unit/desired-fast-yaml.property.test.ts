@@ -68,7 +68,7 @@ const realistic: fc.Arbitrary<unknown> = fc.letrec<{ node: unknown }>((tie) => (
     { depthSize: 'small', withCrossShrink: true },
     fc
       .string({ unit: fc.constantFrom('a', 'Z', '7', ' ', ':', '#', '"', "'", '\n', '-', '(', ')', '=', ',', '.', '/', '*', '[', '{') })
-      .filter((text) => text === '' || text.trim() !== ''),
+      .filter((text) => !/(^|\n) +(\n|$)/.test(text)),
     fc.integer(),
     fc.double({ noDefaultInfinity: true, noNaN: true }),
     fc.boolean(),

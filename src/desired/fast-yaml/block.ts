@@ -292,7 +292,7 @@ export class BlockParser {
     const body = this.blockScalarLines(parentIndent, explicit === 0 ? -1 : Math.max(parentIndent, 0) + explicit);
     if (chomp !== 0x2b) return blockScalarValue(body.lines, body.trimIndent, folded, chomp === 0x2d);
     // Keep chomping: every line break after the last content line, up to the next content, belongs to the value.
-    if (body.lines.length === 0) throw BAIL;
+    if (body.lines.length === 0) return '\n'.repeat(countBreaks(s, this.pos, body.next));
     const value = blockScalarValue(body.lines, body.trimIndent, folded, true);
     return value + '\n'.repeat(Math.max(1, countBreaks(s, body.contentEnd, body.next)));
   }
@@ -322,7 +322,9 @@ export class BlockParser {
       lines.push({ indent, content: s.slice(r, eol) });
       lineStart = eol + 1;
     }
-    checkBlankLines(lines, last, trimIndent, parentIndent, fixedIndent !== -1);
+    // A last line of only spaces without a line break: the lexer's extent there is not worth mirroring.
+    if (lineStart > s.length && (lines[lines.length - 1] as BlockLine).content === '') throw BAIL;
+    checkBlankLines(lines, last, trimIndent, fixedIndent !== -1);
     const next = Math.min(lineStart, s.length);
     if (last === -1) return { lines: [], trimIndent, contentEnd, next };
     this.pos = lineAfter(s, contentEnd);
@@ -332,17 +334,15 @@ export class BlockParser {
 
 /**
  * Blank lines indented deeper than the content where `yaml` reports an error (leading ones, without an explicit
- * indentation indicator) or where its lexer and composer decide together what belongs to the value (trailing ones,
- * and all of them in an empty scalar): left to `yaml`.
+ * indentation indicator) or where its lexer and composer decide together what belongs to the value (trailing
+ * ones): left to `yaml`. In an empty scalar their spaces do not matter.
  */
-function checkBlankLines(lines: readonly BlockLine[], last: number, trimIndent: number, parentIndent: number, explicit: boolean): void {
+function checkBlankLines(lines: readonly BlockLine[], last: number, trimIndent: number, explicit: boolean): void {
+  if (last === -1) return;
   const first = lines.findIndex((line) => line.content !== '');
   for (let i = 0; i < lines.length; i++) {
     const { indent, content } = lines[i] as BlockLine;
-    if (content !== '') continue;
-    const limit = last === -1 ? parentIndent : trimIndent;
-    const leading = i < first;
-    if (indent > limit && (last === -1 || i > last || (leading && !explicit))) throw BAIL;
+    if (content === '' && indent > trimIndent && (i > last || (i < first && !explicit))) throw BAIL;
   }
 }
 
