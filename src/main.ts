@@ -2,6 +2,7 @@
 import { commands } from './cli/commands/index.js';
 import { runCli } from './cli/run.js';
 import { createLogger } from './lib/logger.js';
+import { prettyLogStream } from './lib/pretty-log.js';
 
 const controller = new AbortController();
 let stopping = false;
@@ -14,7 +15,11 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-const log = createLogger({ level: process.env.DASHCD_LOG_LEVEL ?? 'info' });
+// Logs go to stderr (stdout carries plans, tables and JSONL); readable lines when a person is watching.
+const log = createLogger({
+  level: process.env.DASHCD_LOG_LEVEL ?? 'info',
+  ...(process.stderr.isTTY ? { destination: prettyLogStream(process.stderr) } : {}),
+});
 const code = await runCli(commands, process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
