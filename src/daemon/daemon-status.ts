@@ -14,9 +14,8 @@ export interface FileStatus {
 
 export interface PollerStatus {
   lastPollAt?: string;
-  /** Newest event start time archived so far (ms). */
+  /** End of the last completed pull run (ms): everything that started before it is archived. */
   position?: number;
-  lagSeconds?: number;
   eventsArchived: number;
   lastError?: string;
 }
@@ -29,56 +28,98 @@ export class DaemonStatus {
   readonly files = new Map<string, FileStatus>();
   driftCount = 0;
   invalid: { file: string; errors: string[] }[] = [];
+  /** Owned live dashboards no file claims (found by the last full pass; pruned only with --prune). */
+  orphans: { id: string; name: string }[] = [];
   poller: PollerStatus = { eventsArchived: 0 };
+  /** False once shutdown starts, or when a loop died: `/healthz` answers 503 then. */
   alive = true;
 
   readonly metrics = new MetricsRegistry();
   readonly countReconcile = this.metrics.counter('dashcd_reconciles_total', 'Reconcile passes by result');
-  readonly countWrite = this.metrics.counter('dashcd_writes_total', 'Dashboard writes by action');
+  readonly countWrite = this.metrics.counter('dashcd_writes_total', 'Dashboard writes by action (create, update, delete)');
   readonly countFailure = this.metrics.counter('dashcd_write_failures_total', 'Dashboard writes that failed after retries');
-  readonly countDrift = this.metrics.counter('dashcd_drift_found_total', 'Live dashboards found differing from git at resync');
+  readonly countDrift = this.metrics.counter('dashcd_drift_found_total', 'Live dashboards found differing from an unchanged file');
   readonly countEvents = this.metrics.counter('dashcd_events_archived_total', 'Event versions appended to the archive');
-  readonly setPollLag = this.metrics.gauge('dashcd_poll_lag_seconds', 'Age of the newest archived event position');
+  readonly setPollLag = this.metrics.gauge('dashcd_poll_lag_seconds', 'Age of the archive position (newest fully archived instant)');
   readonly setInvalid = this.metrics.gauge('dashcd_invalid_files', 'Dashboard files currently failing validation');
+  readonly setLastSuccess = this.metrics.gauge('dashcd_last_successful_reconcile_timestamp_seconds', 'When a reconcile pass last succeeded');
   readonly observeReconcile = this.metrics.histogram('dashcd_reconcile_duration_seconds', 'Reconcile pass duration');
 
-  setInvalidFiles(diagnostics: readonly Diagnostic[], format: (d: Diagnostic) => string): void {
+  constructor(private readonly now: () => number = Date.now) {
+    // Lag keeps growing between polls; computing it at scrape time keeps the gauge honest during a feed outage.
+    this.metrics.beforeRender(() => {
+      if (this.poller.position !== undefined) this.setPollLag(this.lagSeconds() ?? 0);
+    });
+  }
+
+  lagSeconds(): number | undefined {
+    return this.poller.position === undefined ? undefined : Math.max(0, this.now() - this.poller.position) / 1000;
+  }
+
+  /**
+   * Records a pass's invalid files. A full pass replaces the list; a partial pass only knows about its own files,
+   * so what earlier passes found elsewhere is kept.
+   */
+  recordInvalid(diagnostics: readonly Diagnostic[], scope: { full: boolean; files: readonly string[] }, format: (d: Diagnostic) => string): void {
     const byFile = new Map<string, string[]>();
     for (const d of diagnostics) byFile.set(d.file, [...(byFile.get(d.file) ?? []), format(d)]);
-    this.invalid = [...byFile].map(([file, errors]) => ({ file, errors }));
-    for (const file of byFile.keys()) this.files.set(file, { result: 'invalid', at: new Date().toISOString() });
-    this.setInvalid(byFile.size);
+    const inScope = new Set(scope.files);
+    const kept = scope.full ? [] : this.invalid.filter((i) => !inScope.has(i.file) && !byFile.has(i.file));
+    const at = new Date(this.now()).toISOString();
+    for (const [file, errors] of byFile) this.files.set(file, { ...idOf(this.files.get(file)), result: 'invalid', at, error: errors.join('\n') });
+    this.invalid = [...kept, ...[...byFile].map(([file, errors]) => ({ file, errors }))].sort((a, b) => a.file.localeCompare(b.file));
+    this.setInvalid(this.invalid.length);
+  }
+
+  /** After a full pass: forget files that no longer exist. */
+  keepOnlyFiles(present: ReadonlySet<string>): void {
+    for (const file of this.files.keys()) if (!present.has(file)) this.files.delete(file);
   }
 
   toJSON(): object {
+    const files = [...this.files].sort(([a], [b]) => a.localeCompare(b));
+    const lag = this.lagSeconds();
     return {
       startedAt: this.startedAt,
+      alive: this.alive,
       git: this.git ?? null,
       lastReconcile: this.lastReconcile ?? null,
       driftCount: this.driftCount,
-      files: Object.fromEntries([...this.files].sort(([a], [b]) => a.localeCompare(b))),
+      drifted: files.filter(([, s]) => s.result === 'drift-reported').map(([file]) => file),
+      files: Object.fromEntries(files),
       invalid: this.invalid,
-      poller: this.poller,
+      orphans: this.orphans,
+      poller: {
+        ...this.poller,
+        ...(this.poller.position !== undefined ? { positionTime: new Date(this.poller.position).toISOString() } : {}),
+        ...(lag !== undefined ? { lagSeconds: lag } : {}),
+      },
     };
   }
 }
+
+function idOf(status: FileStatus | undefined): { id?: string } {
+  return status?.id ? { id: status.id } : {};
+}
+
+const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
 
 /** `/healthz`, `/status`, `/metrics`; answers false for any other path so the caller can route it on. */
 export function handleStatusRequest(status: DaemonStatus, req: IncomingMessage, res: ServerResponse): boolean {
   const path = (req.url ?? '/').split('?')[0];
   if (path !== '/healthz' && path !== '/status' && path !== '/metrics') return false;
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'application/json; charset=utf-8' });
+    res.writeHead(405, { allow: 'GET, HEAD', ...JSON_TYPE });
     res.end(JSON.stringify({ error: { code: 405, message: `Method ${req.method ?? ''} not allowed on ${path}` } }));
     return true;
   }
   if (path === '/metrics') {
     res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
-    res.end(status.metrics.render());
+    res.end(req.method === 'HEAD' ? undefined : status.metrics.render());
     return true;
   }
-  const body = path === '/healthz' ? { status: status.alive ? 'ok' : 'stopping' } : status.toJSON();
-  res.writeHead(path === '/healthz' && !status.alive ? 503 : 200, { 'content-type': 'application/json; charset=utf-8' });
-  res.end(JSON.stringify(body, null, path === '/status' ? 2 : 0));
+  const body = path === '/healthz' ? { status: status.alive ? 'ok' : 'unavailable' } : status.toJSON();
+  res.writeHead(path === '/healthz' && !status.alive ? 503 : 200, JSON_TYPE);
+  res.end(req.method === 'HEAD' ? undefined : `${JSON.stringify(body, null, path === '/status' ? 2 : 0)}\n`);
   return true;
 }

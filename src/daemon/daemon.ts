@@ -1,13 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { createApiClient, type ApiClient } from '../client/api-client.js';
+import { createApiClient, type ApiClient, type RetryPolicy } from '../client/api-client.js';
+import { environmentLabel } from '../client/environment-label.js';
 import { followEvents } from '../archive/pull-events.js';
 import type { Logger } from '../lib/logger.js';
 import { startApiServer } from '../server/api-server.js';
 import { DaemonStatus, handleStatusRequest } from './daemon-status.js';
 import { createReconcilePass } from './reconcile-pass.js';
-import { createReconcileQueue } from './reconcile-queue.js';
+import { createReconcileQueue, type ReconcileQueue } from './reconcile-queue.js';
 import { watchDashboards } from './watch-dashboards.js';
 
 export interface DaemonOptions {
@@ -26,14 +27,19 @@ export interface DaemonOptions {
   maxDelete: number;
   concurrency: number;
   simulateEvents: boolean;
+  /** The client's per-request retry policy (e.g. a shorter deadline from DASHCD_RETRY_DEADLINE). */
+  retry?: Partial<RetryPolicy>;
+  /** How long shutdown lets a running pass finish its writes before aborting its requests (default 3 s). */
+  shutdownGraceMs?: number;
   log: Logger;
+  /** Aborting it shuts the daemon down. */
   signal: AbortSignal;
   onReady?(info: DaemonReady): void;
 }
 
 export interface DaemonReady {
   statusUrl: string;
-  /** Present when the daemon serves the embedded API. */
+  /** Present when the daemon serves the embedded API. `token` is valid until the daemon stops. */
   api?: { url: string; envUrl: string; token: string };
   target: string;
 }
@@ -52,18 +58,24 @@ interface Endpoint {
  * port), one serialised reconcile queue fed by startup, the file watcher and the resync timer, and the events poller.
  * Resolves after a clean shutdown once `signal` aborts: watching and polling stop, in-flight writes finish, the
  * archive checkpoint is flushed.
+ *
+ * Two signals: `signal` (shutdown asked) stops new work at once — no new pass, read or write, and the poller's
+ * request and waits are cut; `requests` aborts the client's in-flight requests and retry waits, only after the
+ * grace period, so a write already sent completes while a pass retrying against a dead target cannot hold shutdown.
  */
 export async function runDaemon(options: DaemonOptions): Promise<void> {
   const { log, signal } = options;
   const status = new DaemonStatus();
-  const endpoint = await openEndpoint(options, status);
+  const requests = new AbortController();
+  const endpoint = await openEndpoint(options, status, requests.signal);
   const dir = resolve(options.cwd, options.dir);
+  const reconcileLog = log.child({ component: 'reconcile' });
   const queue = createReconcileQueue({
-    log: log.child({ component: 'reconcile' }),
+    log: reconcileLog,
     run: createReconcilePass({
-      planContext: { dir, cwd: options.cwd, api: endpoint.client, targetLabel: endpoint.label, log: log.child({ component: 'reconcile' }), concurrency: options.concurrency, signal },
+      planContext: { dir, cwd: options.cwd, api: endpoint.client, targetLabel: endpoint.label, log: reconcileLog, concurrency: options.concurrency, signal },
       status,
-      log: log.child({ component: 'reconcile' }),
+      log: reconcileLog,
       selfHeal: options.selfHeal,
       prune: options.prune,
       maxDelete: options.maxDelete,
@@ -73,24 +85,41 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
   const watcher = watchDashboards({
     dir,
     cwd: options.cwd,
-    log,
+    log: log.child({ component: 'watcher' }),
     onChange: (files) => queue.requestFiles(files, 'file-changed'),
     onRemove: () => queue.requestFull('file-removed'),
   });
   const resync = setInterval(() => queue.requestFull('resync'), options.resyncMs);
   const poller = startPoller(options, endpoint, status);
-  await watcher.ready;
-  options.onReady?.({ statusUrl: endpoint.statusUrl, target: endpoint.label, ...(endpoint.api ? { api: endpoint.api } : {}) });
+  await Promise.race([watcher.ready, aborted(signal)]);
+  if (!signal.aborted) {
+    log.info({ target: endpoint.label, status: endpoint.statusUrl, dir, selfHeal: options.selfHeal, prune: options.prune }, 'daemon ready');
+    options.onReady?.({ statusUrl: endpoint.statusUrl, target: endpoint.label, ...(endpoint.api ? { api: endpoint.api } : {}) });
+  }
 
-  await new Promise<void>((done) => (signal.aborted ? done() : signal.addEventListener('abort', () => done(), { once: true })));
+  await aborted(signal);
   log.info({}, 'shutting down: stopping the watcher and poller, finishing in-flight writes');
   status.alive = false;
   clearInterval(resync);
   await watcher.close();
-  await queue.stop();
+  await finishQueue(queue, requests, options.shutdownGraceMs ?? 3000, log);
   await poller;
   await endpoint.close();
   log.info({}, 'daemon stopped');
+}
+
+/** Lets the running pass finish; past the grace period its requests and retry waits are aborted. */
+async function finishQueue(queue: ReconcileQueue, requests: AbortController, graceMs: number, log: Logger): Promise<void> {
+  const grace = setTimeout(() => {
+    log.warn({ graceMs }, 'a reconcile pass is still running after the grace period; aborting its requests');
+    requests.abort(new Error('daemon shutdown'));
+  }, graceMs);
+  try {
+    await queue.stop();
+  } finally {
+    clearTimeout(grace);
+    requests.abort(new Error('daemon shutdown'));
+  }
 }
 
 function startPoller(options: DaemonOptions, endpoint: Endpoint, status: DaemonStatus): Promise<unknown> {
@@ -108,30 +137,32 @@ function startPoller(options: DaemonOptions, endpoint: Endpoint, status: DaemonS
       status.poller = {
         lastPollAt: new Date().toISOString(),
         ...(progress.watermark !== null ? { position: progress.watermark } : {}),
-        ...(progress.lagMs !== null ? { lagSeconds: progress.lagMs / 1000 } : {}),
         eventsArchived: progress.written,
       };
       status.countEvents({}, Math.max(0, progress.written - archivedBefore));
       archivedBefore = progress.written;
-      if (progress.lagMs !== null) status.setPollLag(progress.lagMs / 1000);
     },
   }).catch((error: unknown) => {
-    status.poller = { ...status.poller, lastError: error instanceof Error ? error.message : String(error) };
-    log.error({ err: error instanceof Error ? error.message : String(error) }, 'events poller stopped');
+    const message = error instanceof Error ? error.message : String(error);
+    status.poller = { ...status.poller, lastError: message };
+    // followEvents survives feed failures; reaching here means the archive itself is unusable (lock, checkpoint).
+    if (!options.signal.aborted) status.alive = false;
+    log.error({ err: message }, 'events poller stopped');
   });
 }
 
-async function openEndpoint(options: DaemonOptions, status: DaemonStatus): Promise<Endpoint> {
+async function openEndpoint(options: DaemonOptions, status: DaemonStatus, requests: AbortSignal): Promise<Endpoint> {
   const statusHandler = (req: IncomingMessage, res: ServerResponse): boolean => handleStatusRequest(status, req, res);
+  const clientOptions = { log: options.log.child({ component: 'client' }), signal: requests, ...(options.retry ? { retry: options.retry } : {}) };
   if (options.target) {
-    const client = createApiClient({ ...options.target, log: options.log, signal: options.signal });
     const server = await listenStatusOnly(options.listen, statusHandler);
+    const client = createApiClient({ ...options.target, ...clientOptions });
     const { port } = server.address() as AddressInfo;
     return {
       client,
       label: options.target.baseUrl,
-      env: environmentOf(options.target.baseUrl),
-      statusUrl: `http://${options.listen.host}:${port}`,
+      env: environmentLabel(options.target.baseUrl),
+      statusUrl: `http://${hostForUrl(options.listen.host)}:${port}`,
       close: async () => {
         await client.close();
         await new Promise<void>((done) => server.close(() => done()));
@@ -147,7 +178,7 @@ async function openEndpoint(options: DaemonOptions, status: DaemonStatus): Promi
     extraHandler: statusHandler,
   });
   const token = api.createSessionToken();
-  const client = createApiClient({ baseUrl: api.envUrl, token, log: options.log, signal: options.signal });
+  const client = createApiClient({ baseUrl: api.envUrl, token, ...clientOptions });
   return {
     client,
     label: api.envUrl,
@@ -177,7 +208,11 @@ async function listenStatusOnly(
   return server;
 }
 
-function environmentOf(baseUrl: string): string {
-  const match = /\/e\/([^/]+)/.exec(new URL(baseUrl).pathname);
-  return match?.[1] ?? new URL(baseUrl).hostname.split('.')[0] ?? 'remote';
+function hostForUrl(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((done) => signal.addEventListener('abort', () => done(), { once: true }));
 }

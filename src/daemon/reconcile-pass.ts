@@ -1,6 +1,6 @@
 import { applyPlan, countOutcomes, orphansOf, type ApplyOutcome } from '../apply/apply-plan.js';
 import { pruneRefusal } from '../apply/prune-guard.js';
-import { formatDiagnostic } from '../desired/load-desired.js';
+import { formatDiagnostic, type DesiredResult } from '../desired/load-desired.js';
 import type { Logger } from '../lib/logger.js';
 import type { Plan, PlanChange } from '../plan/build-plan.js';
 import { pointerToPath } from '../plan/json-pointer.js';
@@ -17,43 +17,50 @@ export interface ReconcilePassDeps {
   maxDelete: number;
 }
 
+type FileChange = Exclude<PlanChange, { action: 'orphan' }>;
+
 /**
  * One daemon pass: plan (only the changed files, or everything), apply what differs, record per-file results.
  * Invalid files are skipped and listed in the status (their live version stays). A pass whose writes failed throws,
  * so the queue puts the work back and retries with backoff.
+ *
+ * Drift is a difference between the live dashboard and a file that has not changed since the daemon last saw the
+ * two equal (same content hash): someone edited the live side. A difference after the file changed (or before the
+ * daemon ever synced it) is a git change and is always applied; drift is reverted only with self-heal.
  */
 export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePass) => Promise<void> {
   const { status, log } = deps;
+  const { signal } = deps.planContext;
+  /** Dashboard id → content hash of the file when live was last known equal to it. */
+  const synced = new Map<string, string>();
+
   return async (pass) => {
     const started = Date.now();
-    const resyncOnly = pass.reasons.every((r) => r === 'resync');
     try {
       const planned = await planDashboards(deps.planContext, { ...(pass.full ? {} : { only: pass.files }), tolerateInvalid: true });
+      recordInvalid(planned.diagnostics, pass);
       if (planned.kind === 'invalid') {
-        status.setInvalidFiles(planned.diagnostics, formatDiagnostic);
-        for (const d of planned.diagnostics) log.error({ file: d.file, line: d.line, col: d.col, path: d.path }, d.message);
-        finish(started, pass, true);
+        finish(started, pass, false, 'the project configuration is invalid; nothing was applied');
         return;
       }
-      recordInvalid(planned.diagnostics, pass);
+      // A read cut short by shutdown looks like missing dashboards: never act on such a plan.
+      signal?.throwIfAborted();
       status.git = planned.plan.git;
-      const plan = resyncOnly ? handleDrift(planned.plan) : planned.plan;
-      const prune = deps.prune && pass.full && planned.diagnostics.length === 0 && pruneAllowed(plan, planned.desired.dashboards.length);
-      const result = await applyPlan(plan, {
-        api: deps.planContext.api,
-        log,
-        concurrency: deps.planContext.concurrency,
-        prune,
-        validation: 'skip-invalid',
-        ...(deps.planContext.signal ? { signal: deps.planContext.signal } : {}),
-      });
+      const hashes = new Map(planned.desired.dashboards.map((d) => [d.id as string, d.contentHash]));
+      const drifted = findDrift(planned.plan, hashes);
+      const plan = deps.selfHeal ? planned.plan : withoutChanges(planned.plan, drifted);
+      const prune = deps.prune && planned.plan.summary.orphan > 0 && pruneAllowed(plan, planned.desired.dashboards.length);
+      const result = await applyPlan(plan, { api: deps.planContext.api, log, concurrency: deps.planContext.concurrency, prune, validation: 'skip-invalid', ...(signal ? { signal } : {}) });
       if (result.kind === 'rejected') throw new Error('unreachable: skip-invalid never rejects');
-      recordOutcomes(plan, result.outcomes, resyncOnly);
-      for (const v of result.skippedInvalid) {
-        status.files.set(v.file, { id: v.id, result: 'rejected', at: new Date().toISOString(), error: v.message });
-      }
+      signal?.throwIfAborted();
+      const rejected = new Map(result.skippedInvalid.map((v) => [v.id, v.message]));
+      recordFiles(planned.plan, result.outcomes, { drifted, rejected, hashes });
+      if (pass.full) recordFullPass(planned.plan, result.outcomes, planned.desired, planned.diagnostics.map((d) => d.file));
       const counts = countOutcomes(result.outcomes);
-      log.info({ full: pass.full, files: pass.files.length, reasons: pass.reasons, ...counts, unchanged: result.unchanged, invalid: planned.diagnostics.length, durationMs: Date.now() - started }, 'reconcile finished');
+      log.info(
+        { full: pass.full, files: pass.full ? planned.desired.files : pass.files.length, reasons: pass.reasons, ...counts, unchanged: result.unchanged, drift: drifted.size, rejected: rejected.size, invalid: planned.diagnostics.length, durationMs: Date.now() - started },
+        'reconcile finished',
+      );
       if (counts.failed > 0) throw new Error(`${counts.failed} dashboard write(s) failed`);
       finish(started, pass, true);
     } catch (error) {
@@ -62,27 +69,25 @@ export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePa
     }
   };
 
-  function recordInvalid(diagnostics: Parameters<DaemonStatus['setInvalidFiles']>[0], pass: ReconcilePass): void {
-    // A partial pass only knows about its own files: keep what earlier passes found elsewhere.
-    const keep = pass.full ? [] : status.invalid.filter((i) => !pass.files.includes(i.file));
-    status.setInvalidFiles(diagnostics, formatDiagnostic);
-    status.invalid = [...keep, ...status.invalid].sort((a, b) => a.file.localeCompare(b.file));
-    status.setInvalid(status.invalid.length);
-    for (const d of diagnostics) log.error({ file: d.file, line: d.line, col: d.col, path: d.path }, `invalid dashboard file: ${d.message}`);
+  function recordInvalid(diagnostics: Parameters<DaemonStatus['recordInvalid']>[0], pass: ReconcilePass): void {
+    status.recordInvalid(diagnostics, { full: pass.full, files: pass.files }, formatDiagnostic);
+    for (const d of diagnostics) log.error({ file: d.file, line: d.line, col: d.col, path: d.path, where: formatDiagnostic(d) }, 'invalid dashboard file; its live version stays');
   }
 
-  /** At resync, every difference is drift: log it with its patch; revert it unless self-heal is off. */
-  function handleDrift(plan: Plan): Plan {
-    const drifted = plan.changes.filter((c) => c.action === 'create' || c.action === 'update');
-    for (const change of drifted) {
+  /** Differences on files unchanged since live last matched them; each is logged with its patch and counted. */
+  function findDrift(plan: Plan, hashes: ReadonlyMap<string, string>): Set<string> {
+    const drifted = new Set<string>();
+    for (const change of plan.changes) {
+      if (change.action !== 'create' && change.action !== 'update') continue;
+      const hash = hashes.get(change.id);
+      if (hash === undefined || synced.get(change.id) !== hash) continue;
+      drifted.add(change.id);
       status.driftCount++;
       status.countDrift();
-      const patch = change.action === 'update' ? change.patch.map((op) => `${op.op} ${pointerToPath(op.path)}`) : ['missing on target'];
-      log.warn({ id: change.id, file: change.file, patch, selfHeal: deps.selfHeal }, deps.selfHeal ? 'drift found; reverting' : 'drift found');
+      const patch = change.action === 'update' ? change.patch.map((op) => `${op.op} ${pointerToPath(op.path)}`) : ['deleted on the target'];
+      log.warn({ id: change.id, file: change.file, patch, selfHeal: deps.selfHeal }, deps.selfHeal ? 'drift found; reverting' : 'drift found; reporting only (--no-self-heal)');
     }
-    if (deps.selfHeal) return plan;
-    const kept = plan.changes.filter((c) => c.action !== 'create' && c.action !== 'update');
-    return { ...plan, changes: kept };
+    return drifted;
   }
 
   function pruneAllowed(plan: Plan, desiredCount: number): boolean {
@@ -91,23 +96,45 @@ export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePa
     return refusal === undefined;
   }
 
-  function recordOutcomes(plan: Plan, outcomes: readonly ApplyOutcome[], drift: boolean): void {
+  /** Per-file results from the whole plan (drift left alone included), and the metrics of what was written. */
+  function recordFiles(plan: Plan, outcomes: readonly ApplyOutcome[], seen: { drifted: ReadonlySet<string>; rejected: ReadonlyMap<string, string>; hashes: ReadonlyMap<string, string> }): void {
     const at = new Date().toISOString();
-    const byId = new Map(outcomes.map((o) => [o.id, o]));
+    const byId = new Map(outcomes.filter((o) => o.action !== 'delete').map((o) => [o.id, o]));
     for (const change of plan.changes) {
       if (change.action === 'orphan') continue;
       const outcome = byId.get(change.id);
-      status.files.set(change.file, { id: change.id, result: fileResult(change, outcome, drift), at, ...(outcome?.status === 'failed' ? { error: outcome.error } : {}) });
-      if (outcome?.status === 'applied') status.countWrite({ action: change.action });
-      if (outcome?.status === 'failed') status.countFailure();
+      const rejection = seen.rejected.get(change.id);
+      const result = rejection !== undefined ? 'rejected' : fileResult(change, outcome, seen.drifted.has(change.id));
+      if (result === undefined) continue;
+      const error = rejection ?? (outcome?.status === 'failed' ? outcome.error : undefined);
+      status.files.set(change.file, { id: change.id, result, at, ...(error !== undefined ? { error } : {}) });
+      const hash = seen.hashes.get(change.id);
+      if (hash !== undefined && (outcome?.status === 'applied' || change.action === 'unchanged')) synced.set(change.id, hash);
+    }
+    for (const outcome of outcomes) {
+      if (outcome.status === 'failed') status.countFailure();
+      else status.countWrite({ action: outcome.action });
     }
   }
 
-  function fileResult(change: Exclude<PlanChange, { action: 'orphan' }>, outcome: ApplyOutcome | undefined, drift: boolean): FileResult {
-    if (outcome?.status === 'failed') return 'failed';
+  /** `undefined`: the write was never attempted (nothing to record). */
+  function fileResult(change: FileChange, outcome: ApplyOutcome | undefined, drift: boolean): FileResult | undefined {
     if (change.action === 'unchanged') return 'unchanged';
-    if (drift) return deps.selfHeal ? 'drift-reverted' : 'drift-reported';
+    if (drift && !deps.selfHeal) return 'drift-reported';
+    if (outcome === undefined) return undefined;
+    if (outcome.status === 'failed') return 'failed';
+    if (drift) return 'drift-reverted';
     return change.action === 'create' ? 'created' : 'updated';
+  }
+
+  /** A full pass knows every file: forget deleted ones and their sync state, and list what is orphaned now. */
+  function recordFullPass(plan: Plan, outcomes: readonly ApplyOutcome[], desired: DesiredResult, invalidFiles: readonly string[]): void {
+    status.keepOnlyFiles(new Set([...desired.dashboards.map((d) => d.file), ...invalidFiles]));
+    const ids = new Set<string>(desired.dashboards.map((d) => d.id));
+    for (const id of synced.keys()) if (!ids.has(id)) synced.delete(id);
+    const deleted = new Set(outcomes.filter((o) => o.action === 'delete' && o.status === 'deleted').map((o) => o.id));
+    // With invalid files the plan lists no orphans (an invalid file's dashboard would look like one): keep the last list.
+    if (invalidFiles.length === 0) status.orphans = orphansOf(plan).filter((o) => !deleted.has(o.id)).map(({ id, name }) => ({ id, name }));
   }
 
   function finish(started: number, pass: ReconcilePass, ok: boolean, error?: string): void {
@@ -115,5 +142,11 @@ export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePa
     status.lastReconcile = { at: new Date().toISOString(), full: pass.full, durationMs, ok, ...(error ? { error } : {}) };
     status.countReconcile({ result: ok ? 'ok' : 'failed' });
     status.observeReconcile(durationMs / 1000);
+    if (ok) status.setLastSuccess(Date.now() / 1000);
   }
+}
+
+function withoutChanges(plan: Plan, ids: ReadonlySet<string>): Plan {
+  if (ids.size === 0) return plan;
+  return { ...plan, changes: plan.changes.filter((c) => !ids.has(c.id) || c.action === 'orphan') };
 }

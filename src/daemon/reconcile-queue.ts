@@ -3,6 +3,7 @@ import type { Logger } from '../lib/logger.js';
 export interface ReconcilePass {
   /** A full pass plans every file (startup, resync, deletions); otherwise only `files`. */
   full: boolean;
+  /** The files requested since the last pass (also for a full pass, where they are informational). */
   files: string[];
   reasons: string[];
 }
@@ -16,6 +17,7 @@ export interface ReconcileQueueOptions {
   maxWaitMs?: number;
   retryBaseMs?: number;
   retryMaxMs?: number;
+  random?: () => number;
 }
 
 export interface ReconcileQueue {
@@ -23,17 +25,18 @@ export interface ReconcileQueue {
   requestFull(reason: string): void;
   /** Resolves when nothing is pending or running (tests, shutdown). */
   idle(): Promise<void>;
-  /** Stops scheduling; lets a running pass finish. */
+  /** Stops scheduling and drops pending work; resolves once a running pass has finished. */
   stop(): Promise<void>;
 }
 
 /**
  * One serialised queue feeds every reconcile: watcher, resync timer and startup. Requests coalesce per file while
- * a pass waits or runs, so each file is reconciled once per burst; a failed pass puts its work back (nothing is
- * lost) and retries with exponential backoff, so a target outage heals without a restart.
+ * a pass waits or runs, so each file is reconciled once per burst; at most one pass runs at a time. A failed pass
+ * puts its work back (nothing is lost) and retries with exponential backoff, so a target outage heals without a
+ * restart; requests arriving during the backoff join the retry instead of postponing it.
  */
 export function createReconcileQueue(options: ReconcileQueueOptions): ReconcileQueue {
-  const { run, log, debounceMs = 40, maxWaitMs = 1000, retryBaseMs = 500, retryMaxMs = 30_000 } = options;
+  const { run, log, debounceMs = 40, maxWaitMs = 1000, retryBaseMs = 500, retryMaxMs = 30_000, random = Math.random } = options;
   const files = new Set<string>();
   const reasons = new Set<string>();
   let full = false;
@@ -46,14 +49,13 @@ export function createReconcileQueue(options: ReconcileQueueOptions): ReconcileQ
 
   const pending = (): boolean => full || files.size > 0;
   const settleIdle = (): void => {
-    if (pending() || running || timer) return;
+    if ((pending() && !stopped) || running || timer) return;
     const waiters = idleWaiters;
     idleWaiters = [];
     for (const resolve of waiters) resolve();
   };
 
-  const schedule = (delayMs: number): void => {
-    if (stopped || running) return;
+  const arm = (delayMs: number): void => {
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = undefined;
@@ -61,39 +63,52 @@ export function createReconcileQueue(options: ReconcileQueueOptions): ReconcileQ
     }, delayMs);
   };
 
+  const backoff = (): number => Math.min(retryMaxMs, retryBaseMs * 2 ** Math.min(failures - 1, 16)) * (0.5 + random() / 2);
+
   const request = (reason: string): void => {
     reasons.add(reason);
-    if (stopped) return;
+    // A running pass reschedules when it ends; a pending retry keeps its time (a stream of saves must not starve it).
+    if (stopped || running || (timer && failures > 0)) return;
     const now = Date.now();
     if (!timer) firstRequestAt = now;
-    const waited = now - firstRequestAt;
-    schedule(failures > 0 ? backoff() : Math.max(0, Math.min(debounceMs, maxWaitMs - waited)));
+    arm(Math.max(0, Math.min(debounceMs, maxWaitMs - (now - firstRequestAt))));
   };
 
-  const backoff = (): number => Math.min(retryMaxMs, retryBaseMs * 2 ** Math.min(failures - 1, 16)) * (0.5 + Math.random() / 2);
-
-  async function runPass(): Promise<void> {
-    if (!pending() || stopped) return settleIdle();
-    const pass: ReconcilePass = { full, files: full ? [] : [...files].sort(), reasons: [...reasons] };
+  const takePass = (): ReconcilePass => {
+    const pass: ReconcilePass = { full, files: [...files].sort(), reasons: [...reasons] };
     full = false;
     files.clear();
     reasons.clear();
+    return pass;
+  };
+
+  const putBack = (pass: ReconcilePass): void => {
+    if (pass.full) full = true;
+    for (const file of pass.files) files.add(file);
+    for (const reason of pass.reasons) reasons.add(reason);
+  };
+
+  async function runPass(): Promise<void> {
+    if (!pending() || stopped) return settleIdle();
+    const pass = takePass();
     running = run(pass).then(
       () => {
         failures = 0;
       },
       (error: unknown) => {
+        const err = error instanceof Error ? error.message : String(error);
+        if (stopped) return log.info({ err }, 'reconcile pass interrupted by shutdown');
         failures++;
-        // Put the work back: the next pass covers it, together with anything requested meanwhile.
-        if (pass.full) full = true;
-        for (const file of pass.files) files.add(file);
-        for (const reason of pass.reasons) reasons.add(reason);
-        log.warn({ err: error instanceof Error ? error.message : String(error), failures }, 'reconcile pass failed; will retry');
+        putBack(pass);
+        log.warn({ err, failures, full: pass.full, files: pass.files.length }, 'reconcile pass failed; will retry');
       },
     );
     await running;
     running = undefined;
-    if (pending()) schedule(failures > 0 ? backoff() : debounceMs);
+    if (pending() && !stopped) {
+      firstRequestAt = Date.now();
+      arm(failures > 0 ? backoff() : debounceMs);
+    }
     settleIdle();
   }
 
@@ -119,6 +134,7 @@ export function createReconcileQueue(options: ReconcileQueueOptions): ReconcileQ
       await running;
       full = false;
       files.clear();
+      reasons.clear();
       settleIdle();
     },
   };

@@ -23,12 +23,19 @@ export class MetricsRegistry {
   private readonly help = new Map<string, { type: 'counter' | 'gauge' | 'histogram'; help: string }>();
   private readonly series = new Map<string, Map<string, Series>>();
   private readonly histograms = new Map<string, Map<string, HistogramSeries>>();
+  private readonly collectors: (() => void)[] = [];
+
+  /** Runs `collect` before every render: for values computed at scrape time (ages, lags). */
+  beforeRender(collect: () => void): void {
+    this.collectors.push(collect);
+  }
 
   counter(name: string, help: string): (labels?: Labels, by?: number) => void {
     this.help.set(name, { type: 'counter', help });
     return (labels = {}, by = 1) => {
-      const entry = this.entry(name, labels);
-      entry.value += by;
+      // A counter only goes up; a negative or NaN increment would break rate() for every scraper.
+      if (!(by >= 0)) return;
+      this.entry(name, labels).value += by;
     };
   }
 
@@ -39,14 +46,23 @@ export class MetricsRegistry {
     };
   }
 
+  /** Buckets are cumulative (`le`: less than or equal), as the exposition format requires. */
   histogram(name: string, help: string, bounds: readonly number[] = DEFAULT_BUCKETS): (seconds: number, labels?: Labels) => void {
     this.help.set(name, { type: 'histogram', help });
-    return (seconds, labels = {}) => {
-      const byLabels = this.histograms.get(name) ?? new Map<string, HistogramSeries>();
-      this.histograms.set(name, byLabels);
+    const byLabels = new Map<string, HistogramSeries>();
+    this.histograms.set(name, byLabels);
+    const seriesOf = (labels: Labels): HistogramSeries => {
       const key = labelKey(labels);
-      const entry = byLabels.get(key) ?? { labels, bounds, buckets: bounds.map(() => 0), sum: 0, count: 0 };
-      byLabels.set(key, entry);
+      const existing = byLabels.get(key);
+      if (existing) return existing;
+      const created = { labels, bounds, buckets: bounds.map(() => 0), sum: 0, count: 0 };
+      byLabels.set(key, created);
+      return created;
+    };
+    // The unlabelled series exists from the start, so a scrape before the first observation sees zeros, not nothing.
+    seriesOf({});
+    return (seconds, labels = {}) => {
+      const entry = seriesOf(labels);
       bounds.forEach((bound, i) => {
         if (seconds <= bound) entry.buckets[i] = (entry.buckets[i] ?? 0) + 1;
       });
@@ -56,22 +72,29 @@ export class MetricsRegistry {
   }
 
   render(): string {
+    for (const collect of this.collectors) collect();
     const out: string[] = [];
     for (const [name, meta] of this.help) {
-      out.push(`# HELP ${name} ${meta.help}`, `# TYPE ${name} ${meta.type}`);
-      if (meta.type === 'histogram') {
-        for (const h of this.histograms.get(name)?.values() ?? []) {
-          h.bounds.forEach((bound, i) => out.push(`${name}_bucket${fmt({ ...h.labels, le: String(bound) })} ${h.buckets[i] ?? 0}`));
-          out.push(`${name}_bucket${fmt({ ...h.labels, le: '+Inf' })} ${h.count}`);
-          out.push(`${name}_sum${fmt(h.labels)} ${h.sum}`, `${name}_count${fmt(h.labels)} ${h.count}`);
-        }
-        continue;
+      out.push(`# HELP ${name} ${escapeHelp(meta.help)}`, `# TYPE ${name} ${meta.type}`);
+      if (meta.type === 'histogram') out.push(...this.renderHistogram(name));
+      else {
+        const series = this.series.get(name);
+        if (!series || series.size === 0) out.push(`${name} 0`);
+        else for (const s of series.values()) out.push(`${name}${fmt(s.labels)} ${value(s.value)}`);
       }
-      const series = this.series.get(name);
-      if (!series || series.size === 0) out.push(`${name} 0`);
-      else for (const s of series.values()) out.push(`${name}${fmt(s.labels)} ${s.value}`);
     }
     return `${out.join('\n')}\n`;
+  }
+
+  private renderHistogram(name: string): string[] {
+    const out: string[] = [];
+    for (const h of this.histograms.get(name)?.values() ?? []) {
+      if (h.count === 0 && Object.keys(h.labels).length > 0) continue;
+      h.bounds.forEach((bound, i) => out.push(`${name}_bucket${fmt({ ...h.labels, le: value(bound) })} ${h.buckets[i] ?? 0}`));
+      out.push(`${name}_bucket${fmt({ ...h.labels, le: '+Inf' })} ${h.count}`);
+      out.push(`${name}_sum${fmt(h.labels)} ${value(h.sum)}`, `${name}_count${fmt(h.labels)} ${h.count}`);
+    }
+    return out;
   }
 
   private entry(name: string, labels: Labels): Series {
@@ -87,10 +110,19 @@ export class MetricsRegistry {
 }
 
 function labelKey(labels: Labels): string {
-  return Object.keys(labels)
-    .sort()
-    .map((k) => `${k}=${labels[k]}`)
-    .join(',');
+  return JSON.stringify(Object.keys(labels).sort().map((k) => [k, labels[k]]));
+}
+
+/** Go's float formatting as the text format expects it: `+Inf`, `-Inf`, `NaN`. */
+function value(n: number): string {
+  if (Number.isNaN(n)) return 'NaN';
+  if (n === Number.POSITIVE_INFINITY) return '+Inf';
+  if (n === Number.NEGATIVE_INFINITY) return '-Inf';
+  return String(n);
+}
+
+function escapeHelp(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
 }
 
 function fmt(labels: Labels): string {

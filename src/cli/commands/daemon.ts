@@ -1,24 +1,28 @@
-import { runDaemon, type DaemonReady } from '../../daemon/daemon.js';
-import { createLogger } from '../../lib/logger.js';
+import { runDaemon, type DaemonOptions, type DaemonReady } from '../../daemon/daemon.js';
+import { createLogger, type Logger } from '../../lib/logger.js';
 import { prettyLogStream } from '../../lib/pretty-log.js';
-import { booleanFlag, defineCommand, stringFlag, type CommandIo } from '../command.js';
+import { DataDirLockedError } from '../../server/data-dir.js';
+import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
 import { concurrencyFlag, dataFlag, dirFlag } from '../common-flags.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { durationFlag, intFlag } from '../int-flag.js';
-import { parseTargetUrl } from '../target.js';
+import { parseTargetUrl, retryFromEnv } from '../target.js';
 
 export const daemonCommand = defineCommand({
   path: ['daemon'],
   summary: 'Keep the live dashboards equal to the folder and the events archive current',
   description:
-    'A full reconcile at start, then: saved files are re-applied within a short debounce, every --resync a full plan\nreverts drift, and the events poller archives the feed. Without a target it serves the embedded API on --listen\nand reconciles into it. Status: GET /healthz, /status, /metrics on --listen.',
+    'A full reconcile at start, then: saved files are re-applied within a short debounce, every --resync a full plan\n' +
+    'finds drift (live edits of unchanged files) and reverts it, and the events poller archives the feed. Without a\n' +
+    'target it serves the embedded API on --listen and reconciles into it. Status: GET /healthz, /status, /metrics on\n' +
+    '--listen. Logs are JSON lines on stdout (readable lines on a terminal). SIGINT/SIGTERM stop it cleanly.',
   flags: {
     dir: dirFlag,
     target: { type: 'string', description: 'Environment URL (else DT_ENV_URL; else the embedded API on --listen)', valueName: 'url' },
     archive: { type: 'string', description: 'Events archive folder', default: 'events-archive', valueName: 'path' },
     data: dataFlag,
-    resync: { type: 'string', description: 'Full plan (drift check) interval', default: '60s', valueName: 'duration' },
-    poll: { type: 'string', description: 'Events poll interval', default: '60s', valueName: 'duration' },
+    resync: { type: 'string', description: 'Full plan (drift check) interval, at least 1s', default: '60s', valueName: 'duration' },
+    poll: { type: 'string', description: 'Events poll interval, at least 100ms', default: '60s', valueName: 'duration' },
     since: { type: 'string', description: 'How far back the first events pull of an empty archive goes', default: '30d', valueName: 'duration' },
     listen: { type: 'string', description: 'Address for the embedded API and the status endpoints', default: '127.0.0.1:8080', valueName: 'host:port' },
     'self-heal': { type: 'boolean', description: 'Revert drift found at resync (--no-self-heal only reports it)', default: true },
@@ -32,32 +36,48 @@ export const daemonCommand = defineCommand({
     'DT_ENV_URL=https://abc123.live.dynatrace.com DT_API_TOKEN=… dashcd daemon --listen 0.0.0.0:9464 --resync 5m',
   ],
   async run({ flags }, io) {
-    const targetUrl = stringFlag(flags, 'target') ?? io.env.DT_ENV_URL ?? io.env.DYNATRACE_ENV_URL;
-    const target = targetUrl ? remoteTarget(targetUrl, io) : undefined;
-    if (target && booleanFlag(flags, 'simulate-events')) throw new UsageError('--simulate-events needs the embedded API (no --target)');
+    const options = daemonOptions(flags, io);
+    if (options.target && options.simulateEvents) throw new UsageError('--simulate-events needs the embedded API (no --target)');
     const log = daemonLogger(io);
-    await runDaemon({
-      dir: stringFlag(flags, 'dir') ?? 'dashboards',
-      cwd: io.cwd,
-      archiveDir: stringFlag(flags, 'archive') ?? 'events-archive',
-      dataDir: stringFlag(flags, 'data') ?? '.dashcd',
-      target,
-      listen: parseListen(stringFlag(flags, 'listen') ?? '127.0.0.1:8080'),
-      resyncMs: Math.max(1000, durationFlag(flags, 'resync', 60_000)),
-      pollMs: Math.max(100, durationFlag(flags, 'poll', 60_000)),
-      sinceMs: durationFlag(flags, 'since', 30 * 86_400_000),
-      selfHeal: flags['self-heal'] !== false,
-      prune: booleanFlag(flags, 'prune'),
-      maxDelete: intFlag(flags, 'max-delete', 5),
-      concurrency: Math.max(1, intFlag(flags, 'concurrency', 8)),
-      simulateEvents: booleanFlag(flags, 'simulate-events'),
-      log,
-      signal: io.signal,
-      onReady: (ready) => io.stdout.write(readyBanner(ready)),
-    });
+    try {
+      await runDaemon({ ...options, log, signal: io.signal, onReady: (ready) => announce(ready, options.dataDir, io, log) });
+    } catch (error) {
+      throw startFailure(error, stringFlag(flags, 'listen') ?? '127.0.0.1:8080');
+    }
     return ExitCode.Success;
   },
 });
+
+function daemonOptions(flags: FlagValues, io: CommandIo): Omit<DaemonOptions, 'log' | 'signal'> {
+  const targetUrl = stringFlag(flags, 'target') ?? io.env.DT_ENV_URL ?? io.env.DYNATRACE_ENV_URL;
+  return {
+    dir: stringFlag(flags, 'dir') ?? 'dashboards',
+    cwd: io.cwd,
+    archiveDir: stringFlag(flags, 'archive') ?? 'events-archive',
+    dataDir: stringFlag(flags, 'data') ?? '.dashcd',
+    target: targetUrl ? remoteTarget(targetUrl, io) : undefined,
+    listen: parseListen(stringFlag(flags, 'listen') ?? '127.0.0.1:8080'),
+    resyncMs: Math.max(1000, durationFlag(flags, 'resync', 60_000)),
+    pollMs: Math.max(100, durationFlag(flags, 'poll', 60_000)),
+    sinceMs: durationFlag(flags, 'since', 30 * 86_400_000),
+    selfHeal: flags['self-heal'] !== false,
+    prune: booleanFlag(flags, 'prune'),
+    maxDelete: intFlag(flags, 'max-delete', 5),
+    concurrency: Math.max(1, intFlag(flags, 'concurrency', 8)),
+    simulateEvents: booleanFlag(flags, 'simulate-events'),
+    retry: retryFromEnv(io.env),
+  };
+}
+
+/** What stops the daemon from starting is the user's to fix (a port or data dir in use): a message, not a stack. */
+function startFailure(error: unknown, listen: string): unknown {
+  if (error instanceof DataDirLockedError) return new CliError(error.message, ExitCode.TargetUnavailable, { cause: error });
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+    return new CliError(`cannot listen on ${listen} (${code}) — choose another --listen`, ExitCode.Unexpected, { cause: error });
+  }
+  return error;
+}
 
 function remoteTarget(url: string, io: CommandIo): { baseUrl: string; token: string } {
   const baseUrl = parseTargetUrl(url);
@@ -66,10 +86,20 @@ function remoteTarget(url: string, io: CommandIo): { baseUrl: string; token: str
   return { baseUrl, token };
 }
 
-/** The daemon logs to stdout (it is its output), JSON lines unless a person is watching. */
-function daemonLogger(io: CommandIo): ReturnType<typeof createLogger> {
+/** The daemon logs to stdout (it is its output): JSON lines, or readable lines when a person is watching. */
+function daemonLogger(io: CommandIo): Logger {
   const level = io.env.DASHCD_LOG_LEVEL ?? 'info';
-  return createLogger({ level, destination: io.stdout.isTTY ? prettyLogStream(io.stdout) : io.stdout });
+  const pretty = io.stdout.isTTY === true && io.env.DASHCD_LOG_FORMAT !== 'json';
+  return createLogger({ level, destination: pretty ? prettyLogStream(io.stdout, { color: io.env.NO_COLOR === undefined }) : io.stdout });
+}
+
+/**
+ * A person at a terminal gets the banner with a ready-to-paste curl; its token is live until the daemon stops, so
+ * it never goes to a non-terminal stdout (journald, a container log), where it would outlive its purpose.
+ */
+function announce(ready: DaemonReady, dataDir: string, io: CommandIo, log: Logger): void {
+  if (io.stdout.isTTY) io.stdout.write(readyBanner(ready));
+  else if (ready.api) log.info({ api: ready.api.envUrl, createToken: `dashcd token create --data ${dataDir} --scopes ReadConfig,WriteConfig` }, 'embedded API ready');
 }
 
 export function parseListen(text: string): { host: string; port: number } {

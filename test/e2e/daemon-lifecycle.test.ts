@@ -1,0 +1,116 @@
+import { cp, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createProject, type Project } from '../helpers/cli.js';
+import {
+  createToken,
+  dashboardYaml,
+  expectConsistentArchive,
+  metricValue,
+  startDaemon,
+  TOKEN_LIKE,
+  waitFor,
+  type DaemonChild,
+} from '../helpers/daemon.js';
+import { api } from '../helpers/server.js';
+
+const SAMPLE_DASHBOARDS = new URL('../../dashboards/', import.meta.url);
+
+let project: Project | undefined;
+let daemon: DaemonChild | undefined;
+afterEach(async () => {
+  await daemon?.stop('SIGKILL');
+  await project?.cleanup();
+  project = daemon = undefined;
+});
+
+interface LiveDashboard {
+  dashboardMetadata: { name: string };
+}
+
+async function live(d: DaemonChild, token: string, id: string): Promise<LiveDashboard | undefined> {
+  const response = await api(`${d.url}/e/local/api/config/v1/dashboards/${id}`, { token });
+  return response.status === 200 ? (response.json as LiveDashboard) : undefined;
+}
+
+async function yamlFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true });
+  return entries.filter((e) => e.endsWith('.yaml')).map((e) => `dashboards/${e.split('\\').join('/')}`).sort();
+}
+
+describe('dashcd daemon on the embedded API', () => {
+  it('applies every sample file at start, answers /healthz, /status and Prometheus /metrics, and stops on SIGTERM with a consistent archive', async () => {
+    project = await createProject();
+    await cp(SAMPLE_DASHBOARDS, join(project.root, 'dashboards'), { recursive: true });
+    const files = await yamlFiles(join(project.root, 'dashboards'));
+    expect(files.length).toBeGreaterThan(0);
+    const d = (daemon = await startDaemon(['--simulate-events', '--poll', '200ms', '--resync', '60s'], { cwd: project.root }));
+
+    const status = await d.status();
+    expect(Object.keys(status.files).sort()).toEqual(files);
+    expect(Object.values(status.files).map((f) => f.result)).toEqual(files.map(() => 'created'));
+    expect(status).toMatchObject({ alive: true, invalid: [], driftCount: 0, lastReconcile: { full: true, ok: true } });
+    const token = await createToken(project.root, '.dashcd', 'ReadConfig');
+    for (const file of Object.values(status.files)) expect(await live(d, token, file.id ?? '')).toBeDefined();
+
+    const health = await fetch(`${d.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    const metrics = await fetch(`${d.url}/metrics`);
+    expect(metrics.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
+    const samples = await d.metrics();
+    expect(metricValue(samples, 'dashcd_writes_total', { action: 'create' })).toBe(files.length);
+    expect(metricValue(samples, 'dashcd_reconciles_total', { result: 'ok' })).toBeGreaterThanOrEqual(1);
+    expect(metricValue(samples, 'dashcd_reconcile_duration_seconds_count')).toBeGreaterThanOrEqual(1);
+
+    await waitFor(async () => (await d.status()).poller.eventsArchived > 0, { what: 'simulated events in the archive' });
+    const stopped = await d.stop('SIGTERM');
+    expect(stopped.code).toBe(0);
+    expect(stopped.ms).toBeLessThan(10_000);
+    const archived = await expectConsistentArchive(join(project.root, 'events-archive'), 'local');
+    expect(archived.size).toBeGreaterThan(0);
+
+    const lines = d.stdout().trim().split('\n');
+    for (const line of lines) expect(() => JSON.parse(line) as unknown, line).not.toThrow();
+    expect(lines.filter((l) => l.includes('"dashboard created"'))).toHaveLength(files.length);
+    expect(lines.at(-1)).toContain('"daemon stopped"');
+    expect(d.stdout()).not.toContain(token);
+    expect(d.stdout() + d.stderr()).not.toMatch(TOKEN_LIKE);
+  });
+
+  it('re-applies a saved file, skips an invalid one with file:line:col while the others apply, heals it when fixed, and keeps a deleted file\'s dashboard', async () => {
+    project = await createProject({
+      'dashboards/a.yaml': dashboardYaml('A'),
+      'dashboards/b.yaml': dashboardYaml('B'),
+      'dashboards/c.yaml': dashboardYaml('C'),
+    });
+    const d = (daemon = await startDaemon(['--poll', '60s', '--resync', '60s'], { cwd: project.root }));
+    const token = await createToken(project.root, '.dashcd', 'ReadConfig');
+    const ids = Object.fromEntries(Object.entries((await d.status()).files).map(([file, s]) => [file, s.id ?? '']));
+    const nameOf = async (file: string): Promise<string | undefined> => (await live(d, token, ids[`dashboards/${file}`] ?? ''))?.dashboardMetadata.name;
+
+    await project.write('dashboards/a.yaml', dashboardYaml('A', 'v2'));
+    await waitFor(async () => (await nameOf('a.yaml')) === 'A v2', { what: 'the saved edit of a.yaml to go live' });
+    expect((await d.status()).files['dashboards/a.yaml']?.result).toBe('updated');
+
+    await project.write('dashboards/b.yaml', dashboardYaml('B', 'v2').replace('top: 0', 'top: zero'));
+    await project.write('dashboards/c.yaml', dashboardYaml('C', 'v2'));
+    await waitFor(async () => (await nameOf('c.yaml')) === 'C v2', { what: 'c.yaml to go live next to an invalid b.yaml' });
+    const broken = await waitFor(async () => (await d.status()).invalid.find((i) => i.file === 'dashboards/b.yaml'), { what: 'b.yaml listed invalid' });
+    expect(broken.errors.join('\n')).toMatch(/^dashboards\/b\.yaml:7:\d+ {2}tiles\[0\]\.bounds\.top: /m);
+    expect((await d.status()).files['dashboards/b.yaml']?.result).toBe('invalid');
+    expect(await nameOf('b.yaml')).toBe('B v1');
+
+    await project.write('dashboards/b.yaml', dashboardYaml('B', 'v3'));
+    await waitFor(async () => (await nameOf('b.yaml')) === 'B v3', { what: 'the fixed b.yaml to go live' });
+    expect((await d.status()).invalid).toEqual([]);
+
+    await project.remove('dashboards/c.yaml');
+    const orphans = await waitFor(async () => ((await d.status()).orphans.length > 0 ? (await d.status()).orphans : undefined), { what: 'c.yaml\'s dashboard listed as an orphan' });
+    expect(orphans).toEqual([{ id: ids['dashboards/c.yaml'], name: 'C v2' }]);
+    expect(await nameOf('c.yaml')).toBe('C v2');
+    expect(Object.keys((await d.status()).files)).not.toContain('dashboards/c.yaml');
+    expect(metricValue(await d.metrics(), 'dashcd_writes_total', { action: 'delete' })).toBe(0);
+    expect((await d.stop()).code).toBe(0);
+  });
+});
