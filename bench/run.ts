@@ -56,7 +56,9 @@ async function runFigure(figure: Figure, options: BenchOptions, root: string, sh
   } catch (error) {
     if (error instanceof NotMeasurableYet) return { ...base, status: 'not-yet-measured', reason: error.message, rows: [] };
     ctx.progress(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    return { ...base, status: 'failed', reason: error instanceof Error ? error.message : String(error), rows: [] };
+    // The table gets the first line; the full story went to stderr above.
+    const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0]?.slice(0, 300) ?? '';
+    return { ...base, status: 'failed', reason, rows: [] };
   } finally {
     if (!options.keep) await rm(workDir, { recursive: true, force: true });
     else ctx.progress(`data kept in ${workDir}`);

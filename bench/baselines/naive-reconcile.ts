@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compare } from 'fast-json-patch';
+import jsonPatch from 'fast-json-patch';
 import { Pool } from 'undici';
 import { parse, parseDocument } from 'yaml';
 import { endpointParts, type Endpoint } from '../lib/seed.js';
@@ -44,7 +44,7 @@ export async function naivePlan(dir: string, endpoint: Endpoint): Promise<Record
       const desired = parseDocument(await readFile(file, 'utf8')).toJS() as Record<string, unknown>;
       const res = await pool.request({ path: `${prefix}/api/config/v1/dashboards/${String(desired['id'])}`, method: 'GET', headers: { authorization: `Api-Token ${endpoint.token}` } });
       const live = (await res.body.json()) as Record<string, unknown>;
-      if (compare(withoutServerFields(live), withoutServerFields(desired)).length > 0) differing++;
+      if (jsonPatch.compare(withoutServerFields(live), withoutServerFields(desired)).length > 0) differing++;
     }
   } finally {
     await pool.close();

@@ -5,13 +5,12 @@ import { Pool } from 'undici';
 import { parse, stringify } from 'yaml';
 import { writeDashboardSet } from '../data/dashboard-files.js';
 import { dashboardId } from '../data/dashboards.js';
-import { requireComponent } from '../lib/cli.js';
+import { requireComponent, runDashcdOk } from '../lib/cli.js';
 import type { Figure, FigureContext, FigureOutcome } from '../lib/figure.js';
 import { startDashcd, type LongProcess } from '../lib/long-process.js';
 import { authHeaders, dashboardsPath, endpointParts, type Endpoint } from '../lib/seed.js';
 import { summarize, summarizeLatencies } from '../lib/stats.js';
 
-const BANNER = /Api-Token ([^"\s]+)" (http:\/\/\S+?)\/api\/config\/v1\/dashboards/;
 const POLL_MS = 3;
 const EDIT_TIMEOUT_MS = 10_000;
 
@@ -21,12 +20,21 @@ interface RunningDaemon {
   pool: Pool;
 }
 
-/** `dashcd daemon` serving the embedded API on a free port, reconciling `dir`, archiving into the work dir. */
+/** The daemon logs this line (JSON, stdout not a terminal) once its embedded API listens. */
+const API_READY = /"api":"(http:[^"]+)"[^\n]*"msg":"embedded API ready"/;
+
+/**
+ * `dashcd daemon` serving the embedded API on a free port, reconciling `dir`, archiving into the work dir. The
+ * token comes from `dashcd token create` on the same data dir beforehand, as an operator would make one.
+ */
 async function startDaemon(ctx: FigureContext, dir: string, extra: readonly string[]): Promise<RunningDaemon> {
-  const args = ['daemon', '--dir', dir, '--data', join(ctx.workDir, 'data'), '--archive', join(ctx.workDir, 'archive'), '--listen', '127.0.0.1:0', '--poll', '1s', ...extra];
-  const proc = startDashcd(args, { cwd: ctx.workDir, execArgv: ctx.execArgv });
+  const dataDir = join(ctx.workDir, 'data');
+  const created = await runDashcdOk(['token', 'create', '--data', dataDir, '--scopes', 'ReadConfig,WriteConfig,DataExport', '--name', 'bench'], { cwd: ctx.workDir });
+  const token = created.stdout.trim().split('\n').pop() ?? '';
+  const args = ['daemon', '--dir', dir, '--data', dataDir, '--archive', join(ctx.workDir, 'archive'), '--listen', '127.0.0.1:0', '--poll', '1s', ...extra];
+  const proc = startDashcd(args, { cwd: ctx.workDir, execArgv: ctx.execArgv, env: { DASHCD_LOG_LEVEL: 'info' } });
   try {
-    const [, token = '', baseUrl = ''] = await proc.waitFor(BANNER, 60_000);
+    const [, baseUrl = ''] = await proc.waitFor(API_READY, 60_000);
     const endpoint = { baseUrl, token };
     return { proc, endpoint, pool: new Pool(endpointParts(endpoint).origin, { connections: 2 }) };
   } catch (error) {

@@ -30,7 +30,7 @@ export interface BenchResults {
 export function formatNumber(value: number): string {
   if (!Number.isFinite(value)) return String(value);
   const abs = Math.abs(value);
-  if (abs >= 100) return Math.round(value).toLocaleString('en-US');
+  if (Number.isInteger(value) || abs >= 100) return Math.round(value).toLocaleString('en-US');
   if (abs >= 10) return value.toFixed(1);
   if (abs >= 1) return value.toFixed(2);
   return value.toPrecision(2);
