@@ -81,7 +81,6 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
       maxDelete: options.maxDelete,
     }),
   });
-  queue.requestFull('startup');
   const watcher = watchDashboards({
     dir,
     cwd: options.cwd,
@@ -91,7 +90,10 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
   });
   const resync = setInterval(() => queue.requestFull('resync'), options.resyncMs);
   const poller = startPoller(options, endpoint, status);
+  // The first pass starts once the watcher has scanned the folder: a save during the scan is then either read by
+  // the pass or reported by the watcher, never lost between the two.
   await Promise.race([watcher.ready, aborted(signal)]);
+  queue.requestFull('startup');
   if (!signal.aborted) {
     log.info({ target: endpoint.label, status: endpoint.statusUrl, dir, selfHeal: options.selfHeal, prune: options.prune }, 'daemon ready');
     options.onReady?.({ statusUrl: endpoint.statusUrl, target: endpoint.label, ...(endpoint.api ? { api: endpoint.api } : {}) });

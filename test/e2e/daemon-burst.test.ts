@@ -1,0 +1,56 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createProject, type Project } from '../helpers/cli.js';
+import { createToken, dashboardYaml, metricValue, startDaemon, waitFor, type DaemonChild } from '../helpers/daemon.js';
+import { api } from '../helpers/server.js';
+
+const COUNT = 200;
+
+let project: Project | undefined;
+let daemon: DaemonChild | undefined;
+afterEach(async () => {
+  await daemon?.stop('SIGKILL');
+  await project?.cleanup();
+  project = daemon = undefined;
+});
+
+const fileName = (i: number): string => `dashboards/team-${String(i).padStart(3, '0')}.yaml`;
+
+interface Live {
+  dashboardMetadata: { name: string };
+  metadata: { configurationVersions: number[] };
+}
+
+describe('dashcd daemon under a burst of changes', () => {
+  it(`applies ${COUNT} files changed at once, each exactly once`, async () => {
+    const files = Object.fromEntries(Array.from({ length: COUNT }, (_, i) => [fileName(i), dashboardYaml(`Team ${i}`)]));
+    project = await createProject(files);
+    const root = project.root;
+    const d = (daemon = await startDaemon(['--resync', '60s', '--poll', '60s'], { cwd: root }));
+    expect(metricValue(await d.metrics(), 'dashcd_writes_total', { action: 'create' })).toBe(COUNT);
+    const token = await createToken(root, '.dashcd', 'ReadConfig');
+    const ids = Object.values((await d.status()).files).map((f) => f.id ?? '');
+    expect(ids).toHaveLength(COUNT);
+
+    // All at once, as a `git pull` does: no await between the writes.
+    await Promise.all(Array.from({ length: COUNT }, (_, i) => writeFile(join(root, fileName(i)), dashboardYaml(`Team ${i}`, 'v2'))));
+
+    await waitFor(async () => metricValue(await d.metrics(), 'dashcd_writes_total', { action: 'update' }) >= COUNT, { timeoutMs: 30_000, what: `${COUNT} updates` });
+    // Quiet: the queue has nothing left (two status reads a debounce apart agree and show no pending change).
+    await waitFor(async () => {
+      const before = (await d.status()).lastReconcile?.at;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return (await d.status()).lastReconcile?.at === before;
+    }, { what: 'the daemon to go quiet' });
+    expect(metricValue(await d.metrics(), 'dashcd_writes_total', { action: 'update' })).toBe(COUNT);
+    const status = await d.status();
+    expect(Object.values(status.files).filter((f) => f.result === 'updated')).toHaveLength(COUNT);
+    expect(status.invalid).toEqual([]);
+
+    const live = await Promise.all(ids.map(async (id) => (await api(`${d.url}/e/local/api/config/v1/dashboards/${id}`, { token })).json as Live));
+    expect(live.filter((l) => l.dashboardMetadata.name.endsWith(' v2'))).toHaveLength(COUNT);
+    // Version 1 was the create, version 2 the one update.
+    expect(new Set(live.map((l) => l.metadata.configurationVersions[0]))).toEqual(new Set([2]));
+  });
+});
