@@ -113,6 +113,13 @@ export class IdTable {
     }
   }
 
+  /** Sizes the table for `count` ids at once (a restart knows roughly how many are coming). */
+  reserve(count: number): void {
+    let size = this.table.length;
+    while (size < count * 2) size *= 2;
+    if (size > this.table.length) this.rehash(size);
+  }
+
   /** Records a slot whose identity is not in the table yet. */
   add(slot: number): void {
     if ((this.used + 1) * 2 > this.table.length) this.rehash(this.table.length * 2);

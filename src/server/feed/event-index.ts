@@ -62,6 +62,12 @@ export class EventIndex {
     return 'created';
   }
 
+  /** Makes room for about `count` more events up front, so a restart does not grow the arrays step by step. */
+  reserve(count: number): void {
+    this.columns.reserve(count);
+    this.ids.reserve(this.columns.count + count);
+  }
+
   beginBulk(): void {
     if (this.bulkFrom < 0) this.bulkFrom = this.columns.count;
   }
@@ -79,18 +85,36 @@ export class EventIndex {
     if (!isSorted(fresh, this.columns)) fresh.sort((a, b) => this.columns.compare(a, b));
     const { order, columns } = this;
     const first = fresh[0];
-    if (!this.listsStale && (first === undefined || order.length === 0 || columns.compare(order.at(order.length - 1), first) < 0)) {
-      // The usual import: everything new is newer than what is stored, so it is appended, O(batch).
-      const from = order.length;
-      for (const slot of fresh) this.link(slot, false);
-      this.blocks.refreshFrom(from);
+    const newest = first === undefined || order.length === 0 || columns.compare(order.at(order.length - 1), first) < 0;
+    const stale = this.listsStale;
+    this.listsStale = false;
+    if (newest && !stale) {
+      this.appendNewest(fresh);
       return;
     }
-    this.listsStale = false;
     const merged = mergeSorted(order.items.subarray(0, order.length), fresh, columns);
     order.assign(merged, merged.length);
     this.rebuildLists();
     this.blocks.refreshFrom(0);
+  }
+
+  /**
+   * The usual import: everything new is newer than what is stored, so it goes at the end of every list, O(batch);
+   * a batch that is large next to the store (the first load) rebuilds the lists in one counted pass instead.
+   */
+  private appendNewest(fresh: Uint32Array): void {
+    const from = this.order.length;
+    this.order.assign(fresh, fresh.length, from);
+    if (fresh.length * 4 > this.order.length) {
+      this.rebuildLists();
+    } else {
+      const c = this.columns;
+      for (const slot of fresh) {
+        listAt(this.byType, c.type[slot] ?? 0, c).push(slot);
+        listAt(this.byEntity, c.entity[slot] ?? 0, c).push(slot);
+      }
+    }
+    this.blocks.refreshFrom(from);
   }
 
   private replace(slot: number, next: { end: number; type: number; entity: number; offset: number; length: number }): void {
@@ -116,10 +140,10 @@ export class EventIndex {
   }
 
   /** Links one new slot into the order, its lists and the blocks. Appending is O(1); an older start shifts. */
-  private link(slot: number, refreshBlocks = true): void {
+  private link(slot: number): void {
     const c = this.columns;
     const position = addSorted(this.order, slot, c);
-    if (refreshBlocks) this.blocks.refreshFrom(position);
+    this.blocks.refreshFrom(position);
     addSorted(listAt(this.byType, c.type[slot] ?? 0, c), slot, c);
     addSorted(listAt(this.byEntity, c.entity[slot] ?? 0, c), slot, c);
   }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { systemClock, type Clock } from '../../lib/clock.js';
 import { writeFileDurable } from '../../lib/durable-file.js';
@@ -89,6 +89,8 @@ export async function openEventStore(options: EventStoreOptions): Promise<EventS
   const cursorKey = await loadCursorKey(dir, fs, log);
   const path = join(dir, EVENT_LOG_FILE);
   const index = new EventIndex();
+  // Canonical event lines are a few hundred bytes: sizing for the file avoids repeated growth during the scan.
+  index.reserve(Math.ceil((await stat(path).then((s) => s.size, () => 0)) / 384));
   index.beginBulk();
   const scan = await scanEventLog(path, log, (fields, span) => index.upsert(fields, span.offset, span.length));
   index.endBulk();

@@ -73,11 +73,12 @@ export class SlotList {
     return this.lowerBound(time + 1, -0x80000000, 0);
   }
 
-  /** Replaces the content with `slots` (already sorted), keeping some room to grow. */
-  assign(slots: Uint32Array, length: number): void {
-    if (this.items.length < length) this.items = new Uint32Array(Math.max(4, length + (length >>> 3)));
-    this.items.set(slots.subarray(0, length));
-    this.length = length;
+  /** Writes `slots` (sorted, and sorting after everything before `at`) from position `at` on; the list ends there. */
+  assign(slots: Uint32Array, length: number, at = 0): void {
+    const total = at + length;
+    if (this.items.length < total) this.resize(Math.max(4, total + (total >>> 3)));
+    this.items.set(slots.subarray(0, length), at);
+    this.length = total;
   }
 
   private resize(capacity: number): void {
