@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import { createApiClient, type ApiClient, type RetryPolicy } from '../client/api-client.js';
 import type { CommandIo } from './command.js';
@@ -45,8 +46,8 @@ function openRemote(rawUrl: string, io: CommandIo): TargetSession {
       ExitCode.TargetUnavailable,
     );
   }
-  const client = createApiClient({ baseUrl, token, log: io.log, signal: io.signal, retry: retryFromEnv(io.env) });
-  return { client, label: baseUrl, env: environmentLabel(baseUrl), kind: 'remote', close: () => client.close() };
+  const { client, close } = runClient(io, { baseUrl, token, retry: retryFromEnv(io.env) });
+  return { client, label: baseUrl, env: environmentLabel(baseUrl), kind: 'remote', close };
 }
 
 async function openLocal(dataDir: string, io: CommandIo): Promise<TargetSession> {
@@ -54,8 +55,8 @@ async function openLocal(dataDir: string, io: CommandIo): Promise<TargetSession>
   if (owner) {
     const baseUrl = `${owner.url}/e/local`;
     const token = await requestSessionToken(owner, 'local');
-    const client = createApiClient({ baseUrl, token, log: io.log, signal: io.signal, retry: retryFromEnv(io.env) });
-    return { client, label: baseUrl, env: 'local', kind: 'owner', close: () => client.close() };
+    const { client, close } = runClient(io, { baseUrl, token, retry: retryFromEnv(io.env) });
+    return { client, label: baseUrl, env: 'local', kind: 'owner', close };
   }
   // The in-process server's lifecycle lines (store opened, listening, stopped) are noise in a plan's output.
   const log = io.log.child({ component: 'embedded-server' }, { level: atLeastWarn(io.log) });
@@ -64,15 +65,36 @@ async function openLocal(dataDir: string, io: CommandIo): Promise<TargetSession>
     if (error instanceof DataDirLockedError) throw new CliError(error.message, ExitCode.TargetUnavailable, { cause: error });
     throw error;
   });
-  const client = createApiClient({ baseUrl: server.url, token: server.token, log: io.log, signal: io.signal });
+  const { client, close } = runClient(io, { baseUrl: server.url, token: server.token });
   return {
     client,
     label: `embedded store ${dataDir}`,
     env: 'local',
     kind: 'embedded',
     close: async () => {
-      await client.close();
+      await close();
       await server.close();
+    },
+  };
+}
+
+/**
+ * The client for this run. Every request in flight and every retry wait listens for aborts on the client's signal,
+ * so `--concurrency 8` plus the reads beside it pass Node's default of 10 listeners and would print a leak warning:
+ * the client gets a relay of the run's signal whose limit is lifted, and the run's signal keeps a single listener.
+ */
+function runClient(io: CommandIo, options: { baseUrl: string; token: string; retry?: Partial<RetryPolicy> }): { client: ApiClient; close(): Promise<void> } {
+  const relay = new AbortController();
+  setMaxListeners(0, relay.signal);
+  const forward = (): void => relay.abort(io.signal.reason);
+  if (io.signal.aborted) forward();
+  else io.signal.addEventListener('abort', forward, { once: true });
+  const client = createApiClient({ ...options, log: io.log, signal: relay.signal });
+  return {
+    client,
+    async close() {
+      io.signal.removeEventListener('abort', forward);
+      await client.close();
     },
   };
 }

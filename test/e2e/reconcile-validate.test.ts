@@ -136,6 +136,19 @@ describe('apply with an invalid desired state', () => {
     expect(server.server.environments.get(DEFAULT_ENVIRONMENT)?.dashboards.size).toBe(0);
   });
 
+  it("writes nothing and exits 3 when the target's validator rejects a dashboard the local schema accepts", async () => {
+    server = await startTestServer();
+    proxy = await startFaultServer({ upstream: server.baseUrl });
+    project = await createProject({ 'dashboards/a.yaml': VALID, 'dashboards/b.yaml': VALID.replace('Valid', 'B') });
+    const violation = { path: 'tiles[0].bounds.width', message: 'must be a multiple of 38', parameterLocation: 'PAYLOAD_BODY', location: null };
+    proxy.script({ status: 400, body: { error: { code: 400, message: 'Constraints violated.', constraintViolations: [violation] } }, match: { method: 'POST', path: /\/validator$/ } });
+    const result = await runDashcd(['apply'], { cwd: project.root, env: { DT_ENV_URL: `${proxy.url}/e/local`, DT_API_TOKEN: server.token } });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toMatch(/^dashboards\/[ab]\.yaml {2}tiles\[0\]\.bounds\.width: must be a multiple of 38 \(target validator\)$/m);
+    expect(result.stderr).toContain('the target rejected 1 dashboard(s); nothing was written');
+    expect(proxy.requests.filter((r) => r.method === 'PUT')).toEqual([]);
+  });
+
   it('plan exits 3 the same way, also with --detailed-exitcode', async () => {
     project = await createProject({ 'dashboards/broken.yaml': BROKEN });
     server = await startTestServer();

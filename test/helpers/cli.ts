@@ -1,5 +1,4 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { setMaxListeners } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -41,8 +40,6 @@ export async function runDashcd(argv: readonly string[], options: CliRunOptions)
       },
     });
   const signal = options.signal ?? new AbortController().signal;
-  // Every in-flight request and retry wait listens on the run's signal; --concurrency 8 plus reads passes Node's 10.
-  setMaxListeners(0, signal);
   const io = {
     stdout: sink(out),
     stderr: sink(err),
