@@ -38,11 +38,19 @@ export interface DaemonChild {
 
 export { unusedPort as freePort };
 
+export interface StartDaemonOptions {
+  cwd: string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+  /** `reconciled` (default): the first pass has finished; `listening`: `/healthz` answers (the target may be down). */
+  until?: 'reconciled' | 'listening';
+}
+
 /**
  * Starts `node dist/main.js daemon --listen 127.0.0.1:<free port> …args` in `cwd` and resolves once its first
  * reconcile pass has finished (`/status` shows `lastReconcile`). Logs at info, JSON (stdout is a pipe).
  */
-export async function startDaemon(args: readonly string[], options: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<DaemonChild> {
+export async function startDaemon(args: readonly string[], options: StartDaemonOptions): Promise<DaemonChild> {
   const port = await unusedPort();
   const url = `http://127.0.0.1:${port}`;
   const keep = ['PATH', 'HOME', 'TMPDIR', 'LANG'];
@@ -68,9 +76,11 @@ export async function startDaemon(args: readonly string[], options: { cwd: strin
     },
   };
   try {
-    await waitFor(async () => child.exitCode === null && (await daemon.status().catch(() => undefined))?.lastReconcile, {
+    const ready = async (): Promise<unknown> =>
+      options.until === 'listening' ? (await fetch(`${url}/healthz`).catch(() => undefined))?.ok : (await daemon.status().catch(() => undefined))?.lastReconcile;
+    await waitFor(async () => child.exitCode === null && (await ready()), {
       timeoutMs: options.timeoutMs ?? 20_000,
-      what: 'the daemon to finish its first reconcile',
+      what: `the daemon to be ${options.until ?? 'reconciled'}`,
       failFast: () => (child.exitCode !== null ? `the daemon exited with ${child.exitCode}:\n${err}\n${out}` : undefined),
     });
   } catch (error) {

@@ -1,0 +1,51 @@
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createProject, runDashcdChild, type Project } from '../helpers/cli.js';
+import { dashboardYaml, freePort, startDaemon, waitFor, type DaemonChild } from '../helpers/daemon.js';
+import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+
+let project: Project | undefined;
+let daemon: DaemonChild | undefined;
+let fault: FaultServer | undefined;
+afterEach(async () => {
+  await daemon?.stop('SIGKILL');
+  await fault?.close();
+  await project?.cleanup();
+  project = daemon = fault = undefined;
+});
+
+describe('dashcd daemon shutdown and start-up failures', () => {
+  it('exits 0 within seconds on SIGTERM while a pass keeps retrying against a failing target', async () => {
+    project = await createProject({ 'dashboards/web.yaml': dashboardYaml('Web') });
+    fault = await startFaultServer({ fallback: { status: 503, body: { error: { code: 503, message: 'maintenance' } } } });
+    const d = (daemon = await startDaemon(['--target', `${fault.url}/e/prod`, '--poll', '200ms', '--resync', '60s'], {
+      cwd: project.root,
+      env: { DT_API_TOKEN: 'dt0c01.AAAAAAAAAAAAAAAAAAAAAAAA.BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB' },
+      until: 'listening',
+    }));
+    // The default retry policy would keep one request going for 60 s; shutdown must not wait for it.
+    await waitFor(() => (fault?.requests.filter((r) => r.path.startsWith('/e/prod/api/config')).length ?? 0) >= 3, { what: 'the pass to be retrying' });
+    expect((await d.status()).lastReconcile).toBeNull();
+
+    const stopped = await d.stop('SIGTERM');
+    expect(stopped.code).toBe(0);
+    expect(stopped.ms).toBeLessThan(10_000);
+    expect(d.stdout()).toContain('"daemon stopped"');
+    expect(d.stdout()).not.toContain('AAAAAAAAAAAAAAAAAAAAAAAA');
+  });
+
+  it('refuses a --listen address in use with exit 1 and a message, not a stack trace', async () => {
+    project = await createProject({ 'dashboards/web.yaml': dashboardYaml('Web') });
+    const port = await freePort();
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));
+    try {
+      const result = await runDashcdChild(['daemon', '--listen', `127.0.0.1:${port}`], { cwd: project.root });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`dashcd daemon: cannot listen on 127.0.0.1:${port} (EADDRINUSE) — choose another --listen`);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    }
+  });
+});
