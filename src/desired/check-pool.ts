@@ -17,9 +17,13 @@ export interface CheckResponse {
 /** Files per message: small enough to balance two threads, large enough that messaging stays negligible. */
 const BATCH_SIZE = 16;
 
-/** One worker per 50 files up to the core count: below ~50 files a worker's start-up costs more than it saves. */
+/**
+ * One thread per 50 files up to the core count, the calling thread included (it checks batches too): below ~50
+ * files a worker's start-up (~100 ms of module loading) costs more than it saves, and a worker beyond the core
+ * count only competes with the calling thread.
+ */
 export function defaultWorkerCount(files: number): number {
-  return Math.min(Math.floor(files / 50), availableParallelism());
+  return Math.max(0, Math.min(Math.floor(files / 50), availableParallelism()) - 1);
 }
 
 /**

@@ -50,7 +50,10 @@ export interface LoadDesiredOptions {
   cwd?: string;
   /** Only these files (relative to `cwd`, or absolute): the daemon's incremental reload. Deleted ones are skipped. */
   only?: string[];
-  /** Worker threads for parsing; default one per 50 files up to the core count. 0 parses on the calling thread. */
+  /**
+   * Worker threads besides the calling thread, which parses too. Default: one thread per 50 files up to the core
+   * count, counting the calling thread (so 1 worker on 2 cores). 0 parses on the calling thread only.
+   */
   workers?: number;
   /** Reuse checks of unchanged files across loads (the daemon). */
   cache?: DesiredCache;
@@ -75,7 +78,7 @@ export async function loadDesired(options: LoadDesiredOptions): Promise<DesiredR
     const message = `dashboards folder not found: ${shown('.')}; create it, or point --dir at the folder holding the dashboard files`;
     return { dashboards: [], diagnostics: [{ file: shown('.'), line: 0, col: 0, path: '', message }], files: 0 };
   }
-  const files = (await readSources(dir, names)).filter((f) => f.kind !== 'gone');
+  const files = readSources(dir, names).filter((f) => f.kind !== 'gone');
   const checks = await checkAll(files, options);
   const diagnostics: Diagnostic[] = [];
   const valid: ValidFile[] = [];

@@ -1,18 +1,7 @@
 import { doubleQuoteEnd, FlowParser, singleQuoteEnd } from './flow.js';
-import {
-  BAIL,
-  blockScalarValue,
-  doubleQuotedValue,
-  isStringPlain,
-  resolvePlain,
-  singleQuotedValue,
-  unfoldLines,
-  type BlockLine,
-} from './scalars.js';
-
-const NL = 10;
-const SPACE = 32;
-const HASH = 0x23;
+import { readBlockScalar } from './block-scalar.js';
+import { BAIL, doubleQuotedValue, isStringPlain, resolvePlain, singleQuotedValue, unfoldLines } from './scalars.js';
+import { HASH, isBlank, lineAfter, lineEnd, NL, restOfLine, scanLine, SPACE } from './text.js';
 
 /** First characters of a value the fast path leaves to `yaml` (anchors, aliases, tags, directives, reserved…). */
 const VALUE_START_BAIL = new Set('&*!%@`,]}'.split('').map((c) => c.charCodeAt(0)));
@@ -204,11 +193,7 @@ export class BlockParser {
 
   /** After a complete value on this line: only spaces and a comment may follow. */
   private finishLine(p: number): void {
-    const s = this.s;
-    let q = p;
-    while (s.charCodeAt(q) === SPACE) q += 1;
-    if (q < s.length && s.charCodeAt(q) !== NL && (s.charCodeAt(q) !== HASH || q === p)) throw BAIL;
-    this.pos = lineAfter(s, q);
+    this.pos = restOfLine(this.s, p);
   }
 
   private flow(p: number, parentIndent: number): unknown {
@@ -275,135 +260,8 @@ export class BlockParser {
   }
 
   private blockScalar(p: number, parentIndent: number): string {
-    const s = this.s;
-    const folded = s.charCodeAt(p) === 0x3e;
-    let q = p + 1;
-    let chomp = 0;
-    let explicit = 0;
-    for (let c = s.charCodeAt(q); ; c = s.charCodeAt(++q)) {
-      if ((c === 0x2d || c === 0x2b) && chomp === 0) chomp = c;
-      else if (c > 0x30 && c <= 0x39 && explicit === 0) explicit = c - 0x30;
-      else break;
-    }
-    const n = s.charCodeAt(q);
-    if (q < s.length && n !== SPACE && n !== NL) throw BAIL;
-    this.finishLine(q);
-    // An indentation indicator counts from the enclosing collection's indentation, as `yaml` does.
-    const body = this.blockScalarLines(parentIndent, explicit === 0 ? -1 : Math.max(parentIndent, 0) + explicit);
-    if (chomp !== 0x2b) return blockScalarValue(body.lines, body.trimIndent, folded, chomp === 0x2d);
-    // Keep chomping: every line break after the last content line, up to the next content, belongs to the value.
-    if (body.lines.length === 0) return '\n'.repeat(countBreaks(s, this.pos, body.next));
-    const value = blockScalarValue(body.lines, body.trimIndent, folded, true);
-    return value + '\n'.repeat(Math.max(1, countBreaks(s, body.contentEnd, body.next)));
+    const scalar = readBlockScalar(this.s, p, parentIndent);
+    this.pos = scalar.next;
+    return scalar.value;
   }
-
-  /** The lines of a block scalar from `pos`; leaves `pos` at the line after its last content line. */
-  private blockScalarLines(
-    parentIndent: number,
-    fixedIndent: number,
-  ): { lines: BlockLine[]; trimIndent: number; contentEnd: number; next: number } {
-    const s = this.s;
-    const lines: BlockLine[] = [];
-    let trimIndent = fixedIndent;
-    let lineStart = this.pos;
-    let contentEnd = this.pos;
-    let last = -1;
-    while (lineStart < s.length) {
-      let r = lineStart;
-      while (s.charCodeAt(r) === SPACE) r += 1;
-      const indent = r - lineStart;
-      const eol = lineEnd(s, r);
-      if (r < eol) {
-        if (indent <= parentIndent || (trimIndent !== -1 && indent < trimIndent)) break;
-        if (trimIndent === -1) trimIndent = indent;
-        last = lines.length;
-        contentEnd = eol;
-      }
-      lines.push({ indent, content: s.slice(r, eol) });
-      lineStart = eol + 1;
-    }
-    // A last line of only spaces without a line break: the lexer's extent there is not worth mirroring.
-    if (lineStart > s.length && (lines[lines.length - 1] as BlockLine).content === '') throw BAIL;
-    checkBlankLines(lines, last, trimIndent, fixedIndent !== -1);
-    const next = Math.min(lineStart, s.length);
-    if (last === -1) return { lines: [], trimIndent, contentEnd, next };
-    this.pos = lineAfter(s, contentEnd);
-    return { lines: lines.slice(0, last + 1), trimIndent, contentEnd, next };
-  }
-}
-
-/**
- * Blank lines indented deeper than the content where `yaml` reports an error (leading ones, without an explicit
- * indentation indicator) or where its lexer and composer decide together what belongs to the value (trailing
- * ones): left to `yaml`. In an empty scalar their spaces do not matter.
- */
-function checkBlankLines(lines: readonly BlockLine[], last: number, trimIndent: number, explicit: boolean): void {
-  if (last === -1) return;
-  const first = lines.findIndex((line) => line.content !== '');
-  for (let i = 0; i < lines.length; i++) {
-    const { indent, content } = lines[i] as BlockLine;
-    if (content === '' && indent > trimIndent && (i > last || (i < first && !explicit))) throw BAIL;
-  }
-}
-
-function countBreaks(s: string, from: number, to: number): number {
-  let count = 0;
-  for (let i = s.indexOf('\n', from); i !== -1 && i < to; i = s.indexOf('\n', i + 1)) count += 1;
-  return count;
-}
-
-function isBlank(c: number, atEnd: boolean): boolean {
-  return atEnd || c === SPACE || c === NL;
-}
-
-function lineEnd(s: string, p: number): number {
-  const nl = s.indexOf('\n', p);
-  return nl === -1 ? s.length : nl;
-}
-
-function lineAfter(s: string, p: number): number {
-  const nl = s.indexOf('\n', p);
-  return nl === -1 ? s.length : nl + 1;
-}
-
-function trimEnd(s: string, start: number, end: number): number {
-  let e = end;
-  while (e > start && s.charCodeAt(e - 1) === SPACE) e -= 1;
-  return e;
-}
-
-interface LineScan {
-  /** The line break (or the end of input). */
-  eol: number;
-  /** End of the text before any comment, trailing spaces trimmed. */
-  end: number;
-  /** Start of a ` #` comment, or -1. */
-  comment: number;
-  /** The first `:` followed by a space or the line end (an implicit-key indicator), or -1. */
-  colon: number;
-}
-
-/** One pass over a line of plain text from `p`: where it ends, where a comment starts, where a key's `:` is. */
-function scanLine(s: string, p: number): LineScan {
-  let i = p;
-  let end = p;
-  let colon = -1;
-  let comment = -1;
-  for (; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === NL) break;
-    if (c === SPACE) {
-      if (s.charCodeAt(i + 1) === HASH) {
-        comment = i;
-        break;
-      }
-      continue;
-    }
-    if (c === 0x3a && colon === -1) {
-      const n = s.charCodeAt(i + 1);
-      if (i + 1 >= s.length || n === SPACE || n === NL) colon = i;
-    }
-    end = i + 1;
-  }
-  return { eol: comment === -1 ? i : lineEnd(s, i), end, comment, colon };
 }

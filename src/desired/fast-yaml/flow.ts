@@ -1,7 +1,5 @@
 import { BAIL, doubleQuotedValue, isStringPlain, resolvePlain, singleQuotedValue } from './scalars.js';
-
-const NL = 10;
-const SPACE = 32;
+import { NL, SPACE } from './text.js';
 
 /** Characters that end a plain scalar inside a flow collection. */
 function isFlowIndicator(c: number): boolean {
