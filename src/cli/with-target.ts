@@ -1,11 +1,11 @@
-import { isAuthError, isUnreachable } from '../client/errors.js';
+import { ApiError, isClientError } from '../client/errors.js';
 import { openTarget, type TargetFlags, type TargetSession } from './target.js';
 import type { CommandIo } from './command.js';
 import { CliError, ExitCode } from './exit-codes.js';
 
 /**
- * Opens the target for the duration of `work` and always closes it. A target that cannot be reached or rejects the
- * token becomes exit code 4 with the client's one-line explanation, wherever in `work` it happens.
+ * Opens the target for the duration of `work` and always closes it. A target that cannot be used becomes exit code
+ * 4 with the client's one-line explanation, wherever in `work` it happens (see `isTargetFailure`).
  */
 export async function withTarget<T>(flags: TargetFlags, io: CommandIo, work: (target: TargetSession) => Promise<T>): Promise<T> {
   let target: TargetSession | undefined;
@@ -13,11 +13,24 @@ export async function withTarget<T>(flags: TargetFlags, io: CommandIo, work: (ta
     target = await openTarget(flags, io);
     return await work(target);
   } catch (error) {
-    if (isAuthError(error) || isUnreachable(error)) {
+    if (isTargetFailure(error)) {
       throw new CliError(error instanceof Error ? error.message : String(error), ExitCode.TargetUnavailable, { cause: error });
     }
     throw error;
   } finally {
     await target?.close();
   }
+}
+
+/** Statuses that say "this target cannot serve us now" rather than "dashcd sent something wrong". */
+const TARGET_STATUS = new Set([401, 403, 404, 429]);
+
+/**
+ * The target is unreachable, rejects the token, is not the API (a 404 for an API path, a body that is not the
+ * contract) or keeps failing (429/5xx after the retries). Any other 4xx means dashcd sent something wrong: a bug.
+ */
+export function isTargetFailure(error: unknown): boolean {
+  if (!isClientError(error)) return false;
+  if (!(error instanceof ApiError)) return true;
+  return TARGET_STATUS.has(error.status) || error.status >= 500;
 }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProject, runDashcd, unusedPort, type CliResult, type Project } from '../helpers/cli.js';
+import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const DASHBOARD = `dashboardMetadata:
@@ -16,10 +17,12 @@ tiles:
 
 let project: Project | undefined;
 let server: TestServer | undefined;
+let proxy: FaultServer | undefined;
 afterEach(async () => {
+  await proxy?.close();
   await server?.close();
   await project?.cleanup();
-  project = server = undefined;
+  project = server = proxy = undefined;
 });
 
 async function inProject(argv: string[], env: Record<string, string> = {}): Promise<CliResult> {
@@ -95,5 +98,20 @@ describe('exit code 4: the target cannot be used, explained in one line', () => 
     const result = await inProject(['plan', '--target', server.url], { DT_ENV_URL: url, DT_API_TOKEN: server.token });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(`Plan for ${server.url}`);
+  });
+
+  it('a target that keeps answering 503', async () => {
+    proxy = await startFaultServer({ fallback: { status: 503, body: { error: { code: 503, message: 'Service unavailable' } } } });
+    const result = await inProject(['plan'], { DT_ENV_URL: `${proxy.url}/e/local`, DT_API_TOKEN: 'x', DASHCD_RETRY_DEADLINE: '300ms' });
+    expect(result.code).toBe(4);
+    expect(oneLine(result.stderr)).toMatch(/^dashcd plan: 503 from GET .*Service unavailable.*retry later/);
+    expect(proxy.requests.length).toBeGreaterThan(1);
+  });
+
+  it('a URL that is not the API (an HTML page)', async () => {
+    proxy = await startFaultServer({ fallback: { status: 200, headers: { 'content-type': 'text/html' }, body: '<html>login</html>' } });
+    const result = await inProject(['plan'], { DT_ENV_URL: proxy.url, DT_API_TOKEN: 'x' });
+    expect(result.code).toBe(4);
+    expect(oneLine(result.stderr)).toMatch(/^dashcd plan: unexpected 200 body from GET .*is DT_ENV_URL the environment root/);
   });
 });

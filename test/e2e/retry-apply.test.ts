@@ -84,7 +84,8 @@ describe('apply against a target that throttles', () => {
     const [first, second] = proxy.requests.filter((r) => r.method === 'PUT' && r.path === PATH(IDS.a));
     expect(first?.answer).toBe(429);
     expect(second?.answer).toBe('proxied');
-    expect(performance.timeOrigin + (second?.at ?? 0)).toBeGreaterThanOrEqual(resetAt - 10);
+    // Two clocks (performance and Date) are compared here, hence the small allowance.
+    expect(performance.timeOrigin + (second?.at ?? 0)).toBeGreaterThanOrEqual(resetAt - 50);
   });
 
   it('a dashboard that keeps failing is reported with exit 5 and the others are applied', async () => {
