@@ -1,8 +1,9 @@
-import { appendFile, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TEMP_MARKER } from '../../src/lib/durable-file.js';
 import { nodeFs, type FsLayer } from '../../src/lib/fs-layer.js';
 import { createLogger, type Logger } from '../../src/lib/logger.js';
 import { EVENT_LOG_FILE } from '../../src/server/feed/event-log.js';
@@ -79,6 +80,19 @@ describe('event store recovery', () => {
     expect(await ids(store)).toEqual([`3_${T0 + 2}`, `1_${T0}`]);
     const damaged = lines.filter((line) => line['msg'] === 'skipped a damaged event line').map((line) => line['line']);
     expect(damaged).toEqual([2, 3]);
+    await store.close();
+  });
+
+  it('removes temp files of interrupted atomic writes and keeps its cursor key', async () => {
+    const first = await openEventStore({ dir });
+    const key = first.cursorKey;
+    await first.close();
+    await writeFile(join(dir, `cursor.key${TEMP_MARKER}abc`), 'half');
+    const { lines, log } = capture();
+    const store = await openEventStore({ dir, log });
+    expect(store.cursorKey.equals(key)).toBe(true);
+    expect(await readdir(dir)).not.toContain(`cursor.key${TEMP_MARKER}abc`);
+    expect(lines).toContainEqual(expect.objectContaining({ msg: 'removed a temp file left by an interrupted write' }));
     await store.close();
   });
 

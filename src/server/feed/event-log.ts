@@ -1,6 +1,7 @@
 import { readSync } from 'node:fs';
-import { open, stat, truncate, type FileHandle } from 'node:fs/promises';
-import { appendDurable, mkdirDurable } from '../../lib/durable-file.js';
+import { open, readdir, stat, truncate, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { appendDurable, fsyncDir, mkdirDurable, TEMP_MARKER } from '../../lib/durable-file.js';
 import { nodeFs, type FsLayer } from '../../lib/fs-layer.js';
 import type { Logger } from '../../lib/logger.js';
 import { StoreError } from '../store/store-error.js';
@@ -184,7 +185,16 @@ export class EventLog {
 const MERGE_GAP = 4 * 1024;
 const MERGE_LIMIT = 1024 * 1024;
 
-/** Creates the events directory when it is missing. */
-export async function ensureEventsDir(dir: string, fs: FsLayer): Promise<void> {
+/**
+ * Creates the events directory when it is missing and removes temp files an interrupted atomic write left behind
+ * (of the cursor key or the open-problems file; the log itself is only ever appended to).
+ */
+export async function prepareEventsDir(dir: string, fs: FsLayer, log: Logger): Promise<void> {
   await mkdirDurable(dir, fs);
+  const leftovers = (await readdir(dir)).filter((name) => name.includes(TEMP_MARKER));
+  for (const name of leftovers) {
+    await fs.unlink(join(dir, name));
+    log.warn({ file: join(dir, name) }, 'removed a temp file left by an interrupted write');
+  }
+  if (leftovers.length > 0) await fsyncDir(dir, fs);
 }

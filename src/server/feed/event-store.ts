@@ -7,7 +7,7 @@ import { nodeFs, type FsLayer } from '../../lib/fs-layer.js';
 import { silentLogger, type Logger } from '../../lib/logger.js';
 import { StoreError } from '../store/store-error.js';
 import { EventIndex } from './event-index.js';
-import { ensureEventsDir, EventLog, EVENT_LOG_FILE, scanEventLog, type LogSpan } from './event-log.js';
+import { EventLog, prepareEventsDir, EVENT_LOG_FILE, scanEventLog, type LogSpan } from './event-log.js';
 import type { EncodedEvent } from './event-record.js';
 import { queryIndex, type FeedKey, type PageRequest } from './index-query.js';
 import { digitsOf, parseEncodedEventId, parseEventIdDigits } from './int64.js';
@@ -85,7 +85,7 @@ export interface EventStoreOptions {
 export async function openEventStore(options: EventStoreOptions): Promise<EventStore> {
   const { dir, clock = systemClock, log = silentLogger(), fs = nodeFs, bulkThreshold = BULK_THRESHOLD } = options;
   const started = performance.now();
-  await ensureEventsDir(dir, fs);
+  await prepareEventsDir(dir, fs, log);
   const cursorKey = await loadCursorKey(dir, fs, log);
   const path = join(dir, EVENT_LOG_FILE);
   const index = new EventIndex();
@@ -209,9 +209,10 @@ class FileEventStore implements EventStore {
   }
 
   async openEvents(): Promise<Buffer[]> {
-    const { end, count } = { end: this.index.columns.end, count: this.index.size };
+    this.ensureOpen();
+    const { end } = this.index.columns;
     const spans: LogSpan[] = [];
-    for (let slot = 0; slot < count; slot++) if (end[slot] === Number.NEGATIVE_INFINITY) spans.push(this.spanOf(slot));
+    for (let slot = 0; slot < this.index.size; slot++) if (end[slot] === Number.NEGATIVE_INFINITY) spans.push(this.spanOf(slot));
     return this.log.read(spans);
   }
 
