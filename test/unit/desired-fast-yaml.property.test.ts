@@ -146,6 +146,11 @@ describe('fast YAML path', () => {
     fc.assert(fc.property(handWritten, (source) => void expectAgreement(source)), { numRuns: 2500 });
   });
 
+  it('agrees with yaml on CRLF documents, which it reads as LF', () => {
+    fc.assert(fc.property(handWritten, (source) => void expectAgreement(source.replace(/\n/g, '\r\n'))), { numRuns: 1000 });
+    expect(expectAgreement('a: |\r\n  x\r\n\r\n  y\r\nb: "p\r\n  q"\r\n')).toBe(true);
+  });
+
   it('takes the fast path for dashboard-like documents as yaml writes them by default', () => {
     fc.assert(
       fc.property(realistic, realistic, (metadata, tiles) => {
@@ -167,7 +172,7 @@ describe('fast YAML path', () => {
     ['a: [1, 2\nb: c\n'],
     ['a: &x 1\nb: *x\n'],
     ['a:\n\tb: 1\n'],
-    ['a: 1\r\nb: 2\r\n'],
+    ['a: 1\rb: 2\r'],
     ['- 1\n- 2\n'],
     ['just a scalar\n'],
     [''],
