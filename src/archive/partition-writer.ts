@@ -19,9 +19,18 @@ export interface WriteOutcome {
   readonly days: readonly string[];
 }
 
+export interface StagedWrite {
+  readonly outcome: WriteOutcome;
+  /** Resolves once the page's new lines are fsynced (appends to one file happen in the order they were staged). */
+  readonly durable: Promise<void>;
+}
+
 export interface PartitionWriter {
-  /** Appends every event version not yet in its partition; resolves once those bytes are fsynced. */
-  write(events: readonly ArchivedEvent[]): Promise<WriteOutcome>;
+  /**
+   * Picks the event versions not yet in their partitions and starts appending them. Resolves as soon as the
+   * appends are queued, so the next page can be prepared while this one is fsynced; `durable` says when it is.
+   */
+  stage(events: readonly ArchivedEvent[]): Promise<StagedWrite>;
   /** Drops the cached version keys of days before `day` (they are re-read from disk if touched again). */
   forgetBefore(day: string): void;
   close(): Promise<void>;
@@ -65,7 +74,7 @@ export function createPartitionWriter({ envDir, fs = nodeFs, log }: { envDir: st
   };
 
   return {
-    async write(events) {
+    async stage(events) {
       const byDay = new Map<string, { state: DayState; lines: string[] }>();
       const eventDays = events.map(({ event }) => utcDay(event.startTime));
       for (const day of new Set(eventDays)) byDay.set(day, { state: await dayState(day), lines: [] });
@@ -80,12 +89,17 @@ export function createPartitionWriter({ envDir, fs = nodeFs, log }: { envDir: st
         }
       });
       const touched = [...byDay].filter(([, batch]) => batch.lines.length > 0);
-      await Promise.all(touched.map(([day, batch]) => appendDay(batch.state, batch.lines, handles, fs).catch(async (error: unknown) => {
-        // What reached the file is unknown: the day is re-read from disk before it is written again.
-        await forget(day);
-        throw error;
-      })));
-      return { written: events.length - duplicates, duplicates, days: touched.map(([day]) => day) };
+      const durable = Promise.all(
+        touched.map(([day, batch]) =>
+          appendDay(batch.state, batch.lines, handles, fs).catch(async (error: unknown) => {
+            // What reached the file is unknown: the day is re-read from disk before it is written again.
+            await forget(day);
+            throw error;
+          }),
+        ),
+      ).then(() => undefined);
+      durable.catch(() => undefined);
+      return { outcome: { written: events.length - duplicates, duplicates, days: touched.map(([day]) => day) }, durable };
     },
     forgetBefore(day) {
       for (const known of days.keys()) if (known < day) forget(known).catch(() => undefined);

@@ -5,6 +5,7 @@ import { mkdirDurable } from '../lib/durable-file.js';
 import { nodeFs, type FsLayer } from '../lib/fs-layer.js';
 import type { Logger } from '../lib/logger.js';
 import { acquireArchiveLock } from './archive-lock.js';
+import { createCommitQueue } from './commit-queue.js';
 import { utcDay } from './archived-event.js';
 import { readCheckpoint, streamKey, writeCheckpoint, emptyStream, type Checkpoint, type RunState, type StreamState } from './checkpoint.js';
 import type { FeedPage, WindowQuery } from './feed-page.js';
@@ -24,6 +25,8 @@ import {
 } from './pull-plan.js';
 
 
+/** Pages whose fsync may still be running while the next ones are prepared. */
+const PAGES_IN_FLIGHT = 4;
 /** Spot checks are one small request each: a few in flight hide the round trips. */
 const SPOT_CHECK_CONCURRENCY = 4;
 
@@ -99,8 +102,10 @@ function createSession(options: PullSessionOptions, envDir: string, fs: FsLayer,
   const open = new Map<string, OpenEvent>(Object.entries(stream.open));
   let spotRotation = 0;
   const writer = createPartitionWriter({ envDir, fs, log });
+  const commits = createCommitQueue(PAGES_IN_FLIGHT);
   const counters: PullCounters = { runs: 0, pages: 0, events: 0, written: 0, duplicates: 0 };
   let lastCheckpoint = performance.now();
+  let checkpointGap = options.checkpointEveryMs;
   let pullStarted = performance.now();
   let eventsAtPullStart = 0;
 
@@ -108,10 +113,13 @@ function createSession(options: PullSessionOptions, envDir: string, fs: FsLayer,
   /** Checkpoint writes run one at a time, each with the state as it is when it starts. */
   const save = (): Promise<void> => {
     const write = async (): Promise<void> => {
+      const started = performance.now();
       stream = { ...stream, open: Object.fromEntries(open) };
       checkpoint = { ...checkpoint, updatedAt: new Date(clock.now()).toISOString(), streams: { ...checkpoint.streams, [key]: stream } };
-      lastCheckpoint = performance.now();
+      lastCheckpoint = started;
       await writeCheckpoint(envDir, checkpoint, fs);
+      // A big open set makes each checkpoint costly: keep them to a small share of the time, whatever the interval says.
+      checkpointGap = Math.max(options.checkpointEveryMs, 20 * (performance.now() - started));
     };
     const next = saving.then(write, write);
     saving = next.catch(() => undefined);
@@ -131,17 +139,21 @@ function createSession(options: PullSessionOptions, envDir: string, fs: FsLayer,
     };
   };
 
-  /** Writes a page, then moves the in-memory state (what the next checkpoint says) past it: only once it is on disk. */
+  /** Stages a page's writes; its effects on the state (what the next checkpoint says) apply once it is on disk. */
   const onPage = async (page: FeedPage, afterWrite: () => void): Promise<void> => {
-    const outcome = await writer.write(page.events);
-    observeOpen(open, page.events);
-    afterWrite();
-    counters.pages++;
-    counters.events += page.events.length;
-    counters.written += outcome.written;
-    counters.duplicates += outcome.duplicates;
-    options.onProgress?.(progress('pulling'));
-    if (performance.now() - lastCheckpoint >= options.checkpointEveryMs) await save();
+    const { outcome, durable } = await writer.stage(page.events);
+    await commits.add(durable, () => {
+      observeOpen(open, page.events);
+      afterWrite();
+      counters.pages++;
+      counters.events += page.events.length;
+      counters.written += outcome.written;
+      counters.duplicates += outcome.duplicates;
+      options.onProgress?.(progress('pulling'));
+      if (performance.now() - lastCheckpoint >= checkpointGap) {
+        save().catch((error: unknown) => log.warn({ err: error }, 'could not write the checkpoint; trying again later'));
+      }
+    });
   };
 
   const query = (window: { from: number; to: number; entityId?: string | undefined }): WindowQuery => ({
@@ -162,6 +174,7 @@ function createSession(options: PullSessionOptions, envDir: string, fs: FsLayer,
           run.position = tracker.observe(page.events);
         }),
       );
+      await commits.drain();
       run.position = window.from;
       await save();
     }
@@ -177,6 +190,7 @@ function createSession(options: PullSessionOptions, envDir: string, fs: FsLayer,
     await mapConcurrent(checks, SPOT_CHECK_CONCURRENCY, (check) =>
       pageWindow(options.fetchPage, query(check), signal, (page) => onPage({ ...page, events: changedOpenEvents(open, page.events) }, () => undefined)),
     );
+    await commits.drain();
     if (checks.length > 0) await save();
   };
 
@@ -202,6 +216,7 @@ function createSession(options: PullSessionOptions, envDir: string, fs: FsLayer,
         await spotCheck(run.from);
       } catch (error) {
         // Whatever is in memory covers only pages already fsynced, so it is safe to keep as the checkpoint.
+        await commits.drain().catch(() => undefined);
         await save().catch((saveError: unknown) => log.error({ err: saveError }, 'could not write the checkpoint'));
         throw error;
       } finally {
