@@ -64,7 +64,8 @@ export function planSpotChecks(open: ReadonlyMap<string, OpenEvent>, coveredFrom
   const windows: SpotCheck[] = [];
   for (const event of stale) {
     const last = windows[windows.length - 1];
-    if (last && last.entityId === event.entityId && event.startTime - last.from <= SPOT_SPAN_MS) {
+    // Without an entity to filter on, a shared window could hold a day of everything: each event gets its own.
+    if (last && event.entityId !== undefined && last.entityId === event.entityId && event.startTime - last.from <= SPOT_SPAN_MS) {
       windows[windows.length - 1] = { ...last, to: event.startTime + 1 };
     } else windows.push({ from: event.startTime, to: event.startTime + 1, entityId: event.entityId });
   }

@@ -106,14 +106,18 @@ describe('open events', () => {
       ['c', { startTime: 12 * DAY, entityId: 'HOST-1' }],
       ['d', { startTime: 10 * DAY, entityId: 'HOST-2' }],
       ['recent', { startTime: 30 * DAY, entityId: 'HOST-1' }],
+      ['x', { startTime: 11 * DAY }],
+      ['y', { startTime: 11 * DAY + 1 }],
     ]);
     const all = planSpotChecks(open, 20 * DAY, 10, 0);
     expect(all).toEqual([
+      { from: 11 * DAY, to: 11 * DAY + 1, entityId: undefined },
+      { from: 11 * DAY + 1, to: 11 * DAY + 2, entityId: undefined },
       { from: 10 * DAY, to: 10 * DAY + HOUR + 1, entityId: 'HOST-1' },
       { from: 12 * DAY, to: 12 * DAY + 1, entityId: 'HOST-1' },
       { from: 10 * DAY, to: 10 * DAY + 1, entityId: 'HOST-2' },
     ]);
-    expect(planSpotChecks(open, 20 * DAY, 2, 2)).toEqual([all[2], all[0]]);
+    expect(planSpotChecks(open, 20 * DAY, 3, 4)).toEqual([all[4], all[0], all[1]]);
   });
 
   it('spot checks write only changed versions of the events they look for', () => {
