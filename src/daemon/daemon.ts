@@ -1,12 +1,9 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { createApiClient, type ApiClient, type RetryPolicy } from '../client/api-client.js';
-import { environmentLabel } from '../client/environment-label.js';
+import type { RetryPolicy } from '../client/api-client.js';
 import { followEvents } from '../archive/pull-events.js';
 import type { Logger } from '../lib/logger.js';
-import { startApiServer } from '../server/api-server.js';
-import { DaemonStatus, handleStatusRequest } from './daemon-status.js';
+import { openEndpoint, type Endpoint } from './daemon-endpoint.js';
+import { DaemonStatus } from './daemon-status.js';
 import { createReconcilePass } from './reconcile-pass.js';
 import { createReconcileQueue, type ReconcileQueue } from './reconcile-queue.js';
 import { watchDashboards } from './watch-dashboards.js';
@@ -44,15 +41,6 @@ export interface DaemonReady {
   target: string;
 }
 
-interface Endpoint {
-  client: ApiClient;
-  label: string;
-  env: string;
-  statusUrl: string;
-  api?: DaemonReady['api'];
-  close(): Promise<void>;
-}
-
 /**
  * The composition root of `dashcd daemon`: target (remote, or the embedded API with the status endpoints on the same
  * port), one serialised reconcile queue fed by startup, the file watcher and the resync timer, and the events poller.
@@ -69,24 +57,13 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
   const requests = new AbortController();
   const endpoint = await openEndpoint(options, status, requests.signal);
   const dir = resolve(options.cwd, options.dir);
-  const reconcileLog = log.child({ component: 'reconcile' });
-  const queue = createReconcileQueue({
-    log: reconcileLog,
-    run: createReconcilePass({
-      planContext: { dir, cwd: options.cwd, api: endpoint.client, targetLabel: endpoint.label, log: reconcileLog, concurrency: options.concurrency, signal },
-      status,
-      log: reconcileLog,
-      selfHeal: options.selfHeal,
-      prune: options.prune,
-      maxDelete: options.maxDelete,
-    }),
-  });
+  const queue = createDaemonQueue(options, dir, endpoint, status);
   const watcher = watchDashboards({
     dir,
     cwd: options.cwd,
     log: log.child({ component: 'watcher' }),
     onChange: (files) => queue.requestFiles(files, 'file-changed'),
-    onRemove: () => queue.requestFull('file-removed'),
+    onTreeChange: () => queue.requestFull('tree-changed'),
   });
   const resync = setInterval(() => queue.requestFull('resync'), options.resyncMs);
   const poller = startPoller(options, endpoint, status);
@@ -108,6 +85,22 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
   await poller;
   await endpoint.close();
   log.info({}, 'daemon stopped');
+}
+
+function createDaemonQueue(options: DaemonOptions, dir: string, endpoint: Endpoint, status: DaemonStatus): ReconcileQueue {
+  const log = options.log.child({ component: 'reconcile' });
+  const { cwd, concurrency, signal } = options;
+  return createReconcileQueue({
+    log,
+    run: createReconcilePass({
+      planContext: { dir, cwd, api: endpoint.client, targetLabel: endpoint.label, log, concurrency, signal },
+      status,
+      log,
+      selfHeal: options.selfHeal,
+      prune: options.prune,
+      maxDelete: options.maxDelete,
+    }),
+  });
 }
 
 /** Lets the running pass finish; past the grace period its requests and retry waits are aborted. */
@@ -151,67 +144,6 @@ function startPoller(options: DaemonOptions, endpoint: Endpoint, status: DaemonS
     if (!options.signal.aborted) status.alive = false;
     log.error({ err: message }, 'events poller stopped');
   });
-}
-
-async function openEndpoint(options: DaemonOptions, status: DaemonStatus, requests: AbortSignal): Promise<Endpoint> {
-  const statusHandler = (req: IncomingMessage, res: ServerResponse): boolean => handleStatusRequest(status, req, res);
-  const clientOptions = { log: options.log.child({ component: 'client' }), signal: requests, ...(options.retry ? { retry: options.retry } : {}) };
-  if (options.target) {
-    const server = await listenStatusOnly(options.listen, statusHandler);
-    const client = createApiClient({ ...options.target, ...clientOptions });
-    const { port } = server.address() as AddressInfo;
-    return {
-      client,
-      label: options.target.baseUrl,
-      env: environmentLabel(options.target.baseUrl),
-      statusUrl: `http://${hostForUrl(options.listen.host)}:${port}`,
-      close: async () => {
-        await client.close();
-        await new Promise<void>((done) => server.close(() => done()));
-      },
-    };
-  }
-  const api = await startApiServer({
-    dataDir: resolve(options.cwd, options.dataDir),
-    host: options.listen.host,
-    port: options.listen.port,
-    log: options.log,
-    simulateEvents: options.simulateEvents,
-    extraHandler: statusHandler,
-  });
-  const token = api.createSessionToken();
-  const client = createApiClient({ baseUrl: api.envUrl, token, ...clientOptions });
-  return {
-    client,
-    label: api.envUrl,
-    env: 'local',
-    statusUrl: api.url,
-    api: { url: api.url, envUrl: api.envUrl, token },
-    close: async () => {
-      await client.close();
-      await api.close();
-    },
-  };
-}
-
-async function listenStatusOnly(
-  listen: { host: string; port: number },
-  handler: (req: IncomingMessage, res: ServerResponse) => boolean,
-): Promise<Server> {
-  const server = createServer((req, res) => {
-    if (handler(req, res)) return;
-    res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
-    res.end(JSON.stringify({ error: { code: 404, message: 'Not found: this daemon serves /healthz, /status and /metrics' } }));
-  });
-  await new Promise<void>((done, fail) => {
-    server.once('error', fail);
-    server.listen(listen.port, listen.host, () => done());
-  });
-  return server;
-}
-
-function hostForUrl(host: string): string {
-  return host.includes(':') ? `[${host}]` : host;
 }
 
 function aborted(signal: AbortSignal): Promise<void> {

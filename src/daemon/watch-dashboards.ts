@@ -10,16 +10,17 @@ export interface DashboardWatcher {
 }
 
 /**
- * Watches the dashboards folder. Saves and additions are reported per file (relative to `cwd`); a deletion or a
- * rename-away is reported separately because only a full pass can tell what became an orphan. chokidar's `atomic`
- * handling folds an editor's write-temp-then-rename into one change event.
+ * Watches the dashboards folder. Saves and additions are reported per file (relative to `cwd`); a deletion, a
+ * rename-away or the folder itself appearing is reported as a tree change, because only a full pass can tell what
+ * became an orphan (or that a "folder not found" no longer holds). chokidar's `atomic` handling folds an editor's
+ * write-temp-then-rename into one change event.
  */
 export function watchDashboards(options: {
   dir: string;
   cwd: string;
   log: Logger;
   onChange(files: string[]): void;
-  onRemove(files: string[]): void;
+  onTreeChange(files: string[]): void;
 }): DashboardWatcher {
   const { dir, cwd, log } = options;
   const watcher: FSWatcher = watch(dir, {
@@ -35,8 +36,9 @@ export function watchDashboards(options: {
   const interesting = (path: string): boolean => DASHBOARD_FILE.test(path);
   watcher.on('add', (path) => interesting(path) && options.onChange([rel(path)]));
   watcher.on('change', (path) => interesting(path) && options.onChange([rel(path)]));
-  watcher.on('unlink', (path) => interesting(path) && options.onRemove([rel(path)]));
-  watcher.on('unlinkDir', (path) => options.onRemove([rel(path)]));
+  watcher.on('unlink', (path) => interesting(path) && options.onTreeChange([rel(path)]));
+  watcher.on('unlinkDir', (path) => options.onTreeChange([rel(path)]));
+  watcher.on('addDir', (path) => path === dir && options.onTreeChange([rel(path)]));
   watcher.on('error', (error) => log.error({ err: error instanceof Error ? error.message : String(error) }, 'watcher error'));
   const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   return { ready, close: () => watcher.close() };

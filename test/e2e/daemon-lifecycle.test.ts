@@ -78,13 +78,15 @@ describe('dashcd daemon on the embedded API', () => {
     expect(d.stdout() + d.stderr()).not.toMatch(TOKEN_LIKE);
   });
 
-  it('re-applies a saved file, skips an invalid one with file:line:col while the others apply, heals it when fixed, and keeps a deleted file\'s dashboard', async () => {
+  it('reports the git commit it reconciled, re-applies a saved file, skips an invalid one with file:line:col while the others apply, heals it when fixed, and keeps a deleted file\'s dashboard', async () => {
     project = await createProject({
       'dashboards/a.yaml': dashboardYaml('A'),
       'dashboards/b.yaml': dashboardYaml('B'),
       'dashboards/c.yaml': dashboardYaml('C'),
-    });
+    }, { git: true });
+    const commit = (await project.git('rev-parse', 'HEAD')).trim();
     const d = (daemon = await startDaemon(['--poll', '60s', '--resync', '60s'], { cwd: project.root }));
+    expect((await d.status()).git).toMatchObject({ commit, branch: 'main', dirty: false });
     const token = await createToken(project.root, '.dashcd', 'ReadConfig');
     const ids = Object.fromEntries(Object.entries((await d.status()).files).map(([file, s]) => [file, s.id ?? '']));
     const nameOf = async (file: string): Promise<string | undefined> => (await live(d, token, ids[`dashboards/${file}`] ?? ''))?.dashboardMetadata.name;
