@@ -97,7 +97,9 @@ function planDesired(desired: DesiredInput, live: Dashboard | undefined, tag: st
   const { id, name, file } = desired;
   const written = bodyToWrite(desired, tag);
   if (!live) return { action: 'create', id, name, file, desired: written };
-  const { patch, before } = diffJson(normalizeForCompare(live, options), normalizeForCompare(written, options));
+  // The ownership tag is dashcd's marker, not content: a live dashboard lacking it (made elsewhere, then pulled) is
+  // not a change. It gets the tag with its next real update; until then prune leaves it alone, the safe side.
+  const { patch, before } = diffJson(normalizeForCompare(withOwnershipTag(live, tag), options), normalizeForCompare(written, options));
   if (patch.length === 0) return { action: 'unchanged', id, name, file };
   return { action: 'update', id, name, file, desired: written, patch, before };
 }

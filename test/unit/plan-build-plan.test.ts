@@ -99,11 +99,14 @@ describe('buildPlan', () => {
     expect(change.desired.dashboardMetadata.tags).toEqual(['team', TAG]);
   });
 
-  it('plans an update when the live dashboard lacks the ownership tag, so apply claims it', () => {
+  it('does not count a missing ownership tag as a change, and writes the tag with the next real update', () => {
     const body = dashboard('Hosts', ['x']);
     const live = { ...body, id: ID_A };
-    const [change] = plan({ desired: [desired(ID_A, 'a.yaml', body)], live: new Map([[ID_A, live]]) }).changes;
-    expect(change?.action === 'update' && change.patch).toEqual([{ op: 'add', path: '/dashboardMetadata/tags', value: [TAG] }]);
+    expect(plan({ desired: [desired(ID_A, 'a.yaml', body)], live: new Map([[ID_A, live]]) }).changes[0]?.action).toBe('unchanged');
+    const renamed = dashboard('Hosts renamed', ['x']);
+    const [change] = plan({ desired: [desired(ID_A, 'a.yaml', renamed)], live: new Map([[ID_A, live]]) }).changes;
+    expect(change?.action === 'update' && change.patch).toEqual([{ op: 'replace', path: '/dashboardMetadata/name', value: 'Hosts renamed' }]);
+    expect(change?.action === 'update' && change.desired.dashboardMetadata.tags).toEqual([TAG]);
   });
 
   it('plans a dashboard that differs only in ignored pointers as unchanged', () => {
