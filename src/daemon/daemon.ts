@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { RetryPolicy } from '../client/api-client.js';
-import { followEvents } from '../archive/pull-events.js';
+import { followEvents, type PullProgress } from '../archive/pull-events.js';
 import type { Logger } from '../lib/logger.js';
 import { openEndpoint, type Endpoint } from './daemon-endpoint.js';
 import { DaemonStatus } from './daemon-status.js';
@@ -119,7 +119,6 @@ async function finishQueue(queue: ReconcileQueue, requests: AbortController, gra
 
 function startPoller(options: DaemonOptions, endpoint: Endpoint, status: DaemonStatus): Promise<unknown> {
   const log = options.log.child({ component: 'poller' });
-  let archivedBefore = 0;
   return followEvents({
     fetchPage: (query, signal) => endpoint.client.events.fetchPageText(query, signal),
     archiveDir: resolve(options.cwd, options.archiveDir),
@@ -128,15 +127,7 @@ function startPoller(options: DaemonOptions, endpoint: Endpoint, status: DaemonS
     intervalMs: options.pollMs,
     signal: options.signal,
     log,
-    onProgress: (progress) => {
-      status.poller = {
-        lastPollAt: new Date().toISOString(),
-        ...(progress.watermark !== null ? { position: progress.watermark } : {}),
-        eventsArchived: progress.written,
-      };
-      status.countEvents({}, Math.max(0, progress.written - archivedBefore));
-      archivedBefore = progress.written;
-    },
+    onProgress: recordPollerProgress(status, log),
   }).catch((error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
     status.poller = { ...status.poller, lastError: message };
@@ -144,6 +135,25 @@ function startPoller(options: DaemonOptions, endpoint: Endpoint, status: DaemonS
     if (!options.signal.aborted) status.alive = false;
     log.error({ err: message }, 'events poller stopped');
   });
+}
+
+/** Status and metrics per page; one log line per poll that archived something, at its end (phase idle). */
+function recordPollerProgress(status: DaemonStatus, log: Logger): (progress: PullProgress) => void {
+  let counted = 0;
+  let logged = 0;
+  return (progress) => {
+    status.poller = {
+      lastPollAt: new Date().toISOString(),
+      ...(progress.watermark !== null ? { position: progress.watermark } : {}),
+      eventsArchived: progress.written,
+    };
+    status.countEvents({}, Math.max(0, progress.written - counted));
+    counted = progress.written;
+    if (progress.phase === 'idle' && progress.written > logged) {
+      log.info({ archived: progress.written - logged, total: progress.written, lagMs: progress.lagMs }, 'events archived');
+      logged = progress.written;
+    }
+  };
 }
 
 function aborted(signal: AbortSignal): Promise<void> {

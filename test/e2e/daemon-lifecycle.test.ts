@@ -73,6 +73,8 @@ describe('dashcd daemon on the embedded API', () => {
     const lines = d.stdout().trim().split('\n');
     for (const line of lines) expect(() => JSON.parse(line) as unknown, line).not.toThrow();
     expect(lines.filter((l) => l.includes('"dashboard created"'))).toHaveLength(files.length);
+    expect(lines.filter((l) => l.includes('"reconcile finished"')).length).toBeGreaterThanOrEqual(1);
+    expect(lines.some((l) => l.includes('"events archived"'))).toBe(true);
     expect(lines.at(-1)).toContain('"daemon stopped"');
     expect(d.stdout()).not.toContain(token);
     expect(d.stdout() + d.stderr()).not.toMatch(TOKEN_LIKE);
