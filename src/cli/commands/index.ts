@@ -2,6 +2,9 @@ import type { Command } from '../command.js';
 import { applyCommand } from './apply.js';
 import { daemonCommand } from './daemon.js';
 import { eventsImportCommand } from './events-import.js';
+import { eventsPullCommand } from './events-pull.js';
+import { eventsQueryCommand } from './events-query.js';
+import { eventsStatsCommand } from './events-stats.js';
 import { installerUrlCommand } from './installer-url.js';
 import { pinCommand } from './pin.js';
 import { planCommand } from './plan.js';
@@ -24,6 +27,9 @@ export const commands: readonly Command[] = [
   tokenListCommand,
   tokenRevokeCommand,
   installerUrlCommand,
+  eventsPullCommand,
+  eventsQueryCommand,
+  eventsStatsCommand,
   eventsImportCommand,
   daemonCommand,
 ];
