@@ -7,10 +7,11 @@ import type { Logger } from '../lib/logger.js';
 import { acquireArchiveLock } from './archive-lock.js';
 import { createCommitQueue } from './commit-queue.js';
 import { utcDay } from './archived-event.js';
-import { readCheckpoint, streamKey, writeCheckpoint, emptyStream, type Checkpoint, type RunState, type StreamState } from './checkpoint.js';
+import { readCheckpoint, streamKey, type Checkpoint, type RunState } from './checkpoint.js';
+import { createCheckpointKeeper, type CheckpointKeeper } from './checkpoint-keeper.js';
 import type { FeedPage, WindowQuery } from './feed-page.js';
 import { pageWindow, type FetchPage } from './page-window.js';
-import { createPartitionWriter } from './partition-writer.js';
+import { createPartitionWriter, type PartitionWriter } from './partition-writer.js';
 import {
   changedOpenEvents,
   completeRun,
@@ -20,10 +21,8 @@ import {
   observeOpen,
   planRun,
   planSpotChecks,
-  type OpenEvent,
   type PlanOptions,
 } from './pull-plan.js';
-
 
 /** Pages whose fsync may still be running while the next ones are prepared. */
 const PAGES_IN_FLIGHT = 4;
@@ -87,145 +86,134 @@ export async function openPullSession(options: PullSessionOptions): Promise<Pull
   const lock = await acquireArchiveLock(envDir);
   try {
     const checkpoint = await readCheckpoint(envDir, options.env);
-    return createSession(options, envDir, fs, checkpoint, () => lock.release());
+    return new Session(options, envDir, fs, checkpoint, () => lock.release());
   } catch (error) {
     await lock.release();
     throw error;
   }
 }
 
-function createSession(options: PullSessionOptions, envDir: string, fs: FsLayer, initial: Checkpoint, release: () => Promise<void>): PullSession {
-  const { clock, log, signal } = options;
-  const key = streamKey(options);
-  let checkpoint = initial;
-  let stream: StreamState = checkpoint.streams[key] ?? emptyStream();
-  const open = new Map<string, OpenEvent>(Object.entries(stream.open));
-  let spotRotation = 0;
-  const writer = createPartitionWriter({ envDir, fs, log });
-  const commits = createCommitQueue(PAGES_IN_FLIGHT);
-  const counters: PullCounters = { runs: 0, pages: 0, events: 0, written: 0, duplicates: 0 };
-  let lastCheckpoint = performance.now();
-  let checkpointGap = options.checkpointEveryMs;
-  let pullStarted = performance.now();
-  let eventsAtPullStart = 0;
+class Session implements PullSession {
+  readonly counters: PullCounters = { runs: 0, pages: 0, events: 0, written: 0, duplicates: 0 };
+  private readonly state: CheckpointKeeper;
+  private readonly writer: PartitionWriter;
+  private readonly commits = createCommitQueue(PAGES_IN_FLIGHT);
+  private spotRotation = 0;
+  private pullStarted = performance.now();
+  private eventsAtPullStart = 0;
 
-  let saving: Promise<void> = Promise.resolve();
-  /** Checkpoint writes run one at a time, each with the state as it is when it starts. */
-  const save = (): Promise<void> => {
-    const write = async (): Promise<void> => {
-      const started = performance.now();
-      stream = { ...stream, open: Object.fromEntries(open) };
-      checkpoint = { ...checkpoint, updatedAt: new Date(clock.now()).toISOString(), streams: { ...checkpoint.streams, [key]: stream } };
-      lastCheckpoint = started;
-      await writeCheckpoint(envDir, checkpoint, fs);
-      // A big open set makes each checkpoint costly: keep them to a small share of the time, whatever the interval says.
-      checkpointGap = Math.max(options.checkpointEveryMs, 20 * (performance.now() - started));
-    };
-    const next = saving.then(write, write);
-    saving = next.catch(() => undefined);
-    return next;
-  };
+  constructor(
+    private readonly options: PullSessionOptions,
+    envDir: string,
+    fs: FsLayer,
+    initial: Checkpoint,
+    private readonly release: () => Promise<void>,
+  ) {
+    this.state = createCheckpointKeeper({ envDir, key: streamKey(options), initial, clock: options.clock, fs, everyMs: options.checkpointEveryMs });
+    this.writer = createPartitionWriter({ envDir, fs, log: options.log });
+  }
 
-  const progress = (phase: PullProgress['phase']): PullProgress => {
-    const seconds = (performance.now() - pullStarted) / 1000;
+  async pull(): Promise<void> {
+    this.pullStarted = performance.now();
+    this.eventsAtPullStart = this.counters.events;
+    try {
+      if (this.state.stream.run) await this.executeRun({ ...this.state.stream.run });
+      const run = this.startRun();
+      await this.executeRun(run);
+      await this.spotCheck(run.from);
+    } catch (error) {
+      // Whatever is in memory covers only pages already fsynced, so it is safe to keep as the checkpoint.
+      await this.commits.drain().catch(() => undefined);
+      await this.state.save().catch((saveError: unknown) => this.options.log.error({ err: saveError }, 'could not write the checkpoint'));
+      throw error;
+    } finally {
+      this.options.onProgress?.(this.progress('idle'));
+    }
+  }
+
+  progress(phase: PullProgress['phase']): PullProgress {
+    const seconds = (performance.now() - this.pullStarted) / 1000;
+    const { run, watermark } = this.state.stream;
     return {
-      ...counters,
+      ...this.counters,
       phase,
-      eventsPerSecond: seconds > 0 ? Math.round((counters.events - eventsAtPullStart) / seconds) : 0,
-      run: stream.run ? { ...stream.run } : null,
-      watermark: stream.watermark,
-      lagMs: stream.watermark === null ? null : Math.max(0, clock.now() - stream.watermark),
-      openEvents: open.size,
+      eventsPerSecond: seconds > 0 ? Math.round((this.counters.events - this.eventsAtPullStart) / seconds) : 0,
+      run: run ? { ...run } : null,
+      watermark,
+      lagMs: watermark === null ? null : Math.max(0, this.options.clock.now() - watermark),
+      openEvents: this.state.open.size,
     };
-  };
+  }
 
-  /** Stages a page's writes; its effects on the state (what the next checkpoint says) apply once it is on disk. */
-  const onPage = async (page: FeedPage, afterWrite: () => void): Promise<void> => {
-    const { outcome, durable } = await writer.stage(page.events);
-    await commits.add(durable, () => {
-      observeOpen(open, page.events);
-      afterWrite();
-      counters.pages++;
-      counters.events += page.events.length;
-      counters.written += outcome.written;
-      counters.duplicates += outcome.duplicates;
-      options.onProgress?.(progress('pulling'));
-      if (performance.now() - lastCheckpoint >= checkpointGap) {
-        save().catch((error: unknown) => log.warn({ err: error }, 'could not write the checkpoint; trying again later'));
-      }
-    });
-  };
+  async close(): Promise<void> {
+    await this.writer.close();
+    await this.release();
+  }
 
-  const query = (window: { from: number; to: number; entityId?: string | undefined }): WindowQuery => ({
-    from: window.from,
-    to: window.to,
-    eventType: options.eventType,
-    entityId: window.entityId ?? options.entityId,
-  });
+  private startRun(): RunState {
+    const { clock, log, plan } = this.options;
+    const now = clock.now();
+    for (const id of expiredOpen(this.state.open, now, plan)) {
+      log.warn({ id, startTime: this.state.open.get(id)?.startTime }, 'open event older than the retention bound: its closing will not be archived');
+      this.state.open.delete(id);
+    }
+    return { ...planRun(this.state.stream, this.state.open, now, plan) };
+  }
 
-  const executeRun = async (run: RunState): Promise<void> => {
-    stream = { ...stream, run };
-    writer.forgetBefore(utcDay(run.from));
-    log.info({ from: new Date(run.from).toISOString(), to: new Date(run.to).toISOString(), resumeAt: new Date(run.position).toISOString() }, 'pull run started');
+  /** Pages `[run.from, run.position]` newest first, window by window, moving the position as pages become durable. */
+  private async executeRun(run: RunState): Promise<void> {
+    this.state.stream = { ...this.state.stream, run };
+    this.writer.forgetBefore(utcDay(run.from));
+    const iso = (ms: number): string => new Date(ms).toISOString();
+    this.options.log.info({ from: iso(run.from), to: iso(run.to), resumeAt: iso(run.position) }, 'pull run started');
     for (let window = nextWindow(run); window; window = nextWindow(run)) {
       const tracker = createPositionTracker(window);
-      await pageWindow(options.fetchPage, query(window), signal, (page) =>
-        onPage(page, () => {
+      await pageWindow(this.options.fetchPage, this.query(window), this.options.signal, (page) =>
+        this.onPage(page, () => {
           run.position = tracker.observe(page.events);
         }),
       );
-      await commits.drain();
+      await this.commits.drain();
       run.position = window.from;
-      await save();
+      await this.state.save();
     }
-    stream = completeRun(stream, run);
-    counters.runs++;
-    await save();
-  };
+    this.state.stream = completeRun(this.state.stream, run);
+    this.counters.runs++;
+    await this.state.save();
+  }
 
   /** Looks again for open events older than the run's window; they close in place, so no position to keep. */
-  const spotCheck = async (coveredFrom: number): Promise<void> => {
-    const checks = planSpotChecks(open, coveredFrom, options.maxSpotChecks, spotRotation);
-    spotRotation += checks.length;
+  private async spotCheck(coveredFrom: number): Promise<void> {
+    const open = this.state.open;
+    const checks = planSpotChecks(open, coveredFrom, this.options.maxSpotChecks, this.spotRotation);
+    this.spotRotation += checks.length;
     await mapConcurrent(checks, SPOT_CHECK_CONCURRENCY, (check) =>
-      pageWindow(options.fetchPage, query(check), signal, (page) => onPage({ ...page, events: changedOpenEvents(open, page.events) }, () => undefined)),
+      pageWindow(this.options.fetchPage, this.query(check), this.options.signal, (page) =>
+        this.onPage({ ...page, events: changedOpenEvents(open, page.events) }, () => undefined),
+      ),
     );
-    await commits.drain();
-    if (checks.length > 0) await save();
-  };
+    await this.commits.drain();
+    if (checks.length > 0) await this.state.save();
+  }
 
-  const startRun = (): RunState => {
-    const now = clock.now();
-    for (const id of expiredOpen(open, now, options.plan)) {
-      log.warn({ id, startTime: open.get(id)?.startTime }, 'open event older than the retention bound: its closing will not be archived');
-      open.delete(id);
-    }
-    return { ...planRun(stream, open, now, options.plan) };
-  };
-
-  return {
-    counters,
-    progress,
-    async pull() {
-      pullStarted = performance.now();
-      eventsAtPullStart = counters.events;
-      try {
-        if (stream.run) await executeRun({ ...stream.run });
-        const run = startRun();
-        await executeRun(run);
-        await spotCheck(run.from);
-      } catch (error) {
-        // Whatever is in memory covers only pages already fsynced, so it is safe to keep as the checkpoint.
-        await commits.drain().catch(() => undefined);
-        await save().catch((saveError: unknown) => log.error({ err: saveError }, 'could not write the checkpoint'));
-        throw error;
-      } finally {
-        options.onProgress?.(progress('idle'));
+  /** Stages a page's writes; its effects on the state (what the next checkpoint says) apply once it is on disk. */
+  private async onPage(page: FeedPage, afterWrite: () => void): Promise<void> {
+    const { outcome, durable } = await this.writer.stage(page.events);
+    await this.commits.add(durable, () => {
+      observeOpen(this.state.open, page.events);
+      afterWrite();
+      this.counters.pages++;
+      this.counters.events += page.events.length;
+      this.counters.written += outcome.written;
+      this.counters.duplicates += outcome.duplicates;
+      this.options.onProgress?.(this.progress('pulling'));
+      if (this.state.due()) {
+        this.state.save().catch((error: unknown) => this.options.log.warn({ err: error }, 'could not write the checkpoint; trying again later'));
       }
-    },
-    async close() {
-      await writer.close();
-      await release();
-    },
-  };
+    });
+  }
+
+  private query(window: { from: number; to: number; entityId?: string | undefined }): WindowQuery {
+    return { from: window.from, to: window.to, eventType: this.options.eventType, entityId: window.entityId ?? this.options.entityId };
+  }
 }
