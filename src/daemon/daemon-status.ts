@@ -42,6 +42,7 @@ export class DaemonStatus {
   readonly countEvents = this.metrics.counter('dashcd_events_archived_total', 'Event versions appended to the archive');
   readonly setPollLag = this.metrics.gauge('dashcd_poll_lag_seconds', 'Age of the archive position (newest fully archived instant)');
   readonly setInvalid = this.metrics.gauge('dashcd_invalid_files', 'Dashboard files currently failing validation');
+  readonly setDrifted = this.metrics.gauge('dashcd_drifted_dashboards', 'Dashboards left drifted (--no-self-heal) at the last check');
   readonly setLastSuccess = this.metrics.gauge('dashcd_last_successful_reconcile_timestamp_seconds', 'When a reconcile pass last succeeded');
   readonly observeReconcile = this.metrics.histogram('dashcd_reconcile_duration_seconds', 'Reconcile pass duration');
 
@@ -49,6 +50,7 @@ export class DaemonStatus {
     // Lag keeps growing between polls; computing it at scrape time keeps the gauge honest during a feed outage.
     this.metrics.beforeRender(() => {
       if (this.poller.position !== undefined) this.setPollLag(this.lagSeconds() ?? 0);
+      this.setDrifted(this.driftedFiles().length);
     });
   }
 
@@ -76,6 +78,10 @@ export class DaemonStatus {
     for (const file of this.files.keys()) if (!present.has(file)) this.files.delete(file);
   }
 
+  driftedFiles(): string[] {
+    return [...this.files].filter(([, s]) => s.result === 'drift-reported').map(([file]) => file).sort();
+  }
+
   toJSON(): object {
     const files = [...this.files].sort(([a], [b]) => a.localeCompare(b));
     const lag = this.lagSeconds();
@@ -85,7 +91,7 @@ export class DaemonStatus {
       git: this.git ?? null,
       lastReconcile: this.lastReconcile ?? null,
       driftCount: this.driftCount,
-      drifted: files.filter(([, s]) => s.result === 'drift-reported').map(([file]) => file),
+      drifted: this.driftedFiles(),
       files: Object.fromEntries(files),
       invalid: this.invalid,
       orphans: this.orphans,

@@ -57,10 +57,14 @@ describe('dashcd daemon and drift', () => {
     const driftsSeen = reported.driftCount;
     await waitFor(async () => (await d.status()).driftCount > driftsSeen, { what: 'another resync finding the drift again' });
     expect(await name()).toBe('Edited by hand');
-    expect(metricValue(await d.metrics(), 'dashcd_writes_total', { action: 'update' })).toBe(0);
+    const samples = await d.metrics();
+    expect(metricValue(samples, 'dashcd_writes_total', { action: 'update' })).toBe(0);
+    expect(metricValue(samples, 'dashcd_drifted_dashboards')).toBe(1);
+    expect(metricValue(samples, 'dashcd_drift_found_total')).toBeGreaterThanOrEqual(2);
 
     await project?.write('dashboards/web.yaml', dashboardYaml('Web', 'v2'));
     await waitFor(async () => (await name()) === 'Web v2', { what: 'a changed file to win over the hand edit' });
     expect((await d.status()).drifted).toEqual([]);
+    expect(metricValue(await d.metrics(), 'dashcd_drifted_dashboards')).toBe(0);
   });
 });
