@@ -75,20 +75,8 @@ export function createPartitionWriter({ envDir, fs = nodeFs, log }: { envDir: st
 
   return {
     async stage(events) {
-      const byDay = new Map<string, { state: DayState; lines: string[] }>();
-      const eventDays = events.map(({ event }) => utcDay(event.startTime));
-      for (const day of new Set(eventDays)) byDay.set(day, { state: await dayState(day), lines: [] });
-      let duplicates = 0;
-      events.forEach(({ raw, event }, index) => {
-        const batch = byDay.get(eventDays[index] as string) as { state: DayState; lines: string[] };
-        const key = versionKey(event);
-        if (batch.state.keys.has(key)) duplicates++;
-        else {
-          batch.state.keys.add(key);
-          batch.lines.push(raw);
-        }
-      });
-      const touched = [...byDay].filter(([, batch]) => batch.lines.length > 0);
+      const { batches, duplicates } = await batchNewVersions(events, dayState);
+      const touched = [...batches].filter(([, batch]) => batch.lines.length > 0);
       const durable = Promise.all(
         touched.map(([day, batch]) =>
           appendDay(batch.state, batch.lines, handles, fs).catch(async (error: unknown) => {
@@ -106,6 +94,32 @@ export function createPartitionWriter({ envDir, fs = nodeFs, log }: { envDir: st
     },
     close: () => handles.closeAll(),
   };
+}
+
+interface Batch {
+  readonly state: DayState;
+  readonly lines: string[];
+}
+
+/** The page's lines grouped by partition, leaving out versions the partition holds (or that repeat in the page). */
+async function batchNewVersions(
+  events: readonly ArchivedEvent[],
+  dayState: (day: string) => Promise<DayState>,
+): Promise<{ batches: Map<string, Batch>; duplicates: number }> {
+  const batches = new Map<string, Batch>();
+  const eventDays = events.map(({ event }) => utcDay(event.startTime));
+  for (const day of new Set(eventDays)) batches.set(day, { state: await dayState(day), lines: [] });
+  let duplicates = 0;
+  events.forEach(({ raw, event }, index) => {
+    const batch = batches.get(eventDays[index] as string) as Batch;
+    const key = versionKey(event);
+    if (batch.state.keys.has(key)) duplicates++;
+    else {
+      batch.state.keys.add(key);
+      batch.lines.push(raw);
+    }
+  });
+  return { batches, duplicates };
 }
 
 async function appendDay(state: DayState, lines: readonly string[], handles: AppendHandles, fs: FsLayer): Promise<void> {
