@@ -16,6 +16,11 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 // Logs go to stderr (stdout carries plans, tables and JSONL); readable lines when a person is watching.
+// A closed pipe on stdout is the reader's choice, not a crash (see runCli).
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+});
+
 const log = createLogger({
   level: process.env.DASHCD_LOG_LEVEL ?? 'info',
   ...(process.stderr.isTTY ? { destination: prettyLogStream(process.stderr) } : {}),

@@ -28,6 +28,8 @@ export async function runCli(commands: readonly Command[], argv: readonly string
     const args = parseArgs(command, rest);
     return await command.run(args, io);
   } catch (error) {
+    // The reader went away (`dashcd events query | head`): like any Unix filter, stop quietly.
+    if ((error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE') return ExitCode.Success;
     if (error instanceof CliError) {
       io.stderr.write(`dashcd ${command.path.join(' ')}: ${error.message}\n`);
       return error.exitCode;
