@@ -4,9 +4,15 @@ import { BAIL, doubleQuotedValue, isStringPlain, resolvePlain, singleQuotedValue
 import { HASH, isBlank, lineAfter, lineEnd, NL, restOfLine, scanLine, SPACE } from './text.js';
 
 /** First characters of a value the fast path leaves to `yaml` (anchors, aliases, tags, directives, reserved…). */
-const VALUE_START_BAIL = new Set('&*!%@`,]}'.split('').map((c) => c.charCodeAt(0)));
+const VALUE_START_BAIL = charTable('&*!%@`,]}');
 /** First characters of a plain key the fast path leaves to `yaml`. */
-const LINE_START_BAIL = new Set('#-?:,[]{}&*!|>\'"%@`'.split('').map((c) => c.charCodeAt(0)));
+const LINE_START_BAIL = charTable('#-?:,[]{}&*!|>\'"%@`');
+
+function charTable(chars: string): { has(code: number): boolean } {
+  const table = new Uint8Array(128);
+  for (const c of chars) table[c.charCodeAt(0)] = 1;
+  return { has: (code) => code < 128 && table[code] === 1 };
+}
 
 /**
  * Block-style YAML: mappings, sequences (compact forms included), plain/quoted/literal/folded scalars and flow
@@ -17,6 +23,9 @@ export class BlockParser {
   private pos = 0;
   private ind = 0;
   private after = 0;
+  private memoFrom = -1;
+  private memoNext = -1;
+  private memoInd = 0;
 
   constructor(private readonly s: string) {}
 
@@ -41,8 +50,23 @@ export class BlockParser {
     return value;
   }
 
-  /** From a line start, skips blank and comment lines; returns the next content line's start or -1. */
+  /**
+   * From a line start, skips blank and comment lines; returns the next content line's start or -1. A collection
+   * that ends and its parent both look from the same line, so the last answer is kept.
+   */
   private nextContent(from: number): number {
+    if (from === this.memoFrom) {
+      this.ind = this.memoInd;
+      return this.memoNext;
+    }
+    const next = this.scanToContent(from);
+    this.memoFrom = from;
+    this.memoNext = next;
+    this.memoInd = this.ind;
+    return next;
+  }
+
+  private scanToContent(from: number): number {
     const s = this.s;
     let p = from;
     while (p < s.length) {
