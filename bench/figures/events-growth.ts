@@ -66,7 +66,7 @@ async function measureGrowth(ctx: FigureContext): Promise<FigureOutcome> {
       unit: last?.perItemUnit ?? '',
       better: 'lower',
       value: summarize([last?.perItem ?? Number.NaN]),
-      goal: { text: 'per-item growth over the last ×10 step ≤ 2×', met: c.growth <= 2 },
+      goal: { text: 'per-item cost growth over the last size step ≤ 2×', met: c.growth <= 2 },
       note: `growth ${c.growth.toFixed(2)}×`,
     };
   });

@@ -64,7 +64,7 @@ async function measurePlanGrowth(ctx: FigureContext): Promise<FigureOutcome> {
         unit: 'ms',
         better: 'lower',
         value: summarize([last?.perItem ?? Number.NaN]),
-        goal: { text: 'per-item growth over the last ×10 step ≤ 2×', met: curve.growth <= 2 },
+        goal: { text: 'per-item cost growth over the last size step ≤ 2×', met: curve.growth <= 2 },
         note: `growth ${curve.growth.toFixed(2)}×`,
       },
     ],
