@@ -71,15 +71,16 @@ describe('event store recovery', () => {
     await first.close();
     await appendFile(logFile, `{"id":"2_${T0 + 1}","startTime":${T0 + 1},"eventType":"CUSTOM_INFO","entityId":"H\n`);
     await appendFile(logFile, `not json at all\n`);
-    const reopened = await openEventStore({ dir });
-    await reopened.put([event('3', T0 + 2)]);
-    await reopened.close();
-
     const { lines, log } = capture();
-    const store = await openEventStore({ dir, log });
-    expect(await ids(store)).toEqual([`3_${T0 + 2}`, `1_${T0}`]);
+    const reopened = await openEventStore({ dir, log });
     const damaged = lines.filter((line) => line['msg'] === 'skipped a damaged event line').map((line) => line['line']);
     expect(damaged).toEqual([2, 3]);
+    await reopened.put([event('3', T0 + 2)]);
+    expect(await ids(reopened)).toEqual([`3_${T0 + 2}`, `1_${T0}`]);
+    await reopened.close();
+
+    const store = await openEventStore({ dir });
+    expect(await ids(store)).toEqual([`3_${T0 + 2}`, `1_${T0}`]);
     await store.close();
   });
 

@@ -41,7 +41,7 @@ const eventArb: fc.Arbitrary<ModelEvent> = fc.record({
 
 /** Events plus later versions of some of them (same id; another end, type or entity), as imports and closings make. */
 const historyArb = fc
-  .tuple(fc.array(eventArb, { maxLength: 300 }), fc.array(fc.tuple(fc.nat(), eventArb), { maxLength: 40 }))
+  .tuple(fc.array(eventArb, { maxLength: 300, size: 'max' }), fc.array(fc.tuple(fc.nat(), eventArb), { maxLength: 40, size: 'max' }))
   .map(([events, revisions]) => [
     ...events,
     ...revisions.flatMap(([pick, revision]) => {
@@ -151,12 +151,18 @@ describe('feed paging against a brute-force model', () => {
 
   it('the pages of any query are the model answer, in order, without repeats, with right totals and next fields', async () => {
     await fc.assert(
-      fc.asyncProperty(historyArb, queryArb, fc.constantFrom(1, 3, 7, 150), fc.array(fc.nat(), { maxLength: 4 }), fc.constantFrom(1, 8, 256), async (history, q, pageSize, cuts, bulkThreshold) => {
-        const store = await openEventStore({ dir: join(root, `run-${run++}`), bulkThreshold });
+      fc.asyncProperty(historyArb, queryArb, fc.constantFrom(1, 3, 7, 150), fc.array(fc.nat(), { maxLength: 4 }), fc.constantFrom(1, 8, 256), fc.boolean(), async (history, q, pageSize, cuts, bulkThreshold, reopen) => {
+        const dir = join(root, `run-${run++}`);
+        let store = await openEventStore({ dir, bulkThreshold });
         try {
           // Several puts: batches over the threshold are linked in one pass (appended or merged), the others one by one.
           const bounds = [0, ...cuts.map((cut) => cut % (history.length + 1)).sort((a, b) => a - b), history.length];
           for (let i = 1; i < bounds.length; i++) await store.put(history.slice(bounds[i - 1], bounds[i]).map(encode));
+          if (reopen) {
+            // The index then comes back from the snapshot written on close.
+            await store.close();
+            store = await openEventStore({ dir });
+          }
           const first = await fetchPage(store, queryString(q, history), pageSize);
           const expected = modelAnswer(history, first.from, first.to, q);
           const seen: string[] = [];
@@ -184,9 +190,9 @@ describe('feed paging against a brute-force model', () => {
   it('events arriving while a client pages are neither skipped nor repeated, and new ones stay out', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(eventArb, { minLength: 1, maxLength: 120 }),
+        fc.array(eventArb, { minLength: 1, maxLength: 120, size: 'max' }),
         queryArb,
-        fc.array(fc.tuple(fc.nat(), fc.array(eventArb, { maxLength: 12 }), fc.boolean()), { maxLength: 8 }),
+        fc.array(fc.tuple(fc.nat(), fc.array(eventArb, { maxLength: 12, size: 'max' }), fc.boolean()), { maxLength: 8, size: 'max' }),
         async (history, q, arrivals) => {
           const store = await openEventStore({ dir: join(root, `run-${run++}`) });
           try {

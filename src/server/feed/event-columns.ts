@@ -20,6 +20,11 @@ export class EventColumns {
     this.grow(capacity);
   }
 
+  /** The columns in a fixed order: the layout of the index snapshot. */
+  arrays(): ColumnArray[] {
+    return [this.start, this.end, this.hi, this.lo, this.type, this.entity, this.offset, this.length];
+  }
+
   /** Room for `extra` more slots, growing by doubling so appends are amortised O(1). */
   reserve(extra: number): void {
     const needed = this.count + extra;
@@ -55,10 +60,10 @@ export class EventColumns {
   }
 }
 
-type TypedArray = Float64Array | Int32Array | Uint32Array;
-type TypedArrayConstructor<T extends TypedArray> = new (length: number) => T;
+export type ColumnArray = Float64Array | Int32Array | Uint32Array;
+type TypedArrayConstructor<T extends ColumnArray> = new (length: number) => T;
 
-function resized<T extends TypedArray>(array: T, capacity: number, make: TypedArrayConstructor<T>): T {
+function resized<T extends ColumnArray>(array: T, capacity: number, make: TypedArrayConstructor<T>): T {
   const next = new make(capacity);
   next.set(array.subarray(0, Math.min(array.length, capacity)) as never);
   return next;
@@ -85,6 +90,11 @@ export class CodeTable {
     return this.codes.get(name);
   }
 
+  /** Every name in code order (code 1 first): restoring them in this order gives every name its old code. */
+  list(): string[] {
+    return this.names.slice(1);
+  }
+
   nameOf(code: number): string | undefined {
     return code === 0 ? undefined : this.names[code];
   }
@@ -99,7 +109,7 @@ export class CodeTable {
  * exactly, so there are no id strings in memory and no false matches.
  */
 export class IdTable {
-  private table = new Int32Array(1 << 12);
+  private table: Int32Array = new Int32Array(1 << 12);
   private used = 0;
 
   constructor(private readonly columns: EventColumns) {}
@@ -118,6 +128,17 @@ export class IdTable {
     let size = this.table.length;
     while (size < count * 2) size *= 2;
     if (size > this.table.length) this.rehash(size);
+  }
+
+  /** The raw table, for the snapshot: slot + 1 per used cell, 0 for free ones. */
+  raw(): Int32Array {
+    return this.table;
+  }
+
+  /** Takes over a raw table written for the same columns (see raw()). */
+  load(table: Int32Array, used: number): void {
+    this.table = table;
+    this.used = used;
   }
 
   /** Records a slot whose identity is not in the table yet. */

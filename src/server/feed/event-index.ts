@@ -1,9 +1,20 @@
-import { CodeTable, EventColumns, IdTable } from './event-columns.js';
+import { CodeTable, EventColumns, IdTable, type ColumnArray } from './event-columns.js';
 import type { EventFields } from './event-record.js';
 import { EndBlocks } from './end-blocks.js';
 import { SlotList } from './slot-list.js';
 
 export type UpsertOutcome = 'created' | 'replaced';
+
+/** What a snapshot keeps of an index; everything else (posting lists, blocks) is rebuilt from it in O(n). */
+export interface IndexState {
+  readonly count: number;
+  /** In EventColumns.arrays() order, each at least `count` long. */
+  readonly columns: readonly ColumnArray[];
+  readonly order: Uint32Array;
+  readonly ids: Int32Array;
+  readonly types: readonly string[];
+  readonly entities: readonly string[];
+}
 
 /**
  * The in-memory index over the event log: typed-array columns, the global order, a posting list per event type
@@ -60,6 +71,30 @@ export class EventIndex {
     this.ids.add(slot);
     if (this.bulkFrom < 0) this.link(slot);
     return 'created';
+  }
+
+  state(): IndexState {
+    return {
+      count: this.columns.count,
+      columns: this.columns.arrays(),
+      order: this.order.items.subarray(0, this.order.length),
+      ids: this.ids.raw(),
+      types: this.types.list(),
+      entities: this.entities.list(),
+    };
+  }
+
+  /** Loads a snapshot's state into this empty index. */
+  restore(state: IndexState): void {
+    this.columns.reserve(state.count);
+    this.columns.arrays().forEach((column, i) => column.set(state.columns[i]?.subarray(0, state.count) as never));
+    this.columns.count = state.count;
+    this.ids.load(state.ids, state.count);
+    for (const name of state.types) this.types.codeOf(name);
+    for (const name of state.entities) this.entities.codeOf(name);
+    this.order.assign(state.order, state.count);
+    this.rebuildLists();
+    this.blocks.refreshFrom(0);
   }
 
   /** Makes room for about `count` more events up front, so a restart does not grow the arrays step by step. */

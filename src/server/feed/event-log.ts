@@ -18,26 +18,37 @@ export interface LogSpan {
 }
 
 export interface ScanOutcome {
+  /** Lines in the whole log (damaged ones included), counting those before `from`. */
+  readonly lines: number;
+  /** Log size after the scan (a torn tail cut off). */
+  readonly bytes: number;
   readonly records: number;
   readonly damagedLines: number;
   readonly truncatedBytes: number;
 }
 
+/** Where a scan starts: after the part of the log an index snapshot already covers. */
+export interface ScanStart {
+  readonly bytes: number;
+  readonly lines: number;
+}
+
 /**
- * Reads the whole log once, calling `onRecord` for each event line in file order. A last line without its newline
- * is the remains of a write that never completed (it was not acknowledged): it is cut off and logged. A complete line
- * that is not an event is logged and skipped, never served.
+ * Reads the log once from `start`, calling `onRecord` for each event line in file order. A last line without its
+ * newline is the remains of a write that never completed (it was not acknowledged): it is cut off and logged. A
+ * complete line that is not an event is logged and skipped, never served.
  */
 export async function scanEventLog(
   path: string,
   log: Logger,
   onRecord: (fields: EventFields, span: LogSpan) => void,
+  start: ScanStart = { bytes: 0, lines: 0 },
 ): Promise<ScanOutcome> {
   const handle = await open(path, 'a+');
   let chunk: Buffer = Buffer.allocUnsafe(SCAN_CHUNK);
-  let fileOffset = 0;
+  let fileOffset = start.bytes;
   let carry = 0;
-  let lineNumber = 0;
+  let lineNumber = start.lines;
   let records = 0;
   let damagedLines = 0;
   try {
@@ -67,7 +78,7 @@ export async function scanEventLog(
     await handle.close();
   }
   if (carry > 0) await cutTornTail(path, fileOffset, carry, log);
-  return { records, damagedLines, truncatedBytes: carry };
+  return { lines: lineNumber, bytes: fileOffset, records, damagedLines, truncatedBytes: carry };
 }
 
 function grown(chunk: Buffer): Buffer {

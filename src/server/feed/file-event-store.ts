@@ -1,0 +1,170 @@
+import type { Clock } from '../../lib/clock.js';
+import type { FsLayer } from '../../lib/fs-layer.js';
+import type { Logger } from '../../lib/logger.js';
+import { StoreError } from '../store/store-error.js';
+import type { EventIndex } from './event-index.js';
+import type { EventLog, LogSpan } from './event-log.js';
+import type { EncodedEvent } from './event-record.js';
+import type { EntitySighting, EventStore, KeyedEvent, PutOutcome, StorePage } from './event-store.js';
+import { writeIndexSnapshot, type LogCoverage } from './index-snapshot.js';
+import { queryIndex, type PageRequest } from './index-query.js';
+import { digitsOf, parseEncodedEventId, parseEventIdDigits } from './int64.js';
+import type { OpenProblems } from './open-problems.js';
+
+export interface FileEventStoreParts {
+  readonly dir: string;
+  readonly cursorKey: Buffer;
+  readonly clock: Clock;
+  readonly problems: OpenProblems;
+  readonly index: EventIndex;
+  readonly log: EventLog;
+  readonly logger: Logger;
+  readonly fs: FsLayer;
+  readonly bulkThreshold: number;
+  /** The log as scanned at open, and how much of it the snapshot on disk covers. */
+  readonly lines: number;
+  readonly snapshotBytes: number;
+}
+
+/** The EventStore over one events directory (see openEventStore). */
+export class FileEventStore implements EventStore {
+  readonly dir: string;
+  readonly cursorKey: Buffer;
+  readonly clock: Clock;
+  readonly problems: OpenProblems;
+  private readonly index: EventIndex;
+  private readonly log: EventLog;
+  private writing: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  private lines: number;
+
+  constructor(private readonly parts: FileEventStoreParts) {
+    ({ dir: this.dir, cursorKey: this.cursorKey, clock: this.clock, problems: this.problems, index: this.index, log: this.log } = parts);
+    this.lines = parts.lines;
+  }
+
+  get size(): number {
+    return this.index.size;
+  }
+
+  put(events: readonly EncodedEvent[]): Promise<PutOutcome> {
+    if (this.closed) return Promise.reject(this.closedError());
+    const run = this.writing.then(() => this.append(events));
+    this.writing = run.catch(() => undefined);
+    return run;
+  }
+
+  private async append(events: readonly EncodedEvent[]): Promise<PutOutcome> {
+    if (events.length === 0) return { created: 0, replaced: 0 };
+    const spans = await this.log.append(events.map((event) => event.text));
+    this.lines += events.length;
+    const bulk = events.length > this.parts.bulkThreshold;
+    if (bulk) this.index.beginBulk();
+    let created = 0;
+    events.forEach((event, i) => {
+      const span = spans[i] as LogSpan;
+      if (this.index.upsert(event.fields, span.offset, span.length) === 'created') created++;
+    });
+    if (bulk) this.index.endBulk();
+    return { created, replaced: events.length - created };
+  }
+
+  async query(request: PageRequest): Promise<StorePage> {
+    this.ensureOpen();
+    const page = queryIndex(this.index, request);
+    const texts = this.log.read(page.slots.map((slot) => this.spanOf(slot)));
+    const lastSlot = page.slots[page.slots.length - 1];
+    return {
+      texts,
+      last: lastSlot === undefined ? undefined : this.keyed(lastSlot),
+      next: page.next === undefined ? undefined : this.keyed(page.next),
+      total: page.total,
+    };
+  }
+
+  async get(id: string): Promise<Buffer | undefined> {
+    this.ensureOpen();
+    const parsed = parseEncodedEventId(id);
+    if (!parsed) return undefined;
+    const slot = this.index.ids.find(parsed.startTime, parsed.words.hi, parsed.words.lo);
+    if (slot === undefined) return undefined;
+    const [text] = this.log.read([this.spanOf(slot)]);
+    return text;
+  }
+
+  async findByEventId(eventId: string): Promise<Buffer | undefined> {
+    this.ensureOpen();
+    const words = parseEventIdDigits(eventId);
+    if (!words) return undefined;
+    const { hi, lo, start } = this.index.columns;
+    let found = -1;
+    for (let slot = 0; slot < this.index.size; slot++) {
+      if (hi[slot] === words.hi && lo[slot] === words.lo && (found < 0 || (start[slot] ?? 0) > (start[found] ?? 0))) found = slot;
+    }
+    return found < 0 ? undefined : this.log.read([this.spanOf(found)])[0];
+  }
+
+  entityIds(): string[] {
+    const ids: string[] = [];
+    for (let code = 1; code < this.index.entities.size; code++) {
+      const name = this.index.entities.nameOf(code);
+      if (name !== undefined && (this.index.entityList(code)?.length ?? 0) > 0) ids.push(name);
+    }
+    return ids;
+  }
+
+  async newestEventOf(entityId: string): Promise<EntitySighting | undefined> {
+    const code = this.index.entities.find(entityId);
+    const list = code === undefined ? undefined : this.index.entityList(code);
+    if (!list || list.length === 0) return undefined;
+    const slot = list.at(list.length - 1);
+    const [text] = this.log.read([this.spanOf(slot)]);
+    const end = this.index.columns.end[slot] ?? Number.NEGATIVE_INFINITY;
+    return {
+      entityId,
+      text: text as Buffer,
+      startTime: this.index.columns.start[slot] ?? 0,
+      endTime: end === Number.NEGATIVE_INFINITY ? undefined : end,
+    };
+  }
+
+  async openEvents(): Promise<Buffer[]> {
+    this.ensureOpen();
+    const { end } = this.index.columns;
+    const spans: LogSpan[] = [];
+    for (let slot = 0; slot < this.index.size; slot++) if (end[slot] === Number.NEGATIVE_INFINITY) spans.push(this.spanOf(slot));
+    return this.log.read(spans);
+  }
+
+  /** Lets writes finish, then leaves an index snapshot for a fast next start (a failure only costs that). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.writing;
+    await this.log.close();
+    if (this.log.bytes === this.parts.snapshotBytes) return;
+    const coverage: LogCoverage = { bytes: this.log.bytes, lines: this.lines };
+    await writeIndexSnapshot(this.dir, this.index, coverage, this.parts.fs).catch((error: unknown) => {
+      this.parts.logger.warn({ dir: this.dir, err: error }, 'could not write the index snapshot: the next start scans the log');
+    });
+  }
+
+  private spanOf(slot: number): LogSpan {
+    const c = this.index.columns;
+    return { offset: c.offset[slot] ?? 0, length: c.length[slot] ?? 0 };
+  }
+
+  private keyed(slot: number): KeyedEvent {
+    const c = this.index.columns;
+    const key = { start: c.start[slot] ?? 0, hi: c.hi[slot] ?? 0, lo: c.lo[slot] ?? 0 };
+    return { key, eventId: digitsOf(key.hi, key.lo) };
+  }
+
+  private ensureOpen(): void {
+    if (this.closed) throw this.closedError();
+  }
+
+  private closedError(): StoreError {
+    return new StoreError('STORE_CLOSED', `the event store in ${this.dir} is closed`);
+  }
+}
