@@ -27,7 +27,7 @@ describe('dashcd daemon under a burst of changes', () => {
     const files = Object.fromEntries(Array.from({ length: COUNT }, (_, i) => [fileName(i), dashboardYaml(`Team ${i}`)]));
     project = await createProject(files);
     const root = project.root;
-    const d = (daemon = await startDaemon(['--resync', '60s', '--poll', '60s'], { cwd: root }));
+    const d = (daemon = await startDaemon(['--resync', '60s', '--poll', '60s'], { cwd: root, timeoutMs: 40_000 }));
     expect(metricValue(await d.metrics(), 'dashcd_writes_total', { action: 'create' })).toBe(COUNT);
     const token = await createToken(root, '.dashcd', 'ReadConfig');
     const ids = Object.values((await d.status()).files).map((f) => f.id ?? '');
@@ -45,12 +45,15 @@ describe('dashcd daemon under a burst of changes', () => {
     }, { what: 'the daemon to go quiet' });
     expect(metricValue(await d.metrics(), 'dashcd_writes_total', { action: 'update' })).toBe(COUNT);
     const status = await d.status();
-    expect(Object.values(status.files).filter((f) => f.result === 'updated')).toHaveLength(COUNT);
+    // A file whose save produced two watcher events may be looked at again ('unchanged'); it is never written twice.
+    const results = Object.values(status.files).map((f) => f.result);
+    expect(results).toHaveLength(COUNT);
+    expect(results.filter((r) => r !== 'updated' && r !== 'unchanged')).toEqual([]);
     expect(status.invalid).toEqual([]);
 
     const live = await Promise.all(ids.map(async (id) => (await api(`${d.url}/e/local/api/config/v1/dashboards/${id}`, { token })).json as Live));
     expect(live.filter((l) => l.dashboardMetadata.name.endsWith(' v2'))).toHaveLength(COUNT);
     // Version 1 was the create, version 2 the one update.
     expect(new Set(live.map((l) => l.metadata.configurationVersions[0]))).toEqual(new Set([2]));
-  });
+  }, 90_000);
 });

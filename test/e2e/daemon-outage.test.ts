@@ -121,5 +121,5 @@ describe('dashcd daemon when its target goes away', () => {
     expect(d.stdout()).toContain('retrying request');
     expect(d.stdout()).not.toContain(t.token);
     expect(d.stdout() + d.stderr()).not.toMatch(TOKEN_LIKE);
-  });
+  }, 90_000);
 });
