@@ -25,6 +25,20 @@ export class EventColumns {
     return [this.start, this.end, this.hi, this.lo, this.type, this.entity, this.offset, this.length];
   }
 
+  /** Takes over arrays laid out as arrays() returns them (a snapshot's), without copying. */
+  adopt(arrays: readonly ColumnArray[], count: number): void {
+    const [start, end, hi, lo, type, entity, offset, length] = arrays;
+    this.start = ofType(start, Float64Array, count);
+    this.end = ofType(end, Float64Array, count);
+    this.hi = ofType(hi, Int32Array, count);
+    this.lo = ofType(lo, Uint32Array, count);
+    this.type = ofType(type, Uint32Array, count);
+    this.entity = ofType(entity, Uint32Array, count);
+    this.offset = ofType(offset, Float64Array, count);
+    this.length = ofType(length, Uint32Array, count);
+    this.count = count;
+  }
+
   /** Room for `extra` more slots, growing by doubling so appends are amortised O(1). */
   reserve(extra: number): void {
     const needed = this.count + extra;
@@ -62,6 +76,11 @@ export class EventColumns {
 
 export type ColumnArray = Float64Array | Int32Array | Uint32Array;
 type TypedArrayConstructor<T extends ColumnArray> = new (length: number) => T;
+
+function ofType<T extends ColumnArray>(array: ColumnArray | undefined, make: TypedArrayConstructor<T>, count: number): T {
+  if (!(array instanceof make) || array.length < count) throw new Error('index snapshot columns do not match the layout');
+  return array;
+}
 
 function resized<T extends ColumnArray>(array: T, capacity: number, make: TypedArrayConstructor<T>): T {
   const next = new make(capacity);

@@ -84,11 +84,9 @@ export class EventIndex {
     };
   }
 
-  /** Loads a snapshot's state into this empty index. */
+  /** Loads a snapshot's state into this empty index (its arrays are taken over, not copied). */
   restore(state: IndexState): void {
-    this.columns.reserve(state.count);
-    this.columns.arrays().forEach((column, i) => column.set(state.columns[i]?.subarray(0, state.count) as never));
-    this.columns.count = state.count;
+    this.columns.adopt(state.columns, state.count);
     this.ids.load(state.ids, state.count);
     for (const name of state.types) this.types.codeOf(name);
     for (const name of state.entities) this.entities.codeOf(name);
