@@ -1,6 +1,6 @@
 import { applyPlan, countOutcomes, orphansOf, type ApplyOutcome } from '../apply/apply-plan.js';
 import { pruneRefusal } from '../apply/prune-guard.js';
-import { formatDiagnostic, type DesiredResult } from '../desired/load-desired.js';
+import { formatDiagnostic, type DesiredResult, type Diagnostic } from '../desired/load-desired.js';
 import type { Logger } from '../lib/logger.js';
 import type { Plan, PlanChange } from '../plan/build-plan.js';
 import { pointerToPath } from '../plan/json-pointer.js';
@@ -69,9 +69,14 @@ export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePa
     }
   };
 
-  function recordInvalid(diagnostics: Parameters<DaemonStatus['recordInvalid']>[0], pass: ReconcilePass): void {
+  /** Lists invalid files in the status; logs a file's problems when they are new, not again at every resync. */
+  function recordInvalid(diagnostics: readonly Diagnostic[], pass: ReconcilePass): void {
+    const before = new Map(status.invalid.map((i) => [i.file, i.errors.join('\n')]));
     status.recordInvalid(diagnostics, { full: pass.full, files: pass.files }, formatDiagnostic);
-    for (const d of diagnostics) log.error({ file: d.file, line: d.line, col: d.col, path: d.path, where: formatDiagnostic(d) }, 'invalid dashboard file; its live version stays');
+    const changed = new Set(status.invalid.filter((i) => before.get(i.file) !== i.errors.join('\n')).map((i) => i.file));
+    for (const d of diagnostics) {
+      if (changed.has(d.file)) log.error({ file: d.file, line: d.line, col: d.col, path: d.path, where: formatDiagnostic(d) }, 'invalid dashboard file; its live version stays');
+    }
   }
 
   /** Differences on files unchanged since live last matched them; each is logged with its patch and counted. */

@@ -103,6 +103,7 @@ describe('dashcd daemon on the embedded API', () => {
     const broken = await waitFor(async () => (await d.status()).invalid.find((i) => i.file === 'dashboards/b.yaml'), { what: 'b.yaml listed invalid' });
     expect(broken.errors.join('\n')).toMatch(/^dashboards\/b\.yaml:7:\d+ {2}tiles\[0\]\.bounds\.top: /m);
     expect((await d.status()).files['dashboards/b.yaml']?.result).toBe('invalid');
+    await waitFor(() => /"where":"dashboards\/b\.yaml:7:\d+ {2}tiles\[0\]\.bounds\.top: [^"]+","msg":"invalid dashboard file; its live version stays"/.test(d.stdout()), { what: 'the invalid file logged with file:line:col' });
     expect(await nameOf('b.yaml')).toBe('B v1');
 
     await project.write('dashboards/b.yaml', dashboardYaml('B', 'v3'));
