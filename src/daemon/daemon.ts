@@ -70,8 +70,8 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
   // The first pass starts once the watcher has scanned the folder: a save during the scan is then either read by
   // the pass or reported by the watcher, never lost between the two.
   await Promise.race([watcher.ready, aborted(signal)]);
-  queue.requestFull('startup');
   if (!signal.aborted) {
+    queue.requestFull('startup');
     log.info({ target: endpoint.label, status: endpoint.statusUrl, dir, selfHeal: options.selfHeal, prune: options.prune }, 'daemon ready');
     options.onReady?.({ statusUrl: endpoint.statusUrl, target: endpoint.label, ...(endpoint.api ? { api: endpoint.api } : {}) });
   }
