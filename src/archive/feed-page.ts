@@ -1,14 +1,13 @@
-import { z } from 'zod';
 import { JsonScanError, scanObject } from '../lib/json-scan.js';
 import { EventQueryResult } from '../schema/events.js';
 import { archivedEventFromFeed, type ArchivedEvent } from './archived-event.js';
 import { ArchiveError } from './archive-error.js';
 
 /**
- * The page with the shared EventQueryResult schema, except that events are only required to be an array: each is
- * read by eventViewOf, since validating every event with zod would cost more than everything else a pull does.
+ * The paging members, checked with the shared EventQueryResult schema. The events are only required to be an
+ * array: each is read by eventViewOf, since running zod over every event would cost more than the rest of a pull.
  */
-const PageShape = EventQueryResult.extend({ events: z.array(z.unknown()).nullish() });
+const PageMeta = EventQueryResult.pick({ nextCursor: true, totalEventCount: true, from: true, to: true });
 
 export interface FeedPage {
   readonly events: ArchivedEvent[];
@@ -33,9 +32,12 @@ export function parseFeedPage(text: string): FeedPage {
     }
     throw error;
   }
-  const page = PageShape.safeParse(parsed);
-  if (!page.success) throw new ArchiveError('BAD_PAGE', `the feed answered an unexpected page: ${page.error.issues[0]?.message ?? 'invalid'}`);
-  const parsedEvents = page.data.events ?? [];
+  const fields = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
+  const page = PageMeta.safeParse({ nextCursor: fields.nextCursor, totalEventCount: fields.totalEventCount, from: fields.from, to: fields.to });
+  const parsedEvents = fields.events ?? [];
+  if (!page.success || !Array.isArray(parsedEvents)) {
+    throw new ArchiveError('BAD_PAGE', `the feed answered an unexpected page: ${page.error?.issues[0]?.message ?? 'events is not an array'}`);
+  }
   if (parsedEvents.length !== items.length) throw new ArchiveError('BAD_PAGE', 'the events of the page could not be split reliably');
   const events = items.map((item, index) => {
     try {

@@ -5,7 +5,7 @@ import { cursorParams, parseFeedPage, windowParams, type FeedPage, type WindowQu
 export type FetchPage = (query: URLSearchParams, signal: AbortSignal) => Promise<string>;
 
 /** Pages fetched ahead of the one being written: the cursor chain is serial, but it need not wait for the disk. */
-const PREFETCH_DEPTH = 4;
+const PREFETCH_DEPTH = 8;
 
 /**
  * Pages through one window, handing each page to `onPage` in feed order; `onPage` calls never overlap. A fetcher

@@ -5,7 +5,8 @@ import { nodeFs, type FsLayer } from '../lib/fs-layer.js';
 import { readLines } from '../lib/jsonl.js';
 import type { Logger } from '../lib/logger.js';
 import { createAppendHandles, type AppendHandles } from './append-handles.js';
-import { readEventView, utcDay, versionKey, type ArchivedEvent } from './archived-event.js';
+import { readEventView, utcDay, type ArchivedEvent } from './archived-event.js';
+import { VersionIndex } from './version-index.js';
 
 export const PARTITION_FILE = 'events.jsonl';
 
@@ -39,9 +40,13 @@ export interface PartitionWriter {
 interface DayState {
   readonly dir: string;
   readonly file: string;
-  readonly keys: Set<string>;
-  /** The file does not exist yet: its directory entry must be fsynced after the first append. */
-  isNew: boolean;
+  readonly versions: VersionIndex;
+  /**
+   * The file did not exist when the day was loaded: its directory entry must be fsynced once after the first
+   * append. Pages appended together share that one fsync.
+   */
+  readonly isNew: boolean;
+  entrySynced: Promise<void> | undefined;
 }
 
 /**
@@ -112,12 +117,8 @@ async function batchNewVersions(
   let duplicates = 0;
   events.forEach(({ raw, event }, index) => {
     const batch = batches.get(eventDays[index] as string) as Batch;
-    const key = versionKey(event);
-    if (batch.state.keys.has(key)) duplicates++;
-    else {
-      batch.state.keys.add(key);
-      batch.lines.push(raw);
-    }
+    if (batch.state.versions.add(event)) batch.lines.push(raw);
+    else duplicates++;
   });
   return { batches, duplicates };
 }
@@ -125,14 +126,14 @@ async function batchNewVersions(
 async function appendDay(state: DayState, lines: readonly string[], handles: AppendHandles, fs: FsLayer): Promise<void> {
   await handles.appendDurable(state.file, `${lines.join('\n')}\n`);
   if (state.isNew) {
-    await fsyncDir(state.dir, fs);
-    state.isNew = false;
+    state.entrySynced ??= fsyncDir(state.dir, fs);
+    await state.entrySynced;
   }
 }
 
 async function loadDay(dir: string, fs: FsLayer, log: Logger): Promise<DayState> {
   const file = join(dir, PARTITION_FILE);
-  const keys = new Set<string>();
+  const versions = new VersionIndex();
   let isNew = false;
   try {
     for await (const line of readLines(file)) {
@@ -143,7 +144,7 @@ async function loadDay(dir: string, fs: FsLayer, log: Logger): Promise<DayState>
       }
       if (line.text === '') continue;
       try {
-        keys.add(versionKey(readEventView(line.text)));
+        versions.add(readEventView(line.text));
       } catch (error) {
         log.warn({ file, line: line.number, err: (error as Error).message }, 'skipping an unreadable archive line');
       }
@@ -153,7 +154,7 @@ async function loadDay(dir: string, fs: FsLayer, log: Logger): Promise<DayState>
     await mkdirDurable(dir, fs);
     isNew = true;
   }
-  return { dir, file, keys, isNew };
+  return { dir, file, versions, isNew, entrySynced: undefined };
 }
 
 async function truncateTo(file: string, length: number): Promise<void> {

@@ -108,7 +108,7 @@ export function createPositionTracker(window: { from: number; to: number }): {
 export function observeOpen(open: Map<string, OpenEvent>, events: readonly ArchivedEvent[]): void {
   for (const { event } of events) {
     if (event.eventStatus === 'OPEN') open.set(event.id, { startTime: event.startTime, endTime: event.endTime, entityId: event.entityId });
-    else open.delete(event.id);
+    else if (open.size > 0) open.delete(event.id);
   }
 }
 

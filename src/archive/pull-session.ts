@@ -25,7 +25,7 @@ import {
 } from './pull-plan.js';
 
 /** Pages whose fsync may still be running while the next ones are prepared. */
-const PAGES_IN_FLIGHT = 4;
+const PAGES_IN_FLIGHT = 16;
 /** Spot checks are one small request each: a few in flight hide the round trips. */
 const SPOT_CHECK_CONCURRENCY = 4;
 
