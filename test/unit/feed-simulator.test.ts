@@ -28,9 +28,17 @@ function manualClock(): Clock & { advance(ms: number): Promise<void> } {
         if (sleeper.until <= now) sleeper.resolve();
         else waiting.push(sleeper);
       }
-      await new Promise((resolve) => setTimeout(resolve, 20));
     },
   };
+}
+
+/** Waits (in real time) until `condition` holds: the simulator's loop runs on its own, fsyncs included. */
+async function eventually(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 async function allEvents(store: EventStore): Promise<Array<Record<string, unknown>>> {
@@ -74,14 +82,16 @@ describe('event simulator', () => {
 
     const clock = manualClock();
     const simulator = startEventSimulator({ store, clock, signal: new AbortController().signal, intervalMs: INTERVAL, random: seededRandom(7) });
-    await clock.advance(0);
-    const afterFirst = store.size;
-    expect(afterFirst).toBeGreaterThan(2);
-    for (let i = 0; i < 5; i++) await clock.advance(INTERVAL);
-    expect(store.size).toBeGreaterThan(afterFirst);
+    await eventually(() => store.size > 2);
+    for (let i = 0; i < 5; i++) {
+      const before = store.size;
+      await clock.advance(INTERVAL);
+      await eventually(() => store.size > before);
+    }
     await simulator.stop();
     const stopped = store.size;
     await clock.advance(10 * INTERVAL);
+    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(store.size).toBe(stopped);
 
     const events = await allEvents(store);
