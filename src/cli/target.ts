@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
+import { environmentLabel } from '../client/environment-label.js';
 import { createApiClient, type ApiClient, type RetryPolicy } from '../client/api-client.js';
 import type { CommandIo } from './command.js';
 import { CliError, ExitCode, UsageError } from './exit-codes.js';
@@ -128,12 +129,4 @@ export function parseTargetUrl(raw: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`target '${raw}' must be http or https`);
   if (url.search || url.username || url.password) throw new UsageError('the target URL must not carry credentials or a query; put the token in DT_API_TOKEN');
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-}
-
-/** `…/e/prod` → `prod`; a hosted address `abc123.live.dynatrace.com` → `abc123`. */
-export function environmentLabel(baseUrl: string): string {
-  const url = new URL(baseUrl);
-  const match = /\/e\/([^/]+)/.exec(url.pathname);
-  if (match?.[1]) return match[1];
-  return url.hostname.split('.')[0] ?? url.hostname;
 }

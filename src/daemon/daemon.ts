@@ -4,6 +4,7 @@ import { followEvents, type PullProgress } from '../archive/pull-events.js';
 import type { Logger } from '../lib/logger.js';
 import { openEndpoint, type Endpoint } from './daemon-endpoint.js';
 import { DaemonStatus } from './daemon-status.js';
+import { createDesiredCache } from '../desired/load-desired.js';
 import { createReconcilePass } from './reconcile-pass.js';
 import { createReconcileQueue, type ReconcileQueue } from './reconcile-queue.js';
 import { watchDashboards } from './watch-dashboards.js';
@@ -93,7 +94,7 @@ function createDaemonQueue(options: DaemonOptions, dir: string, endpoint: Endpoi
   return createReconcileQueue({
     log,
     run: createReconcilePass({
-      planContext: { dir, cwd, api: endpoint.client, targetLabel: endpoint.label, log, concurrency, signal },
+      planContext: { dir, cwd, api: endpoint.client, targetLabel: endpoint.label, log, concurrency, signal, cache: createDesiredCache() },
       status,
       log,
       selfHeal: options.selfHeal,

@@ -2,7 +2,7 @@ import { dirname, relative, resolve, sep } from 'node:path';
 import type { ApiClient } from '../client/api-client.js';
 import { loadProjectConfig, type ProjectConfig } from '../config/project-config.js';
 import { readGitInfo } from '../desired/git-info.js';
-import { loadDesired, type Diagnostic, type DesiredResult } from '../desired/load-desired.js';
+import { loadDesired, type DesiredCache, type Diagnostic, type DesiredResult } from '../desired/load-desired.js';
 import type { Logger } from '../lib/logger.js';
 import { buildPlan, type Plan } from '../plan/build-plan.js';
 import { readLive } from './read-live.js';
@@ -16,6 +16,8 @@ export interface PlanContext {
   log: Logger;
   concurrency: number;
   signal?: AbortSignal;
+  /** Parsed files by content hash: a long-running caller (the daemon) re-reads only what changed. */
+  cache?: DesiredCache;
 }
 
 export type PlanDashboardsResult =
@@ -39,7 +41,7 @@ export async function planDashboards(ctx: PlanContext, options: PlanOptions = {}
   const projectRoot = dirname(dir);
   const [project, desired, git] = await Promise.all([
     loadProjectConfig(projectRoot),
-    loadDesired({ dir, cwd: ctx.cwd, ...(only ? { only: [...only] } : {}) }),
+    loadDesired({ dir, cwd: ctx.cwd, ...(only ? { only: [...only] } : {}), ...(ctx.cache ? { cache: ctx.cache } : {}) }),
     readGitInfo(dir),
   ]);
   // Shown like the loader's: relative to cwd, `/` separators.
