@@ -3,6 +3,7 @@ import jsonpatch from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../src/plan/build-plan.js';
 import { normalizeForCompare } from '../../src/plan/normalize.js';
+import { withOwnershipTag } from '../../src/plan/ownership.js';
 import type { Dashboard } from '../../src/schema/dashboard.js';
 
 const ID = '11111111-1111-4111-8111-111111111111';
@@ -37,7 +38,8 @@ const dashboardArb: fc.Arbitrary<Dashboard> = fc.record({
 });
 
 describe('plan patches (property)', () => {
-  it('an update patch turns the normalised live dashboard into the normalised desired one', () => {
+  // The ownership tag is not content: patches are computed from the live dashboard as if it carried it.
+  it('an update patch turns the normalised (tagged) live dashboard into the normalised desired one', () => {
     fc.assert(
       fc.property(dashboardArb, dashboardArb, (live, body) => {
         const [change] = buildPlan({
@@ -48,7 +50,7 @@ describe('plan patches (property)', () => {
           ignore: [],
           target: 't',
         }).changes;
-        const from = normalizeForCompare(live, none) as object;
+        const from = normalizeForCompare(withOwnershipTag(live, TAG), none) as object;
         if (change?.action === 'unchanged') {
           expect(from).toEqual(normalizeForCompare({ ...body, dashboardMetadata: { ...body.dashboardMetadata, tags: [...(body.dashboardMetadata.tags ?? []), TAG] } }, none));
           return;
@@ -82,7 +84,7 @@ describe('plan patches (property)', () => {
           target: 't',
         }).changes;
         if (change?.action !== 'update') return;
-        const from = normalizeForCompare(live, none) as object;
+        const from = normalizeForCompare(withOwnershipTag(live, TAG), none) as object;
         expect(jsonpatch.applyPatch(structuredClone(from), change.patch, true, false).newDocument).toEqual(normalizeForCompare(change.desired, none));
         expect(change.before).toHaveLength(change.patch.length);
       }),
