@@ -32,8 +32,11 @@ export interface PartitionWriter {
    * appends are queued, so the next page can be prepared while this one is fsynced; `durable` says when it is.
    */
   stage(events: readonly ArchivedEvent[]): Promise<StagedWrite>;
-  /** Drops the cached version keys of days before `day` (they are re-read from disk if touched again). */
-  forgetBefore(day: string): void;
+  /**
+   * Drops the cached versions of days outside `[first, last]` and closes their files; a day is re-read from disk
+   * if touched again. Callers only drop days no staged page can still be writing to.
+   */
+  forgetOutside(first: string, last: string): void;
   close(): Promise<void>;
 }
 
@@ -94,8 +97,8 @@ export function createPartitionWriter({ envDir, fs = nodeFs, log }: { envDir: st
       durable.catch(() => undefined);
       return { outcome: { written: events.length - duplicates, duplicates, days: touched.map(([day]) => day) }, durable };
     },
-    forgetBefore(day) {
-      for (const known of days.keys()) if (known < day) forget(known).catch(() => undefined);
+    forgetOutside(first, last) {
+      for (const known of days.keys()) if (known < first || known > last) forget(known).catch(() => undefined);
     },
     close: () => handles.closeAll(),
   };

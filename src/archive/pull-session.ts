@@ -6,7 +6,7 @@ import { nodeFs, type FsLayer } from '../lib/fs-layer.js';
 import type { Logger } from '../lib/logger.js';
 import { acquireArchiveLock } from './archive-lock.js';
 import { createCommitQueue } from './commit-queue.js';
-import { utcDay } from './archived-event.js';
+import { DAY_MS, utcDay } from './archived-event.js';
 import { readCheckpoint, streamKey, type Checkpoint, type RunState } from './checkpoint.js';
 import { createCheckpointKeeper, type CheckpointKeeper } from './checkpoint-keeper.js';
 import type { FeedPage, WindowQuery } from './feed-page.js';
@@ -24,6 +24,8 @@ import {
   type PlanOptions,
 } from './pull-plan.js';
 
+/** Later than any partition day. */
+const MAX_DAY = '9999-12-31';
 /** Pages whose fsync may still be running while the next ones are prepared. */
 const PAGES_IN_FLIGHT = 16;
 /** Spot checks are one small request each: a few in flight hide the round trips. */
@@ -99,6 +101,7 @@ class Session implements PullSession {
   private readonly writer: PartitionWriter;
   private readonly commits = createCommitQueue(PAGES_IN_FLIGHT);
   private spotRotation = 0;
+  private forgottenAbove: string | undefined;
   private pullStarted = performance.now();
   private eventsAtPullStart = 0;
 
@@ -163,7 +166,7 @@ class Session implements PullSession {
   /** Pages `[run.from, run.position]` newest first, window by window, moving the position as pages become durable. */
   private async executeRun(run: RunState): Promise<void> {
     this.state.stream = { ...this.state.stream, run };
-    this.writer.forgetBefore(utcDay(run.from));
+    this.writer.forgetOutside(utcDay(run.from), MAX_DAY);
     const iso = (ms: number): string => new Date(ms).toISOString();
     this.options.log.info({ from: iso(run.from), to: iso(run.to), resumeAt: iso(run.position) }, 'pull run started');
     for (let window = nextWindow(run); window; window = nextWindow(run)) {
@@ -171,6 +174,7 @@ class Session implements PullSession {
       await pageWindow(this.options.fetchPage, this.query(window), this.options.signal, (page) =>
         this.onPage(page, () => {
           run.position = tracker.observe(page.events);
+          this.forgetDaysAbove(run);
         }),
       );
       await this.commits.drain();
@@ -211,6 +215,17 @@ class Session implements PullSession {
         this.state.save().catch((error: unknown) => this.options.log.warn({ err: error }, 'could not write the checkpoint; trying again later'));
       }
     });
+  }
+
+  /**
+   * Pages come newest first, so once the position is a day below a partition, this run writes there no more: its
+   * versions need not stay in memory (a backfill of millions of events then holds about two days of them).
+   */
+  private forgetDaysAbove(run: RunState): void {
+    const day = utcDay(run.position + DAY_MS);
+    if (day === this.forgottenAbove) return;
+    this.forgottenAbove = day;
+    this.writer.forgetOutside(utcDay(run.from), day);
   }
 
   private query(window: { from: number; to: number; entityId?: string | undefined }): WindowQuery {
