@@ -39,7 +39,8 @@ function withoutPopularity(metadata: Plain): Plain {
 function orderKeys(object: Plain, first: readonly string[], map: Record<string, (value: unknown) => unknown> = {}): Plain {
   const out: Plain = {};
   const put = (key: string): void => {
-    const rewrite = map[key];
+    // hasOwn: a member named `toString` must not pick up Object.prototype's function as a rewrite.
+    const rewrite = Object.hasOwn(map, key) ? map[key] : undefined;
     const value = object[key];
     // defineProperty: a `__proto__` member must stay an own data property, as the parser made it.
     Object.defineProperty(out, key, { value: rewrite ? rewrite(value) : value, enumerable: true, writable: true, configurable: true });

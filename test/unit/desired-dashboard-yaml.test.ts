@@ -57,6 +57,11 @@ describe('toDashboardYaml', () => {
     expect(fast.ok && isDeepStrictEqual(fast.value, { ...expected, dashboardMetadata: meta })).toBe(true);
   });
 
+  it('keeps members named like Object.prototype functions (toString, constructor, valueOf) as data', () => {
+    const dashboard = { toString: [], constructor: 'c', dashboardMetadata: { name: 'n', owner: 'o', valueOf: 1 }, tiles: [] };
+    expect(parse(toDashboardYaml(dashboard))).toEqual({ dashboardMetadata: { name: 'n', owner: 'o', valueOf: 1 }, tiles: [], toString: [], constructor: 'c' });
+  });
+
   it('round-trips any JSON value it is given (strings that look like other types, long lines, line breaks)', () => {
     const text = fc.oneof(fc.string(), fc.constantFrom('on', 'yes', 'null', '~', '1e3', '0x10', '- x', 'a: b', '#', ' lead', 'x'.repeat(200), 'a\n b\n\n', '"q"'));
     const json = fc.letrec((tie) => ({
