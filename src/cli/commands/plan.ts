@@ -32,7 +32,7 @@ export const planCommand = defineCommand({
   examples: ['dashcd plan', 'dashcd plan --output markdown > plan.md', 'dashcd plan --output json --detailed-exitcode'],
   async run({ flags }, io) {
     const output = stringFlag(flags, 'output') ?? 'text';
-    const render = RENDERERS[output];
+    const render = Object.hasOwn(RENDERERS, output) ? RENDERERS[output] : undefined;
     if (!render) throw new UsageError(`--output must be text, json or markdown, got '${output}'`);
     const concurrency = Math.max(1, intFlag(flags, 'concurrency', 8));
     return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data') }, io, async (target) => {
