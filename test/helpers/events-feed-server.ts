@@ -72,7 +72,7 @@ export async function startEventsFeedServer(options: EventsFeedServerOptions = {
   const totals = new Map<string, number>();
   const requests: string[] = [];
   let failure = { status: 0, times: 0 };
-  const add = (...more: FeedEvent[]): void => {
+  const add = (more: readonly FeedEvent[]): void => {
     const added = more.map((event) => ({ event: { ...event }, key: eventKey(event) }));
     for (const record of added) byKey.set(record.key, record);
     records = records.concat(added);
@@ -85,7 +85,7 @@ export async function startEventsFeedServer(options: EventsFeedServerOptions = {
     }
     version++;
   };
-  add(...(options.events ?? []));
+  add(options.events ?? []);
 
   const matches = (event: FeedEvent, q: Query): boolean => {
     if (q.eventType && event.eventType !== q.eventType) return false;
@@ -153,7 +153,7 @@ export async function startEventsFeedServer(options: EventsFeedServerOptions = {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    add,
+    add: (...events) => add(events),
     closeEvent(id, endTime) {
       const record = byKey.get(id);
       if (!record) throw new Error(`no event ${id}`);
