@@ -51,7 +51,3 @@ function decodeLine(buffer: Buffer, start: number, end: number): string {
   return buffer.toString('utf8', start, stop);
 }
 
-/** JSONL text for lines that are each already one JSON value on one line. */
-export function toJsonl(lines: readonly string[]): string {
-  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
-}
