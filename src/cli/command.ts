@@ -42,6 +42,11 @@ export interface Command {
   readonly flags: Readonly<Record<string, FlagSpec>>;
   readonly positionals?: readonly PositionalSpec[];
   readonly examples: readonly string[];
+  /**
+   * Commands whose stdout already reports every action (plan, apply, pull…) log only warnings and errors unless
+   * DASHCD_LOG_LEVEL asks for more, so a terminal or CI log does not show each write twice.
+   */
+  readonly quietLogs?: boolean;
   run(args: ParsedArgs, io: CommandIo): Promise<number>;
 }
 

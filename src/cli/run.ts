@@ -26,7 +26,8 @@ export async function runCli(commands: readonly Command[], argv: readonly string
   }
   try {
     const args = parseArgs(command, rest);
-    return await command.run(args, io);
+    const quiet = command.quietLogs === true && io.env.DASHCD_LOG_LEVEL === undefined;
+    return await command.run(args, quiet ? { ...io, log: io.log.child({}, { level: 'warn' }) } : io);
   } catch (error) {
     // The reader went away (`dashcd events query | head`): like any Unix filter, stop quietly.
     if ((error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE') return ExitCode.Success;

@@ -23,6 +23,7 @@ export const applyCommand = defineCommand({
     // No `default` here: absent means "maxDelete from dashcd.yaml, else 5", which a flag default would hide.
     'max-delete': { type: 'string', description: 'Most dashboards --prune may delete in one run (default: maxDelete in dashcd.yaml, else 5)', valueName: 'n' },
   },
+  quietLogs: true,
   examples: ['dashcd apply', 'dashcd apply --concurrency 16', 'dashcd apply --prune --max-delete 20'],
   async run({ flags }, io) {
     const started = Date.now();

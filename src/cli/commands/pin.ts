@@ -9,6 +9,7 @@ export const pinCommand = defineCommand({
   summary: "Write each file's derived id into the file, so it can be renamed safely",
   description: 'A file without an `id` gets one derived from its path; renaming it would then create a new dashboard.\nPinning writes that id into the file (comments and formatting are kept).',
   flags: { dir: dirFlag },
+  quietLogs: true,
   examples: ['dashcd pin', 'dashcd pin --dir ops/dashboards && git diff'],
   async run({ flags }, io) {
     const pinned = await pinIds({ dir: resolve(io.cwd, stringFlag(flags, 'dir') ?? 'dashboards'), cwd: io.cwd });

@@ -29,6 +29,7 @@ export const planCommand = defineCommand({
     'detailed-exitcode': { type: 'boolean', description: 'Exit 2 when there are changes pending' },
     concurrency: concurrencyFlag,
   },
+  quietLogs: true,
   examples: ['dashcd plan', 'dashcd plan --output markdown > plan.md', 'dashcd plan --output json --detailed-exitcode'],
   async run({ flags }, io) {
     const output = stringFlag(flags, 'output') ?? 'text';

@@ -25,6 +25,7 @@ export const pullCommand = defineCommand({
     force: { type: 'boolean', description: 'Overwrite files that differ from the live dashboard' },
   },
   positionals: [{ name: 'id', description: 'Dashboard ids to pull', variadic: true }],
+  quietLogs: true,
   examples: ['dashcd pull 6a98d7bc-abb9-44f8-ae6a-73e68e71812a', 'dashcd pull --all --dir dashboards/imported'],
   async run({ flags, positionals }, io) {
     const all = booleanFlag(flags, 'all');

@@ -21,6 +21,7 @@ export const validateCommand = defineCommand({
     target: targetFlag,
     data: dataFlag,
   },
+  quietLogs: true,
   examples: ['dashcd validate', 'dashcd validate --dir ops/dashboards', 'DT_ENV_URL=https://abc123.live.dynatrace.com DT_API_TOKEN=… dashcd validate --remote'],
   async run({ flags }, io) {
     const dir = resolve(io.cwd, stringFlag(flags, 'dir') ?? 'dashboards');
