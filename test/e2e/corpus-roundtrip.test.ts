@@ -6,8 +6,9 @@ import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProject, runDashcd, type CliResult, type Project } from '../helpers/cli.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { CORPUS_DASHBOARDS_DIR } from '../helpers/corpus.js';
 
-const CORPUS = '/work/shared/corpus/dashboards';
+const CORPUS = CORPUS_DASHBOARDS_DIR;
 /** The two files the corpus README says break a stated rule and must be rejected. */
 const REJECTED = {
   template: 'mauney-automation__dashboard_template.json',

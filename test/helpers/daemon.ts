@@ -9,6 +9,7 @@ import { MAIN_JS, runDashcdChild, unusedPort } from './cli.js';
 /** What the tests read of `/status` (the daemon's JSON; see src/daemon/daemon-status.ts). */
 export interface StatusJson {
   alive: boolean;
+  git: { commit: string; shortCommit: string; branch?: string; dirty: boolean } | null;
   lastReconcile: { at: string; full: boolean; ok: boolean; error?: string } | null;
   driftCount: number;
   drifted: string[];

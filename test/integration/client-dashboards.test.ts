@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../src/client/api-client.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { CORPUS_DIR } from '../helpers/corpus.js';
 
 const TOKEN = 'dashboards-test-token-123';
 const ID = '6a98d7bc-abb9-44f8-ae6a-73e68e71812a';
-const CORPUS = '/work/shared/corpus';
+const CORPUS = CORPUS_DIR;
 const realDashboardText = readFileSync(`${CORPUS}/dashboards/dt-perform2022__appOverview.json`, 'utf8');
 const realListText = readFileSync(`${CORPUS}/dashboard-lists/monaco__download-test-__LIST.json`, 'utf8');
 const eventsText = readFileSync(`${CORPUS}/events/dt-openapi-env-v1-1.254__EventQueryResult-example.json`, 'utf8');

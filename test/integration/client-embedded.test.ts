@@ -1,10 +1,12 @@
+import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../src/client/api-client.js';
 import { isAuthError, isUnreachable } from '../../src/client/errors.js';
 import { minimalDashboard, startTestServer, type TestServer } from '../helpers/server.js';
+import { CORPUS_DASHBOARDS_DIR } from '../helpers/corpus.js';
 
-const CORPUS_DASHBOARD = '/work/shared/corpus/dashboards/dt-perform2022__appOverview.json';
+const CORPUS_DASHBOARD = join(CORPUS_DASHBOARDS_DIR, 'dt-perform2022__appOverview.json');
 const ID = '0f0e0d0c-1111-4444-8888-123456789abc';
 
 let server: TestServer;

@@ -1,14 +1,16 @@
+import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient, type ApiClientOptions } from '../../src/client/api-client.js';
 import { ApiError, UnexpectedResponseError, isAuthError, isUnreachable } from '../../src/client/errors.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { CORPUS_DIR } from '../helpers/corpus.js';
 
 /** Not token-shaped on purpose: the embedded server's tokens are not `dt0c01.…`, and must be redacted too. */
 const TOKEN = 'embedded-secret-7f3a9c2e51';
 const ID = '6a98d7bc-abb9-44f8-ae6a-73e68e71812a';
-const ERRORS = '/work/shared/corpus/errors';
+const ERRORS = join(CORPUS_DIR, 'errors');
 
 let server: FaultServer | undefined;
 let client: ApiClient | undefined;

@@ -9,8 +9,9 @@ import { checkDashboardSource } from '../../src/desired/check-file.js';
 import { toDashboardYaml } from '../../src/desired/dashboard-yaml.js';
 import { fastParseYaml } from '../../src/desired/fast-yaml/fast-parse.js';
 import { loadDesired, type DesiredResult, type Diagnostic } from '../../src/desired/load-desired.js';
+import { CORPUS_DASHBOARDS_DIR } from '../helpers/corpus.js';
 
-const CORPUS = resolve(fileURLToPath(import.meta.url), '../../../../shared/corpus/dashboards');
+const CORPUS = CORPUS_DASHBOARDS_DIR;
 const REJECTED: Record<string, { path: RegExp; message: RegExp; at: RegExp }> = {
   'mauney-automation__dashboard_template': {
     path: /^tiles\[\d+\]\.tileType$/,

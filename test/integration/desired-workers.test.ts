@@ -7,8 +7,9 @@ import { checkDashboardSource } from '../../src/desired/check-file.js';
 import { checkSources } from '../../src/desired/check-pool.js';
 import { toDashboardYaml } from '../../src/desired/dashboard-yaml.js';
 import { createDesiredCache, loadDesired } from '../../src/desired/load-desired.js';
+import { CORPUS_DASHBOARDS_DIR } from '../helpers/corpus.js';
 
-const CORPUS = resolve(fileURLToPath(import.meta.url), '../../../../shared/corpus/dashboards');
+const CORPUS = CORPUS_DASHBOARDS_DIR;
 
 let root = '';
 

@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDashboardId } from '../../src/schema/ids.js';
 import { api, dashboardsUrl, expectEnvelope, startTestServer, type TestServer } from '../helpers/server.js';
+import { CORPUS_DASHBOARDS_DIR } from '../helpers/corpus.js';
 
-const CORPUS = '/work/shared/corpus/dashboards';
+const CORPUS = CORPUS_DASHBOARDS_DIR;
 const REJECTED: Record<string, string> = {
   'mauney-automation__dashboard_template.json': 'tiles[39].tileType',
   'mauney-automation__00000000-dddd-bbbb-aaaa-000000000002.json': 'dashboardMetadata.dynamicFilters.genericTagFilters',

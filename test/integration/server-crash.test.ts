@@ -6,10 +6,11 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Dashboard } from '../../src/schema/dashboard.js';
+import { CORPUS_DASHBOARDS_DIR } from '../helpers/corpus.js';
 
 const MAIN = new URL('../../dist/main.js', import.meta.url).pathname;
 const { metadata: _serverOwned, ...SEED } = JSON.parse(
-  readFileSync('/work/shared/corpus/dashboards/govuk-obs__signin-signup.json', 'utf8'),
+  readFileSync(join(CORPUS_DASHBOARDS_DIR, 'govuk-obs__signin-signup.json'), 'utf8'),
 ) as { metadata: unknown; dashboardMetadata: Record<string, unknown> };
 const IDS = Array.from({ length: 6 }, (_, i) => `66666666-aaaa-4bbb-8ccc-${String(i).padStart(12, '0')}`);
 const ROUNDS = 5;

@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Dashboard } from '../../src/schema/dashboard.js';
 import { ErrorEnvelope } from '../../src/schema/error-envelope.js';
 import { dashboardsUrl, startTestServer, type TestServer } from '../helpers/server.js';
+import { CORPUS_DASHBOARDS_DIR } from '../helpers/corpus.js';
 
-const CORPUS = '/work/shared/corpus/dashboards';
+const CORPUS = CORPUS_DASHBOARDS_DIR;
 const SEEDS = [
   'keptn-dtsvc__basic-dashboard_query-dashboard.json',
   'keptn-dtsvc__usql_tiles-pie_chart_visualization-dashboard.json',

@@ -114,7 +114,7 @@ const nodeR: fc.Arbitrary<(indent: number) => string> = fc.letrec<{ node: (inden
 })).node;
 const handWritten = fc.tuple(fc.array(fc.tuple(keyR, nodeR), { minLength: 1, maxLength: 3 }), fc.constantFrom('', '---\n', '# c\n', '\n')).map(([es, pre]) => pre + es.map(([k, v]) => k + ':' + v(0)).join('\n') + '\n');
 
-function applyEdits(source: string, edits: readonly fc.RecordValue<Record<string, unknown>>[]): string {
+function applyEdits(source: string, edits: readonly object[]): string {
   const lines = source.split('\n');
   for (const e of edits as { kind: string; line: number; by?: number; text?: string }[]) {
     const at = e.line % Math.max(1, lines.length);

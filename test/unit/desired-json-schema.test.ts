@@ -3,10 +3,11 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { dashboardFileJsonSchema } from '../../src/schema/json-schema.js';
+import { CORPUS_DASHBOARDS_DIR } from '../helpers/corpus.js';
 
 type Schema = Record<string, unknown>;
 
-const CORPUS = resolve(fileURLToPath(import.meta.url), '../../../../shared/corpus/dashboards');
+const CORPUS = CORPUS_DASHBOARDS_DIR;
 
 describe('dashboardFileJsonSchema', () => {
   const schema = dashboardFileJsonSchema() as Schema;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { normalizeForCompare } from '../../src/plan/normalize.js';
 import { parsePointer, pointerProblem, pointerToPath } from '../../src/plan/json-pointer.js';
+import { CORPUS_DASHBOARDS_DIR } from '../helpers/corpus.js';
 
 const none = { ignore: [] };
 const equal = (a: unknown, b: unknown, ignore: string[] = []): boolean =>
@@ -153,7 +154,7 @@ describe('normalizeForCompare', () => {
   });
 
   it('is idempotent on every real dashboard in the corpus', () => {
-    const dir = '/work/shared/corpus/dashboards';
+    const dir = CORPUS_DASHBOARDS_DIR;
     const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
     expect(files.length).toBeGreaterThan(40);
     for (const file of files) {

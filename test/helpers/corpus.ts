@@ -1,0 +1,15 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO_ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
+
+/**
+ * The workplace's shared material (`../shared` beside the repository, as the project brief places it). Set
+ * DASHCD_SHARED_DIR to read it from elsewhere. Tests need it: a missing folder fails them loudly, never skips them.
+ */
+export const SHARED_DIR =
+  process.env.DASHCD_SHARED_DIR ?? [resolve(REPO_ROOT, '../shared'), '/work/shared'].find((dir) => existsSync(join(dir, 'corpus'))) ?? resolve(REPO_ROOT, '../shared');
+
+export const CORPUS_DIR = join(SHARED_DIR, 'corpus');
+export const CORPUS_DASHBOARDS_DIR = join(CORPUS_DIR, 'dashboards');
