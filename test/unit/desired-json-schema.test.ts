@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { dashboardFileJsonSchema } from '../../src/schema/json-schema.js';
 import { CORPUS_DASHBOARDS_DIR } from '../helpers/corpus.js';

@@ -1,12 +1,12 @@
 import { applyPlan, countOutcomes, orphansOf, type ApplyOutcome, type ApplyResult, type RemoteViolation } from '../../apply/apply-plan.js';
 import { pruneRefusal } from '../../apply/prune-guard.js';
-import { planDashboards } from '../../reconcile/plan-dashboards.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo } from '../command.js';
 import { concurrencyFlag, dataFlag, dirFlag, targetFlag } from '../common-flags.js';
 import { printDiagnostics } from '../diagnostics-output.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { intFlag } from '../int-flag.js';
 import { withTarget } from '../with-target.js';
+import { concurrencyOf, planFromFlags } from '../plan-from-flags.js';
 import { renderPlanText } from '../render/render-text.js';
 
 export const applyCommand = defineCommand({
@@ -27,18 +27,10 @@ export const applyCommand = defineCommand({
   examples: ['dashcd apply', 'dashcd apply --concurrency 16', 'dashcd apply --prune --max-delete 20'],
   async run({ flags }, io) {
     const started = Date.now();
-    const concurrency = Math.max(1, intFlag(flags, 'concurrency', 8));
+    const concurrency = concurrencyOf(flags);
     const prune = booleanFlag(flags, 'prune');
     return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data') }, io, async (target) => {
-      const planned = await planDashboards({
-        dir: stringFlag(flags, 'dir') ?? 'dashboards',
-        cwd: io.cwd,
-        api: target.client,
-        targetLabel: target.label,
-        log: io.log,
-        concurrency,
-        signal: io.signal,
-      });
+      const planned = await planFromFlags(flags, io, target);
       if (planned.kind === 'invalid') {
         printDiagnostics(planned.diagnostics, io);
         return ExitCode.InvalidDesiredState;

@@ -2,13 +2,12 @@ import { renderPlanJson } from '../render/render-json.js';
 import { renderPlanMarkdown } from '../render/render-markdown.js';
 import { renderPlanText } from '../render/render-text.js';
 import { hasChanges, type Plan } from '../../plan/build-plan.js';
-import { planDashboards } from '../../reconcile/plan-dashboards.js';
 import { booleanFlag, defineCommand, stringFlag } from '../command.js';
 import { concurrencyFlag, dataFlag, dirFlag, targetFlag } from '../common-flags.js';
 import { printDiagnostics } from '../diagnostics-output.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
-import { intFlag } from '../int-flag.js';
 import { withTarget } from '../with-target.js';
+import { planFromFlags } from '../plan-from-flags.js';
 
 const RENDERERS: Record<string, (plan: Plan) => string> = {
   text: renderPlanText,
@@ -35,17 +34,8 @@ export const planCommand = defineCommand({
     const output = stringFlag(flags, 'output') ?? 'text';
     const render = Object.hasOwn(RENDERERS, output) ? RENDERERS[output] : undefined;
     if (!render) throw new UsageError(`--output must be text, json or markdown, got '${output}'`);
-    const concurrency = Math.max(1, intFlag(flags, 'concurrency', 8));
     return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data') }, io, async (target) => {
-      const result = await planDashboards({
-        dir: stringFlag(flags, 'dir') ?? 'dashboards',
-        cwd: io.cwd,
-        api: target.client,
-        targetLabel: target.label,
-        log: io.log,
-        concurrency,
-        signal: io.signal,
-      });
+      const result = await planFromFlags(flags, io, target);
       if (result.kind === 'invalid') {
         printDiagnostics(result.diagnostics, io);
         return ExitCode.InvalidDesiredState;

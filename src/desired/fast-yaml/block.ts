@@ -1,7 +1,7 @@
 import { doubleQuoteEnd, FlowParser, singleQuoteEnd } from './flow.js';
 import { readBlockScalar } from './block-scalar.js';
 import { BAIL, doubleQuotedValue, isStringPlain, resolvePlain, singleQuotedValue, unfoldLines } from './scalars.js';
-import { HASH, isBlank, lineAfter, lineEnd, NL, restOfLine, scanLine, SPACE } from './text.js';
+import { HASH, isBlank, lineAfter, NL, restOfLine, scanLine, SPACE } from './text.js';
 
 /** First characters of a value the fast path leaves to `yaml` (anchors, aliases, tags, directives, reserved…). */
 const VALUE_START_BAIL = charTable('&*!%@`,]}');
