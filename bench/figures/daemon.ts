@@ -127,15 +127,21 @@ async function measureRss(ctx: FigureContext): Promise<FigureOutcome> {
   const d = await startDaemon(ctx, dir, ['--simulate-events', '--resync', '60s']);
   try {
     const reconcileMs = await waitAllLive(d, ids, 300_000);
-    const settleMs = ctx.smoke ? 1500 : 15_000;
-    ctx.progress(`all ${count} dashboards live after ${Math.round(reconcileMs)} ms; letting the poller run ${settleMs} ms`);
-    await sleep(settleMs);
-    const memory = d.proc.memory();
+    const samples = ctx.smoke ? 2 : 5;
+    const everyMs = ctx.smoke ? 250 : 3000;
+    ctx.progress(`all ${count} dashboards live after ${Math.round(reconcileMs)} ms; sampling RSS ${samples}× every ${everyMs} ms while the poller runs`);
+    const rss: number[] = [];
+    for (let i = 0; i < samples; i++) {
+      await sleep(everyMs);
+      rss.push(d.proc.memory().rssMb);
+    }
+    const value = summarize(rss);
+    const peak = d.proc.memory().peakRssMb;
     return {
       rows: [
-        { label: `daemon RSS with ${count.toLocaleString('en-US')} dashboards and the archive poller`, unit: 'MB', better: 'lower', value: summarize([memory.rssMb]), goal: { text: '≤ 300 MB', met: memory.rssMb <= 300 }, note: `peak ${Math.round(memory.peakRssMb)} MB` },
+        { label: `daemon RSS with ${count.toLocaleString('en-US')} dashboards and the archive poller`, unit: 'MB', better: 'lower', value, goal: { text: '≤ 300 MB', met: value.median <= 300 }, note: `${samples} samples, ${everyMs / 1000} s apart; peak ${Math.round(peak)} MB` },
       ],
-      details: { dashboards: count, startupReconcileMs: Math.round(reconcileMs), settleMs, peakRssMb: memory.peakRssMb, archiveFiles: await archivedFiles(join(ctx.workDir, 'archive')) },
+      details: { dashboards: count, startupReconcileMs: Math.round(reconcileMs), peakRssMb: peak, archiveFiles: await archivedFiles(join(ctx.workDir, 'archive')) },
     };
   } finally {
     await stopDaemon(d);
