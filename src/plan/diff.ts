@@ -18,6 +18,8 @@ export interface DiffResult {
  */
 export function diffJson(from: JsonValue, to: JsonValue): DiffResult {
   const result: DiffResult = { patch: [], before: [] };
+  // Most dashboards of a plan are unchanged: one equality walk settles them without aligning any array.
+  if (jsonEqual(from, to)) return result;
   diffValue(from, to, '', result);
   return result;
 }
@@ -55,6 +57,27 @@ function diffArray(from: JsonValue[], to: JsonValue[], path: string, out: DiffRe
       position++;
     }
   }
+}
+
+/**
+ * Exactly "diffValue would emit nothing": same shape, same keys, arrays item by item (equal arrays align as pairs in
+ * order), scalars as isDeepStrictEqual compares them (Object.is, so -0 differs from 0).
+ */
+export function jsonEqual(a: JsonValue, b: JsonValue): boolean {
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return Object.is(a, b);
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i] as JsonValue, b[i] as JsonValue)) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) {
+    if (!Object.hasOwn(b, key) || !jsonEqual(a[key] as JsonValue, b[key] as JsonValue)) return false;
+  }
+  return true;
 }
 
 function emit(out: DiffResult, op: Operation, before: JsonValue | null): void {

@@ -1,0 +1,46 @@
+import fc from 'fast-check';
+import { isDeepStrictEqual } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { diffJson, jsonEqual } from '../../src/plan/diff.js';
+import { sortKeysDeep, toJsonValue, type JsonValue } from '../../src/plan/json-value.js';
+
+/** Small JSON values with few distinct leaves, so equal and nearly-equal pairs are common. */
+const leaf = fc.constantFrom<JsonValue>(null, true, false, 0, -0, 1, '', 'a', 'b');
+const jsonArb = fc.letrec<{ value: JsonValue }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    leaf,
+    fc.array(tie('value'), { maxLength: 3 }),
+    fc.dictionary(fc.constantFrom('a', 'b', '__proto__', '0'), tie('value'), { maxKeys: 3 }),
+  ),
+})).value;
+
+describe('jsonEqual (the unchanged fast path of diffJson)', () => {
+  it('agrees with isDeepStrictEqual on normalised JSON, -0 versus 0 included', () => {
+    fc.assert(
+      fc.property(jsonArb, jsonArb, (a, b) => {
+        const x = sortKeysDeep(toJsonValue(a) ?? null);
+        const y = sortKeysDeep(toJsonValue(b) ?? null);
+        expect(jsonEqual(x, y)).toBe(isDeepStrictEqual(x, y));
+        expect(jsonEqual(x, sortKeysDeep(x))).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('tells -0 from 0, an array from an object and a missing key from another', () => {
+    expect(jsonEqual(-0, 0)).toBe(false);
+    expect(jsonEqual([], {})).toBe(false);
+    expect(jsonEqual({ a: 1 }, { b: 1 })).toBe(false);
+    expect(diffJson({ n: -0 }, { n: 0 }).patch).toEqual([{ op: 'replace', path: '/n', value: 0 }]);
+  });
+});
+
+describe('json-value copies', () => {
+  it('keep a __proto__ member as data at every depth, with keys sorted', () => {
+    const parsed = JSON.parse('{"b":{"__proto__":{"x":1},"a":2},"__proto__":[1]}') as unknown;
+    const sorted = sortKeysDeep(toJsonValue(parsed) ?? null);
+    expect(JSON.stringify(sorted)).toBe('{"__proto__":[1],"b":{"__proto__":{"x":1},"a":2}}');
+    expect(Object.getPrototypeOf(sorted)).toBe(Object.prototype);
+  });
+});
