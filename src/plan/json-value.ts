@@ -56,6 +56,45 @@ export function sortKeysDeep(value: JsonValue): JsonValue {
   return out;
 }
 
+/**
+ * toJsonValue with keys sorted and `null` object members left out (array items stay): the first copy of
+ * normalisation, which then only mutates it. One copy instead of a copy plus a sorted copy.
+ */
+export function toSortedJsonValue(value: unknown): JsonValue | undefined {
+  if (typeof value !== 'object' || value === null) return toJsonValue(value);
+  if (Array.isArray(value)) return value.map((item) => toSortedJsonValue(item) ?? null);
+  const out: JsonObject = {};
+  for (const key of Object.keys(value).sort()) {
+    const json = toSortedJsonValue((value as Record<string, unknown>)[key]);
+    if (json !== undefined && json !== null) setMember(out, key, json);
+  }
+  return out;
+}
+
+/**
+ * sortKeysDeep for a value this module's caller owns: objects whose keys are already in order are kept as they are
+ * (after their members are sorted in place), so only the objects normalisation added keys to are copied.
+ */
+export function sortKeysInPlace(value: JsonValue): JsonValue {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = sortKeysInPlace(value[i] as JsonValue);
+    return value;
+  }
+  if (!isJsonObject(value)) return value;
+  const keys = Object.keys(value);
+  let sorted = true;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    const member = value[key] as JsonValue;
+    if (typeof member === 'object' && member !== null) {
+      const inOrder = sortKeysInPlace(member);
+      if (inOrder !== member) setMember(value, key, inOrder);
+    }
+    if (i > 0 && (keys[i - 1] as string) > key) sorted = false;
+  }
+  return sorted ? value : sortKeysDeep(value);
+}
+
 /** A serialisation in which key order does not matter: the sort key for set-like arrays. */
 export function canonicalJson(value: JsonValue): string {
   return JSON.stringify(sortKeysDeep(value));

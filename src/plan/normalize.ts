@@ -1,5 +1,5 @@
 import { parsePointer, pointerProblem, removePointer } from './json-pointer.js';
-import { isJsonObject, sortKeysDeep, toJsonValue, type JsonObject, type JsonValue } from './json-value.js';
+import { isJsonObject, sortKeysInPlace, toSortedJsonValue, type JsonObject, type JsonValue } from './json-value.js';
 import { fillServiceDefaults, sortSetMembers } from './service-defaults.js';
 
 export interface NormalizeOptions {
@@ -22,14 +22,14 @@ export interface NormalizeOptions {
  * order); the input is never modified.
  */
 export function normalizeForCompare(dashboard: unknown, options: NormalizeOptions): JsonValue {
-  const json = toJsonValue(dashboard) ?? null;
+  // The copy already has sorted keys and no null members; only objects that gain defaults are re-sorted below.
+  const json = toSortedJsonValue(dashboard) ?? null;
   if (!isJsonObject(json)) return json;
-  dropNullMembers(json);
   dropServerOwned(json);
   fillServiceDefaults(json);
   dropEmptyMembers(json);
   sortSetMembers(json);
-  const sorted = sortKeysDeep(json);
+  const sorted = sortKeysInPlace(json);
   if (options.ignore.length === 0) return sorted;
   for (const pointer of options.ignore) {
     // project-config reports bad pointers; one that slips through here must not remove the wrong thing.
@@ -50,19 +50,6 @@ function dropServerOwned(dashboard: JsonObject): void {
   const tiles = dashboard.tiles;
   if (!Array.isArray(tiles)) return;
   for (const tile of tiles) if (isJsonObject(tile)) delete tile.metricExpressions;
-}
-
-/** Object members holding `null` go, at every depth; `null` array items stay (positions carry meaning). */
-function dropNullMembers(value: JsonValue): void {
-  if (Array.isArray(value)) {
-    for (const item of value) dropNullMembers(item);
-  } else if (isJsonObject(value)) {
-    for (const key of Object.keys(value)) {
-      const member = value[key] as JsonValue;
-      if (member === null) delete value[key];
-      else dropNullMembers(member);
-    }
-  }
 }
 
 /** Bottom-up, so a member that becomes empty once its own empty members are gone is dropped too. */
