@@ -1,7 +1,7 @@
 import type { Operation } from 'fast-json-patch';
 import type { GitInfo } from '../desired/git-info.js';
 import type { Dashboard } from '../schema/dashboard.js';
-import { diffJson } from './diff.js';
+import { diffJson, jsonEqual } from './diff.js';
 import { compareCodeUnits, type JsonValue } from './json-value.js';
 import { normalizeForCompare, type NormalizeOptions } from './normalize.js';
 import { withOwnershipTag } from './ownership.js';
@@ -99,9 +99,22 @@ function planDesired(desired: DesiredInput, live: Dashboard | undefined, tag: st
   if (!live) return { action: 'create', id, name, file, desired: written };
   // The ownership tag is dashcd's marker, not content: a live dashboard lacking it (made elsewhere, then pulled) is
   // not a change. It gets the tag with its next real update; until then prune leaves it alone, the safe side.
-  const { patch, before } = diffJson(normalizeForCompare(withOwnershipTag(live, tag), options), normalizeForCompare(written, options));
+  const tagged = withOwnershipTag(live, tag);
+  if (sameContent(tagged, written)) return { action: 'unchanged', id, name, file };
+  const { patch, before } = diffJson(normalizeForCompare(tagged, options), normalizeForCompare(written, options));
   if (patch.length === 0) return { action: 'unchanged', id, name, file };
   return { action: 'update', id, name, file, desired: written, patch, before };
+}
+
+/**
+ * Equal data apart from the members normalisation drops anyway (`id`, `metadata`) normalises to equal values,
+ * since normalizeForCompare depends on the value only: so a live dashboard that is exactly what apply wrote (the
+ * embedded server, or any target that adds nothing) is unchanged without normalising either side.
+ */
+function sameContent(live: Dashboard, written: Dashboard): boolean {
+  const { id: _liveId, metadata: _liveMetadata, ...liveContent } = live;
+  const { id: _writtenId, metadata: _writtenMetadata, ...writtenContent } = written;
+  return jsonEqual(liveContent, writtenContent);
 }
 
 /** The PUT body: the id first (as the real service's clients send it), then the file's body with the tag. */

@@ -60,24 +60,28 @@ function diffArray(from: JsonValue[], to: JsonValue[], path: string, out: DiffRe
 }
 
 /**
- * Exactly "diffValue would emit nothing": same shape, same keys, arrays item by item (equal arrays align as pairs in
- * order), scalars as isDeepStrictEqual compares them (Object.is, so -0 differs from 0).
+ * Exactly "diffValue would emit nothing" for JSON values: same shape, same keys, arrays item by item (equal arrays
+ * align as pairs in order), scalars as isDeepStrictEqual compares them (Object.is, so -0 differs from 0). On any
+ * other input it only answers true for the same data: an object that is not plain (a Date, a Map) never matches.
  */
-export function jsonEqual(a: JsonValue, b: JsonValue): boolean {
+export function jsonEqual(a: unknown, b: unknown): boolean {
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return Object.is(a, b);
   if (a === b) return true;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i] as JsonValue, b[i] as JsonValue)) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
     return true;
   }
-  if (Array.isArray(b)) return false;
+  if (Array.isArray(b) || !isPlainObject(a) || !isPlainObject(b)) return false;
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
-  for (const key of keys) {
-    if (!Object.hasOwn(b, key) || !jsonEqual(a[key] as JsonValue, b[key] as JsonValue)) return false;
-  }
+  for (const key of keys) if (!Object.hasOwn(b, key) || !jsonEqual(a[key], b[key])) return false;
   return true;
+}
+
+function isPlainObject(value: object): value is Record<string, unknown> {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
 }
 
 function emit(out: DiffResult, op: Operation, before: JsonValue | null): void {

@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { buildPlan } from '../../src/plan/build-plan.js';
 import { diffJson, jsonEqual } from '../../src/plan/diff.js';
 import { sortKeysDeep, toJsonValue, type JsonValue } from '../../src/plan/json-value.js';
+import type { Dashboard } from '../../src/schema/dashboard.js';
 
 /** Small JSON values with few distinct leaves, so equal and nearly-equal pairs are common. */
 const leaf = fc.constantFrom<JsonValue>(null, true, false, 0, -0, 1, '', 'a', 'b');
@@ -42,5 +44,33 @@ describe('json-value copies', () => {
     const sorted = sortKeysDeep(toJsonValue(parsed) ?? null);
     expect(JSON.stringify(sorted)).toBe('{"__proto__":[1],"b":{"__proto__":{"x":1},"a":2}}');
     expect(Object.getPrototypeOf(sorted)).toBe(Object.prototype);
+  });
+});
+
+describe('buildPlan on a live dashboard that is exactly what apply wrote', () => {
+  const ID = '11111111-1111-4111-8111-111111111111';
+  const TAG = 'managed-by:dashcd';
+  const body = {
+    dashboardMetadata: { name: 'n', owner: 'o', tags: ['a'] },
+    tiles: [{ name: 'm', tileType: 'MARKDOWN', configured: true, bounds: { top: 0, left: 0, width: 1, height: 1 }, markdown: 'x' }],
+  } as unknown as Dashboard;
+  const plan = (live: unknown) =>
+    buildPlan({ desired: [{ id: ID, file: 'f.yaml', name: 'n', body }], live: new Map([[ID, live as Dashboard]]), liveOwned: [], ownershipTag: TAG, ignore: [], target: 't' });
+
+  it('is unchanged whatever the key order, id case and server metadata', () => {
+    const live = {
+      tiles: body.tiles,
+      metadata: { configurationVersions: [7] },
+      dashboardMetadata: { tags: ['a', TAG], owner: 'o', name: 'n' },
+      id: ID.toUpperCase(),
+    };
+    expect(plan(live).changes.map((c) => c.action)).toEqual(['unchanged']);
+  });
+
+  it('still reports a -0 the file writes as 0, as the normalised diff always did', () => {
+    const tiles = [{ ...(body.tiles[0] as object), bounds: { top: -0, left: 0, width: 1, height: 1 } }];
+    const live = { id: ID, dashboardMetadata: { name: 'n', owner: 'o', tags: ['a', TAG] }, tiles };
+    const [change] = plan(live).changes;
+    expect(change?.action === 'update' && change.patch).toEqual([{ op: 'replace', path: '/tiles/0/bounds/top', value: 0 }]);
   });
 });
