@@ -130,6 +130,24 @@ describe('durable writes, proven with a recording fs layer', () => {
     expect(durableWriteProblems(events, tokensFile, 'token create')).toEqual([]);
   });
 
+  it('parallel PUTs to different ids (sharing directory fsyncs) each meet the contract before their response', async () => {
+    const events: FsEvent[] = [];
+    server = await startTestServer({ fs: recordingFs(events, () => 'none') });
+    const { token, url } = server;
+    const ids = Array.from({ length: 16 }, (_, i) => `55555555-aaaa-4bbb-8ccc-${String(i).padStart(12, '0')}`);
+    await Promise.all(
+      ids.map(async (id) => {
+        const res = await api(`${url}/api/config/v1/dashboards/${id}`, { method: 'PUT', token, body: minimalDashboard(id) });
+        expect(res.status).toBe(201);
+        events.push({ op: 'response', label: id });
+      }),
+    );
+    const dir = join(server.dataDir, 'env', 'local', 'dashboards');
+    for (const id of ids) expect(durableWriteProblems(events, join(dir, `${id}.json`), id)).toEqual([]);
+    const dirSyncs = events.filter((e) => e.op === 'sync' && e.path === dir).length;
+    expect(dirSyncs).toBeLessThanOrEqual(ids.length);
+  });
+
   it('the check fails for a variant that skips the fsync of the temp file', async () => {
     const { events, created } = await exercise('file-sync');
     expect(durableWriteProblems(events, created, 'POST')).toEqual(['temp file not fsynced before the rename']);

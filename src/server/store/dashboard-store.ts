@@ -1,7 +1,7 @@
 import { randomUUID as nodeRandomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { systemClock, type Clock } from '../../lib/clock.js';
-import { fsyncDir, writeFileDurable } from '../../lib/durable-file.js';
+import { DirSyncBarrier, writeFileDurable } from '../../lib/durable-file.js';
 import { nodeFs, type FsLayer } from '../../lib/fs-layer.js';
 import type { Logger } from '../../lib/logger.js';
 import type { DashboardStub } from '../../schema/dashboard.js';
@@ -69,6 +69,9 @@ export async function openDashboardStore({
   const index = new Map<DashboardId, DashboardRecord>(loaded.map((record) => [record.id, record]));
   const reserved = new Set<DashboardId>();
   const queue = new KeyedSerializer();
+  // One directory fsync covers every rename (or unlink) that completed before it started: group commit.
+  const dirSync = new DirSyncBarrier(dir, fs);
+  const syncDir = (): Promise<void> => dirSync.sync();
   let closed = false;
   log.info({ dir, dashboards: index.size }, 'dashboard store opened');
 
@@ -80,7 +83,7 @@ export async function openDashboardStore({
     const previous = index.get(id);
     const version = (previous?.version ?? 0) + 1;
     const document = buildDocument(id, version, body, clusterVersion);
-    await writeFileDurable(join(dir, `${id}.json`), fileText(document), { fs });
+    await writeFileDurable(join(dir, `${id}.json`), fileText(document), { fs, syncDir });
     const record = recordOf(id, version, document);
     index.set(id, record);
     return { id, name: record.name, created: previous === undefined };
@@ -119,7 +122,7 @@ export async function openDashboardStore({
       return queue.run(id, async () => {
         if (!index.has(id)) return false;
         await fs.unlink(join(dir, `${id}.json`)).catch(ignoreMissing);
-        await fsyncDir(dir, fs);
+        await syncDir();
         index.delete(id);
         return true;
       });
