@@ -1,4 +1,3 @@
-import { readSync } from 'node:fs';
 import { open, readdir, stat, truncate, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { appendDurable, fsyncDir, mkdirDurable, TEMP_MARKER } from '../../lib/durable-file.js';
@@ -6,6 +5,7 @@ import { nodeFs, type FsLayer } from '../../lib/fs-layer.js';
 import type { Logger } from '../../lib/logger.js';
 import { StoreError } from '../store/store-error.js';
 import { fieldsOfLine, type EventFields } from './event-record.js';
+import { SpanReader } from './span-reader.js';
 
 export const EVENT_LOG_FILE = 'events.log';
 const NEWLINE = 0x0a;
@@ -104,12 +104,16 @@ async function cutTornTail(path: string, keep: number, dropped: number, log: Log
  * index points at. One writer at a time (appends are serialised by the store).
  */
 export class EventLog {
+  private readonly spans: SpanReader;
+
   private constructor(
     readonly path: string,
     private size: number,
     private readonly reader: FileHandle,
     private readonly fs: FsLayer,
-  ) {}
+  ) {
+    this.spans = new SpanReader(() => reader.fd, path);
+  }
 
   /** Opens an existing (already scanned) log file for appends and reads. */
   static async open(path: string, fs: FsLayer = nodeFs): Promise<EventLog> {
@@ -146,55 +150,15 @@ export class EventLog {
     await truncate(this.path, this.size).catch(() => undefined);
   }
 
-  /**
-   * Reads spans; neighbouring spans are fetched with one read (pages are mostly contiguous in the file). Synchronous
-   * on purpose: a page is up to 150 small positioned reads that the page cache answers in microseconds each, while a
-   * round trip through the libuv pool costs tens of microseconds per read; and a read can never interleave with
-   * close().
-   */
+  /** Reads spans (see SpanReader): one buffer per call, neighbouring spans fetched with one read. */
   read(spans: readonly LogSpan[]): Buffer[] {
-    const out: Buffer[] = new Array<Buffer>(spans.length);
-    const order = spans.map((_, i) => i).sort((a, b) => (spans[a]?.offset ?? 0) - (spans[b]?.offset ?? 0));
-    let i = 0;
-    while (i < order.length) {
-      const first = spans[order[i] ?? 0] as LogSpan;
-      let last = i;
-      let end = first.offset + first.length;
-      while (last + 1 < order.length) {
-        const next = spans[order[last + 1] ?? 0] as LogSpan;
-        if (next.offset - end > MERGE_GAP || next.offset + next.length - first.offset > MERGE_LIMIT) break;
-        end = Math.max(end, next.offset + next.length);
-        last++;
-      }
-      const buffer = Buffer.allocUnsafe(end - first.offset);
-      this.readFully(buffer, first.offset);
-      for (let k = i; k <= last; k++) {
-        const index = order[k] ?? 0;
-        const span = spans[index] as LogSpan;
-        out[index] = buffer.subarray(span.offset - first.offset, span.offset - first.offset + span.length);
-      }
-      i = last + 1;
-    }
-    return out;
-  }
-
-  private readFully(buffer: Buffer, position: number): void {
-    let done = 0;
-    while (done < buffer.length) {
-      const bytesRead = readSync(this.reader.fd, buffer, done, buffer.length - done, position + done);
-      if (bytesRead === 0) throw new StoreError('STORE_IO', `${this.path} is shorter than its index expects`);
-      done += bytesRead;
-    }
+    return this.spans.read(spans);
   }
 
   async close(): Promise<void> {
     await this.reader.close();
   }
 }
-
-/** Spans closer than this are read together; farther apart, reading the gap costs more than another read. */
-const MERGE_GAP = 4 * 1024;
-const MERGE_LIMIT = 1024 * 1024;
 
 /**
  * Creates the events directory when it is missing and removes temp files an interrupted atomic write left behind
