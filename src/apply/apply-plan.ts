@@ -51,13 +51,17 @@ export function orphansOf(plan: Plan): OrphanChange[] {
  * Asks the target's validator about every dashboard the plan would write. Local schema checks already passed;
  * this catches what only the target knows, before anything is written (all or nothing).
  */
-export async function validateRemotely(plan: Plan, { api, concurrency, signal }: ApplyDeps): Promise<RemoteViolation[]> {
+export async function validateRemotely(
+  plan: Plan,
+  { api, concurrency, signal }: ApplyDeps,
+  bodyOf: (change: WriteChange) => unknown = (change) => change.desired,
+): Promise<RemoteViolation[]> {
   const writes = writesOf(plan);
   const results = await mapConcurrent(
     writes,
     concurrency,
     async (change): Promise<RemoteViolation | undefined> => {
-      const outcome = await api.dashboards.validate(change.desired, change.id);
+      const outcome = await api.dashboards.validate(bodyOf(change), change.id);
       if (outcome.valid) return undefined;
       return { id: change.id, file: change.file, message: outcome.message, violations: outcome.violations };
     },
@@ -72,7 +76,14 @@ export async function validateRemotely(plan: Plan, { api, concurrency, signal }:
  * `prune` is set. One log line per write.
  */
 export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ApplyResult> {
-  const invalid = await validateRemotely(plan, deps);
+  // The validator and the PUT get the same bytes: encoding each 20 KB body once instead of twice.
+  const encoded = new Map<WriteChange, string>();
+  const bodyOf = (change: WriteChange): string => {
+    let text = encoded.get(change);
+    if (text === undefined) encoded.set(change, (text = JSON.stringify(change.desired)));
+    return text;
+  };
+  const invalid = await validateRemotely(plan, deps, bodyOf);
   const skipInvalid = deps.validation === 'skip-invalid';
   if (invalid.length > 0 && !skipInvalid) return { kind: 'rejected', invalid };
   const rejected = new Set(invalid.map((v) => v.id));
@@ -86,7 +97,7 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ApplyResul
       throw error;
     });
   const toWrite = writesOf(plan).filter((change) => !rejected.has(change.id));
-  const writes = await mapConcurrent(toWrite, concurrency, (change) => guarded(() => writeOne(change, api, log)), signal);
+  const writes = await mapConcurrent(toWrite, concurrency, (change) => guarded(() => writeOne(change, bodyOf(change), api, log)), signal);
   const deletes = deps.prune
     ? await mapConcurrent(orphansOf(plan), concurrency, (orphan) => guarded(() => deleteOne(orphan, api, log)), signal)
     : [];
@@ -94,10 +105,10 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ApplyResul
   return { kind: 'applied', outcomes, unchanged: plan.summary.unchanged, skippedInvalid: invalid };
 }
 
-async function writeOne(change: WriteChange, api: ApiClient, log: Logger): Promise<ApplyOutcome> {
+async function writeOne(change: WriteChange, body: string, api: ApiClient, log: Logger): Promise<ApplyOutcome> {
   const { action, id, name, file } = change;
   try {
-    await api.dashboards.put(id, change.desired);
+    await api.dashboards.put(id, body);
     log.info({ id, file, action }, action === 'create' ? 'dashboard created' : 'dashboard updated');
     return { action, id, name, file, status: 'applied' };
   } catch (error) {
