@@ -5,6 +5,13 @@ import { nodeFs, type FsLayer } from './fs-layer.js';
 /** Temp files carry this marker so a damaged-store scan can recognise and remove leftovers. */
 export const TEMP_MARKER = '.tmp-';
 
+/**
+ * Temp names are a per-process random prefix plus a counter: unique within the process without drawing random
+ * bytes per write, and unlikely to collide across processes ('wx' refuses a collision rather than clobbering).
+ */
+const TEMP_PREFIX = randomBytes(6).toString('hex');
+let tempCounter = 0;
+
 export interface DurableWriteOptions {
   fs?: FsLayer;
   mode?: number;
@@ -27,7 +34,7 @@ export async function writeFileDurable(
   { fs = nodeFs, mode = 0o644, syncDir }: DurableWriteOptions = {},
 ): Promise<void> {
   const dir = dirname(path);
-  const temp = join(dir, `${basename(path)}${TEMP_MARKER}${randomBytes(6).toString('hex')}`);
+  const temp = join(dir, `${basename(path)}${TEMP_MARKER}${TEMP_PREFIX}${(tempCounter++).toString(36)}`);
   const handle = await fs.open(temp, 'wx', mode);
   try {
     await handle.write(data);
