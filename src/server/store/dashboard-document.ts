@@ -44,12 +44,43 @@ export function buildDocument(
   return document;
 }
 
-/** Pretty-printed so the data dir stays readable and diffable by people. */
-export function fileText(document: Record<string, unknown>): string {
-  return `${JSON.stringify(document, null, 2)}\n`;
+/** A document serialised once: the compact bytes GET serves and the file text, built from the same pieces. */
+export interface SerialisedDocument {
+  readonly bytes: Buffer;
+  readonly fileText: string;
 }
 
-export function recordOf(id: DashboardId, version: number, document: Record<string, unknown>): DashboardRecord {
+/**
+ * Each top-level member is stringified once, compactly; the served bytes join the pieces, the file text puts one
+ * member per line and one element per line for top-level arrays (tiles), so the data dir stays readable and a
+ * changed tile is a one-line diff. Full pretty-printing cost more than the rest of a PUT's serialisation.
+ */
+export function serialise(document: Record<string, unknown>): SerialisedDocument {
+  const compact: string[] = [];
+  const lines: string[] = [];
+  for (const [key, value] of Object.entries(document)) {
+    if (value === undefined) continue;
+    const name = JSON.stringify(key);
+    if (Array.isArray(value) && value.length > 0) {
+      const items = value.map((item: unknown) => JSON.stringify(item) ?? 'null');
+      compact.push(`${name}:[${items.join(',')}]`);
+      lines.push(`  ${name}: [\n    ${items.join(',\n    ')}\n  ]`);
+    } else {
+      const text = JSON.stringify(value);
+      if (text === undefined) continue;
+      compact.push(`${name}:${text}`);
+      lines.push(`  ${name}: ${text}`);
+    }
+  }
+  return { bytes: Buffer.from(`{${compact.join(',')}}`), fileText: `{\n${lines.join(',\n')}\n}\n` };
+}
+
+export function recordOf(
+  id: DashboardId,
+  version: number,
+  document: Record<string, unknown>,
+  bytes: Buffer = serialise(document).bytes,
+): DashboardRecord {
   const meta = document['dashboardMetadata'] as { name?: unknown; owner?: unknown; tags?: unknown };
   return {
     id,
@@ -57,7 +88,7 @@ export function recordOf(id: DashboardId, version: number, document: Record<stri
     name: typeof meta.name === 'string' ? meta.name : '',
     owner: typeof meta.owner === 'string' ? meta.owner : '',
     tags: Array.isArray(meta.tags) ? meta.tags.filter((tag): tag is string => typeof tag === 'string') : [],
-    bytes: Buffer.from(JSON.stringify(document)),
+    bytes,
   };
 }
 

@@ -9,8 +9,8 @@ import { parseDashboardId, type DashboardId } from '../../schema/ids.js';
 import {
   buildDocument,
   DEFAULT_CLUSTER_VERSION,
-  fileText,
   recordOf,
+  serialise,
   type DashboardBody,
   type DashboardRecord,
 } from './dashboard-document.js';
@@ -83,8 +83,9 @@ export async function openDashboardStore({
     const previous = index.get(id);
     const version = (previous?.version ?? 0) + 1;
     const document = buildDocument(id, version, body, clusterVersion);
-    await writeFileDurable(join(dir, `${id}.json`), fileText(document), { fs, syncDir });
-    const record = recordOf(id, version, document);
+    const { bytes, fileText } = serialise(document);
+    await writeFileDurable(join(dir, `${id}.json`), fileText, { fs, syncDir });
+    const record = recordOf(id, version, document, bytes);
     index.set(id, record);
     return { id, name: record.name, created: previous === undefined };
   };
