@@ -94,6 +94,19 @@ describe('token store', () => {
     expect(write).toEqual(['open temp wx 600', 'sync temp', 'rename temp tokens.json', 'open dir r', 'sync dir']);
   });
 
+  it('after a token verified, still rejects its wrong secrets and stops accepting it the moment it is revoked', async () => {
+    const store = await openTokenStore({ file, clock: fakeClock() });
+    const { token, info } = await store.create({ name: 'ci', scopes: ['ReadConfig'] });
+    expect(store.verify(token)).toEqual(info);
+    const flip = (at: number): string => `${token.slice(0, at)}${token[at] === 'A' ? 'B' : 'A'}${token.slice(at + 1)}`;
+    for (const bad of [flip(token.length - 1), flip(40), flip(33), flip(3), token.toLowerCase()]) {
+      expect(store.verify(bad)).toBeUndefined();
+    }
+    expect(store.verify(token)).toEqual(info);
+    expect(await store.revoke(info.id)).toBe(true);
+    expect(store.verify(token)).toBeUndefined();
+  });
+
   it('revokes by id and by name, refuses an ambiguous name, and answers false for an unknown one', async () => {
     const store = await openTokenStore({ file });
     const a = await store.create({ name: 'ci', scopes: ['ReadConfig'] });

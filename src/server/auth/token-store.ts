@@ -6,7 +6,7 @@ import { writeFileDurable } from '../../lib/durable-file.js';
 import { nodeFs, type FsLayer } from '../../lib/fs-layer.js';
 import type { Scope } from '../../schema/scopes.js';
 import { ensureDirDurable } from '../data-dir.js';
-import { digestToken, generateToken, publicIdOf } from './token-format.js';
+import { TOKEN_LENGTH, TOKEN_PREFIX, PUBLIC_ID_LENGTH, digestToken, generateToken, publicIdOf } from './token-format.js';
 import {
   CreateTokenInput,
   TokenStoreError,
@@ -46,6 +46,14 @@ interface Entry {
   readonly digest: Buffer;
 }
 
+/** A token that passed the digest check, kept so the next request with it skips the regex and the SHA-256. */
+interface Verified {
+  readonly token: string;
+  readonly entry: Entry;
+}
+
+const ID_START = TOKEN_PREFIX.length + 1;
+
 /** Opens the token file (missing = empty). A damaged file is a TOKEN_FILE_DAMAGED error, not an empty store. */
 export async function openTokenStore({ file, fs = nodeFs, clock = systemClock }: OpenTokenStoreOptions): Promise<TokenStore> {
   const store = new FileTokenStore(file, fs, clock);
@@ -56,6 +64,8 @@ export async function openTokenStore({ file, fs = nodeFs, clock = systemClock }:
 class FileTokenStore implements TokenStore {
   private persisted = new Map<string, Entry>();
   private readonly ephemeral = new Map<string, Entry>();
+  /** By public id; at most one per known token, emptied whenever the stored set is replaced. */
+  private readonly verified = new Map<string, Verified>();
   private signature = '';
   private lastCheck = Number.NEGATIVE_INFINITY;
   private queue: Promise<unknown> = Promise.resolve();
@@ -68,19 +78,44 @@ class FileTokenStore implements TokenStore {
 
   load(): void {
     const signature = fileSignature(this.file);
-    this.persisted = toEntries(readTokenFile(this.file));
+    this.replacePersisted(toEntries(readTokenFile(this.file)));
     this.signature = signature;
     this.lastCheck = this.clock.now();
   }
 
   verify(token: string): TokenInfo | undefined {
+    const known = this.verifiedBefore(token);
+    if (known) return known.info;
     const id = publicIdOf(token);
     if (id === undefined) return undefined;
     this.refresh();
-    const entry = this.ephemeral.get(id) ?? this.persisted.get(id);
+    const entry = this.current(id);
     // Both digests are 32 bytes, so timingSafeEqual cannot throw; the id lookup leaks only the public part.
     if (!entry || !timingSafeEqual(digestToken(token), entry.digest)) return undefined;
+    this.verified.set(id, { token, entry });
     return entry.info;
+  }
+
+  /**
+   * The entry of a token verified earlier and still stored (the same entry object: a revocation or reload replaces
+   * it). The comparison with the remembered token is constant-time, like the digest comparison it stands in for.
+   */
+  private verifiedBefore(token: string): Entry | undefined {
+    if (typeof token !== 'string' || token.length !== TOKEN_LENGTH) return undefined;
+    const hit = this.verified.get(token.slice(ID_START, ID_START + PUBLIC_ID_LENGTH));
+    if (!hit) return undefined;
+    this.refresh();
+    const entry = this.current(hit.entry.info.id);
+    return entry === hit.entry && sameToken(hit.token, token) ? entry : undefined;
+  }
+
+  private current(id: string): Entry | undefined {
+    return this.ephemeral.get(id) ?? this.persisted.get(id);
+  }
+
+  private replacePersisted(entries: Map<string, Entry>): void {
+    this.persisted = entries;
+    this.verified.clear();
   }
 
   list(): TokenInfo[] {
@@ -131,7 +166,7 @@ class FileTokenStore implements TokenStore {
     if (signature === this.signature) return;
     this.signature = signature;
     try {
-      this.persisted = toEntries(readTokenFile(this.file));
+      this.replacePersisted(toEntries(readTokenFile(this.file)));
     } catch {
       // A hand-edit that broke the file keeps the last good set rather than locking every client out; the next
       // change to the file is read again. Writes go through this store and are atomic, so they never cause this.
@@ -150,7 +185,7 @@ class FileTokenStore implements TokenStore {
         await ensureDirDurable(dirname(this.file), this.fs);
         await writeFileDurable(this.file, serializeTokenFile(tokens), { fs: this.fs, mode: FILE_MODE });
       }
-      this.persisted = toEntries(tokens);
+      this.replacePersisted(toEntries(tokens));
       this.signature = fileSignature(this.file);
       return result;
     };
@@ -174,6 +209,14 @@ class FileTokenStore implements TokenStore {
   private nowIso(): string {
     return new Date(this.clock.now()).toISOString();
   }
+}
+
+/** Equal strings of equal length, in time that depends on the length only. */
+function sameToken(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
 }
 
 function toEntries(tokens: readonly StoredToken[]): Map<string, Entry> {
