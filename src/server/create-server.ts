@@ -162,13 +162,15 @@ async function listen(
 /** Requests that arrive while closing are still answered, but on a connection that is then closed. */
 function trackInFlight(server: Server, handler: RequestListener): void {
   let active = 0;
-  server.on('request', (req, res) => {
+  // One listener shared by every response: `once` would allocate a wrapper per request.
+  const onClose = (): void => {
+    active -= 1;
+    if (active === 0 && !server.listening) server.closeIdleConnections();
+  };
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     active += 1;
     if (!server.listening) res.shouldKeepAlive = false;
-    res.once('close', () => {
-      active -= 1;
-      if (active === 0 && !server.listening) server.closeIdleConnections();
-    });
+    res.on('close', onClose);
     handler(req, res);
   });
 }

@@ -35,6 +35,11 @@ export interface EnvironmentRegistryOptions<E extends EnvironmentService> {
 export interface EnvironmentRegistry<E extends EnvironmentService = EnvironmentService> {
   /** An environment already open: the per-request fast path. */
   get(env: EnvironmentId): Environment<E> | undefined;
+  /**
+   * An open environment by a raw, unvalidated path segment: only valid ids are ever opened, so a hit needs no
+   * validation and a miss costs one Map lookup.
+   */
+  lookup(raw: string): Environment<E> | undefined;
   /** Also opens one that appeared on disk while running (e.g. `token create --env new`); undefined if none. */
   find(env: EnvironmentId): Promise<Environment<E> | undefined>;
   /** Opens the environment, creating its directory when it does not exist yet. */
@@ -49,7 +54,7 @@ export async function openEnvironments<E extends EnvironmentService = Environmen
   options: EnvironmentRegistryOptions<E>,
 ): Promise<EnvironmentRegistry<E>> {
   const { layout, fs = nodeFs } = options;
-  const open = new Map<EnvironmentId, Environment<E>>();
+  const open = new Map<string, Environment<E>>();
   const opening = new Map<EnvironmentId, Promise<Environment<E>>>();
   let closed = false;
 
@@ -68,6 +73,7 @@ export async function openEnvironments<E extends EnvironmentService = Environmen
 
   const registry: EnvironmentRegistry<E> = {
     get: (env) => open.get(env),
+    lookup: (raw) => open.get(raw),
     async find(env) {
       const known = open.get(env);
       if (known) return known;
@@ -81,7 +87,7 @@ export async function openEnvironments<E extends EnvironmentService = Environmen
       await mkdirDurable(layout.envDir(env), fs);
       return load(env);
     },
-    ids: () => [...open.keys()].sort(),
+    ids: () => [...open.values()].map((environment) => environment.id).sort(),
     async close() {
       closed = true;
       const all = await Promise.allSettled(opening.values());

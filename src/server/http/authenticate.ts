@@ -14,6 +14,7 @@ export const AUTH_MESSAGES = {
 } as const;
 
 const API_TOKEN_SCHEME = /^Api-Token[ \t]+(\S+)[ \t]*$/i;
+const PLAIN_PREFIX = 'Api-Token ';
 const CHALLENGE = { 'www-authenticate': 'Api-Token realm="dashcd"' };
 
 /**
@@ -23,12 +24,12 @@ const CHALLENGE = { 'www-authenticate': 'Api-Token realm="dashcd"' };
  */
 export function authenticate(
   headers: IncomingHttpHeaders,
-  query: () => URLSearchParams,
+  request: { readonly query: URLSearchParams },
   tokenInQuery: boolean,
   scope: Scope,
   tokens: TokenVerifier,
 ): void {
-  const token = tokenOf(headers.authorization, tokenInQuery ? query() : undefined);
+  const token = tokenOf(headers.authorization, tokenInQuery ? request.query : undefined);
   const info = tokens.verify(token);
   if (!info) throw new HttpError(401, AUTH_MESSAGES.rejected, undefined, CHALLENGE);
   if (!info.scopes.includes(scope)) throw new HttpError(403, missingScopeMessage(scope));
@@ -40,6 +41,8 @@ export function missingScopeMessage(scope: Scope): string {
 
 function tokenOf(header: string | undefined, query: URLSearchParams | undefined): string {
   if (header !== undefined && header !== '') {
+    const plain = plainToken(header);
+    if (plain !== undefined) return plain;
     const match = API_TOKEN_SCHEME.exec(header);
     if (!match?.[1]) throw new HttpError(401, AUTH_MESSAGES.wrongScheme, undefined, CHALLENGE);
     return match[1];
@@ -47,4 +50,17 @@ function tokenOf(header: string | undefined, query: URLSearchParams | undefined)
   const fromQuery = query?.get('Api-Token') ?? query?.get('api-token');
   if (fromQuery) return fromQuery;
   throw new HttpError(401, AUTH_MESSAGES.missing, undefined, CHALLENGE);
+}
+
+/**
+ * The common shape, `Api-Token <token>` with one space and a token of visible ASCII, without the regex; anything
+ * else (other casing, tabs, trailing blanks, other characters) is left to API_TOKEN_SCHEME.
+ */
+function plainToken(header: string): string | undefined {
+  if (header.length <= PLAIN_PREFIX.length || !header.startsWith(PLAIN_PREFIX)) return undefined;
+  for (let i = PLAIN_PREFIX.length; i < header.length; i++) {
+    const code = header.charCodeAt(i);
+    if (code <= 0x20 || code >= 0x7f) return undefined;
+  }
+  return header.slice(PLAIN_PREFIX.length);
 }

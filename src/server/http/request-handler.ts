@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { redactText, type Logger } from '../../lib/logger.js';
-import { EnvironmentId } from '../../schema/ids.js';
+import { DEFAULT_ENVIRONMENT, EnvironmentId } from '../../schema/ids.js';
 import type { Environment, EnvironmentRegistry } from '../environments.js';
 import { StoreError } from '../store/store-error.js';
 import { ADMIN_PREFIX, type AdminApi, type AdminRoute } from './admin-route.js';
@@ -9,7 +9,7 @@ import { authenticate } from './authenticate.js';
 import { HttpError } from './http-error.js';
 import { readJsonBody } from './read-body.js';
 import { sendError, sendRouteResponse } from './respond.js';
-import type { Route, RouteResponse } from './route.js';
+import type { RequestContext, Route, RouteResponse } from './route.js';
 import { createRouter, splitPath, type RouteMatch } from './router.js';
 
 export interface RequestHandlerDeps {
@@ -25,13 +25,14 @@ export type RequestListener = (req: IncomingMessage, res: ServerResponse) => voi
 interface ParsedTarget {
   readonly path: string;
   readonly segments: readonly string[];
-  readonly query: () => URLSearchParams;
+  readonly rawQuery: string;
 }
 
 /**
  * The server's request listener: environment → route → token and scope → handler → one response writer. Every
  * refusal is an HttpError turned into the ErrorEnvelope; anything else thrown is a bug, logged with a request id
- * and answered 500.
+ * and answered 500. Everything up to the handler runs synchronously when the environment is already open: the
+ * only promise a GET pays for is its handler's.
  */
 export function createRequestHandler(deps: RequestHandlerDeps): RequestListener {
   const router = createRouter(deps.routes);
@@ -39,34 +40,55 @@ export function createRequestHandler(deps: RequestHandlerDeps): RequestListener 
   const idPrefix = randomBytes(3).toString('hex');
   let counter = 0;
 
-  const dispatch = async (req: IncomingMessage, res: ServerResponse, target: ParsedTarget): Promise<RouteResponse> => {
-    const method = req.method ?? 'GET';
-    const readJson = (): Promise<unknown> => readJsonBody(req, { limit: deps.bodyLimit });
+  const inEnvironment = (req: IncomingMessage, res: ServerResponse, target: ParsedTarget, environment: Environment) => {
+    const rest = target.segments[0] === 'e' ? 2 : 0;
+    const { route, params } = found(router(req.method ?? 'GET', target.segments, rest), target.path);
+    const ctx = new HandlerContext(req, res, target.rawQuery, deps.bodyLimit, environment.id, params);
+    authenticate(req.headers, ctx, route.tokenInQuery === true, route.scope, environment.tokens);
+    return route.handle(ctx);
+  };
+
+  const dispatch = (req: IncomingMessage, res: ServerResponse, target: ParsedTarget): Promise<RouteResponse> => {
     if (target.segments[0] === ADMIN_PREFIX[0] && target.segments[1] === ADMIN_PREFIX[1]) {
-      const route = found(adminRouter(method, target.segments.slice(2)), target.path);
+      const route = found(adminRouter(req.method ?? 'GET', target.segments, 2), target.path);
       if (!deps.admin) throw notFound(target.path);
       deps.admin.authorize(req.headers);
-      return route.route.handle({ params: route.params, query: target.query(), headers: req.headers, readJson });
+      return route.route.handle(new HandlerContext(req, res, target.rawQuery, deps.bodyLimit, DEFAULT_ENVIRONMENT, route.params));
     }
-    const { environment, rest } = await resolveEnvironment(deps.environments, target.segments);
-    const { route, params } = found(router(method, rest), target.path);
-    authenticate(req.headers, target.query, route.tokenInQuery === true, route.scope, environment.tokens);
-    return route.handle(contextFor(req, res, environment, params, target.query, readJson));
+    const raw = environmentSegment(target.segments);
+    const open = deps.environments.lookup(raw);
+    if (open) return inEnvironment(req, res, target, open);
+    return findEnvironment(deps.environments, raw).then((environment) => inEnvironment(req, res, target, environment));
+  };
+
+  const fail = (req: IncomingMessage, res: ServerResponse, error: unknown): void => {
+    const requestId = `${idPrefix}-${(counter += 1)}`;
+    const failure = asHttpError(error, () => {
+      deps.log.error({ err: error, requestId, method: req.method, url: redactText(req.url ?? '') }, 'request failed');
+    });
+    // A body we did not read to the end is never read: closing the connection is cheaper and safer.
+    sendError(res, failure, { 'x-request-id': requestId, ...(req.complete ? {} : { connection: 'close' }) });
   };
 
   return (req, res) => {
     if (deps.log.isLevelEnabled('debug')) logAccess(deps.log, req, res);
-    const target = parseTarget(req.url ?? '/');
-    dispatch(req, res, target)
-      .then((response) => sendRouteResponse(res, response))
-      .catch((error: unknown) => {
-        const requestId = `${idPrefix}-${(counter += 1)}`;
-        const failure = asHttpError(error, () => {
-          deps.log.error({ err: error, requestId, method: req.method, url: redactText(req.url ?? '') }, 'request failed');
-        });
-        // A body we did not read to the end is never read: closing the connection is cheaper and safer.
-        sendError(res, failure, { 'x-request-id': requestId, ...(req.complete ? {} : { connection: 'close' }) });
-      });
+    let pending: Promise<RouteResponse>;
+    try {
+      pending = dispatch(req, res, parseTarget(req.url ?? '/'));
+    } catch (error) {
+      fail(req, res, error);
+      return;
+    }
+    pending.then(
+      (response) => {
+        try {
+          sendRouteResponse(res, response);
+        } catch (error) {
+          fail(req, res, error);
+        }
+      },
+      (error: unknown) => fail(req, res, error),
+    );
   };
 }
 
@@ -82,24 +104,20 @@ function logAccess(log: Logger, req: IncomingMessage, res: ServerResponse): void
 function parseTarget(url: string): ParsedTarget {
   const mark = url.indexOf('?');
   const path = mark === -1 ? url : url.slice(0, mark);
-  const rawQuery = mark === -1 ? '' : url.slice(mark + 1);
-  let query: URLSearchParams | undefined;
-  return { path, segments: splitPath(path), query: () => (query ??= new URLSearchParams(rawQuery)) };
+  return { path, segments: splitPath(path), rawQuery: mark === -1 ? '' : url.slice(mark + 1) };
 }
 
 /** `/e/{env}/…` names the environment; any other path belongs to the default environment `local`. */
-async function resolveEnvironment(
-  environments: EnvironmentRegistry,
-  segments: readonly string[],
-): Promise<{ environment: Environment; rest: readonly string[] }> {
-  const scoped = segments[0] === 'e';
-  const raw = scoped ? (segments[1] ?? '') : 'local';
+function environmentSegment(segments: readonly string[]): string {
+  return segments[0] === 'e' ? (segments[1] ?? '') : DEFAULT_ENVIRONMENT;
+}
+
+/** An environment that is not open yet: validated, then looked for on disk. */
+async function findEnvironment(environments: EnvironmentRegistry, raw: string): Promise<Environment> {
   const parsed = EnvironmentId.safeParse(raw);
-  const environment = parsed.success
-    ? (environments.get(parsed.data) ?? (await environments.find(parsed.data)))
-    : undefined;
+  const environment = parsed.success ? await environments.find(parsed.data) : undefined;
   if (!environment) throw new HttpError(404, `Environment ${shorten(raw)} not found`);
-  return { environment, rest: scoped ? segments.slice(2) : segments };
+  return environment;
 }
 
 function found<R extends Route | AdminRoute>(
@@ -118,35 +136,46 @@ function notFound(path: string): HttpError {
   return new HttpError(404, `No resource at ${shorten(path)}`);
 }
 
-function contextFor(
-  req: IncomingMessage,
-  res: ServerResponse,
-  environment: Environment,
-  params: Readonly<Record<string, string>>,
-  query: () => URLSearchParams,
-  readJson: () => Promise<unknown>,
-): Parameters<Route['handle']>[0] {
-  let controller: AbortController | undefined;
-  return {
-    env: environment.id,
-    params,
-    headers: req.headers,
-    readJson,
-    get query() {
-      return query();
-    },
-    // Made on first use: most handlers never look, and GETs should not pay for it.
-    get signal() {
-      if (!controller) {
-        const made = new AbortController();
-        res.once('close', () => {
-          if (!res.writableFinished) made.abort(new Error('client closed the connection'));
-        });
-        controller = made;
-      }
-      return controller.signal;
-    },
-  };
+/**
+ * What a handler (or admin handler) sees. A class rather than an object literal: the query, headers and abort
+ * signal are made on first use, and most GETs never ask for them.
+ */
+class HandlerContext implements RequestContext {
+  private parsedQuery: URLSearchParams | undefined;
+  private controller: AbortController | undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    private readonly rawQuery: string,
+    private readonly bodyLimit: number | undefined,
+    readonly env: EnvironmentId,
+    readonly params: Readonly<Record<string, string>>,
+  ) {}
+
+  get headers(): IncomingHttpHeaders {
+    return this.req.headers;
+  }
+
+  get query(): URLSearchParams {
+    return (this.parsedQuery ??= new URLSearchParams(this.rawQuery));
+  }
+
+  readJson(): Promise<unknown> {
+    return readJsonBody(this.req, { limit: this.bodyLimit });
+  }
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      const made = new AbortController();
+      const res = this.res;
+      res.once('close', () => {
+        if (!res.writableFinished) made.abort(new Error('client closed the connection'));
+      });
+      this.controller = made;
+    }
+    return this.controller.signal;
+  }
 }
 
 function asHttpError(error: unknown, logBug: () => void): HttpError {

@@ -29,32 +29,49 @@ export function sendJson(
   res: ServerResponse,
   status: number,
   body: unknown,
-  headers: Readonly<Record<string, string>> = {},
+  headers: Readonly<Record<string, string>> = NO_HEADERS,
 ): void {
-  sendBytes(res, status, Buffer.from(JSON.stringify(body)), { 'content-type': JSON_CONTENT_TYPE, ...headers });
+  sendBytes(res, status, Buffer.from(JSON.stringify(body)), headers);
 }
 
 /** Writes a handler's answer: bytes as they are, 204/304 without a body, anything else as JSON. */
 export function sendRouteResponse(res: ServerResponse, response: RouteResponse): void {
-  const { status, body, headers = {} } = response;
+  const { status, body, headers = NO_HEADERS } = response;
   if (status === 204 || status === 304 || body === undefined) {
     if (res.destroyed) return;
-    res.writeHead(status, headers);
+    res.writeHead(status, headerList(headers));
     res.end();
   } else if (body instanceof Readable) {
     sendStream(res, status, body, headers);
   } else if (body instanceof Uint8Array) {
-    sendBytes(res, status, body, { 'content-type': JSON_CONTENT_TYPE, ...headers });
+    sendBytes(res, status, body, headers);
   } else {
     sendJson(res, status, body, headers);
   }
 }
 
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+/**
+ * A JSON body with its headers: `content-type` (JSON unless `headers` says otherwise) first, then `headers`, then
+ * `content-length`. The headers go to writeHead as a flat list, which Node writes without building an object.
+ */
 function sendBytes(res: ServerResponse, status: number, bytes: Uint8Array, headers: Readonly<Record<string, string>>): void {
   // The client may have gone away while the handler ran; there is nobody left to answer.
   if (res.destroyed || res.headersSent) return;
-  res.writeHead(status, { ...headers, 'content-length': String(bytes.byteLength) });
+  const list = ['content-type', headers['content-type'] ?? JSON_CONTENT_TYPE];
+  for (const name in headers) {
+    if (name !== 'content-type' && name !== 'content-length') list.push(name, headers[name] as string);
+  }
+  list.push('content-length', String(bytes.byteLength));
+  res.writeHead(status, list);
   res.end(bytes);
+}
+
+function headerList(headers: Readonly<Record<string, string>>): string[] {
+  const list: string[] = [];
+  for (const name in headers) list.push(name, headers[name] as string);
+  return list;
 }
 
 /** Streams a file-like body; a read error after the headers went out can only cut the connection. */

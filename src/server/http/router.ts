@@ -16,11 +16,20 @@ interface Compiled<R> {
   readonly literals: number;
 }
 
-export type Router<R> = (method: string, segments: readonly string[]) => RouteMatch<R>;
+/** Matches `segments` from index `start` on (the part below an `/e/{env}` or admin prefix). */
+export type Router<R> = (method: string, segments: readonly string[], start?: number) => RouteMatch<R>;
 
-/** `'/dashboards/{id}'` → `['dashboards', {param: 'id'}]`. */
+/** `'/dashboards/{id}'` → `['dashboards', '{id}']`; empty segments (doubled or trailing slashes) are dropped. */
 export function splitPath(path: string): string[] {
-  return path.split('/').filter((segment) => segment !== '');
+  const segments: string[] = [];
+  let from = 0;
+  while (from <= path.length) {
+    let to = path.indexOf('/', from);
+    if (to === -1) to = path.length;
+    if (to > from) segments.push(path.slice(from, to));
+    from = to + 1;
+  }
+  return segments;
 }
 
 /**
@@ -36,10 +45,10 @@ export function createRouter<R extends RouteShape>(routes: readonly R[]): Router
   });
   compiled.sort((a, b) => b.literals - a.literals);
 
-  return (method, segments) => {
+  return (method, segments, start = 0) => {
     let allow: Set<string> | undefined;
     for (const candidate of compiled) {
-      const params = matchSegments(candidate.segments, segments);
+      const params = matchSegments(candidate.segments, segments, start);
       if (!params) continue;
       if (candidate.route.method === method) return { kind: 'found', route: candidate.route, params };
       (allow ??= new Set()).add(candidate.route.method);
@@ -51,12 +60,13 @@ export function createRouter<R extends RouteShape>(routes: readonly R[]): Router
 function matchSegments(
   pattern: Compiled<unknown>['segments'],
   segments: readonly string[],
+  start: number,
 ): Record<string, string> | undefined {
-  if (pattern.length !== segments.length) return undefined;
+  if (pattern.length !== segments.length - start) return undefined;
   let params: Record<string, string> | undefined;
   for (let i = 0; i < pattern.length; i++) {
     const expected = pattern[i];
-    const actual = segments[i] as string;
+    const actual = segments[start + i] as string;
     if (typeof expected === 'string') {
       if (expected !== actual) return undefined;
     } else if (expected) {
