@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { commands } from './cli/commands/index.js';
+import { commandsFor } from './cli/command-loader.js';
 import { runCli } from './cli/run.js';
 import { createLogger } from './lib/logger.js';
 import { prettyLogStream } from './lib/pretty-log.js';
@@ -25,7 +25,8 @@ const log = createLogger({
   level: process.env.DASHCD_LOG_LEVEL ?? 'info',
   ...(process.stderr.isTTY ? { destination: prettyLogStream(process.stderr) } : {}),
 });
-const code = await runCli(commands, process.argv.slice(2), {
+const argv = process.argv.slice(2);
+const code = await runCli(await commandsFor(argv), argv, {
   stdout: process.stdout,
   stderr: process.stderr,
   env: process.env,

@@ -6,7 +6,6 @@ import type { CommandIo } from './command.js';
 import { CliError, ExitCode, UsageError } from './exit-codes.js';
 import { parseDuration } from './int-flag.js';
 import { requestSessionToken } from './owner-admin.js';
-import { startEmbeddedServer } from '../server/create-server.js';
 import { DataDirLockedError, readOwner } from '../server/data-dir.js';
 
 export const DEFAULT_DATA_DIR = '.dashcd';
@@ -61,6 +60,8 @@ async function openLocal(dataDir: string, io: CommandIo): Promise<TargetSession>
   }
   // The in-process server's lifecycle lines (store opened, listening, stopped) are noise in a plan's output.
   const log = io.log.child({ component: 'embedded-server' }, { level: atLeastWarn(io.log) });
+  // Loaded only when no target is given: remote runs never need the server's code.
+  const { startEmbeddedServer } = await import('../server/create-server.js');
   const server = await startEmbeddedServer({ dataDir, log }).catch((error: unknown) => {
     // Another dashcd took the data dir between readOwner and here (or is still starting): say who, exit 4.
     if (error instanceof DataDirLockedError) throw new CliError(error.message, ExitCode.TargetUnavailable, { cause: error });

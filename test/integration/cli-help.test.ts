@@ -56,3 +56,16 @@ describe('the command layer', () => {
     expect(new Set(paths).size).toBe(paths.length);
   });
 });
+
+describe('the lazy command loader', () => {
+  it('knows exactly the commands of the table, in the same order, and loads each one by its path', async () => {
+    const { LAZY_COMMANDS, commandsFor } = await import('../../src/cli/command-loader.js');
+    expect(LAZY_COMMANDS.map((c) => c.path.join(' '))).toEqual(commands.map((c) => c.path.join(' ')));
+    for (const entry of LAZY_COMMANDS) {
+      const loaded = await commandsFor([...entry.path, '--help']);
+      expect(loaded.map((c) => c.path.join(' '))).toEqual([entry.path.join(' ')]);
+    }
+    expect(await commandsFor(['no-such-command'])).toEqual(commands);
+    expect(await commandsFor([])).toEqual(commands);
+  });
+});

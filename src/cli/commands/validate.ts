@@ -4,7 +4,6 @@ import { booleanFlag, defineCommand, stringFlag, type CommandIo } from '../comma
 import { dataFlag, dirFlag, targetFlag } from '../common-flags.js';
 import { printDiagnostics } from '../diagnostics-output.js';
 import { ExitCode } from '../exit-codes.js';
-import { withTarget } from '../with-target.js';
 import type { DesiredDashboard } from '../../desired/load-desired.js';
 import type { Diagnostic } from '../../desired/load-desired.js';
 import type { ApiClient } from '../../client/api-client.js';
@@ -28,6 +27,8 @@ export const validateCommand = defineCommand({
     const desired = await loadDesired({ dir, cwd: io.cwd });
     let diagnostics = desired.diagnostics;
     if (diagnostics.length === 0 && booleanFlag(flags, 'remote')) {
+      // Loaded only for --remote: plain validation needs no HTTP client or server code, and starts faster without.
+      const { withTarget } = await import('../with-target.js');
       diagnostics = await withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data') }, io, (target) =>
         validateRemote(desired.dashboards, target.client, io),
       );
