@@ -93,6 +93,8 @@ export function parseJsonBytes(bytes: Uint8Array, maxDepth: number = MAX_JSON_DE
 
 export function parseJsonText(text: string, maxDepth: number = MAX_JSON_DEPTH): unknown {
   if (text.trim() === '') throw new HttpError(400, 'The request body is empty: send a JSON document.');
+  const fast = parseWithoutScan(text, maxDepth);
+  if (fast.ok) return fast.value;
   const scan = scanJson(text, maxDepth);
   if (scan.ok) return JSON.parse(text) as unknown;
   if (scan.kind === 'forbidden-key') {
@@ -108,4 +110,56 @@ export function parseJsonText(text: string, maxDepth: number = MAX_JSON_DEPTH): 
   const { line, column } = lineAndColumn(text, scan.offset);
   const what = scan.kind === 'depth' ? 'JSON nested too deeply' : 'Malformed JSON';
   throw new HttpError(400, `${what} near line ${line} column ${column}: ${scan.message}.`);
+}
+
+/**
+ * Nearly every body is a plain dashboard: no forbidden member name can hide in it when none of the names (nor a
+ * `\u` escape that could spell one) occurs anywhere in the text, and one pass over the characters outside strings
+ * bounds its depth and shows that no number can overflow to Infinity (no 3-digit exponent, no 300-digit run). Such a
+ * body goes straight to the native JSON.parse (about half the full scan's cost); anything else — and every body
+ * JSON.parse refuses — takes the full scan, which gives the precise answer.
+ */
+const FORBIDDEN_SPELLINGS = ['__proto__', 'constructor', 'prototype', '\\u'];
+
+function parseWithoutScan(text: string, maxDepth: number): { ok: true; value: unknown } | { ok: false } {
+  if (FORBIDDEN_SPELLINGS.some((word) => text.includes(word)) || !plainOutsideStrings(text, maxDepth)) return { ok: false };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** False when the nesting exceeds `maxDepth` or a number could overflow; string contents are skipped. */
+function plainOutsideStrings(text: string, maxDepth: number): boolean {
+  let depth = 0;
+  let digits = 0;
+  let exponent = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x30 && c <= 0x39) {
+      if (++digits >= (exponent ? 3 : 300)) return false;
+      continue;
+    }
+    const sign = c === 0x2b || c === 0x2d;
+    if (!(sign && exponent && digits === 0)) exponent = c === 0x65 || c === 0x45;
+    digits = 0;
+    if (c === 0x22) {
+      i = endOfString(text, i);
+      if (i === -1) return false;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > maxDepth) return false;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return true;
+}
+
+/** Index of the quote closing the string that opens at `start`, or -1. */
+function endOfString(text: string, start: number): number {
+  for (let i = start + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5c) i++;
+    else if (c === 0x22) return i;
+  }
+  return -1;
 }
