@@ -26,7 +26,8 @@ export const planCommand = defineCommand({
     data: dataFlag,
     output: { type: 'string', description: 'text | json | markdown', default: 'text', valueName: 'format' },
     'detailed-exitcode': { type: 'boolean', description: 'Exit 2 when there are changes pending' },
-    concurrency: concurrencyFlag,
+    // Plan only reads: more GETs in flight keep a 1,000-dashboard plan from waiting on round trips.
+    concurrency: { ...concurrencyFlag, default: '16' },
   },
   quietLogs: true,
   examples: ['dashcd plan', 'dashcd plan --output markdown > plan.md', 'dashcd plan --output json --detailed-exitcode'],
