@@ -35,7 +35,7 @@ function sharedCache(root: string): SharedCache {
 }
 
 async function runFigure(figure: Figure, options: BenchOptions, root: string, shared: SharedCache): Promise<FigureResult> {
-  const base = { name: figure.name, title: figure.title, goal: figure.goal, takenAt: new Date().toISOString() };
+  const base = { name: figure.name, title: figure.title, goal: figure.goal, takenAt: new Date().toISOString(), commit: options.commit };
   const workDir = await mkdtemp(join(root, `${figure.name}-`));
   const ctx: FigureContext = {
     smoke: options.smoke,
@@ -73,9 +73,11 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const selected = selectFigures(options.figures);
   const machine = machineInfo();
+  options.commit = `${machine.gitCommit}${machine.gitDirty ? ' (dirty)' : ''}`;
   process.stderr.write(`dashcd bench (${options.smoke ? 'smoke' : 'full'}) on ${describeMachine(machine)}\n`);
   const root = await mkdtemp(join(tmpdir(), 'dashcd-bench-'));
   const figures: FigureResult[] = [];
+  const runStartedAt = new Date().toISOString();
   const shared = sharedCache(root);
   try {
     for (const figure of selected) figures.push(await runFigure(figure, options, root, shared));
@@ -84,6 +86,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const current: BenchResults = {
     schemaVersion: 1,
+    runStartedAt,
     takenAt: new Date().toISOString(),
     mode: options.smoke ? 'smoke' : 'full',
     machine,

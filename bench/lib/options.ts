@@ -13,6 +13,8 @@ export interface BenchOptions {
   cpuProf: boolean;
   keep: boolean;
   list: boolean;
+  /** The commit measured (filled in once the machine is described), stamped on every figure. */
+  commit: string;
 }
 
 const FULL_SIZES: BenchSizes = {
@@ -79,5 +81,6 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     cpuProf: values['cpu-prof'] ?? false,
     keep: values.keep ?? false,
     list: values.list ?? false,
+    commit: 'unknown',
   };
 }

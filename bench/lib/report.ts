@@ -12,6 +12,8 @@ export interface FigureResult {
   status: FigureStatus;
   reason?: string;
   takenAt: string;
+  /** The commit this figure measured; a partial run keeps other figures from earlier commits. */
+  commit?: string;
   durationMs?: number;
   rows: Row[];
   curves?: Curve[];
@@ -20,6 +22,8 @@ export interface FigureResult {
 
 export interface BenchResults {
   schemaVersion: 1;
+  /** When this run started: figures taken before it were kept from earlier runs. */
+  runStartedAt?: string;
   takenAt: string;
   mode: 'full' | 'smoke';
   machine: MachineInfo;
@@ -76,6 +80,14 @@ function curveLines(figures: readonly FigureResult[]): string[][] {
   return lines;
 }
 
+/** Figures a partial run did not refresh, with when and on which commit they were measured. */
+function keptFromEarlierRuns(results: BenchResults): string[] {
+  const runStart = Date.parse(results.runStartedAt ?? results.takenAt);
+  return results.figures
+    .filter((f) => f.status !== 'not-yet-measured' && Date.parse(f.takenAt) < runStart)
+    .map((f) => `${f.name} (${f.takenAt.slice(0, 16).replace('T', ' ')} UTC, commit ${f.commit ?? 'unknown'})`);
+}
+
 /** The table the lead pastes into the README: machine first, then every figure, then the growth curves. */
 export function renderReport(results: BenchResults): string {
   const parts = [
@@ -85,6 +97,8 @@ export function renderReport(results: BenchResults): string {
     '',
     markdownTable(['Figure', 'Value', 'Baseline (same run)', 'Ratio', 'Goal', 'Met'], results.figures.flatMap(figureLines)),
   ];
+  const earlier = keptFromEarlierRuns(results);
+  if (earlier.length > 0) parts.push('', `Kept from earlier runs (this run measured only some figures): ${earlier.join('; ')}.`);
   const curves = curveLines(results.figures);
   if (curves.length > 0) parts.push('', 'How cost grows:', '', markdownTable(['Curve', 'Size', 'Value', 'Per item'], curves));
   return `${parts.join('\n')}\n`;
