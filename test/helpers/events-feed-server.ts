@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { randomEventId, seededRandom } from '../../src/server/feed/synthetic-events.js';
 
 /**
  * A real HTTP events feed over an in-memory event set, following the spec's paging rules: newest first
@@ -224,24 +225,8 @@ function partitionPoint(records: readonly StoredEvent[], before: (record: Stored
   return low;
 }
 
-/** A small seeded PRNG (mulberry32), so generated event sets are the same on every run. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** A signed 64-bit id as decimal text; nearly always beyond Number.MAX_SAFE_INTEGER, half of them negative. */
-export function randomEventId(random: () => number): string {
-  const high = BigInt(Math.floor(random() * 2 ** 32));
-  const low = BigInt(Math.floor(random() * 2 ** 32));
-  return BigInt.asIntN(64, (high << 32n) | low).toString();
-}
+// One seeded generator for the project: the feed server's event sets come from the same stream as the simulator's.
+export { randomEventId, seededRandom } from '../../src/server/feed/synthetic-events.js';
 
 const TYPES = ['CUSTOM_DEPLOYMENT', 'CUSTOM_INFO', 'AVAILABILITY_EVENT', 'ERROR_EVENT', 'SLOW_DISK', 'CPU_SATURATED'];
 /** Tag values that trip naive scanners: quotes, brackets, braces, backslashes, unicode, line separators. */
