@@ -140,6 +140,13 @@ describe('bad input and unknown routes', () => {
     expectEnvelope(await post(''), 400, 'The request body is empty: send a JSON document.');
   });
 
+  it('answers a number that overflows to Infinity with a 400 and stores nothing', async () => {
+    const body = `{"dashboardMetadata":{"name":"huge","owner":"o"},"tiles":[],"x":1${'0'.repeat(250)}e99}`;
+    expectEnvelope(await post(body), 400, /^Malformed JSON near line 1 column \d+: Number out of range\.$/);
+    const listed = await api(dashboardsUrl(server), { token: server.token });
+    expect(JSON.stringify(listed.json)).not.toContain('"huge"');
+  });
+
   it('answers 20,000 levels of nesting with a 400, and keeps serving', async () => {
     const deep = `{"dashboardMetadata":{"name":"d","owner":"o"},"tiles":[],"x":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
     expectEnvelope(await post(deep), 400, /^JSON nested too deeply near line 1 column \d+: Nesting deeper than 64 levels\.$/);

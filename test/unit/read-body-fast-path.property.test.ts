@@ -23,6 +23,20 @@ function viaParse(text: string): { ok: true; value: unknown } | { ok: false } {
 
 const nested = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);
 
+/** Numbers near the double range's edge: up to 330 digits around a point, then an exponent of 0 to 3 digits. */
+const longNumbers = fc
+  .record({
+    sign: fc.constantFrom('', '-'),
+    whole: fc.integer({ min: 1, max: 330 }),
+    fraction: fc.integer({ min: 0, max: 120 }),
+    mark: fc.constantFrom('', 'e', 'E', 'e+', 'e-', 'E-'),
+    exponent: fc.integer({ min: 0, max: 400 }),
+  })
+  .map(({ sign, whole, fraction, mark, exponent }) => {
+    const digits = `${sign}9${'0'.repeat(whole - 1)}${fraction > 0 ? `.${'5'.repeat(fraction)}` : ''}`;
+    return `[${digits}${mark === '' ? '' : `${mark}${exponent}`}]`;
+  });
+
 describe('parseJsonText fast path', () => {
   it('accepts and refuses exactly what the full scan does (values, depth limits, forbidden names, garbage)', () => {
     const texts = fc.oneof(
@@ -31,6 +45,7 @@ describe('parseJsonText fast path', () => {
       fc.integer({ min: DEPTH - 1, max: DEPTH + 1 }).map(nested),
       fc.constantFrom('{"__proto__":{}}', '{"a":{"constructor":1}}', '{"__pro\\u0074o__":1}', '{"s":"__proto__"}', '["\\"[[[[[[[[[["]', '{"a":', '{}x', '  ', '{"a":1e999}', '[-2e308]', `[1${'0'.repeat(400)}]`, '[1e-999]'),
       fc.string(),
+      longNumbers,
     );
     fc.assert(
       fc.property(texts, (text) => {

@@ -67,6 +67,21 @@ describe('JSON body guards', () => {
     expect(error.message).toMatch(/^Malformed JSON near /);
   });
 
+  it.each([
+    ['a 251-digit mantissa with a 2-digit exponent', `[1${'0'.repeat(250)}e99]`],
+    ['a negative 291-digit mantissa with a 2-digit exponent', `{"a":-1${'0'.repeat(290)}e20}`],
+    ['a mantissa with a fraction and a signed exponent', `[1${'0'.repeat(250)}.${'0'.repeat(100)}e+60]`],
+  ])('refuses %s that overflows to Infinity, as the full scan does', (_what, text) => {
+    const error = refusal(() => parseJsonText(text));
+    expect(error.status).toBe(400);
+    expect(error.message).toMatch(/^Malformed JSON near line 1 column \d+: Number out of range\.$/);
+  });
+
+  it('keeps long numbers that stay finite, whatever their exponent', () => {
+    const text = `[1${'0'.repeat(250)}e-99, 1${'0'.repeat(250)}e50, 0.${'0'.repeat(300)}1e9]`;
+    expect(parseJsonText(text)).toEqual(JSON.parse(text));
+  });
+
   it('drops a leading UTF-8 byte order mark and refuses bytes that are not UTF-8', () => {
     expect(parseJsonBytes(Buffer.from('\ufeff{"a":1}', 'utf8'))).toEqual({ a: 1 });
     expect(refusal(() => parseJsonBytes(Buffer.from([0x7b, 0xff, 0x7d]))).message).toBe('The request body is not valid UTF-8.');

@@ -115,11 +115,20 @@ export function parseJsonText(text: string, maxDepth: number = MAX_JSON_DEPTH): 
 /**
  * Nearly every body is a plain dashboard: no forbidden member name can hide in it when none of the names (nor a
  * `\u` escape that could spell one) occurs anywhere in the text, and one pass over the characters outside strings
- * bounds its depth and shows that no number can overflow to Infinity (no 3-digit exponent, no 300-digit run). Such a
- * body goes straight to the native JSON.parse (about half the full scan's cost); anything else — and every body
- * JSON.parse refuses — takes the full scan, which gives the precise answer.
+ * bounds its depth and shows that no number can overflow to Infinity. Such a body goes straight to the native
+ * JSON.parse (about half the full scan's cost); anything else — and every body JSON.parse refuses — takes the full
+ * scan, which gives the precise answer.
  */
 const FORBIDDEN_SPELLINGS = ['__proto__', 'constructor', 'prototype', '\\u'];
+
+/**
+ * A number is surely finite when its exponent has at most 2 digits and all its digits together (mantissa, fraction
+ * and exponent) number fewer than 200: it is then below 10^(198 + 99), far from the double range's 1.8e308. The
+ * digits are counted over the whole number token, never per part: a 250-digit mantissa with `e99` overflows although
+ * neither part alone looks large.
+ */
+const MAX_NUMBER_DIGITS = 200;
+const MAX_EXPONENT_DIGITS = 2;
 
 function parseWithoutScan(text: string, maxDepth: number): { ok: true; value: unknown } | { ok: false } {
   if (FORBIDDEN_SPELLINGS.some((word) => text.includes(word)) || !plainOutsideStrings(text, maxDepth)) return { ok: false };
@@ -133,17 +142,24 @@ function parseWithoutScan(text: string, maxDepth: number): { ok: true; value: un
 /** False when the nesting exceeds `maxDepth` or a number could overflow; string contents are skipped. */
 function plainOutsideStrings(text: string, maxDepth: number): boolean {
   let depth = 0;
-  let digits = 0;
-  let exponent = false;
+  let numberDigits = 0;
+  let exponentDigits = -1; // -1: not inside an exponent
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c >= 0x30 && c <= 0x39) {
-      if (++digits >= (exponent ? 3 : 300)) return false;
+      if (exponentDigits >= 0) exponentDigits++;
+      if (++numberDigits >= MAX_NUMBER_DIGITS || exponentDigits > MAX_EXPONENT_DIGITS) return false;
       continue;
     }
-    const sign = c === 0x2b || c === 0x2d;
-    if (!(sign && exponent && digits === 0)) exponent = c === 0x65 || c === 0x45;
-    digits = 0;
+    // `.`, `+`, `-` never end a number token; `e`/`E` starts its exponent (outside numbers it only occurs in
+    // true/false, followed by a reset). Over-counting across invalid text is harmless: JSON.parse refuses it.
+    if (c === 0x2e || c === 0x2b || c === 0x2d) continue;
+    if (c === 0x65 || c === 0x45) {
+      exponentDigits = 0;
+      continue;
+    }
+    numberDigits = 0;
+    exponentDigits = -1;
     if (c === 0x22) {
       i = endOfString(text, i);
       if (i === -1) return false;
