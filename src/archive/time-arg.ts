@@ -1,4 +1,5 @@
 import { ArchiveError } from './archive-error.js';
+import { DAY_MS } from './archived-event.js';
 
 /** `2024-05-01`, optionally `T12:00`, `:30`, `.250`, and `Z` or `+02:00`. */
 const ISO_TIME = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?)?(Z|[+-]\d{2}:\d{2})?$/;
@@ -20,11 +21,20 @@ export function parseDuration(text: string): number | undefined {
 }
 
 /**
- * An instant from a command-line argument: a relative form (`7d`, `12h`, `30m` = that long before `now`), epoch
- * milliseconds (`1700000000000`), an ISO date (`2024-05-01`, UTC midnight, like the partitions) or an ISO date-time
- * (`2024-05-01T12:00:00Z`; without an offset it is read as UTC). Throws ArchiveError `BAD_TIME` otherwise.
+ * Which end of a range an argument closes. Ranges are inclusive at both ends, on integer milliseconds, so a bare
+ * date as the `end` means "through that whole day": its last millisecond, i.e. exclusive at the next UTC midnight.
+ * `--from 2024-05-01 --to 2024-05-01` is then that one day, not the single instant at its midnight. Date-times,
+ * epoch ms and relative forms are exact at either end.
  */
-export function parseTimeArg(text: string, now: number): number {
+export type TimeBound = 'start' | 'end';
+
+/**
+ * An instant from a command-line argument: a relative form (`7d`, `12h`, `30m` = that long before `now`), epoch
+ * milliseconds (`1700000000000`), an ISO date (`2024-05-01`, UTC midnight like the partitions; as an `end` bound
+ * the day's last millisecond) or an ISO date-time (`2024-05-01T12:00:00Z`; without an offset it is read as UTC).
+ * Throws ArchiveError `BAD_TIME` otherwise.
+ */
+export function parseTimeArg(text: string, now: number, bound: TimeBound = 'start'): number {
   const trimmed = text.trim();
   const duration = parseDuration(trimmed);
   if (duration !== undefined) return now - duration;
@@ -38,7 +48,7 @@ export function parseTimeArg(text: string, now: number): number {
   if (Number.isNaN(ms)) {
     throw new ArchiveError('BAD_TIME', `'${text}' is not a time: use 7d, 12h or 30m (back from now), epoch milliseconds, or an ISO date like 2024-05-01 or 2024-05-01T12:00:00Z`);
   }
-  return ms;
+  return bound === 'end' && iso?.[2] === undefined ? ms + DAY_MS - 1 : ms;
 }
 
 /** Date.parse rolls `2024-02-30` over to March; a date the user typed must exist as written. */

@@ -30,6 +30,19 @@ describe('parseTimeArg', () => {
     expect(parseTimeArg('2024-05-01T12:30:00.250+02:00', NOW)).toBe(Date.UTC(2024, 4, 1, 10, 30, 0, 250));
   });
 
+  it('reads a bare ISO date as an end bound through that whole day: its last millisecond, before the next UTC midnight', () => {
+    expect(parseTimeArg('2026-11-18', NOW, 'end')).toBe(Date.UTC(2026, 10, 19) - 1);
+    expect(parseTimeArg('2024-02-29', NOW, 'end')).toBe(Date.UTC(2024, 2, 1) - 1);
+    expect(parseTimeArg('2026-11-18', NOW, 'start')).toBe(Date.UTC(2026, 10, 18));
+  });
+
+  it('keeps date-times, epoch ms and relative forms exact as an end bound', () => {
+    expect(parseTimeArg('2026-11-18T00:00:00Z', NOW, 'end')).toBe(Date.UTC(2026, 10, 18));
+    expect(parseTimeArg('2026-11-18T12:30', NOW, 'end')).toBe(Date.UTC(2026, 10, 18, 12, 30));
+    expect(parseTimeArg('1700000000000', NOW, 'end')).toBe(1_700_000_000_000);
+    expect(parseTimeArg('7d', NOW, 'end')).toBe(NOW - 7 * 86_400_000);
+  });
+
   it.each(['yesterday', '7 days', '2024-02-30', '2024-13-01', '2024-05-01 12:00', '12x', '', '1e3'])('rejects %j with a message naming the accepted forms', (text) => {
     expect(() => parseTimeArg(text, NOW)).toThrow(/is not a time: use 7d, 12h or 30m/);
   });

@@ -1,10 +1,11 @@
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { queryArchive, type ArchivedEvent, type QueryArchiveOptions } from '../../archive/query-archive.js';
-import { parseTimeArg } from '../../archive/time-arg.js';
+import { parseTimeArg, type TimeBound } from '../../archive/time-arg.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 
+export const toFlag = { type: 'string', description: 'Events starting at or before (a bare date: through that whole day)', valueName: 'time' } as const;
 export const archiveFlag = { type: 'string', description: 'Archive folder', default: 'events-archive', valueName: 'path' } as const;
 
 export const eventsQueryCommand = defineCommand({
@@ -12,8 +13,10 @@ export const eventsQueryCommand = defineCommand({
   summary: 'Print archived events that match filters (JSONL, or a table in a terminal)',
   description:
     'Reads only the date= partitions that overlap --from/--to, streaming. Times filter on the event start and take\n' +
-    'ISO dates (UTC), epoch ms, or 7d / 12h / 30m back from now. --latest prints each event once, as its newest\n' +
-    'version (then --status matches that version). An unreadable archive line is reported on stderr as FILE:LINE.',
+    'ISO dates (UTC), epoch ms, or 7d / 12h / 30m back from now; both ends are inclusive, and a bare date as --to\n' +
+    'covers that whole day (--from 2024-05-01 --to 2024-05-01 is that one day). --latest prints each event once, as\n' +
+    'its newest version (then --status matches that version). An unreadable archive line is reported on stderr as\n' +
+    'FILE:LINE.',
   flags: {
     archive: archiveFlag,
     env: { type: 'string', description: 'Only this environment folder (default: all)', valueName: 'id' },
@@ -21,7 +24,7 @@ export const eventsQueryCommand = defineCommand({
     entity: { type: 'string', description: 'Only this entityId', valueName: 'entityId' },
     status: { type: 'string', description: 'OPEN or CLOSED', valueName: 'status' },
     from: { type: 'string', description: 'Events starting at or after (7d, 2024-05-01, epoch ms)', valueName: 'time' },
-    to: { type: 'string', description: 'Events starting at or before', valueName: 'time' },
+    to: toFlag,
     latest: { type: 'boolean', description: 'Only the newest version of each event' },
     format: { type: 'string', description: 'jsonl or table (default: table in a terminal, else jsonl)', valueName: 'format' },
   },
@@ -64,18 +67,18 @@ function queryOptions(flags: FlagValues, io: CommandIo): QueryArchiveOptions {
     entityId: stringFlag(flags, 'entity'),
     status,
     from: timeFlag(flags, 'from', now),
-    to: timeFlag(flags, 'to', now),
+    to: timeFlag(flags, 'to', now, 'end'),
     latest: booleanFlag(flags, 'latest'),
     signal: io.signal,
     onBadLine: (file, line, message) => io.stderr.write(`${file}:${line}: skipped an unreadable line: ${message}\n`),
   };
 }
 
-export function timeFlag(flags: FlagValues, name: string, now: number): number | undefined {
+export function timeFlag(flags: FlagValues, name: string, now: number, bound: TimeBound = 'start'): number | undefined {
   const raw = stringFlag(flags, name);
   if (raw === undefined) return undefined;
   try {
-    return parseTimeArg(raw, now);
+    return parseTimeArg(raw, now, bound);
   } catch (error) {
     throw new UsageError(`--${name}: ${(error as Error).message}`);
   }

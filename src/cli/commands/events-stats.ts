@@ -3,7 +3,7 @@ import { listEnvironments } from '../../archive/archive-layout.js';
 import { archiveStats, type ArchiveStats } from '../../archive/query-archive.js';
 import { defineCommand, stringFlag } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
-import { archiveFlag, timeFlag } from './events-query.js';
+import { archiveFlag, timeFlag, toFlag } from './events-query.js';
 
 export const eventsStatsCommand = defineCommand({
   path: ['events', 'stats'],
@@ -13,7 +13,7 @@ export const eventsStatsCommand = defineCommand({
     archive: archiveFlag,
     env: { type: 'string', description: 'Only this environment folder (default: each one)', valueName: 'id' },
     from: { type: 'string', description: 'Events starting at or after (7d, 2024-05-01, epoch ms)', valueName: 'time' },
-    to: { type: 'string', description: 'Events starting at or before', valueName: 'time' },
+    to: toFlag,
     format: { type: 'string', description: 'text or json', default: 'text', valueName: 'format' },
   },
   examples: ['dashcd events stats', 'dashcd events stats --env prod --from 30d --format json'],
@@ -30,7 +30,7 @@ export const eventsStatsCommand = defineCommand({
         archiveDir,
         env,
         from: timeFlag(flags, 'from', now),
-        to: timeFlag(flags, 'to', now),
+        to: timeFlag(flags, 'to', now, 'end'),
         signal: io.signal,
         onBadLine: (file, line, message) => io.stderr.write(`${file}:${line}: skipped an unreadable line: ${message}\n`),
       });
