@@ -43,7 +43,7 @@ export async function* queryArchive(options: QueryArchiveOptions): AsyncGenerato
 export interface ArchiveStats {
   /** Distinct events (each counted once, by its newest version). */
   readonly events: number;
-  /** Lines in the archive: every version of every event. */
+  /** Archived lines (every version) of the events that match the filter. */
   readonly versions: number;
   readonly byType: Record<string, number>;
   readonly byStatus: Record<string, number>;
@@ -54,7 +54,10 @@ export interface ArchiveStats {
 export async function archiveStats(options: ArchiveFilter): Promise<ArchiveStats> {
   const stats = { events: 0, versions: 0, byType: {} as Record<string, number>, byStatus: {} as Record<string, number>, byDay: {} as Record<string, number> };
   for (const partition of await selectPartitions(options)) {
-    const counted = countVersions(readPartition(partition, options), () => stats.versions++);
+    // Partitions are whole days: one overlapping [from, to] can still hold versions outside it.
+    const counted = countVersions(readPartition(partition, options), (event) => {
+      if (matches(event, options)) stats.versions++;
+    });
     for (const { event } of await foldLatest(counted)) {
       if (!matches(event, options)) continue;
       stats.events++;
@@ -70,9 +73,9 @@ function increment(counts: Record<string, number>, key: string): void {
   counts[key] = (counts[key] ?? 0) + 1;
 }
 
-async function* countVersions(lines: AsyncIterable<ArchivedEvent>, onLine: () => void): AsyncGenerator<ArchivedEvent> {
+async function* countVersions(lines: AsyncIterable<ArchivedEvent>, onLine: (event: ArchivedEventView) => void): AsyncGenerator<ArchivedEvent> {
   for await (const line of lines) {
-    onLine();
+    onLine(line.event);
     yield line;
   }
 }

@@ -81,6 +81,11 @@ describe('--from/--to with bare dates', () => {
     expect(JSON.parse(result.stdout).prod).toMatchObject({ events: 3, byDay: { '2026-11-18': 3 } });
   });
 
+  it('events stats counts versions inside the time range only', async () => {
+    const result = await dashcd(['events', 'stats', '--from', '2026-11-18T12:00:00Z', '--to', '2026-11-18']);
+    expect(result.stdout).toMatch(/^prod: 2 events \(3 versions\)\n/);
+  });
+
   it('events query --help says a bare --to date covers the whole day', async () => {
     const result = await dashcd(['events', 'query', '--help']);
     expect(result.stdout).toMatch(/a bare date as --to\s+covers that whole day/);

@@ -116,4 +116,10 @@ describe('archiveStats', () => {
       byDay: { '2030-01-08': 1, '2030-01-09': 1, '2030-01-10': 3 },
     });
   });
+
+  it('counts only the versions of the events inside [from, to], not every line of an overlapping partition', async () => {
+    // 2030-01-10 holds events 1, 2 (two versions) and 3; from T0-2h keeps events 1 and 2.
+    expect(await archiveStats({ archiveDir: dir, env: 'prod', from: T0 - 2 * 3_600_000, to: T0 })).toMatchObject({ events: 2, versions: 3 });
+    expect(await archiveStats({ archiveDir: dir, env: 'prod', from: T0 - 3 * 3_600_000, to: T0 - 3 * 3_600_000 })).toMatchObject({ events: 1, versions: 1 });
+  });
 });

@@ -8,7 +8,7 @@ import { archiveFlag, timeFlag, toFlag } from './events-query.js';
 export const eventsStatsCommand = defineCommand({
   path: ['events', 'stats'],
   summary: 'Count archived events by type, status and day',
-  description: 'Each event counts once, by its newest version; "versions" counts every archived line.',
+  description: 'Each event counts once, by its newest version; "versions" counts every archived line of the events counted.',
   flags: {
     archive: archiveFlag,
     env: { type: 'string', description: 'Only this environment folder (default: each one)', valueName: 'id' },
