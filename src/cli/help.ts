@@ -26,7 +26,33 @@ export function commandHelp(command: Command): string {
 
 export function overviewHelp(commands: readonly Command[]): string {
   const lines = ['dashcd — dashboards as code: validate, plan and apply dashboards; archive events', '', 'Usage: dashcd <command> [flags]', '', 'Commands:'];
-  for (const command of commands) lines.push(`  ${command.path.join(' ').padEnd(18)} ${command.summary}`);
+  lines.push(...commands.map(commandLine));
   lines.push('', "Run 'dashcd <command> --help' for a command's flags and examples.", 'Exit codes: 0 ok, 1 unexpected error, 2 changes pending, 3 invalid desired state, 4 target unreachable or token rejected, 5 some dashboards failed, 64 usage error.');
   return `${lines.join('\n')}\n`;
+}
+
+/** What each group of subcommands is for, shown by `dashcd token` and `dashcd token --help`. */
+const GROUP_SUMMARIES: Readonly<Record<string, string>> = {
+  token: 'Manage the API tokens of the embedded store',
+  events: 'Archive the events feed as JSONL and query the archive',
+};
+
+/** The subcommands under `group` (`token` → token create, token list, token revoke), in table order. */
+export function groupMembers(commands: readonly Command[], group: string): Command[] {
+  return commands.filter((c) => c.path.length > 1 && c.path[0] === group);
+}
+
+/** Help for a command group: its subcommands, one line each. */
+export function groupHelp(group: string, members: readonly Command[]): string {
+  const lines = [`Usage: dashcd ${group} <command> [flags]`, ''];
+  const summary = GROUP_SUMMARIES[group];
+  if (summary) lines.push(summary, '');
+  lines.push('Commands:');
+  lines.push(...members.map(commandLine));
+  lines.push('', `Run 'dashcd ${group} <command> --help' for a command's flags and examples.`);
+  return `${lines.join('\n')}\n`;
+}
+
+function commandLine(command: Command): string {
+  return `  ${command.path.join(' ').padEnd(18)} ${command.summary}`;
 }

@@ -1,6 +1,6 @@
 import type { Command, CommandIo } from './command.js';
 import { CliError, ExitCode } from './exit-codes.js';
-import { commandHelp, overviewHelp } from './help.js';
+import { commandHelp, groupHelp, groupMembers, overviewHelp } from './help.js';
 import { closest, parseArgs } from './parse-args.js';
 
 /**
@@ -8,19 +8,16 @@ import { closest, parseArgs } from './parse-args.js';
  * codes: CliError carries its own, anything else is unexpected (1) and is logged with its stack.
  */
 export async function runCli(commands: readonly Command[], argv: readonly string[], io: CommandIo): Promise<number> {
-  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || (argv[0] === 'help' && argv.length === 1)) {
     io.stdout.write(overviewHelp(commands));
     return argv.length === 0 ? ExitCode.Usage : ExitCode.Success;
   }
+  // `dashcd help token list` is `dashcd token list --help`.
+  if (argv[0] === 'help') return runCli(commands, [...argv.slice(1), '--help'], io);
   const match = selectCommand(commands, argv);
-  if (!match) {
-    const words = commands.map((c) => c.path.join(' '));
-    const hint = closest(argv.slice(0, 2).join(' '), words) ?? closest(argv[0] ?? '', words);
-    io.stderr.write(`dashcd: unknown command '${argv[0]}'${hint ? ` — did you mean '${hint}'?` : ''}\nRun 'dashcd --help' for the list.\n`);
-    return ExitCode.Usage;
-  }
+  if (!match) return noCommand(commands, argv, io);
   const { command, rest } = match;
-  if (rest.includes('--help') || rest.includes('-h')) {
+  if (wantsHelp(rest)) {
     io.stdout.write(commandHelp(command));
     return ExitCode.Success;
   }
@@ -48,4 +45,31 @@ function selectCommand(commands: readonly Command[], argv: readonly string[]): {
     if (matches && (!best || command.path.length > best.path.length)) best = command;
   }
   return best ? { command: best, rest: argv.slice(best.path.length) } : undefined;
+}
+
+function wantsHelp(args: readonly string[]): boolean {
+  return args.includes('--help') || args.includes('-h');
+}
+
+/**
+ * argv names no command. A group's name (`dashcd token`) prints the group's subcommands: on stdout with exit 0
+ * when help was asked for, else on stderr with the usage exit code, as git and kubectl do. Anything else is unknown.
+ */
+function noCommand(commands: readonly Command[], argv: readonly string[], io: CommandIo): number {
+  const [first = '', second] = argv;
+  const members = groupMembers(commands, first);
+  if (members.length > 0 && wantsHelp(argv)) {
+    io.stdout.write(groupHelp(first, members));
+    return ExitCode.Success;
+  }
+  if (members.length > 0 && second === undefined) {
+    io.stderr.write(`dashcd ${first}: which ${first} command?\n\n${groupHelp(first, members)}`);
+    return ExitCode.Usage;
+  }
+  const words = commands.map((c) => c.path.join(' '));
+  const hint = closest(argv.slice(0, 2).join(' '), words) ?? closest(first, words);
+  const named = members.length > 0 ? `${first} ${second ?? ''}` : first;
+  const list = members.length > 0 ? `dashcd ${first} --help` : 'dashcd --help';
+  io.stderr.write(`dashcd: unknown command '${named}'${hint ? ` — did you mean '${hint}'?` : ''}\nRun '${list}' for the list.\n`);
+  return ExitCode.Usage;
 }

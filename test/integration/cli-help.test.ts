@@ -51,6 +51,49 @@ describe('the command layer', () => {
     expect(result.stderr).toContain('unknown flag --dri — did you mean --dir?');
   });
 
+  it.each([['token', ['token create', 'token list', 'token revoke']], ['events', ['events pull', 'events query', 'events stats', 'events import']]])(
+    '"dashcd %s --help" lists the group\'s subcommands with their summaries and exits 0',
+    async (group, members) => {
+      for (const argv of [[group, '--help'], [group, '-h'], ['help', group]]) {
+        const result = await run(argv);
+        expect(result.code, argv.join(' ')).toBe(ExitCode.Success);
+        expect(result.stdout).toContain(`Usage: dashcd ${group} <command>`);
+        for (const path of members) {
+          const command = commands.find((c) => c.path.join(' ') === path);
+          expect(result.stdout).toMatch(new RegExp(`^  ${path} +${command?.summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+        }
+        expect(result.stderr).toBe('');
+      }
+    },
+  );
+
+  it('a bare group ("dashcd token") prints the group help to stderr and exits with the usage code', async () => {
+    const result = await run(['token']);
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('Usage: dashcd token <command>');
+    expect(result.stderr).toMatch(/^ {2}token list +List the tokens/m);
+    expect(result.stderr).not.toContain('unknown command');
+  });
+
+  it('an unknown subcommand of a group names the group\'s help and hints at the closest subcommand', async () => {
+    const result = await run(['token', 'lst']);
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stderr).toContain("unknown command 'token lst' — did you mean 'token list'?");
+    expect(result.stderr).toContain("Run 'dashcd token --help' for the list.");
+  });
+
+  it('"dashcd help <command>" prints that command\'s help; "dashcd help <unknown>" is a usage error', async () => {
+    const plan = await run(['help', 'plan']);
+    expect(plan.code).toBe(ExitCode.Success);
+    expect(plan.stdout).toContain('Usage: dashcd plan');
+    const tokenList = await run(['help', 'token', 'list']);
+    expect(tokenList.stdout).toContain('Usage: dashcd token list');
+    const unknown = await run(['help', 'nope']);
+    expect(unknown.code).toBe(ExitCode.Usage);
+    expect(unknown.stderr).toContain("unknown command 'nope'");
+  });
+
   it('has no two commands with the same path', () => {
     const paths = commands.map((c) => c.path.join(' '));
     expect(new Set(paths).size).toBe(paths.length);
@@ -67,5 +110,7 @@ describe('the lazy command loader', () => {
     }
     expect(await commandsFor(['no-such-command'])).toEqual(commands);
     expect(await commandsFor([])).toEqual(commands);
+    // A group's name alone selects no command: the whole table, so the group help can list its subcommands.
+    expect(await commandsFor(['events', '--help'])).toEqual(commands);
   });
 });
