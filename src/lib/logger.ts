@@ -17,10 +17,22 @@ const REDACT_PATHS = [
   '*.adminKey',
 ];
 
-const TOKEN_IN_URL = /([?&](?:api-token|Api-Token|API-TOKEN)=)[^&#\s]*/gi;
-const TOKEN_SHAPE = /dt0c01\.[A-Za-z0-9]+\.[A-Za-z0-9]+/g;
+/**
+ * A character or any percent-escape of it: URLSearchParams decodes `Api%2DToken=dt0c01%2E…` and the server accepts
+ * it, so the log must not show it either. Both letter cases are listed; the `i` flag covers the hex digits' case.
+ */
+function orEscaped(char: string): string {
+  const escapes = new Set([char.toLowerCase(), char.toUpperCase()].map((c) => `%${c.charCodeAt(0).toString(16)}`));
+  return `(?:${char === '.' ? '\\.' : char}|${[...escapes].join('|')})`;
+}
+const orEscapedWord = (word: string): string => [...word].map(orEscaped).join('');
+/** A letter or digit, or the escape of one (%30-%39, %41-%5A, %61-%7A). */
+const ALNUM = '(?:[a-z0-9]|%(?:3[0-9]|[46][1-9a-f]|[57][0-9a]))';
 
-/** Removes tokens from free text: `Api-Token` query values and anything shaped like a token. */
+const TOKEN_IN_URL = new RegExp(`([?&]${orEscapedWord('api-token')}=)[^&#\\s]*`, 'gi');
+const TOKEN_SHAPE = new RegExp(`${orEscapedWord('dt0c01')}${orEscaped('.')}${ALNUM}+${orEscaped('.')}${ALNUM}+`, 'gi');
+
+/** Removes tokens from free text: `Api-Token` query values and anything shaped like a token, escaped or not. */
 export function redactText(text: string): string {
   return text.replace(TOKEN_IN_URL, '$1[REDACTED]').replace(TOKEN_SHAPE, '[REDACTED]');
 }

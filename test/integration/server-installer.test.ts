@@ -107,4 +107,25 @@ describe('agent installer download', () => {
     expect(all).not.toContain(token);
     expect(all).not.toContain(token.split('.')[2]!);
   });
+
+  it('never writes a percent-encoded query token into the log, however its name and value are escaped', async () => {
+    const everyByte = (text: string, hex: (code: number) => string): string => [...text].map((c) => `%${hex(c.charCodeAt(0))}`).join('');
+    const upper = (code: number): string => code.toString(16).toUpperCase();
+    const lower = (code: number): string => code.toString(16);
+    const urls = [
+      `${PATH}?arch=x86&Api%2DToken=${token.replaceAll('.', '%2E')}`,
+      `${PATH}?arch=x86&api%2dtoken=${token.replaceAll('.', '%2e')}`,
+      `${PATH}?arch=x86&%41pi-%54oken=${token}`,
+      `${PATH}?arch=x86&${everyByte('api-token', lower)}=${everyByte(token, upper)}`,
+    ];
+    logLines.length = 0;
+    for (const url of urls) expect((await api(`${server.url}${url}`)).status).toBe(200);
+    const all = logLines.join('');
+    expect(all.match(/"msg":"request"/g)).toHaveLength(urls.length);
+    const decoded = all.replace(/%[0-9a-f]{2}/gi, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
+    for (const part of token.split('.').slice(1)) {
+      expect(decoded).not.toContain(part);
+      expect(decoded.toLowerCase()).not.toContain(part.toLowerCase());
+    }
+  });
 });
