@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import type { RetryPolicy } from '../client/api-client.js';
 import { followEvents, type PullProgress } from '../archive/pull-events.js';
@@ -56,6 +57,11 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
   const { log, signal } = options;
   const status = new DaemonStatus();
   const requests = new AbortController();
+  // undici adds an abort listener to the client's signal per request in flight (queued ones too) and each retry wait
+  // adds one: a pass at --concurrency 8, its list read and the poller pass Node's default of 10 and print a
+  // MaxListenersExceededWarning. Each listener goes when its request settles, so the count is bounded by the
+  // requests in flight, not a leak; the limit is lifted for this signal only (as the CLI does for its client).
+  setMaxListeners(0, requests.signal);
   const endpoint = await openEndpoint(options, status, requests.signal);
   const dir = resolve(options.cwd, options.dir);
   const queue = createDaemonQueue(options, dir, endpoint, status);
