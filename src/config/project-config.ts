@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
 import { pointerProblem } from '../plan/json-pointer.js';
 import { DEFAULT_OWNERSHIP_TAG } from '../plan/ownership.js';
+import { formatIssuePath } from '../schema/error-envelope.js';
 
 /** Looked up in this order at the repository root; the first that exists is the project config. */
 export const PROJECT_CONFIG_FILES = ['dashcd.yaml', 'dashcd.yml'] as const;
@@ -28,10 +29,12 @@ export const ProjectConfig = z.strictObject({
 });
 export type ProjectConfig = z.output<typeof ProjectConfig>;
 
+/** The same shape as a dashboard file's diagnostic: `path` is `ignore[0]` style, `''` for the file as a whole. */
 export interface ProjectConfigDiagnostic {
   file: string;
   line: number;
   col: number;
+  path: string;
   message: string;
 }
 
@@ -51,26 +54,37 @@ export async function loadProjectConfig(root: string): Promise<LoadProjectConfig
     const read = await readOptional(file);
     if (read === undefined) continue;
     if (typeof read === 'string') return parseProjectConfig(read, file);
-    return { config: defaults(), file, diagnostics: [{ file, line: 1, col: 1, message: `cannot read: ${read.message}` }] };
+    return { config: defaults(), file, diagnostics: [{ file, line: 1, col: 1, path: '', message: `cannot read: ${read.message}` }] };
   }
   return { config: defaults(), diagnostics: [] };
+}
+
+/**
+ * The project config of a dashboards folder: `dashcd.yaml` sits next to it (`dashboards/` → `./dashcd.yaml`), as
+ * validate, plan, apply and pull all read it. Diagnostics name the file relative to `cwd` with `/` separators, like
+ * the dashboard loader's.
+ */
+export async function loadProjectConfigFor(dashboardsDir: string, cwd: string): Promise<LoadProjectConfigResult> {
+  const result = await loadProjectConfig(dirname(dashboardsDir));
+  const shown = (file: string): string => (relative(cwd, file) || file).split(sep).join('/');
+  return { ...result, diagnostics: result.diagnostics.map((d) => ({ ...d, file: shown(d.file) })) };
 }
 
 /** The pure half of `loadProjectConfig`, for a file's text. */
 export function parseProjectConfig(text: string, file: string): LoadProjectConfigResult {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  const at = (offset: number, message: string): ProjectConfigDiagnostic => {
+  const at = (offset: number, path: string, message: string): ProjectConfigDiagnostic => {
     const { line, col } = lineCounter.linePos(offset);
-    return { file, line: Math.max(line, 1), col: Math.max(col, 1), message };
+    return { file, line: Math.max(line, 1), col: Math.max(col, 1), path, message };
   };
   if (doc.errors.length > 0) {
-    return { config: defaults(), file, diagnostics: doc.errors.map((e) => at(e.pos[0], e.message)) };
+    return { config: defaults(), file, diagnostics: doc.errors.map((e) => at(e.pos[0], '', e.message)) };
   }
   const parsed = ProjectConfig.safeParse(doc.toJS() ?? {});
   if (parsed.success) return { config: parsed.data, file, diagnostics: [] };
   const diagnostics = parsed.error.issues
-    .flatMap((issue) => locateIssue(doc, issue).map(({ offset, message }) => at(offset, message)))
+    .flatMap((issue) => locateIssue(doc, issue).map(({ offset, path, message }) => at(offset, path, message)))
     .sort((a, b) => a.line - b.line || a.col - b.col);
   return { config: defaults(), file, diagnostics };
 }
@@ -80,22 +94,23 @@ function defaults(): ProjectConfig {
 }
 
 /** One or more source positions for a zod issue: the offending node, its key for unknown keys, else the parent. */
-function locateIssue(doc: Document, issue: z.core.$ZodIssue): { offset: number; message: string }[] {
+function locateIssue(doc: Document, issue: z.core.$ZodIssue): { offset: number; path: string; message: string }[] {
   const path = issue.path.map((segment) => (typeof segment === 'symbol' ? String(segment) : segment));
-  const label = path.length > 0 ? `${path.join('.')}: ` : '';
   if (issue.code === 'unrecognized_keys') {
     const parent = path.length === 0 ? doc.contents : doc.getIn(path, true);
     return issue.keys.map((key) => ({
       offset: keyOffset(parent, key) ?? 0,
-      message: `${key}: unknown key (allowed: ${Object.keys(ProjectConfig.shape).join(', ')})`,
+      path: formatIssuePath([...path, key]),
+      message: `unknown key (allowed: ${Object.keys(ProjectConfig.shape).join(', ')})`,
     }));
   }
+  const shown = formatIssuePath(path);
   for (let depth = path.length; depth >= 0; depth--) {
     const node = depth === 0 ? doc.contents : doc.getIn(path.slice(0, depth), true);
     const offset = nodeOffset(node);
-    if (offset !== undefined) return [{ offset, message: `${label}${issue.message}` }];
+    if (offset !== undefined) return [{ offset, path: shown, message: issue.message }];
   }
-  return [{ offset: 0, message: `${label}${issue.message}` }];
+  return [{ offset: 0, path: shown, message: issue.message }];
 }
 
 function keyOffset(map: unknown, key: string): number | undefined {

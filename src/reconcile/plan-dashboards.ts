@@ -1,6 +1,6 @@
-import { dirname, relative, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import type { ApiClient } from '../client/api-client.js';
-import { loadProjectConfig, type ProjectConfig } from '../config/project-config.js';
+import { loadProjectConfigFor, type ProjectConfig } from '../config/project-config.js';
 import { readGitInfo } from '../desired/git-info.js';
 import { loadDesired, type DesiredCache, type Diagnostic, type DesiredResult } from '../desired/load-desired.js';
 import type { Logger } from '../lib/logger.js';
@@ -38,16 +38,13 @@ export interface PlanOptions {
 export async function planDashboards(ctx: PlanContext, options: PlanOptions = {}): Promise<PlanDashboardsResult> {
   const { only } = options;
   const dir = resolve(ctx.cwd, ctx.dir);
-  const projectRoot = dirname(dir);
   const [project, desired, git] = await Promise.all([
-    loadProjectConfig(projectRoot),
+    loadProjectConfigFor(dir, ctx.cwd),
     loadDesired({ dir, cwd: ctx.cwd, ...(only ? { only: [...only] } : {}), ...(ctx.cache ? { cache: ctx.cache } : {}) }),
     readGitInfo(dir),
   ]);
-  // Shown like the loader's: relative to cwd, `/` separators.
-  const configDiagnostics: Diagnostic[] = project.diagnostics.map((d) => ({ ...d, file: shownPath(ctx.cwd, d.file), path: '' }));
-  const diagnostics = [...configDiagnostics, ...desired.diagnostics];
-  if (configDiagnostics.length > 0 || (diagnostics.length > 0 && !options.tolerateInvalid)) {
+  const diagnostics: Diagnostic[] = [...project.diagnostics, ...desired.diagnostics];
+  if (project.diagnostics.length > 0 || (diagnostics.length > 0 && !options.tolerateInvalid)) {
     return { kind: 'invalid', diagnostics, desired };
   }
   const { config } = project;
@@ -67,8 +64,4 @@ export async function planDashboards(ctx: PlanContext, options: PlanOptions = {}
     ...(git ? { git } : {}),
   });
   return { kind: 'planned', plan, desired, config, diagnostics };
-}
-
-export function shownPath(cwd: string, file: string): string {
-  return (relative(cwd, file) || file).split(sep).join('/');
 }

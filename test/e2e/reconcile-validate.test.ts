@@ -114,6 +114,23 @@ describe('dashcd validate', () => {
     expect(result.stdout).toContain('ops/dash/broken.yaml:10:39');
   });
 
+  it('checks dashcd.yaml too: a bad ignore pointer is reported as dashcd.yaml:LINE:COL  ignore[0]: …, exit 3', async () => {
+    const result = await validate({ 'dashboards/ok.yaml': VALID, 'dashcd.yaml': 'ownershipTag: team\nignore: [tiles/*/bounds, /ok, nope]\n' });
+    expect(result.code).toBe(3);
+    expect(result.stdout.trimEnd().split('\n')).toEqual([
+      'dashcd.yaml:2:10  ignore[0]: Not a JSON Pointer: must start with "/", as in /tiles/*/bounds',
+      'dashcd.yaml:2:31  ignore[2]: Not a JSON Pointer: must start with "/", as in /tiles/*/bounds',
+    ]);
+    expect(result.stderr).toContain('2 problems in 1 file');
+  });
+
+  it('reports dashcd.yaml and dashboard problems in the same run, and names an unknown config key as its path', async () => {
+    const result = await validate({ 'dashboards/broken.yaml': BROKEN, 'dashcd.yaml': 'ignores: [/x]\n' });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toMatch(/^dashcd\.yaml:1:1 {2}ignores: unknown key \(allowed: ignore, ownershipTag, maxDelete\)$/m);
+    expect(result.stdout).toContain('dashboards/broken.yaml:10:39  tiles[1].bounds.width: ');
+  });
+
   it('--remote asks the target validator about every dashboard', async () => {
     server = await startTestServer();
     proxy = await startFaultServer({ upstream: server.baseUrl });
@@ -162,6 +179,6 @@ describe('apply with an invalid desired state', () => {
     server = await startTestServer();
     const result = await runDashcd(['plan'], { cwd: project.root, env: { DT_ENV_URL: server.url, DT_API_TOKEN: server.token } });
     expect(result.code).toBe(3);
-    expect(result.stdout).toMatch(/^dashcd\.yaml:3:12 {2}\S/m);
+    expect(result.stdout).toMatch(/^dashcd\.yaml:3:12 {2}maxDelete: \S/m);
   });
 });

@@ -45,15 +45,15 @@ describe('parseProjectConfig diagnostics', () => {
   it('reports a bad pointer at its line and column', () => {
     const { diagnostics } = parseProjectConfig('ignore:\n  - /tiles/*/bounds\n  - tiles/name\n', 'dashcd.yaml');
     expect(diagnostics).toEqual([
-      { file: 'dashcd.yaml', line: 3, col: 5, message: 'ignore.1: Not a JSON Pointer: must start with "/", as in /tiles/*/bounds' },
+      { file: 'dashcd.yaml', line: 3, col: 5, path: 'ignore[1]', message: 'Not a JSON Pointer: must start with "/", as in /tiles/*/bounds' },
     ]);
   });
 
   it('reports an unknown key at the key, naming the allowed keys', () => {
     const { diagnostics } = parseProjectConfig('ownershipTag: a\nignores:\n  - /x\n', 'dashcd.yaml');
     expect(diagnostics).toHaveLength(1);
-    expect(diagnostics[0]).toMatchObject({ line: 2, col: 1 });
-    expect(diagnostics[0]?.message).toMatch(/^ignores: unknown key \(allowed: ignore, ownershipTag, maxDelete\)/);
+    expect(diagnostics[0]).toMatchObject({ line: 2, col: 1, path: 'ignores' });
+    expect(diagnostics[0]?.message).toMatch(/^unknown key \(allowed: ignore, ownershipTag, maxDelete\)/);
   });
 
   it('reports every problem, not only the first, in file order', () => {
@@ -70,7 +70,7 @@ describe('parseProjectConfig diagnostics', () => {
 
   it('reports a document that is not a mapping at the start', () => {
     expect(parseProjectConfig('- a\n', 'f').diagnostics).toEqual([
-      { file: 'f', line: 1, col: 1, message: expect.stringMatching(/expected object/) },
+      { file: 'f', line: 1, col: 1, path: '', message: expect.stringMatching(/expected object/) },
     ]);
   });
 

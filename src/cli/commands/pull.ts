@@ -1,8 +1,7 @@
 import { mkdir } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
-import { loadProjectConfig } from '../../config/project-config.js';
+import { resolve } from 'node:path';
+import { loadProjectConfigFor } from '../../config/project-config.js';
 import { pullDashboards, type PullOutcome } from '../../pull/pull-dashboards.js';
-import { shownPath } from '../../reconcile/plan-dashboards.js';
 import { parseDashboardId } from '../../schema/ids.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo } from '../command.js';
 import { printDiagnostics } from '../diagnostics-output.js';
@@ -33,9 +32,9 @@ export const pullCommand = defineCommand({
     const notIds = positionals.filter((id) => parseDashboardId(id) === undefined);
     if (notIds.length > 0) throw new UsageError(`not a dashboard id (a UUID): ${notIds.join(', ')}`);
     const dir = resolve(io.cwd, stringFlag(flags, 'dir') ?? 'dashboards');
-    const project = await loadProjectConfig(dirname(dir));
+    const project = await loadProjectConfigFor(dir, io.cwd);
     if (project.diagnostics.length > 0) {
-      printDiagnostics(project.diagnostics.map((d) => ({ ...d, file: shownPath(io.cwd, d.file), path: '' })), io);
+      printDiagnostics(project.diagnostics, io);
       return ExitCode.InvalidDesiredState;
     }
     await mkdir(dir, { recursive: true });

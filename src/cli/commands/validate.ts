@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { loadProjectConfigFor } from '../../config/project-config.js';
 import { loadDesired } from '../../desired/load-desired.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo } from '../command.js';
 import { dataFlag, dirFlag, targetFlag } from '../common-flags.js';
@@ -24,8 +25,9 @@ export const validateCommand = defineCommand({
   examples: ['dashcd validate', 'dashcd validate --dir ops/dashboards', 'DT_ENV_URL=https://abc123.live.dynatrace.com DT_API_TOKEN=… dashcd validate --remote'],
   async run({ flags }, io) {
     const dir = resolve(io.cwd, stringFlag(flags, 'dir') ?? 'dashboards');
-    const desired = await loadDesired({ dir, cwd: io.cwd });
-    let diagnostics = desired.diagnostics;
+    // dashcd.yaml is part of the desired state: a config plan would refuse must not pass validation.
+    const [project, desired] = await Promise.all([loadProjectConfigFor(dir, io.cwd), loadDesired({ dir, cwd: io.cwd })]);
+    let diagnostics: Diagnostic[] = [...project.diagnostics, ...desired.diagnostics];
     if (diagnostics.length === 0 && booleanFlag(flags, 'remote')) {
       // Loaded only for --remote: plain validation needs no HTTP client or server code, and starts faster without.
       const { withTarget } = await import('../with-target.js');
