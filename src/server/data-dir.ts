@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { TEMP_MARKER, fsyncDir, mkdirDurable, writeFileDurable } from '../lib/durable-file.js';
 import { nodeFs, type FsLayer } from '../lib/fs-layer.js';
 import { DEFAULT_ENVIRONMENT, EnvironmentId } from '../schema/ids.js';
+import { processStatus } from './process-liveness.js';
 
 /**
  * Where everything lives under a data dir. Only parsed EnvironmentIds reach these paths, so no segment can escape.
@@ -107,7 +108,7 @@ export async function acquireOwnership(root: string): Promise<Ownership> {
     url: '',
     adminKey: randomBytes(32).toString('base64url'),
     startedAt: new Date().toISOString(),
-    identity: await processIdentity(process.pid),
+    identity: (await processStatus(process.pid))?.identity,
   };
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     if (await createExclusive(ownerFile, mine)) return ownershipOf(ownerFile, mine);
@@ -208,11 +209,14 @@ async function readOwnerFile(file: string): Promise<'missing' | { text: string; 
 
 /**
  * Whether the process that wrote the file still runs. A pid alone can lie: after a reboot or a container restart
- * the same pid often belongs to another process (even to us), so where `/proc` gives an identity it decides.
+ * the same pid often belongs to another process (even to us), so where `/proc` gives an identity it decides. A killed
+ * owner whose parent has not reaped it yet (a zombie, common under shells and init-less containers) still has its pid
+ * and identity, and answers signal 0, but holds nothing: it counts as dead.
  */
 async function isOwnerAlive(owner: OwnerFile): Promise<boolean> {
-  const identity = await processIdentity(owner.pid);
-  if (identity !== undefined && owner.identity !== undefined) return identity === owner.identity;
+  const status = await processStatus(owner.pid);
+  if (status?.exited) return false;
+  if (status !== undefined && owner.identity !== undefined) return status.identity === owner.identity;
   // Without /proc: our own pid is ours only if the file was written after this process started.
   if (owner.pid === process.pid) return Date.parse(owner.startedAt) >= performance.timeOrigin - 1000;
   try {
@@ -220,21 +224,6 @@ async function isOwnerAlive(owner: OwnerFile): Promise<boolean> {
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** `<boot id>:<start time in clock ticks>` of a running process on Linux; `undefined` elsewhere or when gone. */
-async function processIdentity(pid: number): Promise<string | undefined> {
-  try {
-    const [bootId, stat] = await Promise.all([
-      fsp.readFile('/proc/sys/kernel/random/boot_id', 'utf8'),
-      fsp.readFile(`/proc/${pid}/stat`, 'utf8'),
-    ]);
-    // Field 22 (starttime); the command name (field 2) may contain spaces and parentheses, so count from its end.
-    const startTicks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-    return startTicks ? `${bootId.trim()}:${startTicks}` : undefined;
-  } catch {
-    return undefined;
   }
 }
 

@@ -1,10 +1,17 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EnvironmentId } from '../../src/schema/ids.js';
-import { DataDirLockedError, acquireOwnership, dataDirLayout, listEnvironments, readOwner } from '../../src/server/data-dir.js';
+import {
+  DataDirLockedError,
+  acquireOwnership,
+  dataDirLayout,
+  listEnvironments,
+  readOwner,
+} from '../../src/server/data-dir.js';
+import { parseProcStat } from '../../src/server/process-liveness.js';
 
 let root: string;
 beforeEach(async () => {
@@ -19,6 +26,23 @@ async function deadPid(): Promise<number> {
   const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
   await new Promise((resolve) => child.on('exit', resolve));
   return child.pid as number;
+}
+
+/**
+ * A process that has exited but is not reaped: `sh` starts it in the background and then becomes `sleep`, which never
+ * waits for children. Resolves once /proc shows it as a zombie, with its pid, the identity it had while it ran, and
+ * the parent to kill afterwards (init then reaps the zombie).
+ */
+async function zombie(): Promise<{ pid: number; identity: string; parent: ChildProcess }> {
+  const parent = spawn('sh', ['-c', 'sleep 0.2 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const pid = await new Promise<number>((resolve) => parent.stdout?.once('data', (chunk: Buffer) => resolve(Number(chunk.toString()))));
+  const bootId = (await readFile('/proc/sys/kernel/random/boot_id', 'utf8')).trim();
+  const identity = `${bootId}:${parseProcStat(await readFile(`/proc/${pid}/stat`, 'utf8'))?.startTicks}`;
+  for (let i = 0; i < 100 && !parseProcStat(await readFile(`/proc/${pid}/stat`, 'utf8'))?.exited; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  expect(parseProcStat(await readFile(`/proc/${pid}/stat`, 'utf8'))).toMatchObject({ state: 'Z', exited: true });
+  return { pid, identity, parent };
 }
 
 async function writeOwner(content: Record<string, unknown>): Promise<void> {
@@ -94,6 +118,19 @@ describe('data dir ownership', () => {
     await ownership.release();
   });
 
+  it('takes over an owner file whose process was killed but not yet reaped (a zombie)', async () => {
+    const { pid, identity, parent } = await zombie();
+    try {
+      await writeOwner({ pid, url: 'http://127.0.0.1:1', adminKey: 'old', startedAt: new Date().toISOString(), identity });
+      expect(await readOwner(root)).toBeUndefined();
+      const ownership = await acquireOwnership(root);
+      expect((await readOwner(root))?.adminKey).toBe(ownership.adminKey);
+      await ownership.release();
+    } finally {
+      parent.kill('SIGKILL');
+    }
+  });
+
   it('takes over when the recorded pid now belongs to a different process (pid reuse after a restart)', async () => {
     await writeOwner({ pid: process.pid, url: 'http://127.0.0.1:1', adminKey: 'old', startedAt: '2001-01-01T00:00:00.000Z' });
     expect(await readOwner(root)).toBeUndefined();
@@ -123,5 +160,28 @@ describe('data dir ownership', () => {
     await writeFile(join(root, 'owner.json'), next);
     await stale.release();
     expect(await readFile(join(root, 'owner.json'), 'utf8')).toBe(next);
+  });
+});
+
+describe('/proc/<pid>/stat parsing', () => {
+  const rest = '1 1 1 0 -1 4194304 99 0 0 0 0 0 0 0 20 0 1 0 1170114 3133440 388';
+  it.each([
+    ['R', false],
+    ['S', false],
+    ['D', false],
+    ['T', false],
+    ['Z', true],
+    ['X', true],
+  ])('reads state %s (exited: %s) and the start time', (state, exited) => {
+    expect(parseProcStat(`4242 (node) ${state} ${rest}\n`)).toEqual({ state, startTicks: '1170114', exited });
+  });
+
+  it('counts fields from the end of a command name that holds spaces and parentheses', () => {
+    expect(parseProcStat(`4242 (a) Z (b c) R ${rest}`)).toEqual({ state: 'R', startTicks: '1170114', exited: false });
+  });
+
+  it('gives undefined for a truncated line', () => {
+    expect(parseProcStat('4242 (node) R 1 1')).toBeUndefined();
+    expect(parseProcStat('')).toBeUndefined();
   });
 });
