@@ -1,9 +1,6 @@
 import { execFile } from 'node:child_process';
 
-/** Which commit a plan or apply reconciles: named in every output format, so logs and PR comments tell what is live. */
-export interface GitInfo {
-  commit: string;
-  shortCommit: string;
+interface GitWorkTree {
   /** Absent on a detached HEAD (as in most CI checkouts). */
   branch?: string;
   /** Uncommitted changes (including untracked files) under the dashboards folder. */
@@ -14,13 +11,19 @@ export interface GitInfo {
   root?: string;
 }
 
+/**
+ * Which commit a plan or apply reconciles: named in every output format, so logs and PR comments tell what is live.
+ * `commit: null` is a work tree whose branch has no commit yet (right after `git init`): in git, but nothing to name.
+ */
+export type GitInfo = (GitWorkTree & { commit: string; shortCommit: string }) | (GitWorkTree & { commit: null; shortCommit: null });
+
 const GIT_TIMEOUT_MS = 10_000;
 // `status` lists every untracked file; a large folder must not fail the read.
 const GIT_MAX_BUFFER = 64 * 1024 * 1024;
 
 /**
- * Reads the commit, branch and dirty flag for the folder `dir`. Undefined when `dir` is not in a git work tree, the
- * repository has no commit yet, or git is not installed: git information is a courtesy, never a reason to fail.
+ * Reads the commit, branch and dirty flag for the folder `dir`. Undefined when `dir` is not in a git work tree or git
+ * is not installed: git information is a courtesy, never a reason to fail.
  * git runs with execFile (no shell) and `--no-optional-locks`, so reading never contends for `index.lock` with a
  * concurrent commit.
  */
@@ -34,11 +37,11 @@ export async function readGitInfo(dir: string): Promise<GitInfo | undefined> {
     git(dir, ['symbolic-ref', '--short', '-q', 'HEAD']),
     git(dir, ['status', '--porcelain', '--untracked-files=normal', '--', '.']),
   ]);
-  if (!commit || !shortCommit) return undefined;
   const folder = prefix.replace(/\/$/, '');
+  // `rev-parse --verify HEAD` fails on an unborn branch: a repository with no commit yet.
+  const head = commit && shortCommit ? { commit: commit.trim(), shortCommit: shortCommit.trim() } : { commit: null, shortCommit: null };
   return {
-    commit: commit.trim(),
-    shortCommit: shortCommit.trim(),
+    ...head,
     ...(branch?.trim() ? { branch: branch.trim() } : {}),
     // A status that could not be read is reported as dirty: claiming a clean tree we could not check would mislead.
     dirty: status === undefined || status.trim() !== '',

@@ -228,6 +228,21 @@ describe('GitOps: the commit being reconciled', () => {
     expect(text).not.toContain('uncommitted');
   });
 
+  it('a git work tree with no commits yet says so in text, json and markdown (and apply), not "not in a git work tree"', async () => {
+    await newProject();
+    await project.git('init', '-q', '-b', 'main');
+
+    const text = await dashcd('plan');
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout.split('\n')[0]).toBe(`Plan for ${proxy.url}/e/local (git: no commits yet on main) (uncommitted changes in dashboards/)`);
+    expect((await planJson()).git).toEqual({ commit: null, shortCommit: null, branch: 'main', dirty: true });
+    const markdown = (await dashcd('plan', '--output', 'markdown')).stdout;
+    expect(markdown.split('\n')[0]).toBe('### dashcd plan (git: no commits yet on <code>main</code>)');
+    expect(markdown).toContain('Git: no commits yet');
+    expect(markdown).not.toContain('not in a git work tree');
+    expect((await dashcd('apply')).stdout).toContain('(git: no commits yet on main)');
+  });
+
   it('a project that is not a git work tree says so instead of naming a commit', async () => {
     await newProject();
     expect((await dashcd('plan')).stdout.split('\n')[0]).toBe(`Plan for ${proxy.url}/e/local (not in a git work tree)`);

@@ -70,15 +70,26 @@ describe('readGitInfo', () => {
     expect(info && 'branch' in info).toBe(false);
   });
 
-  it('is undefined outside a git work tree and for a repository without commits', async () => {
+  it('is undefined outside a git work tree', async () => {
     const plain = await mkdtemp(join(tmpdir(), 'dashcd-no-git-'));
     try {
-      expect(await readGitInfo(plain)).toBeUndefined();
-      await git(plain, 'init', '-q');
       expect(await readGitInfo(plain)).toBeUndefined();
       expect(await readGitInfo(join(plain, 'missing'))).toBeUndefined();
     } finally {
       await rm(plain, { recursive: true, force: true });
+    }
+  });
+
+  it('reports a repository without commits as a work tree with a null commit, its branch and dirty flag', async () => {
+    const fresh = await realpath(await mkdtemp(join(tmpdir(), 'dashcd-unborn-')));
+    try {
+      await mkdir(join(fresh, 'dashboards'));
+      await git(fresh, '-c', 'init.defaultBranch=trunk', 'init', '-q');
+      expect(await readGitInfo(join(fresh, 'dashboards'))).toEqual({ commit: null, shortCommit: null, branch: 'trunk', dirty: false, dir: 'dashboards', root: fresh });
+      await writeFile(join(fresh, 'dashboards', 'a.yaml'), 'x: 1\n');
+      expect(await readGitInfo(join(fresh, 'dashboards'))).toMatchObject({ commit: null, dirty: true });
+    } finally {
+      await rm(fresh, { recursive: true, force: true });
     }
   });
 });

@@ -132,4 +132,16 @@ describe('git info in every format', () => {
     expect(JSON.parse(renderPlanJson(dirty)).git).toMatchObject({ commit: GIT.commit, dirty: true });
     expect(JSON.parse(renderPlanJson(clean)).git).toMatchObject({ commit: GIT.commit, dirty: false });
   });
+
+  it('says "no commits yet" (not "not in a git work tree") in text, json and markdown for a repository without commits', () => {
+    const unborn = samplePlan({ commit: null, shortCommit: null, branch: 'main', dirty: true, dir: 'dashboards' });
+    expect(renderPlanText(unborn).split('\n')[0]).toBe(
+      'Plan for http://127.0.0.1:4000/e/local (git: no commits yet on main) (uncommitted changes in dashboards/)',
+    );
+    const md = renderPlanMarkdown(unborn);
+    expect(md.split('\n')[0]).toBe('### dashcd plan (git: no commits yet on <code>main</code>)');
+    expect(md.split('\n')[2]).toBe('Target: <code>http://127.0.0.1:4000/e/local</code> · Git: no commits yet · ⚠️ uncommitted changes in dashboards/');
+    expect(JSON.parse(renderPlanJson(unborn)).git).toEqual({ commit: null, shortCommit: null, branch: 'main', dirty: true });
+    for (const text of [renderPlanText(unborn), md]) expect(text).not.toMatch(/not in a git work tree|null|undefined/);
+  });
 });

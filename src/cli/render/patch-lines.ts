@@ -61,10 +61,14 @@ export function summaryText(summary: PlanSummary): string {
   return `${summary.create} to create, ${summary.update} to update, ${summary.unchanged} unchanged, ${orphans}`;
 }
 
-/** `commit 1a2b3c4 on main` / `commit 1a2b3c4 (detached HEAD)` */
+/** `at commit 1a2b3c4 on main` / `at commit 1a2b3c4 (detached HEAD)` / `(git: no commits yet on main)` */
 export function commitText(git: GitInfo): string {
-  return `commit ${git.shortCommit} ${git.branch ? `on ${git.branch}` : '(detached HEAD)'}`;
+  if (git.commit === null) return `(git: ${NO_COMMITS}${git.branch ? ` on ${git.branch}` : ''})`;
+  return `at commit ${git.shortCommit} ${git.branch ? `on ${git.branch}` : '(detached HEAD)'}`;
 }
+
+/** A work tree whose branch has no commit yet (after `git init`): in git, but no commit to name. */
+export const NO_COMMITS = 'no commits yet';
 
 /** `uncommitted changes in dashboards/`, naming the folder when git told us where it is. */
 export function dirtyText(git: GitInfo): string {

@@ -5,7 +5,7 @@ import type { Plan, PlanAction, PlanChange } from '../../plan/build-plan.js';
  * `dashcd plan --output json`: a stable contract for machines. Keys always in this order, every key always present:
  *
  *     {
- *       "git": null | { "commit": string, "shortCommit": string, "branch": string | null, "dirty": boolean },
+ *       "git": null | { "commit": string | null, "shortCommit": string | null, "branch": string | null, "dirty": boolean },
  *       "target": string,
  *       "changes": [
  *         { "action": "create" | "update" | "unchanged" | "orphan",
@@ -18,11 +18,12 @@ import type { Plan, PlanAction, PlanChange } from '../../plan/build-plan.js';
  *       "summary": { "create": number, "update": number, "unchanged": number, "orphan": number }
  *     }
  *
- * `git.dirty` means uncommitted changes under the dashboards folder. Orphans are deleted only by `apply --prune`.
+ * `git` is null outside a git work tree; `git.commit` (and `shortCommit`) null in a work tree whose branch has no
+ * commit yet (right after `git init`). `git.dirty` means uncommitted changes under the dashboards folder. Orphans are deleted only by `apply --prune`.
  * Pretty-printed with two spaces and a final newline.
  */
 export interface PlanJson {
-  git: { commit: string; shortCommit: string; branch: string | null; dirty: boolean } | null;
+  git: { commit: string | null; shortCommit: string | null; branch: string | null; dirty: boolean } | null;
   target: string;
   changes: { action: PlanAction; id: string; name: string; file: string | null; patch: Operation[] | null }[];
   summary: { create: number; update: number; unchanged: number; orphan: number };

@@ -1,5 +1,5 @@
 import type { Plan, PlanChange } from '../../plan/build-plan.js';
-import { dirtyText, patchLines, printable, summaryText } from './patch-lines.js';
+import { dirtyText, NO_COMMITS, patchLines, printable, summaryText } from './patch-lines.js';
 
 type UpdateChange = Extract<PlanChange, { action: 'update' }>;
 
@@ -29,15 +29,18 @@ export function renderPlanMarkdown(plan: Plan): string {
   return `${out.join('\n')}\n`;
 }
 
-function heading(plan: Plan): string {
-  if (!plan.git) return '### dashcd plan (not in a git work tree)';
-  return `### dashcd plan for ${code(plan.git.shortCommit)}${plan.git.branch ? ` on ${code(plan.git.branch)}` : ''}`;
+function heading({ git }: Plan): string {
+  if (!git) return '### dashcd plan (not in a git work tree)';
+  const branch = git.branch ? ` on ${code(git.branch)}` : '';
+  if (git.commit === null) return `### dashcd plan (git: ${NO_COMMITS}${branch})`;
+  return `### dashcd plan for ${code(git.shortCommit)}${branch}`;
 }
 
-function context(plan: Plan): string {
-  const parts = [`Target: ${code(plan.target)}`];
-  if (plan.git) parts.push(`Commit ${code(plan.git.commit)}${plan.git.branch ? ` on ${code(plan.git.branch)}` : ' (detached HEAD)'}`);
-  if (plan.git?.dirty) parts.push(`⚠️ ${escapeText(dirtyText(plan.git))}`);
+function context({ git, target }: Plan): string {
+  const parts = [`Target: ${code(target)}`];
+  if (git?.commit === null) parts.push(`Git: ${NO_COMMITS}`);
+  else if (git) parts.push(`Commit ${code(git.commit)}${git.branch ? ` on ${code(git.branch)}` : ' (detached HEAD)'}`);
+  if (git?.dirty) parts.push(`⚠️ ${escapeText(dirtyText(git))}`);
   return parts.join(' · ');
 }
 

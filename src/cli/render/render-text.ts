@@ -7,6 +7,7 @@ const PATCH_INDENT = '    ';
  * The plan for people, on a terminal or in CI logs:
  *
  *     Plan for http://127.0.0.1:8080/e/local at commit 1a2b3c4 on main (uncommitted changes in dashboards/)
+ *     (`Plan for … (git: no commits yet on main)` right after `git init`; `(not in a git work tree)` outside git)
  *
  *     + create  Service health  (dashboards/service-health.yaml)
  *     ~ update  Hosts  (dashboards/hosts.yaml)
@@ -29,7 +30,7 @@ function headline(plan: Plan): string {
   const target = printable(plan.target);
   if (!plan.git) return `Plan for ${target} (not in a git work tree)`;
   const dirty = plan.git.dirty ? ` (${dirtyText(plan.git)})` : '';
-  return printable(`Plan for ${target} at ${commitText(plan.git)}`) + printable(dirty);
+  return printable(`Plan for ${target} ${commitText(plan.git)}`) + printable(dirty);
 }
 
 function changeLines(change: PlanChange): string[] {
