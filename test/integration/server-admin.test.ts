@@ -74,7 +74,7 @@ describe('admin API', () => {
     expectEnvelope(await api(`${base}/nowhere/tokens/x`, { method: 'DELETE', headers: admin }), 404);
     const put = await api(`${base}/local/tokens`, { method: 'PUT', headers: admin, body: {} });
     expectEnvelope(put, 405);
-    expect(put.headers.get('allow')).toBe('GET, POST');
+    expect(put.headers.get('allow')).toBe('GET, HEAD, POST');
   });
 
   it('hands out a session token with every scope for CLI commands', async () => {

@@ -170,10 +170,10 @@ describe('bad input and unknown routes', () => {
   });
 
   it.each([
-    ['DELETE', '/api/config/v1/dashboards', 'GET, POST'],
-    ['PATCH', '/api/config/v1/dashboards/6a98d7bc-abb9-44f8-ae6a-73e68e71812a', 'DELETE, GET, PUT'],
+    ['DELETE', '/api/config/v1/dashboards', 'GET, HEAD, POST'],
+    ['PATCH', '/api/config/v1/dashboards/6a98d7bc-abb9-44f8-ae6a-73e68e71812a', 'DELETE, GET, HEAD, PUT'],
     ['GET', '/api/config/v1/dashboards/6a98d7bc-abb9-44f8-ae6a-73e68e71812a/validator', 'POST'],
-    ['POST', '/api/v1/deployment/installer/agent/unix/default/latest', 'GET'],
+    ['POST', '/api/v1/deployment/installer/agent/unix/default/latest', 'GET, HEAD'],
   ])('answers %s %s with 405 and Allow: %s', async (method, path, allow) => {
     const response = await api(`${server.url}${path}`, { method, token: server.token });
     expectEnvelope(response, 405, `Method not allowed here; allowed: ${allow}.`);

@@ -83,6 +83,12 @@ function sendStream(res: ServerResponse, status: number, body: Readable, headers
   body.once('error', () => res.destroy());
   res.once('close', () => body.destroy());
   res.writeHead(status, headers);
+  // HEAD: the headers (Content-Length included) are the whole answer; reading the file would only be thrown away.
+  if (res.req.method === 'HEAD') {
+    body.destroy();
+    res.end();
+    return;
+  }
   body.pipe(res);
 }
 

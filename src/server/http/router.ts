@@ -34,7 +34,8 @@ export function splitPath(path: string): string[] {
 
 /**
  * Matches a method and path segments. When several patterns fit, the one with more literal segments wins, so
- * `POST /dashboards/validator` is the validator, not a dashboard called "validator".
+ * `POST /dashboards/validator` is the validator, not a dashboard called "validator". HEAD runs the GET route (RFC
+ * 9110 §9.3.2: the same answer without the body, which node:http leaves out for HEAD) and is allowed wherever GET is.
  */
 export function createRouter<R extends RouteShape>(routes: readonly R[]): Router<R> {
   const compiled: Compiled<R>[] = routes.map((route) => {
@@ -50,8 +51,10 @@ export function createRouter<R extends RouteShape>(routes: readonly R[]): Router
     for (const candidate of compiled) {
       const params = matchSegments(candidate.segments, segments, start);
       if (!params) continue;
-      if (candidate.route.method === method) return { kind: 'found', route: candidate.route, params };
-      (allow ??= new Set()).add(candidate.route.method);
+      const routeMethod = candidate.route.method;
+      if (routeMethod === method || (method === 'HEAD' && routeMethod === 'GET')) return { kind: 'found', route: candidate.route, params };
+      (allow ??= new Set()).add(routeMethod);
+      if (routeMethod === 'GET') allow.add('HEAD');
     }
     return allow ? { kind: 'method-not-allowed', allow: [...allow].sort() } : { kind: 'not-found' };
   };
