@@ -54,7 +54,7 @@ export async function loadProjectConfig(root: string): Promise<LoadProjectConfig
     const read = await readOptional(file);
     if (read === undefined) continue;
     if (typeof read === 'string') return parseProjectConfig(read, file);
-    return { config: defaults(), file, diagnostics: [{ file, line: 1, col: 1, path: '', message: `cannot read: ${read.message}` }] };
+    return { config: defaults(), file, diagnostics: [{ file, line: 0, col: 0, path: '', message: `cannot read: ${read.message}` }] };
   }
   return { config: defaults(), diagnostics: [] };
 }

@@ -108,6 +108,28 @@ describe('dashcd validate', () => {
     expect(result.stdout).toMatch(/^::error file=dashboards\/broken\.yaml,line=5,col=5::tiles\[0\]\.bounds: \S/m);
   });
 
+  it('in GitHub Actions a missing --dir is annotated without file, line or col (no ::error file=nope,line=0,col=0)', async () => {
+    project = await createProject({});
+    const result = await runDashcd(['validate', '--dir', 'nope'], { cwd: project.root, env: { GITHUB_ACTIONS: 'true' } });
+    expect(result.code).toBe(3);
+    const annotations = result.stdout.split('\n').filter((l) => l.startsWith('::'));
+    expect(annotations).toEqual([expect.stringMatching(/^::error::dashboards folder not found: nope; /)]);
+    expect(result.stdout).not.toMatch(/line=0|col=0|file=nope/);
+  });
+
+  it('in GitHub Actions a problem without a position names its file but no line or col', async () => {
+    server = await startTestServer();
+    proxy = await startFaultServer({ upstream: server.baseUrl });
+    project = await createProject({ 'dashboards/a.yaml': VALID });
+    const violation = { path: 'tiles[0].bounds.width', message: 'must be a multiple of 38', parameterLocation: 'PAYLOAD_BODY', location: null };
+    proxy.script({ status: 400, body: { error: { code: 400, message: 'Constraints violated.', constraintViolations: [violation] } }, match: { method: 'POST', path: /\/validator$/ } });
+    const env = { GITHUB_ACTIONS: 'true', DT_ENV_URL: `${proxy.url}/e/local`, DT_API_TOKEN: server.token };
+    const result = await runDashcd(['validate', '--remote'], { cwd: project.root, env });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toContain('dashboards/a.yaml  tiles[0].bounds.width: must be a multiple of 38 (target validator)\n');
+    expect(result.stdout).toContain('::error file=dashboards/a.yaml::tiles[0].bounds.width: must be a multiple of 38 (target validator)\n');
+  });
+
   it('--dir points at another folder', async () => {
     const result = await validate({ 'ops/dash/broken.yaml': BROKEN }, '--dir', 'ops/dash');
     expect(result.code).toBe(3);

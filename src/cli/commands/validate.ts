@@ -44,13 +44,13 @@ export const validateCommand = defineCommand({
   },
 });
 
-/** The target's verdict has no source positions: its violations are reported at the top of the file. */
+/** The target's verdict has no source positions: its violations name the file without a line (as apply's do). */
 async function validateRemote(dashboards: readonly DesiredDashboard[], api: ApiClient, io: CommandIo): Promise<Diagnostic[]> {
   const results = await mapConcurrent(dashboards, 8, async (d) => {
     const outcome = await api.dashboards.validate({ ...d.body, id: d.id }, d.id);
     if (outcome.valid) return [];
     const violations = outcome.violations.length > 0 ? outcome.violations : [{ path: '', message: outcome.message }];
-    return violations.map((v) => ({ file: d.file, line: 1, col: 1, path: v.path ?? '', message: `${v.message ?? 'invalid'} (target validator)` }));
+    return violations.map((v) => ({ file: d.file, line: 0, col: 0, path: v.path ?? '', message: `${v.message ?? 'invalid'} (target validator)` }));
   }, io.signal);
   return results.flatMap((r) => r ?? []);
 }
