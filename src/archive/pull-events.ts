@@ -65,7 +65,13 @@ export async function pullEvents(options: PullEventsOptions): Promise<PullSummar
  * Pulls, then again every `intervalMs`, until `signal` aborts; then resolves with the totals. A failed pass is
  * logged and retried with backoff (the loop survives a feed outage); `onProgress` reports position and lag.
  */
-export async function followEvents(options: PullEventsOptions & { readonly intervalMs: number }): Promise<PullSummary> {
+export interface FollowEventsOptions extends PullEventsOptions {
+  readonly intervalMs: number;
+  /** After each poll (one pull run, including its retries), whether it finished or failed. */
+  readonly onPoll?: ((poll: { readonly durationMs: number; readonly ok: boolean }) => void) | undefined;
+}
+
+export async function followEvents(options: FollowEventsOptions): Promise<PullSummary> {
   const started = performance.now();
   const { signal, clock = systemClock } = options;
   const log = options.log ?? silentLogger();
@@ -74,6 +80,7 @@ export async function followEvents(options: PullEventsOptions & { readonly inter
   try {
     let failures = 0;
     while (!signal.aborted) {
+      const pollStarted = performance.now();
       try {
         await session.pull();
         failures = 0;
@@ -82,6 +89,7 @@ export async function followEvents(options: PullEventsOptions & { readonly inter
         failures++;
         log.warn({ err: error, failures }, 'events pull failed; retrying');
       }
+      options.onPoll?.({ durationMs: performance.now() - pollStarted, ok: failures === 0 });
       const wait = options.intervalMs * Math.min(2 ** failures, 8);
       try {
         await clock.sleep(wait, signal);

@@ -20,6 +20,8 @@ export interface PollerStatus {
   lastError?: string;
 }
 
+const POLL_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
+
 /** The daemon's observable state, owned by the loops and read by the status endpoints. */
 export class DaemonStatus {
   readonly startedAt = new Date().toISOString();
@@ -45,6 +47,8 @@ export class DaemonStatus {
   readonly setDrifted = this.metrics.gauge('dashcd_drifted_dashboards', 'Dashboards left drifted (--no-self-heal) at the last check');
   readonly setLastSuccess = this.metrics.gauge('dashcd_last_successful_reconcile_timestamp_seconds', 'When a reconcile pass last succeeded');
   readonly observeReconcile = this.metrics.histogram('dashcd_reconcile_duration_seconds', 'Reconcile pass duration');
+  // A poll is one pull run with its retries: a backfill or a feed outage takes minutes, not the default's seconds.
+  readonly observePoll = this.metrics.histogram('dashcd_poll_duration_seconds', 'Events poll duration (one pull run, retries included)', POLL_BUCKETS);
 
   constructor(private readonly now: () => number = Date.now) {
     // Lag keeps growing between polls; computing it at scrape time keeps the gauge honest during a feed outage.

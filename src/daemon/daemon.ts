@@ -135,6 +135,7 @@ function startPoller(options: DaemonOptions, endpoint: Endpoint, status: DaemonS
     signal: options.signal,
     log,
     onProgress: recordPollerProgress(status, log),
+    onPoll: ({ durationMs }) => status.observePoll(durationMs / 1000),
   }).catch((error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
     status.poller = { ...status.poller, lastError: message };

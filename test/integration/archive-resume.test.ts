@@ -202,6 +202,7 @@ describe('followEvents', () => {
     const feed = (server = await startEventsFeedServer({ events }));
     feed.fail(500, 2);
     const controller = new AbortController();
+    const polls: { durationMs: number; ok: boolean }[] = [];
     const summary = await followEvents({
       fetchPage: feedFetchPage(feed.url),
       archiveDir: dir,
@@ -210,8 +211,12 @@ describe('followEvents', () => {
       intervalMs: 5,
       signal: controller.signal,
       onProgress: (progress) => progress.phase === 'idle' && progress.written === 100 && controller.abort(),
+      onPoll: (poll) => polls.push(poll),
     });
     expect(summary.written).toBe(100);
+    // One report per poll, failed ones included, each with its duration.
+    expect(polls.map((p) => p.ok)).toEqual([false, false, true]);
+    for (const poll of polls) expect(poll.durationMs).toBeGreaterThan(0);
     expectExactlyOnce(await archiveLines(), events);
   });
 });
