@@ -3,7 +3,6 @@ import { pruneRefusal } from '../apply/prune-guard.js';
 import { formatDiagnostic, type DesiredResult, type Diagnostic } from '../desired/load-desired.js';
 import type { Logger } from '../lib/logger.js';
 import type { Plan, PlanChange } from '../plan/build-plan.js';
-import { pointerToPath } from '../plan/json-pointer.js';
 import { planDashboards, type PlanContext } from '../reconcile/plan-dashboards.js';
 import type { DaemonStatus, FileResult } from './daemon-status.js';
 import type { ReconcilePass } from './reconcile-queue.js';
@@ -89,8 +88,8 @@ export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePa
       drifted.add(change.id);
       status.driftCount++;
       status.countDrift();
-      const patch = change.action === 'update' ? change.patch.map((op) => `${op.op} ${pointerToPath(op.path)}`) : ['deleted on the target'];
-      log.warn({ id: change.id, file: change.file, patch, selfHeal: deps.selfHeal }, deps.selfHeal ? 'drift found; reverting' : 'drift found; reporting only (--no-self-heal)');
+      const what = change.action === 'update' ? { patch: driftPatch(change) } : { deletedOnTarget: true };
+      log.warn({ id: change.id, file: change.file, ...what, selfHeal: deps.selfHeal }, deps.selfHeal ? 'drift found; reverting' : 'drift found; reporting only (--no-self-heal)');
     }
     return drifted;
   }
@@ -149,6 +148,15 @@ export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePa
     status.observeReconcile(durationMs / 1000);
     if (ok) status.setLastSuccess(Date.now() / 1000);
   }
+}
+
+/**
+ * Drift as RFC 6902 operations from live back to the file (what a revert writes), each with `live`: the value found
+ * on the target that it replaces or removes. Values are whole, not abbreviated as in the plan text: the log is the
+ * record of what someone changed by hand.
+ */
+function driftPatch(change: Extract<PlanChange, { action: 'update' }>): Record<string, unknown>[] {
+  return change.patch.map((op, i) => (op.op === 'add' ? { ...op } : { ...op, live: change.before[i] ?? null }));
 }
 
 function withoutChanges(plan: Plan, ids: ReadonlySet<string>): Plan {

@@ -41,7 +41,11 @@ describe('dashcd daemon and drift', () => {
     expect(status.drifted).toEqual([]);
     expect(metricValue(await d.metrics(), 'dashcd_drift_found_total')).toBeGreaterThanOrEqual(1);
     const warning = d.stdout().split('\n').find((line) => line.includes('drift found; reverting'));
-    expect(JSON.parse(warning ?? '{}')).toMatchObject({ file: 'dashboards/web.yaml', patch: ['replace dashboardMetadata.name'] });
+    // The patch that reverts it, with the value written and the hand-edited value found live.
+    expect(JSON.parse(warning ?? '{}')).toMatchObject({
+      file: 'dashboards/web.yaml',
+      patch: [{ op: 'replace', path: '/dashboardMetadata/name', value: 'Web v1', live: 'Edited by hand' }],
+    });
     expect(d.stdout()).not.toContain(token);
     expect(d.stdout()).not.toMatch(TOKEN_LIKE);
   });
@@ -57,6 +61,8 @@ describe('dashcd daemon and drift', () => {
     const driftsSeen = reported.driftCount;
     await waitFor(async () => (await d.status()).driftCount > driftsSeen, { what: 'another resync finding the drift again' });
     expect(await name()).toBe('Edited by hand');
+    const report = d.stdout().split('\n').find((line) => line.includes('drift found; reporting only'));
+    expect(JSON.parse(report ?? '{}')).toMatchObject({ selfHeal: false, patch: [{ op: 'replace', path: '/dashboardMetadata/name', value: 'Web v1', live: 'Edited by hand' }] });
     const samples = await d.metrics();
     expect(metricValue(samples, 'dashcd_writes_total', { action: 'update' })).toBe(0);
     expect(metricValue(samples, 'dashcd_drifted_dashboards')).toBe(1);
