@@ -109,6 +109,24 @@ describe('dashboard endpoints', () => {
     expect(envelope.error.constraintViolations?.every((v) => v.parameterLocation === 'PAYLOAD_BODY')).toBe(true);
   });
 
+  it.each([
+    ['an unknown entry', ['SERVICE_TAG_KEY:team', 'NO_SUCH_FILTER'], 'dashboardMetadata.dynamicFilters.filters[1]'],
+    ['SERVICE_TAG_KEY: with an empty parameter', ['SERVICE_TAG_KEY:'], 'dashboardMetadata.dynamicFilters.filters[0]'],
+    ['a parameter on a filter that takes none', ['RELATED_NAMESPACE', 'HOST_TAG_KEY:env', 'SERVICE_TYPE:web'], 'dashboardMetadata.dynamicFilters.filters[2]'],
+  ])('refuses dynamicFilters.filters with %s: 400 naming that entry, nothing stored', async (_what, filters, path) => {
+    const body = minimalDashboard('filtered');
+    Object.assign(body['dashboardMetadata'] as object, { dynamicFilters: { filters, genericTagFilters: [] } });
+    for (const [url, method] of [[dashboardsUrl(server), 'POST'], [dashboardsUrl(server, `/${UUID}`), 'PUT']] as const) {
+      const envelope = expectEnvelope(await api(url, { method, token, body }), 400, 'Constraints violated.');
+      expect(envelope.error.constraintViolations).toEqual([
+        { path, message: expect.stringMatching(/^Not an allowed filter: use one of .*SERVICE_TAG_KEY:<name>/), parameterLocation: 'PAYLOAD_BODY', location: null },
+      ]);
+    }
+    expectEnvelope(await api(dashboardsUrl(server, `/${UUID}`), { token }), 404);
+    const valid = { ...body, dashboardMetadata: { ...(body['dashboardMetadata'] as object), dynamicFilters: { filters: ['SERVICE_TAG_KEY:team'], genericTagFilters: [] } } };
+    expect((await api(dashboardsUrl(server, '/validator'), { method: 'POST', token, body: valid })).status).toBe(204);
+  });
+
   it('a non-object JSON body is a 400', async () => {
     for (const body of ['[]', '"text"', '42', 'null']) {
       expectEnvelope(await api(dashboardsUrl(server), { method: 'POST', token, body }), 400, /^Could not map JSON/);
