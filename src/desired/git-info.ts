@@ -50,6 +50,12 @@ export async function readGitInfo(dir: string): Promise<GitInfo | undefined> {
   };
 }
 
+/** The root of the git work tree holding `dir` (an existing folder), or undefined outside one. */
+export async function gitWorkTreeRoot(dir: string): Promise<string | undefined> {
+  const root = (await git(dir, ['rev-parse', '--show-toplevel']))?.trim();
+  return root ? root : undefined;
+}
+
 /** stdout of `git <args>` run in `cwd`, or undefined on any failure (not a repo, no git, non-zero exit). */
 function git(cwd: string, args: readonly string[]): Promise<string | undefined> {
   return new Promise((resolve) => {

@@ -17,7 +17,13 @@ export type PullOutcome =
 
 export interface PullOptions {
   api: ApiClient;
+  /** Where new dashboards are written. */
   dir: string;
+  /**
+   * The dashboards folder `dir` belongs to (default `dir`): a dashboard already claimed by a file anywhere in it is
+   * refreshed in that file, never copied into `dir` (two files with one id would make plan refuse the folder).
+   */
+  root?: string;
   cwd: string;
   ids: readonly string[];
   force: boolean;
@@ -29,13 +35,14 @@ export interface PullOptions {
 }
 
 /**
- * Writes live dashboards as YAML files. A dashboard already in the folder goes to its own file, which is replaced
+ * Writes live dashboards as YAML files. A dashboard already in the dashboards root goes to its own file, which is replaced
  * only with `force`: when it means the same as the live version it is left as it is (its comments and layout are
  * the user's), and when it differs it has local edits. A new dashboard gets a fresh file name, never one that exists.
  */
 export async function pullDashboards(options: PullOptions): Promise<PullOutcome[]> {
   const dir = resolve(options.cwd, options.dir);
-  const existing = await loadDesired({ dir, cwd: options.cwd });
+  // Ids derive from paths relative to the root, as plan derives them.
+  const existing = await loadDesired({ dir: resolve(options.cwd, options.root ?? dir), cwd: options.cwd });
   const fileById = new Map<string, DesiredDashboard>(existing.dashboards.map((d) => [d.id, d]));
   const lives = await mapConcurrent(options.ids, options.concurrency ?? 8, (id) => options.api.dashboards.get(id), options.signal);
   const taken = new Set<string>();

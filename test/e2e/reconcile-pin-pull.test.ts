@@ -1,4 +1,4 @@
-import { readFile, rename } from 'node:fs/promises';
+import { readdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -130,8 +130,10 @@ describe('dashcd pull', () => {
     await project.write('dashboards/made-in-the-ui.yaml', edited);
 
     const refused = await dashcd('pull', LIVE_ID);
-    expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toContain('✗ dashboards/made-in-the-ui.yaml differs from the live dashboard (local edits?); not overwritten (use --force)');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      `dashcd pull: dashboards/made-in-the-ui.yaml differs from live dashboard ${LIVE_ID} (local edits?); not overwritten, use --force to replace it\n`,
+    );
     expect(await read('dashboards/made-in-the-ui.yaml')).toBe(edited);
 
     const forced = await dashcd('pull', '--force', LIVE_ID);
@@ -179,7 +181,77 @@ describe('dashcd pull', () => {
     expect(all.stdout).not.toContain(presetId);
 
     const missing = await dashcd('pull', '3c9d1e2f-3333-4a2b-8c3d-4e5f6a7b8c9d');
-    expect(missing.code).not.toBe(0);
-    expect(missing.stderr).toContain('3c9d1e2f-3333-4a2b-8c3d-4e5f6a7b8c9d: not found');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe(`dashcd pull: 3c9d1e2f-3333-4a2b-8c3d-4e5f6a7b8c9d not found on ${server.url}; nothing written for it\n`);
+  });
+
+  describe('into a subfolder of a project whose dashboards are already in dashboards/', () => {
+    const MANAGED_ID = '3c9d1e2f-4444-4a2b-8c3d-4e5f6a7b8c9d';
+    const managedFile = (name: string): string => `id: ${MANAGED_ID}
+dashboardMetadata:
+  name: ${name}
+  owner: ops@example.com
+tiles:
+  - name: Notes
+    tileType: MARKDOWN
+    bounds: { top: 0, left: 0, width: 304, height: 152 }
+    markdown: hi
+`;
+
+    it('updates managed dashboards in their own files (saying so) and writes only new ones into --dir; plan stays valid', async () => {
+      await project.write('dashboards/team/managed.yaml', managedFile('Managed'));
+      expect((await dashcd('apply')).code).toBe(0);
+      const paymentsId = (await ids())['dashboards/payments.yaml'] ?? '';
+      await api.dashboards.put(LIVE_ID, LIVE);
+
+      const pulled = await dashcd('pull', '--all', '--dir', 'dashboards/imported');
+      expect(pulled.code, pulled.stderr).toBe(0);
+      expect(pulled.stdout.split('\n').filter(Boolean).sort()).toEqual(
+        [
+          `= up to date  ${MANAGED_ID}  dashboards/team/managed.yaml  (already managed there: left as is, not copied into dashboards/imported)`,
+          `= up to date  ${paymentsId}  dashboards/payments.yaml  (already managed there: left as is, not copied into dashboards/imported)`,
+          `↓ pulled  ${LIVE_ID}  dashboards/imported/made-in-the-ui.yaml`,
+        ].sort(),
+      );
+      expect(await readdir(join(project.root, 'dashboards/imported'))).toEqual(['made-in-the-ui.yaml']);
+      for (const command of ['validate', 'plan', 'apply']) expect((await dashcd(command)).code, command).toBe(0);
+      expect(JSON.parse((await dashcd('plan', '--output', 'json')).stdout).summary).toEqual({ create: 0, update: 0, unchanged: 3, orphan: 0 });
+    });
+
+    it('refreshes a managed file in place with --force, and refuses it without --force when it has local edits', async () => {
+      await project.write('dashboards/team/managed.yaml', managedFile('Managed'));
+      expect((await dashcd('apply')).code).toBe(0);
+      await project.write('dashboards/team/managed.yaml', managedFile('Edited locally'));
+
+      const refused = await dashcd('pull', MANAGED_ID, '--dir', 'dashboards/imported');
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toBe(
+        `dashcd pull: dashboards/team/managed.yaml differs from live dashboard ${MANAGED_ID} (local edits?); not overwritten, use --force to replace it\n`,
+      );
+
+      const forced = await dashcd('pull', MANAGED_ID, '--dir', 'dashboards/imported', '--force');
+      expect(forced.code, forced.stderr).toBe(0);
+      expect(forced.stdout).toBe(
+        `↓ pulled  ${MANAGED_ID}  dashboards/team/managed.yaml  (already managed there: updated in place, not copied into dashboards/imported)\n`,
+      );
+      expect(await read('dashboards/team/managed.yaml')).toContain('name: Managed\n');
+      expect(await readdir(join(project.root, 'dashboards/imported'))).toEqual([]);
+      expect((await dashcd('plan', '--detailed-exitcode')).code).toBe(0);
+    });
+
+    it('finds the dashboards folder next to dashcd.yaml, whatever its name, and reads that dashcd.yaml', async () => {
+      await project.remove('dashboards/payments.yaml');
+      await project.write('ops/dashcd.yaml', 'ownershipTag: owned-by:ops\n');
+      await project.write('ops/boards/managed.yaml', managedFile('Managed'));
+      const opsCli = (...argv: string[]): Promise<CliResult> => dashcd(...argv, '--dir', 'ops/boards');
+      expect((await opsCli('apply')).code).toBe(0);
+      expect((await api.dashboards.get(MANAGED_ID))?.dashboardMetadata.tags).toEqual(['owned-by:ops']);
+
+      const pulled = await dashcd('pull', MANAGED_ID, '--dir', 'ops/boards/new');
+      expect(pulled.code, pulled.stderr).toBe(0);
+      // The ownership tag of ops/dashcd.yaml was dropped from the comparison: the file is up to date, not edited.
+      expect(pulled.stdout).toContain(`= up to date  ${MANAGED_ID}  ops/boards/managed.yaml  (already managed there`);
+      expect((await opsCli('plan', '--detailed-exitcode')).code).toBe(0);
+    });
   });
 });

@@ -1,12 +1,13 @@
 import { mkdir } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import { loadProjectConfigFor } from '../../config/project-config.js';
 import { pullDashboards, type PullOutcome } from '../../pull/pull-dashboards.js';
 import { parseDashboardId } from '../../schema/ids.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo } from '../command.js';
 import { printDiagnostics } from '../diagnostics-output.js';
 import { dataFlag, dirFlag, targetFlag } from '../common-flags.js';
-import { CliError, ExitCode, UsageError } from '../exit-codes.js';
+import { ExitCode, UsageError } from '../exit-codes.js';
+import { findDashboardsRoot, isWithin } from '../dashboards-root.js';
 import { withTarget } from '../with-target.js';
 
 /** Dashboards the service owns itself; onboarding them would fight the service. */
@@ -15,7 +16,12 @@ const SERVICE_OWNER = 'Dynatrace';
 export const pullCommand = defineCommand({
   path: ['pull'],
   summary: 'Write live dashboards into the folder as YAML (onboard existing dashboards)',
-  description: 'Server-owned fields are dropped and keys put in a stable order; the id is kept, so plan afterwards shows no\nchange. A file with local edits is never overwritten without --force.',
+  description:
+    'Server-owned fields are dropped and keys put in a stable order; the id is kept, so plan afterwards shows no\nchange. ' +
+    'A dashboard a file already claims anywhere in the dashboards folder (the one next to dashcd.yaml, or\n' +
+    'dashboards/) is refreshed in that file, never copied into --dir. A file with local edits is never overwritten\n' +
+    'without --force. Exit 0 when every dashboard was pulled or is up to date; 1 when one was not found or was kept\n' +
+    'for its local edits (one line each on stderr).',
   flags: {
     dir: dirFlag,
     target: targetFlag,
@@ -32,7 +38,8 @@ export const pullCommand = defineCommand({
     const notIds = positionals.filter((id) => parseDashboardId(id) === undefined);
     if (notIds.length > 0) throw new UsageError(`not a dashboard id (a UUID): ${notIds.join(', ')}`);
     const dir = resolve(io.cwd, stringFlag(flags, 'dir') ?? 'dashboards');
-    const project = await loadProjectConfigFor(dir, io.cwd);
+    const root = await findDashboardsRoot(dir, io.cwd);
+    const project = await loadProjectConfigFor(root, io.cwd);
     if (project.diagnostics.length > 0) {
       printDiagnostics(project.diagnostics, io);
       return ExitCode.InvalidDesiredState;
@@ -45,6 +52,7 @@ export const pullCommand = defineCommand({
       const outcomes = await pullDashboards({
         api: target.client,
         dir,
+        root,
         cwd: io.cwd,
         ids,
         force: booleanFlag(flags, 'force'),
@@ -52,24 +60,30 @@ export const pullCommand = defineCommand({
         ignore: project.config.ignore,
         signal: io.signal,
       });
-      const problems = reportPulls(outcomes, target.label, io);
-      if (problems > 0) throw new CliError(`${problems} dashboard(s) not pulled`, ExitCode.Unexpected);
-      return ExitCode.Success;
+      // Each refused dashboard already has its one line on stderr; the exit code is the README's "not done" 1.
+      return reportPulls(outcomes, { dir, cwd: io.cwd, target: target.label }, io) > 0 ? ExitCode.Unexpected : ExitCode.Success;
     });
   },
 });
 
-/** One line per dashboard: pulled and up-to-date ones on stdout, the ones left alone on stderr; returns how many. */
-function reportPulls(outcomes: readonly PullOutcome[], targetLabel: string, io: CommandIo): number {
+/**
+ * One line per dashboard: pulled and up-to-date ones on stdout (saying so when the file is an existing one outside
+ * `--dir`), each one left alone on stderr as one line; returns how many were left alone.
+ */
+function reportPulls(outcomes: readonly PullOutcome[], where: { dir: string; cwd: string; target: string }, io: CommandIo): number {
   let problems = 0;
+  const dirShown = relative(where.cwd, where.dir).split(sep).join('/') || '.';
   for (const o of outcomes) {
     if (o.status === 'not-found') {
       problems++;
-      io.stderr.write(`✗ ${o.id}: not found on ${targetLabel}\n`);
+      io.stderr.write(`dashcd pull: ${o.id} not found on ${where.target}; nothing written for it\n`);
     } else if (o.status === 'kept-local-edits') {
       problems++;
-      io.stderr.write(`✗ ${o.file} differs from the live dashboard (local edits?); not overwritten (use --force)\n`);
-    } else io.stdout.write(`${o.status === 'written' ? '↓ pulled' : '= up to date'}  ${o.id}  ${o.file}\n`);
+      io.stderr.write(`dashcd pull: ${o.file} differs from live dashboard ${o.id} (local edits?); not overwritten, use --force to replace it\n`);
+    } else {
+      const elsewhere = isWithin(resolve(where.cwd, o.file), where.dir) ? '' : `  (already managed there: ${o.status === 'written' ? 'updated in place' : 'left as is'}, not copied into ${dirShown})`;
+      io.stdout.write(`${o.status === 'written' ? '↓ pulled' : '= up to date'}  ${o.id}  ${o.file}${elsewhere}\n`);
+    }
   }
   return problems;
 }

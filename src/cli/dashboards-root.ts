@@ -1,0 +1,60 @@
+import { realpath, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { PROJECT_CONFIG_FILES } from '../config/project-config.js';
+import { gitWorkTreeRoot } from '../desired/git-info.js';
+
+/**
+ * The dashboards folder that plan and validate read and that `dir` lies in, so pull can find a dashboard that is
+ * already managed anywhere in it (`pull --dir dashboards/imported` must not copy what `dashboards/` holds). In order:
+ * the nearest folder at or above `dir` that has `dashcd.yaml` next to it (as plan reads it); `dashboards/` in `cwd`
+ * or at the git work tree root, when `dir` is inside it (plan's default `--dir`); else `dir` itself. The walk stops
+ * at the work tree root (or `cwd`), so a stray `dashcd.yaml` above the project is never taken.
+ */
+export async function findDashboardsRoot(dir: string, cwd: string): Promise<string> {
+  const gitRoot = await workTreeRootOf(dir);
+  const boundary = gitRoot ?? (isWithin(dir, cwd) ? cwd : dirname(dir));
+  for (let folder = dir; folder !== boundary && isWithin(folder, boundary); folder = dirname(folder)) {
+    if (await hasProjectConfig(dirname(folder))) return folder;
+  }
+  for (const base of [cwd, gitRoot]) {
+    const defaultFolder = base === undefined ? undefined : join(base, 'dashboards');
+    if (defaultFolder !== undefined && isWithin(dir, defaultFolder)) return defaultFolder;
+  }
+  return dir;
+}
+
+/** Whether `path` is `folder` or below it. */
+export function isWithin(path: string, folder: string): boolean {
+  const rel = relative(resolve(folder), resolve(path));
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+async function hasProjectConfig(folder: string): Promise<boolean> {
+  for (const name of PROJECT_CONFIG_FILES) if (await isFile(join(folder, name))) return true;
+  return false;
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+}
+
+/** The git work tree root above `dir`, spelt as an ancestor of `dir` (git answers with the real path). */
+async function workTreeRootOf(dir: string): Promise<string | undefined> {
+  const existing = await nearestExisting(dir);
+  const top = await gitWorkTreeRoot(existing);
+  if (top === undefined) return undefined;
+  const rel = relative(top, await realpath(existing));
+  let root = existing;
+  for (const part of rel.split(sep)) if (part !== '') root = dirname(root);
+  return root;
+}
+
+/** `dir` or its nearest ancestor that exists: git needs an existing folder to run in, and pull creates `dir` later. */
+async function nearestExisting(dir: string): Promise<string> {
+  let folder = dir;
+  while (!(await stat(folder).then((s) => s.isDirectory(), () => false)) && dirname(folder) !== folder) folder = dirname(folder);
+  return folder;
+}
