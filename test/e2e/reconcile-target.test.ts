@@ -100,6 +100,27 @@ describe('exit code 4: the target cannot be used, explained in one line', () => 
     expect(result.stdout).toContain(`Plan for ${server.url}`);
   });
 
+  it('DYNATRACE_ENV_URL and DYNATRACE_API_TOKEN work as aliases, alone or mixed with DT_*', async () => {
+    server = await startTestServer();
+    const aliases = await inProject(['plan'], { DYNATRACE_ENV_URL: server.url, DYNATRACE_API_TOKEN: server.token });
+    expect(aliases.code, aliases.stderr).toBe(0);
+    expect(aliases.stdout).toContain(`Plan for ${server.url}`);
+    const mixed = await inProject(['plan'], { DT_ENV_URL: server.url, DYNATRACE_API_TOKEN: server.token });
+    expect(mixed.code, mixed.stderr).toBe(0);
+    expect(mixed.stdout).toContain(`Plan for ${server.url}`);
+  });
+
+  it('DT_ENV_URL and DT_API_TOKEN win over their DYNATRACE_* aliases when both are set', async () => {
+    server = await startTestServer();
+    const unreachable = `http://127.0.0.1:${await unusedPort()}/e/local`;
+    const bogus = 'dt0c01.ZZZZZZZZZZZZZZZZZZZZZZZZ.ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ';
+    const env = { DT_ENV_URL: server.url, DYNATRACE_ENV_URL: unreachable, DT_API_TOKEN: server.token, DYNATRACE_API_TOKEN: bogus, DASHCD_RETRY_DEADLINE: '300ms' };
+    const result = await inProject(['plan'], env);
+    // The alias URL is unreachable (exit 4) and the alias token unknown (401, exit 4): only DT_* gives exit 0.
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(`Plan for ${server.url}`);
+  });
+
   it('a target that keeps answering 503', async () => {
     proxy = await startFaultServer({ fallback: { status: 503, body: { error: { code: 503, message: 'Service unavailable' } } } });
     const result = await inProject(['plan'], { DT_ENV_URL: `${proxy.url}/e/local`, DT_API_TOKEN: 'x', DASHCD_RETRY_DEADLINE: '300ms' });
