@@ -64,7 +64,9 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
   setMaxListeners(0, requests.signal);
   const endpoint = await openEndpoint(options, status, requests.signal);
   const dir = resolve(options.cwd, options.dir);
-  const queue = createDaemonQueue(options, dir, endpoint, status);
+  let firstFullPassEnded: () => void = () => undefined;
+  const firstFullPass = new Promise<void>((done) => (firstFullPassEnded = done));
+  const queue = createDaemonQueue(options, dir, endpoint, status, firstFullPassEnded);
   const watcher = watchDashboards({
     dir,
     cwd: options.cwd,
@@ -73,7 +75,7 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
     onTreeChange: () => queue.requestFull('tree-changed'),
   });
   const resync = setInterval(() => queue.requestFull('resync'), options.resyncMs);
-  const poller = startPoller(options, endpoint, status);
+  const poller = startPollerAfter(firstFullPass, options, endpoint, status);
   // The first pass starts once the watcher has scanned the folder: a save during the scan is then either read by
   // the pass or reported by the watcher, never lost between the two.
   await Promise.race([watcher.ready, aborted(signal)]);
@@ -94,19 +96,27 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
   log.info({}, 'daemon stopped');
 }
 
-function createDaemonQueue(options: DaemonOptions, dir: string, endpoint: Endpoint, status: DaemonStatus): ReconcileQueue {
+/** `onFullPassEnd` runs after every full pass, whether it succeeded or failed. */
+function createDaemonQueue(options: DaemonOptions, dir: string, endpoint: Endpoint, status: DaemonStatus, onFullPassEnd: () => void): ReconcileQueue {
   const log = options.log.child({ component: 'reconcile' });
   const { cwd, concurrency, signal } = options;
+  const runPass = createReconcilePass({
+    planContext: { dir, cwd, api: endpoint.client, targetLabel: endpoint.label, log, concurrency, signal, cache: createDesiredCache() },
+    status,
+    log,
+    selfHeal: options.selfHeal,
+    prune: options.prune,
+    maxDelete: options.maxDelete,
+  });
   return createReconcileQueue({
     log,
-    run: createReconcilePass({
-      planContext: { dir, cwd, api: endpoint.client, targetLabel: endpoint.label, log, concurrency, signal, cache: createDesiredCache() },
-      status,
-      log,
-      selfHeal: options.selfHeal,
-      prune: options.prune,
-      maxDelete: options.maxDelete,
-    }),
+    run: async (pass) => {
+      try {
+        await runPass(pass);
+      } finally {
+        if (pass.full) onFullPassEnd();
+      }
+    },
   });
 }
 
@@ -124,11 +134,23 @@ async function finishQueue(queue: ReconcileQueue, requests: AbortController, gra
   }
 }
 
+/**
+ * First a full reconcile, then the events poller: it starts when the first full pass ends, whatever its result.
+ * Against a failing target that pass fails once its requests give up; the poller starts then and backs off on its
+ * own while the queue keeps retrying the reconcile. Shutdown before that: no poller.
+ */
+function startPollerAfter(firstFullPass: Promise<void>, options: DaemonOptions, endpoint: Endpoint, status: DaemonStatus): Promise<unknown> {
+  const { signal } = options;
+  return Promise.race([firstFullPass, aborted(signal)]).then(() => (signal.aborted ? undefined : startPoller(options, endpoint, status)));
+}
+
 function startPoller(options: DaemonOptions, endpoint: Endpoint, status: DaemonStatus): Promise<unknown> {
   const log = options.log.child({ component: 'poller' });
+  const archiveDir = resolve(options.cwd, options.archiveDir);
+  log.info({ archive: archiveDir, env: endpoint.env, intervalMs: options.pollMs }, 'events poller started');
   return followEvents({
     fetchPage: (query, signal) => endpoint.client.events.fetchPageText(query, signal),
-    archiveDir: resolve(options.cwd, options.archiveDir),
+    archiveDir,
     env: endpoint.env,
     since: options.sinceMs,
     intervalMs: options.pollMs,

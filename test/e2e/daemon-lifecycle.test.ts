@@ -75,6 +75,11 @@ describe('dashcd daemon on the embedded API', () => {
     expect(lines.filter((l) => l.includes('"dashboard created"'))).toHaveLength(files.length);
     expect(lines.filter((l) => l.includes('"reconcile finished"')).length).toBeGreaterThanOrEqual(1);
     expect(lines.some((l) => l.includes('"events archived"'))).toBe(true);
+    // First the full reconcile, then the poller: its first line comes after the startup pass's summary.
+    const firstPass = lines.findIndex((l) => l.includes('"reconcile finished"'));
+    const pollerLines = lines.flatMap((l, i) => (l.includes('"component":"poller"') ? [i] : []));
+    expect(pollerLines[0]).toBeGreaterThan(firstPass);
+    expect(lines[pollerLines[0] ?? -1]).toContain('"events poller started"');
     expect(lines.at(-1)).toContain('"daemon stopped"');
     expect(d.stdout()).not.toContain(token);
     expect(d.stdout() + d.stderr()).not.toMatch(TOKEN_LIKE);
