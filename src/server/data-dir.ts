@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { TEMP_MARKER, fsyncDir, mkdirDurable, writeFileDurable } from '../lib/durable-file.js';
-import { nodeFs, type FsLayer } from '../lib/fs-layer.js';
+import { TEMP_MARKER, fsyncDir, writeFileDurable } from '../lib/durable-file.js';
 import { DEFAULT_ENVIRONMENT, EnvironmentId } from '../schema/ids.js';
+import { ensureDataDirRoot } from './data-dir-root.js';
 import { processStatus } from './process-liveness.js';
 
 /**
@@ -96,13 +95,14 @@ const OWNER_FILE_MODE = 0o600;
 const MAX_ATTEMPTS = 5;
 
 /**
- * Makes this process the one owner of `root` (created if missing). The owner file appears atomically with its full
- * content (hard link of a written, fsynced temp file), so no reader ever sees it half-written. A file left by a dead
- * process is taken over; a live owner is a DataDirLockedError naming its pid and URL.
+ * Makes this process the one owner of `root` (created if missing, see ensureDataDirRoot). The owner file appears
+ * atomically with its full content (hard link of a written, fsynced temp file), so no reader ever sees it
+ * half-written. A file left by a dead process is taken over; a live owner is a DataDirLockedError naming its pid
+ * and URL.
  */
 export async function acquireOwnership(root: string): Promise<Ownership> {
   const { ownerFile } = dataDirLayout(root);
-  await ensureDirDurable(root);
+  await ensureDataDirRoot(root);
   const mine: OwnerFile = {
     pid: process.pid,
     url: '',
@@ -233,13 +233,6 @@ function publicInfo({ pid, url, adminKey, startedAt }: OwnerFile): OwnerInfo {
 
 function serialize(owner: OwnerFile): string {
   return `${JSON.stringify(owner, null, 2)}\n`;
-}
-
-/** Creates `dir` and any missing parents, each new entry made durable in its parent (mkdir -p, durably). */
-export async function ensureDirDurable(dir: string, fs: FsLayer = nodeFs): Promise<void> {
-  if (existsSync(dir)) return;
-  await ensureDirDurable(dirname(dir), fs);
-  await mkdirDurable(dir, fs);
 }
 
 function ignoreMissing(error: unknown): void {

@@ -5,7 +5,7 @@ import { systemClock, type Clock } from '../../lib/clock.js';
 import { writeFileDurable } from '../../lib/durable-file.js';
 import { nodeFs, type FsLayer } from '../../lib/fs-layer.js';
 import type { Scope } from '../../schema/scopes.js';
-import { ensureDirDurable } from '../data-dir.js';
+import { ensureDirDurable } from '../data-dir-root.js';
 import { TOKEN_LENGTH, TOKEN_PREFIX, PUBLIC_ID_LENGTH, digestToken, generateToken, publicIdOf } from './token-format.js';
 import {
   CreateTokenInput,

@@ -1,0 +1,31 @@
+import { existsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { mkdirDurable, writeFileDurable } from '../lib/durable-file.js';
+import { nodeFs, type FsLayer } from '../lib/fs-layer.js';
+
+/** The CLI's default data dir name (`--data` default): a directory so named is dashcd's own wherever it is. */
+const DEFAULT_DATA_DIR_NAME = '.dashcd';
+/** Ignores everything in the data dir, this file included: tokens' hashes and the store stay out of commits. */
+export const DATA_DIR_GITIGNORE = '*\n';
+
+/** Creates `dir` and any missing parents, each new entry made durable in its parent (mkdir -p, durably). */
+export async function ensureDirDurable(dir: string, fs: FsLayer = nodeFs): Promise<boolean> {
+  if (existsSync(dir)) return false;
+  await ensureDirDurable(dirname(dir), fs);
+  await mkdirDurable(dir, fs);
+  return true;
+}
+
+/**
+ * Creates the data dir root if missing and keeps it out of `git status` (the default `.dashcd/` lives in the
+ * user's repository) with a `.gitignore` of `*`, written durably and only when there is none. It goes only into a
+ * directory dashcd has just made or one named `.dashcd`: a folder the user points `--data` at (`--data .` in a
+ * repository root) would otherwise make git ignore the user's own files.
+ */
+export async function ensureDataDirRoot(root: string, fs: FsLayer = nodeFs): Promise<void> {
+  const created = await ensureDirDurable(root, fs);
+  if (!created && basename(root) !== DEFAULT_DATA_DIR_NAME) return;
+  const file = join(root, '.gitignore');
+  if (existsSync(file)) return;
+  await writeFileDurable(file, DATA_DIR_GITIGNORE, { fs });
+}
