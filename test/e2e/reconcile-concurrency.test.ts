@@ -1,8 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createProject, runDashcd, type Project } from '../helpers/cli.js';
+import { startInterceptingProxy } from '../helpers/intercepting-proxy.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const COUNT = 10;
@@ -26,48 +25,25 @@ interface CountingProxy {
 }
 
 /**
- * A real HTTP proxy in front of the embedded server that holds every PUT for a while and counts how many are open at
- * once. A PUT leaves the count just before its answer is written, so the client's next request can never be counted
- * together with the one it waited for.
+ * A real proxy in front of the embedded server that holds every PUT for a while and counts how many are open at
+ * once. A PUT leaves the count before its answer is written, so the client's next request is never counted together
+ * with the one it waited for.
  */
 async function startCountingProxy(upstream: string): Promise<CountingProxy> {
   let inFlight = 0;
   let max = 0;
   let puts = 0;
-  const server: Server = createServer((req, res) => {
-    const isPut = req.method === 'PUT';
-    if (isPut) {
-      puts += 1;
-      inFlight += 1;
-      max = Math.max(max, inFlight);
-    }
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      void (async () => {
-        if (isPut) await sleep(HOLD_MS);
-        const headers: Record<string, string> = {};
-        for (const name of ['authorization', 'content-type', 'accept']) {
-          const value = req.headers[name];
-          if (typeof value === 'string') headers[name] = value;
-        }
-        const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-        const answer = await fetch(`${upstream}${req.url ?? '/'}`, { method: req.method ?? 'GET', headers, ...(body ? { body } : {}) });
-        const text = await answer.text();
-        if (isPut) inFlight -= 1;
-        res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
-        res.end(text);
-      })();
-    });
+  const proxy = await startInterceptingProxy(upstream, async (request, forward) => {
+    if (request.method !== 'PUT') return forward();
+    puts += 1;
+    inFlight += 1;
+    max = Math.max(max, inFlight);
+    await sleep(HOLD_MS);
+    const answer = await forward();
+    inFlight -= 1;
+    return answer;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    puts: () => puts,
-    maxInFlight: () => max,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return { url: proxy.url, puts: () => puts, maxInFlight: () => max, close: () => proxy.close() };
 }
 
 let server: TestServer;
