@@ -130,7 +130,7 @@ describe('dashcd events query and stats', () => {
     await writeFile(file, `${text.slice(0, 30)}\n${text}`);
     const result = await dashcd(['events', 'query', '--format', 'table']);
     expect(result.code).toBe(0);
-    expect(result.stdout.split('\n')[0]).toMatch(/^START \(UTC\)\s+STATUS\s+TYPE\s+ENTITY\s+ID$/);
+    expect(result.stdout.split('\n')[0]).toMatch(/^START \(UTC\)\s+STATUS\s+TYPE\s+ENTITY ID\s+ID\s+ENTITY NAME$/);
     expect(result.stdout.trim().split('\n')).toHaveLength(61);
     expect(result.stderr).toBe(`${file}:1: skipped an unreadable line: not JSON: ${errorOf(text.slice(0, 30))}\n`);
   });

@@ -91,3 +91,26 @@ describe('--from/--to with bare dates', () => {
     expect(result.stdout).toMatch(/a bare date as --to\s+covers that whole day/);
   });
 });
+
+describe('events query output that helps the next query', () => {
+  it('warns on stderr, naming the archive\'s environments, when --env names none of them, and still exits 0', async () => {
+    const query = await dashcd(['events', 'query', '--env', 'nope']);
+    expect(query).toEqual({ code: 0, stdout: '', stderr: `dashcd events query: no environment 'nope' in ${join(cwd, 'events-archive')}; it has: prod\n` });
+    const stats = await dashcd(['events', 'stats', '--env', 'nope']);
+    expect(stats.code).toBe(0);
+    expect(stats.stderr).toBe(`dashcd events stats: no environment 'nope' in ${join(cwd, 'events-archive')}; it has: prod\n`);
+    const empty = await dashcd(['events', 'query', '--env', 'prod', '--archive', 'no-archive-here']);
+    expect(empty.stderr).toMatch(/no environment 'prod' in .*no-archive-here; it has none yet \(run 'dashcd events pull'\)\n$/);
+    expect((await dashcd(['events', 'query', '--env', 'prod'])).stderr).toBe('');
+  });
+
+  it('shows in the table the entity id that --entity filters on, and the entity name beside it', async () => {
+    const table = await dashcd(['events', 'query', '--format', 'table', '--from', '2026-11-18', '--to', '2026-11-18']);
+    const [header, first] = table.stdout.split('\n');
+    expect(header).toMatch(/^START \(UTC\)\s+STATUS\s+TYPE\s+ENTITY ID\s+ID\s+ENTITY NAME$/);
+    expect(first).toMatch(/^2026-11-18 00:00:00\s+CLOSED\s+CUSTOM_INFO\s+HOST-0000000000000002\s+-4314211936928920172_\d+\s+host 2$/);
+    const entityId = (first ?? '').split(/\s+/)[4] ?? '';
+    const filtered = await dashcd(['events', 'query', '--entity', entityId, '--format', 'table']);
+    expect(filtered.stdout.trim().split('\n').slice(1)).toEqual([first]);
+  });
+});

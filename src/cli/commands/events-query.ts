@@ -1,9 +1,11 @@
 import { once } from 'node:events';
 import { resolve } from 'node:path';
+import { listEnvironments } from '../../archive/archive-layout.js';
 import { queryArchive, type ArchivedEvent, type QueryArchiveOptions } from '../../archive/query-archive.js';
 import { parseTimeArg, type TimeBound } from '../../archive/time-arg.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
+import { printable } from '../render/patch-lines.js';
 
 export const toFlag = { type: 'string', description: 'Events starting at or before (a bare date: through that whole day)', valueName: 'time' } as const;
 export const archiveFlag = { type: 'string', description: 'Archive folder', default: 'events-archive', valueName: 'path' } as const;
@@ -35,6 +37,7 @@ export const eventsQueryCommand = defineCommand({
   ],
   async run({ flags }, io) {
     const options = queryOptions(flags, io);
+    await warnUnknownEnv('events query', options.archiveDir, options.env, io);
     const format = stringFlag(flags, 'format') ?? (io.stdout.isTTY === true ? 'table' : 'jsonl');
     if (format !== 'jsonl' && format !== 'table') throw new UsageError(`--format must be jsonl or table, got '${format}'`);
     const render = format === 'table' ? tableRow : (item: ArchivedEvent): string => `${item.raw}\n`;
@@ -74,6 +77,18 @@ function queryOptions(flags: FlagValues, io: CommandIo): QueryArchiveOptions {
   };
 }
 
+/**
+ * An `--env` that names no folder of the archive gives an empty result, which is not an error (exit 0 stays), but a
+ * typo must not pass for "no events": one line on stderr names the environments the archive has.
+ */
+export async function warnUnknownEnv(command: string, archiveDir: string, env: string | undefined, io: CommandIo): Promise<void> {
+  if (env === undefined) return;
+  const envs = await listEnvironments(archiveDir);
+  if (envs.includes(env)) return;
+  const has = envs.length > 0 ? `it has: ${envs.join(', ')}` : "it has none yet (run 'dashcd events pull')";
+  io.stderr.write(`dashcd ${command}: no environment '${env}' in ${archiveDir}; ${has}\n`);
+}
+
 export function timeFlag(flags: FlagValues, name: string, now: number, bound: TimeBound = 'start'): number | undefined {
   const raw = stringFlag(flags, name);
   if (raw === undefined) return undefined;
@@ -84,12 +99,15 @@ export function timeFlag(flags: FlagValues, name: string, now: number, bound: Ti
   }
 }
 
-const COLUMNS = [20, 7, 30, 32] as const;
-const TABLE_HEADER = row(['START (UTC)', 'STATUS', 'TYPE', 'ENTITY', 'ID']);
+// The entity id is what --entity filters on, so it has its own column; the name (free text, any length) comes last.
+const COLUMNS = [20, 7, 30, 32, 36] as const;
+const TABLE_HEADER = row(['START (UTC)', 'STATUS', 'TYPE', 'ENTITY ID', 'ID', 'ENTITY NAME']);
 
 function tableRow({ event }: ArchivedEvent): string {
   const start = new Date(event.startTime).toISOString().slice(0, 19).replace('T', ' ');
-  return row([start, event.eventStatus ?? '-', event.eventType ?? '-', event.entityName ?? event.entityId ?? '-', event.id]);
+  const cells = [start, event.eventStatus ?? '-', event.eventType ?? '-', event.entityId ?? '-', event.id, event.entityName ?? '-'];
+  // Text from the feed must not move the cursor or break the row.
+  return row(cells.map(printable));
 }
 
 function row(cells: readonly string[]): string {

@@ -3,7 +3,7 @@ import { listEnvironments } from '../../archive/archive-layout.js';
 import { archiveStats, type ArchiveStats } from '../../archive/query-archive.js';
 import { defineCommand, stringFlag } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
-import { archiveFlag, timeFlag, toFlag } from './events-query.js';
+import { archiveFlag, timeFlag, toFlag, warnUnknownEnv } from './events-query.js';
 
 export const eventsStatsCommand = defineCommand({
   path: ['events', 'stats'],
@@ -23,6 +23,7 @@ export const eventsStatsCommand = defineCommand({
     const now = Date.now();
     const archiveDir = resolve(io.cwd, stringFlag(flags, 'archive') ?? 'events-archive');
     const envFlag = stringFlag(flags, 'env');
+    await warnUnknownEnv('events stats', archiveDir, envFlag, io);
     const envs = envFlag ? [envFlag] : await listEnvironments(archiveDir);
     const results: Record<string, ArchiveStats> = {};
     for (const env of envs) {
