@@ -17,7 +17,8 @@ export const eventsImportCommand = defineCommand({
     'Appends every line of FILE to the event store of one environment of the data dir, in order: a later line with ' +
     'the same id replaces the earlier one (that is how an open event becomes closed). Lines that are not valid ' +
     'events are reported as FILE:LINE and skipped; the exit code is then 3. The server must be stopped while ' +
-    'importing (the store has one writer); the next `dashcd serve` serves the imported events.',
+    'importing (the store has one writer): while a dashcd owns the data dir the import refuses, naming it, and exits ' +
+    '4 like every command that cannot use its target. The next `dashcd serve` serves the imported events.',
   flags: {
     data: dataFlag,
     env: { type: 'string', description: 'Environment to import into', default: 'local', valueName: 'id' },
@@ -63,16 +64,18 @@ async function takeOwnership(root: string): Promise<Ownership> {
   try {
     return await acquireOwnership(root);
   } catch (error) {
-    if (error instanceof DataDirLockedError) throw serverRunning(root, error.owner);
+    if (error instanceof DataDirLockedError) throw serverRunning(root, error.owner, error);
     throw error;
   }
 }
 
-function serverRunning(root: string, owner: OwnerInfo): CliError {
+/** Exit 4, as serve, the daemon and plan/apply exit when another dashcd holds the data dir they need. */
+function serverRunning(root: string, owner: OwnerInfo, cause?: unknown): CliError {
   const where = owner.url ? ` serving ${owner.url}` : '';
   return new CliError(
     `data dir ${root} is in use by dashcd pid ${owner.pid}${where}: stop that server, run the import, then start it again ` +
       '(the event store has one writer)',
-    ExitCode.Unexpected,
+    ExitCode.TargetUnavailable,
+    { cause },
   );
 }
