@@ -32,14 +32,14 @@ export interface TargetFlags {
  * Every path talks HTTP through the same client.
  */
 export async function openTarget(flags: TargetFlags, io: CommandIo): Promise<TargetSession> {
-  const url = flags.target ?? io.env.DT_ENV_URL ?? io.env.DYNATRACE_ENV_URL;
+  const url = flags.target ?? envValue(io.env, 'DT_ENV_URL', 'DYNATRACE_ENV_URL');
   if (url) return openRemote(url, io);
   return openLocal(resolve(io.cwd, flags.data ?? DEFAULT_DATA_DIR), io);
 }
 
 function openRemote(rawUrl: string, io: CommandIo): TargetSession {
   const baseUrl = parseTargetUrl(rawUrl);
-  const token = io.env.DT_API_TOKEN ?? io.env.DYNATRACE_API_TOKEN;
+  const token = envValue(io.env, 'DT_API_TOKEN', 'DYNATRACE_API_TOKEN');
   if (!token) {
     throw new CliError(
       `no API token for ${baseUrl}: set DT_API_TOKEN to a token with scopes ReadConfig and WriteConfig (DataExport for events)`,
@@ -130,4 +130,13 @@ export function parseTargetUrl(raw: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`target '${raw}' must be http or https`);
   if (url.search || url.username || url.password) throw new UsageError('the target URL must not carry credentials or a query; put the token in DT_API_TOKEN');
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** The first of `names` set to a non-empty value: `DT_ENV_URL=` (set but empty, as CI templating leaves it) is unset. */
+function envValue(env: CommandIo['env'], ...names: string[]): string | undefined {
+  for (const name of names) {
+    const value = env[name];
+    if (value !== undefined && value !== '') return value;
+  }
+  return undefined;
 }

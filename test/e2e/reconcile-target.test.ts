@@ -121,6 +121,13 @@ describe('exit code 4: the target cannot be used, explained in one line', () => 
     expect(result.stdout).toContain(`Plan for ${server.url}`);
   });
 
+  it('an empty DT_ENV_URL or DT_API_TOKEN counts as unset, so the DYNATRACE_* alias is used', async () => {
+    server = await startTestServer();
+    const result = await inProject(['plan'], { DT_ENV_URL: '', DYNATRACE_ENV_URL: server.url, DT_API_TOKEN: '', DYNATRACE_API_TOKEN: server.token });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(`Plan for ${server.url}`);
+  });
+
   it('a target that keeps answering 503', async () => {
     proxy = await startFaultServer({ fallback: { status: 503, body: { error: { code: 503, message: 'Service unavailable' } } } });
     const result = await inProject(['plan'], { DT_ENV_URL: `${proxy.url}/e/local`, DT_API_TOKEN: 'x', DASHCD_RETRY_DEADLINE: '300ms' });

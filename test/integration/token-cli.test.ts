@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DATA_DIR_GITIGNORE } from '../../src/server/data-dir-root.js';
 import { ownerAdmin } from '../../src/cli/owner-admin.js';
 import { tokenCreateCommand, tokenListCommand, tokenRevokeCommand } from '../../src/cli/commands/token.js';
 import { runCli } from '../../src/cli/run.js';
@@ -58,6 +59,11 @@ describe('token commands on a data dir nobody owns', () => {
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect((await localTokens()).verify(token)).toMatchObject({ name: 'ci', scopes: ['ReadConfig', 'WriteConfig'] });
     expect(await readdir(data)).not.toContain('owner.json');
+  });
+
+  it('create on a fresh data dir makes it with a .gitignore of *, as serve would', async () => {
+    await createToken();
+    expect(await readFile(join(data, '.gitignore'), 'utf8')).toBe(DATA_DIR_GITIGNORE);
   });
 
   it('list shows id, name, scopes and creation time, never the token', async () => {
