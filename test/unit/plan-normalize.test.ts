@@ -113,6 +113,17 @@ describe('normalizeForCompare', () => {
     expect(normalizeForCompare(live, none)).toEqual(normalizeForCompare(desired, none));
   });
 
+  it('ignores visualizationConfig on DTAQL pie charts and world maps, which the service does not keep', () => {
+    const pie = (extra: object) => ({ name: 'p', tileType: 'DTAQL', bounds: {}, query: 'SELECT 1', type: 'PIE_CHART', ...extra });
+    const map = (extra: object) => ({ name: 'm', tileType: 'APPLICATION_WORLDMAP', bounds: {}, metric: 'APDEX', ...extra });
+    const file = { dashboardMetadata: { name: 'x', owner: 'o' }, tiles: [pie({ visualizationConfig: { hasAxisBucketing: false } }), map({ visualizationConfig: {} })] };
+    const live = { dashboardMetadata: { name: 'x', owner: 'o' }, tiles: [pie({}), map({})] };
+    expect(equal(file, live)).toBe(true);
+    const table = (extra: object) => ({ ...pie(extra), type: 'TABLE' });
+    const tables = (extra: object) => ({ dashboardMetadata: { name: 'x', owner: 'o' }, tiles: [table(extra)] });
+    expect(equal(tables({ visualizationConfig: { hasAxisBucketing: false } }), tables({}))).toBe(false);
+  });
+
   it('still sees a member that differs from the default', () => {
     const a = { dashboardMetadata: { name: 'x', owner: 'o' }, tiles: [markdownTile('One')] };
     const b = { dashboardMetadata: { name: 'x', owner: 'o' }, tiles: [markdownTile('One', { isAutoRefreshDisabled: true })] };
