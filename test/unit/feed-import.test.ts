@@ -76,7 +76,7 @@ describe('events import', () => {
     const server = await startTestServer({ dataDir: join(root, 'data'), keepDataDir: true });
     try {
       const result = await runDashcd(['events', 'import', '--data', 'data', 'events.jsonl'], { cwd: root, commands: [eventsImportCommand] });
-      expect(result.code).toBe(ExitCode.Unexpected);
+      expect(result.code).toBe(ExitCode.TargetUnavailable);
       expect(result.stderr).toContain(`is in use by dashcd pid ${process.pid} serving ${server.baseUrl}: stop that server`);
     } finally {
       await server.close();
