@@ -1,0 +1,38 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { nodeFs } from '../../src/lib/fs-layer.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'dashcd-fs-layer-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('nodeFs', () => {
+  it('writes every byte of a large buffer and of a string through one handle', async () => {
+    const big = Buffer.alloc(8 * 1024 * 1024 + 7, 0x61);
+    const handle = await nodeFs.open(join(dir, 'big'), 'wx', 0o600);
+    await handle.write(big);
+    await handle.write('tail ✓');
+    await handle.sync();
+    await handle.close();
+    const back = await readFile(join(dir, 'big'));
+    expect(back.length).toBe(big.length + Buffer.byteLength('tail ✓'));
+    expect(back.subarray(big.length).toString()).toBe('tail ✓');
+  });
+
+  it('rejects with the errno of the failing call, and renames and unlinks', async () => {
+    await writeFile(join(dir, 'a'), 'x');
+    await expect(nodeFs.open(join(dir, 'a'), 'wx')).rejects.toMatchObject({ code: 'EEXIST' });
+    await nodeFs.rename(join(dir, 'a'), join(dir, 'b'));
+    expect(await readFile(join(dir, 'b'), 'utf8')).toBe('x');
+    await nodeFs.unlink(join(dir, 'b'));
+    await expect(nodeFs.unlink(join(dir, 'b'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await nodeFs.mkdir(join(dir, 'p', 'q'));
+    await nodeFs.mkdir(join(dir, 'p', 'q'));
+  });
+});
