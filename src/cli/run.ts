@@ -62,8 +62,9 @@ function noCommand(commands: readonly Command[], argv: readonly string[], io: Co
     io.stdout.write(groupHelp(first, members));
     return ExitCode.Success;
   }
-  if (members.length > 0 && second === undefined) {
-    io.stderr.write(`dashcd ${first}: which ${first} command?\n\n${groupHelp(first, members)}`);
+  if (members.length > 0 && (second === undefined || second.startsWith('-'))) {
+    const problem = second === undefined ? `which ${first} command?` : `${second} needs a ${first} command before it`;
+    io.stderr.write(`dashcd ${first}: ${problem}\n\n${groupHelp(first, members)}`);
     return ExitCode.Usage;
   }
   const words = commands.map((c) => c.path.join(' '));

@@ -30,10 +30,12 @@ function call<T = void>(start: (done: Callback<T>) => void): Promise<T> {
  * `writeFile` on a descriptor loops until every byte is written, which a single write(2) does not promise.
  */
 function descriptorHandle(fd: number): FileHandleLike {
+  // A second close must not close whatever file has since been given the same descriptor number.
+  let closing: Promise<void> | undefined;
   return {
     write: (data) => call((done) => fs.writeFile(fd, data, done)),
     sync: () => call((done) => fs.fsync(fd, done)),
-    close: () => call((done) => fs.close(fd, done)),
+    close: () => (closing ??= call((done) => fs.close(fd, done))),
   };
 }
 

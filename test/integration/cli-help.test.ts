@@ -76,6 +76,14 @@ describe('the command layer', () => {
     expect(result.stderr).not.toContain('unknown command');
   });
 
+  it('a flag right after a group ("dashcd token --data x") asks for the subcommand instead of calling the flag a command', async () => {
+    const result = await run(['token', '--data', 'x']);
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stderr).toContain('dashcd token: --data needs a token command before it');
+    expect(result.stderr).toContain('Usage: dashcd token <command>');
+    expect(result.stderr).not.toContain('unknown command');
+  });
+
   it('an unknown subcommand of a group names the group\'s help and hints at the closest subcommand', async () => {
     const result = await run(['token', 'lst']);
     expect(result.code).toBe(ExitCode.Usage);

@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 describe('nodeFs', () => {
-  it('writes every byte of a large buffer and of a string through one handle', async () => {
+  it('round-trips a large buffer and a string written through one handle', async () => {
     const big = Buffer.alloc(8 * 1024 * 1024 + 7, 0x61);
     const handle = await nodeFs.open(join(dir, 'big'), 'wx', 0o600);
     await handle.write(big);
@@ -23,6 +23,16 @@ describe('nodeFs', () => {
     const back = await readFile(join(dir, 'big'));
     expect(back.length).toBe(big.length + Buffer.byteLength('tail ✓'));
     expect(back.subarray(big.length).toString()).toBe('tail ✓');
+  });
+
+  it('closes a handle once: a second close never closes the descriptor a later open was given', async () => {
+    const first = await nodeFs.open(join(dir, 'one'), 'wx');
+    await first.close();
+    const second = await nodeFs.open(join(dir, 'two'), 'wx');
+    await first.close();
+    await second.write('still open');
+    await second.close();
+    expect(await readFile(join(dir, 'two'), 'utf8')).toBe('still open');
   });
 
   it('rejects with the errno of the failing call, and renames and unlinks', async () => {

@@ -2,7 +2,6 @@ import { resolve } from 'node:path';
 import { DEFAULT_ENVIRONMENT, EnvironmentId } from '../../schema/ids.js';
 import { SCOPE_DESCRIPTIONS, Scope } from '../../schema/scopes.js';
 import { TokenStoreError, openTokenStore, type TokenInfo, type TokenStore } from '../../server/auth/token-store.js';
-import { ensureDataDirRoot } from '../../server/data-dir-root.js';
 import {
   DataDirLockedError,
   acquireOwnership,
@@ -161,9 +160,7 @@ async function mapStoreErrors<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-async function openStore(root: string, env: EnvironmentId): Promise<TokenStore> {
-  // `token create` can be the first command on a fresh data dir: make it the way serve would (.gitignore included).
-  await ensureDataDirRoot(root);
+function openStore(root: string, env: EnvironmentId): Promise<TokenStore> {
   return openTokenStore({ file: dataDirLayout(root).tokensFile(env) });
 }
 
