@@ -1,7 +1,7 @@
 import {
   CreatedDashboard,
-  Dashboard,
   DashboardList,
+  LiveDashboard,
   type DashboardStub,
 } from '../schema/dashboard.js';
 import type { ConstraintViolation } from '../schema/error-envelope.js';
@@ -15,8 +15,8 @@ export type ValidationOutcome =
 
 export interface DashboardsApi {
   list(filter?: { owner?: string; tags?: string[] }): Promise<DashboardStub[]>;
-  /** The dashboard exactly as the server sent it (checked against the schema); undefined on 404. */
-  get(id: string): Promise<Dashboard | undefined>;
+  /** The dashboard exactly as the server sent it (checked as deep as LiveDashboard goes); undefined on 404. */
+  get(id: string): Promise<LiveDashboard | undefined>;
   create(body: unknown): Promise<CreatedDashboard>;
   /** Create-on-PUT: `created` on 201, `updated` on 204 (or 200). */
   put(id: string, body: unknown): Promise<'created' | 'updated'>;
@@ -56,7 +56,7 @@ export function createDashboardsApi(core: RequestCore): DashboardsApi {
       const response = await core.request('GET', one(id));
       if (response.status === 404) return undefined;
       if (response.status !== 200) throw core.fail(response);
-      return parseBodyAs(response, Dashboard);
+      return parseBodyAs(response, LiveDashboard);
     },
 
     async create(body) {

@@ -1,6 +1,6 @@
 import type { Operation } from 'fast-json-patch';
 import type { GitInfo } from '../desired/git-info.js';
-import type { Dashboard } from '../schema/dashboard.js';
+import type { Dashboard, LiveDashboard } from '../schema/dashboard.js';
 import { diffJson, jsonEqual } from './diff.js';
 import { compareCodeUnits, type JsonValue } from './json-value.js';
 import { normalizeForCompare, type NormalizeOptions } from './normalize.js';
@@ -62,7 +62,7 @@ export interface Plan {
 export interface BuildPlanInput {
   desired: readonly DesiredInput[];
   /** Full GETs of the desired ids that exist on the target, keyed by desired id. */
-  live: ReadonlyMap<string, Dashboard>;
+  live: ReadonlyMap<string, LiveDashboard>;
   /** Live dashboards carrying the ownership tag: the orphan candidates. */
   liveOwned: readonly { id: string; name: string; owner?: string }[];
   ownershipTag: string;
@@ -93,7 +93,7 @@ export function hasChanges(plan: Plan, options: { orphans?: boolean } = {}): boo
   return create + update > 0 || (options.orphans === true && orphan > 0);
 }
 
-function planDesired(desired: DesiredInput, live: Dashboard | undefined, tag: string, options: NormalizeOptions): PlanChange {
+function planDesired(desired: DesiredInput, live: LiveDashboard | undefined, tag: string, options: NormalizeOptions): PlanChange {
   const { id, name, file } = desired;
   const written = bodyToWrite(desired, tag);
   if (!live) return { action: 'create', id, name, file, desired: written };
@@ -111,7 +111,7 @@ function planDesired(desired: DesiredInput, live: Dashboard | undefined, tag: st
  * since normalizeForCompare depends on the value only: so a live dashboard that is exactly what apply wrote (the
  * embedded server, or any target that adds nothing) is unchanged without normalising either side.
  */
-function sameContent(live: Dashboard, written: Dashboard): boolean {
+function sameContent(live: LiveDashboard, written: Dashboard): boolean {
   const { id: _liveId, metadata: _liveMetadata, ...liveContent } = live;
   const { id: _writtenId, metadata: _writtenMetadata, ...writtenContent } = written;
   return jsonEqual(liveContent, writtenContent);

@@ -1,4 +1,4 @@
-import type { Dashboard } from '../schema/dashboard.js';
+import type { LiveDashboard } from '../schema/dashboard.js';
 
 /**
  * The tag apply adds to every dashboard it writes. Prune only ever deletes dashboards carrying it, so presets and
@@ -11,7 +11,7 @@ interface Tagged {
 }
 
 /** What apply writes: the desired body plus the ownership tag, appended once. The input is not modified. */
-export function withOwnershipTag<T extends Dashboard>(body: T, tag: string): T {
+export function withOwnershipTag<T extends LiveDashboard>(body: T, tag: string): T {
   const tags = body.dashboardMetadata.tags ?? [];
   if (tags.includes(tag)) return body;
   return { ...body, dashboardMetadata: { ...body.dashboardMetadata, tags: [...tags, tag] } };
@@ -21,7 +21,7 @@ export function withOwnershipTag<T extends Dashboard>(body: T, tag: string): T {
  * The inverse, for pull: a pulled file should read like the file that produced the live dashboard, which did not
  * carry the tag (apply adds it). An emptied tag list is dropped rather than written as `tags: []`.
  */
-export function withoutOwnershipTag<T extends Dashboard>(body: T, tag: string): T {
+export function withoutOwnershipTag<T extends LiveDashboard>(body: T, tag: string): T {
   const tags = body.dashboardMetadata.tags;
   if (!tags?.includes(tag)) return body;
   const { tags: _dropped, ...rest } = body.dashboardMetadata;

@@ -8,7 +8,7 @@ import { mapConcurrent } from '../lib/concurrency.js';
 import { writeFileDurable } from '../lib/durable-file.js';
 import { normalizeForCompare } from '../plan/normalize.js';
 import { withoutOwnershipTag } from '../plan/ownership.js';
-import type { Dashboard } from '../schema/dashboard.js';
+import type { LiveDashboard } from '../schema/dashboard.js';
 
 export type PullOutcome =
   | { id: string; file: string; status: 'written' | 'up-to-date' }
@@ -60,7 +60,7 @@ export async function pullDashboards(options: PullOptions): Promise<PullOutcome[
   return outcomes;
 }
 
-async function refreshFile(local: DesiredDashboard, pulled: Dashboard, options: PullOptions): Promise<PullOutcome> {
+async function refreshFile(local: DesiredDashboard, pulled: LiveDashboard, options: PullOptions): Promise<PullOutcome> {
   const { id, file } = local;
   const path = resolve(options.cwd, file);
   const same = isDeepStrictEqual(
@@ -74,7 +74,7 @@ async function refreshFile(local: DesiredDashboard, pulled: Dashboard, options: 
   return { id, file, status: 'written' };
 }
 
-async function writeNewFile(dir: string, pulled: Dashboard, taken: Set<string>, options: PullOptions): Promise<PullOutcome> {
+async function writeNewFile(dir: string, pulled: LiveDashboard, taken: Set<string>, options: PullOptions): Promise<PullOutcome> {
   const path = await freeFileName(dir, pulled, taken);
   taken.add(path);
   await writeFileDurable(path, toDashboardYaml(pulled));
@@ -85,7 +85,7 @@ async function writeNewFile(dir: string, pulled: Dashboard, taken: Set<string>, 
  * `CPU & memory (prod)` → `cpu-memory-prod.yaml`; a name that is taken (on disk, even by a file that is not a valid
  * dashboard, or earlier in this pull) gets the id's first block, then a counter.
  */
-async function freeFileName(dir: string, dashboard: Dashboard, taken: ReadonlySet<string>): Promise<string> {
+async function freeFileName(dir: string, dashboard: LiveDashboard, taken: ReadonlySet<string>): Promise<string> {
   const slug =
     dashboard.dashboardMetadata.name
       .toLowerCase()

@@ -1,10 +1,10 @@
 import type { ApiClient } from '../client/api-client.js';
 import { mapConcurrent } from '../lib/concurrency.js';
-import type { Dashboard } from '../schema/dashboard.js';
+import type { LiveDashboard } from '../schema/dashboard.js';
 
 export interface LiveState {
   /** Full dashboards for the desired ids that exist on the target. */
-  byId: Map<string, Dashboard>;
+  byId: Map<string, LiveDashboard>;
   /** Every live dashboard carrying the ownership tag: the prune candidates. */
   owned: { id: string; name: string; owner?: string }[];
 }
@@ -19,7 +19,7 @@ export async function readLive(
     mapConcurrent(ids, concurrency, (id) => api.dashboards.get(id), signal),
     deps.withOwned ? api.dashboards.list({ tags: [deps.ownershipTag] }) : Promise.resolve([]),
   ]);
-  const byId = new Map<string, Dashboard>();
+  const byId = new Map<string, LiveDashboard>();
   dashboards.forEach((dashboard, i) => {
     if (dashboard) byId.set(ids[i] as string, dashboard);
   });

@@ -43,6 +43,20 @@ export const Dashboard = z.looseObject({
 });
 export type Dashboard = z.infer<typeof Dashboard>;
 
+/**
+ * A dashboard as a target answers GET, checked only as deep as reconciling relies on: its metadata, and tiles that
+ * are objects with a type. The full model checks what dashcd writes; a live environment may hold tile types or
+ * members newer than this schema, and plan must show those as drift to revert rather than refuse the environment.
+ * (Checking every response against the full model also cost as much as parsing it: bench `plan`.)
+ */
+export const LiveDashboard = z.looseObject({
+  id: opt(z.string()),
+  metadata: opt(ConfigurationMetadata),
+  dashboardMetadata: DashboardMetadata.pick({ name: true, owner: true, tags: true }),
+  tiles: z.array(z.looseObject({ tileType: z.string() })),
+});
+export type LiveDashboard = z.infer<typeof LiveDashboard>;
+
 /** `GET /dashboards` stubs. */
 export const DashboardStub = z.looseObject({ id: z.string(), name: opt(z.string()), owner: opt(z.string()) });
 export type DashboardStub = z.infer<typeof DashboardStub>;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProject, runDashcd, unusedPort, type CliResult, type Project } from '../helpers/cli.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { api, dashboardsUrl, startTestServer, type TestServer } from '../helpers/server.js';
 
 const DASHBOARD = `dashboardMetadata:
   name: Checkout
@@ -53,6 +53,24 @@ describe('the embedded default target', () => {
     expect((await inProject(['apply', '--data', 'elsewhere'])).code).toBe(0);
     expect(existsSync(join(project?.root ?? '', 'elsewhere'))).toBe(true);
     expect((await inProject(['plan', '--detailed-exitcode'])).code).toBe(2);
+  });
+});
+
+describe('a live environment newer than this schema', () => {
+  it('plans a tile type dashcd does not know as drift to revert, instead of refusing the target', async () => {
+    server = await startTestServer();
+    const env = { DT_ENV_URL: server.url, DT_API_TOKEN: server.token };
+    expect((await inProject(['apply'], env)).code).toBe(0);
+    const { dashboards: [stub] } = (await api(dashboardsUrl(server), { token: server.token })).json as { dashboards: { id: string }[] };
+    const id = stub?.id ?? '';
+    const live = (await api(dashboardsUrl(server, `/${id}`), { token: server.token })).json as { tiles: unknown[] };
+    const newer = { ...live, tiles: [...live.tiles, { name: 'Future', tileType: 'SOME_FUTURE_TILE', bounds: { top: 0, left: 304, width: 304, height: 152 }, novel: { deep: [1] } }] };
+    proxy = await startFaultServer({ upstream: server.baseUrl });
+    proxy.script({ match: { method: 'GET', path: new RegExp(`/dashboards/${id}$`) }, status: 200, body: newer });
+    const planned = await inProject(['plan', '--detailed-exitcode'], { ...env, DT_ENV_URL: `${proxy.url}/e/local` });
+    expect(planned.code, planned.stderr).toBe(2);
+    expect(planned.stdout).toContain('~ update');
+    expect(planned.stdout).toContain('- tiles[1]');
   });
 });
 
