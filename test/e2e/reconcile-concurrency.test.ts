@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createProject, runDashcd, type Project } from '../helpers/cli.js';
-import { startInterceptingProxy } from '../helpers/intercepting-proxy.js';
+import { startFaultServer } from '../helpers/fault-server.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const COUNT = 10;
@@ -33,15 +33,18 @@ async function startCountingProxy(upstream: string): Promise<CountingProxy> {
   let inFlight = 0;
   let max = 0;
   let puts = 0;
-  const proxy = await startInterceptingProxy(upstream, async (request, forward) => {
-    if (request.method !== 'PUT') return forward();
-    puts += 1;
-    inFlight += 1;
-    max = Math.max(max, inFlight);
-    await sleep(HOLD_MS);
-    const answer = await forward();
-    inFlight -= 1;
-    return answer;
+  const proxy = await startFaultServer({
+    upstream,
+    handle: async (request, forward) => {
+      if (request.method !== 'PUT') return forward();
+      puts += 1;
+      inFlight += 1;
+      max = Math.max(max, inFlight);
+      await sleep(HOLD_MS);
+      const answer = await forward();
+      inFlight -= 1;
+      return answer;
+    },
   });
   return { url: proxy.url, puts: () => puts, maxInFlight: () => max, close: () => proxy.close() };
 }

@@ -3,7 +3,6 @@ import { createApiClient, type ApiClient } from '../../src/client/api-client.js'
 import { backoffMs, DEFAULT_RETRY_POLICY } from '../../src/client/retry.js';
 import { createProject, runDashcd, type CliResult, type Project } from '../helpers/cli.js';
 import { startFaultServer, type FaultServer, type ScriptedAnswer } from '../helpers/fault-server.js';
-import { startInterceptingProxy } from '../helpers/intercepting-proxy.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const IDS = {
@@ -83,14 +82,17 @@ describe('apply against a target that throttles', () => {
     expect(backoffMs(0, DEFAULT_RETRY_POLICY, () => 0.999_999)).toBeLessThan(RESET_MS - TOLERANCE_MS);
     let sentAt: number | undefined;
     let retriedAt: number | undefined;
-    const limiter = await startInterceptingProxy(server.baseUrl, async (request, forward) => {
-      if (request.method !== 'PUT' || request.path !== PATH(IDS.a)) return forward();
-      if (sentAt !== undefined) {
-        retriedAt ??= performance.now();
-        return forward();
-      }
-      sentAt = performance.now();
-      return { status: 429, headers: { 'content-type': 'application/json', 'x-ratelimit-reset': String(Date.now() + RESET_MS) }, body: '{"error":{"code":429,"message":"Too many requests"}}' };
+    const limiter = await startFaultServer({
+      upstream: server.baseUrl,
+      handle: (request, forward) => {
+        if (request.method !== 'PUT' || request.path !== PATH(IDS.a)) return forward();
+        if (sentAt !== undefined) {
+          retriedAt ??= performance.now();
+          return forward();
+        }
+        sentAt = performance.now();
+        return busy(429, { 'x-ratelimit-reset': String(Date.now() + RESET_MS) }, undefined);
+      },
     });
     try {
       const result = await runDashcd(['apply'], { cwd: project.root, env: { DT_ENV_URL: `${limiter.url}/e/local`, DT_API_TOKEN: server.token } });

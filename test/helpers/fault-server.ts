@@ -5,8 +5,9 @@ import { performance } from 'node:perf_hooks';
 /**
  * A small real HTTP server whose answers a test scripts, for faults our own server never produces: "429 with
  * Retry-After: 1 twice, then 200 with this body". Scripted answers are consumed in order by the first request
- * they match; when none matches, the fallback answers — or, with `upstream`, the request is forwarded there, so
- * it can sit in front of the embedded server and inject faults into a real conversation.
+ * they match; when none matches, `handle` computes the answer, else the fallback answers — or, with `upstream`,
+ * the request is forwarded there, so it can sit in front of the embedded server and inject faults into a real
+ * conversation.
  */
 export interface ScriptedAnswer {
   status?: number;
@@ -34,10 +35,20 @@ export interface RecordedRequest {
   answer: number | 'hang-up' | 'proxied';
 }
 
+/**
+ * Computes the answer to a request when it arrives, so what it depends on (a reset time, how many requests are in
+ * flight) is of that moment, unlike scripted answers, fixed when scripted. `forward()` sends the request to
+ * `upstream` and resolves to its answer, every header included; the handler may return it, hold it, or replace it.
+ * A handler that throws makes the server hang up.
+ */
+export type AnswerHandler = (request: RecordedRequest, forward: () => Promise<ScriptedAnswer>) => ScriptedAnswer | Promise<ScriptedAnswer>;
+
 export interface FaultServerOptions {
   fallback?: ScriptedAnswer | ((request: RecordedRequest) => ScriptedAnswer);
-  /** Forward unscripted requests to this origin instead of using the fallback. */
+  /** Forward unscripted requests to this origin instead of using the fallback (and the origin of `forward()`). */
   upstream?: string;
+  /** Answers every unscripted request, in place of forwarding and the fallback. */
+  handle?: AnswerHandler;
 }
 
 export interface FaultServer {
@@ -74,12 +85,12 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
       };
       requests.push(recorded);
       const scripted = takeMatching(queue, recorded);
-      if (scripted === undefined && options.upstream !== undefined) {
+      if (scripted === undefined && options.handle === undefined && options.upstream !== undefined) {
         recorded.answer = 'proxied';
-        forward(options.upstream, req, body, res);
+        pipeUpstream(options.upstream, req, body, res);
         return;
       }
-      const answer = scripted ?? resolveFallback(options.fallback, recorded);
+      const answer = scripted ?? (await computeAnswer(options, recorded, () => fetchUpstream(options.upstream, req, body)));
       recorded.answer = answer.hangUp ? 'hang-up' : (answer.status ?? 200);
       await respond(answer, req, res);
     });
@@ -117,7 +128,15 @@ function matches(match: ScriptedAnswer['match'], request: RecordedRequest): bool
   return typeof match.path === 'string' ? match.path === request.path : match.path.test(request.path);
 }
 
-function resolveFallback(fallback: FaultServerOptions['fallback'], request: RecordedRequest): ScriptedAnswer {
+async function computeAnswer(options: FaultServerOptions, request: RecordedRequest, forward: () => Promise<ScriptedAnswer>): Promise<ScriptedAnswer> {
+  const { handle, fallback } = options;
+  if (handle !== undefined) {
+    try {
+      return await handle(request, forward);
+    } catch {
+      return { hangUp: true };
+    }
+  }
   if (fallback === undefined) return DEFAULT_FALLBACK;
   return typeof fallback === 'function' ? fallback(request) : fallback;
 }
@@ -146,16 +165,40 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function forward(upstream: string, req: IncomingMessage, body: string, res: ServerResponse): void {
+/** Sends the request on to `upstream`, resolving to the upstream's response (its body not yet read). */
+function sendUpstream(upstream: string, req: IncomingMessage, body: string): Promise<IncomingMessage> {
   const target = new URL(req.url ?? '/', upstream);
   const headers = { ...req.headers, host: target.host };
-  const outgoing = httpRequest(target, { method: req.method, headers }, (upstreamRes) => {
-    res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
-    upstreamRes.pipe(res);
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(target, { method: req.method, headers }, resolve);
+    outgoing.on('error', reject);
+    outgoing.end(body);
   });
-  outgoing.on('error', () => {
-    res.writeHead(502, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ error: { code: 502, message: 'fault server: upstream unreachable' } }));
-  });
-  outgoing.end(body);
+}
+
+function pipeUpstream(upstream: string, req: IncomingMessage, body: string, res: ServerResponse): void {
+  sendUpstream(upstream, req, body).then(
+    (upstreamRes) => {
+      res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
+      upstreamRes.pipe(res);
+    },
+    () => {
+      res.writeHead(502, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { code: 502, message: 'fault server: upstream unreachable' } }));
+    },
+  );
+}
+
+/** Headers of one hop, or of a body a handler may change: the answer is framed anew when it is sent on. */
+const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+
+/** The upstream's whole answer as a ScriptedAnswer, for `forward()`. */
+async function fetchUpstream(upstream: string | undefined, req: IncomingMessage, body: string): Promise<ScriptedAnswer> {
+  if (upstream === undefined) throw new Error('fault server: forward() needs the upstream option');
+  const upstreamRes = await sendUpstream(upstream, req, body);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(upstreamRes.headers)) {
+    if (value !== undefined && !NOT_FORWARDED.has(name)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return { status: upstreamRes.statusCode ?? 502, headers, body: await readBody(upstreamRes) };
 }

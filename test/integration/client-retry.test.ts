@@ -180,6 +180,33 @@ describe('client retries against a scripted server', () => {
     }
   });
 
+  it('lets a handler answer each request as it arrives, forward() passing on the upstream answer with all its headers', async () => {
+    const upstream = await startFaultServer({ fallback: { status: 200, headers: { etag: '"v7"', 'x-ratelimit-limit': '50' }, body: { ok: true } } });
+    try {
+      let arrived = 0;
+      server = await startFaultServer({
+        upstream: upstream.url,
+        handle: (request, forward) => {
+          arrived += 1;
+          if (request.path === '/boom') throw new Error('handler failed');
+          return arrived === 1 ? { status: 429, headers: { 'x-arrived': String(arrived) } } : forward();
+        },
+      });
+      const throttled = await fetch(`${server.url}/a`);
+      expect([throttled.status, throttled.headers.get('x-arrived')]).toEqual([429, '1']);
+      const forwarded = await fetch(`${server.url}/a?n=2`, { method: 'POST', body: 'payload' });
+      expect(forwarded.status).toBe(200);
+      expect(forwarded.headers.get('etag')).toBe('"v7"');
+      expect(forwarded.headers.get('x-ratelimit-limit')).toBe('50');
+      expect(await forwarded.json()).toEqual({ ok: true });
+      await expect(fetch(`${server.url}/boom`)).rejects.toThrow();
+      expect(server.requests.map((r) => r.answer)).toEqual([429, 200, 'hang-up']);
+      expect(upstream.requests.map((r) => `${r.method} ${r.path}?${r.query.toString()} ${r.body}`)).toEqual(['POST /a?n=2 payload']);
+    } finally {
+      await upstream.close();
+    }
+  });
+
   it('abandons a retry wait when the client signal aborts', async () => {
     const controller = new AbortController();
     const { server, client } = await setup({ signal: controller.signal });
