@@ -1,11 +1,11 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createProject, runDashcd, type Project } from '../helpers/cli.js';
 import { startFaultServer } from '../helpers/fault-server.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const COUNT = 10;
-const HOLD_MS = 80;
+/** Only bounds a broken run: a PUT waits at most this long for the others, so nothing can hang the test. */
+const HOLD_LIMIT_MS = 5_000;
 
 function dashboardYaml(n: number): string {
   return `id: 2b2b2b2b-0000-4000-8000-${String(n).padStart(12, '0')}
@@ -25,14 +25,28 @@ interface CountingProxy {
 }
 
 /**
- * A real proxy in front of the embedded server that holds every PUT for a while and counts how many are open at
- * once. A PUT leaves the count before its answer is written, so the client's next request is never counted together
- * with the one it waited for.
+ * A real proxy in front of the embedded server that counts how many PUTs are open at once. Each PUT is held until
+ * `expected` are open (or all COUNT have arrived, or HOLD_LIMIT_MS passed), so a client that uses its full
+ * concurrency is seen doing so however slowly its requests arrive; a PUT beyond `expected` passes straight through
+ * and lifts the count above it. A PUT leaves the count once the upstream has answered, before its answer is written,
+ * so the client's next request is never counted together with the one it waited for.
  */
-async function startCountingProxy(upstream: string): Promise<CountingProxy> {
+async function startCountingProxy(upstream: string, expected: number): Promise<CountingProxy> {
   let inFlight = 0;
   let max = 0;
   let puts = 0;
+  const waiting = new Set<() => void>();
+  const hold = (): Promise<void> =>
+    new Promise((resolve) => {
+      const release = (): void => {
+        clearTimeout(timer);
+        waiting.delete(release);
+        resolve();
+      };
+      const timer = setTimeout(release, HOLD_LIMIT_MS);
+      waiting.add(release);
+      if (inFlight >= expected || puts >= COUNT) for (const held of [...waiting]) held();
+    });
   const proxy = await startFaultServer({
     upstream,
     handle: async (request, forward) => {
@@ -40,45 +54,48 @@ async function startCountingProxy(upstream: string): Promise<CountingProxy> {
       puts += 1;
       inFlight += 1;
       max = Math.max(max, inFlight);
-      await sleep(HOLD_MS);
-      const answer = await forward();
-      inFlight -= 1;
-      return answer;
+      try {
+        await hold();
+        return await forward();
+      } finally {
+        inFlight -= 1;
+      }
     },
   });
   return { url: proxy.url, puts: () => puts, maxInFlight: () => max, close: () => proxy.close() };
 }
 
 let server: TestServer;
-let proxy: CountingProxy;
+let proxy: CountingProxy | undefined;
 let project: Project;
 beforeEach(async () => {
   server = await startTestServer();
-  proxy = await startCountingProxy(server.baseUrl);
   project = await createProject(Object.fromEntries(Array.from({ length: COUNT }, (_, n) => [`dashboards/board-${n}.yaml`, dashboardYaml(n)])));
 });
 afterEach(async () => {
-  await proxy.close();
+  await proxy?.close();
+  proxy = undefined;
   await server.close();
   await project.cleanup();
 });
 
 describe('apply --concurrency', () => {
   it('never has more than 3 PUTs in flight with --concurrency 3, and does use all 3', async () => {
+    const counting = (proxy = await startCountingProxy(server.baseUrl, 3));
     const result = await runDashcd(['apply', '--concurrency', '3'], {
       cwd: project.root,
-      env: { DT_ENV_URL: `${proxy.url}/e/local`, DT_API_TOKEN: server.token },
+      env: { DT_ENV_URL: `${counting.url}/e/local`, DT_API_TOKEN: server.token },
     });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(`${COUNT} created, 0 updated`);
-    expect(proxy.puts()).toBe(COUNT);
-    expect(proxy.maxInFlight()).toBe(3);
+    expect(counting.puts()).toBe(COUNT);
+    expect(counting.maxInFlight()).toBe(3);
   });
 
-  it('the proxy sees more than 3 at once without the flag (default 8), so the bound above is the flag\'s doing', async () => {
-    const result = await runDashcd(['apply'], { cwd: project.root, env: { DT_ENV_URL: `${proxy.url}/e/local`, DT_API_TOKEN: server.token } });
+  it('the proxy sees all 8 at once without the flag (the default), so the bound above is the flag\'s doing', async () => {
+    const counting = (proxy = await startCountingProxy(server.baseUrl, 8));
+    const result = await runDashcd(['apply'], { cwd: project.root, env: { DT_ENV_URL: `${counting.url}/e/local`, DT_API_TOKEN: server.token } });
     expect(result.code, result.stderr).toBe(0);
-    expect(proxy.maxInFlight()).toBeGreaterThan(3);
-    expect(proxy.maxInFlight()).toBeLessThanOrEqual(8);
+    expect(counting.maxInFlight()).toBe(8);
   });
 });
