@@ -1,10 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { versionKey, readEventView } from '../../src/archive/archived-event.js';
 import { Checkpoint } from '../../src/archive/checkpoint.js';
 import { MAIN_JS, runDashcdChild, unusedPort } from './cli.js';
+import { waitFor } from './wait.js';
+
+// The daemon tests import waitFor from here along with the daemon helpers.
+export { waitFor };
 
 /** What the tests read of `/status` (the daemon's JSON; see src/daemon/daemon-status.ts). */
 export interface StatusJson {
@@ -89,26 +92,6 @@ export async function startDaemon(args: readonly string[], options: StartDaemonO
     throw error;
   }
   return daemon;
-}
-
-/**
- * Polls `check` until it returns something truthy and returns that. Conditions, not timings: the deadline is
- * generous for a loaded 2-core machine and only bounds a test that would otherwise hang.
- */
-export async function waitFor<T>(
-  check: () => Promise<T> | T,
-  { timeoutMs = 15_000, intervalMs = 50, what = 'a condition', failFast }: { timeoutMs?: number; intervalMs?: number; what?: string; failFast?: () => string | undefined } = {},
-): Promise<NonNullable<T>> {
-  const deadline = performance.now() + timeoutMs;
-  let last: T | undefined;
-  for (;;) {
-    last = await check();
-    if (last) return last as NonNullable<T>;
-    const fatal = failFast?.();
-    if (fatal) throw new Error(`while waiting for ${what}: ${fatal}`);
-    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${JSON.stringify(last)})`);
-    await sleep(intervalMs);
-  }
 }
 
 const METRIC_NAME = '[a-zA-Z_:][a-zA-Z0-9_:]*';

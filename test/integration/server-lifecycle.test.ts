@@ -13,6 +13,7 @@ import { openTokenStore } from '../../src/server/auth/token-store.js';
 import { startEmbeddedServer, startServer, type RouteFactory } from '../../src/server/create-server.js';
 import { readOwner } from '../../src/server/data-dir.js';
 import { api, expectEnvelope, minimalDashboard } from '../helpers/server.js';
+import { waitFor } from '../helpers/wait.js';
 
 function cliIo(dataDir: string, signal: AbortSignal): CommandIo & { out: () => string; err: () => string } {
   const stdout = new PassThrough();
@@ -22,16 +23,6 @@ function cliIo(dataDir: string, signal: AbortSignal): CommandIo & { out: () => s
   stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
   stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
   return { stdout, stderr, env: {}, cwd: dataDir, log: silentLogger(), signal, out: () => out, err: () => err };
-}
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe('server lifecycle', () => {
