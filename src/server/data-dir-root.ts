@@ -1,12 +1,18 @@
 import { existsSync } from 'node:fs';
+import { lstat, readdir, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { mkdirDurable, writeFileDurable } from '../lib/durable-file.js';
+import { mkdirDurable, TEMP_MARKER, writeFileDurable } from '../lib/durable-file.js';
 import { nodeFs, type FsLayer } from '../lib/fs-layer.js';
 
 /** The CLI's default data dir name (`--data` default): a directory so named is dashcd's own wherever it is. */
 const DEFAULT_DATA_DIR_NAME = '.dashcd';
 /** Ignores everything in the data dir, this file included: tokens' hashes and the store stay out of commits. */
 export const DATA_DIR_GITIGNORE = '*\n';
+/**
+ * A temp file in the root younger than this may be another dashcd's, still starting (writing `.gitignore`, or
+ * `owner.json` before it finds the dir taken): deleting it would fail that start with a bare ENOENT.
+ */
+export const ROOT_TEMP_GRACE_MS = 60_000;
 
 /** Creates `dir` and any missing parents, each new entry made durable in its parent (mkdir -p, durably). */
 export async function ensureDirDurable(dir: string, fs: FsLayer = nodeFs): Promise<boolean> {
@@ -28,4 +34,22 @@ export async function ensureDataDirRoot(root: string, fs: FsLayer = nodeFs): Pro
   const file = join(root, '.gitignore');
   if (existsSync(file)) return;
   await writeFileDurable(file, DATA_DIR_GITIGNORE, { fs });
+}
+
+/**
+ * Deletes the temp files that writes of the root's own files (`.gitignore`, `owner.json`) left in `root` when
+ * dashcd died mid-write; nothing else ever would. Only names with TEMP_MARKER, only in `root` itself (the stores
+ * below recover their own), and only ones older than ROOT_TEMP_GRACE_MS. Called by the data dir's new owner.
+ */
+export async function sweepRootTemps(root: string, now = Date.now()): Promise<void> {
+  for (const name of await readdir(root)) {
+    if (!name.includes(TEMP_MARKER)) continue;
+    const path = join(root, name);
+    const info = await lstat(path).catch(() => undefined);
+    if (info?.isFile() && now - info.mtimeMs >= ROOT_TEMP_GRACE_MS) await unlink(path).catch(ignoreMissing);
+  }
+}
+
+function ignoreMissing(error: unknown): void {
+  if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
 }

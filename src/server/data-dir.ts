@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { TEMP_MARKER, fsyncDir, writeFileDurable } from '../lib/durable-file.js';
 import { DEFAULT_ENVIRONMENT, EnvironmentId } from '../schema/ids.js';
-import { ensureDataDirRoot } from './data-dir-root.js';
+import { ensureDataDirRoot, sweepRootTemps } from './data-dir-root.js';
 import { processStatus } from './process-liveness.js';
 
 /**
@@ -98,7 +98,7 @@ const MAX_ATTEMPTS = 5;
  * Makes this process the one owner of `root` (created if missing, see ensureDataDirRoot). The owner file appears
  * atomically with its full content (hard link of a written, fsynced temp file), so no reader ever sees it
  * half-written. A file left by a dead process is taken over; a live owner is a DataDirLockedError naming its pid
- * and URL.
+ * and URL. The new owner removes temp files that crashed writes left in the root (sweepRootTemps).
  */
 export async function acquireOwnership(root: string): Promise<Ownership> {
   const { ownerFile } = dataDirLayout(root);
@@ -111,7 +111,15 @@ export async function acquireOwnership(root: string): Promise<Ownership> {
     identity: (await processStatus(process.pid))?.identity,
   };
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    if (await createExclusive(ownerFile, mine)) return ownershipOf(ownerFile, mine);
+    if (await createExclusive(ownerFile, mine)) {
+      const ownership = ownershipOf(ownerFile, mine);
+      // Not before: until then another dashcd may own the root and be writing its own temp files there.
+      await sweepRootTemps(root).catch(async (error: unknown) => {
+        await ownership.release();
+        throw error;
+      });
+      return ownership;
+    }
     const current = await readOwnerFile(ownerFile);
     if (current === 'missing') continue;
     if (current.owner && (await isOwnerAlive(current.owner))) throw new DataDirLockedError(root, publicInfo(current.owner));

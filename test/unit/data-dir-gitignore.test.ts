@@ -1,12 +1,13 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { nodeFs, type FsLayer } from '../../src/lib/fs-layer.js';
 import { acquireOwnership } from '../../src/server/data-dir.js';
-import { ensureDataDirRoot } from '../../src/server/data-dir-root.js';
+import { TEMP_MARKER } from '../../src/lib/durable-file.js';
+import { ensureDataDirRoot, ROOT_TEMP_GRACE_MS } from '../../src/server/data-dir-root.js';
 
 const git = async (cwd: string, ...args: string[]): Promise<string> => (await promisify(execFile)('git', args, { cwd })).stdout;
 
@@ -87,5 +88,46 @@ describe('the data dir keeps itself out of git', () => {
       'open .dashcd r',
       'sync .dashcd',
     ]);
+  });
+});
+
+describe('the data dir root is swept of temp files that crashed writes left', () => {
+  /** A temp file as writeFileDurable names them, last written `ageMs` ago. */
+  async function leftover(path: string, ageMs = ROOT_TEMP_GRACE_MS + 60_000): Promise<string> {
+    await writeFile(path, 'half');
+    const at = new Date(Date.now() - ageMs);
+    await utimes(path, at, at);
+    return path;
+  }
+
+  it('the next owner deletes the root\'s old temp files, and writes the .gitignore the crash never finished', async () => {
+    const dataDir = join(root, '.dashcd');
+    await mkdir(join(dataDir, 'env', 'local'), { recursive: true });
+    await leftover(join(dataDir, `.gitignore${TEMP_MARKER}0a1b2c3d4e5f0`));
+    await leftover(join(dataDir, `owner.json${TEMP_MARKER}0a1b2c3d4e5f`));
+    await own(dataDir);
+    expect((await readdir(dataDir)).sort()).toEqual(['.gitignore', 'env']);
+    expect(await readFile(join(dataDir, '.gitignore'), 'utf8')).toBe('*\n');
+  });
+
+  it('keeps files without the marker, temp files below the root, and temp files too young to be a crash\'s', async () => {
+    const dataDir = join(root, '.dashcd');
+    await mkdir(join(dataDir, 'env', 'local'), { recursive: true });
+    await leftover(join(dataDir, 'notes.txt'));
+    await leftover(join(dataDir, 'env', 'local', `tokens.json${TEMP_MARKER}0a1b2c3d4e5f0`));
+    await leftover(join(dataDir, `.gitignore${TEMP_MARKER}starting`), 1_000);
+    await mkdir(join(dataDir, `folder${TEMP_MARKER}x`));
+    await own(dataDir);
+    expect((await readdir(dataDir)).sort()).toEqual(['.gitignore', `.gitignore${TEMP_MARKER}starting`, 'env', `folder${TEMP_MARKER}x`, 'notes.txt']);
+    expect(await readdir(join(dataDir, 'env', 'local'))).toEqual([`tokens.json${TEMP_MARKER}0a1b2c3d4e5f0`]);
+  });
+
+  it('a process refused the data dir (it has a live owner) deletes nothing', async () => {
+    const dataDir = join(root, '.dashcd');
+    const owner = await acquireOwnership(dataDir);
+    const temp = await leftover(join(dataDir, `owner.json${TEMP_MARKER}0a1b2c3d4e5f`));
+    await expect(acquireOwnership(dataDir)).rejects.toMatchObject({ code: 'DATA_DIR_LOCKED' });
+    expect(await readdir(dataDir)).toContain(temp.slice(dataDir.length + 1));
+    await owner.release();
   });
 });
