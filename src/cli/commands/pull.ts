@@ -18,8 +18,9 @@ export const pullCommand = defineCommand({
   summary: 'Write live dashboards into the folder as YAML (onboard existing dashboards)',
   description:
     'Server-owned fields are dropped and keys put in a stable order; the id is kept, so plan afterwards shows no\nchange. ' +
-    'A dashboard a file already claims anywhere in the dashboards folder (the one next to dashcd.yaml, or\n' +
-    'dashboards/) is refreshed in that file, never copied into --dir. A file with local edits is never overwritten\n' +
+    'A dashboard a file already claims anywhere in the dashboards root (the folder next to dashcd.yaml, else\n' +
+    'dashboards/) is refreshed in that file, never copied into --dir. A file without an `id` gets its id from its path\n' +
+    'relative to that root, so run plan and apply on the root itself. A file with local edits is never overwritten\n' +
     'without --force. Exit 0 when every dashboard was pulled or is up to date; 1 when one was not found or was kept\n' +
     'for its local edits (one line each on stderr).',
   flags: {

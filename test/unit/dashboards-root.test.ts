@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { findDashboardsRoot, isWithin } from '../../src/cli/dashboards-root.js';
 
 const run = promisify(execFile);
@@ -11,8 +11,12 @@ const run = promisify(execFile);
 let outer: string;
 beforeEach(async () => {
   outer = await realpath(await mkdtemp(join(tmpdir(), 'dashcd-root-')));
+  // The temp dir may itself lie in a git work tree (TMPDIR inside a checkout): git, which findDashboardsRoot runs
+  // with this environment, must not look above `outer`, or the "outside git" cases would see that tree.
+  vi.stubEnv('GIT_CEILING_DIRECTORIES', dirname(outer));
 });
 afterEach(async () => {
+  vi.unstubAllEnvs();
   await rm(outer, { recursive: true, force: true });
 });
 
