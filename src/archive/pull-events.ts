@@ -80,7 +80,9 @@ export async function followEvents(options: FollowEventsOptions): Promise<PullSu
   try {
     let failures = 0;
     while (!signal.aborted) {
-      const pollStarted = performance.now();
+      // The injected clock, so a test's fake time and the poll duration histogram agree (the system clock is wall
+      // time, which can step back: hence the floor at 0).
+      const pollStarted = clock.now();
       try {
         await session.pull();
         failures = 0;
@@ -89,7 +91,7 @@ export async function followEvents(options: FollowEventsOptions): Promise<PullSu
         failures++;
         log.warn({ err: error, failures }, 'events pull failed; retrying');
       }
-      options.onPoll?.({ durationMs: performance.now() - pollStarted, ok: failures === 0 });
+      options.onPoll?.({ durationMs: Math.max(0, clock.now() - pollStarted), ok: failures === 0 });
       const wait = options.intervalMs * Math.min(2 ** failures, 8);
       try {
         await clock.sleep(wait, signal);

@@ -1,8 +1,10 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { followEvents, pullEvents, type PullEventsOptions } from '../../src/archive/pull-events.js';
+import type { Clock } from '../../src/lib/clock.js';
 import { nodeFs, type FsLayer } from '../../src/lib/fs-layer.js';
 import { eventKey, feedFetchPage, generateEvents, startEventsFeedServer, type EventsFeedServer, type FeedEvent } from '../helpers/events-feed-server.js';
 
@@ -202,21 +204,28 @@ describe('followEvents', () => {
     const feed = (server = await startEventsFeedServer({ events }));
     feed.fail(500, 2);
     const controller = new AbortController();
-    const polls: { durationMs: number; ok: boolean }[] = [];
+    // Fake time: each page request takes a second of it, and waits pass at once.
+    let fakeNow = now;
+    const clock: Clock = { now: () => fakeNow, sleep: async (ms, signal) => ((fakeNow += ms), await setImmediate(undefined, { signal })) };
+    const fetchPage = feedFetchPage(feed.url);
+    let fetches = 0;
+    const polls: { durationMs: number; ok: boolean; fetches: number }[] = [];
     const summary = await followEvents({
-      fetchPage: feedFetchPage(feed.url),
+      fetchPage: (query, signal) => ((fakeNow += 1000), (fetches += 1), fetchPage(query, signal)),
+      clock,
       archiveDir: dir,
       env: 'prod',
       since: 2 * DAY,
       intervalMs: 5,
       signal: controller.signal,
       onProgress: (progress) => progress.phase === 'idle' && progress.written === 100 && controller.abort(),
-      onPoll: (poll) => polls.push(poll),
+      onPoll: (poll) => polls.push({ ...poll, fetches: fetches - polls.reduce((sum, p) => sum + p.fetches, 0) }),
     });
     expect(summary.written).toBe(100);
-    // One report per poll, failed ones included, each with its duration.
+    // One report per poll, failed ones included, each with its duration on the injected clock.
     expect(polls.map((p) => p.ok)).toEqual([false, false, true]);
-    for (const poll of polls) expect(poll.durationMs).toBeGreaterThan(0);
+    for (const poll of polls) expect(poll.durationMs).toBe(poll.fetches * 1000);
+    expect(polls[2]?.fetches).toBeGreaterThan(0);
     expectExactlyOnce(await archiveLines(), events);
   });
 });
