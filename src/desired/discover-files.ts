@@ -1,5 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isCode } from '../lib/fs-errors.js';
 
 export const DASHBOARD_FILE = /\.(ya?ml|json)$/i;
 
@@ -41,8 +42,4 @@ async function isFileLink(path: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-export function isCode(error: unknown, code: string): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
 }

@@ -6,7 +6,8 @@ import { checkSources, defaultWorkerCount } from './check-pool.js';
 import type { FileCheck } from './dashboard-rules.js';
 import type { DesiredCache } from './desired-cache.js';
 import { deriveDashboardId } from './derive-id.js';
-import { DASHBOARD_FILE, discoverFiles, isCode } from './discover-files.js';
+import { isCode } from '../lib/fs-errors.js';
+import { DASHBOARD_FILE, discoverFiles } from './discover-files.js';
 import { idPosition } from './locate-problems.js';
 import { readSources, type SourceFile } from './read-sources.js';
 

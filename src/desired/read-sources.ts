@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isCode } from './discover-files.js';
+import { isCode } from '../lib/fs-errors.js';
 
 export type SourceFile =
   | { name: string; kind: 'read'; source: string; contentHash: string }

@@ -3,6 +3,7 @@ import { lstat, readdir, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { mkdirDurable, TEMP_MARKER, writeFileDurable } from '../lib/durable-file.js';
 import { nodeFs, type FsLayer } from '../lib/fs-layer.js';
+import { ignoreMissing } from '../lib/fs-errors.js';
 
 /** The CLI's default data dir name (`--data` default): a directory so named is dashcd's own wherever it is. */
 const DEFAULT_DATA_DIR_NAME = '.dashcd';
@@ -48,8 +49,4 @@ export async function sweepRootTemps(root: string, now = Date.now()): Promise<vo
     const info = await lstat(path).catch(() => undefined);
     if (info?.isFile() && now - info.mtimeMs >= ROOT_TEMP_GRACE_MS) await unlink(path).catch(ignoreMissing);
   }
-}
-
-function ignoreMissing(error: unknown): void {
-  if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
 }

@@ -6,6 +6,7 @@ import { TEMP_MARKER, fsyncDir, writeFileDurable } from '../lib/durable-file.js'
 import { DEFAULT_ENVIRONMENT, EnvironmentId } from '../schema/ids.js';
 import { ensureDataDirRoot, sweepRootTemps } from './data-dir-root.js';
 import { processStatus } from './process-liveness.js';
+import { ignoreMissing } from '../lib/fs-errors.js';
 
 /**
  * Where everything lives under a data dir. Only parsed EnvironmentIds reach these paths, so no segment can escape.
@@ -241,8 +242,4 @@ function publicInfo({ pid, url, adminKey, startedAt }: OwnerFile): OwnerInfo {
 
 function serialize(owner: OwnerFile): string {
   return `${JSON.stringify(owner, null, 2)}\n`;
-}
-
-function ignoreMissing(error: unknown): void {
-  if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
 }

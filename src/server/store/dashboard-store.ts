@@ -17,6 +17,7 @@ import {
 import { KeyedSerializer } from './keyed-serializer.js';
 import { StoreError } from './store-error.js';
 import { loadStoreDir } from './store-recovery.js';
+import { ignoreMissing } from '../../lib/fs-errors.js';
 
 export interface DashboardStoreOptions {
   /** The environment's dashboards directory; created if missing. */
@@ -133,10 +134,6 @@ export async function openDashboardStore({
       await queue.idle();
     },
   };
-}
-
-function ignoreMissing(error: unknown): void {
-  if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
 }
 
 function listRecords(records: Iterable<DashboardRecord>, { owner, tags = [] }: DashboardListFilter): DashboardStub[] {
