@@ -9,27 +9,38 @@ export interface RequestSite {
 }
 
 /**
+ * What every client error carries: where the request went. Not exported, so the three classes below stay the
+ * whole public API; it only keeps their constructors from repeating the site bookkeeping.
+ */
+abstract class RequestSiteError extends Error {
+  readonly method: HttpMethod;
+  readonly url: string;
+
+  constructor(name: string, message: string, site: RequestSite, options?: ErrorOptions) {
+    super(message, options);
+    this.name = name;
+    this.method = site.method;
+    this.url = site.url;
+  }
+}
+
+/**
  * The target answered with a status the operation does not accept. `status` and `envelope` are what callers branch
  * on; the message is for people and already names the cause and the fix.
  */
-export class ApiError extends Error {
+export class ApiError extends RequestSiteError {
   readonly code = 'API_ERROR' as const;
   readonly status: number;
   readonly envelope?: ErrorEnvelope;
-  readonly method: HttpMethod;
-  readonly url: string;
   readonly attempts: number;
 
   constructor(
     message: string,
     init: RequestSite & { status: number; envelope?: ErrorEnvelope; attempts: number },
   ) {
-    super(message);
-    this.name = 'ApiError';
+    super('ApiError', message, init);
     this.status = init.status;
     this.envelope = init.envelope;
-    this.method = init.method;
-    this.url = init.url;
     this.attempts = init.attempts;
   }
 }
@@ -38,19 +49,14 @@ export class ApiError extends Error {
  * No HTTP answer at all: refused, reset, timed out, DNS failure. `reason` is the low-level code (`ECONNREFUSED`,
  * `UND_ERR_HEADERS_TIMEOUT`, …); `cause` keeps the original error.
  */
-export class TransportError extends Error {
+export class TransportError extends RequestSiteError {
   readonly code = 'TRANSPORT' as const;
   readonly reason: string;
-  readonly method: HttpMethod;
-  readonly url: string;
   readonly attempts: number;
 
   constructor(message: string, init: RequestSite & { reason: string; attempts: number; cause: unknown }) {
-    super(message, { cause: init.cause });
-    this.name = 'TransportError';
+    super('TransportError', message, init, { cause: init.cause });
     this.reason = init.reason;
-    this.method = init.method;
-    this.url = init.url;
     this.attempts = init.attempts;
   }
 }
@@ -59,19 +65,14 @@ export class TransportError extends Error {
  * A 2xx (or validator 400) whose body is not what the contract says: not JSON, or not the schema. Usually means
  * the base URL points at something that is not the API; never a crash deeper in the caller.
  */
-export class UnexpectedResponseError extends Error {
+export class UnexpectedResponseError extends RequestSiteError {
   readonly code = 'UNEXPECTED_RESPONSE' as const;
   readonly status: number;
-  readonly method: HttpMethod;
-  readonly url: string;
   readonly problems: readonly string[];
 
   constructor(message: string, init: RequestSite & { status: number; problems: readonly string[] }) {
-    super(message);
-    this.name = 'UnexpectedResponseError';
+    super('UnexpectedResponseError', message, init);
     this.status = init.status;
-    this.method = init.method;
-    this.url = init.url;
     this.problems = init.problems;
   }
 }
