@@ -1,27 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProject, runDashcdChild, startDashcdChild, unusedPort, type DashcdChild, type Project } from '../helpers/cli.js';
+import { CHECKOUT_DASHBOARD as DASHBOARD } from '../helpers/dashboards.js';
+import { closeAll } from '../helpers/proxied-target.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 // Child processes take about a second each to start: these tests cover what only a real process shows (exit codes
 // through process.exitCode, the owner's session token, `serve` as its own process); the rest runs in-process.
 
-const DASHBOARD = `dashboardMetadata:
-  name: Checkout
-  owner: shop@example.com
-tiles:
-  - name: Notes
-    tileType: MARKDOWN
-    bounds: { top: 0, left: 0, width: 304, height: 152 }
-    markdown: "Checkout funnel"
-`;
-
 let project: Project | undefined;
 let server: TestServer | undefined;
 let child: DashcdChild | undefined;
 afterEach(async () => {
-  await child?.stop();
-  await server?.close();
-  await project?.cleanup();
+  await closeAll(child, server, project);
   project = server = child = undefined;
 });
 

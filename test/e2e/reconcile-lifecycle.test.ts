@@ -1,10 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApiClient, type ApiClient } from '../../src/client/api-client.js';
 import { createProject, runDashcd, type CliResult, type Project } from '../helpers/cli.js';
-import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startProxiedTarget, type ProxiedTarget } from '../helpers/proxied-target.js';
 
 const PINNED_ID = '5f0c2a9e-8a4b-4c1e-9d2f-0b6a7c3e1d11';
 
@@ -33,21 +31,15 @@ tiles:
     bounds: { top: 0, left: 0, width: 304, height: 304 }
 `;
 
-let server: TestServer;
-let proxy: FaultServer;
-let api: ApiClient;
+let target: ProxiedTarget;
 let project: Project;
 
 beforeEach(async () => {
-  server = await startTestServer();
-  // Every request of the CLI goes through this recording proxy, so tests can count writes.
-  proxy = await startFaultServer({ upstream: server.baseUrl });
-  api = createApiClient({ baseUrl: server.url, token: server.token });
+  // Every request of the CLI goes through the target's recording proxy, so tests can count writes.
+  target = await startProxiedTarget();
 });
 afterEach(async () => {
-  await api.close();
-  await proxy.close();
-  await server.close();
+  await target.close();
   await project?.cleanup();
 });
 
@@ -57,7 +49,7 @@ async function newProject(options: { git?: boolean } = {}): Promise<Project> {
 }
 
 function dashcd(...argv: string[]): Promise<CliResult> {
-  return runDashcd(argv, { cwd: project.root, env: { DT_ENV_URL: `${proxy.url}/e/local`, DT_API_TOKEN: server.token } });
+  return runDashcd(argv, { cwd: project.root, env: target.env });
 }
 
 async function planJson(): Promise<{ changes: { action: string; id: string; file: string | null; patch: unknown }[]; git: { commit: string; dirty: boolean } | null }> {
@@ -67,7 +59,7 @@ async function planJson(): Promise<{ changes: { action: string; id: string; file
 }
 
 const writes = (): string[] =>
-  proxy.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path.replace('/e/local/api/config/v1/dashboards/', '')}`);
+  target.proxy.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path.replace('/e/local/api/config/v1/dashboards/', '')}`);
 
 async function idOf(file: string): Promise<string> {
   const change = (await planJson()).changes.find((c) => c.file === file);
@@ -94,13 +86,13 @@ describe('create → apply → plan', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('No changes: 0 to create, 0 to update, 2 unchanged, 0 orphans.');
 
-    proxy.requests.length = 0;
+    target.proxy.requests.length = 0;
     const second = await dashcd('apply');
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('0 created, 0 updated, 2 unchanged');
     expect(writes()).toEqual([]);
     // The store's own version counter agrees: each dashboard was written exactly once.
-    for (const id of [PINNED_ID, derivedId]) expect((await api.dashboards.get(id))?.metadata?.configurationVersions).toEqual([1]);
+    for (const id of [PINNED_ID, derivedId]) expect((await target.api.dashboards.get(id))?.metadata?.configurationVersions).toEqual([1]);
   });
 
   it('derives the same id for an unpinned file on every run and adds the ownership tag', async () => {
@@ -109,7 +101,7 @@ describe('create → apply → plan', () => {
     expect(first).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(await idOf('dashboards/service-health.yaml')).toBe(first);
     expect((await dashcd('apply')).code).toBe(0);
-    expect((await api.dashboards.get(first))?.dashboardMetadata.tags).toEqual(['team-a', 'managed-by:dashcd']);
+    expect((await target.api.dashboards.get(first))?.dashboardMetadata.tags).toEqual(['team-a', 'managed-by:dashcd']);
   });
 
   it('an edited tile name is exactly one update with the right patch path, and apply writes only that dashboard', async () => {
@@ -127,20 +119,20 @@ describe('create → apply → plan', () => {
       { action: 'update', id, name: 'Service health', file: 'dashboards/service-health.yaml', patch: [{ op: 'replace', path: '/tiles/1/name', value: 'CPU usage' }] },
     ]);
 
-    proxy.requests.length = 0;
+    target.proxy.requests.length = 0;
     const applied = await dashcd('apply');
     expect(applied.code).toBe(0);
     expect(applied.stdout).toContain(`~ updated  ${id}  dashboards/service-health.yaml`);
     expect(writes()).toEqual([`POST ${id}/validator`, `PUT ${id}`]);
-    expect((await api.dashboards.get(id))?.tiles[1]?.name).toBe('CPU usage');
+    expect((await target.api.dashboards.get(id))?.tiles[1]?.name).toBe('CPU usage');
   });
 
   it('drift made through the API shows in plan and apply reverts it', async () => {
     await newProject();
     expect((await dashcd('apply')).code).toBe(0);
-    const live = await api.dashboards.get(PINNED_ID);
+    const live = await target.api.dashboards.get(PINNED_ID);
     if (!live) throw new Error('not created');
-    await api.dashboards.put(PINNED_ID, { ...live, tiles: [{ ...live.tiles[0], name: 'Renamed in the UI' }] });
+    await target.api.dashboards.put(PINNED_ID, { ...live, tiles: [{ ...live.tiles[0], name: 'Renamed in the UI' }] });
 
     const planned = await dashcd('plan', '--detailed-exitcode');
     expect(planned.code).toBe(2);
@@ -148,7 +140,7 @@ describe('create → apply → plan', () => {
 
     const applied = await dashcd('apply');
     expect(applied.code).toBe(0);
-    expect((await api.dashboards.get(PINNED_ID))?.tiles[0]?.name).toBe('Hosts');
+    expect((await target.api.dashboards.get(PINNED_ID))?.tiles[0]?.name).toBe('Hosts');
     expect((await dashcd('plan', '--detailed-exitcode')).code).toBe(0);
   });
 
@@ -169,7 +161,7 @@ describe('plan output formats', () => {
     const plan = JSON.parse(result.stdout) as Record<string, unknown> & { changes: Record<string, unknown>[]; summary: Record<string, unknown> };
     expect(Object.keys(plan)).toEqual(['git', 'target', 'changes', 'summary']);
     expect(plan.git).toBeNull();
-    expect(plan.target).toBe(`${proxy.url}/e/local`);
+    expect(plan.target).toBe(`${target.proxy.url}/e/local`);
     for (const change of plan.changes) expect(Object.keys(change)).toEqual(['action', 'id', 'name', 'file', 'patch']);
     expect(plan.changes.map((c) => [c.action, c.file])).toEqual([
       ['update', 'dashboards/service-health.yaml'],
@@ -234,7 +226,7 @@ describe('GitOps: the commit being reconciled', () => {
 
     const text = await dashcd('plan');
     expect(text.code, text.stderr).toBe(0);
-    expect(text.stdout.split('\n')[0]).toBe(`Plan for ${proxy.url}/e/local (git: no commits yet on main) (uncommitted changes in dashboards/)`);
+    expect(text.stdout.split('\n')[0]).toBe(`Plan for ${target.proxy.url}/e/local (git: no commits yet on main) (uncommitted changes in dashboards/)`);
     expect((await planJson()).git).toEqual({ commit: null, shortCommit: null, branch: 'main', dirty: true });
     const markdown = (await dashcd('plan', '--output', 'markdown')).stdout;
     expect(markdown.split('\n')[0]).toBe('### dashcd plan (git: no commits yet on <code>main</code>)');
@@ -245,7 +237,7 @@ describe('GitOps: the commit being reconciled', () => {
 
   it('a project that is not a git work tree says so instead of naming a commit', async () => {
     await newProject();
-    expect((await dashcd('plan')).stdout.split('\n')[0]).toBe(`Plan for ${proxy.url}/e/local (not in a git work tree)`);
+    expect((await dashcd('plan')).stdout.split('\n')[0]).toBe(`Plan for ${target.proxy.url}/e/local (not in a git work tree)`);
     expect(await readFile(join(project.root, 'dashboards/hosts.yaml'), 'utf8')).toBe(HOSTS);
   });
 });

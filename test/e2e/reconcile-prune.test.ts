@@ -1,51 +1,34 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApiClient, type ApiClient } from '../../src/client/api-client.js';
 import { createProject, runDashcd, type CliResult, type Project } from '../helpers/cli.js';
-import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { markdownDashboard } from '../helpers/dashboards.js';
+import { startProxiedTarget, type ProxiedTarget } from '../helpers/proxied-target.js';
 
 const NAMES = ['alpha', 'beta', 'gamma', 'delta'] as const;
 const HAND_MADE_ID = '9e9e9e9e-0000-4000-8000-000000000001';
 
-function dashboardYaml(name: string): string {
-  return `dashboardMetadata:
-  name: ${name}
-  owner: team@example.com
-tiles:
-  - name: Notes
-    tileType: MARKDOWN
-    bounds: { top: 0, left: 0, width: 304, height: 152 }
-    markdown: ${name}
-`;
-}
+const dashboardYaml = (name: string): string => markdownDashboard({ name, owner: 'team@example.com', markdown: name });
 
-let server: TestServer;
-let proxy: FaultServer;
-let api: ApiClient;
+let target: ProxiedTarget;
 let project: Project;
 beforeEach(async () => {
-  server = await startTestServer();
-  proxy = await startFaultServer({ upstream: server.baseUrl });
-  api = createApiClient({ baseUrl: server.url, token: server.token });
+  target = await startProxiedTarget();
   project = await createProject(Object.fromEntries(NAMES.map((n) => [`dashboards/${n}.yaml`, dashboardYaml(n)])));
   // Created through the API, without the ownership tag: prune must never touch it.
-  await api.dashboards.put(HAND_MADE_ID, { id: HAND_MADE_ID, dashboardMetadata: { name: 'Hand made', owner: 'someone' }, tiles: [] });
+  await target.api.dashboards.put(HAND_MADE_ID, { id: HAND_MADE_ID, dashboardMetadata: { name: 'Hand made', owner: 'someone' }, tiles: [] });
 });
 afterEach(async () => {
-  await api.close();
-  await proxy.close();
-  await server.close();
+  await target.close();
   await project.cleanup();
 });
 
 const dashcd = (...argv: string[]): Promise<CliResult> =>
-  runDashcd(argv, { cwd: project.root, env: { DT_ENV_URL: `${proxy.url}/e/local`, DT_API_TOKEN: server.token } });
+  runDashcd(argv, { cwd: project.root, env: target.env });
 
 async function liveNames(): Promise<string[]> {
-  return (await api.dashboards.list()).map((d) => d.name ?? '').sort();
+  return (await target.api.dashboards.list()).map((d) => d.name ?? '').sort();
 }
 
-const deletes = (): number => proxy.requests.filter((r) => r.method === 'DELETE').length;
+const deletes = (): number => target.proxy.requests.filter((r) => r.method === 'DELETE').length;
 
 async function applyAll(): Promise<void> {
   const result = await dashcd('apply');
@@ -95,12 +78,12 @@ describe('apply --prune', () => {
     await applyAll();
     for (const n of ['beta', 'gamma', 'delta']) await project.remove(`dashboards/${n}.yaml`);
     await project.write('dashboards/alpha.yaml', dashboardYaml('alpha').replace('name: Notes', 'name: Changed'));
-    proxy.requests.length = 0;
+    target.proxy.requests.length = 0;
 
     const refused = await dashcd('apply', '--prune', '--max-delete', '2');
     expect(refused.code).toBe(3);
     expect(refused.stderr).toContain('refusing to prune 3 dashboards: more than --max-delete 2');
-    expect(proxy.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(target.proxy.requests.filter((r) => r.method !== 'GET')).toEqual([]);
 
     const allowed = await dashcd('apply', '--prune', '--max-delete', '3');
     expect(allowed.code, allowed.stderr).toBe(0);
@@ -111,7 +94,7 @@ describe('apply --prune', () => {
   it('dashcd.yaml sets the ownership tag and the default --max-delete', async () => {
     await project.write('dashcd.yaml', 'ownershipTag: owner:platform-ci\nmaxDelete: 1\n');
     await applyAll();
-    expect((await api.dashboards.list({ tags: ['owner:platform-ci'] })).length).toBe(4);
+    expect((await target.api.dashboards.list({ tags: ['owner:platform-ci'] })).length).toBe(4);
     for (const n of ['beta', 'gamma']) await project.remove(`dashboards/${n}.yaml`);
     const refused = await dashcd('apply', '--prune');
     expect(refused.code).toBe(3);

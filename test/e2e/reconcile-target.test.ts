@@ -3,25 +3,15 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProject, runDashcd, unusedPort, type CliResult, type Project } from '../helpers/cli.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { CHECKOUT_DASHBOARD as DASHBOARD } from '../helpers/dashboards.js';
+import { closeAll } from '../helpers/proxied-target.js';
 import { api, dashboardsUrl, startTestServer, type TestServer } from '../helpers/server.js';
-
-const DASHBOARD = `dashboardMetadata:
-  name: Checkout
-  owner: shop@example.com
-tiles:
-  - name: Notes
-    tileType: MARKDOWN
-    bounds: { top: 0, left: 0, width: 304, height: 152 }
-    markdown: "Checkout funnel"
-`;
 
 let project: Project | undefined;
 let server: TestServer | undefined;
 let proxy: FaultServer | undefined;
 afterEach(async () => {
-  await proxy?.close();
-  await server?.close();
-  await project?.cleanup();
+  await closeAll(proxy, server, project);
   project = server = proxy = undefined;
 });
 

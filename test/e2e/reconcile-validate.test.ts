@@ -2,17 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ENVIRONMENT } from '../../src/schema/ids.js';
 import { createProject, runDashcd, type CliResult, type Project } from '../helpers/cli.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { markdownDashboard } from '../helpers/dashboards.js';
+import { closeAll } from '../helpers/proxied-target.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
-const VALID = `dashboardMetadata:
-  name: Valid
-  owner: me@example.com
-tiles:
-  - name: Notes
-    tileType: MARKDOWN
-    bounds: { top: 0, left: 0, width: 304, height: 152 }
-    markdown: hi
-`;
+const VALID = markdownDashboard({ name: 'Valid', owner: 'me@example.com', markdown: 'hi' });
 
 // Line 5 col 5 is the tile map that lacks `bounds`; line 10 col 39 is the value `wide`.
 const BROKEN = `dashboardMetadata:
@@ -40,9 +34,7 @@ let project: Project | undefined;
 let server: TestServer | undefined;
 let proxy: FaultServer | undefined;
 afterEach(async () => {
-  await proxy?.close();
-  await server?.close();
-  await project?.cleanup();
+  await closeAll(proxy, server, project);
   project = server = proxy = undefined;
 });
 

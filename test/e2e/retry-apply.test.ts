@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApiClient, type ApiClient } from '../../src/client/api-client.js';
 import { backoffMs, DEFAULT_RETRY_POLICY } from '../../src/client/retry.js';
 import { createProject, runDashcd, type CliResult, type Project } from '../helpers/cli.js';
-import { startFaultServer, type FaultServer, type ScriptedAnswer } from '../helpers/fault-server.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { markdownDashboard } from '../helpers/dashboards.js';
+import { startFaultServer, type ScriptedAnswer } from '../helpers/fault-server.js';
+import { startProxiedTarget, type ProxiedTarget } from '../helpers/proxied-target.js';
 
 const IDS = {
   a: '1a1a1a1a-0000-4000-8000-00000000000a',
@@ -12,38 +12,21 @@ const IDS = {
 } as const;
 const PATH = (id: string): string => `/e/local/api/config/v1/dashboards/${id}`;
 
-function dashboardYaml(id: string, name: string): string {
-  return `id: ${id}
-dashboardMetadata:
-  name: ${name}
-  owner: team@example.com
-tiles:
-  - name: Notes
-    tileType: MARKDOWN
-    bounds: { top: 0, left: 0, width: 304, height: 152 }
-    markdown: ${name}
-`;
-}
+const dashboardYaml = (id: string, name: string): string => markdownDashboard({ id, name, owner: 'team@example.com', markdown: name });
 
-let server: TestServer;
-let proxy: FaultServer;
-let api: ApiClient;
+let target: ProxiedTarget;
 let project: Project;
 beforeEach(async () => {
-  server = await startTestServer();
-  proxy = await startFaultServer({ upstream: server.baseUrl });
-  api = createApiClient({ baseUrl: server.url, token: server.token });
+  target = await startProxiedTarget();
   project = await createProject(Object.fromEntries(Object.entries(IDS).map(([k, id]) => [`dashboards/${k}.yaml`, dashboardYaml(id, k)])));
 });
 afterEach(async () => {
-  await api.close();
-  await proxy.close();
-  await server.close();
+  await target.close();
   await project.cleanup();
 });
 
 const dashcd = (argv: string[], env: Record<string, string> = {}): Promise<CliResult> =>
-  runDashcd(argv, { cwd: project.root, env: { DT_ENV_URL: `${proxy.url}/e/local`, DT_API_TOKEN: server.token, ...env } });
+  runDashcd(argv, { cwd: project.root, env: { ...target.env, ...env } });
 
 const busy = (status: number, headers: Record<string, string>, match: ScriptedAnswer['match']): ScriptedAnswer => ({
   status,
@@ -53,20 +36,20 @@ const busy = (status: number, headers: Record<string, string>, match: ScriptedAn
 });
 
 /** Arrival times of the requests to `path` with `method`, in ms. */
-const arrivals = (method: string, path: string): number[] => proxy.requests.filter((r) => r.method === method && r.path === path).map((r) => r.at);
+const arrivals = (method: string, path: string): number[] => target.proxy.requests.filter((r) => r.method === method && r.path === path).map((r) => r.at);
 const gaps = (times: number[]): number[] => times.slice(1).map((t, i) => t - (times[i] ?? t));
 
 describe('apply against a target that throttles', () => {
   it('converges through 429 and 503 answers and waits as long as Retry-After asks', async () => {
     const put = { method: 'PUT', path: PATH(IDS.b) };
-    proxy.script(busy(429, { 'retry-after': '1' }, put), busy(503, { 'retry-after': '1' }, put));
-    proxy.script(busy(503, { 'retry-after': '1' }, { method: 'GET', path: PATH(IDS.c) }));
+    target.proxy.script(busy(429, { 'retry-after': '1' }, put), busy(503, { 'retry-after': '1' }, put));
+    target.proxy.script(busy(503, { 'retry-after': '1' }, { method: 'GET', path: PATH(IDS.c) }));
 
     const result = await dashcd(['apply']);
 
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('3 created, 0 updated, 0 unchanged, 0 deleted, 0 failed');
-    expect(proxy.pending()).toBe(0);
+    expect(target.proxy.pending()).toBe(0);
     const putTimes = arrivals('PUT', PATH(IDS.b));
     expect(putTimes).toHaveLength(3);
     // Retry-After is a lower bound: each retry came at least a second after the answer that asked for it.
@@ -83,7 +66,7 @@ describe('apply against a target that throttles', () => {
     let sentAt: number | undefined;
     let retriedAt: number | undefined;
     const limiter = await startFaultServer({
-      upstream: server.baseUrl,
+      upstream: target.server.baseUrl,
       handle: (request, forward) => {
         if (request.method !== 'PUT' || request.path !== PATH(IDS.a)) return forward();
         if (sentAt !== undefined) {
@@ -95,7 +78,7 @@ describe('apply against a target that throttles', () => {
       },
     });
     try {
-      const result = await runDashcd(['apply'], { cwd: project.root, env: { DT_ENV_URL: `${limiter.url}/e/local`, DT_API_TOKEN: server.token } });
+      const result = await runDashcd(['apply'], { cwd: project.root, env: { DT_ENV_URL: `${limiter.url}/e/local`, DT_API_TOKEN: target.server.token } });
 
       expect(result.code, result.stderr).toBe(0);
       expect(sentAt).toBeDefined();
@@ -108,7 +91,7 @@ describe('apply against a target that throttles', () => {
   });
 
   it('a dashboard that keeps failing is reported with exit 5 and the others are applied', async () => {
-    proxy.script(...Array.from({ length: 50 }, () => busy(503, {}, { method: 'PUT', path: PATH(IDS.b) })));
+    target.proxy.script(...Array.from({ length: 50 }, () => busy(503, {}, { method: 'PUT', path: PATH(IDS.b) })));
 
     const result = await dashcd(['apply'], { DASHCD_RETRY_DEADLINE: '1s' });
 
@@ -118,11 +101,11 @@ describe('apply against a target that throttles', () => {
     expect(result.stdout).toContain(`+ created  ${IDS.c}  dashboards/c.yaml`);
     expect(result.stdout).toContain('2 created, 0 updated, 0 unchanged, 0 deleted, 1 failed');
     expect(arrivals('PUT', PATH(IDS.b)).length).toBeGreaterThan(1);
-    expect((await api.dashboards.list()).map((d) => d.id).sort()).toEqual([IDS.a, IDS.c]);
+    expect((await target.api.dashboards.list()).map((d) => d.id).sort()).toEqual([IDS.a, IDS.c]);
 
     // Once the target recovers, the next apply writes just the one that failed.
-    while (proxy.pending() > 0) await fetch(`${proxy.url}${PATH(IDS.b)}`, { method: 'PUT' });
-    proxy.requests.length = 0;
+    while (target.proxy.pending() > 0) await fetch(`${target.proxy.url}${PATH(IDS.b)}`, { method: 'PUT' });
+    target.proxy.requests.length = 0;
     const retried = await dashcd(['apply']);
     expect(retried.code).toBe(0);
     expect(retried.stdout).toContain('1 created, 0 updated, 2 unchanged');
