@@ -1,7 +1,6 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventsPullCommand } from '../../src/cli/commands/events-pull.js';
 import { eventsQueryCommand } from '../../src/cli/commands/events-query.js';
 import { eventsStatsCommand } from '../../src/cli/commands/events-stats.js';
@@ -9,57 +8,48 @@ import { DEFAULT_ENVIRONMENT } from '../../src/schema/ids.js';
 import { encodeEvent } from '../../src/server/feed/event-record.js';
 import type { EventStore } from '../../src/server/feed/event-store.js';
 import { runDashcd, type CliResult } from '../helpers/cli.js';
-import { generateEvents, renderEvent, startEventsFeedServer, type EventsFeedServer } from '../helpers/events-feed-server.js';
+import { generateEvents, renderEvent } from '../helpers/events-feed-server.js';
+import { feedScratchPerTest } from '../helpers/scratch.js';
 import { startTestServer } from '../helpers/server.js';
 
 const DAY = 86_400_000;
 const commands = [eventsPullCommand, eventsQueryCommand, eventsStatsCommand];
-let cwd: string;
-let feed: EventsFeedServer | undefined;
-
-beforeEach(async () => {
-  cwd = await mkdtemp(join(tmpdir(), 'dashcd-events-cli-'));
-});
-afterEach(async () => {
-  await feed?.stop();
-  feed = undefined;
-  await rm(cwd, { recursive: true, force: true });
-});
+const scratch = feedScratchPerTest('dashcd-events-cli-');
 
 function dashcd(argv: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  return runDashcd(argv, { cwd, env: { DT_API_TOKEN: 'dt0c01.TESTTESTTEST.SECRET', DASHCD_RETRY_DEADLINE: '1s', ...env }, commands });
+  return runDashcd(argv, { cwd: scratch.dir, env: { DT_API_TOKEN: 'dt0c01.TESTTESTTEST.SECRET', DASHCD_RETRY_DEADLINE: '1s', ...env }, commands });
 }
 
 describe('dashcd events pull', () => {
   it('archives the target into events-archive/<env>, prints a summary, and writes nothing new the second time', async () => {
     const now = Date.now();
     const events = generateEvents({ count: 400, from: now - 3 * DAY, to: now - 1000, openShare: 0.1 });
-    feed = await startEventsFeedServer({ events });
+    const feed = await scratch.startFeed({ events });
     const first = await dashcd(['events', 'pull', '--target', `${feed.url}/e/prod`, '--since', '7d']);
     expect(first).toMatchObject({ code: 0, stderr: '' });
     expect(first.stdout).toMatch(/^400 new event versions in .*events-archive\/prod \(400 fetched/);
-    const partitions = (await readdir(join(cwd, 'events-archive', 'prod'))).filter((name) => name.startsWith('date='));
+    const partitions = (await readdir(join(scratch.dir, 'events-archive', 'prod'))).filter((name) => name.startsWith('date='));
     expect(partitions.length).toBeGreaterThanOrEqual(3);
     const second = await dashcd(['events', 'pull', '--target', `${feed.url}/e/prod`]);
     expect(second.stdout).toMatch(/^0 new event versions/);
   });
 
   it('exits 4 with its checkpoint intact when the feed keeps failing', async () => {
-    feed = await startEventsFeedServer({ events: generateEvents({ count: 10, from: Date.now() - DAY, to: Date.now() - 1000 }) });
+    const feed = await scratch.startFeed({ events: generateEvents({ count: 10, from: Date.now() - DAY, to: Date.now() - 1000 }) });
     feed.fail(400);
     const result = await dashcd(['events', 'pull', '--target', `${feed.url}/e/prod`]);
     expect(result.code).toBe(4);
     expect(result.stderr).toMatch(/checkpoint is saved: run the same command again to resume/);
-    expect(JSON.parse(await readFile(join(cwd, 'events-archive', 'prod', '_checkpoint.json'), 'utf8')).streams.all.run).toBeTruthy();
+    expect(JSON.parse(await readFile(join(scratch.dir, 'events-archive', 'prod', '_checkpoint.json'), 'utf8')).streams.all.run).toBeTruthy();
   });
 
   it('keeps polling with --follow until interrupted, then exits 0 with the totals', async () => {
     const now = Date.now();
-    feed = await startEventsFeedServer({ events: generateEvents({ count: 200, from: now - DAY, to: now - 1000 }) });
+    const feed = await scratch.startFeed({ events: generateEvents({ count: 200, from: now - DAY, to: now - 1000 }) });
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('SIGINT')), 1500);
     const result = await runDashcd(['events', 'pull', '--target', `${feed.url}/e/prod`, '--follow', '--interval', '1s'], {
-      cwd,
+      cwd: scratch.dir,
       env: { DT_API_TOKEN: 'dt0c01.TESTTESTTEST.SECRET' },
       commands,
       signal: controller.signal,
@@ -108,7 +98,7 @@ describe('dashcd events query and stats', () => {
   async function archiveSome(): Promise<string[]> {
     const now = Date.now();
     const events = generateEvents({ count: 60, from: now - 2 * DAY, to: now - 1000, openShare: 0.2, seed: 9 });
-    feed = await startEventsFeedServer({ events });
+    const feed = await scratch.startFeed({ events });
     expect((await dashcd(['events', 'pull', '--target', `${feed.url}/e/prod`])).code).toBe(0);
     return events.map((event) => renderEvent(event));
   }
@@ -124,8 +114,8 @@ describe('dashcd events query and stats', () => {
 
   it('prints a table on request and reports a damaged line as FILE:LINE without failing', async () => {
     await archiveSome();
-    const partition = (await readdir(join(cwd, 'events-archive', 'prod'))).find((name) => name.startsWith('date=')) as string;
-    const file = join(cwd, 'events-archive', 'prod', partition, 'events.jsonl');
+    const partition = (await readdir(join(scratch.dir, 'events-archive', 'prod'))).find((name) => name.startsWith('date=')) as string;
+    const file = join(scratch.dir, 'events-archive', 'prod', partition, 'events.jsonl');
     const text = await readFile(file, 'utf8');
     await writeFile(file, `${text.slice(0, 30)}\n${text}`);
     const result = await dashcd(['events', 'query', '--format', 'table']);

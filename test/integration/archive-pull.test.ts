@@ -1,7 +1,6 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pullEvents, type PullEventsOptions } from '../../src/archive/pull-events.js';
 import {
   eventKey,
@@ -13,33 +12,23 @@ import {
   type EventsFeedServer,
   type FeedEvent,
 } from '../helpers/events-feed-server.js';
+import { feedScratchPerTest } from '../helpers/scratch.js';
 
 const DAY = 86_400_000;
-let dir: string;
-let server: EventsFeedServer | undefined;
+const scratch = feedScratchPerTest('dashcd-archive-');
 
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'dashcd-archive-'));
-});
-afterEach(async () => {
-  await server?.stop();
-  server = undefined;
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function startFeed(events: FeedEvent[], options: Parameters<typeof startEventsFeedServer>[0] = {}): Promise<EventsFeedServer> {
-  server = await startEventsFeedServer({ events, ...options });
-  return server;
+function startFeed(events: FeedEvent[], options: Parameters<typeof startEventsFeedServer>[0] = {}): Promise<EventsFeedServer> {
+  return scratch.startFeed({ events, ...options });
 }
 
 function pull(feed: EventsFeedServer, extra: Partial<PullEventsOptions> = {}): ReturnType<typeof pullEvents> {
-  return pullEvents({ fetchPage: feedFetchPage(feed.url), archiveDir: dir, env: 'prod', since: 30 * DAY, signal: new AbortController().signal, ...extra });
+  return pullEvents({ fetchPage: feedFetchPage(feed.url), archiveDir: scratch.dir, env: 'prod', since: 30 * DAY, signal: new AbortController().signal, ...extra });
 }
 
 /** Every archive line by partition folder. */
 async function readArchive(env = 'prod'): Promise<Map<string, string[]>> {
   const partitions = new Map<string, string[]>();
-  const envDir = join(dir, env);
+  const envDir = join(scratch.dir, env);
   for (const name of (await readdir(envDir)).sort()) {
     if (!name.startsWith('date=')) continue;
     const text = await readFile(join(envDir, name, 'events.jsonl'), 'utf8');

@@ -1,32 +1,22 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate } from 'node:timers/promises';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { followEvents, pullEvents, type PullEventsOptions } from '../../src/archive/pull-events.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { nodeFs, type FsLayer } from '../../src/lib/fs-layer.js';
-import { eventKey, feedFetchPage, generateEvents, startEventsFeedServer, type EventsFeedServer, type FeedEvent } from '../helpers/events-feed-server.js';
+import { eventKey, feedFetchPage, generateEvents, type EventsFeedServer, type FeedEvent } from '../helpers/events-feed-server.js';
+import { feedScratchPerTest } from '../helpers/scratch.js';
 
 const DAY = 86_400_000;
-let dir: string;
-let server: EventsFeedServer | undefined;
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'dashcd-archive-'));
-});
-afterEach(async () => {
-  await server?.stop();
-  server = undefined;
-  await rm(dir, { recursive: true, force: true });
-});
+const scratch = feedScratchPerTest('dashcd-archive-');
 
 function pull(feed: EventsFeedServer, extra: Partial<PullEventsOptions> = {}): ReturnType<typeof pullEvents> {
-  return pullEvents({ fetchPage: feedFetchPage(feed.url), archiveDir: dir, env: 'prod', since: 30 * DAY, signal: new AbortController().signal, ...extra });
+  return pullEvents({ fetchPage: feedFetchPage(feed.url), archiveDir: scratch.dir, env: 'prod', since: 30 * DAY, signal: new AbortController().signal, ...extra });
 }
 
 async function archiveLines(): Promise<string[]> {
-  const envDir = join(dir, 'prod');
+  const envDir = join(scratch.dir, 'prod');
   const lines: string[] = [];
   for (const name of (await readdir(envDir)).filter((n) => n.startsWith('date='))) {
     const text = await readFile(join(envDir, name, 'events.jsonl'), 'utf8');
@@ -36,7 +26,7 @@ async function archiveLines(): Promise<string[]> {
 }
 
 async function readCheckpointFile(): Promise<{ streams: Record<string, { run: { from: number; to: number; position: number } | null; watermark: number | null }> }> {
-  return JSON.parse(await readFile(join(dir, 'prod', '_checkpoint.json'), 'utf8'));
+  return JSON.parse(await readFile(join(scratch.dir, 'prod', '_checkpoint.json'), 'utf8'));
 }
 
 function expectExactlyOnce(lines: string[], events: FeedEvent[]): void {
@@ -49,7 +39,7 @@ describe('pullEvents when a run cannot finish', () => {
   it('rejects with its checkpoint intact, and the next run resumes where it stopped without doubling anything', async () => {
     const now = Date.now();
     const events = generateEvents({ count: 3000, from: now - 20 * DAY, to: now - 60_000, openShare: 0 });
-    const feed = (server = await startEventsFeedServer({ events }));
+    const feed = await scratch.startFeed({ events });
     let pages = 0;
     const failing = pull(feed, {
       checkpointEveryMs: 0,
@@ -77,7 +67,7 @@ describe('pullEvents when a run cannot finish', () => {
   it('stops when its signal aborts, keeping a checkpoint that a later run resumes from', async () => {
     const now = Date.now();
     const events = generateEvents({ count: 1500, from: now - 5 * DAY, to: now - 60_000, openShare: 0 });
-    const feed = (server = await startEventsFeedServer({ events }));
+    const feed = await scratch.startFeed({ events });
     const controller = new AbortController();
     let pages = 0;
     const aborted = pull(feed, { signal: controller.signal, onProgress: () => ++pages === 3 && controller.abort(new Error('stop')) });
@@ -90,9 +80,9 @@ describe('pullEvents when a run cannot finish', () => {
   it('drops an unfinished last line left by a cut-short append and writes that event once', async () => {
     const now = Date.now();
     const events = generateEvents({ count: 10, from: now - 3_600_000, to: now - 60_000, openShare: 0 });
-    const feed = (server = await startEventsFeedServer({ events }));
+    const feed = await scratch.startFeed({ events });
     await pull(feed);
-    const envDir = join(dir, 'prod');
+    const envDir = join(scratch.dir, 'prod');
     const [partition] = (await readdir(envDir)).filter((n) => n.startsWith('date='));
     const file = join(envDir, partition as string, 'events.jsonl');
     const lines = (await readFile(file, 'utf8')).split('\n').filter(Boolean);
@@ -108,7 +98,7 @@ describe('pullEvents when a run cannot finish', () => {
 
   it('refuses to run while another pull holds the environment', async () => {
     const now = Date.now();
-    const feed = (server = await startEventsFeedServer({ events: generateEvents({ count: 3000, from: now - DAY, to: now - 1000 }) }));
+    const feed = await scratch.startFeed({ events: generateEvents({ count: 3000, from: now - DAY, to: now - 1000 }) });
     let holding: () => void = () => undefined;
     const started = new Promise<void>((resolve) => (holding = resolve));
     const first = pull(feed, { onProgress: () => holding() });
@@ -122,7 +112,7 @@ describe('durability order', () => {
   it('puts a checkpoint in place only when every event it declares done is in fsynced partition bytes', async () => {
     const now = Date.now();
     const events = generateEvents({ count: 1500, from: now - 3 * DAY, to: now - 1000, openShare: 0 });
-    const feed = (server = await startEventsFeedServer({ events }));
+    const feed = await scratch.startFeed({ events });
     const pending = new Map<string, string>();
     let synced = '';
     const temp = new Map<string, string>();
@@ -174,13 +164,13 @@ describe('followEvents', () => {
   it('keeps polling, archives events that arrive meanwhile, and resolves with totals when aborted', async () => {
     const now = Date.now();
     const events = generateEvents({ count: 200, from: now - DAY, to: now - 60_000, openShare: 0 });
-    const feed = (server = await startEventsFeedServer({ events }));
+    const feed = await scratch.startFeed({ events });
     const controller = new AbortController();
     const later = generateEvents({ count: 30, from: now - 30_000, to: now - 1000, openShare: 0, seed: 99 });
     let added = false;
     const summary = await followEvents({
       fetchPage: feedFetchPage(feed.url),
-      archiveDir: dir,
+      archiveDir: scratch.dir,
       env: 'prod',
       since: 2 * DAY,
       intervalMs: 5,
@@ -201,7 +191,7 @@ describe('followEvents', () => {
   it('survives a failing feed and catches up once it answers again', async () => {
     const now = Date.now();
     const events = generateEvents({ count: 100, from: now - DAY, to: now - 60_000, openShare: 0 });
-    const feed = (server = await startEventsFeedServer({ events }));
+    const feed = await scratch.startFeed({ events });
     feed.fail(500, 2);
     const controller = new AbortController();
     // Fake time: each page request takes a second of it, and waits pass at once.
@@ -213,7 +203,7 @@ describe('followEvents', () => {
     const summary = await followEvents({
       fetchPage: (query, signal) => ((fakeNow += 1000), (fetches += 1), fetchPage(query, signal)),
       clock,
-      archiveDir: dir,
+      archiveDir: scratch.dir,
       env: 'prod',
       since: 2 * DAY,
       intervalMs: 5,
