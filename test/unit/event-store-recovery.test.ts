@@ -1,14 +1,13 @@
 import { appendFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TEMP_MARKER } from '../../src/lib/durable-file.js';
 import { nodeFs, type FsLayer } from '../../src/lib/fs-layer.js';
-import { createLogger, type Logger } from '../../src/lib/logger.js';
 import { EVENT_LOG_FILE } from '../../src/server/feed/event-log.js';
 import { encodeEvent, type EncodedEvent } from '../../src/server/feed/event-record.js';
 import { openEventStore, type EventStore } from '../../src/server/feed/event-store.js';
+import { captureLog } from '../helpers/log-capture.js';
 
 const T0 = 1_700_000_000_000;
 
@@ -16,17 +15,6 @@ function event(eventId: string, startTime: number, extra: Record<string, unknown
   const result = encodeEvent({ id: `${eventId}_${startTime}`, startTime, eventType: 'CUSTOM_INFO', entityId: 'HOST-1', ...extra });
   if (!result.ok) throw new Error(result.problems.join('; '));
   return result.event;
-}
-
-function capture(): { lines: Array<Record<string, unknown>>; log: Logger } {
-  const lines: Array<Record<string, unknown>> = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString('utf8')) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { lines, log: createLogger({ level: 'info', destination }) };
 }
 
 async function ids(store: EventStore): Promise<string[]> {
@@ -52,7 +40,7 @@ describe('event store recovery', () => {
     const whole = (await stat(logFile)).size;
     await appendFile(logFile, `{"id":"3_${T0 + 2}","eventId":3,"startTime":${T0 + 2},"eventTy`);
 
-    const { lines, log } = capture();
+    const { lines, log } = captureLog();
     const second = await openEventStore({ dir, log });
     expect(second.size).toBe(2);
     expect((await stat(logFile)).size).toBe(whole);
@@ -71,7 +59,7 @@ describe('event store recovery', () => {
     await first.close();
     await appendFile(logFile, `{"id":"2_${T0 + 1}","startTime":${T0 + 1},"eventType":"CUSTOM_INFO","entityId":"H\n`);
     await appendFile(logFile, `not json at all\n`);
-    const { lines, log } = capture();
+    const { lines, log } = captureLog();
     const reopened = await openEventStore({ dir, log });
     const damaged = lines.filter((line) => line['msg'] === 'skipped a damaged event line').map((line) => line['line']);
     expect(damaged).toEqual([2, 3]);
@@ -89,7 +77,7 @@ describe('event store recovery', () => {
     const key = first.cursorKey;
     await first.close();
     await writeFile(join(dir, `cursor.key${TEMP_MARKER}abc`), 'half');
-    const { lines, log } = capture();
+    const { lines, log } = captureLog();
     const store = await openEventStore({ dir, log });
     expect(store.cursorKey.equals(key)).toBe(true);
     expect(await readdir(dir)).not.toContain(`cursor.key${TEMP_MARKER}abc`);

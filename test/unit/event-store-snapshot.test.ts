@@ -1,15 +1,14 @@
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger, type Logger } from '../../src/lib/logger.js';
 import { EVENT_LOG_FILE } from '../../src/server/feed/event-log.js';
 import { encodeEvent, type EncodedEvent } from '../../src/server/feed/event-record.js';
 import { openEventStore, type EventStore } from '../../src/server/feed/event-store.js';
 import { INDEX_SNAPSHOT_FILE } from '../../src/server/feed/index-snapshot.js';
 import { readFeedPage } from '../../src/server/feed/feed-page.js';
 import { parseFeedQuery } from '../../src/server/feed/feed-query.js';
+import { captureLog } from '../helpers/log-capture.js';
 
 const T0 = 1_700_000_000_000;
 const TYPES = ['CPU_SATURATED', 'SLOW_DISK', 'CUSTOM_INFO'];
@@ -25,17 +24,6 @@ function event(n: number, extra: Record<string, unknown> = {}): EncodedEvent {
   });
   if (!result.ok) throw new Error(result.problems.join('; '));
   return result.event;
-}
-
-function capture(): { lines: Array<Record<string, unknown>>; log: Logger } {
-  const lines: Array<Record<string, unknown>> = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString('utf8')) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { lines, log: createLogger({ level: 'info', destination }) };
 }
 
 /** Every page of a query, as the feed answers it (texts, totals, cursors and next fields). */
@@ -71,7 +59,7 @@ describe('index snapshot', () => {
     await first.close();
     expect((await stat(join(dir, INDEX_SNAPSHOT_FILE))).size).toBeGreaterThan(0);
 
-    const { lines, log } = capture();
+    const { lines, log } = captureLog();
     const second = await openEventStore({ dir, log });
     expect(lines).toContainEqual(expect.objectContaining({ msg: 'event store opened', scannedLines: 0, events: 61 }));
     expect(await Promise.all(QUERIES.map((q) => allPages(second, q)))).toEqual(before);
@@ -89,7 +77,7 @@ describe('index snapshot', () => {
     const expected = await Promise.all(QUERIES.map((q) => allPages(crashed, q)));
     // No close: the snapshot on disk still covers only the first 20 lines.
 
-    const { lines, log } = capture();
+    const { lines, log } = captureLog();
     const reopened = await openEventStore({ dir, log });
     expect(lines).toContainEqual(expect.objectContaining({ msg: 'event store opened', scannedLines: 2 }));
     expect(await Promise.all(QUERIES.map((q) => allPages(reopened, q)))).toEqual(expected);
@@ -103,7 +91,7 @@ describe('index snapshot', () => {
     await first.close();
     const snapshot = await readFile(join(dir, INDEX_SNAPSHOT_FILE));
     await writeFile(join(dir, INDEX_SNAPSHOT_FILE), snapshot.subarray(0, snapshot.length - 3));
-    const damaged = capture();
+    const damaged = captureLog();
     const second = await openEventStore({ dir, log: damaged.log });
     expect(damaged.lines).toContainEqual(expect.objectContaining({ msg: 'ignored the index snapshot: scanning the whole log', reason: 'wrong length' }));
     expect(second.size).toBe(20);
@@ -112,7 +100,7 @@ describe('index snapshot', () => {
     const log = await readFile(join(dir, EVENT_LOG_FILE), 'utf8');
     const rewritten = log.replace(`"eventType":"SLOW_DISK"`, `"eventType":"SLOW_DISX"`);
     await writeFile(join(dir, EVENT_LOG_FILE), rewritten);
-    const replaced = capture();
+    const replaced = captureLog();
     const third = await openEventStore({ dir, log: replaced.log });
     expect(replaced.lines).toContainEqual(expect.objectContaining({ reason: 'the log does not match the snapshot' }));
     expect((await third.query({ filter: { from: 0, to: 2 * T0, eventType: 'SLOW_DISX' }, watermark: 20, limit: 50, countTotal: true })).total).toBe(1);

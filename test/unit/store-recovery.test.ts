@@ -1,12 +1,11 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TEMP_MARKER } from '../../src/lib/durable-file.js';
-import { createLogger } from '../../src/lib/logger.js';
 import { DashboardId } from '../../src/schema/ids.js';
 import { openDashboardStore } from '../../src/server/store/dashboard-store.js';
+import { captureLog } from '../helpers/log-capture.js';
 
 const GOOD = '11111111-1111-4111-8111-111111111111';
 const EMPTY = '22222222-2222-4222-8222-222222222222';
@@ -14,17 +13,6 @@ const TRUNCATED = '33333333-3333-4333-8333-333333333333';
 const INVALID = '44444444-4444-4444-8444-444444444444';
 const FOREIGN = '55555555-5555-4555-8555-555555555555';
 const HAND_PLACED = '66666666-6666-4666-8666-666666666666';
-
-function capture(): { lines: Array<Record<string, unknown>>; log: ReturnType<typeof createLogger> } {
-  const lines: Array<Record<string, unknown>> = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      lines.push(JSON.parse(chunk.toString('utf8')) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { lines, log: createLogger({ level: 'info', destination }) };
-}
 
 describe('opening a damaged store', () => {
   let root: string;
@@ -46,7 +34,7 @@ describe('opening a damaged store', () => {
   afterEach(async () => rm(root, { recursive: true, force: true }));
 
   it('serves only whole dashboards, sets the damaged ones aside with a log line each, and removes temp files', async () => {
-    const { lines, log } = capture();
+    const { lines, log } = captureLog();
     const store = await openDashboardStore({ dir, log });
     expect(store.size).toBe(2);
     expect(store.get(DashboardId.parse(GOOD))?.name).toBe('good');
@@ -67,11 +55,11 @@ describe('opening a damaged store', () => {
   });
 
   it('keeps the damaged bytes intact for inspection and starts cleanly the next time', async () => {
-    await (await openDashboardStore({ dir, log: capture().log })).close();
+    await (await openDashboardStore({ dir, log: captureLog().log })).close();
     const damaged = await readdir(join(dir, 'damaged'));
     const empty = damaged.find((name) => name.startsWith(EMPTY));
     expect(await readFile(join(dir, 'damaged', empty!), 'utf8')).toBe('');
-    const { lines, log } = capture();
+    const { lines, log } = captureLog();
     const again = await openDashboardStore({ dir, log });
     expect(again.size).toBe(2);
     expect(lines.filter((line) => line['level'] === 50)).toEqual([]);

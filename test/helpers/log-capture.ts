@@ -1,0 +1,14 @@
+import { Writable } from 'node:stream';
+import { createLogger, type Logger } from '../../src/lib/logger.js';
+
+/** A real info-level logger whose JSON lines land, parsed, in `lines`: for asserting what a component logged. */
+export function captureLog(): { lines: Array<Record<string, unknown>>; log: Logger } {
+  const lines: Array<Record<string, unknown>> = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString('utf8')) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { lines, log: createLogger({ level: 'info', destination }) };
+}
