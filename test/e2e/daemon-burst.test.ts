@@ -1,19 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createProject, type Project } from '../helpers/cli.js';
-import { createToken, dashboardYaml, metricValue, startDaemon, waitFor, type DaemonChild } from '../helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { createToken, dashboardYaml, metricValue, waitFor } from '../helpers/daemon.js';
+import { daemonScopePerTest } from '../helpers/daemon-scope.js';
 import { api } from '../helpers/server.js';
 
 const COUNT = 200;
 
-let project: Project | undefined;
-let daemon: DaemonChild | undefined;
-afterEach(async () => {
-  await daemon?.stop('SIGKILL');
-  await project?.cleanup();
-  project = daemon = undefined;
-});
+const scope = daemonScopePerTest();
 
 const fileName = (i: number): string => `dashboards/team-${String(i).padStart(3, '0')}.yaml`;
 
@@ -25,9 +19,9 @@ interface Live {
 describe('dashcd daemon under a burst of changes', () => {
   it(`applies ${COUNT} files changed at once, each exactly once`, async () => {
     const files = Object.fromEntries(Array.from({ length: COUNT }, (_, i) => [fileName(i), dashboardYaml(`Team ${i}`)]));
-    project = await createProject(files);
+    const project = await scope.createProject(files);
     const root = project.root;
-    const d = (daemon = await startDaemon(['--resync', '60s', '--poll', '60s'], { cwd: root, timeoutMs: 40_000 }));
+    const d = await scope.startDaemon(['--resync', '60s', '--poll', '60s'], { cwd: root, timeoutMs: 40_000 });
     expect(metricValue(await d.metrics(), 'dashcd_writes_total', { action: 'create' })).toBe(COUNT);
     const token = await createToken(root, '.dashcd', 'ReadConfig');
     const ids = Object.values((await d.status()).files).map((f) => f.id ?? '');

@@ -1,17 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createProject, type Project } from '../helpers/cli.js';
-import { createToken, dashboardYaml, metricValue, startDaemon, TOKEN_LIKE, waitFor, type DaemonChild } from '../helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import type { Project } from '../helpers/cli.js';
+import { createToken, dashboardYaml, metricValue, TOKEN_LIKE, waitFor, type DaemonChild } from '../helpers/daemon.js';
+import { daemonScopePerTest } from '../helpers/daemon-scope.js';
 import { api } from '../helpers/server.js';
 
-let project: Project | undefined;
-let daemon: DaemonChild | undefined;
-afterEach(async () => {
-  await daemon?.stop('SIGKILL');
-  await project?.cleanup();
-  project = daemon = undefined;
-});
+const scope = daemonScopePerTest();
 
 interface Drifting {
+  project: Project;
   d: DaemonChild;
   token: string;
   url: string;
@@ -20,8 +16,8 @@ interface Drifting {
 
 /** A daemon over two files, resyncing every second, and one of its dashboards edited through the API. */
 async function driftOneDashboard(extraArgs: string[]): Promise<Drifting> {
-  project = await createProject({ 'dashboards/web.yaml': dashboardYaml('Web'), 'dashboards/db.yaml': dashboardYaml('DB') });
-  const d = (daemon = await startDaemon(['--resync', '1s', '--poll', '60s', ...extraArgs], { cwd: project.root }));
+  const project = await scope.createProject({ 'dashboards/web.yaml': dashboardYaml('Web'), 'dashboards/db.yaml': dashboardYaml('DB') });
+  const d = await scope.startDaemon(['--resync', '1s', '--poll', '60s', ...extraArgs], { cwd: project.root });
   const token = await createToken(project.root, '.dashcd', 'ReadConfig,WriteConfig');
   const id = (await d.status()).files['dashboards/web.yaml']?.id ?? '';
   const url = `${d.url}/e/local/api/config/v1/dashboards/${id}`;
@@ -29,7 +25,7 @@ async function driftOneDashboard(extraArgs: string[]): Promise<Drifting> {
   const current = (await api(url, { token })).json as { dashboardMetadata: Record<string, unknown> };
   const edited = { ...current, dashboardMetadata: { ...current.dashboardMetadata, name: 'Edited by hand' } };
   expect((await api(url, { method: 'PUT', token, body: edited })).status).toBe(204);
-  return { d, token, url, name };
+  return { project, d, token, url, name };
 }
 
 describe('dashcd daemon and drift', () => {
@@ -51,7 +47,7 @@ describe('dashcd daemon and drift', () => {
   });
 
   it('with --no-self-heal reports the drift as drift-reported and leaves it live, until the file itself changes', async () => {
-    const { d, name } = await driftOneDashboard(['--no-self-heal']);
+    const { project, d, name } = await driftOneDashboard(['--no-self-heal']);
     const reported = await waitFor(async () => {
       const status = await d.status();
       return status.files['dashboards/web.yaml']?.result === 'drift-reported' ? status : undefined;
@@ -68,7 +64,7 @@ describe('dashcd daemon and drift', () => {
     expect(metricValue(samples, 'dashcd_drifted_dashboards')).toBe(1);
     expect(metricValue(samples, 'dashcd_drift_found_total')).toBeGreaterThanOrEqual(2);
 
-    await project?.write('dashboards/web.yaml', dashboardYaml('Web', 'v2'));
+    await project.write('dashboards/web.yaml', dashboardYaml('Web', 'v2'));
     await waitFor(async () => (await name()) === 'Web v2', { what: 'a changed file to win over the hand edit' });
     expect((await d.status()).drifted).toEqual([]);
     expect(metricValue(await d.metrics(), 'dashcd_drifted_dashboards')).toBe(0);

@@ -1,28 +1,21 @@
 import { cp, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createProject, type Project } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
 import {
   createToken,
   dashboardYaml,
   expectConsistentArchive,
   metricValue,
-  startDaemon,
   TOKEN_LIKE,
   waitFor,
   type DaemonChild,
 } from '../helpers/daemon.js';
+import { daemonScopePerTest } from '../helpers/daemon-scope.js';
 import { api } from '../helpers/server.js';
 
 const SAMPLE_DASHBOARDS = new URL('../../dashboards/', import.meta.url);
 
-let project: Project | undefined;
-let daemon: DaemonChild | undefined;
-afterEach(async () => {
-  await daemon?.stop('SIGKILL');
-  await project?.cleanup();
-  project = daemon = undefined;
-});
+const scope = daemonScopePerTest();
 
 interface LiveDashboard {
   dashboardMetadata: { name: string };
@@ -40,11 +33,11 @@ async function yamlFiles(dir: string): Promise<string[]> {
 
 describe('dashcd daemon on the embedded API', () => {
   it('applies every sample file at start, answers /healthz, /status and Prometheus /metrics, and stops on SIGTERM with a consistent archive', async () => {
-    project = await createProject();
+    const project = await scope.createProject();
     await cp(SAMPLE_DASHBOARDS, join(project.root, 'dashboards'), { recursive: true });
     const files = await yamlFiles(join(project.root, 'dashboards'));
     expect(files.length).toBeGreaterThan(0);
-    const d = (daemon = await startDaemon(['--simulate-events', '--poll', '200ms', '--resync', '60s'], { cwd: project.root }));
+    const d = await scope.startDaemon(['--simulate-events', '--poll', '200ms', '--resync', '60s'], { cwd: project.root });
 
     const status = await d.status();
     expect(Object.keys(status.files).sort()).toEqual(files);
@@ -86,13 +79,13 @@ describe('dashcd daemon on the embedded API', () => {
   });
 
   it('reports the git commit it reconciled, re-applies a saved file, skips an invalid one with file:line:col while the others apply, heals it when fixed, and keeps a deleted file\'s dashboard', async () => {
-    project = await createProject({
+    const project = await scope.createProject({
       'dashboards/a.yaml': dashboardYaml('A'),
       'dashboards/b.yaml': dashboardYaml('B'),
       'dashboards/c.yaml': dashboardYaml('C'),
     }, { git: true });
     const commit = (await project.git('rev-parse', 'HEAD')).trim();
-    const d = (daemon = await startDaemon(['--poll', '60s', '--resync', '60s'], { cwd: project.root }));
+    const d = await scope.startDaemon(['--poll', '60s', '--resync', '60s'], { cwd: project.root });
     expect((await d.status()).git).toMatchObject({ commit, branch: 'main', dirty: false });
     const token = await createToken(project.root, '.dashcd', 'ReadConfig');
     const ids = Object.fromEntries(Object.entries((await d.status()).files).map(([file, s]) => [file, s.id ?? '']));
