@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createApiClient, type ApiClient, type ApiClientOptions } from '../../src/client/api-client.js';
+import { describe, expect, it } from 'vitest';
+import type { ApiClientOptions } from '../../src/client/api-client.js';
 import { ApiError, UnexpectedResponseError, isAuthError, isUnreachable } from '../../src/client/errors.js';
 import { createLogger } from '../../src/lib/logger.js';
-import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { faultClientPerTest, type FaultClient } from '../helpers/fault-client.js';
 import { CORPUS_DIR } from '../helpers/corpus.js';
 
 /** Not token-shaped on purpose: the embedded server's tokens are not `dt0c01.…`, and must be redacted too. */
@@ -12,21 +12,10 @@ const TOKEN = 'embedded-secret-7f3a9c2e51';
 const ID = '6a98d7bc-abb9-44f8-ae6a-73e68e71812a';
 const ERRORS = join(CORPUS_DIR, 'errors');
 
-let server: FaultServer | undefined;
-let client: ApiClient | undefined;
+const startFaultClient = faultClientPerTest();
 
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = undefined;
-  server = undefined;
-});
-
-async function setup(options: Partial<ApiClientOptions> = {}): Promise<{ server: FaultServer; client: ApiClient; base: string }> {
-  server = await startFaultServer();
-  const base = `${server.url}/e/local`;
-  client = createApiClient({ baseUrl: base, token: TOKEN, retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 3 }, ...options });
-  return { server, client, base };
+function setup(options: Partial<ApiClientOptions> = {}): Promise<FaultClient> {
+  return startFaultClient({}, { token: TOKEN, retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 3 }, ...options });
 }
 
 const envelope = (code: number, message: string) => ({ error: { code, message } });

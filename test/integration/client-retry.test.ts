@@ -1,44 +1,18 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createApiClient, type ApiClient, type ApiClientOptions } from '../../src/client/api-client.js';
+import { describe, expect, it } from 'vitest';
+import { createApiClient, type ApiClientOptions } from '../../src/client/api-client.js';
 import { ApiError, TransportError, isUnreachable } from '../../src/client/errors.js';
-import { startFaultServer, type FaultServer, type FaultServerOptions } from '../helpers/fault-server.js';
+import { unusedPort as closedPort } from '../helpers/cli.js';
+import { faultClientPerTest, type FaultClient } from '../helpers/fault-client.js';
+import { startFaultServer, type FaultServerOptions } from '../helpers/fault-server.js';
 
 const TOKEN = 'dt0c01.RETRYTESTPUBLICPART0000.RETRYTESTSECRETPART0000000000000000000000000000000000000000000';
 const ID = '6a98d7bc-abb9-44f8-ae6a-73e68e71812a';
 const dashboard = { id: ID, dashboardMetadata: { name: 'Retry', owner: 'me' }, tiles: [] };
 
-let server: FaultServer | undefined;
-let client: ApiClient | undefined;
+const startFaultClient = faultClientPerTest();
 
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = undefined;
-  server = undefined;
-});
-
-async function setup(
-  options: Partial<ApiClientOptions> = {},
-  fallback: FaultServerOptions['fallback'] = { status: 200, body: dashboard },
-): Promise<{ server: FaultServer; client: ApiClient }> {
-  server = await startFaultServer({ fallback });
-  client = createApiClient({
-    baseUrl: `${server.url}/e/local`,
-    token: TOKEN,
-    retry: { baseDelayMs: 10, maxDelayMs: 50, maxAttempts: 5, deadlineMs: 10_000 },
-    ...options,
-  });
-  return { server, client };
-}
-
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
+function setup(options: Partial<ApiClientOptions> = {}, fallback: FaultServerOptions['fallback'] = { status: 200, body: dashboard }): Promise<FaultClient> {
+  return startFaultClient({ fallback }, { token: TOKEN, retry: { baseDelayMs: 10, maxDelayMs: 50, maxAttempts: 5, deadlineMs: 10_000 }, ...options });
 }
 
 describe('client retries against a scripted server', () => {
@@ -126,8 +100,9 @@ describe('client retries against a scripted server', () => {
 
   it('turns a refused connection into a TransportError after the retries', async () => {
     const port = await closedPort();
-    client = createApiClient({ baseUrl: `http://127.0.0.1:${port}/e/local`, token: TOKEN, retry: { baseDelayMs: 5, maxAttempts: 3 } });
+    const client = createApiClient({ baseUrl: `http://127.0.0.1:${port}/e/local`, token: TOKEN, retry: { baseDelayMs: 5, maxAttempts: 3 } });
     const error = await client.dashboards.list().catch((e: unknown) => e);
+    await client.close();
     expect(error).toBeInstanceOf(TransportError);
     expect(isUnreachable(error)).toBe(true);
     expect(error).toMatchObject({ code: 'TRANSPORT', reason: 'ECONNREFUSED', attempts: 3 });
@@ -168,8 +143,7 @@ describe('client retries against a scripted server', () => {
   it('injects faults in front of an upstream server and then forwards to it', async () => {
     const upstream = await startFaultServer({ fallback: { status: 200, body: { dashboards: [{ id: ID, name: 'upstream' }] } } });
     try {
-      server = await startFaultServer({ upstream: upstream.url });
-      client = createApiClient({ baseUrl: `${server.url}/e/local`, token: TOKEN, retry: { baseDelayMs: 5 } });
+      const { server, client } = await startFaultClient({ upstream: upstream.url }, { token: TOKEN, retry: { baseDelayMs: 5 } });
       server.script({ status: 503, headers: { 'retry-after': '0' } });
       expect(await client.dashboards.list({ owner: 'me' })).toEqual([{ id: ID, name: 'upstream' }]);
       expect(server.requests.map((r) => r.answer)).toEqual([503, 'proxied']);
@@ -184,14 +158,14 @@ describe('client retries against a scripted server', () => {
     const upstream = await startFaultServer({ fallback: { status: 200, headers: { etag: '"v7"', 'x-ratelimit-limit': '50' }, body: { ok: true } } });
     try {
       let arrived = 0;
-      server = await startFaultServer({
+      const { server } = await startFaultClient({
         upstream: upstream.url,
         handle: (request, forward) => {
           arrived += 1;
           if (request.path === '/boom') throw new Error('handler failed');
           return arrived === 1 ? { status: 429, headers: { 'x-arrived': String(arrived) } } : forward();
         },
-      });
+      }, { token: TOKEN });
       const throttled = await fetch(`${server.url}/a`);
       expect([throttled.status, throttled.headers.get('x-arrived')]).toEqual([429, '1']);
       const forwarded = await fetch(`${server.url}/a?n=2`, { method: 'POST', body: 'payload' });
