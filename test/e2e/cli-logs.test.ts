@@ -1,15 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createProject, runDashcdChild, type Project } from '../helpers/cli.js';
+import { markdownDashboard } from '../helpers/dashboards.js';
 
-const DASHBOARD = `dashboardMetadata:
-  name: Logs demo
-  owner: ops
-tiles:
-  - name: Notes
-    tileType: MARKDOWN
-    bounds: { top: 0, left: 0, width: 304, height: 152 }
-    markdown: hello
-`;
+const DASHBOARD = markdownDashboard({ name: 'Logs demo', owner: 'ops', markdown: 'hello' });
 
 describe('CLI log output', () => {
   const projects: Project[] = [];

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { deriveDashboardId, formatDiagnostic, loadDesired, type Diagnostic } from '../../src/desired/load-desired.js';
+import { markdownDashboard } from '../helpers/dashboards.js';
 
 const roots: string[] = [];
 afterEach(async () => {
@@ -30,16 +31,8 @@ async function load(files: Record<string, string>): Promise<Awaited<ReturnType<t
 
 const where = (d: Diagnostic): string => `${d.file}:${d.line}:${d.col} ${d.path}`;
 
-const VALID = `# CPU overview
-dashboardMetadata:
-  name: CPU
-  owner: ops
-tiles:
-  - name: Notes
-    tileType: MARKDOWN
-    bounds: { top: 0, left: 0, width: 304, height: 152 }
-    markdown: hello
-`;
+// The comment line is part of the fixture: diagnostics' line numbers below count it.
+const VALID = `# CPU overview\n${markdownDashboard({ name: 'CPU', owner: 'ops', markdown: 'hello' })}`;
 
 describe('loadDesired', () => {
   it('loads valid files in path order with derived or file ids, bodies without id and metadata', async () => {
