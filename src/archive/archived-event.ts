@@ -88,10 +88,6 @@ export function versionKey(event: ArchivedEventView): string {
   return `${event.id}\u0000${event.eventStatus ?? ''}\u0000${event.endTime ?? ''}`;
 }
 
-export function isOpen(event: ArchivedEventView): boolean {
-  return event.eventStatus === 'OPEN';
-}
-
 /** `YYYY-MM-DD` of a UTC millisecond instant: the partition an event with that start time belongs to. */
 export function utcDay(ms: number): string {
   const dayNumber = Math.floor(ms / DAY_MS);

@@ -70,5 +70,5 @@ export async function readCheckpoint(envDir: string, env: string): Promise<Check
 
 /** Replaces the checkpoint atomically and durably; callers write it only after the data it covers is fsynced. */
 export async function writeCheckpoint(envDir: string, checkpoint: Checkpoint, fs?: FsLayer): Promise<void> {
-  await writeFileDurable(join(envDir, CHECKPOINT_FILE), `${JSON.stringify(checkpoint)}\n`, fs ? { fs } : {});
+  await writeFileDurable(join(envDir, CHECKPOINT_FILE), `${JSON.stringify(checkpoint)}\n`, { fs });
 }
