@@ -11,6 +11,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   schema: [],
   config: ['schema', 'lib', 'plan'],
   desired: ['schema', 'lib'],
+  source: ['schema', 'lib'],
   plan: ['schema', 'lib', 'desired'],
   client: ['schema', 'lib'],
   server: ['schema', 'lib'],
@@ -18,8 +19,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   apply: ['plan', 'client', 'schema', 'lib'],
   pull: ['plan', 'client', 'desired', 'schema', 'lib'],
   reconcile: ['plan', 'client', 'desired', 'config', 'apply', 'schema', 'lib'],
-  daemon: ['reconcile', 'apply', 'plan', 'client', 'desired', 'config', 'archive', 'server', 'schema', 'lib'],
-  cli: ['daemon', 'reconcile', 'apply', 'pull', 'plan', 'client', 'desired', 'config', 'archive', 'server', 'schema', 'lib'],
+  daemon: ['source', 'reconcile', 'apply', 'plan', 'client', 'desired', 'config', 'archive', 'server', 'schema', 'lib'],
+  cli: ['source', 'daemon', 'reconcile', 'apply', 'pull', 'plan', 'client', 'desired', 'config', 'archive', 'server', 'schema', 'lib'],
 };
 
 function sourceFiles(dir: string): string[] {

@@ -1,0 +1,139 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger } from '../lib/logger.js';
+import { TEMP_MARKER } from '../lib/durable-file.js';
+import { describeFollow, fetchRefspec, mirrorRef, remoteRefName, type Follow } from './follow.js';
+import { checkRepositoryUrl, credentialSecrets, gitEnvironment, type GitCredentials } from './git-credentials.js';
+import { parseRevision, REVISION_FORMAT, type Revision } from './revision.js';
+import { runGit } from './run-git.js';
+import { SourceError } from './source-error.js';
+
+export interface GitSourceOptions {
+  url: string;
+  follow: Follow;
+  /** Parent folder of every followed repository's mirror (`<data dir>/git`). */
+  root: string;
+  credentials?: GitCredentials;
+  log: Logger;
+  timeoutMs?: number;
+}
+
+export interface GitSource {
+  readonly url: string;
+  readonly follow: Follow;
+  /** Where the mirror and the checkouts of this repository live. */
+  readonly dir: string;
+  /** Fetches the followed ref and resolves it to a commit. Throws SourceError; the mirror keeps what it had. */
+  fetch(signal?: AbortSignal): Promise<Revision>;
+  /** What the last successful fetch resolved to, without asking the remote (after a restart while it is down). */
+  lastFetched(signal?: AbortSignal): Promise<Revision | undefined>;
+  /** A clean checkout of exactly `revision` (no `.git`, nobody writes to it), reused when it exists. */
+  checkout(revision: Revision, signal?: AbortSignal): Promise<string>;
+  /** Removes the checkouts of every other commit. */
+  retain(commits: readonly string[]): Promise<void>;
+}
+
+/**
+ * Opens (creating if needed) the bare mirror of `url` under `root`. The mirror has no remote configured: every fetch
+ * names the URL and the refspec, so neither the URL's context nor a credential is ever written to its config.
+ */
+export async function openGitSource(options: GitSourceOptions): Promise<GitSource> {
+  const { url, follow, credentials, log } = options;
+  checkRepositoryUrl(url);
+  const dir = join(options.root, mirrorName(url));
+  const repo = join(dir, 'repo.git');
+  const checkouts = join(dir, 'checkouts');
+  const secrets = credentialSecrets(credentials);
+  const git = (args: readonly string[], signal?: AbortSignal, env: Record<string, string> = {}): Promise<string> =>
+    runGit(['--git-dir', repo, ...args], { cwd: dir, env: { ...gitEnvironment(url, credentials), ...env }, secrets, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), ...(signal ? { signal } : {}) });
+
+  await initMirror(dir, repo);
+  await sweepTemps(checkouts);
+
+  const resolveRef = async (signal?: AbortSignal): Promise<Revision | undefined> => {
+    const ref = 'branch' in follow ? mirrorRef(follow) : await newestTag(signal);
+    if (ref === undefined) return undefined;
+    const commit = (await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], signal).catch(() => '')).trim();
+    if (commit === '') return undefined;
+    return parseRevision(await git(['log', '-1', '--no-show-signature', `--format=${REVISION_FORMAT}`, commit, '--'], signal), remoteRefName(ref));
+  };
+
+  const newestTag = async (signal?: AbortSignal): Promise<string | undefined> => {
+    const refs = await git(['for-each-ref', '--sort=-v:refname', '--count=1', '--format=%(refname)', mirrorRef(follow)], signal);
+    return refs.trim() || undefined;
+  };
+
+  return {
+    url,
+    follow,
+    dir,
+    async fetch(signal) {
+      const prune = 'branch' in follow ? [] : ['--prune'];
+      await git(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', ...prune, '--', url, fetchRefspec(follow)], signal);
+      const revision = await resolveRef(signal);
+      if (!revision) throw new SourceError('ref-not-found', `no tag matches '${'tagPattern' in follow ? follow.tagPattern : ''}' in ${url}`);
+      log.debug({ follow: describeFollow(follow), revision: revision.commit }, 'fetched');
+      return revision;
+    },
+    lastFetched: (signal) => resolveRef(signal),
+    async checkout(revision, signal) {
+      const target = join(checkouts, revision.commit);
+      if (await exists(target)) return target;
+      await mkdir(checkouts, { recursive: true });
+      const temp = join(checkouts, `${TEMP_MARKER}${revision.commit}-${randomBytes(4).toString('hex')}`);
+      const index = { GIT_INDEX_FILE: `${temp}.index` };
+      try {
+        await mkdir(temp);
+        // core.symlinks=false: a symlink in the commit becomes a file holding its target's path, so a commit can
+        // never make the daemon read files outside the checkout.
+        await git(['-c', 'core.bare=false', '-c', 'core.symlinks=false', `--work-tree=${temp}`, 'read-tree', '--reset', '-u', revision.commit], signal, index);
+        await rename(temp, target);
+      } finally {
+        await rm(temp, { recursive: true, force: true });
+        await rm(index.GIT_INDEX_FILE, { force: true });
+      }
+      return target;
+    },
+    async retain(commits) {
+      const keep = new Set(commits);
+      const names = await readdir(checkouts).catch(() => [] as string[]);
+      await Promise.all(names.filter((name) => !keep.has(name)).map((name) => rm(join(checkouts, name), { recursive: true, force: true })));
+    },
+  };
+}
+
+/**
+ * `host-path-<hash>`: readable in `ls`, unique per URL. The hash covers the whole URL, so two URLs that slug alike
+ * never share a mirror.
+ */
+export function mirrorName(url: string): string {
+  const slug = url.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^[^@/]*@/, '').replace(/\.git$/, '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '').slice(-60);
+  return `${slug || 'repo'}-${createHash('sha256').update(url).digest('hex').slice(0, 12)}`;
+}
+
+/** A bare repository made in a temp folder and renamed into place: a crash never leaves a half-made mirror. */
+async function initMirror(dir: string, repo: string): Promise<void> {
+  if (await exists(join(repo, 'HEAD'))) return;
+  await mkdir(dir, { recursive: true });
+  const temp = `${repo}${TEMP_MARKER}${randomBytes(4).toString('hex')}`;
+  try {
+    await runGit(['init', '--quiet', '--bare', temp], { cwd: dir });
+    await rename(temp, repo);
+  } finally {
+    await rm(temp, { recursive: true, force: true });
+  }
+}
+
+/** Checkouts cut short by a crash: never used (only a renamed folder is complete), removed at open. */
+async function sweepTemps(checkouts: string): Promise<void> {
+  const names = await readdir(checkouts).catch(() => [] as string[]);
+  await Promise.all(names.filter((name) => name.startsWith(TEMP_MARKER)).map((name) => rm(join(checkouts, name), { recursive: true, force: true })));
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}

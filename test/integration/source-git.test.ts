@@ -1,0 +1,190 @@
+import { lstat, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openGitSource, type GitSource, type GitSourceOptions } from '../../src/source/git-source.js';
+import { SourceError } from '../../src/source/source-error.js';
+import { createGitRemote, git, type GitRemote } from '../helpers/git-remote.js';
+import { startGitHttpServer, type GitHttpServer } from '../helpers/git-http-server.js';
+import { captureLog } from '../helpers/log-capture.js';
+
+const TOKEN = 'glpat-s3cr3t-t0ken-4-tests';
+
+let dir: string;
+let remote: GitRemote;
+const servers: GitHttpServer[] = [];
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'dashcd-source-'));
+  remote = await createGitRemote(dir);
+});
+
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function serve(token?: string): Promise<{ server: GitHttpServer; url: string }> {
+  const server = await startGitHttpServer({ projectRoot: remote.projectRoot, ...(token ? { token } : {}) });
+  servers.push(server);
+  return { server, url: `${server.url}/dashboards.git` };
+}
+
+function open(url: string, options: Partial<GitSourceOptions> = {}): Promise<GitSource> {
+  return openGitSource({ url, follow: { branch: 'main' }, root: join(dir, 'data', 'git'), log: captureLog().log, ...options });
+}
+
+async function failure(promise: Promise<unknown>): Promise<SourceError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(SourceError);
+  return error as SourceError;
+}
+
+/** Every file under `root`, recursively, as bytes. */
+async function everyFile(root: string): Promise<{ path: string; bytes: Buffer }[]> {
+  const out: { path: string; bytes: Buffer }[] = [];
+  for (const entry of await readdir(root, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    out.push({ path, bytes: await readFile(path) });
+  }
+  return out;
+}
+
+describe('following a branch', () => {
+  it('fetches the pushed commit over file:// with its metadata and checks exactly it out, without .git', async () => {
+    const sha = await remote.commit({ 'dashboards/a.yaml': 'a: 1\n', 'dashcd.yaml': 'ignore: []\n' }, 'Add dashboard a\n\nbody text');
+    await remote.push();
+    const source = await open(remote.fileUrl);
+    const revision = await source.fetch();
+    expect(revision).toMatchObject({ commit: sha, ref: 'refs/heads/main', author: 'Dana Dashboard <dana@example.com>', subject: 'Add dashboard a' });
+    expect(sha.startsWith(revision.shortCommit)).toBe(true);
+    expect(Number.isNaN(Date.parse(revision.committedAt))).toBe(false);
+    const tree = await source.checkout(revision);
+    expect(await readFile(join(tree, 'dashboards/a.yaml'), 'utf8')).toBe('a: 1\n');
+    expect((await readdir(tree)).sort()).toEqual(['dashboards', 'dashcd.yaml']);
+  });
+
+  it('over http: a push is the next fetch, and a force-push back makes the older commit the revision again', async () => {
+    const first = await remote.commit({ 'dashboards/a.yaml': 'v: 1\n' }, 'one');
+    await remote.push();
+    const { url } = await serve();
+    const source = await open(url);
+    expect((await source.fetch()).commit).toBe(first);
+    const second = await remote.commit({ 'dashboards/a.yaml': 'v: 2\n', 'dashboards/b.yaml': 'b: 1\n' }, 'two');
+    await remote.push();
+    expect((await source.fetch()).commit).toBe(second);
+    await remote.resetTo(first);
+    await remote.push();
+    const back = await source.fetch();
+    expect(back.commit).toBe(first);
+    const tree = await source.checkout(back);
+    expect(await readdir(join(tree, 'dashboards'))).toEqual(['a.yaml']);
+    expect(await readFile(join(tree, 'dashboards/a.yaml'), 'utf8')).toBe('v: 1\n');
+  });
+
+  it('a deleted branch is a ref-not-found error and the last fetched revision stays usable', async () => {
+    const sha = await remote.commit({ 'dashboards/a.yaml': 'v: 1\n' }, 'one');
+    await remote.push('live');
+    const source = await open(remote.fileUrl, { follow: { branch: 'live' } });
+    await source.fetch();
+    await remote.deleteBranch('live');
+    const error = await failure(source.fetch());
+    expect(error.code).toBe('ref-not-found');
+    expect(error.message).toContain('live');
+    const kept = await source.lastFetched();
+    expect(kept?.commit).toBe(sha);
+    expect(await readFile(join(await source.checkout(kept!), 'dashboards/a.yaml'), 'utf8')).toBe('v: 1\n');
+  });
+
+  it('an unreachable remote is an unreachable error; the next fetch after it is back succeeds', async () => {
+    const sha = await remote.commit({ 'a.yaml': 'v: 1\n' }, 'one');
+    await remote.push();
+    const { server, url } = await serve();
+    const source = await open(url);
+    await server.stop();
+    expect((await failure(source.fetch())).code).toBe('unreachable');
+    expect(await source.lastFetched()).toBeUndefined();
+    await server.start();
+    expect((await source.fetch()).commit).toBe(sha);
+  });
+
+  it('reopening the data dir finds the last fetched revision without the remote (a restart during an outage)', async () => {
+    const sha = await remote.commit({ 'a.yaml': 'v: 1\n' }, 'one');
+    await remote.push();
+    const { server, url } = await serve();
+    await (await open(url)).fetch();
+    await server.stop();
+    const reopened = await open(url);
+    expect((await reopened.lastFetched())?.commit).toBe(sha);
+  });
+});
+
+describe('following tags', () => {
+  it('takes the highest version matching the pattern (release-10 after release-9), peeling annotated tags', async () => {
+    await remote.commit({ 'a.yaml': 'v: 9\n' }, 'nine');
+    await remote.pushTag('release-9');
+    const ten = await remote.commit({ 'a.yaml': 'v: 10\n' }, 'ten');
+    await remote.pushTag('release-10');
+    await remote.commit({ 'a.yaml': 'v: 11\n' }, 'not released');
+    await remote.pushTag('nightly-11');
+    await remote.push();
+    const source = await open(remote.fileUrl, { follow: { tagPattern: 'release-*' } });
+    const revision = await source.fetch();
+    expect(revision).toMatchObject({ commit: ten, ref: 'refs/tags/release-10', subject: 'ten' });
+  });
+
+  it('no matching tag is a ref-not-found error naming the pattern', async () => {
+    await remote.commit({ 'a.yaml': 'v: 1\n' }, 'one');
+    await remote.push();
+    const source = await open(remote.fileUrl, { follow: { tagPattern: 'release-*' } });
+    const error = await failure(source.fetch());
+    expect(error).toMatchObject({ code: 'ref-not-found', message: expect.stringContaining("'release-*'") });
+  });
+});
+
+describe('credentials', () => {
+  it('a token reaches the server for the fetch but never the data dir, the clone config, an error or a log line', async () => {
+    await remote.commit({ 'a.yaml': 'v: 1\n' }, 'one');
+    await remote.push();
+    const { url } = await serve(TOKEN);
+    const { lines, log } = captureLog();
+    const root = join(dir, 'data', 'git');
+    const denied = await failure(openGitSource({ url, follow: { branch: 'main' }, root, log }).then((s) => s.fetch()));
+    expect(denied.code).toBe('auth-failed');
+    const wrong = await failure(openGitSource({ url, follow: { branch: 'main' }, root, log, credentials: { token: `${TOKEN}-wrong` } }).then((s) => s.fetch()));
+    expect(wrong.code).toBe('auth-failed');
+    expect(wrong.message).not.toContain(TOKEN);
+    const source = await openGitSource({ url, follow: { branch: 'main' }, root, log, credentials: { token: TOKEN } });
+    const revision = await source.fetch();
+    await source.checkout(revision);
+    const encoded = Buffer.from(`x-access-token:${TOKEN}`).toString('base64');
+    const leaks = (await everyFile(join(dir, 'data'))).filter(({ bytes }) => bytes.includes(TOKEN) || bytes.includes(encoded));
+    expect(leaks.map((l) => l.path)).toEqual([]);
+    expect(await readFile(join(source.dir, 'repo.git', 'config'), 'utf8')).not.toMatch(/extraheader|token|url\s*=/i);
+    expect(JSON.stringify(lines)).not.toContain(TOKEN);
+  });
+
+  it('a password in the repository URL is refused before git runs', async () => {
+    const error = await failure(open('https://user:hunter2@example.com/org/repo.git').then((s) => s.fetch()));
+    expect(error.code).toBe('auth-failed');
+    expect(error.message).not.toContain('hunter2');
+  });
+});
+
+it('a symlink in the commit is checked out as a plain file holding its target, never followed', async () => {
+  await remote.commit({ 'dashboards/a.yaml': 'v: 1\n' }, 'one');
+  const work = join(dir, 'work');
+  await symlink('/etc/passwd', join(work, 'dashboards', 'leak.yaml'));
+  await git(work, ['add', '--all']);
+  await git(work, ['commit', '--quiet', '-m', 'symlink']);
+  await remote.push();
+  const source = await open(remote.fileUrl);
+  const tree = await source.checkout(await source.fetch());
+  const leak = join(tree, 'dashboards', 'leak.yaml');
+  expect((await lstat(leak)).isSymbolicLink()).toBe(false);
+  expect(await readFile(leak, 'utf8')).toBe('/etc/passwd');
+});
