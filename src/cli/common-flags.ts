@@ -1,7 +1,14 @@
 import type { FlagSpec } from './command.js';
 
 /** Flags several commands share, so their names, defaults and help read the same everywhere. */
-export const dirFlag: FlagSpec = { type: 'string', description: 'Dashboards folder', default: 'dashboards', valueName: 'path' };
+// No `default`: absent means the project's dashboards root (dashboards-root.ts), found from any working directory.
+export const dirFlag: FlagSpec = {
+  type: 'string',
+  description: 'Dashboards folder, or a subfolder of it (default: dashboards/ next to dashcd.yaml, in the working directory or at the git root)',
+  valueName: 'path',
+};
+/** plan, apply and validate: files or folders inside the dashboards folder, read with the ids of a full run. */
+export const pathsPositional = { name: 'path', description: 'Only these dashboard files or folders (no orphans, no pruning)', variadic: true } as const;
 export const targetFlag: FlagSpec = {
   type: 'string',
   description: 'Environment URL (else DT_ENV_URL; else the embedded store in --data); token from DT_API_TOKEN',

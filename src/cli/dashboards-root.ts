@@ -1,5 +1,5 @@
 import { realpath, stat } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { PROJECT_CONFIG_FILES } from '../config/project-config.js';
 import { gitWorkTreeRoot } from '../desired/git-info.js';
 
@@ -8,11 +8,11 @@ import { gitWorkTreeRoot } from '../desired/git-info.js';
  * already managed anywhere in it (`pull --dir dashboards/imported` must not copy what `dashboards/` holds). In order:
  * the nearest folder at or above `dir` that has `dashcd.yaml` next to it (as plan reads it); `dashboards/` in `cwd`
  * or at the git work tree root, when `dir` is inside it (plan's default `--dir`); else `dir` itself. The walk stops
- * at the work tree root (or `cwd`), so a stray `dashcd.yaml` above the project is never taken.
+ * at the work tree root, so a stray `dashcd.yaml` above a repository is never taken (outside git: at the top).
  */
 export async function findDashboardsRoot(dir: string, cwd: string): Promise<string> {
   const gitRoot = await workTreeRootOf(dir);
-  const boundary = gitRoot ?? (isWithin(dir, cwd) ? cwd : dirname(dir));
+  const boundary = gitRoot ?? parse(dir).root;
   for (let folder = dir; folder !== boundary && isWithin(folder, boundary); folder = dirname(folder)) {
     if (await hasProjectConfig(dirname(folder))) return folder;
   }
@@ -21,6 +21,29 @@ export async function findDashboardsRoot(dir: string, cwd: string): Promise<stri
     if (defaultFolder !== undefined && isWithin(dir, defaultFolder)) return defaultFolder;
   }
   return dir;
+}
+
+/**
+ * The dashboards root when no `--dir` and no paths are given, so every working directory of one project reads the
+ * same folder (and derives the same ids): `dashboards/` in `cwd`; else, walking up from `cwd` (not above the git
+ * work tree root, as findDashboardsRoot), the first folder with `dashcd.yaml` gives `dashboards/` next to it (or, when there is no such
+ * folder, its child that holds `cwd`); else `dashboards/` at the git work tree root; else `dashboards/` in `cwd`
+ * (which the loader then reports as missing).
+ */
+export async function defaultDashboardsRoot(cwd: string): Promise<string> {
+  const here = join(cwd, 'dashboards');
+  if (await isDirectory(here)) return here;
+  const gitRoot = await workTreeRootOf(cwd);
+  const boundary = gitRoot ?? parse(cwd).root;
+  for (let folder = cwd; isWithin(folder, boundary); folder = dirname(folder)) {
+    if (await hasProjectConfig(folder)) {
+      const named = join(folder, 'dashboards');
+      return (await isDirectory(named)) || folder === cwd ? named : join(folder, relative(folder, cwd).split(sep)[0] as string);
+    }
+    if (folder === boundary) break;
+  }
+  const atGitRoot = gitRoot === undefined ? undefined : join(gitRoot, 'dashboards');
+  return atGitRoot !== undefined && (await isDirectory(atGitRoot)) ? atGitRoot : here;
 }
 
 /** Whether `path` is `folder` or below it. */
@@ -32,6 +55,13 @@ export function isWithin(path: string, folder: string): boolean {
 async function hasProjectConfig(folder: string): Promise<boolean> {
   for (const name of PROJECT_CONFIG_FILES) if (await isFile(join(folder, name))) return true;
   return false;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return stat(path).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
 }
 
 async function isFile(path: string): Promise<boolean> {
@@ -55,6 +85,6 @@ async function workTreeRootOf(dir: string): Promise<string | undefined> {
 /** `dir` or its nearest ancestor that exists: git needs an existing folder to run in, and pull creates `dir` later. */
 async function nearestExisting(dir: string): Promise<string> {
   let folder = dir;
-  while (!(await stat(folder).then((s) => s.isDirectory(), () => false)) && dirname(folder) !== folder) folder = dirname(folder);
+  while (!(await isDirectory(folder)) && dirname(folder) !== folder) folder = dirname(folder);
   return folder;
 }

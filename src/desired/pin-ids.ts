@@ -10,10 +10,11 @@ import { loadDesired } from './load-desired.js';
  * Writes each derived id into the file it was derived from, so the file can be renamed without becoming a new
  * dashboard. Only valid dashboards without an id are touched; the edit is textual (one inserted `id` line, or the
  * empty `id` value filled in), so comments, quoting and layout stay exactly as they were. Each edited text is
- * re-parsed and must equal the original plus the id before it replaces the file (durably).
+ * re-parsed and must equal the original plus the id before it replaces the file (durably). `dir` is the dashboards
+ * root the ids derive from; `only` limits the run to some of its files.
  */
-export async function pinIds({ dir, cwd = process.cwd() }: { dir: string; cwd?: string }): Promise<{ file: string; id: string }[]> {
-  const desired = await loadDesired({ dir, cwd });
+export async function pinIds({ dir, cwd = process.cwd(), only }: { dir: string; cwd?: string; only?: string[] }): Promise<{ file: string; id: string }[]> {
+  const desired = await loadDesired({ dir, cwd, ...(only ? { only } : {}) });
   const pinned: { file: string; id: string }[] = [];
   for (const dashboard of desired.dashboards) {
     if (dashboard.idSource !== 'derived') continue;

@@ -54,6 +54,8 @@ export interface Plan {
   /** Sorted by (action, file, id), so every rendering is byte-identical across runs. */
   changes: PlanChange[];
   summary: PlanSummary;
+  /** `partial`: only some files were read (a selective run, or the daemon's incremental pass): orphans not checked. */
+  scope: 'full' | 'partial';
   git?: GitInfo;
   /** Human-readable target (never a token). */
   target: string;
@@ -79,9 +81,10 @@ export const ACTION_ORDER: readonly PlanAction[] = ['create', 'update', 'unchang
 export function buildPlan(input: BuildPlanInput): Plan {
   const options: NormalizeOptions = { ignore: input.ignore };
   const changes: PlanChange[] = input.desired.map((d) => planDesired(d, input.live.get(d.id), input.ownershipTag, options));
-  if ((input.scope ?? 'full') === 'full') changes.push(...findOrphans(input));
+  const scope = input.scope ?? 'full';
+  if (scope === 'full') changes.push(...findOrphans(input));
   changes.sort(compareChanges);
-  return { changes, summary: summarize(changes), ...(input.git ? { git: input.git } : {}), target: input.target };
+  return { changes, summary: summarize(changes), scope, ...(input.git ? { git: input.git } : {}), target: input.target };
 }
 
 /**

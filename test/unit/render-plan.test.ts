@@ -71,7 +71,7 @@ describe('renderPlanText', () => {
   });
 
   it('says when the folder is not in git and when nothing changes', () => {
-    const text = renderPlanText({ changes: [], summary: { create: 0, update: 0, unchanged: 2, orphan: 0 }, target: 't' });
+    const text = renderPlanText({ changes: [], summary: { create: 0, update: 0, unchanged: 2, orphan: 0 }, scope: 'full', target: 't' });
     expect(text).toBe('Plan for t (not in a git work tree)\n\nNo changes: 0 to create, 0 to update, 2 unchanged, 0 orphans.\n');
   });
 

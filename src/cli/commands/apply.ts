@@ -1,12 +1,12 @@
 import { applyPlan, countOutcomes, orphansOf, type ApplyOutcome, type ApplyResult, type RemoteViolation } from '../../apply/apply-plan.js';
 import { pruneRefusal } from '../../apply/prune-guard.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo } from '../command.js';
-import { concurrencyFlag, dataFlag, dirFlag, targetFlag } from '../common-flags.js';
+import { concurrencyFlag, dataFlag, dirFlag, pathsPositional, targetFlag } from '../common-flags.js';
 import { printDiagnostics } from '../diagnostics-output.js';
-import { CliError, ExitCode } from '../exit-codes.js';
+import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { intFlag } from '../int-flag.js';
 import { withTarget } from '../with-target.js';
-import { concurrencyOf, planFromFlags } from '../plan-from-flags.js';
+import { concurrencyOf, planFromFlags, selectionFromArgs } from '../plan-from-flags.js';
 import { renderPlanText } from '../render/render-text.js';
 
 export const applyCommand = defineCommand({
@@ -23,14 +23,17 @@ export const applyCommand = defineCommand({
     // No `default` here: absent means "maxDelete from dashcd.yaml, else 5", which a flag default would hide.
     'max-delete': { type: 'string', description: 'Most dashboards --prune may delete in one run (default: maxDelete in dashcd.yaml, else 5)', valueName: 'n' },
   },
+  positionals: [pathsPositional],
   quietLogs: true,
-  examples: ['dashcd apply', 'dashcd apply --concurrency 16', 'dashcd apply --prune --max-delete 20'],
-  async run({ flags }, io) {
+  examples: ['dashcd apply', 'dashcd apply --concurrency 16', 'dashcd apply --prune --max-delete 20', 'dashcd apply dashboards/team/api.yaml'],
+  async run({ flags, positionals }, io) {
     const started = Date.now();
     const concurrency = concurrencyOf(flags);
     const prune = booleanFlag(flags, 'prune');
+    const selection = await selectionFromArgs(flags, positionals, io);
+    if (prune && selection.only) throw new UsageError('--prune needs the whole dashboards folder: a selective run (paths or a subfolder --dir) never prunes');
     return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data') }, io, async (target) => {
-      const planned = await planFromFlags(flags, io, target);
+      const planned = await planFromFlags(selection, flags, io, target);
       if (planned.kind === 'invalid') {
         printDiagnostics(planned.diagnostics, io);
         return ExitCode.InvalidDesiredState;

@@ -7,6 +7,7 @@ import { concurrencyFlag, dataFlag, dirFlag } from '../common-flags.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { durationFlag, intFlag } from '../int-flag.js';
 import { parseTargetUrl, retryFromEnv } from '../target.js';
+import { selectionFromArgs } from '../plan-from-flags.js';
 
 export const daemonCommand = defineCommand({
   path: ['daemon'],
@@ -36,7 +37,10 @@ export const daemonCommand = defineCommand({
     'DT_ENV_URL=https://abc123.live.dynatrace.com DT_API_TOKEN=… dashcd daemon --listen 0.0.0.0:9464 --resync 5m',
   ],
   async run({ flags }, io) {
-    const options = daemonOptions(flags, io);
+    const { root, only } = await selectionFromArgs(flags, [], io);
+    // A daemon watching part of a root would see its siblings' dashboards as orphans: it always reconciles a root.
+    if (only) throw new UsageError(`--dir ${stringFlag(flags, 'dir') ?? ''} is a subfolder of the dashboards folder ${root}; the daemon reconciles a whole dashboards folder`);
+    const options = { ...daemonOptions(flags, io), dir: root };
     if (options.target && options.simulateEvents) throw new UsageError('--simulate-events needs the embedded API (no --target)');
     const log = daemonLogger(io);
     try {
@@ -48,10 +52,9 @@ export const daemonCommand = defineCommand({
   },
 });
 
-function daemonOptions(flags: FlagValues, io: CommandIo): Omit<DaemonOptions, 'log' | 'signal'> {
+function daemonOptions(flags: FlagValues, io: CommandIo): Omit<DaemonOptions, 'log' | 'signal' | 'dir'> {
   const targetUrl = stringFlag(flags, 'target') ?? io.env.DT_ENV_URL ?? io.env.DYNATRACE_ENV_URL;
   return {
-    dir: stringFlag(flags, 'dir') ?? 'dashboards',
     cwd: io.cwd,
     archiveDir: stringFlag(flags, 'archive') ?? 'events-archive',
     dataDir: stringFlag(flags, 'data') ?? '.dashcd',

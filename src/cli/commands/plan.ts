@@ -3,11 +3,11 @@ import { renderPlanMarkdown } from '../render/render-markdown.js';
 import { renderPlanText } from '../render/render-text.js';
 import { hasChanges, type Plan } from '../../plan/build-plan.js';
 import { booleanFlag, defineCommand, stringFlag } from '../command.js';
-import { concurrencyFlag, dataFlag, dirFlag, targetFlag } from '../common-flags.js';
+import { concurrencyFlag, dataFlag, dirFlag, pathsPositional, targetFlag } from '../common-flags.js';
 import { printDiagnostics } from '../diagnostics-output.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { withTarget } from '../with-target.js';
-import { planFromFlags } from '../plan-from-flags.js';
+import { planFromFlags, selectionFromArgs } from '../plan-from-flags.js';
 
 const RENDERERS: Record<string, (plan: Plan) => string> = {
   text: renderPlanText,
@@ -29,14 +29,16 @@ export const planCommand = defineCommand({
     // Plan only reads: more GETs in flight keep a 1,000-dashboard plan from waiting on round trips.
     concurrency: { ...concurrencyFlag, default: '16' },
   },
+  positionals: [pathsPositional],
   quietLogs: true,
-  examples: ['dashcd plan', 'dashcd plan --output markdown > plan.md', 'dashcd plan --output json --detailed-exitcode'],
-  async run({ flags }, io) {
+  examples: ['dashcd plan', 'dashcd plan --output markdown > plan.md', 'dashcd plan --output json --detailed-exitcode', 'dashcd plan dashboards/team/api.yaml dashboards/ops/'],
+  async run({ flags, positionals }, io) {
     const output = stringFlag(flags, 'output') ?? 'text';
     const render = Object.hasOwn(RENDERERS, output) ? RENDERERS[output] : undefined;
     if (!render) throw new UsageError(`--output must be text, json or markdown, got '${output}'`);
+    const selection = await selectionFromArgs(flags, positionals, io);
     return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data') }, io, async (target) => {
-      const result = await planFromFlags(flags, io, target);
+      const result = await planFromFlags(selection, flags, io, target);
       if (result.kind === 'invalid') {
         printDiagnostics(result.diagnostics, io);
         return ExitCode.InvalidDesiredState;

@@ -7,7 +7,7 @@ import { booleanFlag, defineCommand, stringFlag, type CommandIo } from '../comma
 import { printDiagnostics } from '../diagnostics-output.js';
 import { dataFlag, dirFlag, targetFlag } from '../common-flags.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
-import { findDashboardsRoot, isWithin } from '../dashboards-root.js';
+import { defaultDashboardsRoot, findDashboardsRoot, isWithin } from '../dashboards-root.js';
 import { withTarget } from '../with-target.js';
 
 /** Dashboards the service owns itself; onboarding them would fight the service. */
@@ -38,7 +38,8 @@ export const pullCommand = defineCommand({
     if (all === positionals.length > 0) throw new UsageError('give dashboard ids or --all (not both)');
     const notIds = positionals.filter((id) => parseDashboardId(id) === undefined);
     if (notIds.length > 0) throw new UsageError(`not a dashboard id (a UUID): ${notIds.join(', ')}`);
-    const dir = resolve(io.cwd, stringFlag(flags, 'dir') ?? 'dashboards');
+    const given = stringFlag(flags, 'dir');
+    const dir = given === undefined ? await defaultDashboardsRoot(io.cwd) : resolve(io.cwd, given);
     const root = await findDashboardsRoot(dir, io.cwd);
     const project = await loadProjectConfigFor(root, io.cwd);
     if (project.diagnostics.length > 0) {

@@ -1,8 +1,8 @@
-import { resolve } from 'node:path';
 import { loadProjectConfigFor } from '../../config/project-config.js';
 import { loadDesired } from '../../desired/load-desired.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo } from '../command.js';
-import { dataFlag, dirFlag, targetFlag } from '../common-flags.js';
+import { dataFlag, dirFlag, pathsPositional, targetFlag } from '../common-flags.js';
+import { selectionFromArgs } from '../plan-from-flags.js';
 import { printDiagnostics } from '../diagnostics-output.js';
 import { ExitCode } from '../exit-codes.js';
 import type { DesiredDashboard } from '../../desired/load-desired.js';
@@ -21,12 +21,13 @@ export const validateCommand = defineCommand({
     target: targetFlag,
     data: dataFlag,
   },
+  positionals: [pathsPositional],
   quietLogs: true,
   examples: ['dashcd validate', 'dashcd validate --dir ops/dashboards', 'DT_ENV_URL=https://abc123.live.dynatrace.com DT_API_TOKEN=… dashcd validate --remote'],
-  async run({ flags }, io) {
-    const dir = resolve(io.cwd, stringFlag(flags, 'dir') ?? 'dashboards');
+  async run({ flags, positionals }, io) {
+    const { root, only } = await selectionFromArgs(flags, positionals, io);
     // dashcd.yaml is part of the desired state: a config plan would refuse must not pass validation.
-    const [project, desired] = await Promise.all([loadProjectConfigFor(dir, io.cwd), loadDesired({ dir, cwd: io.cwd })]);
+    const [project, desired] = await Promise.all([loadProjectConfigFor(root, io.cwd), loadDesired({ dir: root, cwd: io.cwd, ...(only ? { only } : {}) })]);
     let diagnostics: Diagnostic[] = [...project.diagnostics, ...desired.diagnostics];
     if (diagnostics.length === 0 && booleanFlag(flags, 'remote')) {
       // Loaded only for --remote: plain validation needs no HTTP client or server code, and starts faster without.

@@ -1,5 +1,5 @@
 import type { Operation } from 'fast-json-patch';
-import type { PlanChange, PlanSummary } from '../../plan/build-plan.js';
+import type { Plan, PlanChange } from '../../plan/build-plan.js';
 import type { GitInfo } from '../../desired/git-info.js';
 import { pointerToPath } from '../../plan/json-pointer.js';
 
@@ -55,9 +55,9 @@ export function printable(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
 }
 
-/** `1 to create, 1 to update, 3 unchanged, 1 orphan` */
-export function summaryText(summary: PlanSummary): string {
-  const orphans = `${summary.orphan} orphan${summary.orphan === 1 ? '' : 's'}`;
+/** `1 to create, 1 to update, 3 unchanged, 1 orphan`; a selective run says that it did not look for orphans. */
+export function summaryText({ summary, scope }: Pick<Plan, 'summary' | 'scope'>): string {
+  const orphans = scope === 'partial' ? 'orphans not checked (selective run)' : `${summary.orphan} orphan${summary.orphan === 1 ? '' : 's'}`;
   return `${summary.create} to create, ${summary.update} to update, ${summary.unchanged} unchanged, ${orphans}`;
 }
 

@@ -19,7 +19,7 @@ const ACTION_LABEL: Record<PlanChange['action'], string> = {
  * `diff` block. Names and files are escaped, so a dashboard name cannot inject markup into the comment.
  */
 export function renderPlanMarkdown(plan: Plan): string {
-  const out = [heading(plan), '', context(plan), '', `**${summaryText(plan.summary)}**`];
+  const out = [heading(plan), '', context(plan), '', `**${summaryText(plan)}**`];
   const listed = plan.changes.filter((c) => c.action !== 'unchanged');
   if (listed.length > 0) out.push('', '| action | dashboard | file |', '| --- | --- | --- |', ...listed.map(tableRow));
   else out.push('', 'No changes.');

@@ -22,7 +22,7 @@ export function renderPlanText(plan: Plan): string {
   const lines = [headline(plan)];
   const body = plan.changes.flatMap(changeLines);
   if (body.length > 0) lines.push('', ...body);
-  lines.push('', `${plan.summary.create + plan.summary.update > 0 ? 'Plan' : 'No changes'}: ${summaryText(plan.summary)}.`);
+  lines.push('', `${plan.summary.create + plan.summary.update > 0 ? 'Plan' : 'No changes'}: ${summaryText(plan)}.`);
   return `${lines.join('\n')}\n`;
 }
 
