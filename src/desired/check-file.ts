@@ -2,6 +2,7 @@ import { Dashboard } from '../schema/dashboard.js';
 import { idProblem, isDashboardShaped, type FileCheck } from './dashboard-rules.js';
 import { fastParseYaml } from './fast-yaml/fast-parse.js';
 import { locateProblems } from './locate-problems.js';
+import { tooDeepPath } from './yaml-hazards.js';
 
 /**
  * Checks one dashboard file. Fast path: the fast YAML parser plus the schema; when both accept, `yaml` never runs.
@@ -18,5 +19,5 @@ export function checkDashboardSource(source: string, { useFastPath = true }: { u
 }
 
 function isValidDashboard(value: Record<string, unknown>): boolean {
-  return Dashboard.safeParse(value).success && idProblem(value.id) === undefined;
+  return Dashboard.safeParse(value).success && idProblem(value.id) === undefined && tooDeepPath(value) === undefined;
 }

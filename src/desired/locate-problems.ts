@@ -2,6 +2,7 @@ import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, 
 import { formatIssuePath } from '../schema/error-envelope.js';
 import { Dashboard } from '../schema/dashboard.js';
 import { idProblem, isDashboardShaped, NOT_A_DASHBOARD, schemaErrorMap, type FileCheck, type Problem } from './dashboard-rules.js';
+import { aliasProblems, documentValue, nestingMessage, tooDeepPath, TOO_DEEP_MESSAGE, type OffsetProblem } from './yaml-hazards.js';
 
 /**
  * The slow path: `yaml` with source ranges decides what the file holds and where each problem is. Positions are
@@ -28,12 +29,19 @@ export function locateProblems(source: string): FileCheck {
   // A duplicate key leaves a well-formed document behind, so its schema problems are worth reporting as well.
   const first = docs[0] as Document.Parsed;
   if (second !== undefined || problems.length > duplicateKeyCount(first)) return fail(problems);
-  const value: unknown = first.toJS();
+  const fromOffset = (p: OffsetProblem): Problem => ({ ...at(p.offset), path: '', message: p.message });
+  const aliases = aliasProblems(first);
+  if (aliases.length > 0) return fail([...problems, ...aliases.map(fromOffset)]);
+  const read = documentValue(first);
+  if (!read.ok) return fail([...problems, fromOffset(read.problem)]);
+  const { value } = read;
   const root = first.contents;
   if (!isDashboardShaped(value)) {
     problems.push({ ...(root ? at(root.range[0]) : { line: 1, col: 1 }), path: '', message: NOT_A_DASHBOARD });
     return fail(problems);
   }
+  const deep = tooDeepPath(value);
+  if (deep !== undefined) problems.push({ ...at(nodeOffset(first, deep)), path: formatIssuePath(deep), message: TOO_DEEP_MESSAGE });
   problems.push(...schemaProblems(value, first, at));
   const badId = idProblem(value.id);
   if (badId !== undefined) problems.push({ ...at(nodeOffset(first, ['id'])), path: 'id', message: badId });
@@ -49,7 +57,7 @@ function duplicateKeyCount(doc: Document.Parsed): number {
 }
 
 function yamlErrorMessage(error: YAMLError, source: string): string {
-  if (error.code !== 'DUPLICATE_KEY') return error.message;
+  if (error.code !== 'DUPLICATE_KEY') return nestingMessage(error) ?? error.message;
   const line = source.slice(error.pos[0], source.indexOf('\n', error.pos[0]) >>> 0);
   const key = line.slice(0, Math.max(1, line.search(/:(\s|$)/)));
   return `${error.message}: ${key} appears more than once`;

@@ -1,25 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseDocument, stringify, type ToStringOptions } from 'yaml';
+import { stringify, type ToStringOptions } from 'yaml';
 import { fastParseYaml } from '../../src/desired/fast-yaml/fast-parse.js';
-
-/** Order-, type- and sign-exact rendering: `-0`, `NaN`, key order and `__proto__` members all count. */
-function exact(value: unknown): string {
-  if (typeof value === 'number') return Object.is(value, -0) ? 'n:-0' : `n:${String(value)}`;
-  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'undefined';
-  if (Array.isArray(value)) return `[${value.map(exact).join(',')}]`;
-  return `{${Object.keys(value).map((k) => `${JSON.stringify(k)}:${exact((value as Record<string, unknown>)[k])}`).join(',')}}`;
-}
-
-/** The contract: when the fast path answers, `yaml` finds no error and the same value. */
-function expectAgreement(source: string): boolean {
-  const fast = fastParseYaml(source);
-  if (!fast.ok) return false;
-  const doc = parseDocument(source);
-  expect(doc.errors.map((e) => e.message), source).toEqual([]);
-  expect(exact(fast.value), source).toBe(exact(doc.toJS()));
-  return true;
-}
+import { exact, expectAgreement } from '../helpers/yaml-agreement.js';
 
 const TRICKY_SCALARS = [
   '', ' ', 'x', 'x y', ' lead', 'trail ', 'a  b', '1', '-1', '+1', '007', '0o17', '0x1F', '0xG', '1e3', '1E-3', '.5', '5.',

@@ -95,6 +95,7 @@ export class FlowParser {
       if (this.s.charCodeAt(this.i) !== 0x3a) throw BAIL;
       this.i += 1;
     } else {
+      this.checkPlainStart();
       const text = this.plainText();
       if (!isStringPlain(text) || this.s.charCodeAt(this.i) !== 0x3a) throw BAIL;
       const next = this.s.charCodeAt(this.i + 1);
@@ -116,10 +117,15 @@ export class FlowParser {
   }
 
   private plain(): unknown {
+    this.checkPlainStart();
+    return resolvePlain(this.plainText());
+  }
+
+  /** Keys and values alike: `? a: 1` is an explicit key `a`, not the plain key `? a` (indicators go to `yaml`). */
+  private checkPlainStart(): void {
     const c = this.s.charCodeAt(this.i);
     // `-5`, `-x`: a dash starts a plain scalar when a word character follows (JSON's negative numbers).
     if (c === 0x2d ? !isWordChar(this.s.charCodeAt(this.i + 1)) : PLAIN_START_BAIL.has(c)) throw BAIL;
-    return resolvePlain(this.plainText());
   }
 
   private plainText(): string {

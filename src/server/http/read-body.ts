@@ -1,11 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from './http-error.js';
+import { BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from '../../schema/limits.js';
 import { lineAndColumn, scanJson } from './json-scan.js';
 
-/** The real service refuses configuration payloads over 1 MB; the largest corpus dashboard is ~270 kB. */
-export const BODY_LIMIT_BYTES = 1024 * 1024;
-/** Real dashboards nest about 10 levels deep; 64 leaves room and stays far from any stack limit. */
-export const MAX_JSON_DEPTH = 64;
+export { BODY_LIMIT_BYTES, MAX_JSON_DEPTH };
 
 export interface ReadJsonOptions {
   readonly limit?: number;
