@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
+import { checkEnvironmentsConfig, environmentsShape } from '../environments/environments-config.js';
 import { pointerProblem } from '../plan/json-pointer.js';
 import { DEFAULT_OWNERSHIP_TAG } from '../plan/ownership.js';
 import { formatIssuePath } from '../schema/error-envelope.js';
@@ -26,7 +27,9 @@ export const ProjectConfig = z.strictObject({
     .default(DEFAULT_OWNERSHIP_TAG),
   /** Default for apply's `--max-delete`. */
   maxDelete: z.number().int().min(0).optional(),
-});
+  // `environments:`, `groups:`, `values:` (src/environments/): one repository, many environments.
+  ...environmentsShape,
+}).superRefine(checkEnvironmentsConfig);
 export type ProjectConfig = z.output<typeof ProjectConfig>;
 
 /** The same shape as a dashboard file's diagnostic: `path` is `ignore[0]` style, `''` for the file as a whole. */
@@ -42,6 +45,8 @@ export interface LoadProjectConfigResult {
   /** The defaults when there is no file — and also when there are diagnostics, which callers must treat as fatal. */
   config: ProjectConfig;
   file?: string;
+  /** The file's text, for pointing at a value's definition from a dashboard's diagnostic. */
+  source?: string;
   diagnostics: ProjectConfigDiagnostic[];
 }
 
@@ -79,14 +84,14 @@ export function parseProjectConfig(text: string, file: string): LoadProjectConfi
     return { file, line: Math.max(line, 1), col: Math.max(col, 1), path, message };
   };
   if (doc.errors.length > 0) {
-    return { config: defaults(), file, diagnostics: doc.errors.map((e) => at(e.pos[0], '', e.message)) };
+    return { config: defaults(), file, source: text, diagnostics: doc.errors.map((e) => at(e.pos[0], '', e.message)) };
   }
   const parsed = ProjectConfig.safeParse(doc.toJS() ?? {});
-  if (parsed.success) return { config: parsed.data, file, diagnostics: [] };
+  if (parsed.success) return { config: parsed.data, file, source: text, diagnostics: [] };
   const diagnostics = parsed.error.issues
     .flatMap((issue) => locateIssue(doc, issue).map(({ offset, path, message }) => at(offset, path, message)))
     .sort((a, b) => a.line - b.line || a.col - b.col);
-  return { config: defaults(), file, diagnostics };
+  return { config: defaults(), file, source: text, diagnostics };
 }
 
 function defaults(): ProjectConfig {

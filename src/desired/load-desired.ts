@@ -25,6 +25,8 @@ export interface Diagnostic {
   col: number;
   path: string;
   message: string;
+  /** The environment(s) the problem is in, when values make it environment-specific (`prod`, `dev, prod`). */
+  env?: string;
 }
 
 export interface DesiredDashboard {
@@ -60,10 +62,13 @@ export interface LoadDesiredOptions {
   cache?: DesiredCache;
 }
 
-/** `path/to/file.yaml:LINE:COL  tiles[3].bounds: message` (two spaces), without `:LINE:COL` when there is none. */
+/**
+ * `path/to/file.yaml:LINE:COL  tiles[3].bounds: message` (two spaces), without `:LINE:COL` when there is none;
+ * `…:COL  [prod] tiles[3].bounds: message` for a problem in some environments only.
+ */
 export function formatDiagnostic(d: Diagnostic): string {
   const where = d.line > 0 ? `${d.file}:${d.line}:${d.col}` : d.file;
-  return `${where}  ${d.path === '' ? '' : `${d.path}: `}${d.message}`;
+  return `${where}  ${d.env !== undefined ? `[${d.env}] ` : ''}${d.path === '' ? '' : `${d.path}: `}${d.message}`;
 }
 
 /**

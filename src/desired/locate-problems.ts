@@ -127,9 +127,41 @@ function childOf(node: Node | null, segment: PropertyKey): { node: Node | null; 
 
 /** Where a valid file's top-level `id` is (its value), for messages about it; 1:1 when it has none. */
 export function idPosition(source: string): { line: number; col: number } {
+  const found = sourceLocator(source).at(['id']);
+  return found.exact ? { line: found.line, col: found.col } : { line: 1, col: 1 };
+}
+
+export interface SourcePosition {
+  /** 1-based. */
+  line: number;
+  col: number;
+  /** Offsets in the text: where the node starts and ends (for a scalar, its whole written form). */
+  start: number;
+  end: number;
+  /** False when the path ends in a member that does not exist: the position is then its nearest ancestor's. */
+  exact: boolean;
+}
+
+export interface SourceLocator {
+  at(path: readonly PropertyKey[]): SourcePosition;
+  /** 1-based line and column of an offset in the text. */
+  linePos(offset: number): { line: number; col: number };
+}
+
+/**
+ * Positions of paths in one file's first YAML document, parsed once for any number of look-ups: what a stage
+ * working on the parsed value (environments, after values are applied) needs to point back at the text.
+ */
+export function sourceLocator(source: string): SourceLocator {
   const lines = new LineCounter();
   const doc = parseAllDocuments(source, { lineCounter: lines })[0];
-  if (doc === undefined) return { line: 1, col: 1 };
-  const located = locate(doc, ['id']);
-  return located.exact ? lines.linePos(located.offset) : { line: 1, col: 1 };
+  return {
+    at(path) {
+      if (doc === undefined) return { line: 1, col: 1, start: 0, end: 0, exact: false };
+      const located = locate(doc, path);
+      const end = located.exact ? (located.node?.range?.[1] ?? located.offset) : located.offset;
+      return { ...lines.linePos(located.offset), start: located.offset, end, exact: located.exact };
+    },
+    linePos: (offset) => lines.linePos(offset),
+  };
 }

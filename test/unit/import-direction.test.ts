@@ -9,7 +9,8 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 const ALLOWED: Record<string, readonly string[]> = {
   lib: [],
   schema: [],
-  config: ['schema', 'lib', 'plan'],
+  config: ['schema', 'lib', 'plan', 'environments'],
+  environments: ['desired', 'schema', 'lib'],
   desired: ['schema', 'lib'],
   source: ['schema', 'lib'],
   plan: ['schema', 'lib', 'desired'],
@@ -18,9 +19,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   archive: ['client', 'schema', 'lib'],
   apply: ['plan', 'client', 'schema', 'lib'],
   pull: ['plan', 'client', 'desired', 'schema', 'lib'],
-  reconcile: ['plan', 'client', 'desired', 'config', 'apply', 'schema', 'lib'],
-  daemon: ['source', 'reconcile', 'apply', 'plan', 'client', 'desired', 'config', 'archive', 'server', 'schema', 'lib'],
-  cli: ['source', 'daemon', 'reconcile', 'apply', 'pull', 'plan', 'client', 'desired', 'config', 'archive', 'server', 'schema', 'lib'],
+  reconcile: ['environments', 'plan', 'client', 'desired', 'config', 'apply', 'schema', 'lib'],
+  daemon: ['environments', 'source', 'reconcile', 'apply', 'plan', 'client', 'desired', 'config', 'archive', 'server', 'schema', 'lib'],
+  cli: ['environments', 'source', 'daemon', 'reconcile', 'apply', 'pull', 'plan', 'client', 'desired', 'config', 'archive', 'server', 'schema', 'lib'],
 };
 
 function sourceFiles(dir: string): string[] {

@@ -26,6 +26,7 @@ describe('loadProjectConfig', () => {
     expect(result).toEqual({
       config: { ignore: ['/tiles/*/bounds', '/dashboardMetadata/shared'], ownershipTag: 'team:web', maxDelete: 10 },
       file,
+      source: 'ignore:\n  - /tiles/*/bounds\n  - /dashboardMetadata/shared\nownershipTag: team:web\nmaxDelete: 10\n',
       diagnostics: [],
     });
   });
@@ -53,7 +54,7 @@ describe('parseProjectConfig diagnostics', () => {
     const { diagnostics } = parseProjectConfig('ownershipTag: a\nignores:\n  - /x\n', 'dashcd.yaml');
     expect(diagnostics).toHaveLength(1);
     expect(diagnostics[0]).toMatchObject({ line: 2, col: 1, path: 'ignores' });
-    expect(diagnostics[0]?.message).toMatch(/^unknown key \(allowed: ignore, ownershipTag, maxDelete\)/);
+    expect(diagnostics[0]?.message).toMatch(/^unknown key \(allowed: ignore, ownershipTag, maxDelete, environments, groups, values\)/);
   });
 
   it('reports every problem, not only the first, in file order', () => {

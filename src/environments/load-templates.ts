@@ -1,0 +1,61 @@
+import { relative, resolve, sep } from 'node:path';
+import { parseAllDocuments, LineCounter } from 'yaml';
+import { isDashboardShaped, NOT_A_DASHBOARD } from '../desired/dashboard-rules.js';
+import { discoverFiles } from '../desired/discover-files.js';
+import { fastParseYaml } from '../desired/fast-yaml/fast-parse.js';
+import type { Diagnostic } from '../desired/load-desired.js';
+import { readSources } from '../desired/read-sources.js';
+import type { PlainObject } from './deep-merge.js';
+import type { TemplateFile } from './resolve-environment.js';
+
+export interface LoadTemplatesResult {
+  files: Omit<TemplateFile, 'block'>[];
+  /** YAML that does not parse, a file that is not a dashboard, a missing folder: the same in every environment. */
+  diagnostics: Diagnostic[];
+  /** How many dashboard files were read. */
+  count: number;
+}
+
+/**
+ * Reads the dashboards folder as templates: parsed, not validated, since `top: ${{ values.top }}` is a string
+ * until an environment's values make it a number. Validation happens per environment (resolveEnvironments).
+ */
+export async function loadTemplates({ dir, cwd }: { dir: string; cwd: string }): Promise<LoadTemplatesResult> {
+  const root = resolve(cwd, dir);
+  const shown = (name: string): string => relative(cwd, resolve(root, name)).split(sep).join('/') || '.';
+  const found = await discoverFiles(root);
+  if (found.missing) {
+    const message = `dashboards folder not found: ${shown('.')}; create it, or point --dir at the folder holding the dashboard files`;
+    return { files: [], diagnostics: [{ file: shown('.'), line: 0, col: 0, path: '', message }], count: 0 };
+  }
+  const files: LoadTemplatesResult['files'] = [];
+  const diagnostics: Diagnostic[] = [];
+  const sources = readSources(root, found.files).filter((f) => f.kind !== 'gone');
+  for (const source of sources) {
+    const file = shown(source.name);
+    if (source.kind === 'unreadable') diagnostics.push({ file, line: 0, col: 0, path: '', message: `cannot read the file (${source.reason})` });
+    if (source.kind !== 'read') continue;
+    const parsed = parseTemplateFile(source.source);
+    if ('value' in parsed) files.push({ file, name: source.name, source: source.source, value: parsed.value });
+    else diagnostics.push(...parsed.problems.map((p) => ({ file, ...p })));
+  }
+  return { files, diagnostics, count: sources.length };
+}
+
+type Parsed = { value: PlainObject } | { problems: { line: number; col: number; path: string; message: string }[] };
+
+/** The fast parser when it accepts the file; else `yaml`, which also says where a syntax error is. */
+export function parseTemplateFile(source: string): Parsed {
+  const fast = fastParseYaml(source);
+  if (fast.ok) return isDashboardShaped(fast.value) ? { value: fast.value } : { problems: [{ line: 1, col: 1, path: '', message: NOT_A_DASHBOARD }] };
+  const lines = new LineCounter();
+  const docs = parseAllDocuments(source, { lineCounter: lines, prettyErrors: false });
+  const at = (offset: number): { line: number; col: number } => lines.linePos(offset);
+  if (!Array.isArray(docs) || docs.length === 0) return { problems: [{ line: 1, col: 1, path: '', message: `${NOT_A_DASHBOARD} (the file holds no YAML document)` }] };
+  const problems = docs.flatMap((doc) => doc.errors.map((e) => ({ ...at(e.pos[0]), path: '', message: e.message })));
+  const second = docs[1];
+  if (second !== undefined) problems.push({ ...at(second.range[0]), path: '', message: 'more than one YAML document (---): a dashboard file holds exactly one' });
+  if (problems.length > 0) return { problems };
+  const value: unknown = docs[0]?.toJS();
+  return isDashboardShaped(value) ? { value } : { problems: [{ line: 1, col: 1, path: '', message: NOT_A_DASHBOARD }] };
+}

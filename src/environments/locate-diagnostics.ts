@@ -1,0 +1,61 @@
+import type { Diagnostic } from '../desired/load-desired.js';
+import { sourceLocator, type SourceLocator } from '../desired/locate-problems.js';
+import { formatIssuePath } from '../schema/error-envelope.js';
+import { getPath } from './deep-merge.js';
+import { valueLayers, type Environment } from './environment.js';
+import type { EnvironmentsConfig } from './environments-config.js';
+
+type Path = (string | number)[];
+
+/** A problem found on parsed values, before it has a place in the text. `path` is in the file's own value. */
+export interface FileProblem {
+  path: Path;
+  message: string;
+  /** The `${{ … }}` at fault inside the string at `path`: the column then points at it, not at the string. */
+  template?: { source: string; offset: number };
+  /** The value at fault: the message then also points at its definition in dashcd.yaml. */
+  valuePath?: string[];
+}
+
+export interface ProjectText {
+  /** dashcd.yaml as shown in diagnostics (relative to cwd). */
+  file: string;
+  source: string;
+  config: EnvironmentsConfig;
+}
+
+/** Turns problems into `file:line:col` diagnostics; each text is parsed for positions once, on first need. */
+export function createDiagnosticLocator(project: ProjectText): (file: { file: string; source: string }, problem: FileProblem, env?: Environment) => Diagnostic {
+  const locators = new Map<string, SourceLocator>();
+  const locatorOf = (file: string, source: string): SourceLocator => {
+    const known = locators.get(file);
+    if (known) return known;
+    const made = sourceLocator(source);
+    locators.set(file, made);
+    return made;
+  };
+  return (file, problem, env) => {
+    const locator = locatorOf(file.file, file.source);
+    const node = locator.at(problem.path);
+    const inside = problem.template && node.exact ? file.source.indexOf(problem.template.source, node.start) : -1;
+    const { line, col } = inside !== -1 && inside < node.end ? locator.linePos(inside) : node;
+    const definition = env && problem.valuePath ? valueDefinition(project, env, problem.valuePath, locatorOf(project.file, project.source)) : '';
+    return { file: file.file, line, col, path: formatIssuePath(problem.path), message: problem.message + definition, ...(env ? { env: env.name } : {}) };
+  };
+}
+
+/** ` (values.top = "x" from environments.prod.values at dashcd.yaml:12:7)`: the most specific layer that sets it. */
+function valueDefinition(project: ProjectText, env: Environment, valuePath: readonly string[], locator: SourceLocator): string {
+  for (let depth = valuePath.length; depth >= 1; depth--) {
+    const prefix = valuePath.slice(0, depth);
+    for (const layer of valueLayers(project.config, env)) {
+      const found = getPath(layer.values, prefix);
+      if (found === undefined) continue;
+      const { line, col } = locator.at([...layer.path, ...prefix]);
+      const shown = JSON.stringify(getPath(env.values, valuePath) ?? found);
+      const value = shown !== undefined && shown.length <= 60 ? ` = ${shown}` : '';
+      return ` (values.${valuePath.join('.')}${value}, set in ${layer.path.join('.')} at ${project.file}:${line}:${col})`;
+    }
+  }
+  return '';
+}

@@ -1,0 +1,115 @@
+import { closest } from '../lib/closest.js';
+import type { EnvironmentRef } from './apply-overrides.js';
+import { getPath, isPlainObject, setOwn } from './deep-merge.js';
+import type { Values } from './environments-config.js';
+import { hasTemplate, parseTemplate, type Expression, type TemplatePart } from './template.js';
+
+type Path = (string | number)[];
+type ExprPart = Extract<TemplatePart, { kind: 'expr' }>;
+
+export interface RenderContext {
+  env: EnvironmentRef;
+  values: Values;
+  /** The id, in this environment, of the dashboard of `file` (as written: relative to the referring file). */
+  dashboardId(file: string): { id: string } | { problem: string };
+}
+
+export interface RenderProblem {
+  /** Path of the string in the rendered dashboard. */
+  path: Path;
+  message: string;
+  template: { source: string; offset: number };
+  /** The value at fault, when one is (for pointing at its definition). */
+  valuePath?: string[];
+}
+
+export interface RenderResult {
+  value: unknown;
+  problems: RenderProblem[];
+  /** Paths (JSON of the path) whose content came from a value, with that value's path: where a schema error may be the value's. */
+  fromValues: Map<string, string[]>;
+}
+
+type Evaluated = { ok: true; value: unknown } | { ok: false; message: string; valuePath?: string[] };
+
+/**
+ * Applies every template of a dashboard for one environment. A string that is exactly one template becomes the
+ * value itself, with its type (a number, a boolean, an object such as a management zone); templates inside longer
+ * strings take strings, numbers and booleans. Never throws: each problem is reported with where it is.
+ */
+export function renderTemplates(value: unknown, ctx: RenderContext): RenderResult {
+  const result: RenderResult = { value: undefined, problems: [], fromValues: new Map() };
+  result.value = walk(value, [], ctx, result);
+  return result;
+}
+
+function walk(value: unknown, path: Path, ctx: RenderContext, result: RenderResult): unknown {
+  if (typeof value === 'string') return hasTemplate(value) ? renderString(value, path, ctx, result) : value;
+  if (Array.isArray(value)) return value.map((item, i) => walk(item, [...path, i], ctx, result));
+  if (!isPlainObject(value)) return value;
+  const out = {};
+  for (const [key, member] of Object.entries(value)) setOwn(out, key, walk(member, [...path, key], ctx, result));
+  return out;
+}
+
+function renderString(text: string, path: Path, ctx: RenderContext, result: RenderResult): unknown {
+  const parts = parseTemplate(text);
+  const whole = parts.length === 1 && parts[0]?.kind === 'expr';
+  let out = '';
+  for (const part of parts) {
+    if (part.kind === 'text') {
+      out += part.text;
+      continue;
+    }
+    const evaluated = evaluate(part.expr, ctx);
+    if (!evaluated.ok) {
+      report(result, path, part, evaluated.message, evaluated.valuePath);
+      continue;
+    }
+    if (part.expr.kind === 'value') result.fromValues.set(JSON.stringify(path), part.expr.path);
+    if (whole) return evaluated.value;
+    const v = evaluated.value;
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out += String(v);
+    else {
+      const what = v === null ? 'null' : Array.isArray(v) ? 'a list' : 'an object';
+      report(result, path, part, `${part.source.slice(3, -2).trim()} is ${what}: inside a longer string a template needs a string, number or boolean (write it as the whole value to insert ${what})`, part.expr.kind === 'value' ? part.expr.path : undefined);
+    }
+  }
+  return out;
+}
+
+function report(result: RenderResult, path: Path, part: ExprPart, message: string, valuePath: string[] | undefined): void {
+  result.problems.push({ path, message, template: { source: part.source, offset: part.offset }, ...(valuePath ? { valuePath } : {}) });
+}
+
+function evaluate(expr: Expression, ctx: RenderContext): Evaluated {
+  switch (expr.kind) {
+    case 'invalid':
+      return { ok: false, message: expr.message };
+    case 'env':
+      return { ok: true, value: expr.member === 'name' ? ctx.env.name : (ctx.env.group ?? '') };
+    case 'dashboard': {
+      const found = ctx.dashboardId(expr.file);
+      return 'id' in found ? { ok: true, value: found.id } : { ok: false, message: found.problem };
+    }
+    case 'value':
+      return lookupValue(ctx.values, expr.path);
+  }
+}
+
+/** `values.a.b`: unknown at any step is an error naming the step, with the nearest known name. */
+export function lookupValue(values: Values, path: readonly string[]): Evaluated {
+  for (let depth = 1; depth <= path.length; depth++) {
+    const parent = depth === 1 ? values : getPath(values, path.slice(0, depth - 1));
+    if (isPlainObject(parent) && Object.hasOwn(parent, path[depth - 1] as string)) continue;
+    const shown = `values.${path.slice(0, depth).join('.')}`;
+    if (!isPlainObject(parent)) return { ok: false, message: `${shown}: values.${path.slice(0, depth - 1).join('.')} has no members`, valuePath: path.slice(0, depth - 1) };
+    const hint = closest(path[depth - 1] as string, Object.keys(parent));
+    const known = Object.keys(parent);
+    return {
+      ok: false,
+      message: `unknown value ${shown}${hint ? ` — did you mean ${hint}?` : ''} (${known.length > 0 ? `known: ${known.join(', ')}` : 'no values declared'})`,
+    };
+  }
+  return { ok: true, value: getPath(values, path) };
+}

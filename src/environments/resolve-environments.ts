@@ -1,0 +1,88 @@
+import type { Diagnostic } from '../desired/load-desired.js';
+import type { DashboardId } from '../schema/ids.js';
+import { DASHCD_KEY, DashcdBlock } from './dashcd-block.js';
+import { isPlainObject } from './deep-merge.js';
+import type { Environment } from './environment.js';
+import { groupValues } from './environments-config.js';
+import { createDiagnosticLocator, type FileProblem, type ProjectText } from './locate-diagnostics.js';
+import { resolveEnvironment, type EnvironmentDesired, type TemplateFile } from './resolve-environment.js';
+import { templatesIn } from './template.js';
+
+export interface ResolveInput {
+  /** Every dashboard file of the folder, parsed (their `dashcd:` member not yet checked). */
+  files: readonly Omit<TemplateFile, 'block'>[];
+  project: ProjectText;
+  /** Every declared environment: names in files are checked against all of them, whichever are chosen. */
+  declared: readonly Environment[];
+  /** The environments to resolve. */
+  selected: readonly Environment[];
+  deriveId(name: string): DashboardId;
+}
+
+export interface ResolveResult {
+  environments: EnvironmentDesired[];
+  /** Problems that are the same in every environment (a bad `dashcd:` member): the file counts for none. */
+  diagnostics: Diagnostic[];
+  /** Values no dashboard uses, at their definitions in dashcd.yaml. */
+  warnings: Diagnostic[];
+}
+
+/**
+ * The environments stage, pure: parsed files and dashcd.yaml in, one desired state per environment out, each with
+ * its own diagnostics, so a bad value in one environment stops only that one.
+ */
+export function resolveEnvironments(input: ResolveInput): ResolveResult {
+  const locate = createDiagnosticLocator(input.project);
+  const names = new Set(input.declared.flatMap((e) => (e.group === null ? [e.name] : [e.name, e.group])));
+  const diagnostics: Diagnostic[] = [];
+  const files: TemplateFile[] = [];
+  for (const file of input.files) {
+    const checked = checkBlock(file.value[DASHCD_KEY], names);
+    if ('problems' in checked) diagnostics.push(...checked.problems.map((p) => locate(file, p)));
+    else files.push({ ...file, ...(checked.block ? { block: checked.block } : {}) });
+  }
+  const environments = input.selected.map((env) => resolveEnvironment(files, env, { deriveId: input.deriveId, locate }));
+  return { environments, diagnostics, warnings: unusedValues(input) };
+}
+
+/** The `dashcd:` member, its environment and group names checked against the declared ones. */
+function checkBlock(raw: unknown, names: ReadonlySet<string>): { block?: DashcdBlock } | { problems: FileProblem[] } {
+  if (raw === undefined) return {};
+  const parsed = DashcdBlock.safeParse(raw);
+  if (!parsed.success) return { problems: parsed.error.issues.map((i) => ({ path: [DASHCD_KEY, ...(i.path as (string | number)[])], message: i.message })) };
+  const block = parsed.data;
+  const unknown = (name: string): boolean => !names.has(name);
+  const listed = [...names].join(', ');
+  const problems: FileProblem[] = [
+    ...(block.environments ?? []).flatMap((name, i) => (unknown(name) ? [{ path: [DASHCD_KEY, 'environments', i], name }] : [])),
+    ...Object.keys(block.overrides ?? {}).flatMap((name) => (unknown(name) ? [{ path: [DASHCD_KEY, 'overrides', name], name }] : [])),
+    ...Object.entries(block.tiles ?? {}).flatMap(([tile, limit]) =>
+      limit.environments.flatMap((name, i) => (unknown(name) ? [{ path: [DASHCD_KEY, 'tiles', tile, 'environments', i], name }] : [])),
+    ),
+  ].map(({ path, name }) => ({ path, message: `unknown environment or group ${name} (declared in dashcd.yaml: ${listed})` }));
+  return problems.length > 0 ? { problems } : { block };
+}
+
+/** A value declared in dashcd.yaml that no template of any file names: a warning at its first definition. */
+function unusedValues(input: ResolveInput): Diagnostic[] {
+  const used = new Set<string>();
+  for (const file of input.files) {
+    for (const { part } of templatesIn(file.value)) if (part.expr.kind === 'value') used.add(part.expr.path[0] as string);
+  }
+  const { config } = input.project;
+  const layers: [string[], unknown][] = [
+    [['values'], config.values],
+    ...Object.entries(config.groups ?? {}).map(([name, spec]): [string[], unknown] => [['groups', name, 'values'], groupValues(spec)]),
+    ...Object.entries(config.environments ?? {}).map(([name, spec]): [string[], unknown] => [['environments', name, 'values'], spec.values]),
+  ];
+  const reported = new Set<string>();
+  const locate = createDiagnosticLocator(input.project);
+  const project = { file: input.project.file, source: input.project.source };
+  return layers.flatMap(([path, values]) =>
+    Object.keys(isPlainObject(values) ? values : {}).flatMap((name) => {
+      if (used.has(name) || reported.has(name)) return [];
+      reported.add(name);
+      return [locate(project, { path: [...path, name], message: `value ${name} is declared but no dashboard uses it (\${{ values.${name} }})` })];
+    }),
+  );
+}

@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import { parseProjectConfig } from '../../src/config/project-config.js';
+import { deriveDashboardId, formatDiagnostic } from '../../src/desired/load-desired.js';
+import { declaredEnvironments } from '../../src/environments/environment.js';
+import { parseTemplateFile } from '../../src/environments/load-templates.js';
+import { resolveEnvironments, type ResolveResult } from '../../src/environments/resolve-environments.js';
+
+const CONFIG = `values:
+  timeframe: -2h
+  height: 152
+  unused: 1
+environments:
+  dev:
+  staging:
+    values:
+      height: tall
+  prod:
+    values:
+      timeframe: -7d
+groups:
+  production: [prod]
+`;
+
+const HOSTS = `dashboardMetadata:
+  name: Hosts (\${{ env.name }})
+  owner: ops
+  dashboardFilter:
+    timeframe: \${{ values.timeframe }}
+tiles:
+  - name: Notes
+    tileType: MARKDOWN
+    bounds: { top: 0, left: 0, width: 304, height: 152 }
+    markdown: 'See [health](#dashboard;id=\${{ dashboard("service.yaml") }})'
+  - name: Debug
+    tileType: MARKDOWN
+    bounds: { top: 0, left: 304, width: 304, height: 152 }
+    markdown: debug
+dashcd:
+  tiles:
+    Debug: { environments: [dev] }
+  overrides:
+    production:
+      tiles:
+        - name: Error budget
+          tileType: MARKDOWN
+          bounds: { top: 304, left: 0, width: 304, height: 152 }
+          markdown: prod only
+        - name: Notes
+          bounds: { height: 304 }
+`;
+
+const SERVICE = `dashboardMetadata: { name: Service, owner: ops }
+tiles:
+  - name: Size
+    tileType: MARKDOWN
+    bounds:
+      top: 0
+      left: 0
+      width: 304
+      height: \${{ values.height }}
+    markdown: x
+dashcd:
+  overrides:
+    prod:
+      id: 6b0f6d3e-0000-4000-8000-0000000000aa
+`;
+
+const PROD_ONLY = `dashboardMetadata: { name: Budget, owner: ops }
+tiles: []
+dashcd:
+  environments: [production]
+`;
+
+function resolve(files: Record<string, string>, config = CONFIG, names?: string[]): ResolveResult {
+  const { config: parsed, diagnostics } = parseProjectConfig(config, 'dashcd.yaml');
+  expect(diagnostics).toEqual([]);
+  const declared = declaredEnvironments(parsed);
+  const templates = Object.entries(files).map(([name, source]) => {
+    const file = parseTemplateFile(source);
+    if (!('value' in file)) throw new Error(`${name} does not parse`);
+    return { file: `dashboards/${name}`, name, source, value: file.value };
+  });
+  return resolveEnvironments({
+    files: templates,
+    project: { file: 'dashcd.yaml', source: config, config: parsed },
+    declared,
+    selected: names ? declared.filter((e) => names.includes(e.name)) : declared,
+    deriveId: deriveDashboardId,
+  });
+}
+
+const FILES = { 'platform/hosts.yaml': HOSTS, 'platform/service.yaml': SERVICE, 'budget.yaml': PROD_ONLY };
+const SERVICE_ID = deriveDashboardId('platform/service.yaml');
+
+describe('resolveEnvironments', () => {
+  const result = resolve(FILES);
+  const [dev, staging, prod] = result.environments;
+
+  it('gives each environment its own dashboards from the same files', () => {
+    expect(result.diagnostics).toEqual([]);
+    expect(dev?.diagnostics).toEqual([]);
+    expect(dev?.dashboards.map((d) => [d.file, d.name, d.id])).toEqual([
+      ['dashboards/platform/hosts.yaml', 'Hosts (dev)', deriveDashboardId('platform/hosts.yaml')],
+      ['dashboards/platform/service.yaml', 'Service', SERVICE_ID],
+    ]);
+    expect(dev?.dashboards[0]?.body).toEqual({
+      dashboardMetadata: { name: 'Hosts (dev)', owner: 'ops', dashboardFilter: { timeframe: '-2h' } },
+      tiles: [
+        { name: 'Notes', tileType: 'MARKDOWN', bounds: { top: 0, left: 0, width: 304, height: 152 }, markdown: `See [health](#dashboard;id=${SERVICE_ID})` },
+        { name: 'Debug', tileType: 'MARKDOWN', bounds: { top: 0, left: 304, width: 304, height: 152 }, markdown: 'debug' },
+      ],
+    });
+    expect(dev?.dashboards[1]?.body.tiles[0]?.bounds).toEqual({ top: 0, left: 0, width: 304, height: 152 });
+  });
+
+  it('applies group overrides with tiles matched by name, drops tiles limited elsewhere, and resolves references per environment', () => {
+    expect(prod?.diagnostics).toEqual([]);
+    expect(prod?.dashboards.map((d) => [d.file, d.id])).toEqual([
+      ['dashboards/platform/hosts.yaml', deriveDashboardId('platform/hosts.yaml')],
+      ['dashboards/platform/service.yaml', '6b0f6d3e-0000-4000-8000-0000000000aa'],
+      ['dashboards/budget.yaml', deriveDashboardId('budget.yaml')],
+    ]);
+    expect(prod?.dashboards[0]?.body).toEqual({
+      dashboardMetadata: { name: 'Hosts (prod)', owner: 'ops', dashboardFilter: { timeframe: '-7d' } },
+      tiles: [
+        { name: 'Notes', tileType: 'MARKDOWN', bounds: { top: 0, left: 0, width: 304, height: 304 }, markdown: 'See [health](#dashboard;id=6b0f6d3e-0000-4000-8000-0000000000aa)' },
+        { name: 'Error budget', tileType: 'MARKDOWN', bounds: { top: 304, left: 0, width: 304, height: 152 }, markdown: 'prod only' },
+      ],
+    });
+  });
+
+  it('fails only the environment whose value is bad, at the template and at the value’s definition', () => {
+    expect(staging?.dashboards.map((d) => d.file)).toEqual(['dashboards/platform/hosts.yaml']);
+    expect(staging?.diagnostics.map(formatDiagnostic)).toEqual([
+      'dashboards/platform/service.yaml:9:15  [staging] tiles[0].bounds.height: Invalid input: expected number, received string (values.height = "tall", set in environments.staging.values at dashcd.yaml:9:15)',
+    ]);
+  });
+
+  it('warns about a value no dashboard uses, at its definition', () => {
+    expect(result.warnings.map(formatDiagnostic)).toEqual(['dashcd.yaml:4:11  values.unused: value unused is declared but no dashboard uses it (${{ values.unused }})']);
+  });
+
+  it('reports an unknown value in every environment at the template’s own column', () => {
+    const bad = resolve({ 'a.yaml': 'dashboardMetadata:\n  name: "A ${{ values.timefame }}"\n  owner: o\ntiles: []\n' }, CONFIG, ['dev', 'prod']);
+    expect(bad.environments.flatMap((e) => e.diagnostics.map(formatDiagnostic))).toEqual([
+      'dashboards/a.yaml:2:12  [dev] dashboardMetadata.name: unknown value values.timefame — did you mean timeframe? (known: timeframe, height, unused)',
+      'dashboards/a.yaml:2:12  [prod] dashboardMetadata.name: unknown value values.timefame — did you mean timeframe? (known: timeframe, height, unused)',
+    ]);
+  });
+
+  it('points a problem in an override at the override', () => {
+    const bad = resolve({ 'a.yaml': 'dashboardMetadata: { name: A, owner: o }\ntiles: []\ndashcd:\n  overrides:\n    prod:\n      tiles:\n        - name: New\n          tileType: MARKDOWN\n          markdown: x\n' }, CONFIG, ['prod']);
+    expect(bad.environments[0]?.diagnostics.map(formatDiagnostic)).toEqual(['dashboards/a.yaml:7:11  [prod] dashcd.overrides.prod.tiles[0].bounds: Required']);
+  });
+
+  it('refuses names in dashcd: that are neither an environment nor a group, once for all environments', () => {
+    const bad = resolve({ 'a.yaml': 'dashboardMetadata: { name: A, owner: o }\ntiles: []\ndashcd:\n  environments: [prd]\n' });
+    expect(bad.diagnostics.map(formatDiagnostic)).toEqual([
+      'dashboards/a.yaml:4:18  dashcd.environments[0]: unknown environment or group prd (declared in dashcd.yaml: dev, staging, prod, production)',
+    ]);
+    expect(bad.environments.map((e) => e.dashboards.length)).toEqual([0, 0, 0]);
+  });
+
+  it('refers to a dashboard not deployed in an environment as an error there', () => {
+    const bad = resolve({ 'budget.yaml': PROD_ONLY, 'a.yaml': 'dashboardMetadata: { name: A, owner: o }\ntiles:\n  - { name: L, tileType: MARKDOWN, bounds: {}, markdown: \'${{ dashboard("/budget.yaml") }}\' }\n' }, CONFIG, ['dev', 'prod']);
+    expect(bad.environments.map((e) => e.diagnostics.map(formatDiagnostic))).toEqual([
+      ['dashboards/a.yaml:3:59  [dev] tiles[0].markdown: dashboard("/budget.yaml"): budget.yaml is not deployed in dev (its dashcd.environments leaves dev out)'],
+      [],
+    ]);
+  });
+
+  it('reports two files with one id in an environment', () => {
+    const id = 'id: 6b0f6d3e-0000-4000-8000-0000000000aa\n';
+    const bad = resolve({ 'a.yaml': `${id}dashboardMetadata: { name: A, owner: o }\ntiles: []\n`, 'b.yaml': SERVICE }, CONFIG, ['prod']);
+    expect(bad.environments[0]?.diagnostics.map(formatDiagnostic)).toEqual([
+      'dashboards/b.yaml:14:11  [prod] dashcd.overrides.prod.id: duplicate dashboard id 6b0f6d3e-0000-4000-8000-0000000000aa in prod: dashboards/a.yaml has the same id; every dashboard needs its own id',
+    ]);
+  });
+});
