@@ -168,6 +168,50 @@ describe('buildPlan', () => {
     expect(({} as Record<string, unknown>).x).toBeUndefined();
   });
 
+  it('reports changes for a plan with as many creates as updates (the sum, not the difference, counts)', () => {
+    const live = asLive(ID_B, dashboard('Hosts', TILES));
+    const result = plan({
+      desired: [desired(ID_A, 'a.yaml', dashboard('New', ['x'])), desired(ID_B, 'b.yaml', dashboard('Hosts renamed', TILES))],
+      live: new Map([[ID_B, live]]),
+    });
+    expect(result.summary).toEqual({ create: 1, update: 1, unchanged: 0, orphan: 0 });
+    expect(hasChanges(result)).toBe(true);
+    expect(hasChanges(plan({ desired: [desired(ID_B, 'b.yaml', dashboard('Hosts renamed', TILES))], live: new Map([[ID_B, live]]) }))).toBe(true);
+  });
+
+  it('reports no changes for orphans unless asked, and none when asked but there are no orphans', () => {
+    const body = dashboard('Hosts', TILES);
+    const unchanged = plan({ desired: [desired(ID_A, 'a.yaml', body)], live: new Map([[ID_A, asLive(ID_A, body)]]) });
+    expect(unchanged.summary).toEqual({ create: 0, update: 0, unchanged: 1, orphan: 0 });
+    expect(hasChanges(unchanged, { orphans: true })).toBe(false);
+    expect(hasChanges(plan({ liveOwned: [{ id: ID_B, name: 'Gone' }] }), { orphans: false })).toBe(false);
+  });
+
+  it('claims live dashboards by id case-insensitively and lists each orphan once, without an owner it lacks', () => {
+    const result = plan({
+      desired: [desired(ID_A, 'a.yaml', dashboard('Kept', ['x']))],
+      liveOwned: [
+        { id: ID_A.toUpperCase(), name: 'Kept' },
+        { id: ID_B, name: 'Gone' },
+        { id: ID_B.toUpperCase(), name: 'Gone again' },
+      ],
+    });
+    expect(result.changes.filter((c) => c.action === 'orphan')).toStrictEqual([{ action: 'orphan', id: ID_B, name: 'Gone' }]);
+    expect(result.summary).toEqual({ create: 1, update: 0, unchanged: 0, orphan: 1 });
+  });
+
+  it('counts every action in the summary', () => {
+    const body = dashboard('D', ['x']);
+    const result = plan({
+      desired: [desired(ID_A, 'a.yaml', body), desired(ID_B, 'b.yaml', dashboard('D', ['y'])), desired(ID_C, 'c.yaml', body)],
+      live: new Map([[ID_B, asLive(ID_B, body)], [ID_C, asLive(ID_C, body)]]),
+      liveOwned: [{ id: '99999999-9999-4999-8999-999999999999', name: 'o' }],
+    });
+    expect(result.summary).toEqual({ create: 1, update: 1, unchanged: 1, orphan: 1 });
+    expect(result.scope).toBe('full');
+    expect(plan({ scope: 'partial' }).scope).toBe('partial');
+  });
+
   it('carries the target and git info into the plan', () => {
     const git = { commit: 'a'.repeat(40), shortCommit: 'aaaaaaa', branch: 'main', dirty: true };
     expect(plan({ git, target: 'http://x/e/local' })).toMatchObject({ git, target: 'http://x/e/local' });

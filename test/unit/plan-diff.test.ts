@@ -18,6 +18,38 @@ describe('diffJson', () => {
     });
   });
 
+  it('escapes ~ as ~0 and / as ~1 in paths (RFC 6901), ~ before / so "~1" in a key stays a literal', () => {
+    expect(diffJson({ m: { 'a~b': 1, 'c/d': 1, 'e~1f': 1 } }, { m: { 'a~b': 2, 'c/d': 2, 'e~1f': 2 } }).patch).toEqual([
+      { op: 'replace', path: '/m/a~0b', value: 2 },
+      { op: 'replace', path: '/m/c~1d', value: 2 },
+      { op: 'replace', path: '/m/e~01f', value: 2 },
+    ]);
+    expect(diffJson({}, { '~/': 1 }).patch).toEqual([{ op: 'add', path: '/~0~1', value: 1 }]);
+  });
+
+  it('compares scalars strictly: 0 and -0, 1 and "1", null and false differ', () => {
+    expect(diffJson({ a: 0, b: 1, c: null }, { a: -0, b: '1', c: false })).toEqual({
+      patch: [
+        { op: 'replace', path: '/a', value: -0 },
+        { op: 'replace', path: '/b', value: '1' },
+        { op: 'replace', path: '/c', value: false },
+      ],
+      before: [0, 1, null],
+    });
+  });
+
+  it('numbers paths of kept and added items as in the target, removed ones as in the array patched so far', () => {
+    expect(diffJson({ l: ['a', 'b', 'c', 'd'] }, { l: ['x', 'b', 'd', 'y'] })).toEqual({
+      patch: [
+        { op: 'remove', path: '/l/0' },
+        { op: 'add', path: '/l/0', value: 'x' },
+        { op: 'remove', path: '/l/2' },
+        { op: 'add', path: '/l/3', value: 'y' },
+      ],
+      before: ['a', null, 'c', null],
+    });
+  });
+
   it('removes set members by value: dropping one tag is one remove', () => {
     expect(diffJson({ tags: ['a', 'b', 'c'] }, { tags: ['a', 'c', 'd'] }).patch).toEqual([
       { op: 'remove', path: '/tags/1' },
