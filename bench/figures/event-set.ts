@@ -21,6 +21,9 @@ export interface EventFixture {
   dataDir: string;
 }
 
+/** The figures serving `eventFixture` data dirs: a data dir has one owner at a time, so they take turns. */
+export const EVENTS_LANE = 'events';
+
 const IMPORT_CHILD = fileURLToPath(new URL('../children/import-events.js', import.meta.url));
 
 /** `count` seeded events, as JSONL and imported into a data dir, built once per bench run. */

@@ -4,7 +4,7 @@ import { startServerProcess, withServer } from '../lib/servers.js';
 import { summarize } from '../lib/stats.js';
 import { measurePages, pageTargets, targetKey } from './event-pages.js';
 import { pullOnce } from './events-pull.js';
-import { eventFixture, requireEventsFeed } from './event-set.js';
+import { EVENTS_LANE, eventFixture, requireEventsFeed } from './event-set.js';
 
 /** Curve points are medians of fewer runs than the headline figures: there are many of them, and 1M-event runs are long. */
 const CURVE_RUNS = 3;
@@ -77,5 +77,6 @@ export const eventsGrowthFigure: Figure = {
   name: 'events-growth',
   title: 'events cost at 10k / 100k / 1M events',
   goal: 'flat cost per event',
+  lane: EVENTS_LANE,
   run: measureGrowth,
 };

@@ -8,7 +8,7 @@ import { metric, repeatTasks, type Measurement } from '../lib/repeat.js';
 import type { ProcMemory } from '../lib/child.js';
 import { startServerProcess, withServer, type ServerUnderTest } from '../lib/servers.js';
 import { summarize, type Sample } from '../lib/stats.js';
-import { eventFixture, requireEventsFeed } from './event-set.js';
+import { EVENTS_LANE, eventFixture, requireEventsFeed } from './event-set.js';
 import { measurePages, pageTargets, POSITIONS, VARIANTS, targetKey, type PageTarget } from './event-pages.js';
 
 const MAX_P99_MS = 5;
@@ -106,5 +106,6 @@ export const eventsPageFigure: Figure = {
   name: 'events-page',
   title: 'events page latency at 1,000,000 events',
   goal: 'p99 ≤ 5 ms; RSS ≤ 500 MB; start ≤ 5 s',
+  lane: EVENTS_LANE,
   run: measureEventsPage,
 };

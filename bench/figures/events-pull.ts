@@ -6,7 +6,7 @@ import { metric, repeatTasks, type Measurement } from '../lib/repeat.js';
 import type { ServerUnderTest } from '../lib/servers.js';
 import { withServer } from '../lib/servers.js';
 import { firstQuery } from './event-pages.js';
-import { eventFixture, requireEventsFeed, type EventFixture } from './event-set.js';
+import { EVENTS_LANE, eventFixture, requireEventsFeed, type EventFixture } from './event-set.js';
 import { targetArgs } from './reconcile-runs.js';
 
 const MIN_EVENTS_PER_S = 80_000;
@@ -78,5 +78,6 @@ export const eventsPullFigure: Figure = {
   name: 'events-pull',
   title: 'events pull of 1,000,000 events',
   goal: '≥ 80,000 events/s, durable per page',
+  lane: EVENTS_LANE,
   run: measurePull,
 };

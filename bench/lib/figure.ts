@@ -78,6 +78,8 @@ export interface Figure {
   title: string;
   /** The goal as the issue states it, shown even while the figure cannot be measured yet. */
   goal: string;
+  /** Figures starting servers on the same shared data set name one lane: they never run at the same time. */
+  lane?: string;
   run(ctx: FigureContext): Promise<FigureOutcome>;
 }
 

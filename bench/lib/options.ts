@@ -29,13 +29,13 @@ const FULL_SIZES: BenchSizes = {
 
 /** Tiny sizes so `npm test` exercises every code path of every figure in seconds. */
 const SMOKE_SIZES: BenchSizes = {
-  dashboards: 12,
-  planCurve: [5, 12],
-  events: 3000,
-  eventsCurve: [1000, 3000],
-  pageSamples: 3,
-  baselinePageSamples: 2,
-  daemonEdits: 2,
+  dashboards: 4,
+  planCurve: [2, 4],
+  events: 400,
+  eventsCurve: [200, 400],
+  pageSamples: 2,
+  baselinePageSamples: 1,
+  daemonEdits: 1,
 };
 
 export const USAGE = `usage: npm run bench -- [figure ...] [--smoke] [--out FILE] [--runs N] [--duration MS] [--cpu-prof] [--keep] [--list]
@@ -75,7 +75,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     out: values.out ?? 'bench/results/latest.json',
     runs: positiveInt(values.runs, 'runs', smoke ? 1 : 5),
     warmups: smoke ? 0 : 1,
-    loadDurationMs: positiveInt(values.duration, 'duration', smoke ? 250 : 3000),
+    loadDurationMs: positiveInt(values.duration, 'duration', smoke ? 100 : 3000),
     seed: 20_240_601,
     sizes: smoke ? SMOKE_SIZES : FULL_SIZES,
     cpuProf: values['cpu-prof'] ?? false,

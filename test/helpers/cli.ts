@@ -73,7 +73,7 @@ export function runDashcdChild(argv: readonly string[], options: { cwd: string; 
     execFile(
       process.execPath,
       [MAIN_JS, ...argv],
-      { cwd: options.cwd, env: childEnv(options.env), timeout: options.timeoutMs ?? 20_000, encoding: 'utf8', maxBuffer: 32 * 1024 * 1024 },
+      { cwd: options.cwd, env: childEnv(options.env), timeout: options.timeoutMs ?? 90_000, encoding: 'utf8', maxBuffer: 32 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : undefined) : 0;
         if (code === undefined) reject(new Error(`dashcd ${argv.join(' ')} did not exit normally: ${error?.message}\n${stderr}`));
@@ -101,7 +101,7 @@ export async function startDashcdChild(
   let text = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`dashcd ${argv.join(' ')} not ready after ${options.timeoutMs ?? 15_000} ms:\n${text}`)), options.timeoutMs ?? 15_000);
+    const timer = setTimeout(() => fail(new Error(`dashcd ${argv.join(' ')} not ready after ${options.timeoutMs ?? 60_000} ms:\n${text}`)), options.timeoutMs ?? 60_000);
     const onData = (chunk: Buffer): void => {
       text += chunk.toString('utf8');
       if (options.ready.test(text)) {

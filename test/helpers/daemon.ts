@@ -83,7 +83,7 @@ export async function startDaemon(args: readonly string[], options: StartDaemonO
     const ready = async (): Promise<unknown> =>
       options.until === 'listening' ? (await fetch(`${url}/healthz`).catch(() => undefined))?.ok : (await daemon.status().catch(() => undefined))?.lastReconcile;
     await waitFor(async () => child.exitCode === null && (await ready()), {
-      timeoutMs: options.timeoutMs ?? 20_000,
+      timeoutMs: options.timeoutMs ?? 60_000,
       what: `the daemon to be ${options.until ?? 'reconciled'}`,
       failFast: () => (child.exitCode !== null ? `the daemon exited with ${child.exitCode}:\n${err}\n${out}` : undefined),
     });

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
  */
 export async function waitFor<T>(
   check: () => Promise<T> | T,
-  { timeoutMs = 15_000, intervalMs = 50, what = 'a condition', failFast }: { timeoutMs?: number; intervalMs?: number; what?: string; failFast?: () => string | undefined } = {},
+  { timeoutMs = 60_000, intervalMs = 50, what = 'a condition', failFast }: { timeoutMs?: number; intervalMs?: number; what?: string; failFast?: () => string | undefined } = {},
 ): Promise<NonNullable<T>> {
   const deadline = performance.now() + timeoutMs;
   let last: T | undefined;

@@ -10,6 +10,7 @@ import type { EventStore } from '../../src/server/feed/event-store.js';
 import { runDashcd, type CliResult } from '../helpers/cli.js';
 import { generateEvents, renderEvent } from '../helpers/events-feed-server.js';
 import { feedScratchPerTest } from '../helpers/scratch.js';
+import { waitFor } from '../helpers/wait.js';
 import { startTestServer } from '../helpers/server.js';
 
 const DAY = 86_400_000;
@@ -47,7 +48,9 @@ describe('dashcd events pull', () => {
     const now = Date.now();
     const feed = await scratch.startFeed({ events: generateEvents({ count: 200, from: now - DAY, to: now - 1000 }) });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(new Error('SIGINT')), 1500);
+    // Interrupted once it has polled twice after the first pull: a condition, so a slow machine only takes longer.
+    const interrupt = (): void => controller.abort(new Error('SIGINT'));
+    void waitFor(() => feed.requests.length >= 3, { what: 'two follow-up polls' }).then(interrupt, interrupt);
     const result = await runDashcd(['events', 'pull', '--target', `${feed.url}/e/prod`, '--follow', '--interval', '1s'], {
       cwd: scratch.dir,
       env: { DT_API_TOKEN: 'dt0c01.TESTTESTTEST.SECRET' },
