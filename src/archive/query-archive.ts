@@ -26,18 +26,37 @@ export interface QueryArchiveOptions extends ArchiveFilter {
 }
 
 /**
- * Streams archived events matching the filter, partition by partition (oldest day first, lines in the order they
- * were written). Only partitions whose day overlaps `[from, to]` are opened; memory is bounded by one partition
- * (for `latest`) or one line. An unreadable line is reported to `onBadLine` with its file and line number, and skipped.
+ * Streams archived events matching the filter, oldest first: by start time, then id, then the order versions were
+ * written (the feed pages newest first, so the written order alone would run backwards within a day). Only
+ * partitions whose day overlaps `[from, to]` are opened, one UTC day (of every environment) at a time, so memory is
+ * bounded by one day of the archive. An unreadable line is reported to `onBadLine` with its file and line number,
+ * and skipped.
  */
 export async function* queryArchive(options: QueryArchiveOptions): AsyncGenerator<ArchivedEvent> {
-  for (const partition of await selectPartitions(options)) {
-    const lines = readPartition(partition, options);
-    const events = options.latest ? await foldLatest(lines) : lines;
-    for await (const item of events) {
-      if (matches(item.event, options) && (options.status === undefined || item.event.eventStatus === options.status)) yield item;
+  for (const partitions of byDay(await selectPartitions(options))) {
+    const day: ArchivedEvent[] = [];
+    for (const partition of partitions) {
+      const lines = readPartition(partition, options);
+      for (const item of options.latest ? await foldLatest(lines) : await collect(lines)) {
+        if (matches(item.event, options) && (options.status === undefined || item.event.eventStatus === options.status)) day.push(item);
+      }
     }
+    // Array.prototype.sort is stable: versions of one event keep their written order.
+    yield* day.sort((a, b) => a.event.startTime - b.event.startTime || (a.event.id < b.event.id ? -1 : a.event.id > b.event.id ? 1 : 0));
   }
+}
+
+/** Partitions grouped by UTC day, oldest day first. */
+function byDay(partitions: readonly Partition[]): Partition[][] {
+  const days = new Map<string, Partition[]>();
+  for (const partition of [...partitions].sort((a, b) => a.start - b.start)) days.set(partition.day, [...(days.get(partition.day) ?? []), partition]);
+  return [...days.values()];
+}
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
 }
 
 export interface ArchiveStats {

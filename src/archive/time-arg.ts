@@ -1,8 +1,8 @@
 import { ArchiveError } from './archive-error.js';
 import { DAY_MS } from './archived-event.js';
 
-/** `2024-05-01`, optionally `T12:00`, `:30`, `.250`, and `Z` or `+02:00`. */
-const ISO_TIME = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?)?(Z|[+-]\d{2}:\d{2})?$/;
+/** `2024-05-01`, optionally `T12:00` (or ` 12:00`, as people type it), `:30`, `.250`, and `Z` or `+02:00`. */
+const ISO_TIME = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?))?(Z|[+-]\d{2}:\d{2})?$/;
 
 const UNIT_MS: Readonly<Record<string, number>> = {
   ms: 1,
@@ -29,13 +29,16 @@ export function parseDuration(text: string): number | undefined {
 export type TimeBound = 'start' | 'end';
 
 /**
- * An instant from a command-line argument: a relative form (`7d`, `12h`, `30m` = that long before `now`), epoch
- * milliseconds (`1700000000000`), an ISO date (`2024-05-01`, UTC midnight like the partitions; as an `end` bound
- * the day's last millisecond) or an ISO date-time (`2024-05-01T12:00:00Z`; without an offset it is read as UTC).
+ * An instant from a command-line argument: `now`, `today` or `yesterday` (UTC days, like the partitions), a relative
+ * form (`7d`, `12h`, `30m` = that long before `now`), epoch milliseconds (`1700000000000`), an ISO date
+ * (`2024-05-01`, UTC midnight; as an `end` bound the day's last millisecond) or an ISO date-time
+ * (`2024-05-01T12:00:00Z`, or `2024-05-01 12:00`; without an offset it is read as UTC).
  * Throws ArchiveError `BAD_TIME` otherwise.
  */
 export function parseTimeArg(text: string, now: number, bound: TimeBound = 'start'): number {
   const trimmed = text.trim();
+  const named = namedTime(trimmed.toLowerCase(), now, bound);
+  if (named !== undefined) return named;
   const duration = parseDuration(trimmed);
   if (duration !== undefined) return now - duration;
   if (/^-?\d+$/.test(trimmed)) {
@@ -43,12 +46,21 @@ export function parseTimeArg(text: string, now: number, bound: TimeBound = 'star
     if (Number.isSafeInteger(ms)) return ms;
   }
   const iso = ISO_TIME.exec(trimmed);
-  const isoText = iso ? `${iso[1]}${iso[2] ?? 'T00:00:00'}${iso[3] ?? 'Z'}` : '';
+  const isoText = iso ? `${iso[1]}T${iso[2] ?? '00:00:00'}${iso[3] ?? 'Z'}` : '';
   const ms = iso && dateExists(isoText) ? Date.parse(isoText) : Number.NaN;
   if (Number.isNaN(ms)) {
-    throw new ArchiveError('BAD_TIME', `'${text}' is not a time: use 7d, 12h or 30m (back from now), epoch milliseconds, or an ISO date like 2024-05-01 or 2024-05-01T12:00:00Z`);
+    throw new ArchiveError('BAD_TIME', `'${text}' is not a time: use now, today, yesterday, 7d, 12h or 30m (back from now), epoch milliseconds, or a UTC date like 2024-05-01, 2024-05-01T12:00:00Z or "2024-05-01 12:00"`);
   }
   return bound === 'end' && iso?.[2] === undefined ? ms + DAY_MS - 1 : ms;
+}
+
+/** `now`, and the UTC days `today` and `yesterday` (as an `end` bound: through the day's last millisecond). */
+function namedTime(word: string, now: number, bound: TimeBound): number | undefined {
+  if (word === 'now') return now;
+  const today = Math.floor(now / DAY_MS) * DAY_MS;
+  const day = word === 'today' ? today : word === 'yesterday' ? today - DAY_MS : undefined;
+  if (day === undefined) return undefined;
+  return bound === 'end' ? day + DAY_MS - 1 : day;
 }
 
 /** Date.parse rolls `2024-02-30` over to March; a date the user typed must exist as written. */

@@ -2,6 +2,7 @@ import type { Command, CommandIo } from './command.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { commandHelp, groupHelp, groupMembers, overviewHelp } from './help.js';
 import { closest, parseArgs } from './parse-args.js';
+import { dashcdVersion } from './version.js';
 
 /**
  * Selects the command from the leading words, parses its flags and runs it. The one place where errors become exit
@@ -11,6 +12,10 @@ export async function runCli(commands: readonly Command[], argv: readonly string
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || (argv[0] === 'help' && argv.length === 1)) {
     io.stdout.write(overviewHelp(commands));
     return argv.length === 0 ? ExitCode.Usage : ExitCode.Success;
+  }
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    io.stdout.write(`dashcd ${dashcdVersion()}\n`);
+    return ExitCode.Success;
   }
   // `dashcd help token list` is `dashcd token list --help`.
   if (argv[0] === 'help') return runCli(commands, [...argv.slice(1), '--help'], io);

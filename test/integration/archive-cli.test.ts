@@ -63,7 +63,7 @@ describe('dashcd events pull', () => {
   });
 
   it.each([
-    [['--since', 'yesterday'], /--since: 'yesterday' is not a time/],
+    [['--since', 'last week'], /--since: 'last week' is not a time/],
     [['--type', 'NOT_A_TYPE'], /--type 'NOT_A_TYPE' is not an event type/],
     [['--env', '../etc'], /--env '..\/etc' is not an environment id/],
     [['--interval', '10ms', '--follow'], /--interval must be at least 1s/],
@@ -123,7 +123,7 @@ describe('dashcd events query and stats', () => {
     await writeFile(file, `${text.slice(0, 30)}\n${text}`);
     const result = await dashcd(['events', 'query', '--format', 'table']);
     expect(result.code).toBe(0);
-    expect(result.stdout.split('\n')[0]).toMatch(/^START \(UTC\)\s+STATUS\s+TYPE\s+ENTITY ID\s+ID\s+ENTITY NAME$/);
+    expect(result.stdout.split('\n')[0]).toMatch(/^START \(UTC\)\s+STATUS\s+TYPE\s+ENTITY NAME\s+ENTITY ID\s+ID$/);
     expect(result.stdout.trim().split('\n')).toHaveLength(61);
     expect(result.stderr).toBe(`${file}:1: skipped an unreadable line: not JSON: ${errorOf(text.slice(0, 30))}\n`);
   });

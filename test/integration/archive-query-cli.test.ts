@@ -1,9 +1,12 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsQueryCommand } from '../../src/cli/commands/events-query.js';
 import { eventsStatsCommand } from '../../src/cli/commands/events-stats.js';
+import { runCli } from '../../src/cli/run.js';
+import { silentLogger } from '../../src/lib/logger.js';
 import { runDashcd, type CliResult } from '../helpers/cli.js';
 import { renderEvent, type FeedEvent } from '../helpers/events-feed-server.js';
 
@@ -60,20 +63,23 @@ function entityIds(result: CliResult): string[] {
 }
 
 describe('--from/--to with bare dates', () => {
-  it('events query --from D --to D prints every version that starts on day D', async () => {
+  it('events query --from D --to D prints every version that starts on day D, oldest first, versions in written order', async () => {
     const result = await dashcd(['events', 'query', '--from', '2026-11-18', '--to', '2026-11-18']);
     expect(result).toMatchObject({ code: 0, stderr: '' });
-    expect(entityIds(result)).toEqual(['HOST-0000000000000002', 'HOST-0000000000000003', 'HOST-0000000000000004', 'HOST-0000000000000003']);
+    expect(entityIds(result)).toEqual(['HOST-0000000000000002', 'HOST-0000000000000004', 'HOST-0000000000000003', 'HOST-0000000000000003']);
+    expect(result.stdout.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { eventStatus: string }).eventStatus).slice(2)).toEqual(['OPEN', 'CLOSED']);
   });
 
   it('a bare --to date ends before the next UTC midnight, a date-time --to is exact', async () => {
     expect(entityIds(await dashcd(['events', 'query', '--to', '2026-11-17']))).toEqual(['HOST-0000000000000001']);
     expect(entityIds(await dashcd(['events', 'query', '--to', '2026-11-18T00:00:00Z']))).toEqual(['HOST-0000000000000001', 'HOST-0000000000000002']);
     expect(entityIds(await dashcd(['events', 'query', '--from', '2026-11-18T12:00:00Z', '--to', String(DAY_18 + 20 * HOUR)]))).toEqual([
-      'HOST-0000000000000003',
       'HOST-0000000000000004',
       'HOST-0000000000000003',
+      'HOST-0000000000000003',
     ]);
+    expect(entityIds(await dashcd(['events', 'query', '--from', '2026-11-18 12:00', '--to', '2026-11-18 19:59']))).toEqual(['HOST-0000000000000004']);
+    expect(entityIds(await dashcd(['events', 'query', '--from', '2026-11-19', '--to', 'now']))).toEqual(['HOST-0000000000000005']);
   });
 
   it('events stats --from D --to D counts the events of day D', async () => {
@@ -104,13 +110,39 @@ describe('events query output that helps the next query', () => {
     expect((await dashcd(['events', 'query', '--env', 'prod'])).stderr).toBe('');
   });
 
-  it('shows in the table the entity id that --entity filters on, and the entity name beside it', async () => {
+  it('shows in the table the entity name, then the ids, each cut with … to fit 100 columns', async () => {
     const table = await dashcd(['events', 'query', '--format', 'table', '--from', '2026-11-18', '--to', '2026-11-18']);
     const [header, first] = table.stdout.split('\n');
-    expect(header).toMatch(/^START \(UTC\)\s+STATUS\s+TYPE\s+ENTITY ID\s+ID\s+ENTITY NAME$/);
-    expect(first).toMatch(/^2026-11-18 00:00:00\s+CLOSED\s+CUSTOM_INFO\s+HOST-0000000000000002\s+-4314211936928920172_\d+\s+host 2$/);
-    const entityId = (first ?? '').split(/\s+/)[4] ?? '';
-    const filtered = await dashcd(['events', 'query', '--entity', entityId, '--format', 'table']);
+    expect(header).toMatch(/^START \(UTC\)\s+STATUS\s+TYPE\s+ENTITY NAME\s+ENTITY ID\s+ID$/);
+    expect(first).toMatch(/^2026-11-18 00:00:00\s+CLOSED\s+CUSTOM_INFO\s+host 2\s+HOST-0000000000…\s+-4314211936928…$/);
+    for (const line of table.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(100);
+    const filtered = await dashcd(['events', 'query', '--entity', 'HOST-0000000000000002', '--format', 'table']);
     expect(filtered.stdout.trim().split('\n').slice(1)).toEqual([first]);
+  });
+});
+
+describe('events query into a slow pipe', () => {
+  it('waits for the reader without piling up listeners (no MaxListenersExceededWarning)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dashcd-query-pipe-'));
+    try {
+      const day = join(dir, 'events-archive', 'prod', 'date=2026-11-18');
+      await mkdir(day, { recursive: true });
+      await writeFile(join(day, 'events.jsonl'), Array.from({ length: 40 }, (_, i) => `${renderEvent(event(i, DAY_18 + i * 60_000))}\n`).join(''));
+      const warnings: string[] = [];
+      const onWarning = (warning: Error): void => void warnings.push(warning.name);
+      process.on('warning', onWarning);
+      // A reader slower than the writer: every write is refused until the previous line was taken.
+      const lines: string[] = [];
+      const stdout = new Writable({ highWaterMark: 1, write: (chunk, _encoding, done) => void setImmediate(() => (lines.push(String(chunk)), done())) });
+      const io = { stdout, stderr: new PassThrough(), env: {}, cwd: dir, log: silentLogger(), signal: new AbortController().signal };
+      expect(await runCli([eventsQueryCommand], ['events', 'query', '--format', 'jsonl'], io)).toBe(0);
+      await new Promise((resolve) => setImmediate(resolve));
+      process.off('warning', onWarning);
+      expect(lines).toHaveLength(40);
+      expect(stdout.listenerCount('close') + stdout.listenerCount('drain')).toBe(0);
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

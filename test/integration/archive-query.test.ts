@@ -70,7 +70,7 @@ describe('queryArchive', () => {
     expect(await collect({ eventType: 'CUSTOM_DEPLOYMENT' })).toEqual([`${id(30)}:CLOSED`, `${id(1)}:CLOSED`]);
     expect(await collect({ entityId: 'HOST-0000000000000002' })).toEqual([`${id(30)}:CLOSED`, `${id(2)}:OPEN`, `${id(2)}:CLOSED`]);
     expect(await collect({ status: 'OPEN' })).toEqual([`${id(50)}:OPEN`, `${id(2)}:OPEN`]);
-    expect(await collect({ from: T0 - 3 * 3_600_000, to: T0 - 2 * 3_600_000 })).toEqual([`${id(2)}:OPEN`, `${id(3)}:CLOSED`, `${id(2)}:CLOSED`]);
+    expect(await collect({ from: T0 - 3 * 3_600_000, to: T0 - 2 * 3_600_000 })).toEqual([`${id(3)}:CLOSED`, `${id(2)}:OPEN`, `${id(2)}:CLOSED`]);
   });
 
   it('with latest, folds each event to its newest version before matching the status', async () => {

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { commands } from '../../src/cli/commands/index.js';
@@ -37,6 +38,16 @@ describe('the command layer', () => {
     expect(result.code).toBe(ExitCode.Success);
     for (const command of commands) expect(result.stdout).toContain(command.path.join(' '));
     expect(result.stdout).toMatch(/Exit codes: 0 ok/);
+  });
+
+  it('"dashcd --version" and "-V" print the version of package.json and exit 0', async () => {
+    const { version } = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) {
+      const result = await run([flag]);
+      expect(result.code).toBe(ExitCode.Success);
+      expect(result.stdout).toBe(`dashcd ${version}\n`);
+    }
+    expect((await run(['--help'])).stdout).toContain("'dashcd --version'");
   });
 
   it('answers an unknown command with a hint and the usage exit code', async () => {

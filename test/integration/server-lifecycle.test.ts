@@ -40,7 +40,7 @@ describe('server lifecycle', () => {
     await again.close();
   });
 
-  it('dashcd serve publishes its URL, a second serve exits 1 with a clear message, and a signal stops the first', async () => {
+  it('dashcd serve publishes its URL, a second serve exits 4 (data dir in use, as every command) with a clear message, and a signal stops the first', async () => {
     const controller = new AbortController();
     const io = cliIo(dataDir, controller.signal);
     const running = runCli([serveCommand], ['serve', '--port', '0', '--data', '.'], io);
@@ -48,7 +48,7 @@ describe('server lifecycle', () => {
     expect(io.out()).toContain(`dashcd serving ${owner!.url}/e/local`);
 
     const second = cliIo(dataDir, new AbortController().signal);
-    expect(await runCli([serveCommand], ['serve', '--port', '0', '--data', '.'], second)).toBe(1);
+    expect(await runCli([serveCommand], ['serve', '--port', '0', '--data', '.'], second)).toBe(4);
     expect(second.err()).toContain(`is in use by dashcd pid ${process.pid} serving ${owner!.url}`);
 
     controller.abort(new Error('received SIGTERM'));

@@ -78,9 +78,9 @@ describe('token commands on a data dir nobody owns', () => {
     expect(stdout).not.toContain(token.split('.')[2]);
   });
 
-  it('revoke by name makes the token invalid; unknown and ambiguous names are usage errors', async () => {
+  it('revoke by name makes the token invalid; an unknown name exits 1, an ambiguous one is a usage error', async () => {
     const token = await createToken('--name', 'ci');
-    expect(await dashcd('token', 'revoke', 'nope')).toMatchObject({ code: 64, stderr: expect.stringContaining("no token with id or name 'nope'") });
+    expect(await dashcd('token', 'revoke', 'nope')).toMatchObject({ code: 1, stderr: expect.stringContaining("no token with id or name 'nope'") });
     await createToken('--name', 'twin');
     await createToken('--name', 'twin');
     expect(await dashcd('token', 'revoke', 'twin')).toMatchObject({ code: 64, stderr: expect.stringContaining('revoke by id') });
@@ -198,7 +198,7 @@ describe('token commands while a dashcd owns the data dir', () => {
   });
 
   it('reports the owner’s refusals: unknown token, ambiguous name', async () => {
-    expect(await dashcd('token', 'revoke', 'nope')).toMatchObject({ code: 64, stderr: expect.stringContaining("no token with id or name 'nope'") });
+    expect(await dashcd('token', 'revoke', 'nope')).toMatchObject({ code: 1, stderr: expect.stringContaining("no token with id or name 'nope'") });
     await createToken('--name', 'twin');
     await createToken('--name', 'twin');
     expect(await dashcd('token', 'revoke', 'twin')).toMatchObject({ code: 64, stderr: expect.stringContaining('revoke by id') });

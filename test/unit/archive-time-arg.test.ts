@@ -24,6 +24,23 @@ describe('parseTimeArg', () => {
     expect(parseTimeArg('2024-05-01', NOW)).toBe(Date.UTC(2024, 4, 1));
   });
 
+  it('reads now, today and yesterday (UTC days; as an end bound, through the day)', () => {
+    const midnight = Date.UTC(2024, 4, 15);
+    expect(parseTimeArg('now', NOW)).toBe(NOW);
+    expect(parseTimeArg('now', NOW, 'end')).toBe(NOW);
+    expect(parseTimeArg('today', NOW)).toBe(midnight);
+    expect(parseTimeArg('Today', NOW, 'end')).toBe(midnight + 86_400_000 - 1);
+    expect(parseTimeArg('yesterday', NOW)).toBe(midnight - 86_400_000);
+    expect(parseTimeArg('yesterday', NOW, 'end')).toBe(midnight - 1);
+  });
+
+  it('reads a date and time separated by a space, as people type it, exactly at either end', () => {
+    expect(parseTimeArg('2026-11-22 10:00', NOW)).toBe(Date.UTC(2026, 10, 22, 10));
+    expect(parseTimeArg('2026-11-22 10:00', NOW, 'end')).toBe(Date.UTC(2026, 10, 22, 10));
+    expect(parseTimeArg('2026-11-22 10:00:30+01:00', NOW)).toBe(Date.UTC(2026, 10, 22, 9, 0, 30));
+    expect(() => parseTimeArg('2026-11-22  10:00', NOW)).toThrow(/not a time/);
+  });
+
   it('reads an ISO date-time, as UTC when it has no offset', () => {
     expect(parseTimeArg('2024-05-01T12:30:00Z', NOW)).toBe(Date.UTC(2024, 4, 1, 12, 30));
     expect(parseTimeArg('2024-05-01T12:30', NOW)).toBe(Date.UTC(2024, 4, 1, 12, 30));
@@ -43,8 +60,8 @@ describe('parseTimeArg', () => {
     expect(parseTimeArg('7d', NOW, 'end')).toBe(NOW - 7 * 86_400_000);
   });
 
-  it.each(['yesterday', '7 days', '2024-02-30', '2024-13-01', '2024-05-01 12:00', '12x', '', '1e3'])('rejects %j with a message naming the accepted forms', (text) => {
-    expect(() => parseTimeArg(text, NOW)).toThrow(/is not a time: use 7d, 12h or 30m/);
+  it.each(['last week', '7 days', '2024-02-30', '2024-13-01', '2024-05-01 25:00', '12x', '', '1e3'])('rejects %j with a message naming the accepted forms', (text) => {
+    expect(() => parseTimeArg(text, NOW)).toThrow(/is not a time: use now, today, yesterday, 7d, 12h or 30m/);
   });
 });
 

@@ -1,4 +1,4 @@
-import { once } from 'node:events';
+import type { Writable } from 'node:stream';
 import { resolve } from 'node:path';
 import { listEnvironments } from '../../archive/archive-layout.js';
 import { queryArchive, type ArchivedEvent, type QueryArchiveOptions } from '../../archive/query-archive.js';
@@ -14,18 +14,19 @@ export const eventsQueryCommand = defineCommand({
   path: ['events', 'query'],
   summary: 'Print archived events that match filters (JSONL, or a table in a terminal)',
   description:
-    'Reads only the date= partitions that overlap --from/--to, streaming. Times filter on the event start and take\n' +
-    'ISO dates (UTC), epoch ms, or 7d / 12h / 30m back from now; both ends are inclusive, and a bare date as --to\n' +
-    'covers that whole day (--from 2024-05-01 --to 2024-05-01 is that one day). --latest prints each event once, as\n' +
-    'its newest version (then --status matches that version). An unreadable archive line is reported on stderr as\n' +
-    'FILE:LINE.',
+    'Reads only the date= partitions that overlap --from/--to, a day at a time, and prints events oldest first (by\n' +
+    'start time). Times filter on the event start and take now, today, yesterday, ISO dates and date-times (UTC:\n' +
+    '2024-05-01, "2024-05-01 10:00", 2024-05-01T10:00Z), epoch ms, or 7d / 12h / 30m back from now; both ends are\n' +
+    'inclusive, and a bare date as --to covers that whole day (as today and yesterday do). --latest prints each event once,\n' +
+    'as its newest version (then --status matches that version). The table fits 100 columns: longer cells end in …\n' +
+    '(JSONL has every value whole). An unreadable archive line is reported on stderr as FILE:LINE.',
   flags: {
     archive: archiveFlag,
     env: { type: 'string', description: 'Only this environment folder (default: all)', valueName: 'id' },
     type: { type: 'string', description: 'Only this eventType', valueName: 'eventType' },
     entity: { type: 'string', description: 'Only this entityId', valueName: 'entityId' },
     status: { type: 'string', description: 'OPEN or CLOSED', valueName: 'status' },
-    from: { type: 'string', description: 'Events starting at or after (7d, 2024-05-01, epoch ms)', valueName: 'time' },
+    from: { type: 'string', description: 'Events starting at or after (7d, today, 2024-05-01, epoch ms)', valueName: 'time' },
     to: toFlag,
     latest: { type: 'boolean', description: 'Only the newest version of each event' },
     format: { type: 'string', description: 'jsonl or table (default: table in a terminal, else jsonl)', valueName: 'format' },
@@ -50,7 +51,7 @@ export const eventsQueryCommand = defineCommand({
     try {
       for await (const item of queryArchive(options)) {
         if (closed) break;
-        if (!io.stdout.write(render(item))) await Promise.race([once(io.stdout, 'drain'), once(io.stdout, 'close')]);
+        if (!io.stdout.write(render(item))) await drainOrClose(io.stdout);
       }
     } finally {
       io.stdout.off('error', onError);
@@ -99,17 +100,41 @@ export function timeFlag(flags: FlagValues, name: string, now: number, bound: Ti
   }
 }
 
-// The entity id is what --entity filters on, so it has its own column; the name (free text, any length) comes last.
-const COLUMNS = [20, 7, 30, 32, 36] as const;
-const TABLE_HEADER = row(['START (UTC)', 'STATUS', 'TYPE', 'ENTITY ID', 'ID', 'ENTITY NAME']);
+/**
+ * Resolves when a stream that refused a write can take more, or has closed (the reader went away). Both listeners go
+ * either way: a `once` left behind per back-pressured write piles up into a MaxListenersExceededWarning.
+ */
+function drainOrClose(stream: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+  });
+}
+
+/**
+ * Widths that fit a 100-column terminal with the separating spaces. The entity name is what a reader scans for, so it
+ * comes before the long ids; the entity id stays (it is what --entity filters on). A longer cell ends in `…`.
+ */
+const COLUMNS = [['START (UTC)', 19], ['STATUS', 6], ['TYPE', 20], ['ENTITY NAME', 19], ['ENTITY ID', 16], ['ID', 15]] as const;
+export const TABLE_WIDTH = COLUMNS.reduce((sum, [, width]) => sum + width, COLUMNS.length - 1);
+const TABLE_HEADER = row(COLUMNS.map(([title]) => title));
 
 function tableRow({ event }: ArchivedEvent): string {
   const start = new Date(event.startTime).toISOString().slice(0, 19).replace('T', ' ');
-  const cells = [start, event.eventStatus ?? '-', event.eventType ?? '-', event.entityId ?? '-', event.id, event.entityName ?? '-'];
+  const cells = [start, event.eventStatus ?? '-', event.eventType ?? '-', event.entityName ?? '-', event.entityId ?? '-', event.id];
   // Text from the feed must not move the cursor or break the row.
   return row(cells.map(printable));
 }
 
 function row(cells: readonly string[]): string {
-  return `${cells.map((cell, i) => (i < COLUMNS.length ? cell.padEnd((COLUMNS[i] as number) - 1) : cell)).join(' ')}\n`;
+  const fitted = cells.map((cell, i) => {
+    const width = COLUMNS[i]?.[1] ?? cell.length;
+    return cell.length > width ? `${cell.slice(0, width - 1)}…` : cell.padEnd(width);
+  });
+  return `${fitted.join(' ').trimEnd()}\n`;
 }

@@ -47,7 +47,8 @@ async function start(dataDir: string, host: string, port: number, log: Logger): 
   try {
     return await startServer({ dataDir, host, port, log, ...eventsServerOptions({ log }) });
   } catch (error) {
-    if (error instanceof DataDirLockedError) throw new CliError(error.message, ExitCode.Unexpected, { cause: error });
+    // Exit 4, as every other command that finds its data dir owned by another dashcd.
+    if (error instanceof DataDirLockedError) throw new CliError(error.message, ExitCode.TargetUnavailable, { cause: error });
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
       throw new CliError(`cannot listen on ${host}:${port} (${code}) — choose another --host/--port`, ExitCode.Unexpected, { cause: error });

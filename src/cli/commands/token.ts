@@ -88,7 +88,8 @@ export const tokenRevokeCommand = defineCommand({
         return (await openStore(root, env)).revoke(idOrName);
       },
     });
-    if (!revoked) throw new CliError(`no token with id or name '${idOrName}' in environment ${env} (see 'dashcd token list --env ${env}')`, ExitCode.Usage);
+    // A name that matches nothing is a failed lookup (exit 1, like `pull` of an id the target lacks), not a usage error.
+    if (!revoked) throw new CliError(`no token with id or name '${idOrName}' in environment ${env} (see 'dashcd token list --env ${env}')`, ExitCode.Unexpected);
     io.stderr.write(`Revoked token '${idOrName}' in environment ${env}.\n`);
     return ExitCode.Success;
   },
