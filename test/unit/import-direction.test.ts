@@ -20,8 +20,11 @@ const ALLOWED: Record<string, readonly string[]> = {
   apply: ['plan', 'client', 'schema', 'lib'],
   pull: ['plan', 'client', 'desired', 'schema', 'lib'],
   reconcile: ['environments', 'plan', 'client', 'desired', 'config', 'apply', 'schema', 'lib'],
-  daemon: ['environments', 'source', 'reconcile', 'apply', 'plan', 'client', 'desired', 'config', 'archive', 'server', 'schema', 'lib'],
-  cli: ['environments', 'source', 'daemon', 'reconcile', 'apply', 'pull', 'plan', 'client', 'desired', 'config', 'archive', 'server', 'schema', 'lib'],
+  daemon: ['console', 'environments', 'source', 'reconcile', 'apply', 'plan', 'client', 'desired', 'config', 'archive', 'server', 'schema', 'lib'],
+  cli: ['preview', 'console', 'environments', 'source', 'daemon', 'reconcile', 'apply', 'pull', 'plan', 'client', 'desired', 'config', 'archive', 'server', 'schema', 'lib'],
+  // The read-only web console: pure pictures (preview) and plan values in, pages and JSON out; it never writes.
+  preview: ['plan', 'schema', 'lib'],
+  console: ['preview', 'plan', 'schema', 'lib'],
 };
 
 function sourceFiles(dir: string): string[] {
