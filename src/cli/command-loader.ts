@@ -13,6 +13,7 @@ interface LazyCommand {
 export const LAZY_COMMANDS: readonly LazyCommand[] = [
   { path: ['validate'], load: async () => (await import('./commands/validate.js')).validateCommand },
   { path: ['plan'], load: async () => (await import('./commands/plan.js')).planCommand },
+  { path: ['preview'], load: async () => (await import('./commands/preview.js')).previewCommand },
   { path: ['apply'], load: async () => (await import('./commands/apply.js')).applyCommand },
   { path: ['pull'], load: async () => (await import('./commands/pull.js')).pullCommand },
   { path: ['pin'], load: async () => (await import('./commands/pin.js')).pinCommand },

@@ -8,6 +8,7 @@ import { eventsStatsCommand } from './events-stats.js';
 import { installerUrlCommand } from './installer-url.js';
 import { pinCommand } from './pin.js';
 import { planCommand } from './plan.js';
+import { previewCommand } from './preview.js';
 import { pullCommand } from './pull.js';
 import { schemaCommand } from './schema.js';
 import { serveCommand } from './serve.js';
@@ -18,6 +19,7 @@ import { validateCommand } from './validate.js';
 export const commands: readonly Command[] = [
   validateCommand,
   planCommand,
+  previewCommand,
   applyCommand,
   pullCommand,
   pinCommand,

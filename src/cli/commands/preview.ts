@@ -1,0 +1,87 @@
+import { readFile, stat } from 'node:fs/promises';
+import { basename, extname, join, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { mkdirDurable, writeFileDurable } from '../../lib/durable-file.js';
+import { renderHtmlPage } from '../../preview/render-html.js';
+import { renderLayoutSvg } from '../../preview/render-layout.js';
+import { svgToPng } from '../../preview/render-png.js';
+import { parseDashboardId } from '../../schema/ids.js';
+import { defineCommand, stringFlag, type CommandIo } from '../command.js';
+import { dataFlag, targetFlag } from '../common-flags.js';
+import { CliError, ExitCode, UsageError } from '../exit-codes.js';
+import { withTarget } from '../with-target.js';
+
+const FORMATS = ['svg', 'png', 'html'] as const;
+type Format = (typeof FORMATS)[number];
+
+interface Source {
+  /** File name stem of the picture. */
+  stem: string;
+  dashboard: unknown;
+}
+
+export const previewCommand = defineCommand({
+  path: ['preview'],
+  summary: 'Draw dashboards’ layouts (tiles on the 38 px grid, names, types, markdown, tags, filters) as SVG, PNG or HTML',
+  description:
+    'Each argument is a dashboard file (YAML or JSON) or the id of a live dashboard on the target. Writes one picture\nper dashboard into --out and prints the paths. PNG is rendered without a browser.',
+  flags: {
+    out: { type: 'string', description: 'Folder for the pictures', default: 'previews', valueName: 'dir' },
+    format: { type: 'string', description: 'svg | png | html', default: 'svg', valueName: 'format' },
+    target: targetFlag,
+    data: dataFlag,
+  },
+  positionals: [{ name: 'file|id', description: 'Dashboard files, or ids of live dashboards', variadic: true, required: true }],
+  examples: ['dashcd preview dashboards/hosts.yaml', 'dashcd preview --format png --out previews dashboards/*.yaml', 'dashcd preview 0a1b2c3d-0000-4000-8000-000000000001'],
+  async run({ flags, positionals }, io) {
+    const format = stringFlag(flags, 'format') ?? 'svg';
+    if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be svg, png or html, got '${format}'`);
+    if (positionals.length === 0) throw new UsageError('give at least one dashboard file or id');
+    const sources = await readSources(positionals, flags, io);
+    const out = resolve(io.cwd, stringFlag(flags, 'out') ?? 'previews');
+    await mkdirDurable(out);
+    for (const source of sources) {
+      const path = join(out, `${source.stem}.${format}`);
+      await writeFileDurable(path, picture(source, format as Format));
+      io.stdout.write(`${path}\n`);
+    }
+    return ExitCode.Success;
+  },
+});
+
+function picture(source: Source, format: Format): string | Uint8Array {
+  const svg = renderLayoutSvg(source.dashboard);
+  if (format === 'png') return svgToPng(svg);
+  if (format === 'html') return renderHtmlPage(`Preview: ${source.stem}`, [], [{ heading: source.stem, svg }]);
+  return svg;
+}
+
+async function readSources(args: readonly string[], flags: Parameters<typeof stringFlag>[0], io: CommandIo): Promise<Source[]> {
+  const files: Source[] = [];
+  const ids: string[] = [];
+  for (const arg of args) {
+    const path = resolve(io.cwd, arg);
+    if (await isFile(path)) files.push({ stem: basename(arg, extname(arg)), dashboard: await readDashboardFile(path, arg) });
+    else if (parseDashboardId(arg) !== undefined) ids.push(arg);
+    else throw new UsageError(`'${arg}' is neither a file nor a dashboard id`);
+  }
+  if (ids.length === 0) return files;
+  const live = await withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data') }, io, async (target) =>
+    Promise.all(ids.map(async (id) => ({ id, dashboard: await target.client.dashboards.get(id), label: target.label }))),
+  );
+  const missing = live.find((l) => l.dashboard === undefined);
+  if (missing) throw new CliError(`dashboard ${missing.id} not found on ${missing.label}`, ExitCode.Unexpected);
+  return [...files, ...live.map((l) => ({ stem: l.id, dashboard: l.dashboard }))];
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isFile() ?? false;
+}
+
+async function readDashboardFile(path: string, shown: string): Promise<unknown> {
+  try {
+    return parseYaml(await readFile(path, 'utf8')) as unknown;
+  } catch (error) {
+    throw new CliError(`${shown}: not a readable dashboard file (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`, ExitCode.InvalidDesiredState, { cause: error });
+  }
+}

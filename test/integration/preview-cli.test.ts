@@ -1,0 +1,62 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { markdownDashboard } from '../helpers/dashboards.js';
+import { createProject, runDashcd, type Project } from '../helpers/cli.js';
+import { drawnTiles, svgSize } from '../helpers/svg-shapes.js';
+
+const ID = '0a1b2c3d-0000-4000-8000-000000000001';
+const FILE = markdownDashboard({ name: 'Checkout', owner: 'shop@example.com', markdown: '"## Checkout funnel"', id: ID });
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+let project: Project | undefined;
+afterEach(async () => {
+  await project?.cleanup();
+  project = undefined;
+});
+
+describe('dashcd preview', () => {
+  it('writes an SVG per file into --out and prints its path', async () => {
+    project = await createProject({ 'dashboards/checkout.yaml': FILE });
+    const result = await runDashcd(['preview', 'dashboards/checkout.yaml', '--out', 'pics'], { cwd: project.root });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const path = join(project.root, 'pics', 'checkout.svg');
+    expect(result.stdout).toBe(`${path}\n`);
+    const svg = await readFile(path, 'utf8');
+    expect(drawnTiles(svg).map((t) => t.texts)).toEqual([['Notes', 'markdown', 'Checkout funnel']]);
+  });
+
+  it('renders PNG without a browser, at the SVG size', async () => {
+    project = await createProject({ 'dashboards/checkout.yaml': FILE });
+    const result = await runDashcd(['preview', '--format', 'png', 'dashboards/checkout.yaml'], { cwd: project.root });
+    expect(result.code).toBe(0);
+    const png = await readFile(join(project.root, 'previews', 'checkout.png'));
+    expect(png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
+    const svg = (await runDashcd(['preview', 'dashboards/checkout.yaml'], { cwd: project.root }), await readFile(join(project.root, 'previews', 'checkout.svg'), 'utf8'));
+    expect(png.readUInt32BE(16)).toBe(svgSize(svg).width);
+  });
+
+  it('writes a self-contained HTML page (no script, no external address)', async () => {
+    project = await createProject({ 'dashboards/checkout.yaml': FILE });
+    expect((await runDashcd(['preview', '--format', 'html', 'dashboards/checkout.yaml'], { cwd: project.root })).code).toBe(0);
+    const html = await readFile(join(project.root, 'previews', 'checkout.html'), 'utf8');
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).toContain('<svg ');
+    expect(html).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/);
+  });
+
+  it('draws a live dashboard by id from the target', async () => {
+    project = await createProject({ 'dashboards/checkout.yaml': FILE });
+    expect((await runDashcd(['apply'], { cwd: project.root })).code).toBe(0);
+    const result = await runDashcd(['preview', ID], { cwd: project.root });
+    expect(result.code).toBe(0);
+    expect(await readFile(join(project.root, 'previews', `${ID}.svg`), 'utf8')).toContain('>Checkout</text>');
+  });
+
+  it('bad input is a clear error with the right exit code', async () => {
+    project = await createProject({ 'dashboards/bad.yaml': 'tiles: [unclosed' });
+    expect(await runDashcd(['preview', 'nope.yaml'], { cwd: project.root })).toMatchObject({ code: 64, stderr: expect.stringContaining("'nope.yaml' is neither a file nor a dashboard id") });
+    expect(await runDashcd(['preview', '--format', 'gif', 'dashboards/bad.yaml'], { cwd: project.root })).toMatchObject({ code: 64 });
+    expect(await runDashcd(['preview', 'dashboards/bad.yaml'], { cwd: project.root })).toMatchObject({ code: 3, stderr: expect.stringContaining('dashboards/bad.yaml: not a readable dashboard file') });
+  });
+});
