@@ -27,8 +27,10 @@ export async function openEndpoint(
   options: Pick<DaemonOptions, 'target' | 'listen' | 'cwd' | 'dataDir' | 'simulateEvents' | 'retry' | 'log'>,
   status: DaemonStatus,
   requests: AbortSignal,
+  /** More routes beside the status endpoints (`/hooks/git`); each answers false for a path that is not its own. */
+  routes: readonly ((req: IncomingMessage, res: ServerResponse) => boolean)[] = [],
 ): Promise<Endpoint> {
-  const statusHandler = (req: IncomingMessage, res: ServerResponse): boolean => handleStatusRequest(status, req, res);
+  const statusHandler = (req: IncomingMessage, res: ServerResponse): boolean => handleStatusRequest(status, req, res) || routes.some((route) => route(req, res));
   const clientOptions = { log: options.log.child({ component: 'client' }), signal: requests, ...(options.retry ? { retry: options.retry } : {}) };
   if (options.target) {
     const server = await listenStatusOnly(options.listen, statusHandler);

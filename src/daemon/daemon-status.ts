@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Diagnostic } from '../desired/load-desired.js';
 import type { GitInfo } from '../desired/git-info.js';
 import { MetricsRegistry } from '../lib/metrics.js';
+import type { SourceStatus } from './source-status.js';
 
 export type FileResult = 'created' | 'updated' | 'unchanged' | 'drift-reverted' | 'drift-reported' | 'failed' | 'invalid' | 'rejected';
 
@@ -35,6 +36,8 @@ export class DaemonStatus {
   poller: PollerStatus = { eventsArchived: 0 };
   /** False once shutdown starts, or when a loop died: `/healthz` answers 503 then. */
   alive = true;
+  /** Following a repository: the live and pending revisions, fetching, staleness. */
+  source: SourceStatus | undefined;
 
   readonly metrics = new MetricsRegistry();
   readonly countReconcile = this.metrics.counter('dashcd_reconciles_total', 'Reconcile passes by result');
@@ -93,6 +96,7 @@ export class DaemonStatus {
       startedAt: this.startedAt,
       alive: this.alive,
       git: this.git ?? null,
+      ...(this.source ? { source: this.source.toJSON() } : {}),
       lastReconcile: this.lastReconcile ?? null,
       driftCount: this.driftCount,
       drifted: this.driftedFiles(),
@@ -106,6 +110,16 @@ export class DaemonStatus {
       },
     };
   }
+}
+
+/**
+ * Stale (the remote unreachable, a commit not applied) is still 200: restarting the daemon would not help, and the
+ * last good revision is live. The body says what is stale and why.
+ */
+function health(status: DaemonStatus): object {
+  if (!status.alive) return { status: 'unavailable' };
+  const stale = status.source?.staleReasons() ?? [];
+  return stale.length > 0 ? { status: 'stale', stale } : { status: 'ok' };
 }
 
 function idOf(status: FileStatus | undefined): { id?: string } {
@@ -128,7 +142,7 @@ export function handleStatusRequest(status: DaemonStatus, req: IncomingMessage, 
     res.end(req.method === 'HEAD' ? undefined : status.metrics.render());
     return true;
   }
-  const body = path === '/healthz' ? { status: status.alive ? 'ok' : 'unavailable' } : status.toJSON();
+  const body = path === '/healthz' ? health(status) : status.toJSON();
   res.writeHead(path === '/healthz' && !status.alive ? 503 : 200, JSON_TYPE);
   res.end(req.method === 'HEAD' ? undefined : `${JSON.stringify(body, null, path === '/status' ? 2 : 0)}\n`);
   return true;

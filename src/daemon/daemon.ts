@@ -6,7 +6,9 @@ import type { Logger } from '../lib/logger.js';
 import { openEndpoint, type Endpoint } from './daemon-endpoint.js';
 import { DaemonStatus } from './daemon-status.js';
 import { createDesiredCache } from '../desired/load-desired.js';
-import { createReconcilePass } from './reconcile-pass.js';
+import { describeFollow } from '../source/follow.js';
+import { openRepoFollowing, type RepoOptions } from './daemon-repo.js';
+import { createReconcilePass, type PassSource } from './reconcile-pass.js';
 import { createReconcileQueue, type ReconcileQueue } from './reconcile-queue.js';
 import { watchDashboards } from './watch-dashboards.js';
 
@@ -26,6 +28,8 @@ export interface DaemonOptions {
   maxDelete: number;
   concurrency: number;
   simulateEvents: boolean;
+  /** Follow a git repository instead of watching `dir`: each pass reads a clean checkout of the fetched commit. */
+  repo?: RepoOptions;
   /** The client's per-request retry policy (e.g. a shorter deadline from DASHCD_RETRY_DEADLINE). */
   retry?: Partial<RetryPolicy>;
   /** How long shutdown lets a running pass finish its writes before aborting its requests (default 3 s). */
@@ -62,26 +66,33 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
   // MaxListenersExceededWarning. Each listener goes when its request settles, so the count is bounded by the
   // requests in flight, not a leak; the limit is lifted for this signal only (as the CLI does for its client).
   setMaxListeners(0, requests.signal);
-  const endpoint = await openEndpoint(options, status, requests.signal);
+  const repo = options.repo ? await openRepoFollowing(options.repo, { cwd: options.cwd, dataDir: options.dataDir, log }) : undefined;
+  const endpoint = await openEndpoint(options, status, requests.signal, repo ? [repo.hook] : []);
   const dir = resolve(options.cwd, options.dir);
   let firstFullPassEnded: () => void = () => undefined;
   const firstFullPass = new Promise<void>((done) => (firstFullPassEnded = done));
-  const queue = createDaemonQueue(options, dir, endpoint, status, firstFullPassEnded);
-  const watcher = watchDashboards({
-    dir,
-    cwd: options.cwd,
-    log: log.child({ component: 'watcher' }),
-    onChange: (files) => queue.requestFiles(files, 'file-changed'),
-    onTreeChange: () => queue.requestFull('tree-changed'),
-  });
+  const source = repo?.attach(status, endpoint.env);
+  const queue = createDaemonQueue(options, dir, endpoint, status, firstFullPassEnded, source);
+  // A checkout never changes under the daemon: following a repository, the fetch loop says when to read, not a watcher.
+  const watcher = repo
+    ? undefined
+    : watchDashboards({
+        dir,
+        cwd: options.cwd,
+        log: log.child({ component: 'watcher' }),
+        onChange: (files) => queue.requestFiles(files, 'file-changed'),
+        onTreeChange: () => queue.requestFull('tree-changed'),
+      });
   const resync = setInterval(() => queue.requestFull('resync'), options.resyncMs);
   const poller = startPollerAfter(firstFullPass, options, endpoint, status);
+  const follower = repo?.start(() => queue.requestFull('new-revision'), signal);
   // The first pass starts once the watcher has scanned the folder: a save during the scan is then either read by
   // the pass or reported by the watcher, never lost between the two.
-  await Promise.race([watcher.ready, aborted(signal)]);
+  await Promise.race([watcher?.ready, aborted(signal)]);
   if (!signal.aborted) {
     queue.requestFull('startup');
-    log.info({ target: endpoint.label, status: endpoint.statusUrl, dir, selfHeal: options.selfHeal, prune: options.prune }, 'daemon ready');
+    const from = options.repo ? { repo: options.repo.url, follow: describeFollow(options.repo.follow), path: options.repo.path } : { dir };
+    log.info({ target: endpoint.label, status: endpoint.statusUrl, ...from, selfHeal: options.selfHeal, prune: options.prune }, 'daemon ready');
     options.onReady?.({ statusUrl: endpoint.statusUrl, target: endpoint.label, ...(endpoint.api ? { api: endpoint.api } : {}) });
   }
 
@@ -89,7 +100,8 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
   log.info({}, 'shutting down: stopping the watcher and poller, finishing in-flight writes');
   status.alive = false;
   clearInterval(resync);
-  await watcher.close();
+  await watcher?.close();
+  await follower?.stopped;
   await finishQueue(queue, requests, options.shutdownGraceMs ?? 3000, log);
   await poller;
   await endpoint.close();
@@ -97,7 +109,7 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
 }
 
 /** `onFullPassEnd` runs after every full pass, whether it succeeded or failed. */
-function createDaemonQueue(options: DaemonOptions, dir: string, endpoint: Endpoint, status: DaemonStatus, onFullPassEnd: () => void): ReconcileQueue {
+function createDaemonQueue(options: DaemonOptions, dir: string, endpoint: Endpoint, status: DaemonStatus, onFullPassEnd: () => void, source?: PassSource): ReconcileQueue {
   const log = options.log.child({ component: 'reconcile' });
   const { cwd, concurrency, signal } = options;
   const runPass = createReconcilePass({
@@ -107,6 +119,7 @@ function createDaemonQueue(options: DaemonOptions, dir: string, endpoint: Endpoi
     selfHeal: options.selfHeal,
     prune: options.prune,
     maxDelete: options.maxDelete,
+    ...(source ? { source } : {}),
   });
   return createReconcileQueue({
     log,

@@ -1,6 +1,7 @@
 import { applyPlan, countOutcomes, orphansOf, type ApplyOutcome } from '../apply/apply-plan.js';
 import { pruneRefusal } from '../apply/prune-guard.js';
 import { formatDiagnostic, type DesiredResult, type Diagnostic } from '../desired/load-desired.js';
+import type { GitInfo } from '../desired/git-info.js';
 import type { Logger } from '../lib/logger.js';
 import type { Plan, PlanChange } from '../plan/build-plan.js';
 import { planDashboards, type PlanContext } from '../reconcile/plan-dashboards.js';
@@ -14,6 +15,27 @@ export interface ReconcilePassDeps {
   selfHeal: boolean;
   prune: boolean;
   maxDelete: number;
+  /** Following a repository: each pass reads the checkout this names instead of `planContext`'s folder. */
+  source?: PassSource;
+}
+
+/** A clean checkout of one commit, as a pass reads it. */
+export interface PassTree {
+  dir: string;
+  cwd: string;
+  git: GitInfo;
+  /** The full sha, named in every log line of the pass. */
+  revision: string;
+  /** Skip invalid files (else a tree with any invalid file is not applied at all). */
+  tolerateInvalid: boolean;
+}
+
+export type PassOutcome = { kind: 'applied' } | { kind: 'invalid'; errors: string[] } | { kind: 'failed'; error: string };
+
+export interface PassSource {
+  /** The tree the next pass reads; undefined while nothing was fetched (the pass does nothing). */
+  next(): PassTree | undefined;
+  settled(tree: PassTree, outcome: PassOutcome): void;
 }
 
 type FileChange = Exclude<PlanChange, { action: 'orphan' }>;
@@ -28,18 +50,26 @@ type FileChange = Exclude<PlanChange, { action: 'orphan' }>;
  * daemon ever synced it) is a git change and is always applied; drift is reverted only with self-heal.
  */
 export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePass) => Promise<void> {
-  const { status, log } = deps;
+  const { status } = deps;
+  let log = deps.log;
   const { signal } = deps.planContext;
   /** Dashboard id → content hash of the file when live was last known equal to it. */
   const synced = new Map<string, string>();
 
   return async (pass) => {
     const started = Date.now();
+    const tree = deps.source?.next();
+    // Nothing fetched yet: not a failed pass, there is nothing to reconcile; the first fetch requests one.
+    if (deps.source && !tree) return;
+    // Every line of a pass over a commit names it, the apply's per-dashboard lines included.
+    log = tree ? deps.log.child({ revision: tree.revision }) : deps.log;
+    const planContext = tree ? { ...deps.planContext, dir: tree.dir, cwd: tree.cwd, git: tree.git, log } : deps.planContext;
     try {
-      const planned = await planDashboards(deps.planContext, { ...(pass.full ? {} : { only: pass.files }), tolerateInvalid: true });
+      const planned = await planDashboards(planContext, { ...(pass.full ? {} : { only: pass.files }), tolerateInvalid: tree?.tolerateInvalid ?? true });
       recordInvalid(planned.diagnostics, pass);
       if (planned.kind === 'invalid') {
-        finish(started, pass, false, 'the project configuration is invalid; nothing was applied');
+        if (tree) deps.source?.settled(tree, { kind: 'invalid', errors: planned.diagnostics.map(formatDiagnostic) });
+        finish(started, pass, false, tree ? `commit ${tree.git.shortCommit} has invalid files; nothing was applied` : 'the project configuration is invalid; nothing was applied');
         return;
       }
       // A read cut short by shutdown looks like missing dashboards: never act on such a plan.
@@ -61,9 +91,12 @@ export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePa
         'reconcile finished',
       );
       if (counts.failed > 0) throw new Error(`${counts.failed} dashboard write(s) failed`);
+      if (tree) deps.source?.settled(tree, { kind: 'applied' });
       finish(started, pass, true);
     } catch (error) {
-      finish(started, pass, false, error instanceof Error ? error.message : String(error));
+      const message = error instanceof Error ? error.message : String(error);
+      if (tree) deps.source?.settled(tree, { kind: 'failed', error: message });
+      finish(started, pass, false, message);
       throw error;
     }
   };

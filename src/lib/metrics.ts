@@ -46,6 +46,14 @@ export class MetricsRegistry {
     };
   }
 
+  /** Drops the series of `name` whose labels include `labels`: an info metric's old value must not linger. */
+  remove(name: string, labels: Labels): void {
+    const byLabels = this.series.get(name);
+    for (const [key, series] of byLabels ?? []) {
+      if (Object.entries(labels).every(([k, v]) => series.labels[k] === v)) byLabels?.delete(key);
+    }
+  }
+
   /** Buckets are cumulative (`le`: less than or equal), as the exposition format requires. */
   histogram(name: string, help: string, bounds: readonly number[] = DEFAULT_BUCKETS): (seconds: number, labels?: Labels) => void {
     this.help.set(name, { type: 'histogram', help });

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { ApiClient } from '../client/api-client.js';
 import { loadProjectConfigFor, type ProjectConfig } from '../config/project-config.js';
-import { readGitInfo } from '../desired/git-info.js';
+import { readGitInfo, type GitInfo } from '../desired/git-info.js';
 import { loadDesired, type DesiredCache, type Diagnostic, type DesiredResult } from '../desired/load-desired.js';
 import type { Logger } from '../lib/logger.js';
 import { buildPlan, type Plan } from '../plan/build-plan.js';
@@ -18,6 +18,8 @@ export interface PlanContext {
   signal?: AbortSignal;
   /** Parsed files by content hash: a long-running caller (the daemon) re-reads only what changed. */
   cache?: DesiredCache;
+  /** The commit being read, when the caller knows it (a checkout of a followed repository has no `.git`). */
+  git?: GitInfo;
 }
 
 export type PlanDashboardsResult =
@@ -41,7 +43,7 @@ export async function planDashboards(ctx: PlanContext, options: PlanOptions = {}
   const [project, desired, git] = await Promise.all([
     loadProjectConfigFor(dir, ctx.cwd),
     loadDesired({ dir, cwd: ctx.cwd, ...(only ? { only: [...only] } : {}), ...(ctx.cache ? { cache: ctx.cache } : {}) }),
-    readGitInfo(dir),
+    ctx.git ?? readGitInfo(dir),
   ]);
   const diagnostics: Diagnostic[] = [...project.diagnostics, ...desired.diagnostics];
   if (project.diagnostics.length > 0 || (diagnostics.length > 0 && !options.tolerateInvalid)) {

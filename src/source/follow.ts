@@ -41,3 +41,12 @@ export function followProblem(follow: Follow): string | undefined {
     /[\s~^:?[\\\x00-\x1f\x7f]/.test(name);
   return bad ? `${what} '${'branch' in follow ? follow.branch : follow.tagPattern}' is not a valid git ref name` : undefined;
 }
+
+/** Whether a push to `ref` (`refs/heads/main`, `refs/tags/release-7`) moves what `follow` follows. */
+export function followsRef(follow: Follow, ref: string): boolean {
+  if ('branch' in follow) return ref === `refs/heads/${follow.branch}`;
+  if (!ref.startsWith('refs/tags/')) return false;
+  // `*` matches within one path segment, as for-each-ref's pattern does for the mirror's tags.
+  const glob = follow.tagPattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*');
+  return new RegExp(`^${glob}$`).test(ref.slice('refs/tags/'.length));
+}

@@ -8,6 +8,8 @@ import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { durationFlag, intFlag } from '../int-flag.js';
 import { parseTargetUrl, retryFromEnv } from '../target.js';
 import { selectionFromArgs } from '../plan-from-flags.js';
+import { repoFlags, repoOptions } from '../repo-flags.js';
+import { SourceError } from '../../source/source-error.js';
 
 export const daemonCommand = defineCommand({
   path: ['daemon'],
@@ -16,7 +18,10 @@ export const daemonCommand = defineCommand({
     'A full reconcile at start, then: saved files are re-applied within a short debounce, every --resync a full plan\n' +
     'finds drift (live edits of unchanged files) and reverts it, and the events poller archives the feed. Without a\n' +
     'target it serves the embedded API on --listen and reconciles into it. Status: GET /healthz, /status, /metrics on\n' +
-    '--listen. Logs are JSON lines on stdout (readable lines on a terminal). SIGINT/SIGTERM stop it cleanly.',
+    '--listen. Logs are JSON lines on stdout (readable lines on a terminal). SIGINT/SIGTERM stop it cleanly.\n' +
+    'With --repo it follows a git repository instead of --dir: it fetches every --fetch (and at once on POST /hooks/git),\n' +
+    'reconciles exactly the fetched commit from a clean checkout, and reports the live revision in /status.\n' +
+    'Credentials from DASHCD_GIT_TOKEN (HTTPS) or DASHCD_GIT_SSH_KEY; webhooks need DASHCD_WEBHOOK_SECRET.',
   flags: {
     dir: dirFlag,
     target: { type: 'string', description: 'Environment URL (else DT_ENV_URL; else the embedded API on --listen)', valueName: 'url' },
@@ -31,16 +36,15 @@ export const daemonCommand = defineCommand({
     'max-delete': { type: 'string', description: 'Most dashboards one pass may prune', default: '5', valueName: 'n' },
     concurrency: concurrencyFlag,
     'simulate-events': { type: 'boolean', description: 'Embedded API only: generate a synthetic event stream' },
+    ...repoFlags,
   },
   examples: [
     'dashcd daemon --simulate-events',
     'DT_ENV_URL=https://abc123.live.dynatrace.com DT_API_TOKEN=… dashcd daemon --listen 0.0.0.0:9464 --resync 5m',
+    'DASHCD_GIT_TOKEN=… DASHCD_WEBHOOK_SECRET=… dashcd daemon --repo https://github.com/acme/dashboards.git --branch main --fetch 60s',
   ],
   async run({ flags }, io) {
-    const { root, only } = await selectionFromArgs(flags, [], io);
-    // A daemon watching part of a root would see its siblings' dashboards as orphans: it always reconciles a root.
-    if (only) throw new UsageError(`--dir ${stringFlag(flags, 'dir') ?? ''} is a subfolder of the dashboards folder ${root}; the daemon reconciles a whole dashboards folder`);
-    const options = { ...daemonOptions(flags, io), dir: root };
+    const options = { ...daemonOptions(flags, io), dir: await watchedRoot(flags, io) };
     if (options.target && options.simulateEvents) throw new UsageError('--simulate-events needs the embedded API (no --target)');
     const log = daemonLogger(io);
     try {
@@ -51,6 +55,15 @@ export const daemonCommand = defineCommand({
     return ExitCode.Success;
   },
 });
+
+/** The dashboards folder to watch. Following a repository there is none here: each checkout brings its own. */
+async function watchedRoot(flags: FlagValues, io: CommandIo): Promise<string> {
+  if (stringFlag(flags, 'repo') !== undefined) return '.';
+  const { root, only } = await selectionFromArgs(flags, [], io);
+  // A daemon watching part of a root would see its siblings' dashboards as orphans: it always reconciles a root.
+  if (only) throw new UsageError(`--dir ${stringFlag(flags, 'dir') ?? ''} is a subfolder of the dashboards folder ${root}; the daemon reconciles a whole dashboards folder`);
+  return root;
+}
 
 function daemonOptions(flags: FlagValues, io: CommandIo): Omit<DaemonOptions, 'log' | 'signal' | 'dir'> {
   const targetUrl = stringFlag(flags, 'target') ?? io.env.DT_ENV_URL ?? io.env.DYNATRACE_ENV_URL;
@@ -69,12 +82,19 @@ function daemonOptions(flags: FlagValues, io: CommandIo): Omit<DaemonOptions, 'l
     concurrency: Math.max(1, intFlag(flags, 'concurrency', 8)),
     simulateEvents: booleanFlag(flags, 'simulate-events'),
     retry: retryFromEnv(io.env),
+    ...withRepo(flags, io),
   };
+}
+
+function withRepo(flags: FlagValues, io: CommandIo): Pick<DaemonOptions, 'repo'> {
+  const repo = repoOptions(flags, io);
+  return repo ? { repo } : {};
 }
 
 /** What stops the daemon from starting is the user's to fix (a port or data dir in use): a message, not a stack. */
 function startFailure(error: unknown, listen: string): unknown {
   if (error instanceof DataDirLockedError) return new CliError(error.message, ExitCode.TargetUnavailable, { cause: error });
+  if (error instanceof SourceError) return new CliError(`cannot follow the repository: ${error.message}`, ExitCode.Usage, { cause: error });
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
     return new CliError(`cannot listen on ${listen} (${code}) — choose another --listen`, ExitCode.Unexpected, { cause: error });

@@ -1,0 +1,78 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, normalize, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { RepoOptions } from '../daemon/daemon-repo.js';
+import { followProblem, type Follow } from '../source/follow.js';
+import type { GitCredentials } from '../source/git-credentials.js';
+import { booleanFlag, stringFlag, type CommandIo, type FlagSpec, type FlagValues } from './command.js';
+import { UsageError } from './exit-codes.js';
+import { durationFlag } from './int-flag.js';
+
+/** The daemon's flags for following a repository (README "Running as a GitOps controller"). */
+export const repoFlags: Record<string, FlagSpec> = {
+  repo: { type: 'string', description: 'Follow this git repository (https, ssh, file:// or a local path) instead of watching --dir', valueName: 'url' },
+  branch: { type: 'string', description: 'With --repo: the branch to follow (default: main)', valueName: 'name' },
+  'tag-pattern': { type: 'string', description: "With --repo: follow the highest-versioned tag matching this glob ('release-*')", valueName: 'glob' },
+  path: { type: 'string', description: 'With --repo: the dashboards folder inside the repository, dashcd.yaml beside it (default: dashboards)', valueName: 'path' },
+  fetch: { type: 'string', description: 'With --repo: fetch interval, at least 1s; a webhook fetches at once (default: 60s)', valueName: 'duration' },
+  'skip-invalid': { type: 'boolean', description: 'With --repo: apply the valid files of a commit that has invalid ones (default: apply none of it)' },
+};
+
+/**
+ * `--repo` and its companions, validated; undefined without `--repo`. Credentials come from the environment only:
+ * DASHCD_GIT_TOKEN (+ DASHCD_GIT_USERNAME), DASHCD_GIT_SSH_KEY (+ DASHCD_GIT_KNOWN_HOSTS); DASHCD_WEBHOOK_SECRET
+ * enables `POST /hooks/git`.
+ */
+export function repoOptions(flags: FlagValues, io: CommandIo): RepoOptions | undefined {
+  const repo = stringFlag(flags, 'repo');
+  if (repo === undefined) {
+    const stray = ['branch', 'tag-pattern', 'path', 'fetch', 'skip-invalid'].find((name) => flags[name] !== undefined);
+    if (stray) throw new UsageError(`--${stray} needs --repo`);
+    return undefined;
+  }
+  if (stringFlag(flags, 'dir') !== undefined) throw new UsageError('--dir is the local folder mode; with --repo, name the folder inside the repository with --path');
+  const follow = followFlags(flags);
+  return {
+    url: repositoryUrl(repo, io.cwd),
+    follow,
+    path: repoPath(stringFlag(flags, 'path') ?? 'dashboards'),
+    fetchMs: Math.max(1000, durationFlag(flags, 'fetch', 60_000)),
+    credentials: credentialsFromEnv(io.env),
+    ...(io.env.DASHCD_WEBHOOK_SECRET ? { webhookSecret: io.env.DASHCD_WEBHOOK_SECRET } : {}),
+    skipInvalid: booleanFlag(flags, 'skip-invalid'),
+  };
+}
+
+function followFlags(flags: FlagValues): Follow {
+  const branch = stringFlag(flags, 'branch');
+  const tagPattern = stringFlag(flags, 'tag-pattern');
+  if (branch !== undefined && tagPattern !== undefined) throw new UsageError('--branch and --tag-pattern exclude each other: follow a branch or tags');
+  const follow: Follow = tagPattern !== undefined ? { tagPattern } : { branch: branch ?? 'main' };
+  const problem = followProblem(follow);
+  if (problem) throw new UsageError(problem);
+  return follow;
+}
+
+/** A local path (it exists) becomes a file:// URL, so git resolves it from here and not from the mirror. */
+function repositoryUrl(repo: string, cwd: string): string {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) && existsSync(resolve(cwd, repo))) return pathToFileURL(resolve(cwd, repo)).href;
+  return repo;
+}
+
+/** A folder inside the checkout: never the root (dashcd.yaml sits beside the folder) and never outside it. */
+function repoPath(path: string): string {
+  const clean = normalize(path).replace(/\\/g, '/').replace(/\/$/, '');
+  if (isAbsolute(path) || clean === '.' || clean === '' || clean.startsWith('../') || clean === '..') {
+    throw new UsageError(`--path must be a folder inside the repository, like 'dashboards', got '${path}'`);
+  }
+  return clean;
+}
+
+function credentialsFromEnv(env: CommandIo['env']): GitCredentials {
+  return {
+    ...(env.DASHCD_GIT_TOKEN ? { token: env.DASHCD_GIT_TOKEN } : {}),
+    ...(env.DASHCD_GIT_USERNAME ? { username: env.DASHCD_GIT_USERNAME } : {}),
+    ...(env.DASHCD_GIT_SSH_KEY ? { sshKeyFile: env.DASHCD_GIT_SSH_KEY } : {}),
+    ...(env.DASHCD_GIT_KNOWN_HOSTS ? { sshKnownHostsFile: env.DASHCD_GIT_KNOWN_HOSTS } : {}),
+  };
+}

@@ -1,0 +1,102 @@
+import type { Logger } from '../lib/logger.js';
+import type { GitSource } from '../source/git-source.js';
+import type { SourceStatus } from './source-status.js';
+
+export interface FollowRepositoryOptions {
+  source: GitSource;
+  state: SourceStatus;
+  fetchMs: number;
+  log: Logger;
+  signal: AbortSignal;
+  /** A new commit is checked out and pending: reconcile it. */
+  onNewRevision(): void;
+  /** Longest wait between failed fetches (default 5 min, or `fetchMs` when that is longer). */
+  maxBackoffMs?: number;
+}
+
+export interface RepositoryFollower {
+  /** Fetch now (a webhook): a fetch already running is followed by one more, so a push during it is not missed. */
+  fetchNow(reason: string): void;
+  /** Resolves once the loop has stopped after `signal` aborted. */
+  readonly stopped: Promise<void>;
+}
+
+/**
+ * The fetch loop: fetch, check out what the followed ref points at, hand news to the reconcile queue; every
+ * `fetchMs`, or at once on `fetchNow`. After a failure the wait doubles (from `fetchMs`, capped), so an unreachable
+ * remote is not hammered, and the first success resets it; a webhook still fetches at once. When the very first fetch
+ * fails, the last commit the mirror holds from an earlier run is reconciled meanwhile.
+ */
+export function followRepository(options: FollowRepositoryOptions): RepositoryFollower {
+  const { source, state, log, signal } = options;
+  const maxBackoffMs = options.maxBackoffMs ?? Math.max(options.fetchMs, 300_000);
+  let failures = 0;
+  let wake: (() => void) | undefined;
+  let again = false;
+  let reasons: string[] = ['startup'];
+
+  const fetchOnce = async (): Promise<void> => {
+    const why = reasons;
+    reasons = [];
+    try {
+      const revision = await source.fetch(signal);
+      const root = await source.checkout(revision, signal);
+      failures = 0;
+      if (state.fetched({ revision, root })) {
+        log.info({ revision: revision.commit, ref: revision.ref, subject: revision.subject, author: revision.author, reasons: why }, 'new revision fetched');
+        options.onNewRevision();
+      }
+      await source.retain(state.keptCommits());
+    } catch (error) {
+      if (signal.aborted) return;
+      failures++;
+      const message = error instanceof Error ? error.message : String(error);
+      state.fetchFailed(message);
+      log.warn({ err: message, code: (error as { code?: string }).code, failures, retryInMs: delay() }, 'fetch failed; the live revision stays');
+      if (failures === 1) await recoverLastFetched();
+    }
+  };
+
+  const recoverLastFetched = async (): Promise<void> => {
+    const revision = await source.lastFetched(signal).catch(() => undefined);
+    if (!revision) return;
+    const root = await source.checkout(revision, signal).catch(() => undefined);
+    if (root && state.recovered({ revision, root })) {
+      log.info({ revision: revision.commit }, 'reconciling the last fetched revision until the remote answers');
+      options.onNewRevision();
+    }
+  };
+
+  const delay = (): number => (failures === 0 ? options.fetchMs : Math.min(maxBackoffMs, options.fetchMs * 2 ** Math.min(failures - 1, 20)));
+
+  const sleep = (ms: number): Promise<void> =>
+    new Promise((done) => {
+      const finish = (): void => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', finish);
+        wake = undefined;
+        done();
+      };
+      const timer = setTimeout(finish, ms);
+      signal.addEventListener('abort', finish, { once: true });
+      wake = finish;
+    });
+
+  const loop = async (): Promise<void> => {
+    while (!signal.aborted) {
+      await fetchOnce();
+      if (signal.aborted) break;
+      if (again) again = false;
+      else await sleep(delay());
+    }
+  };
+
+  return {
+    fetchNow(reason) {
+      reasons.push(reason);
+      if (wake) wake();
+      else again = true;
+    },
+    stopped: loop(),
+  };
+}

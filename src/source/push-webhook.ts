@@ -1,0 +1,73 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** What a push webhook asks for, after its signature checked out. */
+export type PushHookVerdict =
+  | { kind: 'unauthorized'; message: string }
+  | { kind: 'bad-request'; message: string }
+  /** Signed and about a ref that is followed: fetch now. */
+  | { kind: 'push'; host: 'github' | 'gitlab'; ref: string }
+  /** Signed, but nothing to do: another branch, a ping, another event type. */
+  | { kind: 'ignored'; host: 'github' | 'gitlab'; reason: string };
+
+export interface PushHookInput {
+  headers: IncomingHttpHeaders;
+  /** The raw body: GitHub signs the bytes as sent, so they are checked before any parsing. */
+  body: Buffer;
+  secret: string;
+  /** Whether a push to this ref (`refs/heads/main`, `refs/tags/release-7`) concerns anything followed. */
+  follows(ref: string): boolean;
+}
+
+/**
+ * Verifies a GitHub (`X-Hub-Signature-256`: HMAC-SHA256 of the body) or GitLab (`X-Gitlab-Token`: the secret
+ * itself) push webhook and says what it asks for. Both comparisons take constant time in the compared values, so the
+ * answer's timing tells nothing about the secret.
+ */
+export function judgePushHook(input: PushHookInput): PushHookVerdict {
+  const github = header(input.headers, 'x-hub-signature-256');
+  const gitlab = header(input.headers, 'x-gitlab-token');
+  if (github !== undefined) {
+    const expected = `sha256=${createHmac('sha256', input.secret).update(input.body).digest('hex')}`;
+    if (!sameSecret(github, expected)) return { kind: 'unauthorized', message: 'X-Hub-Signature-256 does not match the body signed with DASHCD_WEBHOOK_SECRET' };
+    return judgeEvent('github', header(input.headers, 'x-github-event') ?? '', input);
+  }
+  if (gitlab !== undefined) {
+    if (!sameSecret(gitlab, input.secret)) return { kind: 'unauthorized', message: 'X-Gitlab-Token is not DASHCD_WEBHOOK_SECRET' };
+    return judgeEvent('gitlab', header(input.headers, 'x-gitlab-event') ?? '', input);
+  }
+  return { kind: 'unauthorized', message: 'unsigned webhook: send X-Hub-Signature-256 (GitHub) or X-Gitlab-Token (GitLab)' };
+}
+
+const PUSH_EVENTS = { github: ['push'], gitlab: ['Push Hook', 'Tag Push Hook'] } as const;
+
+function judgeEvent(host: 'github' | 'gitlab', event: string, input: PushHookInput): PushHookVerdict {
+  if (!(PUSH_EVENTS[host] as readonly string[]).includes(event)) return { kind: 'ignored', host, reason: `event '${event}' is not a push` };
+  const ref = pushedRef(input.body, input.headers['content-type']);
+  if (ref === undefined) return { kind: 'bad-request', message: 'the push payload has no "ref" (send it as application/json)' };
+  return input.follows(ref) ? { kind: 'push', host, ref } : { kind: 'ignored', host, reason: `push to ${ref}, which is not followed` };
+}
+
+/** `ref` of a JSON payload, or of GitHub's form encoding (`payload=<json>`). */
+function pushedRef(body: Buffer, contentType: string | undefined): string | undefined {
+  try {
+    const text = body.toString('utf8');
+    const json = contentType?.startsWith('application/x-www-form-urlencoded') ? new URLSearchParams(text).get('payload') ?? '' : text;
+    const parsed: unknown = JSON.parse(json);
+    const ref = typeof parsed === 'object' && parsed !== null ? (parsed as { ref?: unknown }).ref : undefined;
+    return typeof ref === 'string' ? ref : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Compares digests of both sides: equal lengths for timingSafeEqual, and no early exit on the first difference. */
+function sameSecret(given: string, expected: string): boolean {
+  const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
+  return timingSafeEqual(digest(given), digest(expected)) && given.length > 0;
+}
+
+function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,75 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { daemonScopePerTest } from '../helpers/daemon-scope.js';
+import { gitFixturePerTest, pushDashboard, sourceStatus, waitForLive } from '../helpers/git-scope.js';
+
+const scope = daemonScopePerTest();
+const fixture = gitFixturePerTest();
+const SECRET = 'hook-secret-for-tests';
+
+function githubPush(ref: string, secret = SECRET): { body: string; headers: Record<string, string> } {
+  const body = JSON.stringify({ ref, after: '0'.repeat(40), repository: { full_name: 'acme/dashboards' } });
+  const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+  return { body, headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-hub-signature-256': signature } };
+}
+
+async function post(url: string, request: { body: string; headers: Record<string, string> }): Promise<{ status: number; json: Record<string, unknown> }> {
+  const response = await fetch(`${url}/hooks/git`, { method: 'POST', body: request.body, headers: request.headers });
+  return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+}
+
+describe('POST /hooks/git', () => {
+  it('a signed GitHub push to the followed branch fetches at once; a bad signature is a 401 that fetches nothing', async () => {
+    const { remote, server, url, cwd } = await fixture();
+    const first = await pushDashboard(remote, 'hooked', 'v1');
+    // --fetch 1h: only the webhook can bring the second commit in while the test runs.
+    const d = await scope.startDaemon(['--repo', url, '--fetch', '1h'], { cwd, env: { DASHCD_WEBHOOK_SECRET: SECRET } });
+    await waitForLive(d, first);
+    const second = await pushDashboard(remote, 'hooked', 'v2');
+    const fetchesBefore = server.fetches();
+
+    const forged = await post(d.url, githubPush('refs/heads/main', 'not-the-secret'));
+    expect(forged).toEqual({ status: 401, json: { error: { code: 401, message: expect.stringContaining('X-Hub-Signature-256') } } });
+    const unsigned = await post(d.url, { body: '{"ref":"refs/heads/main"}', headers: { 'content-type': 'application/json', 'x-github-event': 'push' } });
+    expect(unsigned.status).toBe(401);
+    const other = await post(d.url, githubPush('refs/heads/feature'));
+    expect(other).toEqual({ status: 202, json: { fetch: false, reason: 'push to refs/heads/feature, which is not followed' } });
+    expect(server.fetches()).toBe(fetchesBefore);
+    expect((await sourceStatus(d)).live?.commit).toBe(first);
+
+    const accepted = await post(d.url, githubPush('refs/heads/main'));
+    expect(accepted).toEqual({ status: 202, json: { fetch: true, ref: 'refs/heads/main' } });
+    await waitForLive(d, second);
+  });
+
+  it('a GitLab push with the right X-Gitlab-Token fetches; a wrong token is a 401', async () => {
+    const { remote, url, cwd } = await fixture();
+    const first = await pushDashboard(remote, 'lab', 'v1');
+    const d = await scope.startDaemon(['--repo', url, '--fetch', '1h'], { cwd, env: { DASHCD_WEBHOOK_SECRET: SECRET } });
+    await waitForLive(d, first);
+    const second = await pushDashboard(remote, 'lab', 'v2');
+    const body = JSON.stringify({ object_kind: 'push', ref: 'refs/heads/main' });
+    const headers = { 'content-type': 'application/json', 'x-gitlab-event': 'Push Hook' };
+    expect((await post(d.url, { body, headers: { ...headers, 'x-gitlab-token': `${SECRET}x` } })).status).toBe(401);
+    expect(await post(d.url, { body, headers: { ...headers, 'x-gitlab-token': SECRET } })).toEqual({ status: 202, json: { fetch: true, ref: 'refs/heads/main' } });
+    await waitForLive(d, second);
+  });
+
+  it('refuses an oversized body with 413, other methods with 405, and answers 404 while no secret is set', async () => {
+    const { remote, url, cwd } = await fixture();
+    const first = await pushDashboard(remote, 'x', 'v1');
+    const d = await scope.startDaemon(['--repo', url, '--fetch', '1h'], { cwd, env: { DASHCD_WEBHOOK_SECRET: SECRET } });
+    await waitForLive(d, first);
+    const huge = { body: JSON.stringify({ ref: 'refs/heads/main', pad: 'x'.repeat(3 * 1024 * 1024) }), headers: { 'content-type': 'application/json' } };
+    expect((await post(d.url, huge)).status).toBe(413);
+    const get = await fetch(`${d.url}/hooks/git`);
+    expect(get.status).toBe(405);
+    expect(((await get.json()) as { error: { code: number } }).error.code).toBe(405);
+    await d.stop('SIGTERM');
+
+    const off = await scope.startDaemon(['--repo', url, '--fetch', '1h'], { cwd });
+    await waitForLive(off, first);
+    const answer = await post(off.url, githubPush('refs/heads/main'));
+    expect(answer).toEqual({ status: 404, json: { error: { code: 404, message: expect.stringContaining('DASHCD_WEBHOOK_SECRET') } } });
+  });
+});
