@@ -18,12 +18,13 @@ async function post(url: string, request: { body: string; headers: Record<string
   return { status: response.status, json: (await response.json()) as Record<string, unknown> };
 }
 
-describe('POST /hooks/git', () => {
+// Each test starts a daemon and waits on git and the daemon several times: generous on a loaded 2-core machine.
+describe('POST /hooks/git', { timeout: 120_000 }, () => {
   it('a signed GitHub push to the followed branch fetches at once; a bad signature is a 401 that fetches nothing', async () => {
     const { remote, server, url, cwd } = await fixture();
     const first = await pushDashboard(remote, 'hooked', 'v1');
     // --fetch 1h: only the webhook can bring the second commit in while the test runs.
-    const d = await scope.startDaemon(['--repo', url, '--fetch', '1h'], { cwd, env: { DASHCD_WEBHOOK_SECRET: SECRET } });
+    const d = await scope.startDaemon(['--repo', url, '--fetch', '1h'], { cwd, timeoutMs: 60_000, env: { DASHCD_WEBHOOK_SECRET: SECRET } });
     await waitForLive(d, first);
     const second = await pushDashboard(remote, 'hooked', 'v2');
     const fetchesBefore = server.fetches();
@@ -45,7 +46,7 @@ describe('POST /hooks/git', () => {
   it('a GitLab push with the right X-Gitlab-Token fetches; a wrong token is a 401', async () => {
     const { remote, url, cwd } = await fixture();
     const first = await pushDashboard(remote, 'lab', 'v1');
-    const d = await scope.startDaemon(['--repo', url, '--fetch', '1h'], { cwd, env: { DASHCD_WEBHOOK_SECRET: SECRET } });
+    const d = await scope.startDaemon(['--repo', url, '--fetch', '1h'], { cwd, timeoutMs: 60_000, env: { DASHCD_WEBHOOK_SECRET: SECRET } });
     await waitForLive(d, first);
     const second = await pushDashboard(remote, 'lab', 'v2');
     const body = JSON.stringify({ object_kind: 'push', ref: 'refs/heads/main' });
@@ -58,7 +59,7 @@ describe('POST /hooks/git', () => {
   it('refuses an oversized body with 413, other methods with 405, and answers 404 while no secret is set', async () => {
     const { remote, url, cwd } = await fixture();
     const first = await pushDashboard(remote, 'x', 'v1');
-    const d = await scope.startDaemon(['--repo', url, '--fetch', '1h'], { cwd, env: { DASHCD_WEBHOOK_SECRET: SECRET } });
+    const d = await scope.startDaemon(['--repo', url, '--fetch', '1h'], { cwd, timeoutMs: 60_000, env: { DASHCD_WEBHOOK_SECRET: SECRET } });
     await waitForLive(d, first);
     const huge = { body: JSON.stringify({ ref: 'refs/heads/main', pad: 'x'.repeat(3 * 1024 * 1024) }), headers: { 'content-type': 'application/json' } };
     expect((await post(d.url, huge)).status).toBe(413);
@@ -67,7 +68,7 @@ describe('POST /hooks/git', () => {
     expect(((await get.json()) as { error: { code: number } }).error.code).toBe(405);
     await d.stop('SIGTERM');
 
-    const off = await scope.startDaemon(['--repo', url, '--fetch', '1h'], { cwd });
+    const off = await scope.startDaemon(['--repo', url, '--fetch', '1h'], { cwd, timeoutMs: 60_000 });
     await waitForLive(off, first);
     const answer = await post(off.url, githubPush('refs/heads/main'));
     expect(answer).toEqual({ status: 404, json: { error: { code: 404, message: expect.stringContaining('DASHCD_WEBHOOK_SECRET') } } });

@@ -10,11 +10,12 @@ const fixture = gitFixturePerTest();
 
 const INVALID = 'dashboardMetadata:\n  name: broken\ntiles: not-a-list\n';
 
-describe('dashcd daemon --repo', () => {
+// Each test pushes and waits for the daemon several times over; on a loaded 2-core machine that is minutes, not seconds.
+describe('dashcd daemon --repo', { timeout: 120_000 }, () => {
   it('reconciles the pushed commit within the fetch interval, names it in /status, metrics and logs, and goes back on a force-push', async () => {
     const { remote, url, cwd } = await fixture();
     const first = await pushDashboard(remote, 'sales', 'v1', { 'dashcd.yaml': 'ignore: []\n' });
-    const d = await scope.startDaemon(['--repo', url, '--fetch', '1s'], { cwd });
+    const d = await scope.startDaemon(['--repo', url, '--fetch', '1s'], { cwd, timeoutMs: 60_000 });
     const synced = await waitForLive(d, first);
     expect(synced.live).toMatchObject({ ref: 'refs/heads/main', author: 'Dana Dashboard <dana@example.com>', subject: 'sales v1' });
     expect(first.startsWith(synced.live?.shortCommit ?? '-')).toBe(true);
@@ -43,7 +44,7 @@ describe('dashcd daemon --repo', () => {
   it('an unreachable remote keeps the last good revision live, /healthz says stale and why, and the next fetch after it is back recovers', async () => {
     const { remote, server, url, cwd } = await fixture();
     const first = await pushDashboard(remote, 'ops', 'v1');
-    const d = await scope.startDaemon(['--repo', url, '--fetch', '1s'], { cwd });
+    const d = await scope.startDaemon(['--repo', url, '--fetch', '1s'], { cwd, timeoutMs: 60_000 });
     await waitForLive(d, first);
     await server.stop();
     const second = await pushDashboard(remote, 'ops', 'v2');
@@ -64,7 +65,7 @@ describe('dashcd daemon --repo', () => {
   it('a commit with an invalid file is reported with its diagnostics and applies nothing; the fix after it applies', async () => {
     const { remote, url, cwd } = await fixture();
     const first = await pushDashboard(remote, 'good', 'v1');
-    const d = await scope.startDaemon(['--repo', url, '--fetch', '1s'], { cwd });
+    const d = await scope.startDaemon(['--repo', url, '--fetch', '1s'], { cwd, timeoutMs: 60_000 });
     await waitForLive(d, first);
     const id = (await d.status()).files['dashboards/good.yaml']?.id ?? '';
     const token = await createToken(cwd, '.dashcd', 'ReadConfig');
@@ -85,7 +86,7 @@ describe('dashcd daemon --repo', () => {
   it('with --skip-invalid the valid files of a commit with an invalid one are applied', async () => {
     const { remote, url, cwd } = await fixture();
     const first = await pushDashboard(remote, 'good', 'v1');
-    const d = await scope.startDaemon(['--repo', url, '--fetch', '1s', '--skip-invalid'], { cwd });
+    const d = await scope.startDaemon(['--repo', url, '--fetch', '1s', '--skip-invalid'], { cwd, timeoutMs: 60_000 });
     await waitForLive(d, first);
     const id = (await d.status()).files['dashboards/good.yaml']?.id ?? '';
     const token = await createToken(cwd, '.dashcd', 'ReadConfig');
@@ -99,7 +100,7 @@ describe('dashcd daemon --repo', () => {
     const { remote, url, cwd } = await fixture();
     const first = await remote.commit({ 'dashboards/a.yaml': dashboardYaml('a') }, 'a');
     await remote.push('live');
-    const d = await scope.startDaemon(['--repo', url, '--branch', 'live', '--fetch', '1s'], { cwd });
+    const d = await scope.startDaemon(['--repo', url, '--branch', 'live', '--fetch', '1s'], { cwd, timeoutMs: 60_000 });
     await waitForLive(d, first);
     await remote.deleteBranch('live');
     const source = await waitFor(async () => ((await sourceStatus(d)).lastFetch?.ok === false ? sourceStatus(d) : undefined), { what: 'a failed fetch' });
@@ -111,7 +112,7 @@ describe('dashcd daemon --repo', () => {
     const secret = 'ghp_TestToken0123456789abcdefABCDEF';
     const { remote, url, cwd } = await fixture({ token: secret });
     const first = await pushDashboard(remote, 'a', 'v1');
-    const d = await scope.startDaemon(['--repo', url, '--fetch', '1s'], { cwd, env: { DASHCD_GIT_TOKEN: secret } });
+    const d = await scope.startDaemon(['--repo', url, '--fetch', '1s'], { cwd, timeoutMs: 60_000, env: { DASHCD_GIT_TOKEN: secret } });
     await waitForLive(d, first);
     const encoded = Buffer.from(`x-access-token:${secret}`).toString('base64');
     const files = (await readdir(join(cwd, '.dashcd'), { recursive: true })).map((f) => join(cwd, '.dashcd', f));

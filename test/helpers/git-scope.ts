@@ -61,7 +61,7 @@ export async function sourceStatus(d: DaemonChild): Promise<SourceJson> {
 }
 
 /** Waits until `/status` says `commit` is live. */
-export function waitForLive(d: DaemonChild, commit: string, timeoutMs = 30_000): Promise<SourceJson> {
+export function waitForLive(d: DaemonChild, commit: string, timeoutMs = 60_000): Promise<SourceJson> {
   return waitFor(async () => {
     const source = await sourceStatus(d);
     return source.live?.commit === commit ? source : undefined;
