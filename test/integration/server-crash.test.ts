@@ -96,6 +96,16 @@ describe('crash safety of `dashcd serve` under SIGKILL', () => {
       const child = await startChild(dataDir, token);
       await verify(child, dataDir, acked, sent, createdIds);
       let killed = false;
+      // The kill waits for progress, not for a fixed time: on a busy machine a timed kill can land before the first
+      // write is answered, and then the round proves nothing.
+      const ackedThisRound = new Map<string, number>();
+      let progress = () => {};
+      const madeProgress = new Promise<void>((resolve) => {
+        progress = () => {
+          const total = [...ackedThisRound.values()].reduce((a, b) => a + b, 0);
+          if (ackedThisRound.size === IDS.length && total > IDS.length) resolve();
+        };
+      });
       const headers = { authorization: `Api-Token ${child.token}`, 'content-type': 'application/json' };
       // One writer per id, so each id's versions are totally ordered; one more writer creates with POST.
       const writers = IDS.map(async (id) => {
@@ -106,6 +116,8 @@ describe('crash safety of `dashcd serve` under SIGKILL', () => {
           if (!response) return;
           expect([201, 204]).toContain(response.status);
           acked.set(id, n);
+          ackedThisRound.set(id, (ackedThisRound.get(id) ?? 0) + 1);
+          progress();
         }
       });
       const creator = (async () => {
@@ -116,7 +128,8 @@ describe('crash safety of `dashcd serve` under SIGKILL', () => {
           createdIds.push(created.id);
         }
       })();
-      await new Promise((resolve) => setTimeout(resolve, 60 + random() * 340));
+      await madeProgress;
+      await new Promise((resolve) => setTimeout(resolve, random() * 340));
       killed = true;
       child.process.kill('SIGKILL');
       await Promise.all([...writers, creator, new Promise((resolve) => child.process.once('exit', resolve))]);
