@@ -15,4 +15,11 @@ export const targetFlag: FlagSpec = {
   valueName: 'url',
 };
 export const dataFlag: FlagSpec = { type: 'string', description: 'Data dir of the embedded store', default: '.dashcd', valueName: 'path' };
+/** events pull and the daemon's poller: where the first pull into an empty archive starts. */
+export const sinceFlag: FlagSpec = {
+  type: 'string',
+  description: 'How far back the first pull into an empty archive goes: 30d, 12h, an ISO date or epoch ms',
+  default: '30d',
+  valueName: 'time',
+};
 export const concurrencyFlag: FlagSpec = { type: 'string', description: 'Parallel requests to the target', default: '8', valueName: 'n' };

@@ -1,3 +1,4 @@
+import { parseTimeArg } from '../archive/time-arg.js';
 import { stringFlag, type FlagValues } from './command.js';
 import { UsageError } from './exit-codes.js';
 
@@ -25,4 +26,20 @@ export function parseDuration(raw: string): number | undefined {
   if (!match) return undefined;
   const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] ?? 'ms'] ?? 1;
   return Math.round(Number(match[1]) * factor);
+}
+
+/**
+ * How far back from `now` a time flag reaches (`--since 30d`, `--since 2026-11-01`): any form `parseTimeArg` reads,
+ * as milliseconds before `now`; a time in the future is a usage error.
+ */
+export function lookbackFlag(flags: FlagValues, name: string, now: number, fallback: string): number {
+  const raw = stringFlag(flags, name) ?? fallback;
+  let ms: number;
+  try {
+    ms = now - parseTimeArg(raw, now);
+  } catch (error) {
+    throw new UsageError(`--${name}: ${(error as Error).message}`);
+  }
+  if (ms < 0) throw new UsageError(`--${name} ${raw} is in the future`);
+  return ms;
 }

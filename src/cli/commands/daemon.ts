@@ -3,9 +3,9 @@ import { createLogger, type Logger } from '../../lib/logger.js';
 import { prettyLogStream } from '../../lib/pretty-log.js';
 import { DataDirLockedError } from '../../server/data-dir.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
-import { concurrencyFlag, dataFlag, dirFlag } from '../common-flags.js';
+import { concurrencyFlag, dataFlag, dirFlag, sinceFlag } from '../common-flags.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
-import { durationFlag, intFlag } from '../int-flag.js';
+import { durationFlag, intFlag, lookbackFlag } from '../int-flag.js';
 import { parseTargetUrl, retryFromEnv } from '../target.js';
 import { selectionFromArgs } from '../plan-from-flags.js';
 import { repoFlags, repoOptions } from '../repo-flags.js';
@@ -29,7 +29,7 @@ export const daemonCommand = defineCommand({
     data: dataFlag,
     resync: { type: 'string', description: 'Full plan (drift check) interval, at least 1s', default: '60s', valueName: 'duration' },
     poll: { type: 'string', description: 'Events poll interval, at least 100ms', default: '60s', valueName: 'duration' },
-    since: { type: 'string', description: 'How far back the first events pull of an empty archive goes', default: '30d', valueName: 'duration' },
+    since: sinceFlag,
     listen: { type: 'string', description: 'Address for the embedded API and the status endpoints', default: '127.0.0.1:8080', valueName: 'host:port' },
     'self-heal': { type: 'boolean', description: 'Revert drift found at resync (--no-self-heal only reports it)', default: true },
     prune: { type: 'boolean', description: 'Delete owned dashboards whose file was removed' },
@@ -75,7 +75,7 @@ function daemonOptions(flags: FlagValues, io: CommandIo): Omit<DaemonOptions, 'l
     listen: parseListen(stringFlag(flags, 'listen') ?? '127.0.0.1:8080'),
     resyncMs: Math.max(1000, durationFlag(flags, 'resync', 60_000)),
     pollMs: Math.max(100, durationFlag(flags, 'poll', 60_000)),
-    sinceMs: durationFlag(flags, 'since', 30 * 86_400_000),
+    sinceMs: lookbackFlag(flags, 'since', Date.now(), String(sinceFlag.default)),
     selfHeal: flags['self-heal'] !== false,
     prune: booleanFlag(flags, 'prune'),
     maxDelete: intFlag(flags, 'max-delete', 5),

@@ -1,14 +1,13 @@
 import { resolve } from 'node:path';
 import { ArchiveError } from '../../archive/archive-error.js';
 import { followEvents, pullEvents, type PullEventsOptions, type PullProgress, type PullSummary } from '../../archive/pull-events.js';
-import { parseTimeArg } from '../../archive/time-arg.js';
 import { isClientError } from '../../client/errors.js';
 import { EVENT_TYPES } from '../../schema/events.js';
 import { EnvironmentId } from '../../schema/ids.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
-import { dataFlag, targetFlag } from '../common-flags.js';
+import { dataFlag, sinceFlag, targetFlag } from '../common-flags.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
-import { durationFlag } from '../int-flag.js';
+import { durationFlag, lookbackFlag } from '../int-flag.js';
 import { withTarget } from '../with-target.js';
 
 export const eventsPullCommand = defineCommand({
@@ -25,7 +24,7 @@ export const eventsPullCommand = defineCommand({
     data: dataFlag,
     archive: { type: 'string', description: 'Archive folder', default: 'events-archive', valueName: 'path' },
     env: { type: 'string', description: 'Environment folder in the archive (default: the target’s environment)', valueName: 'id' },
-    since: { type: 'string', description: 'How far back the first run goes: 30d, 12h, an ISO date or epoch ms', default: '30d', valueName: 'time' },
+    since: sinceFlag,
     type: { type: 'string', description: 'Only events of this eventType', valueName: 'eventType' },
     entity: { type: 'string', description: 'Only events of this entity', valueName: 'entityId' },
     follow: { type: 'boolean', description: 'Keep polling until interrupted (Ctrl-C)' },
@@ -76,14 +75,7 @@ interface PullRequest {
 }
 
 function parseRequest(flags: FlagValues, now: number): PullRequest {
-  const since = stringFlag(flags, 'since') ?? '30d';
-  let sinceMs: number;
-  try {
-    sinceMs = now - parseTimeArg(since, now);
-  } catch (error) {
-    throw new UsageError(`--since: ${(error as Error).message}`);
-  }
-  if (sinceMs < 0) throw new UsageError(`--since ${since} is in the future`);
+  const sinceMs = lookbackFlag(flags, 'since', now, String(sinceFlag.default));
   const eventType = stringFlag(flags, 'type');
   if (eventType !== undefined && !(EVENT_TYPES as readonly string[]).includes(eventType)) {
     throw new UsageError(`--type '${eventType}' is not an event type of the events API (e.g. CUSTOM_DEPLOYMENT, AVAILABILITY_EVENT)`);
