@@ -23,6 +23,8 @@ export interface TargetSession {
 export interface TargetFlags {
   target?: string | undefined;
   data?: string | undefined;
+  /** The scopes this command's requests need, named when the token is missing (default: what apply needs). */
+  scopes?: readonly string[] | undefined;
 }
 
 /**
@@ -33,18 +35,16 @@ export interface TargetFlags {
  */
 export async function openTarget(flags: TargetFlags, io: CommandIo): Promise<TargetSession> {
   const url = flags.target ?? envValue(io.env, 'DT_ENV_URL', 'DYNATRACE_ENV_URL');
-  if (url) return openRemote(url, io);
+  if (url) return openRemote(url, io, flags.scopes);
   return openLocal(resolve(io.cwd, flags.data ?? DEFAULT_DATA_DIR), io);
 }
 
-function openRemote(rawUrl: string, io: CommandIo): TargetSession {
+function openRemote(rawUrl: string, io: CommandIo, scopes: readonly string[] = ['ReadConfig', 'WriteConfig']): TargetSession {
   const baseUrl = parseTargetUrl(rawUrl);
   const token = envValue(io.env, 'DT_API_TOKEN', 'DYNATRACE_API_TOKEN');
   if (!token) {
-    throw new CliError(
-      `no API token for ${baseUrl}: set DT_API_TOKEN to a token with scopes ReadConfig and WriteConfig (DataExport for events)`,
-      ExitCode.TargetUnavailable,
-    );
+    const needs = scopes.length === 1 ? `scope ${scopes[0] ?? ''}` : `scopes ${scopes.join(' and ')}`;
+    throw new CliError(`no API token for ${baseUrl}: set DT_API_TOKEN to a token with ${needs}`, ExitCode.TargetUnavailable);
   }
   const { client, close } = runClient(io, { baseUrl, token, retry: retryFromEnv(io.env) });
   return { client, label: baseUrl, env: environmentLabel(baseUrl), kind: 'remote', close };
@@ -119,7 +119,11 @@ export function retryFromEnv(env: CommandIo['env']): Partial<RetryPolicy> {
   return { deadlineMs };
 }
 
-/** Accepts an environment root (`https://abc.live.dynatrace.com`, `http://host:8080/e/prod`); drops a trailing `/`. */
+/**
+ * Accepts an environment root (`https://abc.live.dynatrace.com`, `http://host:8080/e/prod`); drops a trailing `/`.
+ * An API base pasted from the service's docs or a curl line (`…/e/prod/api/config/v1`, `…/api/v2/`) is cut back to
+ * its environment root, which is what every request path is built on.
+ */
 export function parseTargetUrl(raw: string): string {
   let url: URL;
   try {
@@ -129,8 +133,11 @@ export function parseTargetUrl(raw: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`target '${raw}' must be http or https`);
   if (url.search || url.username || url.password) throw new UsageError('the target URL must not carry credentials or a query; put the token in DT_API_TOKEN');
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  return `${url.origin}${url.pathname.replace(/\/+$/, '').replace(API_BASE, '')}`;
 }
+
+/** `/api`, `/api/v2`, `/api/config/v1`… at the end of a path: where the API starts under an environment root. */
+const API_BASE = /\/api(?:\/config)?(?:\/v\d+)?$/;
 
 /** The first of `names` set to a non-empty value: `DT_ENV_URL=` (set but empty, as CI templating leaves it) is unset. */
 function envValue(env: CommandIo['env'], ...names: string[]): string | undefined {

@@ -102,6 +102,9 @@ export function transportErrorFrom(reason: string, cause: unknown, ctx: FailureC
     message = `could not reach ${ctx.baseUrl}: ENOTFOUND${tries} — check the host name in DT_ENV_URL`;
   } else if (NEVER_CONNECTED.has(reason)) {
     message = `could not reach ${ctx.baseUrl}: ${reason}${tries} — is the target running? (DT_ENV_URL)`;
+  } else if (reason.startsWith('ERR_SSL') && ctx.baseUrl.startsWith('https:')) {
+    // A TLS handshake answered in plain HTTP (`wrong version number`): retrying cannot help, the scheme is wrong.
+    message = `could not reach ${ctx.baseUrl}: ${reason} — the server does not speak TLS; if it serves plain HTTP (as dashcd serve does), use ${ctx.baseUrl.replace(/^https:/, 'http:')}`;
   } else if (TIMEOUTS.has(reason)) {
     message = `no answer to ${ctx.method} ${ctx.url}: ${reason}${tries} — the target is slow or unreachable; retry later`;
   } else {

@@ -76,7 +76,14 @@ describe('exit code 4: the target cannot be used, explained in one line', () => 
     server = await startTestServer();
     const result = await inProject(['apply', '--target', server.url]);
     expect(result.code).toBe(4);
-    expect(oneLine(result.stderr)).toMatch(/^dashcd apply: no API token for http:\/\/127\.0\.0\.1:\d+\/e\/local: set DT_API_TOKEN/);
+    expect(oneLine(result.stderr)).toMatch(/^dashcd apply: no API token for http:\/\/127\.0\.0\.1:\d+\/e\/local: set DT_API_TOKEN to a token with scopes ReadConfig and WriteConfig$/);
+  });
+
+  it('a plan without a token asks only for ReadConfig (a read-only token is enough)', async () => {
+    server = await startTestServer();
+    const result = await inProject(['plan', '--target', server.url]);
+    expect(result.code).toBe(4);
+    expect(oneLine(result.stderr)).toMatch(/^dashcd plan: no API token for http:\/\/127\.0\.0\.1:\d+\/e\/local: set DT_API_TOKEN to a token with scope ReadConfig$/);
   });
 
   it('a token the target does not know (401)', async () => {

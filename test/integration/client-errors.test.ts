@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { ApiClientOptions } from '../../src/client/api-client.js';
+import { createApiClient, type ApiClientOptions } from '../../src/client/api-client.js';
 import { ApiError, UnexpectedResponseError, isAuthError, isUnreachable } from '../../src/client/errors.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { faultClientPerTest, type FaultClient } from '../helpers/fault-client.js';
@@ -54,6 +54,19 @@ describe('client error messages', () => {
     await expect(client.dashboards.remove(ID)).rejects.toThrow(
       `403 from ${base}: forbidden — use a token with scope WriteConfig (Write configuration)`,
     );
+  });
+
+  it('answers https:// against a plain HTTP server with the http:// address to use, at once (no retries)', async () => {
+    const { server, base } = await setup();
+    const tls = createApiClient({ baseUrl: base.replace(/^http:/, 'https:'), token: TOKEN, retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 3 } });
+    try {
+      const error = await tls.dashboards.list().catch((e: unknown) => e);
+      expect((error as Error).message).toMatch(/^could not reach https:\/\/127\.0\.0\.1:\d+\/e\/local: ERR_SSL_WRONG_VERSION_NUMBER — the server does not speak TLS; if it serves plain HTTP \(as dashcd serve does\), use http:\/\/127\.0\.0\.1:\d+\/e\/local$/);
+      expect((error as Error).message).not.toMatch(/retry later/);
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      await tls.close();
+    }
   });
 
   it('suggests checking the base URL when a 404 is not an API answer', async () => {

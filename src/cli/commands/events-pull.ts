@@ -38,7 +38,7 @@ export const eventsPullCommand = defineCommand({
   async run({ flags }, io) {
     const now = Date.now();
     const request = parseRequest(flags, now);
-    return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data') }, io, async (target) => {
+    return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data'), scopes: ['DataExport'] }, io, async (target) => {
       const env = parseEnv(stringFlag(flags, 'env') ?? target.env);
       const reporter = createProgressReporter(io, target.label);
       const options: PullEventsOptions = {

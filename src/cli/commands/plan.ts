@@ -37,7 +37,8 @@ export const planCommand = defineCommand({
     const render = Object.hasOwn(RENDERERS, output) ? RENDERERS[output] : undefined;
     if (!render) throw new UsageError(`--output must be text, json or markdown, got '${output}'`);
     const selection = await selectionFromArgs(flags, positionals, io);
-    return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data') }, io, async (target) => {
+    // A plan only reads: a pull-request job can (and should) run it with a read-only token.
+    return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data'), scopes: ['ReadConfig'] }, io, async (target) => {
       const result = await planFromFlags(selection, flags, io, target);
       if (result.kind === 'invalid') {
         printDiagnostics(result.diagnostics, io);

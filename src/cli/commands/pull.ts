@@ -47,7 +47,7 @@ export const pullCommand = defineCommand({
       return ExitCode.InvalidDesiredState;
     }
     await mkdir(dir, { recursive: true });
-    return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data') }, io, async (target) => {
+    return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data'), scopes: ['ReadConfig'] }, io, async (target) => {
       const ids = all
         ? (await target.client.dashboards.list()).filter((s) => s.owner !== SERVICE_OWNER).map((s) => s.id)
         : positionals;
