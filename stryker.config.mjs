@@ -47,7 +47,8 @@ export default {
     'src/desired/derive-id.ts',
     'src/desired/desired-cache.ts',
     'src/desired/locate-problems.ts',
-    'src/desired/pin-ids.ts',
+    'src/desired/id-edit.ts',
+    'src/desired/yaml-hazards.ts',
     'src/desired/fast-yaml/**/*.ts',
     // archive/: planning and parsing; writers, locks, sessions and the pull loop do I/O.
     'src/archive/archived-event.ts',

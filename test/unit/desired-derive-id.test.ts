@@ -26,6 +26,10 @@ describe('deriveDashboardId', () => {
   });
 
   it('pins today\'s ids so a change of namespace or name encoding cannot slip through', () => {
-    expect(deriveDashboardId('cpu.yaml')).toBe(uuidV5('cpu.yaml', '473b911b-97f9-56ed-934a-58dd9d086a70'));
+    // Expected values from an independent implementation: Python's uuid.uuid5(UUID(DASHBOARD_ID_NAMESPACE), path).
+    expect(deriveDashboardId('cpu.yaml')).toBe('e9b0cf89-f448-573e-8aed-164bb79aa8c7');
+    expect(deriveDashboardId('team/cpu.yaml')).toBe('37c8a8fe-4f38-56ef-a0d9-489b8dae40b1');
+    expect(deriveDashboardId('A.yaml')).toBe('5dc4e193-af19-54d3-bae1-b3732c62f767');
+    expect(deriveDashboardId('ünï/cödé.yaml')).toBe('d380cb4c-d817-55df-b3ae-fc13ccc6a246');
   });
 });
