@@ -32,7 +32,7 @@ type Pending = Checkout & { fetchedAt: string; error?: string; invalid?: string[
  * not tried again until a newer commit arrives, while passes (drift checks) keep reading the live one.
  */
 export class SourceStatus implements PassSource {
-  private live: (Checkout & { appliedAt: string }) | undefined;
+  private live: (Checkout & { fetchedAt: string; appliedAt: string }) | undefined;
   private pending: Pending | undefined;
   private lastFetch: { at: string; ok: boolean; error?: string } | undefined;
   private lastSuccessfulFetchAt: string | undefined;
@@ -93,7 +93,7 @@ export class SourceStatus implements PassSource {
     const pending = this.pending?.revision.commit === tree.revision ? this.pending : undefined;
     if (!pending) return;
     if (outcome.kind === 'applied') {
-      this.live = { revision: pending.revision, root: pending.root, appliedAt: this.iso() };
+      this.live = { revision: pending.revision, root: pending.root, fetchedAt: pending.fetchedAt, appliedAt: this.iso() };
       this.pending = undefined;
       this.metrics.remove('dashcd_sync_revision_info', { env: this.info.env });
       this.setRevisionInfo(1, { env: this.info.env, revision: pending.revision.commit });
@@ -116,10 +116,11 @@ export class SourceStatus implements PassSource {
   toJSON(): object {
     const stale = this.staleReasons();
     return {
+      env: this.info.env,
       repo: this.info.repo,
       follow: describeFollow(this.info.follow),
       path: this.info.path,
-      live: this.live ? { ...this.live.revision, appliedAt: this.live.appliedAt } : null,
+      live: this.live ? { ...this.live.revision, fetchedAt: this.live.fetchedAt, appliedAt: this.live.appliedAt } : null,
       pending: this.pending ? { ...this.pending.revision, fetchedAt: this.pending.fetchedAt, error: this.pending.error ?? null, invalid: this.pending.invalid ?? [] } : null,
       lastFetch: this.lastFetch ?? null,
       lastSuccessfulFetchAt: this.lastSuccessfulFetchAt ?? null,

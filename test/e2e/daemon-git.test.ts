@@ -19,7 +19,8 @@ describe('dashcd daemon --repo', { timeout: 120_000 }, () => {
     const synced = await waitForLive(d, first);
     expect(synced.live).toMatchObject({ ref: 'refs/heads/main', author: 'Dana Dashboard <dana@example.com>', subject: 'sales v1' });
     expect(first.startsWith(synced.live?.shortCommit ?? '-')).toBe(true);
-    expect(synced).toMatchObject({ pending: null, stale: false, lastFetch: { ok: true } });
+    expect(synced).toMatchObject({ env: 'local', pending: null, stale: false, lastFetch: { ok: true } });
+    expect(Date.parse(synced.live?.fetchedAt ?? '')).toBeLessThanOrEqual(Date.parse(synced.live?.appliedAt ?? ''));
     const id = (await d.status()).files['dashboards/sales.yaml']?.id ?? '';
     const token = await createToken(cwd, '.dashcd', 'ReadConfig');
     expect(await liveName(d, token, id)).toBe('sales v1');

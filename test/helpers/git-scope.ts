@@ -49,7 +49,8 @@ export async function pushDashboard(remote: GitRemote, name: string, marker: str
 
 /** `/status`'s `source` block, as the tests read it. */
 export interface SourceJson {
-  live: { commit: string; shortCommit: string; committedAt: string; author: string; subject: string; ref: string; appliedAt: string } | null;
+  env: string;
+  live: { commit: string; shortCommit: string; committedAt: string; author: string; subject: string; ref: string; fetchedAt: string; appliedAt: string } | null;
   pending: { commit: string; error: string | null; invalid: string[] } | null;
   lastFetch: { at: string; ok: boolean; error?: string } | null;
   stale: boolean;

@@ -1,4 +1,4 @@
-import { lstat, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -166,6 +166,30 @@ describe('credentials', () => {
     expect(leaks.map((l) => l.path)).toEqual([]);
     expect(await readFile(join(source.dir, 'repo.git', 'config'), 'utf8')).not.toMatch(/extraheader|token|url\s*=/i);
     expect(JSON.stringify(lines)).not.toContain(TOKEN);
+  });
+
+  it('an ssh remote is fetched through ssh with the key file and known_hosts given, in batch mode', async () => {
+    const sha = await remote.commit({ 'a.yaml': 'v: 1\n' }, 'one');
+    await remote.push();
+    // A stand-in `ssh` first on PATH: records its arguments, then runs the remote command (git-upload-pack) locally,
+    // which is what sshd would do on the far side.
+    const bin = join(dir, 'bin');
+    const argsFile = join(dir, 'ssh-args');
+    await mkdir(bin);
+    await writeFile(join(bin, 'ssh'), `#!/bin/sh\nprintf '%s\\n' "$@" > '${argsFile}'\nfor last; do :; done\nexec sh -c "$last"\n`);
+    await chmod(join(bin, 'ssh'), 0o755);
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path ?? ''}`;
+    try {
+      const credentials = { sshKeyFile: join(dir, 'deploy key'), sshKnownHostsFile: join(dir, 'known_hosts') };
+      const source = await open(`ssh://git@git.example.com${remote.bareDir}`, { credentials });
+      expect((await source.fetch()).commit).toBe(sha);
+    } finally {
+      process.env.PATH = path;
+    }
+    const args = (await readFile(argsFile, 'utf8')).split('\n');
+    expect(args.slice(0, 2)).toEqual(['-i', join(dir, 'deploy key')]);
+    expect(args).toEqual(expect.arrayContaining(['BatchMode=yes', 'IdentitiesOnly=yes', `UserKnownHostsFile=${join(dir, 'known_hosts')}`, 'git@git.example.com']));
   });
 
   it('a password in the repository URL is refused before git runs', async () => {

@@ -1,0 +1,38 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runDashcd } from '../helpers/cli.js';
+
+let cwd: string;
+beforeEach(async () => {
+  cwd = await mkdtemp(join(tmpdir(), 'dashcd-repo-flags-'));
+});
+afterEach(async () => {
+  await rm(cwd, { recursive: true, force: true });
+});
+
+const daemon = (args: string[]): ReturnType<typeof runDashcd> => runDashcd(['daemon', '--listen', '127.0.0.1:0', ...args], { cwd, env: {} });
+
+describe('dashcd daemon --repo flags', () => {
+  it.each([
+    [['--branch', 'main'], '--branch needs --repo'],
+    [['--repo', 'https://h/r.git', '--branch', 'main', '--tag-pattern', 'v*'], '--branch and --tag-pattern exclude each other'],
+    [['--repo', 'https://h/r.git', '--path', '../up'], '--path must be a folder inside the repository'],
+    [['--repo', 'https://h/r.git', '--path', '.'], '--path must be a folder inside the repository'],
+    [['--repo', 'https://h/r.git', '--branch', 'a..b'], "--branch 'a..b' is not a valid git ref name"],
+    [['--repo', 'https://h/r.git', '--dir', 'dashboards'], 'name the folder inside the repository with --path'],
+  ])('%j is a usage error (64): %s', async (args, message) => {
+    const result = await daemon(args);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain(message);
+  });
+
+  it('a password in --repo exits 64 without cloning anything or printing the password', async () => {
+    const result = await daemon(['--repo', 'https://me:hunter2@example.com/r.git']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain('DASHCD_GIT_TOKEN');
+    expect(result.stderr + result.stdout).not.toContain('hunter2');
+    expect(await readdir(cwd)).toEqual([]);
+  });
+});
