@@ -3,6 +3,7 @@ import type { Clock } from '../../src/lib/clock.js';
 import { runWithRetry } from '../../src/client/retry-loop.js';
 import {
   backoffMs,
+  DEFAULT_RETRY_POLICY,
   decideRetry,
   parseRateLimitReset,
   parseRetryAfter,
@@ -76,7 +77,16 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter(new Date(NOW - 7_000).toUTCString(), NOW)).toBe(0);
   });
 
+  it('rounds fractional seconds up to the next millisecond, never down to an early retry', () => {
+    expect(parseRetryAfter('1.25', NOW)).toBe(1_250);
+    expect(parseRetryAfter('0.0001', NOW)).toBe(1);
+  });
+
   it('ignores an absent or meaningless value', () => {
+    expect(parseRetryAfter('3 seconds', NOW)).toBeUndefined();
+    expect(parseRetryAfter('1.', NOW)).toBeUndefined();
+    expect(parseRetryAfter('12 Jan 2026 12:00:00 GMT', NOW)).toBeUndefined();
+    expect(parseRetryAfter('Thu, not a date', NOW)).toBeUndefined();
     expect(parseRetryAfter(undefined, NOW)).toBeUndefined();
     expect(parseRetryAfter('soon', NOW)).toBeUndefined();
     expect(parseRetryAfter('-5', NOW)).toBeUndefined();
@@ -97,11 +107,26 @@ describe('parseRateLimitReset', () => {
 
   it('reads a number too small to be a timestamp as a delay in seconds', () => {
     expect(parseRateLimitReset('2', NOW)).toBe(2_000);
+    expect(parseRateLimitReset('0.0001', NOW)).toBe(1);
+    expect(parseRateLimitReset('999999999', NOW)).toBe(999_999_999_000);
+  });
+
+  it('reads each magnitude boundary as the smallest timestamp of the larger unit (all long past)', () => {
+    expect(parseRateLimitReset('1000000000', NOW)).toBe(0);
+    expect(parseRateLimitReset('100000000000', NOW)).toBe(0);
+    expect(parseRateLimitReset('100000000000000', NOW)).toBe(0);
+  });
+
+  it('reads a fractional seconds timestamp, rounding the wait up', () => {
+    expect(parseRateLimitReset(String((NOW + 1_500) / 1000 + 0.0004), NOW)).toBe(1_501);
   });
 
   it('ignores an absent or non-numeric value', () => {
     expect(parseRateLimitReset(undefined, NOW)).toBeUndefined();
     expect(parseRateLimitReset('tomorrow', NOW)).toBeUndefined();
+    expect(parseRateLimitReset('-5', NOW)).toBeUndefined();
+    expect(parseRateLimitReset('5s', NOW)).toBeUndefined();
+    expect(parseRateLimitReset('1.', NOW)).toBeUndefined();
   });
 });
 
@@ -135,7 +160,8 @@ describe('decideRetry', () => {
   });
 
   it('retries connection failures and timeouts, not unknown transport failures', () => {
-    for (const reason of ['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']) {
+    const reasons = ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'];
+    for (const reason of [...reasons, 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']) {
       expect(decide(transport(reason)).retry).toBe(true);
     }
     expect(decide(transport('ENOTFOUND')).retry).toBe(false);
@@ -146,7 +172,12 @@ describe('decideRetry', () => {
     const once = { idempotent: false };
     expect(decide(status(429), once).retry).toBe(true);
     expect(decide(status(503), once).retry).toBe(true);
-    expect(decide(transport('ECONNREFUSED'), once).retry).toBe(true);
+    for (const reason of ['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']) {
+      expect(decide(transport(reason), once).retry).toBe(true);
+    }
+    for (const reason of ['EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_BODY_TIMEOUT']) {
+      expect(decide(transport(reason), once).retry).toBe(false);
+    }
     expect(decide(status(502), once).retry).toBe(false);
     expect(decide(status(504), once).retry).toBe(false);
     expect(decide(transport('ECONNRESET'), once).retry).toBe(false);
@@ -161,6 +192,17 @@ describe('decideRetry', () => {
     expect(decide(status(429, { 'retry-after': '2' }))).toEqual({ retry: true, waitMs: 2_000, hintMs: 2_000 });
     const longBackoff = decide(status(429, { 'retry-after': '0' }), { attempts: 5, policy: { ...policy, maxAttempts: 9 }, random: () => 0.9 });
     expect(longBackoff).toEqual({ retry: true, waitMs: 900, hintMs: 0 });
+  });
+
+  it('by default gives up after the documented 60 s deadline', () => {
+    expect(DEFAULT_RETRY_POLICY.deadlineMs).toBe(60_000);
+    expect(decideRetry({ outcome: status(503, { 'retry-after': '61' }), attempts: 1, idempotent: true, policy: DEFAULT_RETRY_POLICY, startedAtMs: NOW, nowMs: NOW, random: () => 0 })).toEqual({ retry: false, why: 'deadline' });
+    expect(decideRetry({ outcome: status(503, { 'retry-after': '60' }), attempts: 1, idempotent: true, policy: DEFAULT_RETRY_POLICY, startedAtMs: NOW, nowMs: NOW, random: () => 0 }).retry).toBe(true);
+  });
+
+  it('counts 3xx answers as final, not as failures', () => {
+    expect(decide(status(304))).toEqual({ retry: false, why: 'success' });
+    expect(decide(status(399))).toEqual({ retry: false, why: 'success' });
   });
 
   it('gives up when the attempts are used up', () => {

@@ -40,6 +40,28 @@ describe('64-bit event ids', () => {
     expect(parseEncodedEventId('-4314211936928920170_1654148872269')).toMatchObject({ eventId: '-4314211936928920170', startTime: 1654148872269 });
   });
 
+  it('take both ends of the int64 range, and start times up to the largest safe integer', () => {
+    expect(parseEventIdDigits('9223372036854775807')).toEqual({ hi: 0x7fffffff, lo: 0xffffffff });
+    expect(parseEventIdDigits('-1')).toEqual({ hi: -1, lo: 0xffffffff });
+    expect(digitsOf(-1, 0xffffffff)).toBe('-1');
+    expect(digitsOf(-1, -1)).toBe('-1');
+    expect(parseEncodedEventId('1_9007199254740991')).toMatchObject({ eventId: '1', startTime: 9_007_199_254_740_991 });
+    expect(parseEncodedEventId('1_9007199254740992')).toBeUndefined();
+    expect(parseEncodedEventId('9223372036854775808_1')).toBeUndefined();
+    expect(parseEncodedEventId('8663164135574257870_1628095127627')).toEqual({
+      eventId: '8663164135574257870',
+      startTime: 1628095127627,
+      words: parseEventIdDigits('8663164135574257870'),
+    });
+  });
+
+  it('are made from 8 random bytes as a signed big-endian int64', () => {
+    expect(newEventId(() => Buffer.alloc(8, 0xff))).toBe('-1');
+    expect(newEventId(() => Buffer.from([0x80, 0, 0, 0, 0, 0, 0, 0]))).toBe('-9223372036854775808');
+    expect(newEventId(() => Buffer.from([0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]))).toBe('9223372036854775807');
+    expect(newEventId(() => Buffer.from([0, 0, 0, 0, 0, 0, 1, 0]))).toBe('256');
+  });
+
   it('are generated as random canonical int64 digits', () => {
     const ids = Array.from({ length: 200 }, () => newEventId());
     for (const id of ids) expect(parseEventIdDigits(id)).toBeDefined();
@@ -50,5 +72,13 @@ describe('64-bit event ids', () => {
   it('are written as bare digits by the BigInt-safe JSON writer', () => {
     const text = stringifyWithBigInts({ storedEventIds: [-4314211936928920170n, 7n], name: 'x', nested: { id: 2n ** 63n - 1n } });
     expect(text).toBe('{"storedEventIds":[-4314211936928920170,7],"name":"x","nested":{"id":9223372036854775807}}');
+  });
+
+  it('are written as bare digits however many a value holds, and strings shaped like placeholders stay strings', () => {
+    const ids = Array.from({ length: 12 }, (_, i) => BigInt(i) - 6n);
+    expect(stringifyWithBigInts({ ids })).toBe('{"ids":[-6,-5,-4,-3,-2,-1,0,1,2,3,4,5]}');
+    const lookalike = '\u0000abcdef012345:0\u0000';
+    expect(stringifyWithBigInts({ text: lookalike, id: 1n })).toBe(`{"text":${JSON.stringify(lookalike)},"id":1}`);
+    expect(stringifyWithBigInts({ text: lookalike })).toBe(JSON.stringify({ text: lookalike }));
   });
 });

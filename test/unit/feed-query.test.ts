@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_EVENTS_WINDOW_MS, MAX_EVENTS_TIMEFRAME_MS, RELATIVE_TIMES } from '../../src/schema/events.js';
 import { decodeCursor, encodeCursor, type CursorState } from '../../src/server/feed/cursor.js';
@@ -23,6 +24,22 @@ function violations(query: string): Array<{ path: unknown; parameterLocation: un
     return (httpError.violations ?? []).map(({ path, parameterLocation }) => ({ path, parameterLocation }));
   }
   throw new Error(`expected ${query} to be refused`);
+}
+
+/** The violations of a refused query with their messages. */
+function messages(query: string): string[] {
+  try {
+    parse(query);
+  } catch (error) {
+    return ((error as HttpError).violations ?? []).map(({ path, message }) => `${path}: ${message}`);
+  }
+  throw new Error(`expected ${query} to be refused`);
+}
+
+/** A cursor body signed as the server signs it (HMAC-SHA256 over `<env>\n<body>`, first 16 bytes, base64url). */
+function signed(payload: unknown, env = 'local'): string {
+  const body = Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload)).toString('base64url');
+  return `${body}.${createHmac('sha256', KEY).update(`${env}\n${body}`).digest().subarray(0, 16).toString('base64url')}`;
 }
 
 function filterOf(query: string): unknown {
@@ -77,7 +94,93 @@ describe('list-events query rules', () => {
   });
 });
 
+describe('list-events query messages', () => {
+  it('say what is wrong with each parameter and how to fix it', () => {
+    expect(messages('from=yesterday')).toEqual(["from: 'yesterday' is not a timestamp: give UTC milliseconds since the epoch, e.g. 1521042929000."]);
+    expect(messages('eventType=NOT_A_TYPE')).toEqual(["eventType: Unknown event type 'NOT_A_TYPE': use one of the event types listed for the events API."]);
+    expect(messages('relativeTime=year')).toEqual([
+      "relativeTime: Unknown relativeTime 'year': use one of min, 5mins, 10mins, 15mins, 30mins, hour, 2hours, 6hours, day, 3days, week, month.",
+    ]);
+    expect(messages(`entityId=${'H'.repeat(501)}`)).toEqual(['entityId: The entity id is longer than 500 characters.']);
+    expect(messages(`from=${NOW}&to=${NOW - 1}`)).toEqual([`from: from (${NOW}) is after to (${NOW - 1}).`]);
+    expect(messages(`from=${NOW - MAX_EVENTS_TIMEFRAME_MS - 1}&to=${NOW}`)).toEqual([
+      `from: The timeframe from ${NOW - MAX_EVENTS_TIMEFRAME_MS - 1} to ${NOW} exceeds 2 years (63072000000 ms): query shorter windows.`,
+    ]);
+  });
+
+  it('quote at most 80 characters of a bad value', () => {
+    expect(messages(`eventType=${'X'.repeat(80)}`)).toEqual([`eventType: Unknown event type '${'X'.repeat(80)}': use one of the event types listed for the events API.`]);
+    expect(messages(`eventType=${'X'.repeat(81)}`)).toEqual([`eventType: Unknown event type '${'X'.repeat(80)}…': use one of the event types listed for the events API.`]);
+  });
+
+  it('check the window only once every parameter could be read', () => {
+    expect(violations(`eventType=NOT_A_TYPE&from=${NOW}&to=${NOW - 1}`)).toEqual([{ path: 'eventType', parameterLocation: 'QUERY' }]);
+    expect(violations(`relativeTime=year&from=${NOW - MAX_EVENTS_TIMEFRAME_MS - 1}`)).toEqual([{ path: 'relativeTime', parameterLocation: 'QUERY' }]);
+  });
+});
+
+describe('list-events time parameters', () => {
+  it('take a window of a single millisecond', () => {
+    expect(filterOf(`from=${NOW}&to=${NOW}`)).toMatchObject({ from: NOW, to: NOW });
+  });
+
+  it('take UTC milliseconds written as plain digits only', () => {
+    for (const bad of ['1e3', '0x10', '%205', '5%20', '1.5', '12345678901234567', '9007199254740993']) {
+      expect(violations(`from=${bad}`)).toEqual([{ path: 'from', parameterLocation: 'QUERY' }]);
+    }
+    expect(filterOf('from=0&to=0')).toMatchObject({ from: 0, to: 0 });
+    expect(filterOf('from=9007199254740990&to=9007199254740991')).toMatchObject({ from: 9_007_199_254_740_990, to: 9_007_199_254_740_991 });
+  });
+
+  it('take entity ids up to 500 characters', () => {
+    expect(filterOf(`entityId=${'H'.repeat(500)}`)).toMatchObject({ entityId: 'H'.repeat(500) });
+  });
+
+  it('know relativeTime values only by their own names, not by inherited ones', () => {
+    expect(violations('relativeTime=toString')).toEqual([{ path: 'relativeTime', parameterLocation: 'QUERY' }]);
+    expect(violations('relativeTime=constructor')).toEqual([{ path: 'relativeTime', parameterLocation: 'QUERY' }]);
+  });
+});
+
 describe('cursors', () => {
+  it('carry no filter that was not given', () => {
+    const state: CursorState = { ...STATE, filter: { from: NOW - 1000, to: NOW } };
+    const cursor = encodeCursor(state, KEY, 'local', '7');
+    expect(JSON.parse(Buffer.from(cursor.split('.')[0] ?? '', 'base64url').toString())).toEqual({ v: 1, f: NOW - 1000, t: NOW, w: 42, n: 300, s: NOW - 10, i: '7' });
+    expect(decodeCursor(cursor, KEY, 'local').filter).toEqual({ from: NOW - 1000, to: NOW, eventType: undefined, entityId: undefined });
+  });
+
+  it('are signed as HMAC-SHA256/128 of the environment and the body', () => {
+    const cursor = encodeCursor(STATE, KEY, 'local', '-4314211936928920170');
+    const payload = JSON.parse(Buffer.from(cursor.split('.')[0] ?? '', 'base64url').toString()) as unknown;
+    expect(signed(payload)).toBe(cursor);
+  });
+
+  it('signed but not of this server’s shape are refused as invalid, not failed on', () => {
+    const good = { v: 1, f: 0, t: 10, w: 1, n: 1, s: 5, i: '7' };
+    for (const payload of [{ ...good, v: 2 }, { ...good, f: -1 }, { ...good, i: '07' }, { ...good, i: '9223372036854775808' }, { ...good, s: 1.5 }, 'not json', '[]']) {
+      expect(() => decodeCursor(signed(payload), KEY, 'local')).toThrow(HttpError);
+    }
+    expect(decodeCursor(signed(good), KEY, 'local')).toEqual({ filter: { from: 0, to: 10, eventType: undefined, entityId: undefined }, watermark: 1, total: 1, after: { start: 5, hi: 0, lo: 7 } });
+  });
+
+  it('are refused without a body, without a signature, or longer than 4096 characters even when signed', () => {
+    const cursor = encodeCursor(STATE, KEY, 'local', '1');
+    const [, mac = ''] = cursor.split('.');
+    expect(violations(`cursor=.${mac}`)).toEqual([{ path: 'cursor', parameterLocation: 'QUERY' }]);
+    expect(violations(`cursor=${cursor.split('.')[0]}.`)).toEqual([{ path: 'cursor', parameterLocation: 'QUERY' }]);
+    const long = encodeCursor({ ...STATE, filter: { ...STATE.filter, eventType: 'X'.repeat(3050) } }, KEY, 'local', '1');
+    expect(long.length).toBeGreaterThan(4096);
+    expect(() => decodeCursor(long, KEY, 'local')).toThrow(HttpError);
+    const fits = encodeCursor({ ...STATE, filter: { ...STATE.filter, eventType: 'X'.repeat(2900) } }, KEY, 'local', '1');
+    expect(fits.length).toBeLessThanOrEqual(4096);
+    expect(decodeCursor(fits, KEY, 'local').filter.eventType).toBe('X'.repeat(2900));
+  });
+
+  it('tell the caller how to recover', () => {
+    expect(messages('cursor=garbage')).toEqual(['cursor: The cursor is not valid: pass the nextCursor of a previous response unchanged, or omit it to start over.']);
+  });
+
   it('round-trip the query, watermark, total and keyset position', () => {
     const cursor = encodeCursor(STATE, KEY, 'local', '-4314211936928920170');
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);

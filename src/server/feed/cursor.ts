@@ -38,8 +38,9 @@ export function encodeCursor(state: CursorState, key: Buffer, env: string, event
     v: 1,
     f: state.filter.from,
     t: state.filter.to,
-    ...(state.filter.eventType === undefined ? {} : { y: state.filter.eventType }),
-    ...(state.filter.entityId === undefined ? {} : { e: state.filter.entityId }),
+    // JSON.stringify leaves out a filter that is undefined.
+    y: state.filter.eventType,
+    e: state.filter.entityId,
     w: state.watermark,
     n: state.total,
     s: state.after.start,
