@@ -22,6 +22,8 @@ describe('removePointer: rules ending at an array item', () => {
     expect(removed({ tags: ['a', 'b', 'c'] }, '/tags/-1')).toEqual({ tags: ['a', 'b', 'c'] });
     expect(removed({ tags: ['a', 'b', 'c'] }, '/tags/name')).toEqual({ tags: ['a', 'b', 'c'] });
     expect(removed({ tags: ['a', 'b', 'c'] }, '/tags/1e0')).toEqual({ tags: ['a', 'b', 'c'] });
+    const eleven = Array.from({ length: 11 }, (_, i) => `t${i}`);
+    expect(removed({ tags: [...eleven] }, '/tags/10')).toEqual({ tags: eleven.slice(0, 10) });
   });
 
   it('removes a member inside every item, or inside one item', () => {
@@ -46,6 +48,7 @@ describe('removePointer: object members', () => {
     expect(removed({ a: 1 }, '/b/c')).toEqual({ a: 1 });
     expect(removed('text', '/a')).toBe('text');
     expect(removed({ a: 1 }, '')).toEqual({ a: 1 });
+    expect(removed({ undefined: 1 }, '')).toEqual({ undefined: 1 });
   });
 
   it('unescapes ~1 and ~0 in keys', () => {
