@@ -4,7 +4,8 @@ import type { HttpMethod } from './errors.js';
 import { transportErrorFrom } from './messages.js';
 import { displayUrl } from './redact.js';
 import type { TextResponse } from './response.js';
-import { runWithRetry, type RetryInfo } from './retry-loop.js';
+import { createRetryLogger } from './retry-log.js';
+import { runWithRetry } from './retry-loop.js';
 import type { RetryPolicy } from './retry.js';
 import type { Transport } from './transport.js';
 
@@ -40,6 +41,7 @@ export interface RequesterConfig {
  */
 export function createRequester(config: RequesterConfig): RequestText {
   const prefix = config.root.pathname.replace(/\/+$/, '');
+  const logRetry = createRetryLogger(config.log, config.clock);
   const baseHeaders = { authorization: `Api-Token ${config.token}`, accept: 'application/json', 'user-agent': 'dashcd' };
   return async (method, path, options = {}) => {
     const search = options.query?.toString() ?? '';
@@ -56,7 +58,7 @@ export function createRequester(config: RequesterConfig): RequestText {
         random: config.random,
         signal,
         idempotent: options.idempotent ?? method !== 'POST',
-        onRetry: (info) => logRetry(config.log, site, info),
+        onRetry: (info) => logRetry(site, info),
       },
     );
     if (outcome.kind === 'transport') {
@@ -76,18 +78,4 @@ function combineSignals(a: AbortSignal | undefined, b: AbortSignal | undefined):
   if (a === undefined) return b;
   if (b === undefined) return a;
   return AbortSignal.any([a, b]);
-}
-
-/** Rate limiting is flow control, so a 429 retry is debug; a failing target (5xx, no answer) is a warning. */
-function logRetry(log: Logger, site: { method: HttpMethod; url: string }, info: RetryInfo): void {
-  const { outcome } = info;
-  const fields = {
-    method: site.method,
-    url: site.url,
-    ...(outcome.kind === 'response' ? { status: outcome.status } : { reason: outcome.reason }),
-    attempt: info.attempt,
-    waitMs: info.waitMs,
-  };
-  if (outcome.kind === 'response' && outcome.status === 429) log.debug(fields, 'retrying request');
-  else log.warn(fields, 'retrying request');
 }

@@ -128,6 +128,18 @@ describe('token redaction', () => {
     for (const line of lines) expect(line).not.toContain(TOKEN);
   });
 
+  it('warns once per backoff window when many requests retry a failing target, the rest at debug', async () => {
+    const lines: string[] = [];
+    const log = createLogger({ level: 'debug', destination: { write: (line: string) => void lines.push(line) } });
+    const { server, client } = await setup({ log });
+    const count = 12;
+    server.script(...Array.from({ length: count }, () => ({ status: 503 })), ...Array.from({ length: count }, () => ({ status: 200, body: { dashboards: [] } })));
+    await Promise.all(Array.from({ length: count }, () => client.dashboards.list()));
+    const retries = lines.map((line) => JSON.parse(line) as { level: number; msg: string }).filter((entry) => entry.msg === 'retrying request');
+    expect(retries).toHaveLength(count);
+    expect(retries.filter((entry) => entry.level === 40)).toHaveLength(1);
+  });
+
   it('logs a throttled retry at debug with method, url, status and wait', async () => {
     const lines: string[] = [];
     const log = createLogger({ level: 'debug', destination: { write: (line: string) => void lines.push(line) } });
