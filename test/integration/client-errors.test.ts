@@ -131,8 +131,10 @@ describe('token redaction', () => {
   it('warns once per backoff window when many requests retry a failing target, the rest at debug', async () => {
     const lines: string[] = [];
     const log = createLogger({ level: 'debug', destination: { write: (line: string) => void lines.push(line) } });
-    const { server, client } = await setup({ log });
     const count = 12;
+    // Answers go out in arrival order, so one request may meet several 503s: enough attempts that none gives up,
+    // and exactly one retry per 503.
+    const { server, client } = await setup({ log, retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: count + 1 } });
     server.script(...Array.from({ length: count }, () => ({ status: 503 })), ...Array.from({ length: count }, () => ({ status: 200, body: { dashboards: [] } })));
     await Promise.all(Array.from({ length: count }, () => client.dashboards.list()));
     const retries = lines.map((line) => JSON.parse(line) as { level: number; msg: string }).filter((entry) => entry.msg === 'retrying request');
