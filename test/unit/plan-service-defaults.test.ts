@@ -128,6 +128,9 @@ describe('fillServiceDefaults: tiles', () => {
   it('leaves visualizationConfig of other tile types alone', () => {
     const custom = { name: 'c', tileType: 'CUSTOM_CHARTING', configured: true, isAutoRefreshDisabled: false, visualizationConfig: { anything: 1 } };
     expect(filled(withTiles({ ...custom }))).toStrictEqual(withTiles(custom));
+    // Only a DTAQL pie chart loses it: another tile type that says PIE_CHART keeps it.
+    const pie = { name: 'p', tileType: 'CUSTOM_CHARTING', type: 'PIE_CHART', configured: true, isAutoRefreshDisabled: false, visualizationConfig: { anything: 1 } };
+    expect(filled(withTiles({ ...pie }))).toStrictEqual(withTiles(pie));
   });
 
   it('fills a Data Explorer tile: customName, queriesSettings.resolution and each query\'s enabled, timeAggregation, rate', () => {
