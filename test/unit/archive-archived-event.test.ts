@@ -167,7 +167,7 @@ describe('utcDay and dayStart', () => {
     expect(dayStart('1970-01-01')).toBe(0);
   });
 
-  it.each(['2018-3-14', '18-03-14', '2018-03-14T00:00:00Z', 'x2018-03-14', '2018-03-14x', '2018-13-01', ''])('has no start for %j', (day) => {
+  it.each(['+002018-03-14', '2018-3-14', '18-03-14', '2018-03-14T00:00:00Z', 'x2018-03-14', '2018-03-14x', '2018-13-01', ''])('has no start for %j', (day) => {
     expect(dayStart(day)).toBeUndefined();
   });
 });
