@@ -5,12 +5,12 @@ import type { Logger } from '../lib/logger.js';
 import type { Plan, PlanChange } from '../plan/build-plan.js';
 import type { ConstraintViolation } from '../schema/error-envelope.js';
 
-type WriteChange = Extract<PlanChange, { action: 'create' | 'update' }>;
-type OrphanChange = Extract<PlanChange, { action: 'orphan' }>;
+type WriteChange = Extract<PlanChange, { action: 'create' | 'adopt' | 'update' }>;
+type DeleteChange = Extract<PlanChange, { action: 'delete' }>;
 
 export type ApplyOutcome =
-  | { action: 'create' | 'update'; id: string; name: string; file: string; status: 'applied' }
-  | { action: 'create' | 'update'; id: string; name: string; file: string; status: 'failed'; error: string }
+  | { action: WriteChange['action']; id: string; name: string; file: string; status: 'applied' }
+  | { action: WriteChange['action']; id: string; name: string; file: string; status: 'failed'; error: string }
   | { action: 'delete'; id: string; name: string; status: 'deleted' }
   | { action: 'delete'; id: string; name: string; status: 'failed'; error: string };
 
@@ -30,8 +30,6 @@ export interface ApplyDeps {
   log: Logger;
   concurrency: number;
   signal?: AbortSignal;
-  /** Delete orphans (already guarded by the caller's checks). */
-  prune?: boolean;
   /**
    * `all-or-nothing` (apply): one dashboard the target rejects means nothing is written.
    * `skip-invalid` (daemon): rejected dashboards keep their live version, the others are written.
@@ -40,11 +38,13 @@ export interface ApplyDeps {
 }
 
 export function writesOf(plan: Plan): WriteChange[] {
-  return plan.changes.filter((c): c is WriteChange => c.action === 'create' || c.action === 'update');
+  return plan.changes.filter((c): c is WriteChange => c.action === 'create' || c.action === 'adopt' || c.action === 'update');
 }
 
-export function orphansOf(plan: Plan): OrphanChange[] {
-  return plan.changes.filter((c): c is OrphanChange => c.action === 'orphan');
+/** The plan's deletions; none when its prune guards refused (the caller stops before applying such a plan). */
+export function deletesOf(plan: Plan): DeleteChange[] {
+  if (plan.prune.refused !== undefined) return [];
+  return plan.changes.filter((c): c is DeleteChange => c.action === 'delete');
 }
 
 /**
@@ -71,9 +71,9 @@ export async function validateRemotely(
 }
 
 /**
- * Validate-first, then write only create/update items with bounded concurrency (the client retries transient
- * failures); a dashboard that still fails is reported and the others are applied. Orphans are deleted only when
- * `prune` is set. One log line per write.
+ * Validate-first, then write only create/adopt/update items with bounded concurrency (the client retries transient
+ * failures); a dashboard that still fails is reported and the others are applied. Then the plan's `delete` items
+ * (there are none unless pruning was on when it was built). One log line per write.
  */
 export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ApplyResult> {
   // The validator and the PUT get the same bytes: encoding each 20 KB body once instead of twice.
@@ -98,9 +98,7 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ApplyResul
     });
   const toWrite = writesOf(plan).filter((change) => !rejected.has(change.id));
   const writes = await mapConcurrent(toWrite, concurrency, (change) => guarded(() => writeOne(change, bodyOf(change), api, log)), signal);
-  const deletes = deps.prune
-    ? await mapConcurrent(orphansOf(plan), concurrency, (orphan) => guarded(() => deleteOne(orphan, api, log)), signal)
-    : [];
+  const deletes = await mapConcurrent(deletesOf(plan), concurrency, (orphan) => guarded(() => deleteOne(orphan, api, log)), signal);
   const outcomes = [...writes, ...deletes].filter((o): o is ApplyOutcome => o !== undefined);
   return { kind: 'applied', outcomes, unchanged: plan.summary.unchanged, skippedInvalid: invalid };
 }
@@ -109,7 +107,7 @@ async function writeOne(change: WriteChange, body: string, api: ApiClient, log: 
   const { action, id, name, file } = change;
   try {
     await api.dashboards.put(id, body);
-    log.info({ id, file, action }, action === 'create' ? 'dashboard created' : 'dashboard updated');
+    log.info({ id, file, action }, WRITTEN[action]);
     return { action, id, name, file, status: 'applied' };
   } catch (error) {
     if (isAuthError(error)) throw error;
@@ -119,7 +117,9 @@ async function writeOne(change: WriteChange, body: string, api: ApiClient, log: 
   }
 }
 
-async function deleteOne(orphan: OrphanChange, api: ApiClient, log: Logger): Promise<ApplyOutcome> {
+const WRITTEN: Record<WriteChange['action'], string> = { create: 'dashboard created', adopt: 'dashboard adopted', update: 'dashboard updated' };
+
+async function deleteOne(orphan: DeleteChange, api: ApiClient, log: Logger): Promise<ApplyOutcome> {
   const { id, name } = orphan;
   try {
     await api.dashboards.remove(id);
@@ -133,13 +133,9 @@ async function deleteOne(orphan: OrphanChange, api: ApiClient, log: Logger): Pro
   }
 }
 
-export function countOutcomes(outcomes: readonly ApplyOutcome[]): { created: number; updated: number; deleted: number; failed: number } {
-  const counts = { created: 0, updated: 0, deleted: 0, failed: 0 };
-  for (const outcome of outcomes) {
-    if (outcome.status === 'failed') counts.failed++;
-    else if (outcome.action === 'create') counts.created++;
-    else if (outcome.action === 'update') counts.updated++;
-    else counts.deleted++;
-  }
+export function countOutcomes(outcomes: readonly ApplyOutcome[]): { created: number; adopted: number; updated: number; deleted: number; failed: number } {
+  const counts = { created: 0, adopted: 0, updated: 0, deleted: 0, failed: 0 };
+  const key = { create: 'created', adopt: 'adopted', update: 'updated', delete: 'deleted' } as const;
+  for (const outcome of outcomes) counts[outcome.status === 'failed' ? 'failed' : key[outcome.action]]++;
   return counts;
 }

@@ -7,6 +7,11 @@ export const dirFlag: FlagSpec = {
   description: 'Dashboards folder, or a subfolder of it (default: dashboards/ next to dashcd.yaml, in the working directory or at the git root)',
   valueName: 'path',
 };
+/** plan and apply: absent flags defer to `prune` and `maxDelete` in dashcd.yaml, which a flag default would hide. */
+export const pruneFlags: Record<'prune' | 'max-delete', FlagSpec> = {
+  prune: { type: 'boolean', description: 'Delete owned dashboards that have no file (default: prune in dashcd.yaml; --no-prune keeps them)' },
+  'max-delete': { type: 'string', description: 'Most dashboards pruning may delete in one run (default: maxDelete in dashcd.yaml, else 5)', valueName: 'n' },
+};
 /** plan, apply and validate: files or folders inside the dashboards folder, read with the ids of a full run. */
 export const pathsPositional = { name: 'path', description: 'Only these dashboard files or folders (no orphans, no pruning)', variadic: true } as const;
 export const targetFlag: FlagSpec = {

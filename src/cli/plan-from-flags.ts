@@ -1,5 +1,6 @@
 import { planDashboards, type PlanDashboardsResult } from '../reconcile/plan-dashboards.js';
 import { stringFlag, type CommandIo, type FlagValues } from './command.js';
+import { UsageError } from './exit-codes.js';
 import { selectDashboards, type DashboardsSelection } from './dashboards-selection.js';
 import { intFlag } from './int-flag.js';
 import type { TargetSession } from './target.js';
@@ -9,8 +10,14 @@ export function selectionFromArgs(flags: FlagValues, positionals: readonly strin
   return selectDashboards({ cwd: io.cwd, dir: stringFlag(flags, 'dir'), paths: positionals });
 }
 
-/** The plan step `plan` and `apply` share: the selection and `--concurrency` against an open target. */
+/**
+ * The plan step `plan` and `apply` share: the selection, `--concurrency`, `--prune` and `--max-delete` against an
+ * open target. `--prune` with a selective run is a usage error: a file it did not read is not a deleted file.
+ */
 export function planFromFlags(selection: DashboardsSelection, flags: FlagValues, io: CommandIo, target: TargetSession): Promise<PlanDashboardsResult> {
+  const prune = typeof flags.prune === 'boolean' ? flags.prune : undefined;
+  if (prune === true && selection.only) throw new UsageError('--prune needs the whole dashboards folder: a selective run (paths or a subfolder --dir) never prunes');
+  const maxDelete = flags['max-delete'] === undefined ? undefined : intFlag(flags, 'max-delete', 0);
   return planDashboards(
     {
       dir: selection.root,
@@ -21,7 +28,7 @@ export function planFromFlags(selection: DashboardsSelection, flags: FlagValues,
       concurrency: concurrencyOf(flags),
       signal: io.signal,
     },
-    selection.only ? { only: selection.only } : {},
+    { ...(selection.only ? { only: selection.only } : {}), prune, maxDelete },
   );
 }
 

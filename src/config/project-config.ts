@@ -27,6 +27,11 @@ export const ProjectConfig = z.strictObject({
     .default(DEFAULT_OWNERSHIP_TAG),
   /** Default for apply's `--max-delete`. */
   maxDelete: z.number().int().min(0).optional(),
+  /**
+   * Delete owned dashboards whose file is gone, in plan, apply and the daemon alike (`--prune`/`--no-prune` win), so
+   * the pull-request plan shows the deletions the apply on main will make without anyone remembering a flag.
+   */
+  prune: z.boolean().default(false),
   // `environments:`, `groups:`, `values:` (src/environments/): one repository, many environments.
   ...environmentsShape,
 }).superRefine(checkEnvironmentsConfig);
@@ -50,7 +55,7 @@ export interface LoadProjectConfigResult {
   diagnostics: ProjectConfigDiagnostic[];
 }
 
-export const DEFAULT_PROJECT_CONFIG: ProjectConfig = { ignore: [], ownershipTag: DEFAULT_OWNERSHIP_TAG };
+export const DEFAULT_PROJECT_CONFIG: ProjectConfig = { ignore: [], ownershipTag: DEFAULT_OWNERSHIP_TAG, prune: false };
 
 /** Reads the optional `dashcd.yaml` at `root`. Every problem is a diagnostic at its line and column, never a throw. */
 export async function loadProjectConfig(root: string): Promise<LoadProjectConfigResult> {

@@ -4,7 +4,7 @@ import type { GitInfo } from '../desired/git-info.js';
 import { MetricsRegistry } from '../lib/metrics.js';
 import type { SourceStatus } from './source-status.js';
 
-export type FileResult = 'created' | 'updated' | 'unchanged' | 'drift-reverted' | 'drift-reported' | 'failed' | 'invalid' | 'rejected';
+export type FileResult = 'created' | 'adopted' | 'updated' | 'unchanged' | 'drift-reverted' | 'drift-reported' | 'failed' | 'invalid' | 'rejected';
 
 export interface FileStatus {
   id?: string;
@@ -43,6 +43,7 @@ export class DaemonStatus {
   readonly countReconcile = this.metrics.counter('dashcd_reconciles_total', 'Reconcile passes by result');
   readonly countWrite = this.metrics.counter('dashcd_writes_total', 'Dashboard writes by action (create, update, delete)');
   readonly countFailure = this.metrics.counter('dashcd_write_failures_total', 'Dashboard writes that failed after retries');
+  readonly countPruneRefused = this.metrics.counter('dashcd_prune_refused_total', 'Full passes whose deletions the prune guards refused (--max-delete, empty folder)');
   readonly countDrift = this.metrics.counter('dashcd_drift_found_total', 'Live dashboards found differing from an unchanged file');
   readonly countEvents = this.metrics.counter('dashcd_events_archived_total', 'Event versions appended to the archive');
   readonly setPollLag = this.metrics.gauge('dashcd_poll_lag_seconds', 'Age of the archive position (newest fully archived instant)');

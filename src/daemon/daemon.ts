@@ -24,8 +24,10 @@ export interface DaemonOptions {
   pollMs: number;
   sinceMs: number;
   selfHeal: boolean;
-  prune: boolean;
-  maxDelete: number;
+  /** Delete owned orphans; undefined: `prune` in dashcd.yaml decides. */
+  prune: boolean | undefined;
+  /** undefined: `maxDelete` in dashcd.yaml, else 5. */
+  maxDelete: number | undefined;
   concurrency: number;
   simulateEvents: boolean;
   /** Follow a git repository instead of watching `dir`: each pass reads a clean checkout of the fetched commit. */

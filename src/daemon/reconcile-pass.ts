@@ -1,5 +1,4 @@
-import { applyPlan, countOutcomes, orphansOf, type ApplyOutcome } from '../apply/apply-plan.js';
-import { pruneRefusal } from '../apply/prune-guard.js';
+import { applyPlan, countOutcomes, type ApplyOutcome } from '../apply/apply-plan.js';
 import { formatDiagnostic, type DesiredResult, type Diagnostic } from '../desired/load-desired.js';
 import type { GitInfo } from '../desired/git-info.js';
 import type { Logger } from '../lib/logger.js';
@@ -13,8 +12,9 @@ export interface ReconcilePassDeps {
   status: DaemonStatus;
   log: Logger;
   selfHeal: boolean;
-  prune: boolean;
-  maxDelete: number;
+  /** undefined: as dashcd.yaml says. */
+  prune: boolean | undefined;
+  maxDelete: number | undefined;
   /** Following a repository: each pass reads the checkout this names instead of `planContext`'s folder. */
   source?: PassSource;
 }
@@ -38,7 +38,7 @@ export interface PassSource {
   settled(tree: PassTree, outcome: PassOutcome): void;
 }
 
-type FileChange = Exclude<PlanChange, { action: 'orphan' }>;
+type FileChange = Exclude<PlanChange, { action: 'orphan' | 'delete' }>;
 
 /**
  * One daemon pass: plan (only the changed files, or everything), apply what differs, record per-file results.
@@ -55,6 +55,9 @@ export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePa
   const { signal } = deps.planContext;
   /** Dashboard id → content hash of the file when live was last known equal to it. */
   const synced = new Map<string, string>();
+  /** Orphans already logged as left behind: each gets one line, not one per resync. */
+  const leftBehind = new Set<string>();
+  let lastRefusal: string | undefined;
 
   return async (pass) => {
     const started = Date.now();
@@ -65,7 +68,7 @@ export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePa
     log = tree ? deps.log.child({ revision: tree.revision }) : deps.log;
     const planContext = tree ? { ...deps.planContext, dir: tree.dir, cwd: tree.cwd, git: tree.git, log } : deps.planContext;
     try {
-      const planned = await planDashboards(planContext, { ...(pass.full ? {} : { only: pass.files }), tolerateInvalid: tree?.tolerateInvalid ?? true });
+      const planned = await planDashboards(planContext, { ...(pass.full ? {} : { only: pass.files }), tolerateInvalid: tree?.tolerateInvalid ?? true, prune: deps.prune, maxDelete: deps.maxDelete });
       recordInvalid(planned.diagnostics, pass);
       if (planned.kind === 'invalid') {
         if (tree) deps.source?.settled(tree, { kind: 'invalid', errors: planned.diagnostics.map(formatDiagnostic) });
@@ -78,8 +81,9 @@ export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePa
       const hashes = new Map(planned.desired.dashboards.map((d) => [d.id as string, d.contentHash]));
       const drifted = findDrift(planned.plan, hashes);
       const plan = deps.selfHeal ? planned.plan : withoutChanges(planned.plan, drifted);
-      const prune = deps.prune && planned.plan.summary.orphan > 0 && pruneAllowed(plan, planned.desired.dashboards.length);
-      const result = await applyPlan(plan, { api: deps.planContext.api, log, concurrency: deps.planContext.concurrency, prune, validation: 'skip-invalid', ...(signal ? { signal } : {}) });
+      if (pass.full) noteRefusal(plan);
+      // A refused prune still writes: deletesOf() leaves the plan's deletions out (apply-plan.ts).
+      const result = await applyPlan(plan, { api: deps.planContext.api, log, concurrency: deps.planContext.concurrency, validation: 'skip-invalid', ...(signal ? { signal } : {}) });
       if (result.kind === 'rejected') throw new Error('unreachable: skip-invalid never rejects');
       signal?.throwIfAborted();
       const rejected = new Map(result.skippedInvalid.map((v) => [v.id, v.message]));
@@ -127,10 +131,19 @@ export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePa
     return drifted;
   }
 
-  function pruneAllowed(plan: Plan, desiredCount: number): boolean {
-    const refusal = pruneRefusal({ desiredCount, orphanCount: orphansOf(plan).length, maxDelete: deps.maxDelete });
-    if (refusal) log.warn({}, refusal);
-    return refusal === undefined;
+  /** A refused prune is counted every full pass it happens, but logged only when its reason is new. */
+  function noteRefusal(plan: Plan): void {
+    const { refused } = plan.prune;
+    if (refused !== undefined) status.countPruneRefused();
+    if (refused !== undefined && refused !== lastRefusal) log.warn({ reason: refused }, 'prune refused; nothing deleted');
+    lastRefusal = refused;
+  }
+
+  /** A deleted file triggers a full pass (watch-dashboards.ts), so this runs within a debounce of the deletion. */
+  function announceLeftBehind(id: string, name: string): void {
+    if (leftBehind.has(id)) return;
+    leftBehind.add(id);
+    log.warn({ id, name }, 'dashboard has no file any more; it stays on the target (pruning is off)');
   }
 
   /** Per-file results from the whole plan (drift left alone included), and the metrics of what was written. */
@@ -138,7 +151,7 @@ export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePa
     const at = new Date().toISOString();
     const byId = new Map(outcomes.filter((o) => o.action !== 'delete').map((o) => [o.id, o]));
     for (const change of plan.changes) {
-      if (change.action === 'orphan') continue;
+      if (change.action === 'orphan' || change.action === 'delete') continue;
       const outcome = byId.get(change.id);
       const rejection = seen.rejected.get(change.id);
       const result = rejection !== undefined ? 'rejected' : fileResult(change, outcome, seen.drifted.has(change.id));
@@ -161,7 +174,7 @@ export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePa
     if (outcome === undefined) return undefined;
     if (outcome.status === 'failed') return 'failed';
     if (drift) return 'drift-reverted';
-    return change.action === 'create' ? 'created' : 'updated';
+    return change.action === 'create' ? 'created' : change.action === 'adopt' ? 'adopted' : 'updated';
   }
 
   /** A full pass knows every file: forget deleted ones and their sync state, and list what is orphaned now. */
@@ -171,7 +184,12 @@ export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePa
     for (const id of synced.keys()) if (!ids.has(id)) synced.delete(id);
     const deleted = new Set(outcomes.filter((o) => o.action === 'delete' && o.status === 'deleted').map((o) => o.id));
     // With invalid files the plan lists no orphans (an invalid file's dashboard would look like one): keep the last list.
-    if (invalidFiles.length === 0) status.orphans = orphansOf(plan).filter((o) => !deleted.has(o.id)).map(({ id, name }) => ({ id, name }));
+    if (invalidFiles.length > 0) return;
+    const orphans = plan.changes.filter((c) => (c.action === 'orphan' || c.action === 'delete') && !deleted.has(c.id));
+    status.orphans = orphans.map(({ id, name }) => ({ id, name }));
+    for (const o of orphans) if (o.action === 'orphan') announceLeftBehind(o.id, o.name);
+    const still = new Set(orphans.map((o) => o.id));
+    for (const id of leftBehind) if (!still.has(id)) leftBehind.delete(id);
   }
 
   function finish(started: number, pass: ReconcilePass, ok: boolean, error?: string): void {

@@ -8,8 +8,11 @@ export type DiscoverResult = { missing: true } | { missing: false; files: string
 
 /**
  * Dashboard files under `dir`, as paths relative to it with `/` separators, sorted by code unit so every machine
- * lists them in the same order. Dotfiles and dot-directories are skipped (editor and VCS leftovers); a symlink
- * counts when it points at a file, never when it points at a directory (no cycles).
+ * lists them in the same order. Dotfiles and dot-directories are skipped (editor and VCS leftovers). A symlink with
+ * a dashboard file's name is always listed, whatever it points at, so that a broken or looping link is reported by
+ * the reader instead of silently missing (a missing file looks like a deleted dashboard to prune); a link's id comes
+ * from the link's own path, its content from its target, inside the folder or not. Symlinked folders are not
+ * walked (no cycles).
  */
 export async function discoverFiles(dir: string): Promise<DiscoverResult> {
   try {
@@ -30,16 +33,6 @@ async function walk(root: string, prefix: string, out: string[]): Promise<void> 
     if (entry.name.startsWith('.')) continue;
     const relative = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
     if (entry.isDirectory()) await walk(root, relative, out);
-    else if (DASHBOARD_FILE.test(entry.name) && (entry.isFile() || (await isFileLink(join(root, relative))))) {
-      out.push(relative);
-    }
-  }
-}
-
-async function isFileLink(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
+    else if (DASHBOARD_FILE.test(entry.name) && (entry.isFile() || entry.isSymbolicLink())) out.push(relative);
   }
 }

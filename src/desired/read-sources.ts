@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { isCode } from '../lib/fs-errors.js';
 
@@ -9,7 +9,8 @@ export type SourceFile =
   | { name: string; kind: 'unreadable'; reason: string };
 
 /**
- * Reads `names` (relative to `dir`); the hash is SHA-256 of the bytes, hex. A file deleted meanwhile is `gone`.
+ * Reads `names` (relative to `dir`); the hash is SHA-256 of the bytes, hex. A file deleted meanwhile is `gone`;
+ * a symlink whose target is missing is `unreadable` (it is still there: its dashboard is not deleted).
  * Synchronous on purpose: dashboard files are small and usually in the page cache, where a `readFileSync` loop
  * reads 1,000 of them in a few tens of milliseconds, several times faster than as many promise-based reads.
  */
@@ -19,9 +20,27 @@ export function readSources(dir: string, names: readonly string[]): SourceFile[]
       const bytes = readFileSync(join(dir, name));
       return { name, kind: 'read', source: bytes.toString('utf8'), contentHash: createHash('sha256').update(bytes).digest('hex') };
     } catch (error) {
-      if (isCode(error, 'ENOENT')) return { name, kind: 'gone' };
-      const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : String(error);
-      return { name, kind: 'unreadable', reason: code };
+      const path = join(dir, name);
+      if (isCode(error, 'ENOENT')) return isLink(path) ? { name, kind: 'unreadable', reason: `a symlink to ${readlinkSync(path)}, which does not exist` } : { name, kind: 'gone' };
+      return { name, kind: 'unreadable', reason: REASONS[errorCode(error)] ?? errorCode(error) };
     }
   });
+}
+
+const REASONS: Record<string, string> = {
+  ELOOP: 'a symlink that loops (ELOOP)',
+  EISDIR: 'a folder, not a file (EISDIR)',
+  EACCES: 'permission denied (EACCES)',
+};
+
+function errorCode(error: unknown): string {
+  return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : String(error);
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }

@@ -4,7 +4,8 @@ import type { Dashboard, LiveDashboard } from '../schema/dashboard.js';
 import { diffJson, jsonEqual } from './diff.js';
 import { compareCodeUnits, type JsonValue } from './json-value.js';
 import { normalizeForCompare, type NormalizeOptions } from './normalize.js';
-import { withOwnershipTag } from './ownership.js';
+import { isOwned, withOwnershipTag } from './ownership.js';
+import { pruneRefusal } from './prune-guard.js';
 
 /**
  * The part of the loader's `DesiredDashboard` (desired/load-desired.ts) the plan reads. Declared structurally so
@@ -18,37 +19,37 @@ export interface DesiredInput {
   body: Dashboard;
 }
 
+interface PatchedWrite {
+  id: string;
+  name: string;
+  file: string;
+  desired: Dashboard;
+  /**
+   * RFC 6902, live → desired, over normalised values (normalize.ts): what would change, not the write body.
+   * Applies in order to the normalised live dashboard (diff.ts); indexes of kept and added items are the file's.
+   */
+  patch: Operation[];
+  /** `before[i]`: the live value `patch[i]` replaces or removes (null for `add`), to show "old → new". */
+  before: (JsonValue | null)[];
+}
+
 /**
  * One entry per desired file, plus one per owned live dashboard no file claims. A missing side is a variant, not a
- * null: no live dashboard → `create`, no file → `orphan`. Only `update` carries a patch.
+ * null: no live dashboard → `create`, no file → `delete` when pruning is on, else `orphan` (kept). A file whose id
+ * matches a live dashboard without the ownership tag is a takeover, `adopt`: its write adds the tag (which the patch
+ * shows), so from then on prune may delete it. Only `update` and `adopt` carry a patch.
  */
 export type PlanChange =
   | { action: 'create'; id: string; name: string; file: string; desired: Dashboard }
-  | {
-      action: 'update';
-      id: string;
-      name: string;
-      file: string;
-      desired: Dashboard;
-      /**
-       * RFC 6902, live → desired, over normalised values (normalize.ts): what would change, not the write body.
-       * Applies in order to the normalised live dashboard (diff.ts); indexes of kept and added items are the file's.
-       */
-      patch: Operation[];
-      /** `before[i]`: the live value `patch[i]` replaces or removes (null for `add`), to show "old → new". */
-      before: (JsonValue | null)[];
-    }
+  | ({ action: 'adopt' } & PatchedWrite)
+  | ({ action: 'update' } & PatchedWrite)
+  | { action: 'delete'; id: string; name: string; owner?: string }
   | { action: 'unchanged'; id: string; name: string; file: string }
   | { action: 'orphan'; id: string; name: string; owner?: string };
 
 export type PlanAction = PlanChange['action'];
 
-export interface PlanSummary {
-  create: number;
-  update: number;
-  unchanged: number;
-  orphan: number;
-}
+export type PlanSummary = Record<PlanAction, number>;
 
 export interface Plan {
   /** Sorted by (action, file, id), so every rendering is byte-identical across runs. */
@@ -56,6 +57,11 @@ export interface Plan {
   summary: PlanSummary;
   /** `partial`: only some files were read (a selective run, or the daemon's incremental pass): orphans not checked. */
   scope: 'full' | 'partial';
+  /**
+   * Whether owned orphans are deleted (`delete`) or kept (`orphan`), and when the prune guards (prune-guard.ts)
+   * refuse the deletions, why: the whole run must then stop before anything is written.
+   */
+  prune: { enabled: boolean; refused?: string };
   git?: GitInfo;
   /** Human-readable target (never a token). */
   target: string;
@@ -73,38 +79,44 @@ export interface BuildPlanInput {
   git?: GitInfo;
   /** `partial`: only some files are being reconciled (the daemon), so absence from `desired` says nothing. */
   scope?: 'full' | 'partial';
+  /** Delete owned orphans, at most `maxDelete` of them (more, or none left in the folder, refuses: prune-guard.ts). */
+  prune?: { maxDelete: number };
 }
 
-export const ACTION_ORDER: readonly PlanAction[] = ['create', 'update', 'unchanged', 'orphan'];
+export const ACTION_ORDER: readonly PlanAction[] = ['create', 'adopt', 'update', 'delete', 'unchanged', 'orphan'];
 
 /** Pure and synchronous: desired + live in, a serialisable plan out. */
 export function buildPlan(input: BuildPlanInput): Plan {
   const options: NormalizeOptions = { ignore: input.ignore };
   const changes: PlanChange[] = input.desired.map((d) => planDesired(d, input.live.get(d.id), input.ownershipTag, options));
   const scope = input.scope ?? 'full';
-  if (scope === 'full') changes.push(...findOrphans(input));
+  const pruning = scope === 'full' && input.prune !== undefined;
+  const orphans = scope === 'full' ? findOrphans(input, pruning ? 'delete' : 'orphan') : [];
+  changes.push(...orphans);
   changes.sort(compareChanges);
-  return { changes, summary: summarize(changes), scope, ...(input.git ? { git: input.git } : {}), target: input.target };
+  const refused = input.prune && pruning ? pruneRefusal({ desiredCount: input.desired.length, orphanCount: orphans.length, maxDelete: input.prune.maxDelete }) : undefined;
+  const prune = { enabled: pruning, ...(refused !== undefined ? { refused } : {}) };
+  return { changes, summary: summarize(changes), scope, prune, ...(input.git ? { git: input.git } : {}), target: input.target };
 }
 
 /**
- * Whether applying would write anything. Orphans count only when asked (`plan` has no `--prune`, so by default a
- * leftover owned dashboard must not make `--detailed-exitcode` report pending changes forever).
+ * Whether applying would change anything on the target. Kept orphans do not count: with pruning off a leftover
+ * owned dashboard must not make `--detailed-exitcode` report pending changes forever.
  */
-export function hasChanges(plan: Plan, options: { orphans?: boolean } = {}): boolean {
-  const { create, update, orphan } = plan.summary;
-  return create + update > 0 || (options.orphans === true && orphan > 0);
+export function hasChanges(plan: Plan): boolean {
+  const { create, adopt, update, delete: deletes } = plan.summary;
+  return create + adopt + update + deletes > 0;
 }
 
 function planDesired(desired: DesiredInput, live: LiveDashboard | undefined, tag: string, options: NormalizeOptions): PlanChange {
   const { id, name, file } = desired;
   const written = bodyToWrite(desired, tag);
   if (!live) return { action: 'create', id, name, file, desired: written };
-  // The ownership tag is dashcd's marker, not content: a live dashboard lacking it (made elsewhere, then pulled) is
-  // not a change. It gets the tag with its next real update; until then prune leaves it alone, the safe side.
-  const tagged = withOwnershipTag(live, tag);
-  if (sameContent(tagged, written)) return { action: 'unchanged', id, name, file };
-  const { patch, before } = diffJson(normalizeForCompare(tagged, options), normalizeForCompare(written, options));
+  // A live dashboard without the tag was made elsewhere (or pulled): writing it is a takeover the reviewer must see,
+  // even when the content is equal, since from then on prune may delete it. Its patch includes the tag.
+  if (!isOwned(live, tag)) return { action: 'adopt', id, name, file, desired: written, ...diffJson(normalizeForCompare(live, options), normalizeForCompare(written, options)) };
+  if (sameContent(live, written)) return { action: 'unchanged', id, name, file };
+  const { patch, before } = diffJson(normalizeForCompare(live, options), normalizeForCompare(written, options));
   if (patch.length === 0) return { action: 'unchanged', id, name, file };
   return { action: 'update', id, name, file, desired: written, patch, before };
 }
@@ -126,13 +138,13 @@ function bodyToWrite(desired: DesiredInput, tag: string): Dashboard {
   return { id: desired.id, ...body };
 }
 
-function findOrphans(input: BuildPlanInput): PlanChange[] {
+function findOrphans(input: BuildPlanInput, action: 'delete' | 'orphan'): PlanChange[] {
   const claimed = new Set(input.desired.map((d) => d.id.toLowerCase()));
   const orphans = new Map<string, PlanChange>();
   for (const live of input.liveOwned) {
     const key = live.id.toLowerCase();
     if (claimed.has(key) || orphans.has(key)) continue;
-    orphans.set(key, { action: 'orphan', id: live.id, name: live.name, ...(live.owner !== undefined ? { owner: live.owner } : {}) });
+    orphans.set(key, { action, id: live.id, name: live.name, ...(live.owner !== undefined ? { owner: live.owner } : {}) });
   }
   return [...orphans.values()];
 }
@@ -146,11 +158,11 @@ function compareChanges(a: PlanChange, b: PlanChange): number {
 }
 
 function fileOf(change: PlanChange): string {
-  return change.action === 'orphan' ? '' : change.file;
+  return change.action === 'orphan' || change.action === 'delete' ? '' : change.file;
 }
 
 function summarize(changes: readonly PlanChange[]): PlanSummary {
-  const summary: PlanSummary = { create: 0, update: 0, unchanged: 0, orphan: 0 };
+  const summary: PlanSummary = { create: 0, adopt: 0, update: 0, delete: 0, unchanged: 0, orphan: 0 };
   for (const change of changes) summary[change.action]++;
   return summary;
 }

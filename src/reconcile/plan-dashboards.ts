@@ -34,7 +34,13 @@ export interface PlanOptions {
    * are then not reported, since an invalid file's dashboard would look like one.
    */
   tolerateInvalid?: boolean;
+  /** Delete owned orphans; undefined: as `prune` in dashcd.yaml says. Never in a partial pass. */
+  prune?: boolean | undefined;
+  /** Most deletions allowed; undefined: `maxDelete` in dashcd.yaml, else DEFAULT_MAX_DELETE. */
+  maxDelete?: number | undefined;
 }
+
+export const DEFAULT_MAX_DELETE = 5;
 
 /** The read half of a reconcile: project config + desired state + live state → a plan (pure). */
 export async function planDashboards(ctx: PlanContext, options: PlanOptions = {}): Promise<PlanDashboardsResult> {
@@ -51,6 +57,7 @@ export async function planDashboards(ctx: PlanContext, options: PlanOptions = {}
   }
   const { config } = project;
   const partial = only !== undefined || diagnostics.length > 0;
+  const prune = (options.prune ?? config.prune) ? { maxDelete: options.maxDelete ?? config.maxDelete ?? DEFAULT_MAX_DELETE } : undefined;
   const live = await readLive(
     desired.dashboards.map((d) => d.id),
     { api: ctx.api, ownershipTag: config.ownershipTag, concurrency: ctx.concurrency, withOwned: !partial, ...(ctx.signal ? { signal: ctx.signal } : {}) },
@@ -63,6 +70,7 @@ export async function planDashboards(ctx: PlanContext, options: PlanOptions = {}
     ignore: config.ignore,
     target: ctx.targetLabel,
     scope: partial ? 'partial' : 'full',
+    ...(prune ? { prune } : {}),
     ...(git ? { git } : {}),
   });
   return { kind: 'planned', plan, desired, config, diagnostics };

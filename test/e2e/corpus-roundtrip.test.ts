@@ -76,7 +76,7 @@ describe('every accepted corpus dashboard, written as YAML', () => {
     const fromPulled = await dashcd('plan', '--dir', 'pulled', '--detailed-exitcode', '--output', 'json');
     const pulledPlan = JSON.parse(fromPulled.stdout) as PlanJson;
     expect(pulledPlan.changes.filter((c) => c.action !== 'unchanged')).toEqual([]);
-    expect(pulledPlan.summary).toEqual({ create: 0, update: 0, unchanged: ids.length, orphan: 0 });
+    expect(pulledPlan.summary).toEqual({ create: 0, adopt: 0, update: 0, delete: 0, unchanged: ids.length, orphan: 0 });
     expect(fromPulled.code).toBe(0);
     expect((await dashcd('validate', '--dir', 'pulled')).code).toBe(0);
   });

@@ -159,7 +159,7 @@ describe('plan output formats', () => {
     await project.write('dashboards/service-health.yaml', SERVICE_HEALTH.replace('- name: CPU', '- name: CPU usage'));
     const result = await dashcd('plan', '--output', 'json');
     const plan = JSON.parse(result.stdout) as Record<string, unknown> & { changes: Record<string, unknown>[]; summary: Record<string, unknown> };
-    expect(Object.keys(plan)).toEqual(['git', 'target', 'changes', 'summary']);
+    expect(Object.keys(plan)).toEqual(['git', 'target', 'scope', 'prune', 'changes', 'summary']);
     expect(plan.git).toBeNull();
     expect(plan.target).toBe(`${target.proxy.url}/e/local`);
     for (const change of plan.changes) expect(Object.keys(change)).toEqual(['action', 'id', 'name', 'file', 'patch']);
@@ -168,7 +168,7 @@ describe('plan output formats', () => {
       ['unchanged', 'dashboards/hosts.yaml'],
     ]);
     expect(plan.changes[1]?.patch).toBeNull();
-    expect(plan.summary).toEqual({ create: 0, update: 1, unchanged: 1, orphan: 0 });
+    expect(plan.summary).toEqual({ create: 0, adopt: 0, update: 1, delete: 0, unchanged: 1, orphan: 0 });
     expect(result.stdout.endsWith('}\n')).toBe(true);
   });
 

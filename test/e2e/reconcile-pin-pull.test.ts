@@ -120,7 +120,11 @@ describe('dashcd pull', () => {
 
     const planned = await dashcd('plan', '--output', 'json');
     const changes = (JSON.parse(planned.stdout) as { changes: { id: string; action: string }[] }).changes;
-    expect(changes.find((c) => c.id === LIVE_ID)?.action).toBe('unchanged');
+    // Made outside dashcd: the first apply adopts it (adds the ownership tag), after which it plans clean.
+    expect(changes.find((c) => c.id === LIVE_ID)?.action).toBe('adopt');
+    expect((await dashcd('apply')).code).toBe(0);
+    const after = (JSON.parse((await dashcd('plan', '--output', 'json')).stdout) as { changes: { id: string; action: string }[] }).changes;
+    expect(after.find((c) => c.id === LIVE_ID)?.action).toBe('unchanged');
   });
 
   it('never overwrites a file with local edits without --force', async () => {
@@ -215,7 +219,7 @@ tiles:
       );
       expect(await readdir(join(project.root, 'dashboards/imported'))).toEqual(['made-in-the-ui.yaml']);
       for (const command of ['validate', 'plan', 'apply']) expect((await dashcd(command)).code, command).toBe(0);
-      expect(JSON.parse((await dashcd('plan', '--output', 'json')).stdout).summary).toEqual({ create: 0, update: 0, unchanged: 3, orphan: 0 });
+      expect(JSON.parse((await dashcd('plan', '--output', 'json')).stdout).summary).toEqual({ create: 0, adopt: 0, update: 0, delete: 0, unchanged: 3, orphan: 0 });
     });
 
     it('refreshes a managed file in place with --force, and refuses it without --force when it has local edits', async () => {

@@ -41,9 +41,9 @@ describe('apply --prune', () => {
     await project.remove('dashboards/beta.yaml');
 
     const planned = await dashcd('plan');
-    expect(planned.stdout).toMatch(/- orphan {2}beta {2}\(id [0-9a-f-]{36}, owner team@example\.com\) — apply --prune deletes it/);
+    expect(planned.stdout).toMatch(/- orphan {2}beta {2}\(id [0-9a-f-]{36}, owner team@example\.com\) — kept: pruning is off/);
     expect(planned.stdout).not.toContain('Hand made');
-    expect(planned.stdout).toContain('3 unchanged, 1 orphan.');
+    expect(planned.stdout).toContain('3 unchanged, 1 orphan kept.');
 
     expect((await dashcd('apply')).code).toBe(0);
     expect(await liveNames()).toContain('beta');

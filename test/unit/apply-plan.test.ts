@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyPlan, countOutcomes, orphansOf, writesOf } from '../../src/apply/apply-plan.js';
+import { applyPlan, countOutcomes, deletesOf, writesOf } from '../../src/apply/apply-plan.js';
 import { createApiClient, type ApiClient } from '../../src/client/api-client.js';
 import { ApiError } from '../../src/client/errors.js';
 import { silentLogger } from '../../src/lib/logger.js';
@@ -42,9 +42,9 @@ afterEach(async () => {
   await server.close();
 });
 
-async function planFor(items: DesiredInput[]): Promise<Plan> {
+async function planFor(items: DesiredInput[], prune?: { maxDelete: number }): Promise<Plan> {
   const live = await readLive(items.map((d) => d.id), { api, ownershipTag: DEFAULT_OWNERSHIP_TAG, concurrency: 4, withOwned: true });
-  return buildPlan({ desired: items, live: live.byId, liveOwned: live.owned, ownershipTag: DEFAULT_OWNERSHIP_TAG, ignore: [], target: 'test' });
+  return buildPlan({ desired: items, live: live.byId, liveOwned: live.owned, ownershipTag: DEFAULT_OWNERSHIP_TAG, ignore: [], target: 'test', ...(prune ? { prune } : {}) });
 }
 
 const deps = () => ({ api, log: silentLogger(), concurrency: 4 });
@@ -108,24 +108,27 @@ describe('applyPlan', () => {
     const failed = result.outcomes.filter((o) => o.status === 'failed');
     expect(failed.map((o) => o.id)).toEqual([ID.b]);
     expect(failed[0]).toMatchObject({ file: 'dashboards/b.yaml' });
-    expect(countOutcomes(result.outcomes)).toEqual({ created: 2, updated: 0, deleted: 0, failed: 1 });
+    expect(countOutcomes(result.outcomes)).toEqual({ created: 2, adopted: 0, updated: 0, deleted: 0, failed: 1 });
     expect(proxy.pending()).toBe(0);
     expect(await api.dashboards.get(ID.a)).toBeDefined();
     expect(await api.dashboards.get(ID.c)).toBeDefined();
   });
 
-  it('deletes owned orphans only when prune is set, and never a dashboard without the ownership tag', async () => {
+  it('deletes owned orphans only when the plan was built with pruning, and never a dashboard without the ownership tag', async () => {
     await api.dashboards.put(ID.orphan, { id: ID.orphan, ...dashboard('Old', 'Notes', [DEFAULT_OWNERSHIP_TAG]) });
     await api.dashboards.put(ID.foreign, { id: ID.foreign, ...dashboard('Made by hand') });
     const plan = await planFor([desired('a', dashboard('A'))]);
-    expect(orphansOf(plan).map((o) => o.id)).toEqual([ID.orphan]);
+    expect(plan.changes.filter((c) => c.action === 'orphan').map((o) => o.id)).toEqual([ID.orphan]);
+    expect(deletesOf(plan)).toEqual([]);
 
     const first = await applyPlan(plan, deps());
     if (first.kind !== 'applied') throw new Error('expected applied');
     expect(first.outcomes.map((o) => o.action)).toEqual(['create']);
     expect(await api.dashboards.get(ID.orphan)).toBeDefined();
 
-    const pruned = await applyPlan(await planFor([desired('a', dashboard('A'))]), { ...deps(), prune: true });
+    const refused = await planFor([desired('a', dashboard('A'))], { maxDelete: 0 });
+    expect(deletesOf(refused)).toEqual([]);
+    const pruned = await applyPlan(await planFor([desired('a', dashboard('A'))], { maxDelete: 5 }), deps());
     if (pruned.kind !== 'applied') throw new Error('expected applied');
     expect(pruned.outcomes.map((o) => [o.action, o.id, o.status])).toEqual([['delete', ID.orphan, 'deleted']]);
     expect(await api.dashboards.get(ID.orphan)).toBeUndefined();

@@ -99,14 +99,20 @@ describe('buildPlan', () => {
     expect(change.desired.dashboardMetadata.tags).toEqual(['team', TAG]);
   });
 
-  it('does not count a missing ownership tag as a change, and writes the tag with the next real update', () => {
+  it('plans a live dashboard without the ownership tag as adopt, whose patch adds the tag, even when the content is equal', () => {
     const body = dashboard('Hosts', ['x']);
     const live = { ...body, id: ID_A };
-    expect(plan({ desired: [desired(ID_A, 'a.yaml', body)], live: new Map([[ID_A, live]]) }).changes[0]?.action).toBe('unchanged');
+    const same = plan({ desired: [desired(ID_A, 'a.yaml', body)], live: new Map([[ID_A, live]]) });
+    expect(same.changes[0]).toMatchObject({ action: 'adopt', patch: [{ op: 'add', path: '/dashboardMetadata/tags', value: [TAG] }] });
+    expect(same.summary.adopt).toBe(1);
+    expect(hasChanges(same)).toBe(true);
     const renamed = dashboard('Hosts renamed', ['x']);
     const [change] = plan({ desired: [desired(ID_A, 'a.yaml', renamed)], live: new Map([[ID_A, live]]) }).changes;
-    expect(change?.action === 'update' && change.patch).toEqual([{ op: 'replace', path: '/dashboardMetadata/name', value: 'Hosts renamed' }]);
-    expect(change?.action === 'update' && change.desired.dashboardMetadata.tags).toEqual([TAG]);
+    expect(change?.action === 'adopt' && change.patch).toEqual([
+      { op: 'replace', path: '/dashboardMetadata/name', value: 'Hosts renamed' },
+      { op: 'add', path: '/dashboardMetadata/tags', value: [TAG] },
+    ]);
+    expect(change?.action === 'adopt' && change.desired.dashboardMetadata.tags).toEqual([TAG]);
   });
 
   it('plans a dashboard that differs only in ignored pointers as unchanged', () => {
@@ -121,7 +127,7 @@ describe('buildPlan', () => {
   it('plans a desired dashboard without a live one as create', () => {
     const result = plan({ desired: [desired(ID_A, 'a.yaml', dashboard('New', ['x']))] });
     expect(result.changes.map((c) => c.action)).toEqual(['create']);
-    expect(result.summary).toEqual({ create: 1, update: 0, unchanged: 0, orphan: 0 });
+    expect(result.summary).toEqual({ create: 1, adopt: 0, update: 0, delete: 0, unchanged: 0, orphan: 0 });
     expect(hasChanges(result)).toBe(true);
   });
 
@@ -137,8 +143,30 @@ describe('buildPlan', () => {
     expect(full.changes.filter((c) => c.action === 'orphan')).toEqual([{ action: 'orphan', id: ID_B, name: 'Gone', owner: 'ops' }]);
     expect(full.summary.orphan).toBe(1);
     expect(hasChanges(plan({ liveOwned: input.liveOwned }))).toBe(false);
-    expect(hasChanges(plan({ liveOwned: input.liveOwned }), { orphans: true })).toBe(true);
     expect(plan({ ...input, scope: 'partial' }).changes.map((c) => c.action)).toEqual(['create']);
+  });
+
+  it('with pruning on, plans owned orphans as delete, counts them as changes, and never in a partial scope', () => {
+    const input = {
+      desired: [desired(ID_A, 'a.yaml', dashboard('Kept', ['x']))],
+      liveOwned: [{ id: ID_B, name: 'Gone', owner: 'ops' }],
+      prune: { maxDelete: 5 },
+    };
+    const pruned = plan(input);
+    expect(pruned.changes.filter((c) => c.action === 'delete')).toEqual([{ action: 'delete', id: ID_B, name: 'Gone', owner: 'ops' }]);
+    expect(pruned.summary).toMatchObject({ delete: 1, orphan: 0 });
+    expect(pruned.prune).toEqual({ enabled: true });
+    expect(hasChanges(plan({ ...input, desired: [desired(ID_A, 'a.yaml', dashboard('Kept', ['x']))], live: new Map([[ID_A, asLive(ID_A, dashboard('Kept', ['x']))]]) }))).toBe(true);
+    const partial = plan({ ...input, scope: 'partial' });
+    expect(partial.changes.map((c) => c.action)).toEqual(['create']);
+    expect(partial.prune).toEqual({ enabled: false });
+  });
+
+  it('carries the prune guard refusal in the plan: more deletions than maxDelete, or none of the files left', () => {
+    const liveOwned = [{ id: ID_B, name: 'Gone' }, { id: ID_C, name: 'Also gone' }];
+    expect(plan({ desired: [desired(ID_A, 'a.yaml', dashboard('Kept', ['x']))], liveOwned, prune: { maxDelete: 1 } }).prune.refused).toMatch(/refusing to prune 2 dashboards: more than --max-delete 1/);
+    expect(plan({ desired: [], liveOwned, prune: { maxDelete: 100 } }).prune.refused).toMatch(/no dashboards/);
+    expect(plan({ desired: [desired(ID_A, 'a.yaml', dashboard('Kept', ['x']))], liveOwned, prune: { maxDelete: 2 } }).prune.refused).toBeUndefined();
   });
 
   it('sorts changes by action, file and id whatever the input order, so output is stable', () => {

@@ -16,7 +16,7 @@ afterEach(async () => {
 describe('loadProjectConfig', () => {
   it('returns the defaults and no file when there is no dashcd.yaml', async () => {
     const result = await loadProjectConfig(root);
-    expect(result).toEqual({ config: { ignore: [], ownershipTag: DEFAULT_OWNERSHIP_TAG }, diagnostics: [] });
+    expect(result).toEqual({ config: { ignore: [], ownershipTag: DEFAULT_OWNERSHIP_TAG, prune: false }, diagnostics: [] });
   });
 
   it('reads ignore pointers, the ownership tag and maxDelete', async () => {
@@ -24,7 +24,7 @@ describe('loadProjectConfig', () => {
     await writeFile(file, 'ignore:\n  - /tiles/*/bounds\n  - /dashboardMetadata/shared\nownershipTag: team:web\nmaxDelete: 10\n');
     const result = await loadProjectConfig(root);
     expect(result).toEqual({
-      config: { ignore: ['/tiles/*/bounds', '/dashboardMetadata/shared'], ownershipTag: 'team:web', maxDelete: 10 },
+      config: { ignore: ['/tiles/*/bounds', '/dashboardMetadata/shared'], ownershipTag: 'team:web', maxDelete: 10, prune: false },
       file,
       source: 'ignore:\n  - /tiles/*/bounds\n  - /dashboardMetadata/shared\nownershipTag: team:web\nmaxDelete: 10\n',
       diagnostics: [],
@@ -54,7 +54,7 @@ describe('parseProjectConfig diagnostics', () => {
     const { diagnostics } = parseProjectConfig('ownershipTag: a\nignores:\n  - /x\n', 'dashcd.yaml');
     expect(diagnostics).toHaveLength(1);
     expect(diagnostics[0]).toMatchObject({ line: 2, col: 1, path: 'ignores' });
-    expect(diagnostics[0]?.message).toMatch(/^unknown key \(allowed: ignore, ownershipTag, maxDelete, environments, groups, values\)/);
+    expect(diagnostics[0]?.message).toMatch(/^unknown key \(allowed: ignore, ownershipTag, maxDelete, prune, environments, groups, values\)/);
   });
 
   it('reports every problem, not only the first, in file order', () => {

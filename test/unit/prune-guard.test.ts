@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pruneRefusal } from '../../src/apply/prune-guard.js';
+import { pruneRefusal } from '../../src/plan/prune-guard.js';
 
 describe('pruneRefusal', () => {
   it('lets a run with nothing to delete proceed, even from an empty folder', () => {

@@ -41,19 +41,32 @@ function samplePlan(git: GitInfo | null = GIT): Plan {
 }
 
 describe('patch lines', () => {
-  it('renders replace, add and remove with JSON values, ordered by path', () => {
+  it('renders replace and remove of scalars on one line, and an added tile whole, as YAML under its path', () => {
     const update = samplePlan().changes.find((c) => c.action === 'update');
     if (update?.action !== 'update') throw new Error('expected an update');
-    const lines = patchLines(update);
-    expect(lines.slice(0, 2)).toEqual(['- dashboardMetadata.tags[2]: "y"', '~ tiles[3].name: "CPU" → "CPU usage"']);
-    expect(lines[2]).toMatch(/^\+ tiles\[4\]: \{"name":"Disk","tileType":"MARKDOWN",.*…$/);
-    expect(lines).toHaveLength(3);
+    expect(patchLines(update)).toEqual([
+      '- dashboardMetadata.tags[2]: "y"',
+      '~ tiles[3].name: "CPU" → "CPU usage"',
+      '+ tiles[4]:',
+      '+    name: Disk',
+      '+    tileType: MARKDOWN',
+      '+    bounds:',
+      '+      height: 38',
+      '+      left: 0',
+      '+      top: 152',
+      '+      width: 304',
+      '+    configured: true',
+      '+    isAutoRefreshDisabled: false',
+      '+    markdown: text',
+    ]);
   });
 
-  it('abbreviates long values and converts pointers to dotted paths', () => {
-    expect(formatValue('x'.repeat(200))).toHaveLength(80);
-    expect(formatValue('x'.repeat(200)).endsWith('…')).toBe(true);
-    expect(formatValue({ a: 1 })).toBe('{"a":1}');
+  it('shows long values whole, multi-line text and replaced objects as marked blocks, and pointers as dotted paths', () => {
+    expect(formatValue('x'.repeat(200))).toBe(JSON.stringify('x'.repeat(200)));
+    const change = { ...(samplePlan().changes.find((c) => c.action === 'update') as Extract<Plan['changes'][number], { action: 'update' }>) };
+    change.patch = [{ op: 'replace', path: '/tiles/0/markdown', value: '# Title\nnew line' }, { op: 'remove', path: '/tiles/1/bounds' }];
+    change.before = ['# Title\nold line', { top: 0, left: 0 }];
+    expect(patchLines(change)).toEqual(['~ tiles[0].markdown:', '-    # Title', '-    old line', '+    # Title', '+    new line', '- tiles[1].bounds:', '-    top: 0', '-    left: 0']);
     expect(pointerToPath('/tiles/3/name')).toBe('tiles[3].name');
   });
 });
@@ -65,13 +78,13 @@ describe('renderPlanText', () => {
     expect(lines).toContain('+ create  New | <b>board</b>  (dashboards/new.yaml)');
     expect(lines).toContain('~ update  Hosts  (dashboards/hosts.yaml)');
     expect(lines).toContain('    ~ tiles[3].name: "CPU" → "CPU usage"');
-    expect(lines).toContain(`- orphan  Old one  (id ${ID_ORPHAN}, owner bob) — apply --prune deletes it`);
+    expect(lines).toContain(`- orphan  Old one  (id ${ID_ORPHAN}, owner bob) — kept: pruning is off (prune: true in dashcd.yaml or --prune deletes it)`);
     expect(lines.some((l) => l.includes('Same'))).toBe(false);
-    expect(lines.at(-2)).toBe('Plan: 1 to create, 1 to update, 1 unchanged, 1 orphan.');
+    expect(lines.at(-2)).toBe('Plan: 1 to create, 1 to update, 1 unchanged, 1 orphan kept.');
   });
 
   it('says when the folder is not in git and when nothing changes', () => {
-    const text = renderPlanText({ changes: [], summary: { create: 0, update: 0, unchanged: 2, orphan: 0 }, scope: 'full', target: 't' });
+    const text = renderPlanText({ changes: [], summary: { create: 0, adopt: 0, update: 0, delete: 0, unchanged: 2, orphan: 0 }, scope: 'full', prune: { enabled: false }, target: 't' });
     expect(text).toBe('Plan for t (not in a git work tree)\n\nNo changes: 0 to create, 0 to update, 2 unchanged, 0 orphans.\n');
   });
 
@@ -84,9 +97,11 @@ describe('renderPlanJson', () => {
   it('has exactly the documented keys, in order', () => {
     const text = renderPlanJson(samplePlan());
     const json = JSON.parse(text) as Record<string, unknown> & { changes: Record<string, unknown>[] };
-    expect(Object.keys(json)).toEqual(['git', 'target', 'changes', 'summary']);
+    expect(Object.keys(json)).toEqual(['git', 'target', 'scope', 'prune', 'changes', 'summary']);
     expect(json.git).toEqual({ commit: GIT.commit, shortCommit: '0123456', branch: 'main', dirty: true });
-    expect(json.summary).toEqual({ create: 1, update: 1, unchanged: 1, orphan: 1 });
+    expect(json.scope).toBe('full');
+    expect(json.prune).toEqual({ enabled: false, refused: null });
+    expect(json.summary).toEqual({ create: 1, adopt: 0, update: 1, delete: 0, unchanged: 1, orphan: 1 });
     for (const change of json.changes) expect(Object.keys(change)).toEqual(['action', 'id', 'name', 'file', 'patch']);
     expect(json.changes.map((c) => c.action)).toEqual(['create', 'update', 'unchanged', 'orphan']);
     expect(json.changes[3]).toEqual({ action: 'orphan', id: ID_ORPHAN, name: 'Old one', file: null, patch: null });
@@ -110,7 +125,7 @@ describe('renderPlanMarkdown', () => {
     expect(lines).toContain('| `~ update` | Hosts | <code>dashboards/hosts.yaml</code> |');
     expect(md.match(/<details>/g)).toHaveLength(1);
     expect(md).toContain('<summary>~ update <b>Hosts</b> (<code>dashboards/hosts.yaml</code>): 3 changes</summary>');
-    expect(md).toMatch(/```diff\n- dashboardMetadata.tags\[2\]: "y"\n~ tiles\[3\].name: "CPU" → "CPU usage"\n\+ tiles\[4\]: .*\n```\n\n<\/details>/);
+    expect(md).toMatch(/```diff\n- dashboardMetadata.tags\[2\]: "y"\n~ tiles\[3\].name: "CPU" → "CPU usage"\n\+ tiles\[4\]:\n\+ {4}name: Disk\n(\+ .*\n){9}```\n\n<\/details>/);
   });
 
   it('escapes names so they cannot break the table or inject markup', () => {

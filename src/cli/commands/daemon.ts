@@ -3,7 +3,7 @@ import { createLogger, type Logger } from '../../lib/logger.js';
 import { prettyLogStream } from '../../lib/pretty-log.js';
 import { DataDirLockedError } from '../../server/data-dir.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
-import { concurrencyFlag, dataFlag, dirFlag, sinceFlag } from '../common-flags.js';
+import { concurrencyFlag, dataFlag, dirFlag, pruneFlags, sinceFlag } from '../common-flags.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { durationFlag, intFlag, lookbackFlag } from '../int-flag.js';
 import { parseTargetUrl, retryFromEnv } from '../target.js';
@@ -32,8 +32,7 @@ export const daemonCommand = defineCommand({
     since: sinceFlag,
     listen: { type: 'string', description: 'Address for the embedded API and the status endpoints', default: '127.0.0.1:8080', valueName: 'host:port' },
     'self-heal': { type: 'boolean', description: 'Revert drift found at resync (--no-self-heal only reports it)', default: true },
-    prune: { type: 'boolean', description: 'Delete owned dashboards whose file was removed' },
-    'max-delete': { type: 'string', description: 'Most dashboards one pass may prune', default: '5', valueName: 'n' },
+    ...pruneFlags,
     concurrency: concurrencyFlag,
     'simulate-events': { type: 'boolean', description: 'Embedded API only: generate a synthetic event stream' },
     ...repoFlags,
@@ -77,8 +76,8 @@ function daemonOptions(flags: FlagValues, io: CommandIo): Omit<DaemonOptions, 'l
     pollMs: Math.max(100, durationFlag(flags, 'poll', 60_000)),
     sinceMs: lookbackFlag(flags, 'since', Date.now(), String(sinceFlag.default)),
     selfHeal: flags['self-heal'] !== false,
-    prune: booleanFlag(flags, 'prune'),
-    maxDelete: intFlag(flags, 'max-delete', 5),
+    prune: typeof flags.prune === 'boolean' ? flags.prune : undefined,
+    maxDelete: flags['max-delete'] === undefined ? undefined : intFlag(flags, 'max-delete', 0),
     concurrency: Math.max(1, intFlag(flags, 'concurrency', 8)),
     simulateEvents: booleanFlag(flags, 'simulate-events'),
     retry: retryFromEnv(io.env),

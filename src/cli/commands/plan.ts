@@ -1,37 +1,44 @@
+import { resolve } from 'node:path';
+import { writeFileDurable } from '../../lib/durable-file.js';
 import { renderPlanJson } from '../render/render-json.js';
 import { renderPlanMarkdown } from '../render/render-markdown.js';
 import { renderPlanText } from '../render/render-text.js';
+import { colorFor } from '../render/colors.js';
 import { hasChanges, type Plan } from '../../plan/build-plan.js';
-import { booleanFlag, defineCommand, stringFlag } from '../command.js';
-import { concurrencyFlag, dataFlag, dirFlag, pathsPositional, targetFlag } from '../common-flags.js';
+import { booleanFlag, defineCommand, stringFlag, type CommandIo } from '../command.js';
+import { concurrencyFlag, dataFlag, dirFlag, pathsPositional, pruneFlags, targetFlag } from '../common-flags.js';
 import { printDiagnostics } from '../diagnostics-output.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { withTarget } from '../with-target.js';
 import { planFromFlags, selectionFromArgs } from '../plan-from-flags.js';
 
-const RENDERERS: Record<string, (plan: Plan) => string> = {
-  text: renderPlanText,
+type RenderContext = { io: CommandIo; out: string | undefined };
+
+const RENDERERS: Record<string, (plan: Plan, context: RenderContext) => string> = {
+  text: (plan, { io }) => renderPlanText(plan, { color: colorFor(io.stdout, io.env) }),
   json: renderPlanJson,
-  markdown: renderPlanMarkdown,
+  markdown: (plan, { out }) => renderPlanMarkdown(plan, out === undefined ? {} : { fullPlan: out }),
 };
 
 export const planCommand = defineCommand({
   path: ['plan'],
-  summary: 'Show what apply would change: create, update (as a JSON Patch), unchanged, orphan',
+  summary: 'Show what apply would change: create, adopt, update (as a JSON Patch), delete, unchanged, orphan',
   description:
-    'Compares every dashboard file with the live dashboard, ignoring server-owned fields, key and tag order and the\nservice’s read-side defaults. With --detailed-exitcode: 0 no changes, 2 changes pending (Terraform’s convention).',
+    'Compares every dashboard file with the live dashboard, ignoring server-owned fields, key and tag order and the\nservice’s read-side defaults. With --detailed-exitcode: 0 no changes, 2 changes pending (Terraform’s convention).\nWith pruning on (--prune, or prune: true in dashcd.yaml) owned dashboards without a file are shown as delete;\nwhen the prune guards refuse (--max-delete, empty folder) plan exits 3 with the reason. Paths or a subfolder --dir\nplan only those files (same ids, no orphans).',
   flags: {
     dir: dirFlag,
     target: targetFlag,
     data: dataFlag,
     output: { type: 'string', description: 'text | json | markdown', default: 'text', valueName: 'format' },
-    'detailed-exitcode': { type: 'boolean', description: 'Exit 2 when there are changes pending' },
+    out: { type: 'string', description: 'Also write the whole plan as JSON to this file (the full plan a shortened markdown comment points to)', valueName: 'file' },
+    'detailed-exitcode': { type: 'boolean', description: 'Exit 2 when there are changes pending (create, adopt, update or delete)' },
+    ...pruneFlags,
     // Plan only reads: more GETs in flight keep a 1,000-dashboard plan from waiting on round trips.
     concurrency: { ...concurrencyFlag, default: '16' },
   },
   positionals: [pathsPositional],
   quietLogs: true,
-  examples: ['dashcd plan', 'dashcd plan --output markdown > plan.md', 'dashcd plan --output json --detailed-exitcode', 'dashcd plan dashboards/team/api.yaml dashboards/ops/'],
+  examples: ['dashcd plan', 'dashcd plan --output markdown --out plan.json > plan.md', 'dashcd plan --prune', 'dashcd plan --output json --detailed-exitcode', 'dashcd plan dashboards/team/api.yaml dashboards/ops/'],
   async run({ flags, positionals }, io) {
     const output = stringFlag(flags, 'output') ?? 'text';
     const render = Object.hasOwn(RENDERERS, output) ? RENDERERS[output] : undefined;
@@ -44,8 +51,15 @@ export const planCommand = defineCommand({
         printDiagnostics(result.diagnostics, io);
         return ExitCode.InvalidDesiredState;
       }
-      io.stdout.write(render(result.plan));
-      return booleanFlag(flags, 'detailed-exitcode') && hasChanges(result.plan) ? ExitCode.ChangesPending : ExitCode.Success;
+      const { plan } = result;
+      const out = stringFlag(flags, 'out');
+      if (out !== undefined) await writeFileDurable(resolve(io.cwd, out), renderPlanJson(plan));
+      io.stdout.write(render(plan, { io, out }));
+      if (plan.prune.refused !== undefined) {
+        io.stderr.write(`✗ ${plan.prune.refused}; apply would write nothing\n`);
+        return ExitCode.InvalidDesiredState;
+      }
+      return booleanFlag(flags, 'detailed-exitcode') && hasChanges(plan) ? ExitCode.ChangesPending : ExitCode.Success;
     });
   },
 });

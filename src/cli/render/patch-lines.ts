@@ -1,53 +1,67 @@
 import type { Operation } from 'fast-json-patch';
+import { stringify } from 'yaml';
 import type { Plan, PlanChange } from '../../plan/build-plan.js';
 import type { GitInfo } from '../../desired/git-info.js';
 import { pointerToPath } from '../../plan/json-pointer.js';
 
 export { pointerToPath };
 
-type UpdateChange = Extract<PlanChange, { action: 'update' }>;
+type PatchedChange = Extract<PlanChange, { action: 'update' | 'adopt' }>;
 
-/** Values longer than this (as JSON) are cut, so one line stays one line: a whole added tile is not a review aid. */
-export const MAX_VALUE_CHARS = 80;
+/** Sub-lines of a multi-line value, under its `+ path:` line. */
+const VALUE_INDENT = '    ';
 
 /**
- * The people-readable form of an update's patch, one line per operation, in patch order (which is document order):
- * `~ tiles[3].name: "CPU" → "CPU usage"`, `+ tiles[4]: {…}`, `- dashboardMetadata.tags[1]: "x"`.
+ * The people-readable form of a patch, in patch order (which is document order). A scalar is one line:
+ * `~ tiles[3].name: "CPU" → "CPU usage"`, `- dashboardMetadata.tags[1]: "x"`. A tile, object, list or multi-line
+ * text is shown whole, as YAML under its path, each line marked `+` (added) or `-` (removed), so a reviewer reads
+ * an added tile instead of an abbreviated JSON line.
  */
-export function patchLines(change: UpdateChange): string[] {
-  return change.patch.map((op, i) => patchLine(op, change.before[i]));
+export function patchLines(change: PatchedChange): string[] {
+  return change.patch.flatMap((op, i) => patchLine(op, change.before[i]));
 }
 
-function patchLine(op: Operation, before: unknown): string {
+function patchLine(op: Operation, before: unknown): string[] {
   const path = pointerToPath(op.path) || '(dashboard)';
   switch (op.op) {
     case 'replace':
-      return `~ ${path}: ${formatValue(before)} → ${formatValue(op.value)}`;
+      if (isBlock(before) || isBlock(op.value)) return [`~ ${path}:`, ...blockLines('-', before), ...blockLines('+', op.value)];
+      return [`~ ${path}: ${formatValue(before)} → ${formatValue(op.value)}`];
     case 'add':
-      return `+ ${path}: ${formatValue(op.value)}`;
+      return isBlock(op.value) ? [`+ ${path}:`, ...blockLines('+', op.value)] : [`+ ${path}: ${formatValue(op.value)}`];
     case 'remove':
-      return `- ${path}: ${formatValue(before)}`;
+      return isBlock(before) ? [`- ${path}:`, ...blockLines('-', before)] : [`- ${path}: ${formatValue(before)}`];
     default:
       // diffJson only produces the three above; anything else is shown plainly rather than dropped.
-      return `${op.op} ${path}`;
+      return [`${op.op} ${path}`];
   }
 }
 
-/** Members that identify an object; shown first so an abbreviated added tile still says which tile it is. */
+/** Members that identify an object; shown first so an added tile says at once which tile it is. */
 const IDENTIFYING_KEYS = ['name', 'tileType', 'id'];
 
-/** Compact JSON, abbreviated with `…` past MAX_VALUE_CHARS (cut on code points, never inside a surrogate pair). */
+/** A scalar on one line: compact JSON, whole. */
 export function formatValue(value: unknown): string {
-  const json = value === undefined ? 'undefined' : JSON.stringify(identifyingFirst(value));
-  const chars = Array.from(json);
-  return chars.length <= MAX_VALUE_CHARS ? json : `${chars.slice(0, MAX_VALUE_CHARS - 1).join('')}…`;
+  return value === undefined ? 'undefined' : JSON.stringify(value);
+}
+
+/** Objects, arrays and text with line breaks are shown as blocks; other scalars fit on the path's line. */
+function isBlock(value: unknown): boolean {
+  return (typeof value === 'object' && value !== null) || (typeof value === 'string' && value.includes('\n'));
+}
+
+/** Text line by line as it reads; anything else as YAML, which shows a tile the way its file does. */
+function blockLines(mark: '+' | '-', value: unknown): string[] {
+  const text = typeof value === 'string' ? value : stringify(identifyingFirst(value), { lineWidth: 0, aliasDuplicateObjects: false }).replace(/\n$/, '');
+  return text.split('\n').map((line) => `${mark}${VALUE_INDENT}${line}`.trimEnd());
 }
 
 function identifyingFirst(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  if (Array.isArray(value)) return value.map(identifyingFirst);
+  if (typeof value !== 'object' || value === null) return value;
   const keys = Object.keys(value);
   const order = [...IDENTIFYING_KEYS.filter((k) => keys.includes(k)), ...keys.filter((k) => !IDENTIFYING_KEYS.includes(k))];
-  return Object.fromEntries(order.map((k) => [k, (value as Record<string, unknown>)[k]]));
+  return Object.fromEntries(order.map((k) => [k, identifyingFirst((value as Record<string, unknown>)[k])]));
 }
 
 /** Control characters in names from files or a remote service must not reach a terminal or a comment raw. */
@@ -55,10 +69,15 @@ export function printable(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
 }
 
-/** `1 to create, 1 to update, 3 unchanged, 1 orphan`; a selective run says that it did not look for orphans. */
+/**
+ * `1 to create, 1 to adopt, 1 to update, 1 to delete, 3 unchanged, 1 orphan kept`: adoptions and deletions only
+ * when there are any; a selective run says that it did not look for orphans.
+ */
 export function summaryText({ summary, scope }: Pick<Plan, 'summary' | 'scope'>): string {
-  const orphans = scope === 'partial' ? 'orphans not checked (selective run)' : `${summary.orphan} orphan${summary.orphan === 1 ? '' : 's'}`;
-  return `${summary.create} to create, ${summary.update} to update, ${summary.unchanged} unchanged, ${orphans}`;
+  const orphans = scope === 'partial' ? 'orphans not checked (selective run)' : `${summary.orphan} orphan${summary.orphan === 1 ? '' : 's'}${summary.orphan > 0 ? ' kept' : ''}`;
+  const adopt = summary.adopt > 0 ? `${summary.adopt} to adopt, ` : '';
+  const deletes = summary.delete > 0 ? `${summary.delete} to delete, ` : '';
+  return `${summary.create} to create, ${adopt}${summary.update} to update, ${deletes}${summary.unchanged} unchanged, ${orphans}`;
 }
 
 /** `at commit 1a2b3c4 on main` / `at commit 1a2b3c4 (detached HEAD)` / `(git: no commits yet on main)` */

@@ -1,5 +1,5 @@
 import type { Operation } from 'fast-json-patch';
-import type { Plan, PlanAction, PlanChange } from '../../plan/build-plan.js';
+import { ACTION_ORDER, type Plan, type PlanAction, type PlanChange } from '../../plan/build-plan.js';
 
 /**
  * `dashcd plan --output json`: a stable contract for machines. Keys always in this order, every key always present:
@@ -7,26 +7,33 @@ import type { Plan, PlanAction, PlanChange } from '../../plan/build-plan.js';
  *     {
  *       "git": null | { "commit": string | null, "shortCommit": string | null, "branch": string | null, "dirty": boolean },
  *       "target": string,
+ *       "scope": "full" | "partial",           // partial: a selective run (paths, a subfolder); orphans not checked
+ *       "prune": { "enabled": boolean, "refused": string | null },  // refused: the guard's reason; nothing is applied
  *       "changes": [
- *         { "action": "create" | "update" | "unchanged" | "orphan",
+ *         { "action": "create" | "adopt" | "update" | "delete" | "unchanged" | "orphan",
  *           "id": string,                      // dashboard UUID
- *           "name": string,                    // dashboardMetadata.name (of the file; of the live one for orphans)
- *           "file": string | null,             // null for orphans (no file claims them)
- *           "patch": RFC6902Operation[] | null // update only: live → desired over normalised values; else null
- *         }, …                                 // sorted by (action: create, update, unchanged, orphan; file; id)
+ *           "name": string,                    // dashboardMetadata.name (of the file; of the live one for delete/orphan)
+ *           "file": string | null,             // null for delete and orphan (no file claims them)
+ *           "patch": RFC6902Operation[] | null // update and adopt: live → desired over normalised values; else null
+ *         }, …                                 // sorted by (action: create, adopt, update, delete, unchanged, orphan; file; id)
  *       ],
- *       "summary": { "create": number, "update": number, "unchanged": number, "orphan": number }
+ *       "summary": { "create": n, "adopt": n, "update": n, "delete": n, "unchanged": n, "orphan": n }
  *     }
  *
+ * `adopt`: the file's id belongs to a live dashboard without the ownership tag; applying writes the file and the
+ * tag. `delete`: an owned dashboard without a file, deleted because pruning is on; `orphan`: the same, kept.
+ *
  * `git` is null outside a git work tree; `git.commit` (and `shortCommit`) null in a work tree whose branch has no
- * commit yet (right after `git init`). `git.dirty` means uncommitted changes under the dashboards folder. Orphans are deleted only by `apply --prune`.
+ * commit yet (right after `git init`). `git.dirty` means uncommitted changes under the dashboards folder.
  * Pretty-printed with two spaces and a final newline.
  */
 export interface PlanJson {
   git: { commit: string | null; shortCommit: string | null; branch: string | null; dirty: boolean } | null;
   target: string;
+  scope: 'full' | 'partial';
+  prune: { enabled: boolean; refused: string | null };
   changes: { action: PlanAction; id: string; name: string; file: string | null; patch: Operation[] | null }[];
-  summary: { create: number; update: number; unchanged: number; orphan: number };
+  summary: Record<PlanAction, number>;
 }
 
 export function renderPlanJson(plan: Plan): string {
@@ -39,8 +46,10 @@ export function planToJson(plan: Plan): PlanJson {
   return {
     git: git ? { commit: git.commit, shortCommit: git.shortCommit, branch: git.branch ?? null, dirty: git.dirty } : null,
     target: plan.target,
+    scope: plan.scope,
+    prune: { enabled: plan.prune.enabled, refused: plan.prune.refused ?? null },
     changes: plan.changes.map(changeToJson),
-    summary: { create: summary.create, update: summary.update, unchanged: summary.unchanged, orphan: summary.orphan },
+    summary: Object.fromEntries(ACTION_ORDER.map((action) => [action, summary[action]])) as Record<PlanAction, number>,
   };
 }
 
@@ -49,8 +58,8 @@ function changeToJson(change: PlanChange): PlanJson['changes'][number] {
     action: change.action,
     id: change.id,
     name: change.name,
-    file: change.action === 'orphan' ? null : change.file,
-    patch: change.action === 'update' ? change.patch.map(operationToJson) : null,
+    file: change.action === 'orphan' || change.action === 'delete' ? null : change.file,
+    patch: change.action === 'update' || change.action === 'adopt' ? change.patch.map(operationToJson) : null,
   };
 }
 

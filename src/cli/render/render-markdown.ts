@@ -1,32 +1,41 @@
 import type { Plan, PlanChange } from '../../plan/build-plan.js';
+import { fitToBudget } from './markdown-budget.js';
 import { dirtyText, NO_COMMITS, patchLines, printable, summaryText } from './patch-lines.js';
 
-type UpdateChange = Extract<PlanChange, { action: 'update' }>;
+type PatchedChange = Extract<PlanChange, { action: 'update' | 'adopt' }>;
 
-/** A PR comment has a size limit (65,536 characters on GitHub); one huge update must not swallow the rest. */
+/** One huge update must not swallow the rest of the comment: past this many lines its diff is cut. */
 export const MAX_PATCH_LINES_PER_UPDATE = 100;
 
 const ACTION_LABEL: Record<PlanChange['action'], string> = {
   create: '`+ create`',
+  adopt: '`! adopt`',
   update: '`~ update`',
+  delete: '`- delete`',
   unchanged: '`  unchanged`',
-  orphan: '`- orphan`',
+  orphan: '`- orphan (kept)`',
 };
+
+export interface MarkdownOptions {
+  /** Where the whole plan can be read when diffs had to be shortened (the file `--out` wrote); default: a command. */
+  fullPlan?: string;
+}
 
 /**
  * The plan as a pull-request comment: a heading naming the commit, the target, a compact table of what would change
- * (unchanged dashboards are only counted), then one collapsible `<details>` per update with its patch lines in a
- * `diff` block. Names and files are escaped, so a dashboard name cannot inject markup into the comment.
+ * (unchanged dashboards are only counted), what merging will and will not delete, then one collapsible `<details>`
+ * per update or adoption with its patch lines in a `diff` block. Never longer than a GitHub comment
+ * (markdown-budget.ts): the table stays whole and diffs are shortened, saying how many. Names and files are
+ * escaped, so a dashboard name cannot inject markup into the comment.
  */
-export function renderPlanMarkdown(plan: Plan): string {
-  const out = [heading(plan), '', context(plan), '', `**${summaryText(plan)}**`];
+export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
+  const head = [heading(plan), '', context(plan), '', `**${summaryText(plan)}**`, ...pruneNotes(plan)];
   const listed = plan.changes.filter((c) => c.action !== 'unchanged');
-  if (listed.length > 0) out.push('', '| action | dashboard | file |', '| --- | --- | --- |', ...listed.map(tableRow));
-  else out.push('', 'No changes.');
-  for (const change of plan.changes) {
-    if (change.action === 'update') out.push('', ...details(change));
-  }
-  return `${out.join('\n')}\n`;
+  const table = listed.length > 0 ? ['', '| action | dashboard | file |', '| --- | --- | --- |', ...listed.map(tableRow)] : ['', 'No changes.'];
+  const patched = plan.changes.filter((c): c is PatchedChange => c.action === 'update' || c.action === 'adopt');
+  const diffs = patched.map((change) => ({ full: details(change).join('\n'), short: shortDetails(change) }));
+  const fullPlan = options.fullPlan === undefined ? '`dashcd plan --output json` (or `--out plan.json`)' : code(options.fullPlan);
+  return fitToBudget({ head: [...head, ...table].join('\n'), diffs, fullPlan });
 }
 
 function heading({ git }: Plan): string {
@@ -44,26 +53,38 @@ function context({ git, target }: Plan): string {
   return parts.join(' · ');
 }
 
+/** What merging does about dashboards whose file is gone: a reviewer must not have to know the prune setting. */
+function pruneNotes({ prune, summary }: Plan): string[] {
+  const notes: string[] = [];
+  if (prune.refused !== undefined) notes.push(`⛔ **Prune refused:** ${escapeText(prune.refused)}. Applying this plan writes nothing.`);
+  else if (summary.delete > 0) notes.push(`🗑️ **Merging deletes ${summary.delete} dashboard${summary.delete === 1 ? '' : 's'}** (pruning is on).`);
+  if (summary.orphan > 0) {
+    notes.push(`Merging will **not** delete the ${summary.orphan} orphan${summary.orphan === 1 ? '' : 's'} listed below: pruning is off (\`prune: true\` in dashcd.yaml turns it on).`);
+  }
+  return notes.length > 0 ? ['', ...notes] : [];
+}
+
 function tableRow(change: PlanChange): string {
-  const file = change.action === 'orphan' ? `— (id ${code(change.id)}${change.owner ? `, owner ${escapeText(change.owner)}` : ''})` : code(change.file);
+  const file = change.action === 'orphan' || change.action === 'delete' ? `— (id ${code(change.id)}${change.owner ? `, owner ${escapeText(change.owner)}` : ''})` : code(change.file);
   return `| ${ACTION_LABEL[change.action]} | ${escapeText(change.name)} | ${file} |`;
 }
 
-function details(change: UpdateChange): string[] {
+function summaryLine(change: PatchedChange, count: number): string {
+  const verb = change.action === 'adopt' ? '! adopt' : '~ update';
+  return `<summary>${verb} <b>${escapeHtml(change.name)}</b> (<code>${escapeHtml(change.file)}</code>): ${count} change${count === 1 ? '' : 's'}</summary>`;
+}
+
+function details(change: PatchedChange): string[] {
   const all = patchLines(change).map(printable);
   const shown = all.slice(0, MAX_PATCH_LINES_PER_UPDATE);
-  if (all.length > shown.length) shown.push(`… ${all.length - shown.length} more (see \`dashcd plan\` for all)`);
+  if (all.length > shown.length) shown.push(`… ${all.length - shown.length} more lines (see the full plan)`);
   const fence = '`'.repeat(Math.max(3, longestBacktickRun(shown) + 1));
-  const count = `${all.length} change${all.length === 1 ? '' : 's'}`;
-  return [
-    `<details><summary>~ update <b>${escapeHtml(change.name)}</b> (<code>${escapeHtml(change.file)}</code>): ${count}</summary>`,
-    '',
-    `${fence}diff`,
-    ...shown,
-    fence,
-    '',
-    '</details>',
-  ];
+  return ['', `<details>${summaryLine(change, change.patch.length)}`, '', `${fence}diff`, ...shown, fence, '', '</details>'];
+}
+
+/** The diff's place when the comment has no room for it: which dashboard, how many changes, where to read them. */
+function shortDetails(change: PatchedChange): string {
+  return ['', `<details>${summaryLine(change, change.patch.length)}`, '', '_Diff shortened to fit the comment; see the full plan._', '', '</details>'].join('\n');
 }
 
 function longestBacktickRun(lines: readonly string[]): number {

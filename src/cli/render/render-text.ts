@@ -1,4 +1,5 @@
 import type { Plan, PlanChange } from '../../plan/build-plan.js';
+import { ACTION_COLOR, markColor, painter, type Paint } from './colors.js';
 import { commitText, dirtyText, patchLines, printable, summaryText } from './patch-lines.js';
 
 const PATCH_INDENT = '    ';
@@ -10,19 +11,26 @@ const PATCH_INDENT = '    ';
  *     (`Plan for … (git: no commits yet on main)` right after `git init`; `(not in a git work tree)` outside git)
  *
  *     + create  Service health  (dashboards/service-health.yaml)
+ *     ! adopt   Checkout  (dashboards/checkout.yaml) — takes over a dashboard made outside dashcd
+ *         + dashboardMetadata.tags[0]: "managed-by:dashcd"
  *     ~ update  Hosts  (dashboards/hosts.yaml)
  *         ~ tiles[3].name: "CPU" → "CPU usage"
- *     - orphan  Old dashboard  (id 5d7c…, owner ops) — apply --prune deletes it
+ *     - delete  Retired  (id 5d7c…, owner ops)
+ *     - orphan  Old dashboard  (id 5d7c…, owner ops) — kept: pruning is off
  *
- *     Plan: 1 to create, 1 to update, 4 unchanged, 1 orphan.
+ *     Plan: 1 to create, 1 to adopt, 1 to update, 1 to delete, 4 unchanged, 1 orphan kept.
  *
- * Unchanged dashboards are only counted. Pure: the same plan gives the same bytes.
+ * Unchanged dashboards are only counted. With `color` (a terminal), actions and patch lines are coloured.
+ * Pure: the same plan gives the same bytes.
  */
-export function renderPlanText(plan: Plan): string {
+export function renderPlanText(plan: Plan, options: { color?: boolean } = {}): string {
+  const paint = painter(options.color === true);
   const lines = [headline(plan)];
-  const body = plan.changes.flatMap(changeLines);
+  const body = plan.changes.flatMap((change) => changeLines(change, paint));
   if (body.length > 0) lines.push('', ...body);
-  lines.push('', `${plan.summary.create + plan.summary.update > 0 ? 'Plan' : 'No changes'}: ${summaryText(plan)}.`);
+  if (plan.prune.refused !== undefined) lines.push('', paint('red', `✗ ${plan.prune.refused}`));
+  const { create, adopt, update, delete: deletes } = plan.summary;
+  lines.push('', `${create + adopt + update + deletes > 0 ? 'Plan' : 'No changes'}: ${summaryText(plan)}.`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -33,16 +41,22 @@ function headline(plan: Plan): string {
   return printable(`Plan for ${target} ${commitText(plan.git)}`) + printable(dirty);
 }
 
-function changeLines(change: PlanChange): string[] {
+function changeLines(change: PlanChange, paint: Paint): string[] {
   const name = printable(change.name);
+  const head = (text: string): string => paint(ACTION_COLOR[change.action], text);
   switch (change.action) {
     case 'create':
-      return [`+ create  ${name}  (${printable(change.file)})`];
-    case 'update':
-      return [`~ update  ${name}  (${printable(change.file)})`, ...patchLines(change).map((l) => PATCH_INDENT + l)];
+      return [head(`+ create  ${name}  (${printable(change.file)})`)];
+    case 'adopt':
+    case 'update': {
+      const title = change.action === 'adopt' ? `! adopt   ${name}  (${printable(change.file)}) — takes over a dashboard made outside dashcd` : `~ update  ${name}  (${printable(change.file)})`;
+      return [head(title), ...patchLines(change).map((l) => PATCH_INDENT + paint(markColor(l), printable(l)))];
+    }
+    case 'delete':
     case 'orphan': {
       const owner = change.owner ? `, owner ${printable(change.owner)}` : '';
-      return [`- orphan  ${name}  (id ${change.id}${owner}) — apply --prune deletes it`];
+      const kept = change.action === 'orphan' ? ' — kept: pruning is off (prune: true in dashcd.yaml or --prune deletes it)' : '';
+      return [head(`- ${change.action}  ${name}  (id ${change.id}${owner})${kept}`)];
     }
     case 'unchanged':
       return [];
