@@ -202,17 +202,18 @@ describe('buildPlan', () => {
       desired: [desired(ID_A, 'a.yaml', dashboard('New', ['x'])), desired(ID_B, 'b.yaml', dashboard('Hosts renamed', TILES))],
       live: new Map([[ID_B, live]]),
     });
-    expect(result.summary).toEqual({ create: 1, update: 1, unchanged: 0, orphan: 0 });
+    expect(result.summary).toEqual({ create: 1, adopt: 0, update: 1, delete: 0, unchanged: 0, orphan: 0 });
     expect(hasChanges(result)).toBe(true);
     expect(hasChanges(plan({ desired: [desired(ID_B, 'b.yaml', dashboard('Hosts renamed', TILES))], live: new Map([[ID_B, live]]) }))).toBe(true);
   });
 
-  it('reports no changes for orphans unless asked, and none when asked but there are no orphans', () => {
+  it('reports no changes for kept orphans, a change for a delete, and none when pruning finds no orphans', () => {
     const body = dashboard('Hosts', TILES);
-    const unchanged = plan({ desired: [desired(ID_A, 'a.yaml', body)], live: new Map([[ID_A, asLive(ID_A, body)]]) });
-    expect(unchanged.summary).toEqual({ create: 0, update: 0, unchanged: 1, orphan: 0 });
-    expect(hasChanges(unchanged, { orphans: true })).toBe(false);
-    expect(hasChanges(plan({ liveOwned: [{ id: ID_B, name: 'Gone' }] }), { orphans: false })).toBe(false);
+    const unchanged = plan({ desired: [desired(ID_A, 'a.yaml', body)], live: new Map([[ID_A, asLive(ID_A, body)]]), prune: { maxDelete: 5 } });
+    expect(unchanged.summary).toEqual({ create: 0, adopt: 0, update: 0, delete: 0, unchanged: 1, orphan: 0 });
+    expect(hasChanges(unchanged)).toBe(false);
+    expect(hasChanges(plan({ liveOwned: [{ id: ID_B, name: 'Gone' }] }))).toBe(false);
+    expect(hasChanges(plan({ desired: [desired(ID_A, 'a.yaml', body)], liveOwned: [{ id: ID_B, name: 'Gone' }], live: new Map([[ID_A, asLive(ID_A, body)]]), prune: { maxDelete: 5 } }))).toBe(true);
   });
 
   it('claims live dashboards by id case-insensitively and lists each orphan once, without an owner it lacks', () => {
@@ -225,7 +226,7 @@ describe('buildPlan', () => {
       ],
     });
     expect(result.changes.filter((c) => c.action === 'orphan')).toStrictEqual([{ action: 'orphan', id: ID_B, name: 'Gone' }]);
-    expect(result.summary).toEqual({ create: 1, update: 0, unchanged: 0, orphan: 1 });
+    expect(result.summary).toEqual({ create: 1, adopt: 0, update: 0, delete: 0, unchanged: 0, orphan: 1 });
   });
 
   it('counts every action in the summary', () => {
@@ -235,7 +236,7 @@ describe('buildPlan', () => {
       live: new Map([[ID_B, asLive(ID_B, body)], [ID_C, asLive(ID_C, body)]]),
       liveOwned: [{ id: '99999999-9999-4999-8999-999999999999', name: 'o' }],
     });
-    expect(result.summary).toEqual({ create: 1, update: 1, unchanged: 1, orphan: 1 });
+    expect(result.summary).toEqual({ create: 1, adopt: 0, update: 1, delete: 0, unchanged: 1, orphan: 1 });
     expect(result.scope).toBe('full');
     expect(plan({ scope: 'partial' }).scope).toBe('partial');
   });
