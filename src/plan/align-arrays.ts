@@ -40,19 +40,27 @@ function alignByIdentity(a: readonly JsonValue[], b: readonly JsonValue[], a0: n
   return alignAround(pairs, a0, a1, b0, b1, (i0, i1, j0, j1) => alignByPosition(a, b, i0, i1, j0, j1));
 }
 
-function isContainer(value: JsonValue | undefined): boolean {
-  return typeof value === 'object' && value !== null;
+function alike(x: JsonValue | undefined, y: JsonValue | undefined): boolean {
+  if (Array.isArray(x) || Array.isArray(y)) return Array.isArray(x) && Array.isArray(y);
+  if (x === undefined || y === undefined || !isJsonObject(x) || !isJsonObject(y)) return false;
+  if (x.tileType === undefined || y.tileType === undefined) return true;
+  const keys = new Set([...Object.keys(x), ...Object.keys(y)]);
+  let same = 0;
+  for (const key of keys) if (Object.hasOwn(x, key) && Object.hasOwn(y, key) && canonicalJson(x[key] as JsonValue) === canonicalJson(y[key] as JsonValue)) same++;
+  return same * 2 > keys.size;
 }
 
 /**
  * The rest of a gap, by position. Only objects and arrays pair (their member-level differences say more than a
  * whole replacement); a scalar that changed is shown as removed and added, as fits set-like lists such as tags.
+ * Tiles pair only while they still share most of their members (a renamed tile keeps its type, size and content):
+ * a tile deleted where another was inserted is one removed and one added, never an edit of one into the other.
  */
 function alignByPosition(a: readonly JsonValue[], b: readonly JsonValue[], a0: number, a1: number, b0: number, b1: number): AlignStep[] {
   const steps: AlignStep[] = [];
   const paired = Math.min(a1 - a0, b1 - b0);
   for (let k = 0; k < paired; k++) {
-    if (isContainer(a[a0 + k]) && isContainer(b[b0 + k])) steps.push({ kind: 'pair', a: a0 + k, b: b0 + k });
+    if (alike(a[a0 + k], b[b0 + k])) steps.push({ kind: 'pair', a: a0 + k, b: b0 + k });
     else steps.push({ kind: 'remove', a: a0 + k }, { kind: 'add', b: b0 + k });
   }
   for (let i = a0 + paired; i < a1; i++) steps.push({ kind: 'remove', a: i });

@@ -32,13 +32,14 @@ describe('dashcd daemon and deleted files', () => {
     await project.remove('dashboards/db.yaml');
     await waitFor(async () => (await d.status()).orphans.length === 0 && linesWith(d, 'orphan dashboard deleted').length === 1, { what: 'the orphan to be pruned' });
 
+    // Each full pass reads dashcd.yaml: from now on no deletion is allowed.
+    await project.write('dashcd.yaml', 'prune: true\nmaxDelete: 0\n');
+    await fullPassesLater(d, 1);
     await project.remove('dashboards/web.yaml');
-    await project.remove('dashboards/api.yaml');
-    await project.write('dashboards/new.yaml', dashboardYaml('New'));
     await waitFor(async () => metricValue(await d.metrics(), 'dashcd_prune_refused_total') >= 1, { what: 'the prune to be refused' });
     await fullPassesLater(d, 2);
     expect(metricValue(await d.metrics(), 'dashcd_prune_refused_total')).toBeGreaterThanOrEqual(3);
     expect(linesWith(d, 'prune refused; nothing deleted')).toHaveLength(1);
-    expect((await d.status()).orphans).toHaveLength(2);
+    expect((await d.status()).orphans.map((o) => o.name)).toEqual(['Web v1']);
   });
 });

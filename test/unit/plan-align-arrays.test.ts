@@ -53,9 +53,12 @@ describe('alignArrays: identity pairs edited items between anchors', () => {
   it('pairs tiles by name and tile type together', () => {
     const from = [{ name: 'CPU', tileType: 'MARKDOWN', markdown: '1' }, { name: 'Memory', tileType: 'MARKDOWN', markdown: '1' }];
     expect(alignArrays(from, [{ name: 'Memory', tileType: 'MARKDOWN', markdown: '2' }])).toEqual([remove(0), pair(1, 0)]);
-    // Same name, other tile type: not the same tile, so the rest pairs by position.
+    // Same name, other tile type: not the same tile, so the rest pairs by position — a tile only with one that still
+    // shares most of its members (here none but the type: removed and added, never shown as an edit of the other).
     const mixed: JsonValue[] = [{ name: 'Hosts', tileType: 'MARKDOWN', markdown: '1' }, { name: 'CPU', tileType: 'HEADER' }];
-    expect(alignArrays(mixed, [{ name: 'CPU', tileType: 'MARKDOWN', markdown: '2' }])).toEqual([pair(0, 0), remove(1)]);
+    expect(alignArrays(mixed, [{ name: 'CPU', tileType: 'MARKDOWN', markdown: '2' }])).toEqual([remove(0), add(0), remove(1)]);
+    const renamed: JsonValue[] = [{ name: 'Hosts', tileType: 'MARKDOWN', markdown: '1' }];
+    expect(alignArrays(renamed, [{ name: 'All hosts', tileType: 'MARKDOWN', markdown: '1' }])).toEqual([pair(0, 0)]);
     // A name without a tile type is an identity of its own.
     expect(alignArrays([{ name: 'x', v: 1 }, { name: 'y', v: 1 }], [{ name: 'y', v: 2 }])).toEqual([remove(0), pair(1, 0)]);
   });
