@@ -65,7 +65,9 @@ function applyEdit(state: Edited, edit: Edit, serial: number): void {
       if (!tile || tiles.length <= 1) return;
       tiles.splice(i, 1);
       origins.splice(i, 1);
-      edited.add(origin);
+      // Deleting a tile inserted by an earlier edit leaves no trace; deleting a live tile is an edit of it.
+      if (origin.startsWith('new ')) edited.delete(origin);
+      else edited.add(origin);
       return;
     case 'insert': {
       const added = `new ${serial}`;

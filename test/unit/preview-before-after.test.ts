@@ -53,7 +53,8 @@ describe('before/after from the plan patch', () => {
     expect(svg).toContain('stroke="#1a7f37"');
     expect(svg).toContain('stroke="#cf222e"');
     expect(svg).toContain('class="header-changed"');
-    for (const line of patchLines(change)) expect(svg).toContain(line.slice(0, 20).replace(/"/g, '&quot;'));
+    // The SVG draws each diff line with its runs of blanks collapsed (svg-text.ts clip), multi-line values included.
+    for (const line of patchLines(change)) expect(svg).toContain(line.replace(/\s+/g, ' ').slice(0, 20).replace(/"/g, '&quot;'));
     expect(renderBeforeAfterSvg(structuredClone(input))).toBe(svg);
   });
 
