@@ -19,6 +19,8 @@ export const targetFlag: FlagSpec = {
   description: 'Environment URL (else DT_ENV_URL; else the embedded store in --data); token from DT_API_TOKEN',
   valueName: 'url',
 };
+/** validate, plan and apply: the same as `strict: true` in dashcd.yaml. */
+export const strictFlag: FlagSpec = { type: 'boolean', description: 'Unknown keys in dashboard files are errors (exit 3), not warnings' };
 export const dataFlag: FlagSpec = { type: 'string', description: 'Data dir of the embedded store', default: '.dashcd', valueName: 'path' };
 /** events pull and the daemon's poller: where the first pull into an empty archive starts. */
 export const sinceFlag: FlagSpec = {

@@ -1,19 +1,42 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Diagnostic } from '../desired/load-desired.js';
-import { formatDiagnostic } from '../desired/load-desired.js';
+import { formatDiagnostic, formatWarning } from '../desired/load-desired.js';
 import type { CommandIo } from './command.js';
 
-/** Prints every diagnostic, and in GitHub Actions also an `::error` annotation so the PR shows it on the line. */
-export function printDiagnostics(diagnostics: readonly Diagnostic[], io: CommandIo): void {
-  const annotate = io.env.GITHUB_ACTIONS === 'true';
+type Level = 'error' | 'warning';
+
+/**
+ * Prints every problem, then every warning, and in GitHub Actions also `::error`/`::warning` annotations so the PR
+ * shows them on the line.
+ */
+export function printDiagnostics(diagnostics: readonly Diagnostic[], io: CommandIo, warnings: readonly Diagnostic[] = []): void {
+  writeAll(diagnostics, 'error', io);
+  writeAll(warnings, 'warning', io);
+  const files = new Set(diagnostics.map((d) => d.file)).size;
+  const also = warnings.length > 0 ? ` (and ${count(warnings.length, 'warning')})` : '';
+  io.stderr.write(`✗ ${count(diagnostics.length, 'problem')} in ${count(files, 'file')}${also}\n`);
+}
+
+/**
+ * Warnings of a run that goes on. `stdout` (validate) gets annotations too; `stderr` (plan, apply) keeps them out of
+ * the plan on stdout, which may be JSON or a PR comment.
+ */
+export function printWarnings(warnings: readonly Diagnostic[], io: CommandIo, to: 'stdout' | 'stderr'): void {
+  writeAll(warnings, 'warning', io, to);
+}
+
+export function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+function writeAll(diagnostics: readonly Diagnostic[], level: Level, io: CommandIo, to: 'stdout' | 'stderr' = 'stdout'): void {
+  const annotate = to === 'stdout' && io.env.GITHUB_ACTIONS === 'true';
   const isFile = memo((file: string) => statSync(resolve(io.cwd, file), { throwIfNoEntry: false })?.isFile() === true);
   for (const diagnostic of diagnostics) {
-    io.stdout.write(`${formatDiagnostic(diagnostic)}\n`);
-    if (annotate) io.stdout.write(`${githubAnnotation(diagnostic, isFile(diagnostic.file))}\n`);
+    io[to].write(`${level === 'warning' ? formatWarning(diagnostic) : formatDiagnostic(diagnostic)}\n`);
+    if (annotate) io.stdout.write(`${githubAnnotation(diagnostic, isFile(diagnostic.file), level)}\n`);
   }
-  const files = new Set(diagnostics.map((d) => d.file)).size;
-  io.stderr.write(`✗ ${diagnostics.length} problem${diagnostics.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}\n`);
 }
 
 /**
@@ -21,7 +44,7 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[], io: Command
  * `file=` only for a file that exists (a missing folder is no place to annotate, and GitHub would drop the line),
  * `line=`/`col=` only for a real position (0 means none): then the message names the path itself.
  */
-export function githubAnnotation(d: Diagnostic, isFile: boolean): string {
+export function githubAnnotation(d: Diagnostic, isFile: boolean, level: Level = 'error'): string {
   const prop = (v: string): string => v.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/:/g, '%3A').replace(/,/g, '%2C');
   const data = (v: string): string => v.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
   const properties: string[] = [];
@@ -29,7 +52,7 @@ export function githubAnnotation(d: Diagnostic, isFile: boolean): string {
   if (isFile && d.line > 0) properties.push(`line=${d.line}`, `col=${d.col}`);
   const message = d.path ? `${d.path}: ${d.message}` : d.message;
   const where = isFile || message.includes(d.file) ? '' : `${d.file}: `;
-  return `::error${properties.length > 0 ? ` ${properties.join(',')}` : ''}::${data(where + message)}`;
+  return `::${level}${properties.length > 0 ? ` ${properties.join(',')}` : ''}::${data(where + message)}`;
 }
 
 function memo<T>(f: (key: string) => T): (key: string) => T {

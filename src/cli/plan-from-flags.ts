@@ -1,5 +1,5 @@
 import { planDashboards, type PlanDashboardsResult } from '../reconcile/plan-dashboards.js';
-import { stringFlag, type CommandIo, type FlagValues } from './command.js';
+import { booleanFlag, stringFlag, type CommandIo, type FlagValues } from './command.js';
 import { UsageError } from './exit-codes.js';
 import { selectDashboards, type DashboardsSelection } from './dashboards-selection.js';
 import { intFlag } from './int-flag.js';
@@ -27,6 +27,7 @@ export function planFromFlags(selection: DashboardsSelection, flags: FlagValues,
       log: io.log,
       concurrency: concurrencyOf(flags),
       signal: io.signal,
+      strict: booleanFlag(flags, 'strict'),
     },
     { ...(selection.only ? { only: selection.only } : {}), prune, maxDelete },
   );

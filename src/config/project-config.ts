@@ -32,6 +32,8 @@ export const ProjectConfig = z.strictObject({
    * the pull-request plan shows the deletions the apply on main will make without anyone remembering a flag.
    */
   prune: z.boolean().default(false),
+  /** Unknown keys in dashboard files are errors (exit 3) instead of warnings, for every command (as `--strict`). */
+  strict: z.boolean().optional(),
   // `environments:`, `groups:`, `values:` (src/environments/): one repository, many environments.
   ...environmentsShape,
 }).superRefine(checkEnvironmentsConfig);

@@ -2,22 +2,24 @@ import { Dashboard } from '../schema/dashboard.js';
 import { idProblem, isDashboardShaped, type FileCheck } from './dashboard-rules.js';
 import { fastParseYaml } from './fast-yaml/fast-parse.js';
 import { locateProblems } from './locate-problems.js';
+import { findUnknownKeys } from './unknown-keys.js';
 import { tooDeepPath } from './yaml-hazards.js';
 
 /**
  * Checks one dashboard file. Fast path: the fast YAML parser plus the schema; when both accept, `yaml` never runs.
- * Anything else (a parse the fast path declines, any schema or id problem) goes through `yaml` with source ranges,
- * which both decides and locates. The fast parser's contract (same value as `yaml`, or decline) makes the result
+ * Anything else (a parse the fast path declines, any schema or id problem, an unknown key to warn about) goes
+ * through `yaml` with source ranges, which both decides and locates. The fast parser's contract (same value as `yaml`, or decline) makes the result
  * independent of which path ran: `useFastPath: false` exists so tests can prove it.
  */
 export function checkDashboardSource(source: string, { useFastPath = true }: { useFastPath?: boolean } = {}): FileCheck {
   if (useFastPath) {
     const fast = fastParseYaml(source);
-    if (fast.ok && isDashboardShaped(fast.value) && isValidDashboard(fast.value)) return { ok: true, value: fast.value };
+    if (fast.ok && isDashboardShaped(fast.value) && isValidDashboard(fast.value)) return { ok: true, value: fast.value, warnings: [] };
   }
   return locateProblems(source);
 }
 
 function isValidDashboard(value: Record<string, unknown>): boolean {
-  return Dashboard.safeParse(value).success && idProblem(value.id) === undefined && tooDeepPath(value) === undefined;
+  const { success } = Dashboard.safeParse(value);
+  return success && idProblem(value.id) === undefined && tooDeepPath(value) === undefined && findUnknownKeys(value).length === 0;
 }

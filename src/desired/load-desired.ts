@@ -44,6 +44,8 @@ export interface DesiredDashboard {
 export interface DesiredResult {
   dashboards: DesiredDashboard[];
   diagnostics: Diagnostic[];
+  /** Unknown keys: not errors unless the caller is strict (see `strictly`). Their files' dashboards are included. */
+  warnings: Diagnostic[];
   /** How many dashboard files were read. */
   files: number;
 }
@@ -71,6 +73,11 @@ export function formatDiagnostic(d: Diagnostic): string {
   return `${where}  ${d.env !== undefined ? `[${d.env}] ` : ''}${d.path === '' ? '' : `${d.path}: `}${d.message}`;
 }
 
+/** A warning as `formatDiagnostic` writes it, marked: `path/to/file.yaml:LINE:COL  warning: tiles[3].foo: message`. */
+export function formatWarning(d: Diagnostic): string {
+  return formatDiagnostic({ ...d, path: d.path === '' ? 'warning' : `warning: ${d.path}` });
+}
+
 /**
  * Reads the dashboards folder into validated dashboards plus every problem found, in one pass over all files
  * (a user's mistakes are data, never an exception). Only real I/O failures on the folder itself throw.
@@ -82,23 +89,26 @@ export async function loadDesired(options: LoadDesiredOptions): Promise<DesiredR
   const names = options.only ? await selectOnly(dir, cwd, options.only) : await listAll(dir);
   if (names === undefined) {
     const message = `dashboards folder not found: ${shown('.')}; create it, or point --dir at the folder holding the dashboard files`;
-    return { dashboards: [], diagnostics: [{ file: shown('.'), line: 0, col: 0, path: '', message }], files: 0 };
+    return { dashboards: [], diagnostics: [{ file: shown('.'), line: 0, col: 0, path: '', message }], warnings: [], files: 0 };
   }
   const files = readSources(dir, names).filter((f) => f.kind !== 'gone');
   const checks = await checkAll(files, options);
   const diagnostics: Diagnostic[] = [];
+  const warnings: Diagnostic[] = [];
   const valid: ValidFile[] = [];
   files.forEach((file, i) => {
     const check = checks[i];
     if (file.kind === 'unreadable') {
       diagnostics.push({ file: shown(file.name), line: 0, col: 0, path: '', message: `cannot read the file (${file.reason})` });
     } else if (file.kind === 'read' && check !== undefined) {
+      warnings.push(...check.warnings.map((p) => ({ file: shown(file.name), ...p })));
       if (check.ok) valid.push({ name: file.name, file: shown(file.name), source: file.source, contentHash: file.contentHash, value: check.value });
       else diagnostics.push(...check.problems.map((p) => ({ file: shown(file.name), ...p })));
     }
   });
   const { dashboards, duplicates } = assignIds(valid);
-  return { dashboards, diagnostics: sortDiagnostics([...diagnostics, ...duplicates], files.map((f) => shown(f.name))), files: files.length };
+  const order = files.map((f) => shown(f.name));
+  return { dashboards, diagnostics: sortDiagnostics([...diagnostics, ...duplicates], order), warnings: sortDiagnostics(warnings, order), files: files.length };
 }
 
 async function listAll(dir: string): Promise<string[] | undefined> {

@@ -2,6 +2,8 @@ import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, 
 import { formatIssuePath } from '../schema/error-envelope.js';
 import { Dashboard } from '../schema/dashboard.js';
 import { idProblem, isDashboardShaped, NOT_A_DASHBOARD, schemaErrorMap, type FileCheck, type Problem } from './dashboard-rules.js';
+import { closedSetMessage, unknownKeyMessage } from './hints.js';
+import { findUnknownKeys } from './unknown-keys.js';
 import { aliasProblems, documentValue, nestingMessage, tooDeepPath, TOO_DEEP_MESSAGE, type OffsetProblem } from './yaml-hazards.js';
 
 /**
@@ -45,11 +47,27 @@ export function locateProblems(source: string): FileCheck {
   problems.push(...schemaProblems(value, first, at));
   const badId = idProblem(value.id);
   if (badId !== undefined) problems.push({ ...at(nodeOffset(first, ['id'])), path: 'id', message: badId });
-  return problems.length === 0 ? { ok: true, value } : fail(problems);
+  const warnings = unknownKeyWarnings(value, first, at);
+  return problems.length === 0 ? { ok: true, value, warnings } : fail(problems, warnings);
 }
 
-function fail(problems: Problem[]): FileCheck {
-  return { ok: false, problems: problems.sort((a, b) => a.line - b.line || a.col - b.col) };
+function fail(problems: Problem[], warnings: Problem[] = []): FileCheck {
+  return { ok: false, problems: byPosition(problems), warnings };
+}
+
+function byPosition(problems: Problem[]): Problem[] {
+  return problems.sort((a, b) => a.line - b.line || a.col - b.col);
+}
+
+/** Each unknown key at the key itself, with a did-you-mean when a known key is close. */
+function unknownKeyWarnings(value: unknown, doc: Document.Parsed, at: (offset: number) => { line: number; col: number }): Problem[] {
+  const warnings = findUnknownKeys(value).map((unknown) => {
+    const parent = locate(doc, unknown.parent);
+    const pair = parent.exact && isMap(parent.node) ? parent.node.items.find((p) => isScalar(p.key) && String(p.key.value) === unknown.key) : undefined;
+    const offset = (pair?.key as Node | undefined)?.range?.[0] ?? parent.offset;
+    return { ...at(offset), path: formatIssuePath([...unknown.parent, unknown.key]), message: unknownKeyMessage(unknown) };
+  });
+  return byPosition(warnings);
 }
 
 function duplicateKeyCount(doc: Document.Parsed): number {
@@ -72,12 +90,12 @@ function schemaProblems(
   if (parsed.success) return [];
   return parsed.error.issues.map((issue) => {
     const located = locate(doc, issue.path);
-    const found = located.exact && isScalar(located.node) ? located.node.toJSON() : undefined;
+    const found: unknown = located.exact && isScalar(located.node) ? located.node.toJSON() : undefined;
     const shown = found !== undefined && (issue.code === 'invalid_union' || issue.code === 'invalid_value');
     return {
       ...at(located.offset),
       path: formatIssuePath(issue.path),
-      message: shown ? `${issue.message} (found ${JSON.stringify(found)})` : issue.message,
+      message: closedSetMessage(issue, found) ?? (shown ? `${issue.message} (found ${JSON.stringify(found)})` : issue.message),
     };
   });
 }

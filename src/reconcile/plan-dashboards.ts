@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { ApiClient } from '../client/api-client.js';
 import { loadProjectConfigFor, type ProjectConfig } from '../config/project-config.js';
 import { readGitInfo, type GitInfo } from '../desired/git-info.js';
+import { strictly } from '../desired/strict.js';
 import { loadDesired, type DesiredCache, type Diagnostic, type DesiredResult } from '../desired/load-desired.js';
 import type { Logger } from '../lib/logger.js';
 import { buildPlan, type Plan } from '../plan/build-plan.js';
@@ -20,6 +21,8 @@ export interface PlanContext {
   cache?: DesiredCache;
   /** The commit being read, when the caller knows it (a checkout of a followed repository has no `.git`). */
   git?: GitInfo;
+  /** Unknown keys are errors (`--strict`); `strict: true` in dashcd.yaml has the same effect. */
+  strict?: boolean;
 }
 
 export type PlanDashboardsResult =
@@ -46,11 +49,12 @@ export const DEFAULT_MAX_DELETE = 5;
 export async function planDashboards(ctx: PlanContext, options: PlanOptions = {}): Promise<PlanDashboardsResult> {
   const { only } = options;
   const dir = resolve(ctx.cwd, ctx.dir);
-  const [project, desired, git] = await Promise.all([
+  const [project, loaded, git] = await Promise.all([
     loadProjectConfigFor(dir, ctx.cwd),
     loadDesired({ dir, cwd: ctx.cwd, ...(only ? { only: [...only] } : {}), ...(ctx.cache ? { cache: ctx.cache } : {}) }),
     ctx.git ?? readGitInfo(dir),
   ]);
+  const desired = ctx.strict === true || project.config.strict === true ? strictly(loaded) : loaded;
   const diagnostics: Diagnostic[] = [...project.diagnostics, ...desired.diagnostics];
   if (project.diagnostics.length > 0 || (diagnostics.length > 0 && !options.tolerateInvalid)) {
     return { kind: 'invalid', diagnostics, desired };

@@ -1,27 +1,32 @@
 import { z } from 'zod';
 import { DashboardFilter, DynamicFilters, opt } from './filters.js';
+import { closedObject } from './known-fields.js';
 import { Tile } from './tiles.js';
 
-export const SharingDetails = z.looseObject({
-  linkShared: opt(z.boolean()),
-  published: opt(z.boolean()),
-});
+export const SharingDetails = closedObject(
+  z.looseObject({
+    linkShared: opt(z.boolean()),
+    published: opt(z.boolean()),
+  }),
+);
 
-export const DashboardMetadata = z.looseObject({
-  name: z.string(),
-  owner: z.string(),
-  shared: opt(z.boolean()),
-  preset: opt(z.boolean()),
-  hasConsistentColors: opt(z.boolean()),
-  tags: opt(z.array(z.string())),
-  tilesNameSize: opt(z.enum(['small', 'medium', 'large'])),
-  dashboardFilter: opt(DashboardFilter),
-  dynamicFilters: opt(DynamicFilters),
-  // Dropped from the real model in 1.208 but still present in exports, so accepted and kept.
-  sharingDetails: opt(SharingDetails),
-  // Not in the spec; real GETs return it (a usage score owned by the service).
-  popularity: opt(z.number()),
-});
+export const DashboardMetadata = closedObject(
+  z.looseObject({
+    name: z.string(),
+    owner: z.string(),
+    shared: opt(z.boolean()),
+    preset: opt(z.boolean()),
+    hasConsistentColors: opt(z.boolean()),
+    tags: opt(z.array(z.string())),
+    tilesNameSize: opt(z.enum(['small', 'medium', 'large'])),
+    dashboardFilter: opt(DashboardFilter),
+    dynamicFilters: opt(DynamicFilters),
+    // Dropped from the real model in 1.208 but still present in exports, so accepted and kept.
+    sharingDetails: opt(SharingDetails),
+    // Not in the spec; real GETs return it (a usage score owned by the service).
+    popularity: opt(z.number()),
+  }),
+);
 export type DashboardMetadata = z.infer<typeof DashboardMetadata>;
 
 export const ConfigurationMetadata = z.looseObject({
@@ -35,12 +40,14 @@ export type ConfigurationMetadata = z.infer<typeof ConfigurationMetadata>;
  * A dashboard as the API and dashboard files carry it. `id` stays a plain string here: files and bodies may hold
  * `""` or a foreign id; whoever turns it into a path parses it with `DashboardId` first.
  */
-export const Dashboard = z.looseObject({
-  id: opt(z.string()),
-  metadata: opt(ConfigurationMetadata),
-  dashboardMetadata: DashboardMetadata,
-  tiles: z.array(Tile),
-});
+export const Dashboard = closedObject(
+  z.looseObject({
+    id: opt(z.string()),
+    metadata: opt(ConfigurationMetadata),
+    dashboardMetadata: DashboardMetadata,
+    tiles: z.array(Tile),
+  }),
+);
 export type Dashboard = z.infer<typeof Dashboard>;
 
 /**

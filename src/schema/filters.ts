@@ -1,20 +1,25 @@
 import { z } from 'zod';
+import { closedObject } from './known-fields.js';
 
 /** Real exports write absent optional members as explicit `null`; every optional member accepts it. */
 export const opt = <T extends z.ZodType>(schema: T) => schema.nullish();
 
-export const EntityShortRepresentation = z.looseObject({
-  id: z.string(),
-  name: opt(z.string()),
-  description: opt(z.string()),
-});
+export const EntityShortRepresentation = closedObject(
+  z.looseObject({
+    id: z.string(),
+    name: opt(z.string()),
+    description: opt(z.string()),
+  }),
+);
 export type EntityShortRepresentation = z.infer<typeof EntityShortRepresentation>;
 
-export const DashboardFilter = z.looseObject({
-  managementZone: opt(EntityShortRepresentation),
-  // Free text in the real service: `l_72_HOURS`, `-2h`, `today`, absolute ranges… (reference notes §2.3).
-  timeframe: opt(z.string()),
-});
+export const DashboardFilter = closedObject(
+  z.looseObject({
+    managementZone: opt(EntityShortRepresentation),
+    // Free text in the real service: `l_72_HOURS`, `-2h`, `today`, absolute ranges… (reference notes §2.3).
+    timeframe: opt(z.string()),
+  }),
+);
 export type DashboardFilter = z.infer<typeof DashboardFilter>;
 
 export const TileFilter = DashboardFilter;
@@ -55,18 +60,24 @@ function isDynamicFilter(entry: string): boolean {
 /** One entry of `dynamicFilters.filters`: a plain filter or `KIND:<non-empty parameter>`. */
 export const DynamicFilterEntry = z.string().refine(isDynamicFilter, {
   message: `Not an allowed filter: use one of ${PLAIN_DYNAMIC_FILTERS.join(', ')} or ${PARAMETERIZED_DYNAMIC_FILTERS.map((k) => `${k}:<name>`).join(', ')}`,
+  // The closed set, for a did-you-mean hint: a parameterized kind is written with its colon (`HOST_TAG_KEY:`).
+  params: { allowed: [...PLAIN_DYNAMIC_FILTERS, ...PARAMETERIZED_DYNAMIC_FILTERS.map((k) => `${k}:`)] },
 });
 
-export const DashboardGenericTagFilter = z.looseObject({
-  entityTypes: z.array(z.string()),
-  displayName: opt(z.string()),
-  suggestionsFromEntityType: opt(z.string()),
-  tagKey: opt(z.string()),
-});
+export const DashboardGenericTagFilter = closedObject(
+  z.looseObject({
+    entityTypes: z.array(z.string()),
+    displayName: opt(z.string()),
+    suggestionsFromEntityType: opt(z.string()),
+    tagKey: opt(z.string()),
+  }),
+);
 export type DashboardGenericTagFilter = z.infer<typeof DashboardGenericTagFilter>;
 
-export const DynamicFilters = z.looseObject({
-  filters: z.array(DynamicFilterEntry),
-  genericTagFilters: z.array(DashboardGenericTagFilter),
-});
+export const DynamicFilters = closedObject(
+  z.looseObject({
+    filters: z.array(DynamicFilterEntry),
+    genericTagFilters: z.array(DashboardGenericTagFilter),
+  }),
+);
 export type DynamicFilters = z.infer<typeof DynamicFilters>;

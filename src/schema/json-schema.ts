@@ -1,15 +1,24 @@
 import { z } from 'zod';
 import { Dashboard } from './dashboard.js';
+import { knownFields } from './known-fields.js';
 
 export const DASHBOARD_FILE_SCHEMA_ID = 'urn:dashcd:schema:dashboard-file';
 
 /**
  * JSON Schema (draft-07, the draft editors' YAML and JSON language servers support best) of a dashboard file,
  * generated from the `Dashboard` zod schema as input, so it accepts exactly what `validate` accepts apart from
- * checks JSON Schema cannot express (dynamic filter syntax, id format); `validate` stays the authority.
+ * checks JSON Schema cannot express (dynamic filter syntax, id format); `validate` stays the authority. Objects
+ * whose fields are fully known are closed, so an editor flags `tag:` where `validate` warns about it.
  */
 export function dashboardFileJsonSchema(): object {
-  const generated = z.toJSONSchema(Dashboard, { io: 'input', target: 'draft-7', unrepresentable: 'any' });
+  const generated = z.toJSONSchema(Dashboard, {
+    io: 'input',
+    target: 'draft-7',
+    unrepresentable: 'any',
+    override: ({ zodSchema, jsonSchema }) => {
+      if (knownFields.get(zodSchema)?.unknownKeys === 'closed') jsonSchema.additionalProperties = false;
+    },
+  });
   const { $schema: _draft, ...rest } = generated;
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',

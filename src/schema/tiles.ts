@@ -1,15 +1,18 @@
 import { z } from 'zod';
 import { opt, TileFilter } from './filters.js';
+import { closedObject, listedObject } from './known-fields.js';
 
 /** Tile name sizes: the documented three, plus `""` which real exports carry (11 of 47 corpus files). */
 export const NameSize = z.enum(['small', 'medium', 'large', '']);
 
-export const TileBounds = z.looseObject({
-  top: opt(z.number().int()),
-  left: opt(z.number().int()),
-  width: opt(z.number().int()),
-  height: opt(z.number().int()),
-});
+export const TileBounds = closedObject(
+  z.looseObject({
+    top: opt(z.number().int()),
+    left: opt(z.number().int()),
+    width: opt(z.number().int()),
+    height: opt(z.number().int()),
+  }),
+);
 export type TileBounds = z.infer<typeof TileBounds>;
 
 /**
@@ -26,7 +29,7 @@ const commonTileFields = {
 };
 
 const model = <T extends readonly [string, ...string[]], S extends z.ZodRawShape>(tileTypes: T, shape: S) =>
-  z.looseObject({ tileType: z.enum(tileTypes), ...commonTileFields, ...shape });
+  listedObject(z.looseObject({ tileType: z.enum(tileTypes), ...commonTileFields, ...shape }));
 
 const assignedEntities = z.array(z.string());
 
@@ -45,6 +48,8 @@ export const UserSessionQueryTile = model(['DTAQL'], {
   chartConfig: opt(z.looseObject({ xAxis: opt(z.array(z.string())), yAxis: opt(z.array(z.string())) })),
   limit: opt(z.number().int()),
   timeFrameShift: opt(z.string()),
+  // In the spec's model ({hasAxisBucketing}); the service drops it from GETs of some chart types.
+  visualizationConfig: opt(z.looseObject({})),
 });
 export const MarkdownTile = model(['MARKDOWN'], { markdown: z.string() });
 export const ImageTile = model(['IMAGE'], { image: z.string() });
@@ -77,6 +82,8 @@ export const ScalableListTile = model(['SCALABLE_LIST'], {
 export const ProblemTile = model(['OPEN_PROBLEMS'], {
   problemSelector: opt(z.string()),
   entitySelector: opt(z.string()),
+  // Not in the spec; real exports carry it (corpus), so it is a known field.
+  useBackgroundColor: opt(z.boolean()),
 });
 export const CommonOnlyTile = model(
   ['HEADER', 'PURE_MODEL', 'DOCKER', 'NETWORK_MEDIUM', 'APPLICATIONS_MOST_ACTIVE', 'NETWORK', 'UEM_ACTIVE_SESSIONS', 'DCRUM_SERVICES'],

@@ -31,7 +31,20 @@ describe('dashboardFileJsonSchema', () => {
     expect(readFileSync(resolve(CORPUS, 'mauney-automation__dashboard_template.json'), 'utf8')).toContain('DATA_EXPLORER_CODE');
   });
 
-  it('lets unknown members through, as the loader does', () => {
-    expect((schema.properties as Record<string, Schema>).dashboardMetadata?.additionalProperties).not.toBe(false);
+  it('closes the objects whose fields are fully known, so editors flag tag: or widht:, and leaves tiles open', () => {
+    const properties = schema.properties as Record<string, Schema>;
+    const metadata = properties.dashboardMetadata as Schema;
+    const optional = (member: Schema | undefined): Schema => ((member?.anyOf as Schema[] | undefined)?.[0] ?? member) as Schema;
+    const metadataMembers = metadata.properties as Record<string, Schema>;
+    const tile = ((properties.tiles as Schema).items as { oneOf: Schema[] }).oneOf.find((t) => JSON.stringify(t).includes('"MARKDOWN"')) as Schema;
+    const tileMembers = tile.properties as Record<string, Schema>;
+    expect(schema.additionalProperties).toBe(false);
+    expect(metadata.additionalProperties).toBe(false);
+    expect(Object.keys(metadataMembers)).toEqual(expect.arrayContaining(['tags', 'dashboardFilter', 'sharingDetails', 'popularity']));
+    expect(optional(metadataMembers.dashboardFilter).additionalProperties).toBe(false);
+    expect(optional(metadataMembers.dynamicFilters).additionalProperties).toBe(false);
+    expect(tileMembers.bounds?.additionalProperties).toBe(false);
+    expect(optional(tileMembers.tileFilter).additionalProperties).toBe(false);
+    expect(tile.additionalProperties).not.toBe(false);
   });
 });

@@ -54,7 +54,7 @@ describe('parseProjectConfig diagnostics', () => {
     const { diagnostics } = parseProjectConfig('ownershipTag: a\nignores:\n  - /x\n', 'dashcd.yaml');
     expect(diagnostics).toHaveLength(1);
     expect(diagnostics[0]).toMatchObject({ line: 2, col: 1, path: 'ignores' });
-    expect(diagnostics[0]?.message).toMatch(/^unknown key \(allowed: ignore, ownershipTag, maxDelete, prune, environments, groups, values\)/);
+    expect(diagnostics[0]?.message).toMatch(/^unknown key \(allowed: ignore, ownershipTag, maxDelete, prune, strict, environments, groups, values\)/);
   });
 
   it('reports every problem, not only the first, in file order', () => {

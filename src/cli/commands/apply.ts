@@ -1,7 +1,7 @@
 import { applyPlan, countOutcomes, type ApplyOutcome, type ApplyResult, type RemoteViolation } from '../../apply/apply-plan.js';
 import { defineCommand, stringFlag, type CommandIo } from '../command.js';
-import { concurrencyFlag, dataFlag, dirFlag, pathsPositional, pruneFlags, targetFlag } from '../common-flags.js';
-import { printDiagnostics } from '../diagnostics-output.js';
+import { concurrencyFlag, dataFlag, dirFlag, pathsPositional, pruneFlags, strictFlag, targetFlag } from '../common-flags.js';
+import { printDiagnostics, printWarnings } from '../diagnostics-output.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { withTarget } from '../with-target.js';
 import { concurrencyOf, planFromFlags, selectionFromArgs } from '../plan-from-flags.js';
@@ -19,6 +19,7 @@ export const applyCommand = defineCommand({
     data: dataFlag,
     concurrency: concurrencyFlag,
     ...pruneFlags,
+    strict: strictFlag,
   },
   positionals: [pathsPositional],
   quietLogs: true,
@@ -30,9 +31,10 @@ export const applyCommand = defineCommand({
     return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data') }, io, async (target) => {
       const planned = await planFromFlags(selection, flags, io, target);
       if (planned.kind === 'invalid') {
-        printDiagnostics(planned.diagnostics, io);
+        printDiagnostics(planned.diagnostics, io, planned.desired?.warnings);
         return ExitCode.InvalidDesiredState;
       }
+      printWarnings(planned.desired.warnings, io, 'stderr');
       const { plan } = planned;
       io.stdout.write(renderPlanText(plan, { color: colorFor(io.stdout, io.env) }));
       if (plan.prune.refused !== undefined) throw new CliError(`${plan.prune.refused}; nothing was written`, ExitCode.InvalidDesiredState);

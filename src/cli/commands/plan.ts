@@ -6,8 +6,8 @@ import { renderPlanText } from '../render/render-text.js';
 import { colorFor } from '../render/colors.js';
 import { hasChanges, type Plan } from '../../plan/build-plan.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo } from '../command.js';
-import { concurrencyFlag, dataFlag, dirFlag, pathsPositional, pruneFlags, targetFlag } from '../common-flags.js';
-import { printDiagnostics } from '../diagnostics-output.js';
+import { concurrencyFlag, dataFlag, dirFlag, pathsPositional, pruneFlags, strictFlag, targetFlag } from '../common-flags.js';
+import { printDiagnostics, printWarnings } from '../diagnostics-output.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { withTarget } from '../with-target.js';
 import { planFromFlags, selectionFromArgs } from '../plan-from-flags.js';
@@ -35,6 +35,7 @@ export const planCommand = defineCommand({
     ...pruneFlags,
     // Plan only reads: more GETs in flight keep a 1,000-dashboard plan from waiting on round trips.
     concurrency: { ...concurrencyFlag, default: '16' },
+    strict: strictFlag,
   },
   positionals: [pathsPositional],
   quietLogs: true,
@@ -48,9 +49,10 @@ export const planCommand = defineCommand({
     return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data'), scopes: ['ReadConfig'] }, io, async (target) => {
       const result = await planFromFlags(selection, flags, io, target);
       if (result.kind === 'invalid') {
-        printDiagnostics(result.diagnostics, io);
+        printDiagnostics(result.diagnostics, io, result.desired?.warnings);
         return ExitCode.InvalidDesiredState;
       }
+      printWarnings(result.desired.warnings, io, 'stderr');
       const { plan } = result;
       const out = stringFlag(flags, 'out');
       if (out !== undefined) await writeFileDurable(resolve(io.cwd, out), renderPlanJson(plan));

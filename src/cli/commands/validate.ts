@@ -1,9 +1,10 @@
 import { loadProjectConfigFor } from '../../config/project-config.js';
 import { loadDesired } from '../../desired/load-desired.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo } from '../command.js';
-import { dataFlag, dirFlag, pathsPositional, targetFlag } from '../common-flags.js';
+import { dataFlag, dirFlag, pathsPositional, strictFlag, targetFlag } from '../common-flags.js';
 import { selectionFromArgs } from '../plan-from-flags.js';
-import { printDiagnostics } from '../diagnostics-output.js';
+import { count, printDiagnostics, printWarnings } from '../diagnostics-output.js';
+import { strictly } from '../../desired/strict.js';
 import { ExitCode } from '../exit-codes.js';
 import type { DesiredDashboard } from '../../desired/load-desired.js';
 import type { Diagnostic } from '../../desired/load-desired.js';
@@ -14,12 +15,13 @@ export const validateCommand = defineCommand({
   path: ['validate'],
   summary: 'Check every dashboard file against the schema (and optionally the target’s validator)',
   description:
-    'Reports all problems in all files in one run as file:line:col, and in GitHub Actions as annotations.\nExit 0 when valid, 3 when anything is invalid.',
+    'Reports all problems in all files in one run as file:line:col, and in GitHub Actions as annotations.\nUnknown keys are warnings (did you mean …?) unless --strict or `strict: true` in dashcd.yaml.\nExit 0 when valid, 3 when anything is invalid.',
   flags: {
     dir: dirFlag,
     remote: { type: 'boolean', description: "Also ask the target's /validator about each dashboard" },
     target: targetFlag,
     data: dataFlag,
+    strict: strictFlag,
   },
   positionals: [pathsPositional],
   quietLogs: true,
@@ -27,7 +29,8 @@ export const validateCommand = defineCommand({
   async run({ flags, positionals }, io) {
     const { root, only } = await selectionFromArgs(flags, positionals, io);
     // dashcd.yaml is part of the desired state: a config plan would refuse must not pass validation.
-    const [project, desired] = await Promise.all([loadProjectConfigFor(root, io.cwd), loadDesired({ dir: root, cwd: io.cwd, ...(only ? { only } : {}) })]);
+    const [project, loaded] = await Promise.all([loadProjectConfigFor(root, io.cwd), loadDesired({ dir: root, cwd: io.cwd, ...(only ? { only } : {}) })]);
+    const desired = booleanFlag(flags, 'strict') || project.config.strict === true ? strictly(loaded) : loaded;
     let diagnostics: Diagnostic[] = [...project.diagnostics, ...desired.diagnostics];
     if (diagnostics.length === 0 && booleanFlag(flags, 'remote')) {
       // Loaded only for --remote: plain validation needs no HTTP client or server code, and starts faster without.
@@ -37,10 +40,12 @@ export const validateCommand = defineCommand({
       );
     }
     if (diagnostics.length > 0) {
-      printDiagnostics(diagnostics, io);
+      printDiagnostics(diagnostics, io, desired.warnings);
       return ExitCode.InvalidDesiredState;
     }
-    io.stderr.write(`✓ ${desired.dashboards.length} dashboard${desired.dashboards.length === 1 ? '' : 's'} valid in ${desired.files} file${desired.files === 1 ? '' : 's'}\n`);
+    printWarnings(desired.warnings, io, 'stdout');
+    const warned = desired.warnings.length > 0 ? `; ${count(desired.warnings.length, 'warning')} (--strict makes warnings errors)` : '';
+    io.stderr.write(`✓ ${count(desired.dashboards.length, 'dashboard')} valid in ${count(desired.files, 'file')}${warned}\n`);
     return ExitCode.Success;
   },
 });

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { checkDashboardSource } from '../../src/desired/check-file.js';
+import { findUnknownKeys } from '../../src/desired/unknown-keys.js';
+
+const base = { dashboardMetadata: { name: 'n', owner: 'o' }, tiles: [] as unknown[] };
+
+describe('findUnknownKeys', () => {
+  it('finds keys outside the known fields of the top level, metadata, filters, bounds and tiles', () => {
+    const found = findUnknownKeys({
+      ...base,
+      extra: 1,
+      dashboardMetadata: { name: 'n', owner: 'o', tag: [], dashboardFilter: { timeFrame: 'x', managementZone: { id: 'z', nam: 'n' } } },
+      tiles: [{ name: 't', tileType: 'MARKDOWN', markdown: '', bounds: { widht: 1 }, tilefilter: {} }],
+    });
+    expect(found.map((u) => [...u.parent, u.key].join('.'))).toEqual([
+      'extra',
+      'dashboardMetadata.tag',
+      'dashboardMetadata.dashboardFilter.timeFrame',
+      'dashboardMetadata.dashboardFilter.managementZone.nam',
+      'tiles.0.tilefilter',
+      'tiles.0.bounds.widht',
+    ]);
+  });
+
+  it('knows each tile model’s own fields, and leaves open objects (visualConfig, queries) alone', () => {
+    const tiles = [
+      { name: 'p', tileType: 'OPEN_PROBLEMS', bounds: {}, useBackgroundColor: true, markdown: 'not a problem tile field' },
+      { name: 'd', tileType: 'DATA_EXPLORER', bounds: {}, queries: [{ id: 'A', anything: 1 }], visualConfig: { whatever: {} } },
+      { name: 'u', tileType: 'NO_SUCH_TYPE', bounds: {}, oddity: 1 },
+    ];
+    expect(findUnknownKeys({ ...base, tiles }).map((u) => [...u.parent, u.key].join('.'))).toEqual(['tiles.0.markdown']);
+  });
+});
+
+describe('checkDashboardSource with unknown keys', () => {
+  it('is valid with warnings, the same on the fast path and without it', () => {
+    const source = 'dashboardMetadata:\n  name: n\n  owner: o\n  tag: [x]\ntiles: []\n';
+    const check = checkDashboardSource(source);
+    expect(check).toEqual({ ok: true, value: { dashboardMetadata: { name: 'n', owner: 'o', tag: ['x'] }, tiles: [] }, warnings: [{ line: 4, col: 3, path: 'dashboardMetadata.tag', message: 'unknown key; did you mean tags?' }] });
+    expect(checkDashboardSource(source, { useFastPath: false })).toEqual(check);
+  });
+});
