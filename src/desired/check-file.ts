@@ -14,7 +14,7 @@ import { tooDeepPath } from './yaml-hazards.js';
 export function checkDashboardSource(source: string, { useFastPath = true }: { useFastPath?: boolean } = {}): FileCheck {
   if (useFastPath) {
     const fast = fastParseYaml(source);
-    if (fast.ok && isDashboardShaped(fast.value) && isValidDashboard(fast.value)) return { ok: true, value: fast.value, warnings: [] };
+    if (fast.ok && isDashboardShaped(fast.value) && isValidDashboard(fast.value)) return { ok: true, value: fast.value };
   }
   return locateProblems(source);
 }

@@ -11,12 +11,12 @@ export interface Problem {
 
 /**
  * What a file's text alone decides (no path, no other file), so it can be computed on a worker thread and cached
- * by content hash. Plain data: it crosses `postMessage` by structured clone. `warnings` (unknown keys) do not make
- * a file invalid unless the caller is strict.
+ * by content hash. Plain data: it crosses `postMessage` by structured clone. `warnings` (unknown keys; absent when
+ * there are none) do not make a file invalid unless the caller is strict.
  */
 export type FileCheck =
-  | { ok: true; value: Record<string, unknown>; warnings: Problem[] }
-  | { ok: false; problems: Problem[]; warnings: Problem[] };
+  | { ok: true; value: Record<string, unknown>; warnings?: Problem[] }
+  | { ok: false; problems: Problem[]; warnings?: Problem[] };
 
 export const NOT_A_DASHBOARD = 'not a dashboard: expected a mapping with dashboardMetadata and tiles';
 

@@ -101,7 +101,7 @@ export async function loadDesired(options: LoadDesiredOptions): Promise<DesiredR
     if (file.kind === 'unreadable') {
       diagnostics.push({ file: shown(file.name), line: 0, col: 0, path: '', message: `cannot read the file (${file.reason})` });
     } else if (file.kind === 'read' && check !== undefined) {
-      warnings.push(...check.warnings.map((p) => ({ file: shown(file.name), ...p })));
+      warnings.push(...(check.warnings ?? []).map((p) => ({ file: shown(file.name), ...p })));
       if (check.ok) valid.push({ name: file.name, file: shown(file.name), source: file.source, contentHash: file.contentHash, value: check.value });
       else diagnostics.push(...check.problems.map((p) => ({ file: shown(file.name), ...p })));
     }

@@ -48,11 +48,12 @@ export function locateProblems(source: string): FileCheck {
   const badId = idProblem(value.id);
   if (badId !== undefined) problems.push({ ...at(nodeOffset(first, ['id'])), path: 'id', message: badId });
   const warnings = unknownKeyWarnings(value, first, at);
-  return problems.length === 0 ? { ok: true, value, warnings } : fail(problems, warnings);
+  if (problems.length > 0) return fail(problems, warnings);
+  return warnings.length > 0 ? { ok: true, value, warnings } : { ok: true, value };
 }
 
 function fail(problems: Problem[], warnings: Problem[] = []): FileCheck {
-  return { ok: false, problems: byPosition(problems), warnings };
+  return { ok: false, problems: byPosition(problems), ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
 function byPosition(problems: Problem[]): Problem[] {

@@ -53,7 +53,7 @@ describe('checkDashboardSource', () => {
   it('shows the value found for an enum typo', () => {
     expect(check('dashboardMetadata:\n  name: CPU\n  owner: ops\n  tilesNameSize: huge\ntiles: []\n')).toStrictEqual({
       ok: false,
-      problems: [problem(4, 18, 'dashboardMetadata.tilesNameSize', 'Invalid option: expected one of "small"|"medium"|"large" (found "huge")')],
+      problems: [problem(4, 18, 'dashboardMetadata.tilesNameSize', 'unknown value "huge"; use one of small, medium, large')],
     });
   });
 
