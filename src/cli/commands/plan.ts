@@ -30,7 +30,7 @@ export const planCommand = defineCommand({
     target: targetFlag,
     data: dataFlag,
     output: { type: 'string', description: 'text | json | markdown', default: 'text', valueName: 'format' },
-    out: { type: 'string', description: 'Also write the whole plan as JSON to this file (the full plan a shortened markdown comment points to)', valueName: 'file' },
+    out: { type: 'string', description: 'Also write the whole plan as JSON to this file (the full plan a shortened markdown comment points to)', valueName: 'path' },
     'detailed-exitcode': { type: 'boolean', description: 'Exit 2 when there are changes pending (create, adopt, update or delete)' },
     ...pruneFlags,
     // Plan only reads: more GETs in flight keep a 1,000-dashboard plan from waiting on round trips.

@@ -26,7 +26,7 @@ export const previewCommand = defineCommand({
   description:
     'Each argument is a dashboard file (YAML or JSON) or the id of a live dashboard on the target. Writes one picture\nper dashboard into --out and prints the paths. PNG is rendered without a browser.',
   flags: {
-    out: { type: 'string', description: 'Folder for the pictures', default: 'previews', valueName: 'dir' },
+    out: { type: 'string', description: 'Folder for the pictures', default: 'previews', valueName: 'path' },
     format: { type: 'string', description: 'svg | png | html', default: 'svg', valueName: 'format' },
     target: targetFlag,
     data: dataFlag,
