@@ -1,4 +1,4 @@
-import { planDashboards, type PlanDashboardsResult } from '../reconcile/plan-dashboards.js';
+import { planDashboards, type PlanDashboardsResult, type PlanOptions } from '../reconcile/plan-dashboards.js';
 import { booleanFlag, stringFlag, type CommandIo, type FlagValues } from './command.js';
 import { UsageError } from './exit-codes.js';
 import { selectDashboards, type DashboardsSelection } from './dashboards-selection.js';
@@ -15,9 +15,6 @@ export function selectionFromArgs(flags: FlagValues, positionals: readonly strin
  * open target. `--prune` with a selective run is a usage error: a file it did not read is not a deleted file.
  */
 export function planFromFlags(selection: DashboardsSelection, flags: FlagValues, io: CommandIo, target: TargetSession): Promise<PlanDashboardsResult> {
-  const prune = typeof flags.prune === 'boolean' ? flags.prune : undefined;
-  if (prune === true && selection.only) throw new UsageError('--prune needs the whole dashboards folder: a selective run (paths or a subfolder --dir) never prunes');
-  const maxDelete = flags['max-delete'] === undefined ? undefined : intFlag(flags, 'max-delete', 0);
   return planDashboards(
     {
       dir: selection.root,
@@ -29,8 +26,16 @@ export function planFromFlags(selection: DashboardsSelection, flags: FlagValues,
       signal: io.signal,
       strict: booleanFlag(flags, 'strict'),
     },
-    { ...(selection.only ? { only: selection.only } : {}), prune, maxDelete },
+    planOptionsOf(selection, flags),
   );
+}
+
+/** `--prune`/`--no-prune`, `--max-delete` and the selection as plan options (also one environment's plan). */
+export function planOptionsOf(selection: DashboardsSelection, flags: FlagValues): PlanOptions {
+  const prune = typeof flags.prune === 'boolean' ? flags.prune : undefined;
+  if (prune === true && selection.only) throw new UsageError('--prune needs the whole dashboards folder: a selective run (paths or a subfolder --dir) never prunes');
+  const maxDelete = flags['max-delete'] === undefined ? undefined : intFlag(flags, 'max-delete', 0);
+  return { ...(selection.only ? { only: selection.only } : {}), prune, maxDelete };
 }
 
 export function concurrencyOf(flags: FlagValues): number {

@@ -85,7 +85,7 @@ async function openLocal(dataDir: string, io: CommandIo): Promise<TargetSession>
  * so `--concurrency 8` plus the reads beside it pass Node's default of 10 listeners and would print a leak warning:
  * the client gets a relay of the run's signal whose limit is lifted, and the run's signal keeps a single listener.
  */
-function runClient(io: CommandIo, options: { baseUrl: string; token: string; retry?: Partial<RetryPolicy> }): { client: ApiClient; close(): Promise<void> } {
+export function runClient(io: CommandIo, options: { baseUrl: string; token: string; retry?: Partial<RetryPolicy> }): { client: ApiClient; close(): Promise<void> } {
   const relay = new AbortController();
   setMaxListeners(0, relay.signal);
   const forward = (): void => relay.abort(io.signal.reason);
@@ -102,7 +102,7 @@ function runClient(io: CommandIo, options: { baseUrl: string; token: string; ret
 }
 
 /** `warn`, or the logger's own level when that is stricter (a child must never log more than its parent). */
-function atLeastWarn(log: CommandIo['log']): string {
+export function atLeastWarn(log: CommandIo['log']): string {
   const warn = log.levels.values.warn ?? 40;
   return log.levelVal > warn ? log.level : 'warn';
 }

@@ -8,7 +8,7 @@ import type { DesiredCache } from './desired-cache.js';
 import { deriveDashboardId } from './derive-id.js';
 import { isCode } from '../lib/fs-errors.js';
 import { DASHBOARD_FILE, discoverFiles } from './discover-files.js';
-import { idPosition } from './locate-problems.js';
+import { idPosition, sourceLocator } from './locate-problems.js';
 import { readSources, type SourceFile } from './read-sources.js';
 
 export { deriveDashboardId } from './derive-id.js';
@@ -102,13 +102,23 @@ export async function loadDesired(options: LoadDesiredOptions): Promise<DesiredR
       diagnostics.push({ file: shown(file.name), line: 0, col: 0, path: '', message: `cannot read the file (${file.reason})` });
     } else if (file.kind === 'read' && check !== undefined) {
       warnings.push(...(check.warnings ?? []).map((p) => ({ file: shown(file.name), ...p })));
-      if (check.ok) valid.push({ name: file.name, file: shown(file.name), source: file.source, contentHash: file.contentHash, value: check.value });
+      if (check.ok && Object.hasOwn(check.value, 'dashcd')) diagnostics.push({ file: shown(file.name), ...environmentsOnly(file.source) });
+      else if (check.ok) valid.push({ name: file.name, file: shown(file.name), source: file.source, contentHash: file.contentHash, value: check.value });
       else diagnostics.push(...check.problems.map((p) => ({ file: shown(file.name), ...p })));
     }
   });
   const { dashboards, duplicates } = assignIds(valid);
   const order = files.map((f) => shown(f.name));
   return { dashboards, diagnostics: sortDiagnostics([...diagnostics, ...duplicates], order), warnings: sortDiagnostics(warnings, order), files: files.length };
+}
+
+/**
+ * `dashcd:` (environment limits and overrides, src/environments/) means nothing without environments, and must never
+ * reach the API as a dashboard member.
+ */
+function environmentsOnly(source: string): Omit<Diagnostic, 'file'> {
+  const { line, col } = sourceLocator(source).at(['dashcd']);
+  return { line, col, path: 'dashcd', message: 'dashcd: (environment limits and overrides) needs environments: declared in dashcd.yaml' };
 }
 
 async function listAll(dir: string): Promise<string[] | undefined> {

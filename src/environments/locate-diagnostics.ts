@@ -59,3 +59,18 @@ function valueDefinition(project: ProjectText, env: Environment, valuePath: read
   }
   return '';
 }
+
+/**
+ * One line for a problem several environments share (a typo in a template fails in each): the same place and
+ * message with the environments joined, `[dev, prod]`, in first-seen order.
+ */
+export function collapseByEnvironment(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const byKey = new Map<string, Diagnostic>();
+  for (const d of diagnostics) {
+    const key = JSON.stringify([d.file, d.line, d.col, d.path, d.message]);
+    const seen = byKey.get(key);
+    if (seen === undefined) byKey.set(key, { ...d });
+    else if (d.env !== undefined && seen.env !== undefined && !seen.env.split(', ').includes(d.env)) seen.env = `${seen.env}, ${d.env}`;
+  }
+  return [...byKey.values()];
+}

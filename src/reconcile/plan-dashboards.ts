@@ -55,6 +55,21 @@ export async function planDashboards(ctx: PlanContext, options: PlanOptions = {}
     ctx.git ?? readGitInfo(dir),
   ]);
   const desired = ctx.strict === true || project.config.strict === true ? strictly(loaded) : loaded;
+  return planLoaded(ctx, { project, desired, git }, options);
+}
+
+export interface LoadedState {
+  project: { config: ProjectConfig; diagnostics: readonly Diagnostic[] };
+  desired: DesiredResult;
+  git: GitInfo | undefined;
+}
+
+/**
+ * The rest of planDashboards once the desired state is loaded: also the path of one environment, whose desired
+ * state comes from the environments stage instead of the files as they are.
+ */
+export async function planLoaded(ctx: Omit<PlanContext, 'dir' | 'cwd'>, { project, desired, git }: LoadedState, options: PlanOptions = {}): Promise<PlanDashboardsResult> {
+  const { only } = options;
   const diagnostics: Diagnostic[] = [...project.diagnostics, ...desired.diagnostics];
   if (project.diagnostics.length > 0 || (diagnostics.length > 0 && !options.tolerateInvalid)) {
     return { kind: 'invalid', diagnostics, desired };

@@ -99,6 +99,8 @@ export async function startServer<E extends EnvironmentService = EnvironmentServ
 export async function startEmbeddedServer({ dataDir, log }: { dataDir: string; log: Logger }): Promise<{
   url: string;
   token: string;
+  /** Another environment of the same store (created if new), with a token of its own: one server for all of them. */
+  session(env: EnvironmentId): Promise<{ url: string; token: string }>;
   close(): Promise<void>;
 }> {
   const server = await startServer({ dataDir, log, host: '127.0.0.1', port: 0, ...eventsServerOptions({ log }) });
@@ -108,7 +110,15 @@ export async function startEmbeddedServer({ dataDir, log }: { dataDir: string; l
     throw new Error('the default environment did not open');
   }
   const token = local.tokens.addEphemeral(['ReadConfig', 'WriteConfig', 'DataExport'], 'embedded');
-  return { url: server.envUrl(DEFAULT_ENVIRONMENT), token, close: () => server.close() };
+  return {
+    url: server.envUrl(DEFAULT_ENVIRONMENT),
+    token,
+    async session(env) {
+      const environment = await server.environments.ensure(env);
+      return { url: server.envUrl(env), token: environment.tokens.addEphemeral(['ReadConfig', 'WriteConfig', 'DataExport'], 'embedded') };
+    },
+    close: () => server.close(),
+  };
 }
 
 function buildHandler<E extends EnvironmentService>(

@@ -1,5 +1,9 @@
 import { applyPlan, countOutcomes, type ApplyOutcome, type ApplyResult, type RemoteViolation } from '../../apply/apply-plan.js';
+import type { PlanDashboardsResult } from '../../reconcile/plan-dashboards.js';
+import { applyEnvironments } from '../apply-environments.js';
 import { defineCommand, stringFlag, type CommandIo } from '../command.js';
+import { allEnvsFlag, envFlag, environmentMode, requireChoice } from '../environment-choice.js';
+import type { TargetSession } from '../target.js';
 import { concurrencyFlag, dataFlag, dirFlag, pathsPositional, pruneFlags, strictFlag, targetFlag } from '../common-flags.js';
 import { printDiagnostics, printWarnings } from '../diagnostics-output.js';
 import { CliError, ExitCode } from '../exit-codes.js';
@@ -20,14 +24,25 @@ export const applyCommand = defineCommand({
     concurrency: concurrencyFlag,
     ...pruneFlags,
     strict: strictFlag,
+    env: { ...envFlag, description: `${envFlag.description}; required when dashcd.yaml declares environments` },
+    'all-envs': allEnvsFlag,
   },
   positionals: [pathsPositional],
   quietLogs: true,
-  examples: ['dashcd apply', 'dashcd apply --concurrency 16', 'dashcd apply --prune --max-delete 20', 'dashcd apply dashboards/team/api.yaml'],
+  examples: ['dashcd apply --env dev', 'dashcd apply', 'dashcd apply --concurrency 16', 'dashcd apply --prune --max-delete 20', 'dashcd apply dashboards/team/api.yaml'],
   async run({ flags, positionals }, io) {
     const started = Date.now();
     const concurrency = concurrencyOf(flags);
     const selection = await selectionFromArgs(flags, positionals, io);
+    const mode = await environmentMode(selection.root, flags, io);
+    if (mode.kind === 'invalid') {
+      printDiagnostics(mode.diagnostics, io);
+      return ExitCode.InvalidDesiredState;
+    }
+    if (mode.kind === 'environments') {
+      requireChoice(mode, 'apply');
+      return applyEnvironments(mode, selection, flags, io, (target, planned) => applyPlanned(target, planned, { concurrency, started: Date.now() }, io));
+    }
     return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data') }, io, async (target) => {
       const planned = await planFromFlags(selection, flags, io, target);
       if (planned.kind === 'invalid') {
@@ -35,15 +50,25 @@ export const applyCommand = defineCommand({
         return ExitCode.InvalidDesiredState;
       }
       printWarnings(planned.desired.warnings, io, 'stderr');
-      const { plan } = planned;
-      io.stdout.write(renderPlanText(plan, { color: colorFor(io.stdout, io.env) }));
-      if (plan.prune.refused !== undefined) throw new CliError(`${plan.prune.refused}; nothing was written`, ExitCode.InvalidDesiredState);
-      const result = await applyPlan(plan, { api: target.client, log: io.log, concurrency, signal: io.signal });
-      if (result.kind === 'rejected') return reportRejected(result.invalid, io);
-      return reportApplied(result, { target: target.label, started }, io);
+      return applyPlanned(target, planned, { concurrency, started }, io);
     });
   },
 });
+
+/** Apply's write half for one target: the plan printed, the prune guard's refusal, writes, the summary line. */
+async function applyPlanned(
+  target: TargetSession,
+  planned: Extract<PlanDashboardsResult, { kind: 'planned' }>,
+  { concurrency, started }: { concurrency: number; started: number },
+  io: CommandIo,
+): Promise<ExitCode> {
+  const { plan } = planned;
+  io.stdout.write(renderPlanText(plan, { color: colorFor(io.stdout, io.env) }));
+  if (plan.prune.refused !== undefined) throw new CliError(`${plan.prune.refused}; nothing was written`, ExitCode.InvalidDesiredState);
+  const result = await applyPlan(plan, { api: target.client, log: io.log, concurrency, signal: io.signal });
+  if (result.kind === 'rejected') return reportRejected(result.invalid, io);
+  return reportApplied(result, { target: target.label, started }, io);
+}
 
 /** The target's validator refused some dashboards, so nothing was written: exit 3, like a local schema problem. */
 function reportRejected(invalid: readonly RemoteViolation[], io: CommandIo): ExitCode {

@@ -11,6 +11,8 @@ import { printDiagnostics, printWarnings } from '../diagnostics-output.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { withTarget } from '../with-target.js';
 import { planFromFlags, selectionFromArgs } from '../plan-from-flags.js';
+import { allEnvsFlag, envFlag, environmentMode } from '../environment-choice.js';
+import { planEnvironments } from '../plan-environments.js';
 
 type RenderContext = { io: CommandIo; out: string | undefined };
 
@@ -36,15 +38,23 @@ export const planCommand = defineCommand({
     // Plan only reads: more GETs in flight keep a 1,000-dashboard plan from waiting on round trips.
     concurrency: { ...concurrencyFlag, default: '16' },
     strict: strictFlag,
+    env: { ...envFlag, description: `${envFlag.description}; without it, every environment` },
+    'all-envs': allEnvsFlag,
   },
   positionals: [pathsPositional],
   quietLogs: true,
-  examples: ['dashcd plan', 'dashcd plan --output markdown --out plan.json > plan.md', 'dashcd plan --prune', 'dashcd plan --output json --detailed-exitcode', 'dashcd plan dashboards/team/api.yaml dashboards/ops/'],
+  examples: ['dashcd plan', 'dashcd plan --output markdown --out plan.json > plan.md', 'dashcd plan --prune', 'dashcd plan --output json --detailed-exitcode', 'dashcd plan dashboards/team/api.yaml dashboards/ops/', 'dashcd plan --env production --output markdown'],
   async run({ flags, positionals }, io) {
     const output = stringFlag(flags, 'output') ?? 'text';
     const render = Object.hasOwn(RENDERERS, output) ? RENDERERS[output] : undefined;
     if (!render) throw new UsageError(`--output must be text, json or markdown, got '${output}'`);
     const selection = await selectionFromArgs(flags, positionals, io);
+    const mode = await environmentMode(selection.root, flags, io);
+    if (mode.kind === 'invalid') {
+      printDiagnostics(mode.diagnostics, io);
+      return ExitCode.InvalidDesiredState;
+    }
+    if (mode.kind === 'environments') return planEnvironments(mode, selection, { flags, output }, io);
     // A plan only reads: a pull-request job can (and should) run it with a read-only token.
     return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data'), scopes: ['ReadConfig'] }, io, async (target) => {
       const result = await planFromFlags(selection, flags, io, target);

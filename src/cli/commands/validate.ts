@@ -6,6 +6,8 @@ import { selectionFromArgs } from '../plan-from-flags.js';
 import { count, printDiagnostics, printWarnings } from '../diagnostics-output.js';
 import { strictly } from '../../desired/strict.js';
 import { ExitCode } from '../exit-codes.js';
+import { allEnvsFlag, envFlag, environmentMode } from '../environment-choice.js';
+import { validateEnvironments } from '../validate-environments.js';
 import type { DesiredDashboard } from '../../desired/load-desired.js';
 import type { Diagnostic } from '../../desired/load-desired.js';
 import type { ApiClient } from '../../client/api-client.js';
@@ -22,12 +24,21 @@ export const validateCommand = defineCommand({
     target: targetFlag,
     data: dataFlag,
     strict: strictFlag,
+    env: { ...envFlag, description: `${envFlag.description}; without it, every environment` },
+    'all-envs': allEnvsFlag,
   },
   positionals: [pathsPositional],
   quietLogs: true,
-  examples: ['dashcd validate', 'dashcd validate --dir ops/dashboards', 'DT_ENV_URL=https://abc123.live.dynatrace.com DT_API_TOKEN=… dashcd validate --remote'],
+  examples: ['dashcd validate', 'dashcd validate --env prod', 'dashcd validate --dir ops/dashboards', 'DT_ENV_URL=https://abc123.live.dynatrace.com DT_API_TOKEN=… dashcd validate --remote'],
   async run({ flags, positionals }, io) {
-    const { root, only } = await selectionFromArgs(flags, positionals, io);
+    const selection = await selectionFromArgs(flags, positionals, io);
+    const { root, only } = selection;
+    const mode = await environmentMode(root, flags, io);
+    if (mode.kind === 'invalid') {
+      printDiagnostics(mode.diagnostics, io);
+      return ExitCode.InvalidDesiredState;
+    }
+    if (mode.kind === 'environments') return validateEnvironments(mode, selection, flags, io);
     // dashcd.yaml is part of the desired state: a config plan would refuse must not pass validation.
     const [project, loaded] = await Promise.all([loadProjectConfigFor(root, io.cwd), loadDesired({ dir: root, cwd: io.cwd, ...(only ? { only } : {}) })]);
     const desired = booleanFlag(flags, 'strict') || project.config.strict === true ? strictly(loaded) : loaded;

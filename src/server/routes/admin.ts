@@ -66,9 +66,14 @@ async function revokeToken(environments: EnvironmentRegistry, ctx: AdminContext,
   return { status: 204 };
 }
 
-/** An in-memory token with every scope, valid until this server stops: for CLI commands run beside `serve`. */
+/**
+ * An in-memory token with every scope, valid until this server stops: for CLI commands run beside `serve`. The
+ * environment is created if new: a repository's declared environments live in the embedded API as `/e/<name>`.
+ */
 async function sessionToken(environments: EnvironmentRegistry, ctx: AdminContext) {
-  const environment = await existing(environments, ctx);
+  const env = EnvironmentId.safeParse(ctx.params['env']);
+  if (!env.success) throw HttpError.constraints(violationsFromIssues(env.error.issues, 'PATH', ['env']));
+  const environment = await environments.ensure(env.data);
   return { status: 201, body: { token: environment.tokens.addEphemeral([...Scope.options], 'cli-session') } };
 }
 

@@ -1,0 +1,42 @@
+import { loadProjectConfigFor, type LoadProjectConfigResult } from '../config/project-config.js';
+import type { Diagnostic } from '../desired/load-desired.js';
+import { declaredEnvironments, type Environment } from '../environments/environment.js';
+import { describeEnvironments, selectEnvironments } from '../environments/select-environments.js';
+import { booleanFlag, listFlag, stringFlag, type CommandIo, type FlagSpec, type FlagValues } from './command.js';
+import { CliError, ExitCode, UsageError } from './exit-codes.js';
+
+export const envFlag: FlagSpec = {
+  type: 'string',
+  multiple: true,
+  description: 'Environment or group declared in dashcd.yaml (repeatable)',
+  valueName: 'id',
+};
+export const allEnvsFlag: FlagSpec = { type: 'boolean', description: 'Every environment declared in dashcd.yaml' };
+
+export type EnvironmentMode =
+  | { kind: 'single' }
+  | { kind: 'invalid'; diagnostics: Diagnostic[] }
+  | { kind: 'environments'; project: LoadProjectConfigResult; declared: Environment[]; selected: Environment[]; chosen: boolean };
+
+/**
+ * Reads dashcd.yaml next to the dashboards root and resolves `--env`/`--all-envs`. Without `environments:` a
+ * command runs on its one target as it always did; with them, targets come from dashcd.yaml, so `--target` is refused.
+ */
+export async function environmentMode(root: string, flags: FlagValues, io: CommandIo): Promise<EnvironmentMode> {
+  const project = await loadProjectConfigFor(root, io.cwd);
+  if (project.diagnostics.length > 0) return { kind: 'invalid', diagnostics: project.diagnostics };
+  const declared = declaredEnvironments(project.config);
+  const names = listFlag(flags, 'env');
+  const selection = selectEnvironments(declared, { names, allEnvs: booleanFlag(flags, 'all-envs') });
+  if (selection.kind === 'error') throw new UsageError(selection.message);
+  if (selection.kind === 'single') return { kind: 'single' };
+  if (stringFlag(flags, 'target') !== undefined) throw new UsageError('--target and environments exclude each other: dashcd.yaml names each environment’s target; choose with --env');
+  return { kind: 'environments', project, declared, selected: selection.environments, chosen: selection.chosen };
+}
+
+/** Commands that write (apply, pull) need a choice: a CI step must not write to prod by accident. Exit 64. */
+export function requireChoice(mode: Extract<EnvironmentMode, { kind: 'environments' }>, command: string): void {
+  if (mode.chosen) return;
+  const list = describeEnvironments(mode.declared).join('\n');
+  throw new CliError(`${command} writes: choose environments with --env NAME (an environment or group, repeatable) or --all-envs. Declared in dashcd.yaml:\n${list}`, ExitCode.Usage);
+}

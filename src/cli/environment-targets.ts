@@ -1,0 +1,68 @@
+import { resolve } from 'node:path';
+import type { Environment } from '../environments/environment.js';
+import { EnvironmentId } from '../schema/ids.js';
+import { DataDirLockedError, readOwner } from '../server/data-dir.js';
+import type { CommandIo } from './command.js';
+import { CliError, ExitCode } from './exit-codes.js';
+import { requestSessionToken } from './owner-admin.js';
+import { atLeastWarn, DEFAULT_DATA_DIR, retryFromEnv, runClient, type TargetSession } from './target.js';
+
+/** Opens each environment's target once and closes them all: remote ones with their own token variable. */
+export interface EnvironmentTargets {
+  /** Throws a CliError (exit 4) when the environment cannot be used, e.g. its token variable is unset. */
+  open(env: Environment): Promise<TargetSession>;
+  close(): Promise<void>;
+}
+
+type Embedded = { session(env: string): Promise<{ url: string; token: string }>; label: string; close(): Promise<void> };
+
+/**
+ * Embedded environments share one server of the data dir (`/e/<name>` each): the server that owns it if one runs,
+ * else one started in-process for the command. A remote environment's token comes from the variable its
+ * `tokenEnv` names, so a dev token can never be sent to prod.
+ */
+export function environmentTargets(flags: { data?: string | undefined }, io: CommandIo): EnvironmentTargets {
+  const dataDir = resolve(io.cwd, flags.data ?? DEFAULT_DATA_DIR);
+  let embedded: Promise<Embedded> | undefined;
+  const sessions: TargetSession[] = [];
+  return {
+    async open(env) {
+      const session = env.target.kind === 'remote' ? openRemote(env, env.target, io) : await openEmbedded(env, await (embedded ??= startEmbedded(dataDir, io)), io);
+      sessions.push(session);
+      return session;
+    },
+    async close() {
+      await Promise.all(sessions.map((s) => s.close()));
+      if (embedded) await (await embedded.catch(() => undefined))?.close();
+    },
+  };
+}
+
+function openRemote(env: Environment, target: { url: string; tokenEnv: string }, io: CommandIo): TargetSession {
+  const token = io.env[target.tokenEnv];
+  if (token === undefined || token === '') {
+    throw new CliError(`no API token for ${env.name} (${target.url}): set ${target.tokenEnv}, as dashcd.yaml's tokenEnv says, to a token with scopes ReadConfig and WriteConfig`, ExitCode.TargetUnavailable);
+  }
+  const { client, close } = runClient(io, { baseUrl: target.url, token, retry: retryFromEnv(io.env) });
+  return { client, label: target.url, env: env.name, kind: 'remote', close };
+}
+
+async function openEmbedded(env: Environment, server: Embedded, io: CommandIo): Promise<TargetSession> {
+  const { url, token } = await server.session(EnvironmentId.parse(env.name));
+  const { client, close } = runClient(io, { baseUrl: url, token, retry: retryFromEnv(io.env) });
+  return { client, label: `${server.label} /e/${env.name}`, env: env.name, kind: 'embedded', close };
+}
+
+async function startEmbedded(dataDir: string, io: CommandIo): Promise<Embedded> {
+  const owner = await readOwner(dataDir);
+  if (owner) {
+    return { label: owner.url, session: async (env) => ({ url: `${owner.url}/e/${env}`, token: await requestSessionToken(owner, env) }), close: async () => undefined };
+  }
+  const log = io.log.child({ component: 'embedded-server' }, { level: atLeastWarn(io.log) });
+  const { startEmbeddedServer } = await import('../server/create-server.js');
+  const server = await startEmbeddedServer({ dataDir, log }).catch((error: unknown) => {
+    if (error instanceof DataDirLockedError) throw new CliError(error.message, ExitCode.TargetUnavailable, { cause: error });
+    throw error;
+  });
+  return { label: `embedded store ${dataDir}`, session: (env) => server.session(EnvironmentId.parse(env)), close: () => server.close() };
+}

@@ -1,0 +1,82 @@
+import type { Plan, PlanSummary } from '../../plan/build-plan.js';
+import { planToJson, type PlanJson } from './render-json.js';
+import { renderPlanMarkdown } from './render-markdown.js';
+import { renderPlanText } from './render-text.js';
+import { commitText, printable } from './patch-lines.js';
+
+/** One environment's part of a plan over several: its plan, or why there is none. */
+export type EnvironmentSection = { name: string; target: string } & (
+  | { status: 'planned'; plan: Plan }
+  | { status: 'invalid'; problems: number }
+  | { status: 'unreachable'; error: string }
+);
+
+/** `plan --output json` with environments: one entry per chosen environment, in declaration order. */
+export interface EnvironmentsPlanJson {
+  git: PlanJson['git'];
+  environments: { name: string; target: string; changes: PlanJson['changes']; summary: PlanJson['summary'] | null; error: string | null }[];
+}
+
+/**
+ * The plan for people, over several environments: a summary table (environment × action counts) first, so a
+ * reviewer sees at once what reaches prod, then one section per environment as the single-environment plan has it.
+ */
+export function renderEnvironmentsText(sections: readonly EnvironmentSection[]): string {
+  const git = firstPlan(sections)?.git;
+  const head = `Plan for ${sections.length} environment${sections.length === 1 ? '' : 's'}${git ? ` ${printable(commitText(git))}` : ''}`;
+  const columns = summaryColumns(sections);
+  const rows = [['environment', ...columns], ...sections.map((s) => [s.name, ...cells(s, columns)])];
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
+  const table = rows.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ').trimEnd());
+  const bodies = sections.map((s) => `== ${s.name} · ${printable(s.target)} ==\n${s.status === 'planned' ? renderPlanText(s.plan) : `${statusText(s)}\n`}`);
+  return `${[head, '', ...table, '', ...bodies].join('\n')}`;
+}
+
+/** The same as a pull-request comment: one comment, the summary table, then one section per environment. */
+export function renderEnvironmentsMarkdown(sections: readonly EnvironmentSection[]): string {
+  const columns = summaryColumns(sections);
+  const out = [`### dashcd plan for ${sections.length} environment${sections.length === 1 ? '' : 's'}`, '', `| environment | ${columns.join(' | ')} |`, `| --- |${' ---: |'.repeat(columns.length)}`];
+  for (const s of sections) out.push(`| \`${s.name}\` | ${s.status === 'planned' ? cells(s, columns).join(' | ') : `${escape(statusText(s))}${' |'.repeat(columns.length - 1)}`} |`);
+  for (const s of sections) {
+    out.push('', `#### \`${s.name}\` · ${escape(s.target)}`, '');
+    // The single plan's own heading (its first line) gives way to the environment's.
+    out.push(s.status === 'planned' ? renderPlanMarkdown(s.plan).split('\n').slice(2).join('\n').trimEnd() : escape(statusText(s)));
+  }
+  return `${out.join('\n')}\n`;
+}
+
+export function renderEnvironmentsJson(sections: readonly EnvironmentSection[]): string {
+  const git = firstPlan(sections);
+  const json: EnvironmentsPlanJson = {
+    git: git ? planToJson(git).git : null,
+    environments: sections.map((s) => {
+      const plan = s.status === 'planned' ? planToJson(s.plan) : undefined;
+      return { name: s.name, target: s.target, changes: plan?.changes ?? [], summary: plan?.summary ?? null, error: s.status === 'planned' ? null : statusText(s) };
+    }),
+  };
+  return `${JSON.stringify(json, null, 2)}\n`;
+}
+
+function firstPlan(sections: readonly EnvironmentSection[]): Plan | undefined {
+  for (const s of sections) if (s.status === 'planned') return s.plan;
+  return undefined;
+}
+
+/** The plan's own summary members, in its order: the table follows whatever actions plans have. */
+function summaryColumns(sections: readonly EnvironmentSection[]): (keyof PlanSummary)[] {
+  const plan = firstPlan(sections);
+  return plan ? (Object.keys(plan.summary) as (keyof PlanSummary)[]) : ['create', 'update', 'unchanged', 'orphan'];
+}
+
+function cells(section: EnvironmentSection, columns: readonly (keyof PlanSummary)[]): string[] {
+  if (section.status !== 'planned') return [statusText(section)];
+  return columns.map((c) => String(section.plan.summary[c]));
+}
+
+function statusText(section: Exclude<EnvironmentSection, { status: 'planned' }>): string {
+  return section.status === 'invalid' ? `invalid: ${section.problems} problem${section.problems === 1 ? '' : 's'} (listed above); nothing planned` : `unreachable: ${printable(section.error)}`;
+}
+
+function escape(text: string): string {
+  return printable(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/[\\`*_[\]|]/g, (c) => `\\${c}`);
+}

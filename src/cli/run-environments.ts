@@ -1,0 +1,87 @@
+import { readGitInfo } from '../desired/git-info.js';
+import type { Diagnostic } from '../desired/load-desired.js';
+import type { Environment } from '../environments/environment.js';
+import { collapseByEnvironment } from '../environments/locate-diagnostics.js';
+import { loadEnvironments } from '../reconcile/load-environments.js';
+import { planLoaded, type PlanDashboardsResult } from '../reconcile/plan-dashboards.js';
+import { stringFlag, type CommandIo, type FlagValues } from './command.js';
+import type { DashboardsSelection } from './dashboards-selection.js';
+import { printDiagnostics, printWarnings } from './diagnostics-output.js';
+import { environmentTargets } from './environment-targets.js';
+import type { EnvironmentMode } from './environment-choice.js';
+import { CliError, ExitCode } from './exit-codes.js';
+import { concurrencyOf, planOptionsOf } from './plan-from-flags.js';
+import type { TargetSession } from './target.js';
+import { isTargetFailure } from './with-target.js';
+
+export type EnvironmentsMode = Extract<EnvironmentMode, { kind: 'environments' }>;
+
+/** What happened in one environment: planned (valid, target reached), or why not. */
+export type EnvironmentRun<T> =
+  | { env: Environment; status: 'done'; target: TargetSession; planned: Extract<PlanDashboardsResult, { kind: 'planned' }>; value: T }
+  | { env: Environment; status: 'invalid'; target: string; diagnostics: Diagnostic[] }
+  | { env: Environment; status: 'unreachable'; target: string; error: string };
+
+/**
+ * Plans each chosen environment in turn against its own target and hands the plan to `work`; an environment whose
+ * values are invalid or whose target cannot be reached is recorded and the others go on. Diagnostics are printed
+ * once (a problem shared by environments is one line naming them all), warnings after them.
+ */
+export async function runEnvironments<T>(
+  mode: EnvironmentsMode,
+  selection: DashboardsSelection,
+  flags: FlagValues,
+  io: CommandIo,
+  work: (target: TargetSession, planned: Extract<PlanDashboardsResult, { kind: 'planned' }>, env: Environment) => Promise<T>,
+): Promise<EnvironmentRun<T>[]> {
+  const [load, git] = await Promise.all([
+    loadEnvironments({ root: selection.root, cwd: io.cwd, ...(selection.only ? { only: selection.only } : {}), project: mode.project, declared: mode.declared, selected: mode.selected }),
+    readGitInfo(selection.root),
+  ]);
+  const invalid = load.environments.flatMap((e) => e.desired.diagnostics);
+  if (invalid.length > 0) printDiagnostics(collapseByEnvironment(invalid), io);
+  printWarnings(load.warnings, io, 'stderr');
+  const targets = environmentTargets({ data: stringFlag(flags, 'data') }, io);
+  try {
+    const runs: EnvironmentRun<T>[] = [];
+    for (const { environment: env, desired } of load.environments) {
+      const where = env.target.kind === 'remote' ? env.target.url : `embedded /e/${env.name}`;
+      if (desired.diagnostics.length > 0) {
+        runs.push({ env, status: 'invalid', target: where, diagnostics: desired.diagnostics });
+        continue;
+      }
+      runs.push(await runOne(env, where, async () => {
+        const target = await targets.open(env);
+        const ctx = { api: target.client, targetLabel: target.label, log: io.log, concurrency: concurrencyOf(flags), signal: io.signal };
+        const planned = await planLoaded(ctx, { project: mode.project, desired, git }, planOptionsOf(selection, flags));
+        if (planned.kind === 'invalid') throw new Error('unreachable: diagnostics were checked before');
+        return { env, status: 'done', target, planned, value: await work(target, planned, env) };
+      }));
+    }
+    return runs;
+  } finally {
+    await targets.close();
+  }
+}
+
+/** A target failure (exit 4) in one environment is that environment's result, not the command's end. */
+async function runOne<T>(env: Environment, where: string, run: () => Promise<EnvironmentRun<T>>): Promise<EnvironmentRun<T>> {
+  try {
+    return await run();
+  } catch (error) {
+    const targetDown = isTargetFailure(error) || (error instanceof CliError && error.exitCode === ExitCode.TargetUnavailable);
+    if (!targetDown) throw error;
+    return { env, status: 'unreachable', target: where, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * The exit status over environments: one environment keeps its own code; over several, all alike give that code,
+ * any mix of failures gives 5 (some environments failed, the others went through).
+ */
+export function combinedExitCode(codes: readonly ExitCode[]): ExitCode {
+  const failures = codes.filter((c) => c !== ExitCode.Success && c !== ExitCode.ChangesPending);
+  if (failures.length === 0) return codes.includes(ExitCode.ChangesPending) ? ExitCode.ChangesPending : ExitCode.Success;
+  if (failures.length === codes.length && failures.every((c) => c === failures[0])) return failures[0] as ExitCode;
+  return ExitCode.ApplyFailed;
+}
