@@ -34,10 +34,7 @@ export const validateCommand = defineCommand({
     const selection = await selectionFromArgs(flags, positionals, io);
     const { root, only } = selection;
     const mode = await environmentMode(root, flags, io);
-    if (mode.kind === 'invalid') {
-      printDiagnostics(mode.diagnostics, io);
-      return ExitCode.InvalidDesiredState;
-    }
+    // An invalid dashcd.yaml falls through: the files' own problems are reported in the same run.
     if (mode.kind === 'environments') return validateEnvironments(mode, selection, flags, io);
     // dashcd.yaml is part of the desired state: a config plan would refuse must not pass validation.
     const [project, loaded] = await Promise.all([loadProjectConfigFor(root, io.cwd), loadDesired({ dir: root, cwd: io.cwd, ...(only ? { only } : {}) })]);
