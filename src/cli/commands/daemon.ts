@@ -8,6 +8,8 @@ import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { durationFlag, intFlag, lookbackFlag } from '../int-flag.js';
 import { parseTargetUrl, retryFromEnv } from '../target.js';
 import { selectionFromArgs } from '../plan-from-flags.js';
+import { loadProjectConfigFor } from '../../config/project-config.js';
+import { declaredEnvironments } from '../../environments/environment.js';
 import { repoFlags, repoOptions } from '../repo-flags.js';
 import { SourceError } from '../../source/source-error.js';
 
@@ -61,6 +63,11 @@ async function watchedRoot(flags: FlagValues, io: CommandIo): Promise<string> {
   const { root, only } = await selectionFromArgs(flags, [], io);
   // A daemon watching part of a root would see its siblings' dashboards as orphans: it always reconciles a root.
   if (only) throw new UsageError(`--dir ${stringFlag(flags, 'dir') ?? ''} is a subfolder of the dashboards folder ${root}; the daemon reconciles a whole dashboards folder`);
+  // Until the daemon runs one loop per environment, it must not send unrendered templates to a single target.
+  const { config } = await loadProjectConfigFor(root, io.cwd);
+  if (declaredEnvironments(config).length > 0) {
+    throw new UsageError('dashcd.yaml declares environments, which the daemon does not reconcile yet; use `dashcd apply --env NAME` for now');
+  }
   return root;
 }
 
