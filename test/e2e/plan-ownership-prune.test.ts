@@ -168,4 +168,11 @@ describe('deletions are visible before they happen', () => {
     const written = JSON.parse(await readFile(join(project.root, 'plan.json'), 'utf8')) as PlanJson;
     expect(written.summary.create).toBe(3);
   });
+
+  it('plan --out into a folder that does not exist: exit 1 naming the path and the reason, no stack', async () => {
+    const planned = await dashcd('plan', '--out', 'missing/plan.json');
+    expect(planned.code).toBe(1);
+    expect(planned.stderr).toContain(`cannot write --out ${join(project.root, 'missing/plan.json')} (ENOENT)`);
+    expect(planned.stderr).not.toContain('unexpected error');
+  });
 });

@@ -8,7 +8,7 @@ import { hasChanges, type Plan } from '../../plan/build-plan.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo } from '../command.js';
 import { concurrencyFlag, dataFlag, dirFlag, pathsPositional, pruneFlags, strictFlag, targetFlag } from '../common-flags.js';
 import { printDiagnostics, printWarnings } from '../diagnostics-output.js';
-import { ExitCode, UsageError } from '../exit-codes.js';
+import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { withTarget } from '../with-target.js';
 import { planFromFlags, selectionFromArgs } from '../plan-from-flags.js';
 import { allEnvsFlag, envFlag, environmentMode } from '../environment-choice.js';
@@ -65,7 +65,7 @@ export const planCommand = defineCommand({
       printWarnings(result.desired.warnings, io, 'stderr');
       const { plan } = result;
       const out = stringFlag(flags, 'out');
-      if (out !== undefined) await writeFileDurable(resolve(io.cwd, out), renderPlanJson(plan));
+      if (out !== undefined) await writePlanFile(resolve(io.cwd, out), plan);
       io.stdout.write(render(plan, { io, out }));
       if (plan.prune.refused !== undefined) {
         io.stderr.write(`✗ ${plan.prune.refused}; apply would write nothing\n`);
@@ -75,3 +75,13 @@ export const planCommand = defineCommand({
     });
   },
 });
+
+/** `--out`: a path that cannot be written is the user's to fix, named with the reason (not an unexpected error). */
+async function writePlanFile(path: string, plan: Plan): Promise<void> {
+  try {
+    await writeFileDurable(path, renderPlanJson(plan));
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new CliError(`cannot write --out ${path} (${reason}): check that its folder exists and is writable`, ExitCode.Unexpected);
+  }
+}
