@@ -85,10 +85,17 @@ export function createDashboardsApi(core: RequestCore): DashboardsApi {
       // A dry run changes nothing, so it retries like a PUT.
       const response = await core.request('POST', path, { body, idempotent: true });
       if (response.status === 204 || response.status === 200) return { valid: true };
+      if (response.status === 413) return tooLarge(response);
       if (response.status !== 400) throw core.fail(response);
       return validationFailure(response);
     },
   };
+}
+
+/** A body over the target's limit is invalid desired state (nothing to retry, nothing wrong with the target). */
+function tooLarge(response: TextResponse): ValidationOutcome {
+  const refusal = parseEnvelope(response.text)?.error.message ?? 'request body too large';
+  return { valid: false, violations: [], message: `too large for the target (413: ${refusal}); split it into smaller dashboards` };
 }
 
 function validationFailure(response: TextResponse): ValidationOutcome {

@@ -1,4 +1,5 @@
 import { Dashboard } from '../schema/dashboard.js';
+import { withBodySizeCheck } from './body-size.js';
 import { idProblem, isDashboardShaped, type FileCheck } from './dashboard-rules.js';
 import { fastParseYaml } from './fast-yaml/fast-parse.js';
 import { locateProblems } from './locate-problems.js';
@@ -14,9 +15,9 @@ import { tooDeepPath } from './yaml-hazards.js';
 export function checkDashboardSource(source: string, { useFastPath = true }: { useFastPath?: boolean } = {}): FileCheck {
   if (useFastPath) {
     const fast = fastParseYaml(source);
-    if (fast.ok && isDashboardShaped(fast.value) && isValidDashboard(fast.value)) return { ok: true, value: fast.value };
+    if (fast.ok && isDashboardShaped(fast.value) && isValidDashboard(fast.value)) return withBodySizeCheck({ ok: true, value: fast.value });
   }
-  return locateProblems(source);
+  return withBodySizeCheck(locateProblems(source));
 }
 
 function isValidDashboard(value: Record<string, unknown>): boolean {

@@ -1,0 +1,36 @@
+import { BODY_LIMIT_BYTES } from '../schema/limits.js';
+import type { FileCheck, Problem } from './dashboard-rules.js';
+
+/**
+ * What a write adds to the file's own members: the id (when derived from the path) and the ownership tag. A fixed
+ * allowance keeps the check a property of the file's text alone, so it runs on a worker and is cached with the rest.
+ */
+const WRITE_ALLOWANCE_BYTES = 256;
+
+/**
+ * A dashboard the target would refuse with 413 fails where it is written: validate and plan report it with its size
+ * and the limit, instead of apply failing on it after other dashboards were written.
+ */
+export function withBodySizeCheck(check: FileCheck, limit = BODY_LIMIT_BYTES): FileCheck {
+  if (!check.ok) return check;
+  const problem = bodySizeProblem(check.value, limit);
+  if (problem === undefined) return check;
+  return { ok: false, problems: [problem], ...(check.warnings ? { warnings: check.warnings } : {}) };
+}
+
+function bodySizeProblem(value: Record<string, unknown>, limit: number): Problem | undefined {
+  const { metadata: _serverOwned, ...body } = value;
+  const bytes = Buffer.byteLength(JSON.stringify(body)) + WRITE_ALLOWANCE_BYTES;
+  if (bytes <= limit) return undefined;
+  return {
+    line: 1,
+    col: 1,
+    path: '',
+    message: `too large for the target: ${formatBytes(bytes)} as the JSON apply sends, over the target's request limit of ${formatBytes(limit)}; split it into smaller dashboards`,
+  };
+}
+
+/** `1,234,567 bytes (1.18 MiB)`: the exact figure to compare, the rounded one to read. */
+function formatBytes(bytes: number): string {
+  return `${bytes.toLocaleString('en-US')} bytes (${(bytes / (1024 * 1024)).toFixed(2)} MiB)`;
+}
