@@ -56,6 +56,17 @@ export async function gitWorkTreeRoot(dir: string): Promise<string | undefined> 
   return root ? root : undefined;
 }
 
+/** A file's text at HEAD: `no-history` outside a git work tree or before the first commit. */
+export type AtHead = { kind: 'text'; text: string } | { kind: 'absent' } | { kind: 'no-history' };
+
+/** `file` (relative to `cwd`) as committed at HEAD. */
+export async function readAtHead(cwd: string, file: string): Promise<AtHead> {
+  if ((await git(cwd, ['rev-parse', '--verify', '-q', 'HEAD'])) === undefined) return { kind: 'no-history' };
+  // `HEAD:./path` is relative to the working directory, whatever the work tree's root.
+  const text = await git(cwd, ['show', `HEAD:./${file}`]);
+  return text === undefined ? { kind: 'absent' } : { kind: 'text', text };
+}
+
 /** stdout of `git <args>` run in `cwd`, or undefined on any failure (not a repo, no git, non-zero exit). */
 function git(cwd: string, args: readonly string[]): Promise<string | undefined> {
   return new Promise((resolve) => {

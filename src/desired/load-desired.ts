@@ -8,7 +8,8 @@ import type { DesiredCache } from './desired-cache.js';
 import { deriveDashboardId } from './derive-id.js';
 import { isCode } from '../lib/fs-errors.js';
 import { DASHBOARD_FILE, discoverFiles } from './discover-files.js';
-import { idPosition, sourceLocator } from './locate-problems.js';
+import { sourceLocator } from './locate-problems.js';
+import { duplicateIdDiagnostics, type DuplicateId } from './duplicate-ids.js';
 import { readSources, type SourceFile } from './read-sources.js';
 
 export { deriveDashboardId } from './derive-id.js';
@@ -109,7 +110,8 @@ export async function loadDesired(options: LoadDesiredOptions): Promise<DesiredR
   });
   const { dashboards, duplicates } = assignIds(valid);
   const order = files.map((f) => shown(f.name));
-  return { dashboards, diagnostics: sortDiagnostics([...diagnostics, ...duplicates], order), warnings: sortDiagnostics(warnings, order), files: files.length };
+  diagnostics.push(...(await duplicateIdDiagnostics(duplicates, cwd)));
+  return { dashboards, diagnostics: sortDiagnostics(diagnostics, order), warnings: sortDiagnostics(warnings, order), files: files.length };
 }
 
 /**
@@ -165,9 +167,9 @@ interface ValidFile {
 }
 
 /** Ids from the file or derived from its path; a later file repeating an earlier file's id is a diagnostic. */
-function assignIds(valid: readonly ValidFile[]): { dashboards: DesiredDashboard[]; duplicates: Diagnostic[] } {
+function assignIds(valid: readonly ValidFile[]): { dashboards: DesiredDashboard[]; duplicates: DuplicateId[] } {
   const dashboards: DesiredDashboard[] = [];
-  const duplicates: Diagnostic[] = [];
+  const duplicates: DuplicateId[] = [];
   const byId = new Map<DashboardId, ValidFile & { idSource: 'file' | 'derived' }>();
   for (const file of valid) {
     const { id: rawId, metadata: _metadata, ...body } = file.value;
@@ -176,7 +178,7 @@ function assignIds(valid: readonly ValidFile[]): { dashboards: DesiredDashboard[
     const idSource = fromFile === undefined ? 'derived' : 'file';
     const first = byId.get(id);
     if (first !== undefined) {
-      duplicates.push(duplicateDiagnostic(id, { ...file, idSource }, first));
+      duplicates.push({ id, first, later: { ...file, idSource } });
       continue;
     }
     byId.set(id, { ...file, idSource });
@@ -184,22 +186,6 @@ function assignIds(valid: readonly ValidFile[]): { dashboards: DesiredDashboard[
     dashboards.push({ id, idSource, file: file.file, body: body as Dashboard, name, contentHash: file.contentHash });
   }
   return { dashboards, duplicates };
-}
-
-function duplicateDiagnostic(
-  id: DashboardId,
-  later: ValidFile & { idSource: 'file' | 'derived' },
-  first: ValidFile & { idSource: 'file' | 'derived' },
-): Diagnostic {
-  const here = later.idSource === 'file' ? idPosition(later.source) : { line: 1, col: 1 };
-  const there = first.idSource === 'file' ? idPosition(first.source) : { line: 1, col: 1 };
-  const how = (f: { idSource: 'file' | 'derived' }): string => (f.idSource === 'derived' ? ' (derived from its path)' : '');
-  return {
-    file: later.file,
-    ...here,
-    path: 'id',
-    message: `duplicate dashboard id ${id}${how(later)}: ${first.file}:${there.line}:${there.col} has the same id${how(first)}; every dashboard needs its own id`,
-  };
 }
 
 function sortDiagnostics(diagnostics: Diagnostic[], fileOrder: readonly string[]): Diagnostic[] {

@@ -96,7 +96,7 @@ describe('loadDesired', () => {
     expect(result.dashboards.map((d) => d.file)).toEqual(['dashboards/one.yaml']);
     expect(result.diagnostics).toHaveLength(1);
     expect(formatDiagnostic(result.diagnostics[0] as Diagnostic)).toBe(
-      'dashboards/two.yaml:2:5  id: duplicate dashboard id 6f8e4f2a-1b2c-4d3e-8f90-a1b2c3d4e5f6: dashboards/one.yaml:1:5 has the same id; every dashboard needs its own id',
+      'dashboards/two.yaml:2:5  id: duplicate dashboard id 6f8e4f2a-1b2c-4d3e-8f90-a1b2c3d4e5f6: dashboards/one.yaml:1:5 has the same id; one of the two is a copy: remove the id: line from the copy so it gets its own id from its path',
     );
   });
 
