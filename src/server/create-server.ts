@@ -132,7 +132,7 @@ function buildHandler<E extends EnvironmentService>(
     ...(options.routeFactories ?? []).flatMap((factory) => factory(context)),
   ];
   const admin = createAdminApi({ environments, adminKey: options.adminKey, log: log.child({ component: 'admin' }) });
-  const api = createRequestHandler({ environments, routes, admin, log, bodyLimit: options.bodyLimit });
+  const api = createRequestHandler({ environments, routes, admin, log, clock, bodyLimit: options.bodyLimit });
   const { extraHandler } = options;
   return extraHandler ? (req, res) => extraHandler(req, res) || api(req, res) : api;
 }

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { systemClock, type Clock } from '../../lib/clock.js';
 import { redactText, type Logger } from '../../lib/logger.js';
 import { DEFAULT_ENVIRONMENT, EnvironmentId } from '../../schema/ids.js';
 import type { Environment, EnvironmentRegistry } from '../environments.js';
 import { StoreError } from '../store/store-error.js';
 import { ADMIN_PREFIX, type AdminApi, type AdminRoute } from './admin-route.js';
 import { authenticate } from './authenticate.js';
+import { exhaustionResponder } from './exhausted-resource.js';
 import { HttpError } from './http-error.js';
 import { readJsonBody } from './read-body.js';
 import { sendError, sendRouteResponse } from './respond.js';
@@ -18,6 +20,7 @@ export interface RequestHandlerDeps {
   readonly admin?: AdminApi;
   readonly log: Logger;
   readonly bodyLimit?: number;
+  readonly clock?: Pick<Clock, 'now'>;
 }
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -39,6 +42,7 @@ export function createRequestHandler(deps: RequestHandlerDeps): RequestListener 
   const adminRouter = createRouter(deps.admin?.routes ?? []);
   const idPrefix = randomBytes(3).toString('hex');
   let counter = 0;
+  const exhausted = exhaustionResponder(deps.log, deps.clock ?? systemClock);
 
   const inEnvironment = (req: IncomingMessage, res: ServerResponse, target: ParsedTarget, environment: Environment) => {
     const rest = target.segments[0] === 'e' ? 2 : 0;
@@ -63,7 +67,7 @@ export function createRequestHandler(deps: RequestHandlerDeps): RequestListener 
 
   const fail = (req: IncomingMessage, res: ServerResponse, error: unknown): void => {
     const requestId = `${idPrefix}-${(counter += 1)}`;
-    const failure = asHttpError(error, () => {
+    const failure = exhausted(error) ?? asHttpError(error, () => {
       deps.log.error({ err: error, requestId, method: req.method, url: redactText(req.url ?? '') }, 'request failed');
     });
     // A body we did not read to the end is never read: closing the connection is cheaper and safer.
