@@ -1,12 +1,11 @@
 import { resolve } from 'node:path';
-import { ArchiveError } from '../../archive/archive-error.js';
 import { followEvents, pullEvents, type PullEventsOptions, type PullProgress, type PullSummary } from '../../archive/pull-events.js';
-import { isClientError } from '../../client/errors.js';
 import { EVENT_TYPES } from '../../schema/events.js';
 import { EnvironmentId } from '../../schema/ids.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
 import { dataFlag, sinceFlag, targetFlag } from '../common-flags.js';
-import { CliError, ExitCode, UsageError } from '../exit-codes.js';
+import { ExitCode, UsageError } from '../exit-codes.js';
+import { pullFailure } from '../pull-failure.js';
 import { durationFlag, lookbackFlag } from '../int-flag.js';
 import { withTarget } from '../with-target.js';
 
@@ -18,7 +17,8 @@ export const eventsPullCommand = defineCommand({
     '<archive>/<env>/date=YYYY-MM-DD/events.jsonl (UTC start day). Every event version (id, status, endTime) is\n' +
     'written once, ever: a run picks up where the last one stopped (checkpoint <archive>/<env>/_checkpoint.json),\n' +
     'a killed run resumes without loss or doubles, and open events are looked for again until they close.\n' +
-    'Needs a token with scope DataExport. A run that cannot finish exits 4 (feed) or 1, its checkpoint intact.',
+    'Needs a token with scope DataExport. A run that cannot finish exits 4 (feed, or the archive’s disk full) or 1,\n' +
+    'its checkpoint intact.',
   flags: {
     target: targetFlag,
     data: dataFlag,
@@ -56,7 +56,7 @@ export const eventsPullCommand = defineCommand({
       try {
         summary = request.follow ? await followEvents({ ...options, intervalMs: request.intervalMs }) : await pullEvents(options);
       } catch (error) {
-        throw pullFailure(error, io.signal);
+        throw pullFailure(error, io.signal, `${options.archiveDir}/${env}`);
       } finally {
         reporter.stop();
       }
@@ -89,18 +89,6 @@ function parseEnv(raw: string): string {
   const parsed = EnvironmentId.safeParse(raw);
   if (!parsed.success) throw new UsageError(`--env '${raw}' is not an environment id (lowercase letters, digits, dashes)`);
   return parsed.data;
-}
-
-/** Why a run stopped, as an exit code; the checkpoint covers everything written before it. */
-function pullFailure(error: unknown, signal: AbortSignal): unknown {
-  const resume = 'the checkpoint is saved: run the same command again to resume';
-  if (signal.aborted) return new CliError(`interrupted; ${resume}`, ExitCode.Unexpected, { cause: error });
-  if (isClientError(error)) return new CliError(`${error.message} — ${resume}`, ExitCode.TargetUnavailable, { cause: error });
-  if (error instanceof ArchiveError) {
-    const code = error.code === 'BAD_PAGE' ? ExitCode.TargetUnavailable : ExitCode.Unexpected;
-    return new CliError(error.code === 'BAD_PAGE' ? `${error.message} — ${resume}` : error.message, code, { cause: error });
-  }
-  return error;
 }
 
 function renderSummary(summary: PullSummary, where: string): string {

@@ -1,35 +1,13 @@
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
+import { exhaustionOf, type Exhaustion } from '../../lib/fs-errors.js';
 import { HttpError } from './http-error.js';
 
-/** A resource of the machine that ran out: nothing is wrong with the request, so the client may retry it later. */
-interface Exhaustion {
-  readonly resource: 'disk space' | 'file descriptors';
-  readonly code: string;
-  /** Seconds: a full disk needs someone to free space; descriptors come back as soon as connections close. */
-  readonly retryAfterSeconds: number;
-}
-
-const EXHAUSTION: Readonly<Record<string, Omit<Exhaustion, 'code'>>> = {
-  ENOSPC: { resource: 'disk space', retryAfterSeconds: 5 },
-  EDQUOT: { resource: 'disk space', retryAfterSeconds: 5 },
-  EMFILE: { resource: 'file descriptors', retryAfterSeconds: 1 },
-  ENFILE: { resource: 'file descriptors', retryAfterSeconds: 1 },
-};
+/** Seconds: a full disk needs someone to free space; descriptors come back as soon as connections close. */
+const RETRY_AFTER_SECONDS: Readonly<Record<Exhaustion['resource'], number>> = { 'disk space': 5, 'file descriptors': 1 };
 
 /** One warning per resource per interval: a full disk under load must not write a stack trace per request. */
 const LOG_INTERVAL_MS = 60_000;
-
-/** The exhaustion behind `error` (or any error in its `cause` chain), if that is what it is. */
-export function exhaustionOf(error: unknown): Exhaustion | undefined {
-  for (let current = error, depth = 0; typeof current === 'object' && current !== null && depth < 8; depth++) {
-    const code = (current as { code?: unknown }).code;
-    const known = typeof code === 'string' ? EXHAUSTION[code] : undefined;
-    if (known && typeof code === 'string') return { ...known, code };
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
 
 /**
  * Turns a store failure caused by a full disk or exhausted descriptors into a 503 with `Retry-After` and an envelope
@@ -41,7 +19,8 @@ export function exhaustionResponder(log: Logger, clock: Pick<Clock, 'now'>): (er
   return (error) => {
     const exhaustion = exhaustionOf(error);
     if (exhaustion === undefined) return undefined;
-    const { resource, code, retryAfterSeconds } = exhaustion;
+    const { resource, code } = exhaustion;
+    const retryAfterSeconds = RETRY_AFTER_SECONDS[resource];
     refused.set(resource, (refused.get(resource) ?? 0) + 1);
     const now = clock.now();
     const last = lastLogged.get(resource);
