@@ -38,11 +38,17 @@ export function environmentTargets(flags: { data?: string | undefined }, io: Com
   };
 }
 
-function openRemote(env: Environment, target: { url: string; tokenEnv: string }, io: CommandIo): TargetSession {
+/** The token of a remote environment, from the variable its `tokenEnv` names; exit 4 naming it when unset. */
+export function environmentToken(env: Environment, target: { url: string; tokenEnv: string }, io: CommandIo): string {
   const token = io.env[target.tokenEnv];
   if (token === undefined || token === '') {
     throw new CliError(`no API token for ${env.name} (${target.url}): set ${target.tokenEnv}, as dashcd.yaml's tokenEnv says, to a token with scopes ReadConfig and WriteConfig`, ExitCode.TargetUnavailable);
   }
+  return token;
+}
+
+function openRemote(env: Environment, target: { url: string; tokenEnv: string }, io: CommandIo): TargetSession {
+  const token = environmentToken(env, target, io);
   const { client, close } = runClient(io, { baseUrl: target.url, token, retry: retryFromEnv(io.env) });
   return { client, label: target.url, env: env.name, kind: 'remote', close };
 }

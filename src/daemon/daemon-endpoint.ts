@@ -3,71 +3,78 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { createApiClient, type ApiClient } from '../client/api-client.js';
 import { environmentLabel } from '../client/environment-label.js';
-import { startApiServer } from '../server/api-server.js';
+import { EnvironmentId } from '../schema/ids.js';
+import { startApiServer, type ApiServer } from '../server/api-server.js';
 import type { DaemonOptions, DaemonReady } from './daemon.js';
-import { handleStatusRequest, type DaemonStatus } from './daemon-status.js';
+import { handleStatusRequest, type StatusView } from './status-endpoints.js';
 
-/** What the daemon reconciles into and archives from, and where its status endpoints are. */
-export interface Endpoint {
+/** Where one reconcile loop writes and archives from. */
+export interface LoopTarget {
   client: ApiClient;
   /** Human-readable target (never a token). */
   label: string;
   /** The archive's environment folder. */
   env: string;
-  statusUrl: string;
+  /** The embedded API environment, with a token valid until the daemon stops. */
   api?: DaemonReady['api'];
+}
+
+export type TargetSpec = { kind: 'remote'; baseUrl: string; token: string; env?: string } | { kind: 'embedded'; env?: string };
+
+/** The daemon's listener (status endpoints, and the embedded API when it serves one) and the targets it opened. */
+export interface Endpoint {
+  statusUrl: string;
+  /** A client for `spec`; with `env`, that is the archive folder's name (an environment's name). */
+  target(spec: TargetSpec): Promise<LoopTarget>;
   close(): Promise<void>;
 }
 
+type EndpointOptions = Pick<DaemonOptions, 'listen' | 'cwd' | 'dataDir' | 'simulateEvents' | 'retry' | 'log'> & {
+  /** Serve the embedded API on `listen` (some loop reconciles into it); else only the status endpoints listen there. */
+  embedded: boolean;
+};
+
 /**
- * A remote target with the status endpoints on their own `listen` server, or the embedded API on `listen` with the
- * status endpoints beside it. The client's requests and retry waits stop when `requests` aborts.
+ * The embedded API on `listen` with the status endpoints beside it, or the status endpoints on their own server.
+ * The clients' requests and retry waits stop when `requests` aborts.
  */
 export async function openEndpoint(
-  options: Pick<DaemonOptions, 'target' | 'listen' | 'cwd' | 'dataDir' | 'simulateEvents' | 'retry' | 'log'>,
-  status: DaemonStatus,
+  options: EndpointOptions,
+  status: StatusView,
   requests: AbortSignal,
   /** More routes beside the status endpoints (`/hooks/git`); each answers false for a path that is not its own. */
   routes: readonly ((req: IncomingMessage, res: ServerResponse) => boolean)[] = [],
 ): Promise<Endpoint> {
   const statusHandler = (req: IncomingMessage, res: ServerResponse): boolean => handleStatusRequest(status, req, res) || routes.some((route) => route(req, res));
   const clientOptions = { log: options.log.child({ component: 'client' }), signal: requests, ...(options.retry ? { retry: options.retry } : {}) };
-  if (options.target) {
-    const server = await listenStatusOnly(options.listen, statusHandler);
-    const client = createApiClient({ ...options.target, ...clientOptions });
-    const { port } = server.address() as AddressInfo;
-    return {
-      client,
-      label: options.target.baseUrl,
-      env: environmentLabel(options.target.baseUrl),
-      statusUrl: `http://${hostForUrl(options.listen.host)}:${port}`,
-      close: async () => {
-        await client.close();
-        await new Promise<void>((done) => server.close(() => done()));
-      },
-    };
-  }
-  const api = await startApiServer({
-    dataDir: resolve(options.cwd, options.dataDir),
-    host: options.listen.host,
-    port: options.listen.port,
-    log: options.log,
-    simulateEvents: options.simulateEvents,
-    extraHandler: statusHandler,
-  });
-  const token = api.createSessionToken();
-  const client = createApiClient({ baseUrl: api.envUrl, token, ...clientOptions });
+  const api = options.embedded ? await startApiServer({ dataDir: resolve(options.cwd, options.dataDir), host: options.listen.host, port: options.listen.port, log: options.log, simulateEvents: options.simulateEvents, extraHandler: statusHandler }) : undefined;
+  const server = api ? undefined : await listenStatusOnly(options.listen, statusHandler);
+  const clients: ApiClient[] = [];
+  const connect = (baseUrl: string, token: string): ApiClient => {
+    const client = createApiClient({ baseUrl, token, ...clientOptions });
+    clients.push(client);
+    return client;
+  };
   return {
-    client,
-    label: api.envUrl,
-    env: 'local',
-    statusUrl: api.url,
-    api: { url: api.url, envUrl: api.envUrl, token },
-    close: async () => {
-      await client.close();
-      await api.close();
+    statusUrl: api ? api.url : `http://${hostForUrl(options.listen.host)}:${(server?.address() as AddressInfo).port}`,
+    async target(spec) {
+      if (spec.kind === 'remote') return { client: connect(spec.baseUrl, spec.token), label: spec.baseUrl, env: spec.env ?? environmentLabel(spec.baseUrl) };
+      if (!api) throw new Error('unreachable: an embedded target needs the endpoint opened with embedded: true');
+      const { envUrl, token } = await embeddedSession(api, spec.env);
+      return { client: connect(envUrl, token), label: envUrl, env: spec.env ?? 'local', api: { url: api.url, envUrl, token } };
+    },
+    async close() {
+      await Promise.all(clients.map((client) => client.close()));
+      if (api) await api.close();
+      if (server) await new Promise<void>((done) => server.close(() => done()));
     },
   };
+}
+
+/** The default environment (`/e/local`), or an environment's own `/e/<name>` of the same store. */
+async function embeddedSession(api: ApiServer, env: string | undefined): Promise<{ envUrl: string; token: string }> {
+  if (env === undefined) return { envUrl: api.envUrl, token: api.createSessionToken() };
+  return api.session(EnvironmentId.parse(env));
 }
 
 async function listenStatusOnly(
@@ -89,4 +96,3 @@ async function listenStatusOnly(
 function hostForUrl(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
-

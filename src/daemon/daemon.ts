@@ -1,13 +1,16 @@
 import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import type { RetryPolicy } from '../client/api-client.js';
-import { followEvents, type PullProgress } from '../archive/pull-events.js';
+import type { Environment } from '../environments/environment.js';
 import type { Logger } from '../lib/logger.js';
-import { openEndpoint, type Endpoint } from './daemon-endpoint.js';
-import { DaemonStatus } from './daemon-status.js';
 import { createDesiredCache } from '../desired/load-desired.js';
+import { planEnvironment } from '../reconcile/plan-environment.js';
 import { describeFollow } from '../source/follow.js';
-import { openRepoFollowing, type RepoOptions } from './daemon-repo.js';
+import { openEndpoint, type Endpoint, type LoopTarget, type TargetSpec } from './daemon-endpoint.js';
+import { aborted, startPollerAfter } from './daemon-poller.js';
+import { openRepoFollowing, type RepoFollowing, type RepoOptions } from './daemon-repo.js';
+import { DaemonStatus } from './daemon-status.js';
+import { EnvironmentsStatus } from './environments-status.js';
 import { createReconcilePass, type PassSource } from './reconcile-pass.js';
 import { createReconcileQueue, type ReconcileQueue } from './reconcile-queue.js';
 import { watchDashboards } from './watch-dashboards.js';
@@ -19,6 +22,11 @@ export interface DaemonOptions {
   dataDir: string;
   /** A remote environment; without it the daemon serves the embedded API on `listen` and reconciles into it. */
   target?: { baseUrl: string; token: string } | undefined;
+  /**
+   * The environments of dashcd.yaml to reconcile, each into its own target (`target` is then unused): one loop
+   * each, with its own queue, resync timer, events archive folder and status. Undefined: one loop into `target`.
+   */
+  environments?: readonly DaemonEnvironment[] | undefined;
   listen: { host: string; port: number };
   resyncMs: number;
   pollMs: number;
@@ -42,6 +50,12 @@ export interface DaemonOptions {
   onReady?(info: DaemonReady): void;
 }
 
+export interface DaemonEnvironment {
+  environment: Environment;
+  /** Its target; a remote one with the token its `tokenEnv` variable holds. */
+  target: { kind: 'remote'; baseUrl: string; token: string } | { kind: 'embedded' };
+}
+
 export interface DaemonReady {
   statusUrl: string;
   /** Present when the daemon serves the embedded API. `token` is valid until the daemon stops. */
@@ -50,18 +64,18 @@ export interface DaemonReady {
 }
 
 /**
- * The composition root of `dashcd daemon`: target (remote, or the embedded API with the status endpoints on the same
- * port), one serialised reconcile queue fed by startup, the file watcher and the resync timer, and the events poller.
- * Resolves after a clean shutdown once `signal` aborts: watching and polling stop, in-flight writes finish, the
- * archive checkpoint is flushed.
+ * The composition root of `dashcd daemon`: the listener (the embedded API with the status endpoints on the same
+ * port, or the status endpoints alone), one reconcile loop per target — the one target, or each environment of
+ * dashcd.yaml — each a serialised queue fed by startup, the file watcher and its resync timer, with its events
+ * poller. Resolves after a clean shutdown once `signal` aborts: watching and polling stop, in-flight writes finish,
+ * the archive checkpoints are flushed.
  *
- * Two signals: `signal` (shutdown asked) stops new work at once — no new pass, read or write, and the poller's
- * request and waits are cut; `requests` aborts the client's in-flight requests and retry waits, only after the
+ * Two signals: `signal` (shutdown asked) stops new work at once — no new pass, read or write, and the pollers'
+ * requests and waits are cut; `requests` aborts the clients' in-flight requests and retry waits, only after the
  * grace period, so a write already sent completes while a pass retrying against a dead target cannot hold shutdown.
  */
 export async function runDaemon(options: DaemonOptions): Promise<void> {
   const { log, signal } = options;
-  const status = new DaemonStatus();
   const requests = new AbortController();
   // undici adds an abort listener to the client's signal per request in flight (queued ones too) and each retry wait
   // adds one: a pass at --concurrency 8, its list read and the poller pass Node's default of 10 and print a
@@ -69,12 +83,11 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
   // requests in flight, not a leak; the limit is lifted for this signal only (as the CLI does for its client).
   setMaxListeners(0, requests.signal);
   const repo = options.repo ? await openRepoFollowing(options.repo, { cwd: options.cwd, dataDir: options.dataDir, log }) : undefined;
-  const endpoint = await openEndpoint(options, status, requests.signal, repo ? [repo.hook] : []);
+  const view = options.environments ? new EnvironmentsStatus() : new DaemonStatus();
+  const embedded = options.environments ? options.environments.some((e) => e.target.kind === 'embedded') : !options.target;
+  const endpoint = await openEndpoint({ ...options, embedded }, view, requests.signal, repo ? [repo.hook] : []);
   const dir = resolve(options.cwd, options.dir);
-  let firstFullPassEnded: () => void = () => undefined;
-  const firstFullPass = new Promise<void>((done) => (firstFullPassEnded = done));
-  const source = repo?.attach(status, endpoint.env);
-  const queue = createDaemonQueue(options, dir, endpoint, status, firstFullPassEnded, source);
+  const loops = await openLoops(options, { endpoint, view, dir, repo });
   // A checkout never changes under the daemon: following a repository, the fetch loop says when to read, not a watcher.
   const watcher = repo
     ? undefined
@@ -82,46 +95,104 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
         dir,
         cwd: options.cwd,
         log: log.child({ component: 'watcher' }),
-        onChange: (files) => queue.requestFiles(files, 'file-changed'),
-        onTreeChange: () => queue.requestFull('tree-changed'),
+        onChange: (files) => loops.forEach((loop) => loop.queue.requestFiles(files, 'file-changed')),
+        onTreeChange: () => loops.forEach((loop) => loop.queue.requestFull('tree-changed')),
       });
-  const resync = setInterval(() => queue.requestFull('resync'), options.resyncMs);
-  const poller = startPollerAfter(firstFullPass, options, endpoint, status);
-  const follower = repo?.start(() => queue.requestFull('new-revision'), signal);
+  const follower = repo?.start(() => loops.forEach((loop) => loop.queue.requestFull('new-revision')), signal);
   // The first pass starts once the watcher has scanned the folder: a save during the scan is then either read by
   // the pass or reported by the watcher, never lost between the two.
   await Promise.race([watcher?.ready, aborted(signal)]);
   if (!signal.aborted) {
-    queue.requestFull('startup');
+    for (const loop of loops) loop.queue.requestFull('startup');
     const from = options.repo ? { repo: options.repo.url, follow: describeFollow(options.repo.follow), path: options.repo.path } : { dir };
-    log.info({ target: endpoint.label, status: endpoint.statusUrl, ...from, selfHeal: options.selfHeal, prune: options.prune }, 'daemon ready');
-    options.onReady?.({ statusUrl: endpoint.statusUrl, target: endpoint.label, ...(endpoint.api ? { api: endpoint.api } : {}) });
+    const ready = readyInfo(endpoint, loops);
+    log.info({ target: ready.target, status: endpoint.statusUrl, ...from, selfHeal: options.selfHeal, prune: options.prune }, 'daemon ready');
+    options.onReady?.(ready);
   }
 
   await aborted(signal);
   log.info({}, 'shutting down: stopping the watcher and poller, finishing in-flight writes');
-  status.alive = false;
-  clearInterval(resync);
+  view.alive = false;
+  for (const loop of loops) clearInterval(loop.resync);
   await watcher?.close();
   await follower?.stopped;
-  await finishQueue(queue, requests, options.shutdownGraceMs ?? 3000, log);
-  await poller;
+  await finishQueues(loops.map((loop) => loop.queue), requests, options.shutdownGraceMs ?? 3000, log);
+  await Promise.all(loops.map((loop) => loop.poller));
   await endpoint.close();
   log.info({}, 'daemon stopped');
 }
 
+/** One target's reconcile loop: its queue, resync timer and events poller. */
+interface Loop {
+  name: string | undefined;
+  target: LoopTarget;
+  queue: ReconcileQueue;
+  resync: NodeJS.Timeout;
+  poller: Promise<unknown>;
+}
+
+/** What one loop is made of: its environment's name (none for the one target), where it writes, its status. */
+interface LoopParts {
+  name: string | undefined;
+  target: LoopTarget;
+  status: DaemonStatus;
+  dir: string;
+  source?: PassSource;
+}
+
+interface Shared {
+  endpoint: Endpoint;
+  view: DaemonStatus | EnvironmentsStatus;
+  dir: string;
+  repo: RepoFollowing | undefined;
+}
+
+/** The one loop into the daemon's target, or one per environment (`env` label, archive folder and logs by name). */
+async function openLoops(options: DaemonOptions, shared: Shared): Promise<Loop[]> {
+  const { view } = shared;
+  if (!options.environments || !(view instanceof EnvironmentsStatus)) {
+    const spec: TargetSpec = options.target ? { kind: 'remote', ...options.target } : { kind: 'embedded' };
+    const target = await shared.endpoint.target(spec);
+    const status = view instanceof DaemonStatus ? view : new DaemonStatus();
+    const source = shared.repo?.attach(status, target.env);
+    return [startLoop(options, { name: undefined, target, status, dir: shared.dir, ...(source ? { source } : {}) })];
+  }
+  const loops: Loop[] = [];
+  for (const { environment, target: spec } of options.environments) {
+    const target = await shared.endpoint.target({ ...spec, env: environment.name });
+    const status = view.add(environment, target.label);
+    loops.push(startLoop({ ...options, log: options.log.child({ env: environment.name }) }, { name: environment.name, target, status, dir: shared.dir }));
+  }
+  return loops;
+}
+
+function startLoop(options: DaemonOptions, loop: LoopParts): Loop {
+  let firstFullPassEnded: () => void = () => undefined;
+  const firstFullPass = new Promise<void>((done) => (firstFullPassEnded = done));
+  const queue = createLoopQueue(options, loop, firstFullPassEnded);
+  return {
+    name: loop.name,
+    target: loop.target,
+    queue,
+    resync: setInterval(() => queue.requestFull('resync'), options.resyncMs),
+    poller: startPollerAfter(firstFullPass, options, loop.target, loop.status),
+  };
+}
+
 /** `onFullPassEnd` runs after every full pass, whether it succeeded or failed. */
-function createDaemonQueue(options: DaemonOptions, dir: string, endpoint: Endpoint, status: DaemonStatus, onFullPassEnd: () => void, source?: PassSource): ReconcileQueue {
+function createLoopQueue(options: DaemonOptions, loop: LoopParts, onFullPassEnd: () => void): ReconcileQueue {
   const log = options.log.child({ component: 'reconcile' });
   const { cwd, concurrency, signal } = options;
+  const { name, target, status, source } = loop;
   const runPass = createReconcilePass({
-    planContext: { dir, cwd, api: endpoint.client, targetLabel: endpoint.label, log, concurrency, signal, cache: createDesiredCache() },
+    planContext: { dir: loop.dir, cwd, api: target.client, targetLabel: target.label, log, concurrency, signal, cache: createDesiredCache() },
     status,
     log,
     selfHeal: options.selfHeal,
     prune: options.prune,
     maxDelete: options.maxDelete,
     ...(source ? { source } : {}),
+    ...(name !== undefined ? { plan: (ctx, planOptions) => planEnvironment(name, ctx, planOptions) } : {}),
   });
   return createReconcileQueue({
     log,
@@ -135,73 +206,23 @@ function createDaemonQueue(options: DaemonOptions, dir: string, endpoint: Endpoi
   });
 }
 
-/** Lets the running pass finish; past the grace period its requests and retry waits are aborted. */
-async function finishQueue(queue: ReconcileQueue, requests: AbortController, graceMs: number, log: Logger): Promise<void> {
+/** The banner's target: the one target, or each environment's. The API shown is the first embedded one. */
+function readyInfo(endpoint: Endpoint, loops: readonly Loop[]): DaemonReady {
+  const target = loops.map((loop) => (loop.name === undefined ? loop.target.label : `${loop.name} → ${loop.target.label}`)).join(', ');
+  const api = loops.find((loop) => loop.target.api)?.target.api;
+  return { statusUrl: endpoint.statusUrl, target, ...(api ? { api } : {}) };
+}
+
+/** Lets the running passes finish; past the grace period their requests and retry waits are aborted. */
+async function finishQueues(queues: readonly ReconcileQueue[], requests: AbortController, graceMs: number, log: Logger): Promise<void> {
   const grace = setTimeout(() => {
     log.warn({ graceMs }, 'a reconcile pass is still running after the grace period; aborting its requests');
     requests.abort(new Error('daemon shutdown'));
   }, graceMs);
   try {
-    await queue.stop();
+    await Promise.all(queues.map((queue) => queue.stop()));
   } finally {
     clearTimeout(grace);
     requests.abort(new Error('daemon shutdown'));
   }
-}
-
-/**
- * First a full reconcile, then the events poller: it starts when the first full pass ends, whatever its result.
- * Against a failing target that pass fails once its requests give up; the poller starts then and backs off on its
- * own while the queue keeps retrying the reconcile. Shutdown before that: no poller.
- */
-function startPollerAfter(firstFullPass: Promise<void>, options: DaemonOptions, endpoint: Endpoint, status: DaemonStatus): Promise<unknown> {
-  const { signal } = options;
-  return Promise.race([firstFullPass, aborted(signal)]).then(() => (signal.aborted ? undefined : startPoller(options, endpoint, status)));
-}
-
-function startPoller(options: DaemonOptions, endpoint: Endpoint, status: DaemonStatus): Promise<unknown> {
-  const log = options.log.child({ component: 'poller' });
-  const archiveDir = resolve(options.cwd, options.archiveDir);
-  log.info({ archive: archiveDir, env: endpoint.env, intervalMs: options.pollMs }, 'events poller started');
-  return followEvents({
-    fetchPage: (query, signal) => endpoint.client.events.fetchPageText(query, signal),
-    archiveDir,
-    env: endpoint.env,
-    since: options.sinceMs,
-    intervalMs: options.pollMs,
-    signal: options.signal,
-    log,
-    onProgress: recordPollerProgress(status, log),
-    onPoll: ({ durationMs }) => status.observePoll(durationMs / 1000),
-  }).catch((error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error);
-    status.poller = { ...status.poller, lastError: message };
-    // followEvents survives feed failures; reaching here means the archive itself is unusable (lock, checkpoint).
-    if (!options.signal.aborted) status.alive = false;
-    log.error({ err: message }, 'events poller stopped');
-  });
-}
-
-/** Status and metrics per page; one log line per poll that archived something, at its end (phase idle). */
-function recordPollerProgress(status: DaemonStatus, log: Logger): (progress: PullProgress) => void {
-  let counted = 0;
-  let logged = 0;
-  return (progress) => {
-    status.poller = {
-      lastPollAt: new Date().toISOString(),
-      ...(progress.watermark !== null ? { position: progress.watermark } : {}),
-      eventsArchived: progress.written,
-    };
-    status.countEvents({}, Math.max(0, progress.written - counted));
-    counted = progress.written;
-    if (progress.phase === 'idle' && progress.written > logged) {
-      log.info({ archived: progress.written - logged, total: progress.written, lagMs: progress.lagMs }, 'events archived');
-      logged = progress.written;
-    }
-  };
-}
-
-function aborted(signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((done) => signal.addEventListener('abort', () => done(), { once: true }));
 }

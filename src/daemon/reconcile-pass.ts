@@ -3,7 +3,7 @@ import { formatDiagnostic, type DesiredResult, type Diagnostic } from '../desire
 import type { GitInfo } from '../desired/git-info.js';
 import type { Logger } from '../lib/logger.js';
 import type { Plan, PlanChange } from '../plan/build-plan.js';
-import { planDashboards, type PlanContext } from '../reconcile/plan-dashboards.js';
+import { planDashboards, type PlanContext, type PlanDashboardsResult, type PlanOptions } from '../reconcile/plan-dashboards.js';
 import type { DaemonStatus, FileResult } from './daemon-status.js';
 import type { ReconcilePass } from './reconcile-queue.js';
 
@@ -17,6 +17,8 @@ export interface ReconcilePassDeps {
   maxDelete: number | undefined;
   /** Following a repository: each pass reads the checkout this names instead of `planContext`'s folder. */
   source?: PassSource;
+  /** How a pass plans: the folder as it is (default), or one environment of it (values applied). */
+  plan?: (ctx: PlanContext, options: PlanOptions) => Promise<PlanDashboardsResult>;
 }
 
 /** A clean checkout of one commit, as a pass reads it. */
@@ -68,11 +70,11 @@ export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePa
     log = tree ? deps.log.child({ revision: tree.revision }) : deps.log;
     const planContext = tree ? { ...deps.planContext, dir: tree.dir, cwd: tree.cwd, git: tree.git, log } : deps.planContext;
     try {
-      const planned = await planDashboards(planContext, { ...(pass.full ? {} : { only: pass.files }), tolerateInvalid: tree?.tolerateInvalid ?? true, prune: deps.prune, maxDelete: deps.maxDelete });
+      const planned = await (deps.plan ?? planDashboards)(planContext, { ...(pass.full ? {} : { only: pass.files }), tolerateInvalid: tree?.tolerateInvalid ?? true, prune: deps.prune, maxDelete: deps.maxDelete });
       recordInvalid(planned.diagnostics, pass);
       if (planned.kind === 'invalid') {
         if (tree) deps.source?.settled(tree, { kind: 'invalid', errors: planned.diagnostics.map(formatDiagnostic) });
-        finish(started, pass, false, tree ? `commit ${tree.git.shortCommit} has invalid files; nothing was applied` : 'the project configuration is invalid; nothing was applied');
+        finish(started, pass, false, invalidReason(planned.diagnostics, tree));
         return;
       }
       // A read cut short by shutdown looks like missing dashboards: never act on such a plan.
@@ -124,7 +126,7 @@ export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePa
       if (hash === undefined || synced.get(change.id) !== hash) continue;
       drifted.add(change.id);
       status.driftCount++;
-      status.countDrift();
+      status.instruments.countDrift();
       const what = change.action === 'update' ? { patch: driftPatch(change) } : { deletedOnTarget: true };
       log.warn({ id: change.id, file: change.file, ...what, selfHeal: deps.selfHeal }, deps.selfHeal ? 'drift found; reverting' : 'drift found; reporting only (--no-self-heal)');
     }
@@ -134,7 +136,7 @@ export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePa
   /** A refused prune is counted every full pass it happens, but logged only when its reason is new. */
   function noteRefusal(plan: Plan): void {
     const { refused } = plan.prune;
-    if (refused !== undefined) status.countPruneRefused();
+    if (refused !== undefined) status.instruments.countPruneRefused();
     if (refused !== undefined && refused !== lastRefusal) log.warn({ reason: refused }, 'prune refused; nothing deleted');
     lastRefusal = refused;
   }
@@ -162,8 +164,8 @@ export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePa
       if (hash !== undefined && (outcome?.status === 'applied' || change.action === 'unchanged')) synced.set(change.id, hash);
     }
     for (const outcome of outcomes) {
-      if (outcome.status === 'failed') status.countFailure();
-      else status.countWrite({ action: outcome.action });
+      if (outcome.status === 'failed') status.instruments.countFailure();
+      else status.instruments.countWrite({ action: outcome.action });
     }
   }
 
@@ -195,10 +197,18 @@ export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePa
   function finish(started: number, pass: ReconcilePass, ok: boolean, error?: string): void {
     const durationMs = Date.now() - started;
     status.lastReconcile = { at: new Date().toISOString(), full: pass.full, durationMs, ok, ...(error ? { error } : {}) };
-    status.countReconcile({ result: ok ? 'ok' : 'failed' });
-    status.observeReconcile(durationMs / 1000);
-    if (ok) status.setLastSuccess(Date.now() / 1000);
+    status.instruments.countReconcile({ result: ok ? 'ok' : 'failed' });
+    status.instruments.observeReconcile(durationMs / 1000);
+    if (ok) status.instruments.setLastSuccess(Date.now() / 1000);
   }
+}
+
+/** Why a pass applied nothing: the commit, the environment's values, or dashcd.yaml. */
+function invalidReason(diagnostics: readonly Diagnostic[], tree: PassTree | undefined): string {
+  if (tree) return `commit ${tree.git.shortCommit} has invalid files; nothing was applied`;
+  const env = diagnostics.find((d) => d.env !== undefined)?.env;
+  if (env !== undefined) return `invalid values or files in environment ${env}; nothing was written to it`;
+  return 'the project configuration is invalid; nothing was applied';
 }
 
 /**

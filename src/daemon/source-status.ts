@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import type { GitInfo } from '../desired/git-info.js';
-import type { MetricsRegistry } from '../lib/metrics.js';
+import type { MetricsScope } from '../lib/metrics.js';
 import { describeFollow, type Follow } from '../source/follow.js';
 import type { Revision } from '../source/revision.js';
 import type { PassOutcome, PassSource, PassTree } from './reconcile-pass.js';
+import type { SourceStatusJson } from './status-schema.js';
 
 export interface SourceInfo {
   repo: string;
@@ -42,7 +43,7 @@ export class SourceStatus implements PassSource {
 
   constructor(
     readonly info: SourceInfo,
-    private readonly metrics: MetricsRegistry,
+    private readonly metrics: MetricsScope,
     private readonly now: () => number = Date.now,
   ) {
     this.setRevisionInfo = metrics.gauge('dashcd_sync_revision_info', 'The commit live per environment (value 1; the revision label is the full sha)');
@@ -113,7 +114,7 @@ export class SourceStatus implements PassSource {
     return reasons;
   }
 
-  toJSON(): object {
+  toJSON(): SourceStatusJson {
     const stale = this.staleReasons();
     return {
       env: this.info.env,

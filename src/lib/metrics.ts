@@ -57,7 +57,8 @@ export class MetricsRegistry {
   /** Buckets are cumulative (`le`: less than or equal), as the exposition format requires. */
   histogram(name: string, help: string, bounds: readonly number[] = DEFAULT_BUCKETS): (seconds: number, labels?: Labels) => void {
     this.help.set(name, { type: 'histogram', help });
-    const byLabels = new Map<string, HistogramSeries>();
+    // Registering again (one scope per environment) shares the series, as counters and gauges do.
+    const byLabels = this.histograms.get(name) ?? new Map<string, HistogramSeries>();
     this.histograms.set(name, byLabels);
     const seriesOf = (labels: Labels): HistogramSeries => {
       const key = labelKey(labels);
@@ -115,6 +116,33 @@ export class MetricsRegistry {
     byLabels.set(key, created);
     return created;
   }
+}
+
+/** What a part of the process records into: the registry, or a view of it that labels every series. */
+export type MetricsScope = Pick<MetricsRegistry, 'counter' | 'gauge' | 'histogram' | 'remove' | 'beforeRender'>;
+
+/**
+ * The registry with `base` labels on every series it records: the daemon's environments share one exposition, each
+ * series labelled with its `env`. Without labels it is the registry itself, so a single target's series stay as they were.
+ */
+export function labelledMetrics(registry: MetricsRegistry, base: Labels): MetricsScope {
+  if (Object.keys(base).length === 0) return registry;
+  return {
+    counter: (name, help) => {
+      const add = registry.counter(name, help);
+      return (labels = {}, by) => add({ ...base, ...labels }, by);
+    },
+    gauge: (name, help) => {
+      const set = registry.gauge(name, help);
+      return (value, labels = {}) => set(value, { ...base, ...labels });
+    },
+    histogram: (name, help, bounds) => {
+      const observe = registry.histogram(name, help, bounds);
+      return (seconds, labels = {}) => observe(seconds, { ...base, ...labels });
+    },
+    remove: (name, labels) => registry.remove(name, { ...base, ...labels }),
+    beforeRender: (collect) => registry.beforeRender(collect),
+  };
 }
 
 function labelKey(labels: Labels): string {

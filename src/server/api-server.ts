@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../lib/logger.js';
-import { DEFAULT_ENVIRONMENT } from '../schema/ids.js';
+import { DEFAULT_ENVIRONMENT, type EnvironmentId } from '../schema/ids.js';
 import { startServer, type RunningServer } from './create-server.js';
+import type { TokenStore } from './auth/token-store.js';
 import type { EventStore } from './feed/event-store.js';
 import { startEventSimulator } from './feed/simulator.js';
 import { eventsServerOptions } from './routes/events.js';
@@ -14,6 +15,11 @@ export interface ApiServer {
   readonly envUrl: string;
   /** An in-memory token with every scope, valid until this process stops. */
   createSessionToken(): string;
+  /**
+   * Another environment of the store (`/e/<env>`, created if new) with a token like createSessionToken's; with
+   * simulateEvents it gets its own simulated event stream.
+   */
+  session(env: EnvironmentId): Promise<{ envUrl: string; token: string }>;
   /** Stops the simulator, then the server (in-flight writes finish). */
   close(): Promise<void>;
 }
@@ -41,22 +47,33 @@ export async function startApiServer(options: {
   });
   const local = server.environments.get(DEFAULT_ENVIRONMENT);
   const stopSimulator = new AbortController();
-  const simulator =
-    options.simulateEvents && local?.events
-      ? startEventSimulator({ store: local.events, log: log.child({ component: 'simulator' }), signal: stopSimulator.signal })
-      : undefined;
-  if (simulator) log.info({ env: DEFAULT_ENVIRONMENT }, 'simulating events');
+  const simulators: { stop(): Promise<void> }[] = [];
+  const simulated = new Set<EnvironmentId>();
+  const simulate = (env: EnvironmentId, events: EventStore | undefined): void => {
+    if (!options.simulateEvents || !events || simulated.has(env)) return;
+    simulated.add(env);
+    simulators.push(startEventSimulator({ store: events, log: log.child({ component: 'simulator', env }), signal: stopSimulator.signal }));
+    log.info({ env }, 'simulating events');
+  };
+  simulate(DEFAULT_ENVIRONMENT, local?.events);
+  const sessionToken = (tokens: TokenStore): string =>
+    tokens.addEphemeral(['ReadConfig', 'WriteConfig', 'DataExport', 'InstallerDownload'], 'session');
   return {
     server,
     url: server.url,
     envUrl: server.envUrl(DEFAULT_ENVIRONMENT),
     createSessionToken: () => {
       if (!local) throw new Error('the default environment is not open');
-      return local.tokens.addEphemeral(['ReadConfig', 'WriteConfig', 'DataExport', 'InstallerDownload'], 'session');
+      return sessionToken(local.tokens);
+    },
+    session: async (env) => {
+      const environment = await server.environments.ensure(env);
+      simulate(env, environment.events);
+      return { envUrl: server.envUrl(env), token: sessionToken(environment.tokens) };
     },
     close: async () => {
       stopSimulator.abort();
-      await simulator?.stop();
+      await Promise.all(simulators.map((s) => s.stop()));
       await server.close();
     },
   };

@@ -94,14 +94,6 @@ const names = (dashboards: Record<string, unknown>[] | undefined): string[] =>
   (dashboards ?? []).map((d) => (d.dashboardMetadata as { name: string }).name).sort();
 
 describe('environments of the embedded API', () => {
-  it('the daemon refuses a project with environments (exit 64) instead of sending unrendered templates to one target', async () => {
-    const dashcd = await setUp();
-    const daemon = await dashcd('daemon', '--listen', '127.0.0.1:0');
-    expect(daemon.code).toBe(64);
-    expect(daemon.stderr).toContain('dashcd.yaml declares environments, which the daemon does not reconcile yet');
-    expect(existsSync(join((project as Project).root, '.dashcd'))).toBe(false);
-  });
-
   it('applies the same files with each environment’s values, limits and references', async () => {
     const dashcd = await setUp();
     const applied = await dashcd('apply', '--all-envs');

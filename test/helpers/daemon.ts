@@ -20,6 +20,8 @@ export interface StatusJson {
   invalid: { file: string; errors: string[] }[];
   orphans: { id: string; name: string }[];
   poller: { eventsArchived: number; position?: number; lastError?: string };
+  /** With environments: one loop's status each (the fields above are then absent; see EnvironmentsStatusJson). */
+  environments?: (Omit<StatusJson, 'environments' | 'alive'> & { name: string; group: string | null; target: string; stale: string[] })[];
 }
 
 export interface Sample {
@@ -81,7 +83,7 @@ export async function startDaemon(args: readonly string[], options: StartDaemonO
   };
   try {
     const ready = async (): Promise<unknown> =>
-      options.until === 'listening' ? (await fetch(`${url}/healthz`).catch(() => undefined))?.ok : (await daemon.status().catch(() => undefined))?.lastReconcile;
+      options.until === 'listening' ? (await fetch(`${url}/healthz`).catch(() => undefined))?.ok : reconciled(await daemon.status().catch(() => undefined));
     await waitFor(async () => child.exitCode === null && (await ready()), {
       timeoutMs: options.timeoutMs ?? 60_000,
       what: `the daemon to be ${options.until ?? 'reconciled'}`,
@@ -92,6 +94,12 @@ export async function startDaemon(args: readonly string[], options: StartDaemonO
     throw error;
   }
   return daemon;
+}
+
+/** The first pass has finished: of the one target, or of every environment. */
+function reconciled(status: StatusJson | undefined): boolean {
+  if (status?.environments) return status.environments.length > 0 && status.environments.every((env) => env.lastReconcile !== null);
+  return Boolean(status?.lastReconcile);
 }
 
 const METRIC_NAME = '[a-zA-Z_:][a-zA-Z0-9_:]*';
@@ -146,8 +154,8 @@ export function metricValue(samples: readonly Sample[], name: string, labels: Re
 }
 
 /** A stored token of the data dir's `local` environment, through the daemon or serve that owns it (or the file). */
-export async function createToken(cwd: string, dataDir: string, scopes = 'ReadConfig,WriteConfig,DataExport'): Promise<string> {
-  const result = await runDashcdChild(['token', 'create', '--data', dataDir, '--scopes', scopes, '--name', 'test'], { cwd });
+export async function createToken(cwd: string, dataDir: string, scopes = 'ReadConfig,WriteConfig,DataExport', env = 'local'): Promise<string> {
+  const result = await runDashcdChild(['token', 'create', '--data', dataDir, '--env', env, '--scopes', scopes, '--name', 'test'], { cwd });
   if (result.code !== 0) throw new Error(`token create failed (${result.code}): ${result.stderr}`);
   return result.stdout.trim().split('\n').pop() ?? '';
 }

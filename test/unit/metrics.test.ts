@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MetricsRegistry } from '../../src/lib/metrics.js';
+import { labelledMetrics, MetricsRegistry } from '../../src/lib/metrics.js';
 import { metricValue, parsePrometheus } from '../helpers/daemon.js';
 
 describe('the metrics registry', () => {
@@ -86,4 +86,25 @@ describe('the metrics registry', () => {
     now = 25;
     expect(metricValue(parsePrometheus(registry.render()), 'app_lag_seconds')).toBe(25);
   });
+
+  it('labelledMetrics: scopes of one registry share each family, every series carrying its scope\'s labels', () => {
+    const registry = new MetricsRegistry();
+    const dev = labelledMetrics(registry, { env: 'dev' });
+    const prod = labelledMetrics(registry, { env: 'prod' });
+    dev.counter('app_total', 'Total')({ result: 'ok' });
+    prod.counter('app_total', 'Total')({ result: 'ok' }, 2);
+    dev.histogram('app_seconds', 'Seconds', [1])(0.5);
+    prod.histogram('app_seconds', 'Seconds', [1])(2);
+    prod.gauge('app_info', 'Info')(1, { revision: 'a' });
+    prod.remove('app_info', {});
+    const samples = parsePrometheus(registry.render());
+    expect(metricValue(samples, 'app_total', { env: 'dev', result: 'ok' })).toBe(1);
+    expect(metricValue(samples, 'app_total', { env: 'prod', result: 'ok' })).toBe(2);
+    expect(metricValue(samples, 'app_seconds_count', { env: 'dev' })).toBe(1);
+    expect(metricValue(samples, 'app_seconds_bucket', { env: 'prod', le: '1' })).toBe(0);
+    expect(metricValue(samples, 'app_seconds_count', { env: 'prod' })).toBe(1);
+    expect(samples.filter((s) => s.name === 'app_info' && s.labels.env === 'prod')).toEqual([]);
+    expect(labelledMetrics(registry, {})).toBe(registry);
+  });
 });
+

@@ -1,15 +1,16 @@
-import { runDaemon, type DaemonOptions, type DaemonReady } from '../../daemon/daemon.js';
+import { runDaemon, type DaemonEnvironment, type DaemonOptions, type DaemonReady } from '../../daemon/daemon.js';
 import { createLogger, type Logger } from '../../lib/logger.js';
 import { prettyLogStream } from '../../lib/pretty-log.js';
 import { DataDirLockedError } from '../../server/data-dir.js';
-import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
+import { booleanFlag, defineCommand, listFlag, stringFlag, type CommandIo, type FlagValues } from '../command.js';
 import { concurrencyFlag, dataFlag, dirFlag, pruneFlags, sinceFlag } from '../common-flags.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { durationFlag, intFlag, lookbackFlag } from '../int-flag.js';
 import { parseTargetUrl, retryFromEnv } from '../target.js';
 import { selectionFromArgs } from '../plan-from-flags.js';
-import { loadProjectConfigFor } from '../../config/project-config.js';
-import { declaredEnvironments } from '../../environments/environment.js';
+import { formatDiagnostic } from '../../desired/load-desired.js';
+import { allEnvsFlag, envFlag, environmentMode } from '../environment-choice.js';
+import { environmentToken } from '../environment-targets.js';
 import { repoFlags, repoOptions } from '../repo-flags.js';
 import { SourceError } from '../../source/source-error.js';
 
@@ -23,7 +24,9 @@ export const daemonCommand = defineCommand({
     '--listen. Logs are JSON lines on stdout (readable lines on a terminal). SIGINT/SIGTERM stop it cleanly.\n' +
     'With --repo it follows a git repository instead of --dir: it fetches every --fetch (and at once on POST /hooks/git),\n' +
     'reconciles exactly the fetched commit from a clean checkout, and reports the live revision in /status.\n' +
-    'Credentials from DASHCD_GIT_TOKEN (HTTPS) or DASHCD_GIT_SSH_KEY; webhooks need DASHCD_WEBHOOK_SECRET.',
+    'Credentials from DASHCD_GIT_TOKEN (HTTPS) or DASHCD_GIT_SSH_KEY; webhooks need DASHCD_WEBHOOK_SECRET.\n' +
+    'When dashcd.yaml declares environments it reconciles every one (or those chosen with --env) from this process,\n' +
+    'each into its own target with its own queue, resync timer and events archive folder <archive>/<env>/.',
   flags: {
     dir: dirFlag,
     target: { type: 'string', description: 'Environment URL (else DT_ENV_URL; else the embedded API on --listen)', valueName: 'url' },
@@ -37,15 +40,19 @@ export const daemonCommand = defineCommand({
     ...pruneFlags,
     concurrency: concurrencyFlag,
     'simulate-events': { type: 'boolean', description: 'Embedded API only: generate a synthetic event stream' },
+    env: envFlag,
+    'all-envs': allEnvsFlag,
     ...repoFlags,
   },
   examples: [
     'dashcd daemon --simulate-events',
+    'dashcd daemon --env dev --env staging',
     'DT_ENV_URL=https://abc123.live.dynatrace.com DT_API_TOKEN=… dashcd daemon --listen 0.0.0.0:9464 --resync 5m',
     'DASHCD_GIT_TOKEN=… DASHCD_WEBHOOK_SECRET=… dashcd daemon --repo https://github.com/acme/dashboards.git --branch main --fetch 60s',
   ],
   async run({ flags }, io) {
-    const options = { ...daemonOptions(flags, io), dir: await watchedRoot(flags, io) };
+    const dir = await watchedRoot(flags, io);
+    const options = { ...daemonOptions(flags, io), dir, environments: await daemonEnvironments(dir, flags, io) };
     if (options.target && options.simulateEvents) throw new UsageError('--simulate-events needs the embedded API (no --target)');
     const log = daemonLogger(io);
     try {
@@ -63,12 +70,25 @@ async function watchedRoot(flags: FlagValues, io: CommandIo): Promise<string> {
   const { root, only } = await selectionFromArgs(flags, [], io);
   // A daemon watching part of a root would see its siblings' dashboards as orphans: it always reconciles a root.
   if (only) throw new UsageError(`--dir ${stringFlag(flags, 'dir') ?? ''} is a subfolder of the dashboards folder ${root}; the daemon reconciles a whole dashboards folder`);
-  // Until the daemon runs one loop per environment, it must not send unrendered templates to a single target.
-  const { config } = await loadProjectConfigFor(root, io.cwd);
-  if (declaredEnvironments(config).length > 0) {
-    throw new UsageError('dashcd.yaml declares environments, which the daemon does not reconcile yet; use `dashcd apply --env NAME` for now');
-  }
   return root;
+}
+
+/**
+ * The environments of dashcd.yaml to reconcile, each with its target (a remote one's token from its own variable,
+ * checked now: a missing token is a start failure, not a loop failing forever). Undefined: none declared.
+ */
+async function daemonEnvironments(root: string, flags: FlagValues, io: CommandIo): Promise<DaemonEnvironment[] | undefined> {
+  if (stringFlag(flags, 'repo') !== undefined) {
+    if (listFlag(flags, 'env').length > 0 || booleanFlag(flags, 'all-envs')) throw new UsageError('--env and --all-envs read dashcd.yaml from --dir; following a repository, its commit declares the environments');
+    return undefined;
+  }
+  const mode = await environmentMode(root, flags, io);
+  if (mode.kind === 'single') return undefined;
+  if (mode.kind === 'invalid') throw new CliError(`dashcd.yaml is invalid:\n${mode.diagnostics.map(formatDiagnostic).join('\n')}`, ExitCode.InvalidDesiredState);
+  return mode.selected.map((environment) => ({
+    environment,
+    target: environment.target.kind === 'remote' ? { kind: 'remote', baseUrl: environment.target.url, token: environmentToken(environment, environment.target, io) } : { kind: 'embedded' },
+  }));
 }
 
 function daemonOptions(flags: FlagValues, io: CommandIo): Omit<DaemonOptions, 'log' | 'signal' | 'dir'> {

@@ -1,0 +1,111 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EnvironmentsStatusJson } from '../../src/daemon/status-schema.js';
+import { createToken, expectConsistentArchive, metricValue, waitFor, type DaemonChild } from '../helpers/daemon.js';
+import { daemonScopePerTest } from '../helpers/daemon-scope.js';
+import { api } from '../helpers/server.js';
+
+const scope = daemonScopePerTest();
+
+/** dev alone, staging and prod in a group; prod's `height` is `bad` unless it is given. */
+function config(prodHeight: string): string {
+  return `values:
+  height: 152
+  note: default note
+environments:
+  dev:
+  staging:
+  prod:
+    values:
+      height: ${prodHeight}
+groups:
+  production:
+    environments: [staging, prod]
+    values:
+      note: production note
+`;
+}
+
+const HOSTS = `dashboardMetadata:
+  name: Hosts \${{ env.name }}
+  owner: ops
+tiles:
+  - name: Notes
+    tileType: MARKDOWN
+    bounds: { top: 0, left: 0, width: 304, height: "\${{ values.height }}" }
+    markdown: \${{ values.note }}
+`;
+
+interface Live {
+  dashboardMetadata: { name: string };
+  tiles: { markdown?: string }[];
+}
+
+/** The dashboards live in one environment of the daemon's embedded API. */
+async function liveIn(d: DaemonChild, cwd: string, env: string): Promise<Live[]> {
+  const token = await createToken(cwd, '.dashcd', 'ReadConfig', env);
+  const list = await api(`${d.url}/e/${env}/api/config/v1/dashboards`, { token });
+  const ids = (list.json as { dashboards: { id: string }[] }).dashboards.map((d) => d.id);
+  return Promise.all(ids.map(async (id) => (await api(`${d.url}/e/${env}/api/config/v1/dashboards/${id}`, { token })).json as Live));
+}
+
+async function environments(d: DaemonChild): Promise<EnvironmentsStatusJson['environments']> {
+  return EnvironmentsStatusJson.parse(await d.status()).environments;
+}
+
+describe('dashcd daemon with environments of the embedded API', () => {
+  it('reconciles each environment from one process; /status and /metrics report each; a bad value in prod stops only prod until fixed', async () => {
+    const project = await scope.createProject({ 'dashcd.yaml': config('tall'), 'dashboards/hosts.yaml': HOSTS });
+    const d = await scope.startDaemon(['--simulate-events', '--poll', '200ms', '--resync', '1s'], { cwd: project.root });
+
+    const [dev, staging, prod] = await environments(d);
+    expect([dev?.name, staging?.name, prod?.name]).toEqual(['dev', 'staging', 'prod']);
+    expect(staging).toMatchObject({ group: 'production', target: `${d.url}/e/staging`, lastReconcile: { ok: true }, invalid: [] });
+    expect(dev?.files['dashboards/hosts.yaml']?.result).toBe('created');
+    expect(prod?.lastReconcile).toMatchObject({ ok: false, error: 'invalid values or files in environment prod; nothing was written to it' });
+    expect(prod?.invalid[0]?.errors.join('\n')).toMatch(/\[prod\] tiles\[0\]\.bounds\.height: .*values\.height = "tall", set in environments\.prod\.values at dashcd\.yaml:9:/);
+
+    expect((await liveIn(d, project.root, 'dev')).map((l) => [l.dashboardMetadata.name, l.tiles[0]?.markdown])).toEqual([['Hosts dev', 'default note']]);
+    expect((await liveIn(d, project.root, 'staging')).map((l) => [l.dashboardMetadata.name, l.tiles[0]?.markdown])).toEqual([['Hosts staging', 'production note']]);
+    expect(await liveIn(d, project.root, 'prod')).toEqual([]);
+
+    const samples = await d.metrics();
+    expect(metricValue(samples, 'dashcd_writes_total', { env: 'dev', action: 'create' })).toBe(1);
+    expect(metricValue(samples, 'dashcd_writes_total', { env: 'staging', action: 'create' })).toBe(1);
+    expect(metricValue(samples, 'dashcd_writes_total', { env: 'prod' })).toBe(0);
+    expect(metricValue(samples, 'dashcd_reconciles_total', { env: 'prod', result: 'failed' })).toBeGreaterThanOrEqual(1);
+    expect(metricValue(samples, 'dashcd_reconciles_total', { env: 'prod', result: 'ok' })).toBe(0);
+    expect(metricValue(samples, 'dashcd_invalid_files', { env: 'prod' })).toBe(1);
+    expect(metricValue(samples, 'dashcd_invalid_files', { env: 'dev' })).toBe(0);
+
+    // Each environment archives its own feed into its own folder.
+    await waitFor(async () => (await environments(d)).every((e) => e.poller.eventsArchived > 0), { what: 'simulated events archived for every environment' });
+
+    // Fixing prod's value heals prod at the next resync; the others were never stopped.
+    await writeFile(join(project.root, 'dashcd.yaml'), config('152'));
+    await waitFor(async () => (await environments(d))[2]?.lastReconcile?.ok === true, { what: 'prod reconciled after its value was fixed' });
+    expect((await liveIn(d, project.root, 'prod')).map((l) => [l.dashboardMetadata.name, l.tiles[0]?.markdown])).toEqual([['Hosts prod', 'production note']]);
+    expect((await environments(d))[2]?.invalid).toEqual([]);
+
+    expect((await d.stop('SIGTERM')).code).toBe(0);
+    for (const env of ['dev', 'staging', 'prod']) expect((await expectConsistentArchive(join(project.root, 'events-archive'), env)).size).toBeGreaterThan(0);
+  });
+
+  it('--env reconciles only the chosen environments (a group stands for its members)', async () => {
+    const project = await scope.createProject({ 'dashcd.yaml': config('152'), 'dashboards/hosts.yaml': HOSTS });
+    const d = await scope.startDaemon(['--env', 'production'], { cwd: project.root });
+    expect((await environments(d)).map((e) => [e.name, e.lastReconcile?.ok])).toEqual([['staging', true], ['prod', true]]);
+    expect(await liveIn(d, project.root, 'dev')).toEqual([]);
+    expect(await (await fetch(`${d.url}/healthz`)).json()).toEqual({ status: 'ok' });
+  });
+
+  it('a remote environment whose token variable is unset stops the start with exit 4 naming the variable', async () => {
+    const project = await scope.createProject({
+      'dashcd.yaml': 'environments:\n  dev:\n  prod:\n    target: https://prod.example.invalid\n    tokenEnv: PROD_TOKEN\n',
+      'dashboards/hosts.yaml': HOSTS.replace('${{ values.height }}', '152').replace('${{ values.note }}', 'x'),
+    });
+    const started = scope.startDaemon([], { cwd: project.root, timeoutMs: 30_000 });
+    await expect(started).rejects.toThrow(/exited with 4:[\s\S]*no API token for prod \(https:\/\/prod\.example\.invalid\): set PROD_TOKEN/);
+  });
+});
