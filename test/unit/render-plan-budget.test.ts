@@ -60,6 +60,13 @@ describe('markdown plan within a pull-request comment', () => {
     expect((small.match(/```diff/g) ?? []).length).toBe(3);
   });
 
+  it('complete (an --out .md file): every diff whole, past the comment budget, nothing said about shortening', () => {
+    const md = renderPlanMarkdown(movedTilesPlan(120), { complete: true });
+    expect(md.length).toBeGreaterThan(COMMENT_LIMIT);
+    expect((md.match(/```diff/g) ?? []).length).toBe(120);
+    expect(md).not.toContain('shortened');
+  });
+
   it('stays under the limit even when the table alone would not fit', () => {
     const md = renderPlanMarkdown(movedTilesPlan(1500));
     expect(md.length).toBeLessThanOrEqual(COMMENT_LIMIT);

@@ -1,18 +1,19 @@
-import { resolve } from 'node:path';
-import { writeFileDurable } from '../../lib/durable-file.js';
 import { renderPlanJson } from '../render/render-json.js';
+import { renderPlanHtml } from '../render/render-html.js';
 import { renderPlanMarkdown } from '../render/render-markdown.js';
 import { renderPlanText } from '../render/render-text.js';
 import { colorFor } from '../render/colors.js';
 import { hasChanges, type Plan } from '../../plan/build-plan.js';
-import { booleanFlag, defineCommand, stringFlag, type CommandIo } from '../command.js';
+import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
 import { concurrencyFlag, dataFlag, dirFlag, pathsPositional, pruneFlags, strictFlag, targetFlag } from '../common-flags.js';
 import { printDiagnostics, printWarnings } from '../diagnostics-output.js';
-import { CliError, ExitCode, UsageError } from '../exit-codes.js';
+import { ExitCode, UsageError } from '../exit-codes.js';
 import { withTarget } from '../with-target.js';
 import { planFromFlags, selectionFromArgs } from '../plan-from-flags.js';
 import { allEnvsFlag, envFlag, environmentMode } from '../environment-choice.js';
 import { planEnvironments } from '../plan-environments.js';
+import { outFilesOf, writeOutFiles, type OutFile } from '../plan-out-files.js';
+import { previewDirOf, writePlanPreviews } from '../plan-previews.js';
 
 type RenderContext = { io: CommandIo; out: string | undefined };
 
@@ -20,6 +21,7 @@ const RENDERERS: Record<string, (plan: Plan, context: RenderContext) => string> 
   text: (plan, { io }) => renderPlanText(plan, { color: colorFor(io.stdout, io.env) }),
   json: renderPlanJson,
   markdown: (plan, { out }) => renderPlanMarkdown(plan, out === undefined ? {} : { fullPlan: out }),
+  html: renderPlanHtml,
 };
 
 export const planCommand = defineCommand({
@@ -31,8 +33,15 @@ export const planCommand = defineCommand({
     dir: dirFlag,
     target: targetFlag,
     data: dataFlag,
-    output: { type: 'string', description: 'text | json | markdown', default: 'text', valueName: 'format' },
-    out: { type: 'string', description: 'Also write the whole plan as JSON to this file (the full plan a shortened markdown comment points to)', valueName: 'path' },
+    output: { type: 'string', description: 'text | json | markdown | html (stdout)', default: 'text', valueName: 'format' },
+    out: {
+      type: 'string',
+      multiple: true,
+      description: 'Also write the whole plan (never shortened) to this file, in the format its extension names: .json, .html, .md, .txt (repeatable; a shortened markdown comment points to it)',
+      valueName: 'path',
+    },
+    'preview-dir': { type: 'string', description: 'Also write a before/after PNG per dashboard to be written into this folder', valueName: 'dir' },
+    'preview-url': { type: 'string', description: 'Base URL the --preview-dir files will be served from: the markdown plan links them', valueName: 'url' },
     'detailed-exitcode': { type: 'boolean', description: 'Exit 2 when there are changes pending (create, adopt, update or delete)' },
     ...pruneFlags,
     // Plan only reads: more GETs in flight keep a 1,000-dashboard plan from waiting on round trips.
@@ -43,18 +52,22 @@ export const planCommand = defineCommand({
   },
   positionals: [pathsPositional],
   quietLogs: true,
-  examples: ['dashcd plan', 'dashcd plan --output markdown --out plan.json > plan.md', 'dashcd plan --prune', 'dashcd plan --output json --detailed-exitcode', 'dashcd plan dashboards/team/api.yaml dashboards/ops/', 'dashcd plan --env production --output markdown'],
+  examples: ['dashcd plan', 'dashcd plan --output markdown --out plan.json > plan.md', 'dashcd plan --output html --out plan.html --out plan.json --preview-dir previews', 'dashcd plan --prune', 'dashcd plan --output json --detailed-exitcode', 'dashcd plan dashboards/team/api.yaml dashboards/ops/', 'dashcd plan --env production --output markdown'],
   async run({ flags, positionals }, io) {
     const output = stringFlag(flags, 'output') ?? 'text';
-    const render = Object.hasOwn(RENDERERS, output) ? RENDERERS[output] : undefined;
-    if (!render) throw new UsageError(`--output must be text, json or markdown, got '${output}'`);
+    if (!Object.hasOwn(RENDERERS, output)) throw new UsageError(`--output must be text, json, markdown or html, got '${output}'`);
+    if (stringFlag(flags, 'preview-url') !== undefined && stringFlag(flags, 'preview-dir') === undefined) throw new UsageError('--preview-url needs --preview-dir (the files it links)');
+    const outFiles = outFilesOf(io.cwd, listOf(flags, 'out'));
     const selection = await selectionFromArgs(flags, positionals, io);
     const mode = await environmentMode(selection.root, flags, io);
     if (mode.kind === 'invalid') {
       printDiagnostics(mode.diagnostics, io);
       return ExitCode.InvalidDesiredState;
     }
-    if (mode.kind === 'environments') return planEnvironments(mode, selection, { flags, output }, io);
+    if (mode.kind === 'environments') {
+      refuseSingleTargetOutputs(flags, output, outFiles);
+      return planEnvironments(mode, selection, { flags, output }, io);
+    }
     // A plan only reads: a pull-request job can (and should) run it with a read-only token.
     return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data'), scopes: ['ReadConfig'] }, io, async (target) => {
       const result = await planFromFlags(selection, flags, io, target);
@@ -64,9 +77,7 @@ export const planCommand = defineCommand({
       }
       printWarnings(result.desired.warnings, io, 'stderr');
       const { plan } = result;
-      const out = stringFlag(flags, 'out');
-      if (out !== undefined) await writePlanFile(resolve(io.cwd, out), plan);
-      io.stdout.write(render(plan, { io, out }));
+      await emitPlan(plan, { flags, output, outFiles }, io);
       if (plan.prune.refused !== undefined) {
         io.stderr.write(`✗ ${plan.prune.refused}; apply would write nothing\n`);
         return ExitCode.InvalidDesiredState;
@@ -76,12 +87,26 @@ export const planCommand = defineCommand({
   },
 });
 
-/** `--out`: a path that cannot be written is the user's to fix, named with the reason (not an unexpected error). */
-async function writePlanFile(path: string, plan: Plan): Promise<void> {
-  try {
-    await writeFileDurable(path, renderPlanJson(plan));
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw new CliError(`cannot write --out ${path} (${reason}): check that its folder exists and is writable`, ExitCode.Unexpected);
-  }
+/**
+ * The PNGs, the `--out` files, then stdout in the `--output` format. The markdown comment points to the JSON file
+ * (else the first file) for its full plan; with `--output html` and an `.html` file stdout stays empty (one page).
+ */
+async function emitPlan(plan: Plan, { flags, output, outFiles }: { flags: FlagValues; output: string; outFiles: readonly OutFile[] }, io: CommandIo): Promise<void> {
+  const dir = previewDirOf(io.cwd, stringFlag(flags, 'preview-dir'));
+  const links = dir === undefined ? '' : await writePlanPreviews(plan, dir, stringFlag(flags, 'preview-url'));
+  await writeOutFiles(plan, outFiles);
+  if (output === 'html' && outFiles.some((f) => f.extension === '.html')) return;
+  const pointer = (outFiles.find((f) => f.extension === '.json') ?? outFiles[0])?.given;
+  io.stdout.write(RENDERERS[output]!(plan, { io, out: pointer }) + (output === 'markdown' ? links : ''));
+}
+
+/** Per-environment plans print their sections; files and pictures are for one target's plan (not silently dropped). */
+function refuseSingleTargetOutputs(flags: FlagValues, output: string, outFiles: readonly OutFile[]): void {
+  const used = [outFiles.length > 0 ? '--out' : '', stringFlag(flags, 'preview-dir') === undefined ? '' : '--preview-dir', output === 'html' ? '--output html' : ''].filter((s) => s !== '');
+  if (used.length > 0) throw new UsageError(`${used.join(', ')}: not available yet when dashcd.yaml declares environments (plan prints each environment's section to stdout)`);
+}
+
+function listOf(flags: FlagValues, name: string): string[] {
+  const value = flags[name];
+  return Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
 }

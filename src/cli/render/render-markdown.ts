@@ -19,6 +19,8 @@ const ACTION_LABEL: Record<PlanChange['action'], string> = {
 export interface MarkdownOptions {
   /** Where the whole plan can be read when diffs had to be shortened (the file `--out` wrote); default: a command. */
   fullPlan?: string;
+  /** The whole plan for a file (`--out plan.md`): no comment budget, no diff cut at MAX_PATCH_LINES_PER_UPDATE. */
+  complete?: boolean;
 }
 
 /**
@@ -33,7 +35,9 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions = {}): s
   const listed = plan.changes.filter((c) => c.action !== 'unchanged');
   const table = listed.length > 0 ? ['', '| action | dashboard | file |', '| --- | --- | --- |', ...listed.map(tableRow)] : ['', 'No changes.'];
   const patched = plan.changes.filter((c): c is PatchedChange => c.action === 'update' || c.action === 'adopt');
-  const diffs = patched.map((change) => ({ full: details(change).join('\n'), short: shortDetails(change) }));
+  const cap = options.complete === true ? Infinity : MAX_PATCH_LINES_PER_UPDATE;
+  const diffs = patched.map((change) => ({ full: details(change, cap).join('\n'), short: shortDetails(change) }));
+  if (options.complete === true) return `${[...head, ...table, ...diffs.map((d) => d.full)].join('\n')}\n`;
   const fullPlan = options.fullPlan === undefined ? '`dashcd plan --output json` (or `--out plan.json`)' : code(options.fullPlan);
   return fitToBudget({ head: [...head, ...table].join('\n'), diffs, fullPlan });
 }
@@ -74,9 +78,9 @@ function summaryLine(change: PatchedChange, count: number): string {
   return `<summary>${verb} <b>${escapeHtml(change.name)}</b> (<code>${escapeHtml(change.file)}</code>): ${count} change${count === 1 ? '' : 's'}</summary>`;
 }
 
-function details(change: PatchedChange): string[] {
+function details(change: PatchedChange, cap: number): string[] {
   const all = patchLines(change).map(printable);
-  const shown = all.slice(0, MAX_PATCH_LINES_PER_UPDATE);
+  const shown = all.slice(0, cap);
   if (all.length > shown.length) shown.push(`… ${all.length - shown.length} more lines (see the full plan)`);
   const fence = '`'.repeat(Math.max(3, longestBacktickRun(shown) + 1));
   return ['', `<details>${summaryLine(change, change.patch.length)}`, '', `${fence}diff`, ...shown, fence, '', '</details>'];

@@ -1,0 +1,48 @@
+import { extname, resolve } from 'node:path';
+import type { Plan } from '../plan/build-plan.js';
+import { writeFileDurable } from '../lib/durable-file.js';
+import { CliError, ExitCode, UsageError } from './exit-codes.js';
+import { renderPlanHtml } from './render/render-html.js';
+import { renderPlanJson } from './render/render-json.js';
+import { renderPlanMarkdown } from './render/render-markdown.js';
+import { renderPlanText } from './render/render-text.js';
+
+/** Each `--out` file holds the whole plan (never shortened) in the format its extension names. */
+const FILE_RENDERERS: Record<string, (plan: Plan) => string> = {
+  '.json': renderPlanJson,
+  '.html': renderPlanHtml,
+  '.md': (plan) => renderPlanMarkdown(plan, { complete: true }),
+  '.txt': (plan) => renderPlanText(plan),
+};
+
+export interface OutFile {
+  /** As given, for messages and for the markdown comment's "full plan" pointer. */
+  given: string;
+  path: string;
+  extension: string;
+}
+
+/** Checked before the plan is computed, so a typo costs nothing (exit 64 naming the allowed extensions). */
+export function outFilesOf(cwd: string, values: readonly string[]): OutFile[] {
+  return values.map((given) => {
+    const extension = extname(given).toLowerCase();
+    if (!Object.hasOwn(FILE_RENDERERS, extension)) {
+      throw new UsageError(`--out ${given}: the extension picks the format; use one of ${Object.keys(FILE_RENDERERS).join(', ')}`);
+    }
+    return { given, path: resolve(cwd, given), extension };
+  });
+}
+
+export async function writeOutFiles(plan: Plan, files: readonly OutFile[]): Promise<void> {
+  for (const file of files) await writeOutFile(file.path, FILE_RENDERERS[file.extension]!(plan));
+}
+
+/** A path that cannot be written is the user's to fix, named with the reason (not an unexpected error). */
+async function writeOutFile(path: string, text: string): Promise<void> {
+  try {
+    await writeFileDurable(path, text);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new CliError(`cannot write --out ${path} (${reason}): check that its folder exists and is writable`, ExitCode.Unexpected);
+  }
+}

@@ -1,0 +1,55 @@
+import type { Plan, PlanChange } from '../../plan/build-plan.js';
+import { normalizeForCompare } from '../../plan/normalize.js';
+import { renderBeforeAfterSvg, undoPatch } from '../../preview/before-after.js';
+import { patchLines } from './patch-lines.js';
+
+type UpdateChange = Extract<PlanChange, { action: 'update' }>;
+
+/** The before/after picture of one planned write, named for a file a CI job uploads. */
+export interface PlanPicture {
+  change: PlanChange;
+  /** `dashboards_hosts.yaml.png`-style: unique per file, safe in a path and a URL. */
+  fileName: string;
+  svg: string;
+  diffLines: string[];
+}
+
+/**
+ * One picture per dashboard the plan would write: an update shows live (recovered from the plan's patch) beside
+ * desired, a create shows the new layout. Pure: drawn from the plan value only.
+ */
+export function planPictures(plan: Plan): PlanPicture[] {
+  return plan.changes.flatMap((change) => {
+    if (change.action === 'update') return [updatePicture(change)];
+    if (change.action === 'create') {
+      const svg = renderBeforeAfterSvg({ after: change.desired, patch: [], diffLines: [] });
+      return [{ change, fileName: pictureFileName(change.file), svg, diffLines: [] }];
+    }
+    return [];
+  });
+}
+
+function updatePicture(change: UpdateChange): PlanPicture {
+  // The plan's patch is between normalised values, so the picture is drawn from them: its indexes match.
+  const after = normalizeForCompare(change.desired, { ignore: [] });
+  const before = undoPatch(after, change.patch, change.before);
+  const diffLines = patchLines(change);
+  const svg = renderBeforeAfterSvg({ ...(before === undefined ? {} : { before }), after, patch: before === undefined ? [] : change.patch, diffLines });
+  return { change, fileName: pictureFileName(change.file), svg, diffLines };
+}
+
+export function pictureFileName(file: string): string {
+  return `${file.replace(/[^A-Za-z0-9._-]+/g, '_')}.png`;
+}
+
+/** Markdown lines linking the uploaded pictures, for the end of the PR comment. */
+export function previewLinksMarkdown(pictures: readonly PlanPicture[], baseUrl: string): string {
+  if (pictures.length === 0) return '';
+  const base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
+  const links = pictures.map((p) => `- [${escapeLinkText(p.change.name)}](${base}${encodeURIComponent(p.fileName)})`);
+  return `\n**Layout previews**\n\n${links.join('\n')}\n`;
+}
+
+function escapeLinkText(text: string): string {
+  return text.replace(/[\\`*_[\]<>|!]/g, (c) => `\\${c}`).replace(/[\u0000-\u001f]/g, ' ');
+}
