@@ -87,6 +87,13 @@ describe('plan with pictures', () => {
     expect(result.stdout).toContain('1 to create, 1 to update');
   });
 
+  it('with environments in dashcd.yaml, --out/--preview-dir/--output html exit 64 instead of being ignored', async () => {
+    project = await createProject({ 'dashcd.yaml': 'environments:\n  dev:\n', 'dashboards/new.yaml': NEW });
+    const result = await runDashcd(['plan', '--output', 'html', '--out', 'plan.json'], { cwd: project.root });
+    expect(result).toMatchObject({ code: 64, stdout: '' });
+    expect(result.stderr).toContain('--out, --output html: not available yet when dashcd.yaml declares environments');
+  });
+
   it('--preview-url without --preview-dir is a usage error', async () => {
     project = await createProject({ 'dashboards/new.yaml': NEW });
     expect(await runDashcd(['plan', '--preview-url', 'https://x'], { cwd: project.root })).toMatchObject({ code: 64, stderr: expect.stringContaining('--preview-url needs --preview-dir') });
