@@ -62,7 +62,8 @@ describe('dashcd daemon with environments of the embedded API', () => {
     const [dev, staging, prod] = await environments(d);
     expect([dev?.name, staging?.name, prod?.name]).toEqual(['dev', 'staging', 'prod']);
     expect(staging).toMatchObject({ group: 'production', target: `${d.url}/e/staging`, lastReconcile: { ok: true }, invalid: [] });
-    expect(dev?.files['dashboards/hosts.yaml']?.result).toBe('created');
+    // Created by the first pass; a resync since may already have found it unchanged.
+    expect(dev?.files['dashboards/hosts.yaml']?.result).toMatch(/^(created|unchanged)$/);
     expect(prod?.lastReconcile).toMatchObject({ ok: false, error: 'invalid values or files in environment prod; nothing was written to it' });
     expect(prod?.invalid[0]?.errors.join('\n')).toMatch(/\[prod\] tiles\[0\]\.bounds\.height: .*values\.height = "tall", set in environments\.prod\.values at dashcd\.yaml:9:/);
 
