@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
 import type { Environment } from '../environments/environment.js';
 import { EnvironmentId } from '../schema/ids.js';
-import { DataDirLockedError, readOwner } from '../server/data-dir.js';
 import type { CommandIo } from './command.js';
 import { CliError, ExitCode } from './exit-codes.js';
+import { claimLocalStore } from './local-store.js';
 import { requestSessionToken } from './owner-admin.js';
-import { atLeastWarn, DEFAULT_DATA_DIR, retryFromEnv, runClient, type TargetSession } from './target.js';
+import { DEFAULT_DATA_DIR, retryFromEnv, runClient, type TargetSession } from './target.js';
 
 /** Opens each environment's target once and closes them all: remote ones with their own token variable. */
 export interface EnvironmentTargets {
@@ -60,15 +60,11 @@ async function openEmbedded(env: Environment, server: Embedded, io: CommandIo): 
 }
 
 async function startEmbedded(dataDir: string, io: CommandIo): Promise<Embedded> {
-  const owner = await readOwner(dataDir);
-  if (owner) {
+  const store = await claimLocalStore(dataDir, io);
+  if (store.kind === 'owner') {
+    const { owner } = store;
     return { label: owner.url, session: async (env) => ({ url: `${owner.url}/e/${env}`, token: await requestSessionToken(owner, env) }), close: async () => undefined };
   }
-  const log = io.log.child({ component: 'embedded-server' }, { level: atLeastWarn(io.log) });
-  const { startEmbeddedServer } = await import('../server/create-server.js');
-  const server = await startEmbeddedServer({ dataDir, log }).catch((error: unknown) => {
-    if (error instanceof DataDirLockedError) throw new CliError(error.message, ExitCode.TargetUnavailable, { cause: error });
-    throw error;
-  });
+  const { server } = store;
   return { label: `embedded store ${dataDir}`, session: (env) => server.session(EnvironmentId.parse(env)), close: () => server.close() };
 }

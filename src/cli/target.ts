@@ -6,7 +6,7 @@ import type { CommandIo } from './command.js';
 import { CliError, ExitCode, UsageError } from './exit-codes.js';
 import { parseDuration } from './int-flag.js';
 import { requestSessionToken } from './owner-admin.js';
-import { DataDirLockedError, readOwner } from '../server/data-dir.js';
+import { claimLocalStore } from './local-store.js';
 
 export const DEFAULT_DATA_DIR = '.dashcd';
 
@@ -51,22 +51,14 @@ function openRemote(rawUrl: string, io: CommandIo, scopes: readonly string[] = [
 }
 
 async function openLocal(dataDir: string, io: CommandIo): Promise<TargetSession> {
-  const owner = await readOwner(dataDir);
-  if (owner) {
-    const baseUrl = `${owner.url}/e/local`;
-    const token = await requestSessionToken(owner, 'local');
+  const store = await claimLocalStore(dataDir, io);
+  if (store.kind === 'owner') {
+    const baseUrl = `${store.owner.url}/e/local`;
+    const token = await requestSessionToken(store.owner, 'local');
     const { client, close } = runClient(io, { baseUrl, token, retry: retryFromEnv(io.env) });
     return { client, label: baseUrl, env: 'local', kind: 'owner', close };
   }
-  // The in-process server's lifecycle lines (store opened, listening, stopped) are noise in a plan's output.
-  const log = io.log.child({ component: 'embedded-server' }, { level: atLeastWarn(io.log) });
-  // Loaded only when no target is given: remote runs never need the server's code.
-  const { startEmbeddedServer } = await import('../server/create-server.js');
-  const server = await startEmbeddedServer({ dataDir, log }).catch((error: unknown) => {
-    // Another dashcd took the data dir between readOwner and here (or is still starting): say who, exit 4.
-    if (error instanceof DataDirLockedError) throw new CliError(error.message, ExitCode.TargetUnavailable, { cause: error });
-    throw error;
-  });
+  const { server } = store;
   const { client, close } = runClient(io, { baseUrl: server.url, token: server.token });
   return {
     client,
@@ -99,12 +91,6 @@ export function runClient(io: CommandIo, options: { baseUrl: string; token: stri
       await client.close();
     },
   };
-}
-
-/** `warn`, or the logger's own level when that is stricter (a child must never log more than its parent). */
-export function atLeastWarn(log: CommandIo['log']): string {
-  const warn = log.levels.values.warn ?? 40;
-  return log.levelVal > warn ? log.level : 'warn';
 }
 
 /**

@@ -55,6 +55,8 @@ export interface ServerOptions<E extends EnvironmentService = EnvironmentService
    * when it answered. Everything else goes through the API's routing, auth and envelopes.
    */
   readonly extraHandler?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** False for a command's own in-process server (see OwnerInfo.lasting); default true. */
+  readonly lasting?: boolean;
 }
 
 export interface RunningServer<E extends EnvironmentService = EnvironmentService> {
@@ -75,7 +77,7 @@ export async function startServer<E extends EnvironmentService = EnvironmentServ
   options: ServerOptions<E>,
 ): Promise<RunningServer<E>> {
   const { dataDir, log, clock = systemClock } = options;
-  const ownership = await acquireOwnership(dataDir);
+  const ownership = await acquireOwnership(dataDir, { lasting: options.lasting ?? true });
   let environments: EnvironmentRegistry<E> | undefined;
   try {
     const layout = dataDirLayout(dataDir);
@@ -103,7 +105,7 @@ export async function startEmbeddedServer({ dataDir, log }: { dataDir: string; l
   session(env: EnvironmentId): Promise<{ url: string; token: string }>;
   close(): Promise<void>;
 }> {
-  const server = await startServer({ dataDir, log, host: '127.0.0.1', port: 0, ...eventsServerOptions({ log }) });
+  const server = await startServer({ dataDir, log, host: '127.0.0.1', port: 0, lasting: false, ...eventsServerOptions({ log }) });
   const local = server.environments.get(DEFAULT_ENVIRONMENT);
   if (!local) {
     await server.close();

@@ -56,6 +56,11 @@ export interface OwnerInfo {
   /** The bearer key of the owner's admin API; the file is 0600, so only the same user can read it. */
   adminKey: string;
   startedAt: string;
+  /**
+   * True for `serve` and the daemon, which stay up until stopped; false for a command's own in-process server, which
+   * ends with the command: other commands wait for that one to finish instead of going through it.
+   */
+  lasting: boolean;
 }
 
 /** On disk: the info plus, where `/proc` exists, `<boot id>:<start ticks>` of the owner, to see through pid reuse. */
@@ -65,6 +70,8 @@ const OwnerFile = z.object({
   adminKey: z.string().min(1),
   startedAt: z.string(),
   identity: z.string().optional(),
+  // Absent in files written before it existed: those owners were `serve` or a daemon, or are long gone.
+  lasting: z.boolean().optional(),
 });
 type OwnerFile = z.infer<typeof OwnerFile>;
 
@@ -101,7 +108,7 @@ const MAX_ATTEMPTS = 5;
  * half-written. A file left by a dead process is taken over; a live owner is a DataDirLockedError naming its pid
  * and URL. The new owner removes temp files that crashed writes left in the root (sweepRootTemps).
  */
-export async function acquireOwnership(root: string): Promise<Ownership> {
+export async function acquireOwnership(root: string, { lasting = true }: { lasting?: boolean } = {}): Promise<Ownership> {
   const { ownerFile } = dataDirLayout(root);
   await ensureDataDirRoot(root);
   const mine: OwnerFile = {
@@ -110,6 +117,7 @@ export async function acquireOwnership(root: string): Promise<Ownership> {
     adminKey: randomBytes(32).toString('base64url'),
     startedAt: new Date().toISOString(),
     identity: (await processStatus(process.pid))?.identity,
+    lasting,
   };
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     if (await createExclusive(ownerFile, mine)) {
@@ -236,8 +244,8 @@ async function isOwnerAlive(owner: OwnerFile): Promise<boolean> {
   }
 }
 
-function publicInfo({ pid, url, adminKey, startedAt }: OwnerFile): OwnerInfo {
-  return { pid, url, adminKey, startedAt };
+function publicInfo({ pid, url, adminKey, startedAt, lasting = true }: OwnerFile): OwnerInfo {
+  return { pid, url, adminKey, startedAt, lasting };
 }
 
 function serialize(owner: OwnerFile): string {

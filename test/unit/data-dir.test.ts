@@ -78,7 +78,7 @@ describe('data dir ownership', () => {
     await ownership.publish('http://127.0.0.1:8080');
     expect((await stat(ownerFile)).mode & 0o777).toBe(0o600);
     const owner = await readOwner(join(root, 'fresh'));
-    expect(owner).toEqual({ pid: process.pid, url: 'http://127.0.0.1:8080', adminKey: ownership.adminKey, startedAt: expect.any(String) });
+    expect(owner).toEqual({ pid: process.pid, url: 'http://127.0.0.1:8080', adminKey: ownership.adminKey, startedAt: expect.any(String), lasting: true });
     expect(ownership.adminKey.length).toBeGreaterThanOrEqual(32);
     await ownership.release();
   });
@@ -97,7 +97,7 @@ describe('data dir ownership', () => {
 
   it('treats a recorded pid that is running as a live owner, still starting while it has no URL', async () => {
     await writeOwner({ pid: process.ppid, url: '', adminKey: 'k', startedAt: new Date().toISOString() });
-    expect(await readOwner(root)).toEqual({ pid: process.ppid, url: '', adminKey: 'k', startedAt: expect.any(String) });
+    expect(await readOwner(root)).toEqual({ pid: process.ppid, url: '', adminKey: 'k', startedAt: expect.any(String), lasting: true });
     await expect(acquireOwnership(root)).rejects.toThrow(`data dir ${root} is in use by dashcd pid ${process.ppid}, which is still starting`);
   });
 

@@ -1,0 +1,51 @@
+import { systemClock, type Clock } from '../lib/clock.js';
+import { DataDirLockedError, readOwner, type OwnerInfo } from '../server/data-dir.js';
+import type { CommandIo } from './command.js';
+import { CliError, ExitCode } from './exit-codes.js';
+
+type EmbeddedServer = Awaited<ReturnType<typeof import('../server/create-server.js').startEmbeddedServer>>;
+
+/** The store of a data dir as a command reaches it: through its lasting owner, or through a server of its own. */
+export type LocalStore = { kind: 'owner'; owner: OwnerInfo } | { kind: 'embedded'; server: EmbeddedServer };
+
+/** How long a command waits for another command to finish with the data dir before it gives up (exit 4). */
+const WAIT_LIMIT_MS = 10 * 60_000;
+const POLL_MS = 200;
+
+/**
+ * The data dir's store for a command. A `serve` or daemon that owns it and has published its URL stays up, so the
+ * command goes through it. Another command's in-process server ends with that command, and an owner still starting
+ * has no URL yet: either is waited for (polling owner.json), never used, so two commands on one data dir run one
+ * after the other and both succeed. Losing the race to start a server is the same wait.
+ */
+export async function claimLocalStore(dataDir: string, io: CommandIo, clock: Clock = systemClock): Promise<LocalStore> {
+  const log = io.log.child({ component: 'embedded-server' }, { level: atLeastWarn(io.log) });
+  const deadline = clock.now() + WAIT_LIMIT_MS;
+  let waitingFor: number | undefined;
+  for (;;) {
+    const owner = await readOwner(dataDir);
+    if (owner?.url && owner.lasting) return { kind: 'owner', owner };
+    if (owner === undefined) {
+      // Loaded only when no target is given: remote runs never need the server's code.
+      const { startEmbeddedServer } = await import('../server/create-server.js');
+      const started = await startEmbeddedServer({ dataDir, log }).catch((error: unknown) => {
+        if (error instanceof DataDirLockedError) return undefined;
+        throw error;
+      });
+      if (started) return { kind: 'embedded', server: started };
+    } else if (waitingFor !== owner.pid) {
+      waitingFor = owner.pid;
+      io.log.warn({ dataDir, pid: owner.pid }, `data dir in use by dashcd pid ${owner.pid} (${owner.url ? 'another command' : 'still starting'}); waiting for it`);
+    }
+    if (clock.now() > deadline) {
+      throw new CliError(`data dir ${dataDir} is still in use by dashcd pid ${waitingFor ?? '?'} after ${WAIT_LIMIT_MS / 60_000} minutes of waiting`, ExitCode.TargetUnavailable);
+    }
+    await clock.sleep(POLL_MS, io.signal);
+  }
+}
+
+/** `warn`, or the logger's own level when that is stricter (a child must never log more than its parent). */
+export function atLeastWarn(log: CommandIo['log']): string {
+  const warn = log.levels.values.warn ?? 40;
+  return log.levelVal > warn ? log.level : 'warn';
+}
