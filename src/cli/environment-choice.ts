@@ -14,7 +14,7 @@ export const envFlag: FlagSpec = {
 export const allEnvsFlag: FlagSpec = { type: 'boolean', description: 'Every environment declared in dashcd.yaml' };
 
 export type EnvironmentMode =
-  | { kind: 'single' }
+  | { kind: 'single'; project: LoadProjectConfigResult }
   | { kind: 'invalid'; diagnostics: Diagnostic[] }
   | { kind: 'environments'; project: LoadProjectConfigResult; declared: Environment[]; selected: Environment[]; chosen: boolean };
 
@@ -29,7 +29,7 @@ export async function environmentMode(root: string, flags: FlagValues, io: Comma
   const names = listFlag(flags, 'env');
   const selection = selectEnvironments(declared, { names, allEnvs: booleanFlag(flags, 'all-envs') });
   if (selection.kind === 'error') throw new UsageError(selection.message);
-  if (selection.kind === 'single') return { kind: 'single' };
+  if (selection.kind === 'single') return { kind: 'single', project };
   if (stringFlag(flags, 'target') !== undefined) throw new UsageError('--target and environments exclude each other: dashcd.yaml names each environment’s target; choose with --env');
   return { kind: 'environments', project, declared, selected: selection.environments, chosen: selection.chosen };
 }

@@ -76,3 +76,19 @@ export function* templatesIn(value: unknown, path: (string | number)[] = []): Ge
     for (const [key, item] of Object.entries(value)) yield* templatesIn(item, [...path, key]);
   }
 }
+
+/**
+ * What a file's templates and `dashcd:` member use, as written (`values.timeframe`, `env.name`,
+ * `dashboard("db.yaml")`, `dashcd:`): what replacing the file with one environment's rendered dashboard would lose.
+ */
+export function templateUses(value: Readonly<Record<string, unknown>>): string[] {
+  const uses = new Set<string>();
+  for (const { part } of templatesIn(value)) {
+    const { expr } = part;
+    if (expr.kind === 'value') uses.add(`values.${expr.path.join('.')}`);
+    else if (expr.kind === 'env') uses.add(`env.${expr.member}`);
+    else if (expr.kind === 'dashboard') uses.add(`dashboard("${expr.file}")`);
+  }
+  if (value.dashcd !== undefined) uses.add('dashcd:');
+  return [...uses];
+}

@@ -13,6 +13,8 @@ import type { LiveDashboard } from '../schema/dashboard.js';
 export type PullOutcome =
   | { id: string; file: string; status: 'written' | 'up-to-date' }
   | { id: string; file: string; status: 'kept-local-edits' }
+  /** The file differs and uses values (templates, a `dashcd:` member): overwriting it would lose `uses`. */
+  | { id: string; file: string; status: 'kept-templates'; uses: string[] }
   | { id: string; status: 'not-found' };
 
 export interface PullOptions {
@@ -29,6 +31,11 @@ export interface PullOptions {
   force: boolean;
   ownershipTag: string;
   ignore: readonly string[];
+  /**
+   * Pulling from one environment of dashcd.yaml: the dashboards its files give there (ids as that environment
+   * resolves them, values applied), and per file what its templates use. Without it the files are read as they are.
+   */
+  environment?: { dashboards: readonly DesiredDashboard[]; uses: ReadonlyMap<string, readonly string[]> };
   /** Parallel GETs (default 8); files are written one at a time, in `ids` order. */
   concurrency?: number;
   signal?: AbortSignal;
@@ -42,8 +49,8 @@ export interface PullOptions {
 export async function pullDashboards(options: PullOptions): Promise<PullOutcome[]> {
   const dir = resolve(options.cwd, options.dir);
   // Ids derive from paths relative to the root, as plan derives them.
-  const existing = await loadDesired({ dir: resolve(options.cwd, options.root ?? dir), cwd: options.cwd });
-  const fileById = new Map<string, DesiredDashboard>(existing.dashboards.map((d) => [d.id, d]));
+  const existing = options.environment?.dashboards ?? (await loadDesired({ dir: resolve(options.cwd, options.root ?? dir), cwd: options.cwd })).dashboards;
+  const fileById = new Map<string, DesiredDashboard>(existing.map((d) => [d.id, d]));
   const lives = await mapConcurrent(options.ids, options.concurrency ?? 8, (id) => options.api.dashboards.get(id), options.signal);
   const taken = new Set<string>();
   const outcomes: PullOutcome[] = [];
@@ -67,6 +74,9 @@ async function refreshFile(local: DesiredDashboard, pulled: LiveDashboard, optio
     normalizeForCompare(local.body, { ignore: options.ignore }),
     normalizeForCompare(pulled, { ignore: options.ignore }),
   );
+  const uses = options.environment?.uses.get(file) ?? [];
+  // A templated file meaning the same as live is left alone even with --force: rewriting it would only lose values.
+  if (uses.length > 0 && (same || !options.force)) return same ? { id, file, status: 'up-to-date' } : { id, file, status: 'kept-templates', uses: [...uses] };
   if (!options.force) return { id, file, status: same ? 'up-to-date' : 'kept-local-edits' };
   const yaml = toDashboardYaml(pulled);
   if ((await readFile(path, 'utf8')) === yaml) return { id, file, status: 'up-to-date' };

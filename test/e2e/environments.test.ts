@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EnvironmentId } from '../../src/schema/ids.js';
@@ -166,4 +167,34 @@ describe('environments of the embedded API', () => {
     ]);
     expect(plan.stdout.match(/^#### `[a-z-]+`/gm)).toEqual(['#### `dev`', '#### `prod-eu`', '#### `prod-us`']);
   });
+
+  it('pull --env refuses to overwrite a differing file that uses values, naming them, unless --force', async () => {
+    const dashcd = await setUp();
+    expect((await dashcd('apply', '--env', 'prod-eu')).code).toBe(0);
+    const root = (project as Project).root;
+    // prod-eu's region changes in dashcd.yaml: the live "Region eu" now differs from what region.yaml renders.
+    await writeFile(join(root, 'dashcd.yaml'), CONFIG.replace('region: eu', 'region: north'));
+    const before = await readFile(join(root, 'dashboards/region.yaml'), 'utf8');
+
+    const refused = await dashcd('pull', '--all', '--env', 'prod-eu');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/dashboards\/region\.yaml differs from live dashboard [0-9a-f-]+ in prod-eu and uses values\.region, dashcd:; not overwritten \(it would lose them\), use --force/);
+    // Files that use values but mean the same as live are up to date, and never rewritten.
+    expect(refused.stdout).toContain('= up to date');
+    expect(refused.stdout).toContain('dashboards/hosts.yaml');
+    expect(await readFile(join(root, 'dashboards/region.yaml'), 'utf8')).toBe(before);
+
+    const forced = await dashcd('pull', '--all', '--env', 'prod-eu', '--force');
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(await readFile(join(root, 'dashboards/region.yaml'), 'utf8')).toContain('name: Region eu');
+    expect(await readFile(join(root, 'dashboards/hosts.yaml'), 'utf8')).toContain('${{ values.timeframe }}');
+
+    const unchosen = await dashcd('pull', '--all');
+    expect(unchosen.code).toBe(64);
+    expect(unchosen.stderr).toContain('pull writes: choose environments with --env NAME');
+    const group = await dashcd('pull', '--all', '--env', 'production');
+    expect(group.code).toBe(64);
+    expect(group.stderr).toContain('pull writes files from one environment; --env chose prod-eu, prod-us');
+  });
 });
+

@@ -1,6 +1,5 @@
 import { mkdir } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
-import { loadProjectConfigFor } from '../../config/project-config.js';
 import { pullDashboards, type PullOutcome } from '../../pull/pull-dashboards.js';
 import { parseDashboardId } from '../../schema/ids.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo } from '../command.js';
@@ -9,6 +8,9 @@ import { dataFlag, dirFlag, targetFlag } from '../common-flags.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { defaultDashboardsRoot, findDashboardsRoot, isWithin } from '../dashboards-root.js';
 import { withTarget } from '../with-target.js';
+import { allEnvsFlag, envFlag, environmentMode } from '../environment-choice.js';
+import { pullEnvironment, type PulledEnvironment } from '../pull-environment.js';
+import type { TargetSession } from '../target.js';
 
 /** Dashboards the service owns itself; onboarding them would fight the service. */
 const SERVICE_OWNER = 'Dynatrace';
@@ -22,13 +24,17 @@ export const pullCommand = defineCommand({
     'dashboards/) is refreshed in that file, never copied into --dir. A file without an `id` gets its id from its path\n' +
     'relative to that root, so run plan and apply on the root itself. A file with local edits is never overwritten\n' +
     'without --force. Exit 0 when every dashboard was pulled or is up to date; 1 when one was not found or was kept\n' +
-    'for its local edits (one line each on stderr).',
+    'for its local edits (one line each on stderr).\n' +
+    'With environments in dashcd.yaml, --env NAME pulls from that one environment; a file that uses values (${{ … }},\n' +
+    'a dashcd: member) and differs is not overwritten without --force, naming the values it would lose.',
   flags: {
     dir: dirFlag,
     target: targetFlag,
     data: dataFlag,
     all: { type: 'boolean', description: 'Pull every dashboard on the target (except the service’s own presets)' },
     force: { type: 'boolean', description: 'Overwrite files that differ from the live dashboard' },
+    env: { ...envFlag, description: 'The one environment of dashcd.yaml to pull from' },
+    'all-envs': allEnvsFlag,
   },
   positionals: [{ name: 'id', description: 'Dashboard ids to pull', variadic: true }],
   quietLogs: true,
@@ -41,13 +47,14 @@ export const pullCommand = defineCommand({
     const given = stringFlag(flags, 'dir');
     const dir = given === undefined ? await defaultDashboardsRoot(io.cwd) : resolve(io.cwd, given);
     const root = await findDashboardsRoot(dir, io.cwd);
-    const project = await loadProjectConfigFor(root, io.cwd);
-    if (project.diagnostics.length > 0) {
-      printDiagnostics(project.diagnostics, io);
+    const mode = await environmentMode(root, flags, io);
+    if (mode.kind === 'invalid') {
+      printDiagnostics(mode.diagnostics, io);
       return ExitCode.InvalidDesiredState;
     }
     await mkdir(dir, { recursive: true });
-    return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data'), scopes: ['ReadConfig'] }, io, async (target) => {
+    const { config } = mode.project;
+    const pull = async (target: TargetSession, environment?: PulledEnvironment): Promise<ExitCode> => {
       const ids = all
         ? (await target.client.dashboards.list()).filter((s) => s.owner !== SERVICE_OWNER).map((s) => s.id)
         : positionals;
@@ -58,13 +65,16 @@ export const pullCommand = defineCommand({
         cwd: io.cwd,
         ids,
         force: booleanFlag(flags, 'force'),
-        ownershipTag: project.config.ownershipTag,
-        ignore: project.config.ignore,
+        ownershipTag: config.ownershipTag,
+        ignore: config.ignore,
         signal: io.signal,
+        ...(environment ? { environment } : {}),
       });
       // Each refused dashboard already has its one line on stderr; the exit code is the README's "not done" 1.
-      return reportPulls(outcomes, { dir, cwd: io.cwd, target: target.label }, io) > 0 ? ExitCode.Unexpected : ExitCode.Success;
-    });
+      return reportPulls(outcomes, { dir, cwd: io.cwd, target: target.label, env: environment?.name }, io) > 0 ? ExitCode.Unexpected : ExitCode.Success;
+    };
+    if (mode.kind === 'environments') return pullEnvironment(mode, root, flags, io, pull);
+    return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data'), scopes: ['ReadConfig'] }, io, (target) => pull(target));
   },
 });
 
@@ -72,13 +82,16 @@ export const pullCommand = defineCommand({
  * One line per dashboard: pulled and up-to-date ones on stdout (saying so when the file is an existing one outside
  * `--dir`), each one left alone on stderr as one line; returns how many were left alone.
  */
-function reportPulls(outcomes: readonly PullOutcome[], where: { dir: string; cwd: string; target: string }, io: CommandIo): number {
+function reportPulls(outcomes: readonly PullOutcome[], where: { dir: string; cwd: string; target: string; env: string | undefined }, io: CommandIo): number {
   let problems = 0;
   const dirShown = relative(where.cwd, where.dir).split(sep).join('/') || '.';
   for (const o of outcomes) {
     if (o.status === 'not-found') {
       problems++;
       io.stderr.write(`dashcd pull: ${o.id} not found on ${where.target}; nothing written for it\n`);
+    } else if (o.status === 'kept-templates') {
+      problems++;
+      io.stderr.write(`dashcd pull: ${o.file} differs from live dashboard ${o.id} in ${where.env ?? where.target} and uses ${o.uses.join(', ')}; not overwritten (it would lose them), use --force to replace it with the rendered dashboard\n`);
     } else if (o.status === 'kept-local-edits') {
       problems++;
       io.stderr.write(`dashcd pull: ${o.file} differs from live dashboard ${o.id} (local edits?); not overwritten, use --force to replace it\n`);
