@@ -3,11 +3,23 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { mapConcurrent } from '../src/lib/concurrency.js';
 import { FIGURES } from './figures/index.js';
-import { NotMeasurableYet, type Figure, type FigureContext } from './lib/figure.js';
+import { NotMeasurableYet, type Figure, type FigureContext, type LoadGenerator } from './lib/figure.js';
 import { machineInfo, describeMachine } from './lib/machine.js';
 import { parseBenchOptions, USAGE, type BenchOptions } from './lib/options.js';
 import type { BenchResults, FigureResult } from './lib/report.js';
 import { mergeResults, writeResults } from './lib/results-file.js';
+import { ensureWrk, WRK_THREADS } from './load/wrk.js';
+
+/**
+ * wrk for full runs, installing Debian's package when it is missing. The smoke test keeps the undici worker: wrk
+ * runs whole seconds only, and the smoke run must stay short and install nothing.
+ */
+async function chooseLoadGenerator(smoke: boolean): Promise<LoadGenerator> {
+  if (smoke) return { kind: 'undici-worker', why: 'smoke run (wrk runs whole seconds only)' };
+  const version = await ensureWrk(progress('setup'));
+  if (version) return { kind: 'wrk', version: `${version}, ${WRK_THREADS} threads` };
+  return { kind: 'undici-worker', why: 'wrk could not be installed' };
+}
 
 function progress(figure: string): (message: string) => void {
   return (message) => process.stderr.write(`[bench ${figure}] ${message}\n`);
@@ -53,6 +65,7 @@ async function runFigure(figure: Figure, options: BenchOptions, root: string, sh
   const workDir = await mkdtemp(join(root, `${figure.name}-`));
   const ctx: FigureContext = {
     smoke: options.smoke,
+    loadGenerator: options.loadGenerator,
     runs: options.runs,
     warmups: options.warmups,
     loadDurationMs: options.loadDurationMs,
@@ -87,6 +100,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const selected = selectFigures(options.figures);
   const machine = machineInfo();
+  options.loadGenerator = await chooseLoadGenerator(options.smoke);
   options.commit = `${machine.gitCommit}${machine.gitDirty ? ' (dirty)' : ''}`;
   process.stderr.write(`dashcd bench (${options.smoke ? 'smoke' : 'full'}) on ${describeMachine(machine)}\n`);
   const root = await mkdtemp(join(tmpdir(), 'dashcd-bench-'));
@@ -110,7 +124,7 @@ async function main(argv: readonly string[]): Promise<number> {
     takenAt: new Date().toISOString(),
     mode: options.smoke ? 'smoke' : 'full',
     machine,
-    settings: { runs: options.runs, warmups: options.warmups, loadDurationMs: options.loadDurationMs, seed: options.seed, sizes: options.sizes, connections: 32 },
+    settings: { runs: options.runs, warmups: options.warmups, loadDurationMs: options.loadDurationMs, seed: options.seed, sizes: options.sizes, connections: 32, loadGenerator: options.loadGenerator },
     figures,
   };
   const merged = await mergeResults(options.out, current, FIGURES.map((f) => f.name));

@@ -34,7 +34,7 @@ async function measureApply(ctx: FigureContext): Promise<FigureOutcome> {
         better: 'lower',
         value: seconds,
         baseline: { label: 'parse each file, PUT one at a time (own process)', value: metric(samples.sequential, 'seconds') },
-        goal: { text: `≤ ${MAX_SECONDS} s`, met: seconds.median <= MAX_SECONDS },
+        goal: { text: `≤ ${MAX_SECONDS} s`, met: seconds.median <= MAX_SECONDS, limit: MAX_SECONDS },
       },
     ],
     details: { dashboards: count, measuredAs: 'spawn to exit of `dashcd apply` (validation, target validator, writes) against an empty dashcd server process' },

@@ -26,7 +26,7 @@ async function measurePlan(ctx: FigureContext): Promise<FigureOutcome> {
     const seconds = metric(samples.dashcd, 'seconds');
     return {
       rows: [
-        { label: `no-op dashcd plan over ${count.toLocaleString('en-US')} dashboards, wall time`, unit: 's', better: 'lower', value: seconds, baseline: { label: 'naive: per file parseDocument, sequential GET, diff (own process)', value: metric(samples.naive, 'seconds') }, goal: { text: `≤ ${MAX_SECONDS} s`, met: seconds.median <= MAX_SECONDS } },
+        { label: `no-op dashcd plan over ${count.toLocaleString('en-US')} dashboards, wall time`, unit: 's', better: 'lower', value: seconds, baseline: { label: 'naive: per file parseDocument, sequential GET, diff (own process)', value: metric(samples.naive, 'seconds') }, goal: { text: `≤ ${MAX_SECONDS} s`, met: seconds.median <= MAX_SECONDS, limit: MAX_SECONDS } },
         { label: 'files written in the data dir during all the no-op plans', unit: 'files', better: 'lower', value: summarize([written.length]), goal: { text: '0 writes', met: written.length === 0 } },
       ],
       details: { dashboards: count, written: written.slice(0, 10), measuredAs: 'spawn to exit of `dashcd plan --output json --detailed-exitcode` against a dashcd server process' },

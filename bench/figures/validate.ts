@@ -32,7 +32,7 @@ async function measureValidate(ctx: FigureContext): Promise<FigureOutcome> {
         better: 'lower',
         value: seconds,
         baseline: { label: "yaml parseDocument on each file, one by one (own process)", value: metric(samples.yaml, 'seconds') },
-        goal: { text: `≤ ${MAX_SECONDS.toFixed(1)} s`, met: seconds.median <= MAX_SECONDS },
+        goal: { text: `≤ ${MAX_SECONDS.toFixed(1)} s`, met: seconds.median <= MAX_SECONDS, limit: MAX_SECONDS },
       },
     ],
     details: { dashboards: count, output: reported, measuredAs: 'spawn to exit of `node dist-bench/src/main.js validate --dir …`, node start-up included' },

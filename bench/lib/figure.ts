@@ -5,6 +5,11 @@ export type Better = 'higher' | 'lower';
 export interface Goal {
   text: string;
   met: boolean;
+  /**
+   * An absolute bound in the row's unit: the report restates it as a ratio to the row's baseline of the same run,
+   * which a busy machine moves less than the absolute figures.
+   */
+  limit?: number;
 }
 
 /** One line of the table: a measured value, optionally beside a baseline from the same run and a goal. */
@@ -54,8 +59,12 @@ export interface BenchSizes {
   daemonEdits: number;
 }
 
+/** What drives HTTP load for the get and put figures; recorded in the results. */
+export type LoadGenerator = { kind: 'wrk'; version: string } | { kind: 'undici-worker'; why: string };
+
 export interface FigureContext {
   smoke: boolean;
+  loadGenerator: LoadGenerator;
   runs: number;
   warmups: number;
   loadDurationMs: number;

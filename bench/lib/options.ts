@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { BenchSizes } from './figure.js';
+import type { BenchSizes, LoadGenerator } from './figure.js';
 
 export interface BenchOptions {
   figures: string[];
@@ -13,6 +13,8 @@ export interface BenchOptions {
   cpuProf: boolean;
   keep: boolean;
   list: boolean;
+  /** Filled in by run.ts once it has looked for wrk. */
+  loadGenerator: LoadGenerator;
   /** The commit measured (filled in once the machine is described), stamped on every figure. */
   commit: string;
 }
@@ -81,6 +83,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     cpuProf: values['cpu-prof'] ?? false,
     keep: values.keep ?? false,
     list: values.list ?? false,
+    loadGenerator: { kind: 'undici-worker', why: 'not chosen yet' },
     commit: 'unknown',
   };
 }

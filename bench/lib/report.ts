@@ -50,8 +50,10 @@ function rowCells(row: Row): string[] {
   const baseline = row.baseline ? `${formatSample(row.baseline.value, row.unit)} — ${row.baseline.label}` : '—';
   const r = row.baseline ? `${formatNumber(ratio(row.value, row.baseline.value))}×` : '—';
   const met = row.goal ? (row.goal.met ? 'yes' : '**no**') : '—';
+  const limit = row.goal?.limit;
+  const goal = row.goal ? `${row.goal.text}${limit !== undefined && row.baseline ? ` (${formatNumber(limit / row.baseline.value.median)}× baseline)` : ''}` : '—';
   const label = row.note ? `${row.label} (${row.note})` : row.label;
-  return [label, formatSample(row.value, row.unit), baseline, r, row.goal?.text ?? '—', met];
+  return [label, formatSample(row.value, row.unit), baseline, r, goal, met];
 }
 
 function figureLines(figure: FigureResult): string[][] {

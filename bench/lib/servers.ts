@@ -1,10 +1,11 @@
-import { forkChild, readProcMemory, type ChildHandle, type ProcMemory } from './child.js';
+import { forkChild, readProcMemory, type ProcMemory } from './child.js';
 import type { FigureContext } from './figure.js';
 import type { Endpoint } from './seed.js';
 
 const SERVER_CHILD = new URL('../children/server-child.js', import.meta.url);
 
-export type ServerKind = 'dashcd' | 'bare-get' | 'bare-put' | 'naive-events';
+/** `dashcd-serve` is the CLI's `dashcd serve` (bench/lib/cli-server); the others are bench server children. */
+export type ServerKind = 'dashcd' | 'dashcd-serve' | 'bare-get' | 'bare-put' | 'naive-events';
 
 export interface ServerUnderTest {
   kind: ServerKind;
@@ -12,11 +13,11 @@ export interface ServerUnderTest {
   arg: string;
   endpoint: Endpoint;
   origin: string;
+  pid: number;
   /** Fork to listening, data loading included: the start-up figure. */
   startMs: number;
   memory(): ProcMemory;
   stop(): Promise<void>;
-  child: ChildHandle;
 }
 
 /** Starts a server in its own process (profiled with the figure's node flags) and waits until it listens. */
@@ -29,10 +30,10 @@ export async function startServerProcess(ctx: FigureContext, kind: ServerKind, a
     arg,
     endpoint: { baseUrl: url, token },
     origin: new URL(url).origin,
+    pid: child.pid,
     startMs: child.readyMs,
     memory: () => readProcMemory(child.pid),
     stop: () => child.stop(),
-    child,
   };
 }
 

@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_ENVIRONMENT } from '../../src/schema/ids.js';
 import { api, dashboardsUrl, minimalDashboard, startTestServer, type TestServer } from '../helpers/server.js';
 
 const ID = '5c0c0000-aaaa-4bbb-8ccc-000000000001';
@@ -47,6 +48,8 @@ describe('concurrent requests over HTTP', () => {
     expect(served.id).toBe(ID);
     expect(served.metadata.configurationVersions).toEqual([40]);
 
+    // Acknowledged from the journal; the file follows.
+    await server.server.environments.get(DEFAULT_ENVIRONMENT)!.dashboards.flushed();
     const dir = join(server.dataDir, 'env', 'local', 'dashboards');
     expect(JSON.parse(await readFile(join(dir, `${ID}.json`), 'utf8'))).toEqual(served);
     expect((await readdir(dir)).filter((name) => name.startsWith(ID))).toEqual([`${ID}.json`]);

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_ENVIRONMENT } from '../../src/schema/ids.js';
 import {
   api,
   dashboardsUrl,
@@ -220,6 +221,8 @@ describe('dashboard endpoints', () => {
   it('keeps each dashboard in a readable JSON file named by its id', async () => {
     const id = '11111111-aaaa-4bbb-8ccc-000000000007';
     await api(dashboardsUrl(server, `/${id}`), { method: 'PUT', token, body: minimalDashboard('file') });
+    // Acknowledged from the journal; the file follows.
+    await server.server.environments.get(DEFAULT_ENVIRONMENT)!.dashboards.flushed();
     const text = await readFile(join(server.dataDir, 'env', 'local', 'dashboards', `${id}.json`), 'utf8');
     expect(text.split('\n').length).toBeGreaterThan(5);
     expect(JSON.parse(text)).toMatchObject({ id, dashboardMetadata: { name: 'file' } });

@@ -3,11 +3,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TEMP_MARKER } from '../../src/lib/durable-file.js';
 import { nodeFs, type FileHandleLike, type FsLayer } from '../../src/lib/fs-layer.js';
 import { readOwner } from '../../src/server/data-dir.js';
+import { frameRecord, parseGeneration } from '../../src/server/store/write-journal.js';
 import { api, minimalDashboard, startTestServer, type TestServer } from '../helpers/server.js';
 
 type FsEvent =
   | { op: 'open'; path: string; flags: string }
-  | { op: 'write' | 'sync' | 'close' | 'unlink' | 'mkdir'; path: string }
+  | { op: 'write'; path: string; text: string }
+  | { op: 'sync' | 'close' | 'unlink' | 'mkdir'; path: string }
   | { op: 'rename'; from: string; to: string }
   | { op: 'response'; label: string };
 
@@ -17,7 +19,8 @@ type Skip = 'file-sync' | 'dir-sync' | 'none';
 function recordingFs(events: FsEvent[], skip: () => Skip): FsLayer {
   const wrap = (path: string, handle: FileHandleLike, isDir: boolean): FileHandleLike => ({
     async write(data) {
-      events.push({ op: 'write', path });
+      // Journal batches are kept whole, to find the record a response depends on.
+      events.push({ op: 'write', path, text: path.endsWith('.wal') ? String(data) : '' });
       return handle.write(data);
     },
     async sync() {
@@ -74,6 +77,28 @@ function durableWriteProblems(events: readonly FsEvent[], file: string, response
   return problems;
 }
 
+/**
+ * The durability contract of one acknowledged write in the journal: before the response, a journal batch holding
+ * the write's record (for `id`, with the text containing `mark`, or a removal when `mark` is null) was written and
+ * then fsynced, in a journal file whose directory entry had been fsynced.
+ */
+function journalProblems(events: readonly FsEvent[], journalDir: string, id: string, mark: string | null, response: string): string[] {
+  const end = events.findIndex((e) => e.op === 'response' && e.label === response);
+  if (end === -1) return [`no response "${response}"`];
+  const before = events.slice(0, end);
+  const holds = (batch: string): boolean =>
+    parseGeneration(Buffer.from(batch)).records.some((r) => r.id === id && (mark === null ? r.text === null : r.text?.includes(mark)));
+  const writeAt = before.findLastIndex((e) => e.op === 'write' && dirname(e.path) === journalDir && holds(e.text));
+  const write = before[writeAt];
+  if (write?.op !== 'write') return [`no journal record for ${id} before the response`];
+  const wal = write.path;
+  const problems: string[] = [];
+  if (!before.some((e, i) => i > writeAt && e.op === 'sync' && e.path === wal)) problems.push('journal not fsynced after the record, before the response');
+  const openAt = before.findIndex((e) => e.op === 'open' && e.path === wal);
+  problems.push(...dirSyncProblems(before, openAt, journalDir));
+  return problems;
+}
+
 /** The durability contract of an acknowledged delete: unlink, then fsync of the directory, before the response. */
 function durableDeleteProblems(events: readonly FsEvent[], file: string, response: string): string[] {
   const end = events.findIndex((e) => e.op === 'response' && e.label === response);
@@ -92,21 +117,23 @@ describe('durable writes, proven with a recording fs layer', () => {
   let server: TestServer | undefined;
   afterEach(async () => server?.close());
 
-  async function exercise(skip: Skip): Promise<{ events: FsEvent[]; dir: string; created: string; tokensFile: string }> {
+  const ID = '44444444-aaaa-4bbb-8ccc-000000000001';
+
+  /** Every write kind, each followed by a response marker, then a clean close (which materialises the files). */
+  async function exercise(skip: Skip) {
     const events: FsEvent[] = [];
     let mode: Skip = 'none';
     server = await startTestServer({ fs: recordingFs(events, () => mode) });
     mode = skip;
     const { token, url } = server;
-    const id = '44444444-aaaa-4bbb-8ccc-000000000001';
     const dashboards = `${url}/api/config/v1/dashboards`;
     const post = await api(dashboards, { method: 'POST', token, body: minimalDashboard('posted') });
     events.push({ op: 'response', label: 'POST' });
-    expect(await api(`${dashboards}/${id}`, { method: 'PUT', token, body: minimalDashboard('v1') })).toMatchObject({ status: 201 });
+    expect(await api(`${dashboards}/${ID}`, { method: 'PUT', token, body: minimalDashboard('v1') })).toMatchObject({ status: 201 });
     events.push({ op: 'response', label: 'PUT create' });
-    expect(await api(`${dashboards}/${id}`, { method: 'PUT', token, body: minimalDashboard('v2') })).toMatchObject({ status: 204 });
+    expect(await api(`${dashboards}/${ID}`, { method: 'PUT', token, body: minimalDashboard('v2') })).toMatchObject({ status: 204 });
     events.push({ op: 'response', label: 'PUT replace' });
-    expect(await api(`${dashboards}/${id}`, { method: 'DELETE', token })).toMatchObject({ status: 204 });
+    expect(await api(`${dashboards}/${ID}`, { method: 'DELETE', token })).toMatchObject({ status: 204 });
     events.push({ op: 'response', label: 'DELETE' });
     const adminKey = (await readOwner(server.dataDir))!.adminKey;
     const tokenCreate = await api(`${server.baseUrl}/_dashcd/admin/env/local/tokens`, {
@@ -116,21 +143,30 @@ describe('durable writes, proven with a recording fs layer', () => {
     });
     expect(tokenCreate.status).toBe(201);
     events.push({ op: 'response', label: 'token create' });
-    const dir = join(server.dataDir, 'env', 'local', 'dashboards');
-    return { events, dir, created: join(dir, `${(post.json as { id: string }).id}.json`), tokensFile: join(server.dataDir, 'env', 'local', 'tokens.json') };
+    await server.close();
+    events.push({ op: 'response', label: 'closed' });
+    const envDir = join(server.dataDir, 'env', 'local');
+    const dir = join(envDir, 'dashboards');
+    const postedId = (post.json as { id: string }).id;
+    return { events, dir, journalDir: join(envDir, 'dashboards-journal'), postedId, created: join(dir, `${postedId}.json`), tokensFile: join(envDir, 'tokens.json') };
   }
 
-  it('every write path is temp write → fsync → rename → fsync(dir) before its response', async () => {
-    const { events, dir, created, tokensFile } = await exercise('none');
-    const file = join(dir, '44444444-aaaa-4bbb-8ccc-000000000001.json');
-    expect(durableWriteProblems(events, created, 'POST')).toEqual([]);
-    expect(durableWriteProblems(events, file, 'PUT create')).toEqual([]);
-    expect(durableWriteProblems(events, file, 'PUT replace')).toEqual([]);
-    expect(durableDeleteProblems(events, file, 'DELETE')).toEqual([]);
+  it('every dashboard write is in an fsynced journal before its response, and in its own file (temp → fsync → rename → fsync(dir)) by a clean close', async () => {
+    const { events, dir, journalDir, postedId, created, tokensFile } = await exercise('none');
+    expect(journalProblems(events, journalDir, postedId, '"name":"posted"', 'POST')).toEqual([]);
+    expect(journalProblems(events, journalDir, ID, '"name":"v1"', 'PUT create')).toEqual([]);
+    expect(journalProblems(events, journalDir, ID, '"name":"v2"', 'PUT replace')).toEqual([]);
+    expect(journalProblems(events, journalDir, ID, null, 'DELETE')).toEqual([]);
+    expect(durableWriteProblems(events, created, 'closed')).toEqual([]);
+    // Writes to one id may be coalesced into the last one (here the delete): whatever was written, it ends unlinked.
+    const file = join(dir, `${ID}.json`);
+    expect(durableDeleteProblems(events, file, 'closed')).toEqual([]);
+    const lastRename = events.findLastIndex((e) => e.op === 'rename' && e.to === file);
+    expect(events.findLastIndex((e) => e.op === 'unlink' && e.path === file)).toBeGreaterThan(lastRename);
     expect(durableWriteProblems(events, tokensFile, 'token create')).toEqual([]);
   });
 
-  it('parallel PUTs to different ids (sharing directory fsyncs) each meet the contract before their response', async () => {
+  it('parallel PUTs to different ids share journal fsyncs (group commit), each record fsynced before its response', async () => {
     const events: FsEvent[] = [];
     server = await startTestServer({ fs: recordingFs(events, () => 'none') });
     const { token, url } = server;
@@ -142,21 +178,28 @@ describe('durable writes, proven with a recording fs layer', () => {
         events.push({ op: 'response', label: id });
       }),
     );
-    const dir = join(server.dataDir, 'env', 'local', 'dashboards');
-    for (const id of ids) expect(durableWriteProblems(events, join(dir, `${id}.json`), id)).toEqual([]);
-    const dirSyncs = events.filter((e) => e.op === 'sync' && e.path === dir).length;
-    expect(dirSyncs).toBeLessThanOrEqual(ids.length);
+    await server.close();
+    events.push({ op: 'response', label: 'closed' });
+    const envDir = join(server.dataDir, 'env', 'local');
+    for (const id of ids) {
+      expect(journalProblems(events, join(envDir, 'dashboards-journal'), id, `"name":"${id}"`, id)).toEqual([]);
+      expect(durableWriteProblems(events, join(envDir, 'dashboards', `${id}.json`), 'closed')).toEqual([]);
+    }
+    const journalSyncs = events.filter((e) => e.op === 'sync' && e.path.endsWith('.wal')).length;
+    expect(journalSyncs).toBeLessThan(ids.length);
   });
 
-  it('the check fails for a variant that skips the fsync of the temp file', async () => {
-    const { events, created } = await exercise('file-sync');
-    expect(durableWriteProblems(events, created, 'POST')).toEqual(['temp file not fsynced before the rename']);
+  it('the check fails for a variant that skips the fsync of files', async () => {
+    const { events, journalDir, postedId, created } = await exercise('file-sync');
+    expect(journalProblems(events, journalDir, postedId, '"name":"posted"', 'POST')).toEqual(['journal not fsynced after the record, before the response']);
+    expect(durableWriteProblems(events, created, 'closed')).toEqual(['temp file not fsynced before the rename']);
   });
 
   it('the check fails for a variant that skips the fsync of the directory', async () => {
-    const { events, dir, created } = await exercise('dir-sync');
-    expect(durableWriteProblems(events, created, 'POST')).toEqual([`directory ${dir} not fsynced after the change, before the response`]);
-    expect(durableDeleteProblems(events, join(dir, '44444444-aaaa-4bbb-8ccc-000000000001.json'), 'DELETE')).not.toEqual([]);
+    // (The journal file in use was created, and its entry fsynced, before the variant started skipping.)
+    const { events, dir, created, tokensFile } = await exercise('dir-sync');
+    expect(durableWriteProblems(events, created, 'closed')).toEqual([`directory ${dir} not fsynced after the change, before the response`]);
+    expect(durableWriteProblems(events, tokensFile, 'token create')).not.toEqual([]);
   });
 
   it('the check fails when the response comes before the directory fsync, or the file is written in place', () => {
@@ -164,7 +207,7 @@ describe('durable writes, proven with a recording fs layer', () => {
     const temp = `/d/x.json${TEMP_MARKER}1`;
     const good: FsEvent[] = [
       { op: 'open', path: temp, flags: 'wx' },
-      { op: 'write', path: temp },
+      { op: 'write', path: temp, text: '' },
       { op: 'sync', path: temp },
       { op: 'close', path: temp },
       { op: 'rename', from: temp, to: file },
@@ -175,7 +218,21 @@ describe('durable writes, proven with a recording fs layer', () => {
     expect(durableWriteProblems(good, file, 'r')).toEqual([]);
     const early = [...good.slice(0, 5), { op: 'response', label: 'r' } as FsEvent, ...good.slice(5, 7)];
     expect(durableWriteProblems(early, file, 'r')).toEqual(['directory /d not fsynced after the change, before the response']);
-    const inPlace: FsEvent[] = [{ op: 'open', path: file, flags: 'w' }, { op: 'write', path: file }, { op: 'response', label: 'r' }];
+    const inPlace: FsEvent[] = [{ op: 'open', path: file, flags: 'w' }, { op: 'write', path: file, text: '' }, { op: 'response', label: 'r' }];
     expect(durableWriteProblems(inPlace, file, 'r')).toEqual([`no rename onto ${file} before the response`]);
+  });
+
+  it('the journal check fails for a record fsynced only after the response', () => {
+    const wal = '/j/0000000001.wal';
+    const events: FsEvent[] = [
+      { op: 'open', path: wal, flags: 'a' },
+      { op: 'open', path: '/j', flags: 'r' },
+      { op: 'sync', path: '/j' },
+      { op: 'write', path: wal, text: frameRecord({ id: 'x', text: '{"name":"v1"}' }) },
+      { op: 'response', label: 'r' },
+      { op: 'sync', path: wal },
+    ];
+    expect(journalProblems(events, '/j', 'x', '"name":"v1"', 'r')).toEqual(['journal not fsynced after the record, before the response']);
+    expect(journalProblems(events, '/j', 'x', '"name":"v2"', 'r')).toEqual(['no journal record for x before the response']);
   });
 });

@@ -31,6 +31,7 @@ describe('dashboard store', () => {
     const served = JSON.parse(store.get(id)!.bytes.toString('utf8')) as Record<string, unknown>;
     expect(Object.keys(served)).toEqual(['metadata', 'id', 'tiles', 'dashboardMetadata', 'extra']);
     expect(served).toMatchObject({ id, ...sent });
+    await store.flushed();
     const file = await readFile(join(dir, 'dashboards', `${id}.json`), 'utf8');
     expect(file).toContain('\n  "id": ');
     expect(JSON.parse(file)).toEqual(served);
@@ -53,11 +54,13 @@ describe('dashboard store', () => {
   it('gives 50 parallel creates 50 distinct ids, all on disk', async () => {
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => store.create(body(`d${i}`))));
     expect(new Set(results.map((r) => r.id)).size).toBe(50);
+    await store.flushed();
     expect((await readdir(join(dir, 'dashboards'))).filter((f) => f.endsWith('.json'))).toHaveLength(50);
   });
 
   it('leaves one whole version after parallel PUTs to one id, and the version counts every write', async () => {
     await Promise.all(Array.from({ length: 20 }, (_, i) => store.put(ID, body(`v${i}`, { tags: [`t${i}`] }))));
+    await store.flushed();
     const onDisk = JSON.parse(await readFile(join(dir, 'dashboards', `${ID}.json`), 'utf8')) as {
       dashboardMetadata: { name: string; tags: string[] };
       metadata: { configurationVersions: number[] };
@@ -81,6 +84,7 @@ describe('dashboard store', () => {
     await store.put(ID, body('gone'));
     expect(await store.remove(ID)).toBe(true);
     expect(store.get(ID)).toBeUndefined();
+    await store.flushed();
     expect(await readdir(join(dir, 'dashboards'))).toEqual([]);
     expect(await store.remove(ID)).toBe(false);
   });

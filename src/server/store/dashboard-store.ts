@@ -1,7 +1,6 @@
 import { randomUUID as nodeRandomUUID } from 'node:crypto';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { systemClock, type Clock } from '../../lib/clock.js';
-import { DirSyncBarrier, writeFileDurable } from '../../lib/durable-file.js';
 import { nodeFs, type FsLayer } from '../../lib/fs-layer.js';
 import type { Logger } from '../../lib/logger.js';
 import type { DashboardStub } from '../../schema/dashboard.js';
@@ -14,14 +13,16 @@ import {
   type DashboardBody,
   type DashboardRecord,
 } from './dashboard-document.js';
+import { JournaledFiles } from './journaled-files.js';
 import { KeyedSerializer } from './keyed-serializer.js';
 import { StoreError } from './store-error.js';
 import { loadStoreDir } from './store-recovery.js';
-import { ignoreMissing } from '../../lib/fs-errors.js';
 
 export interface DashboardStoreOptions {
   /** The environment's dashboards directory; created if missing. */
   readonly dir: string;
+  /** Where the write-ahead journal lives; default `dashboards-journal/` beside `dir`. */
+  readonly journalDir?: string;
   readonly log: Logger;
   readonly fs?: FsLayer;
   readonly clock?: Clock;
@@ -48,31 +49,33 @@ export interface DashboardStore {
   create(body: DashboardBody): Promise<WriteResult>;
   put(id: DashboardId, body: DashboardBody): Promise<WriteResult>;
   remove(id: DashboardId): Promise<boolean>;
+  /** Resolves once every acknowledged write is in its `<id>.json` (writes are acknowledged from the journal). */
+  flushed(): Promise<void>;
   /** Refuses new writes, waits for the ones in flight. */
   close(): Promise<void>;
   readonly size: number;
 }
 
 /**
- * One JSON file per dashboard (`<id>.json`), written with writeFileDurable, with an in-memory index. Every write
- * resolves only after its file and directory entry are durable, and the index changes only then, so a reader never
- * sees a version that a crash could take back. Writes to one id are serialised.
+ * One JSON file per dashboard (`<id>.json`) with an in-memory index. A write resolves once its record is durable in
+ * the write-ahead journal (one fsync acknowledges every write of a batch); the file is written from it afterwards,
+ * durably, and a restart replays whatever a crash left in the journal. The index changes only after the journal
+ * fsync, so a reader never sees a version that a crash could take back. Writes to one id are serialised.
  */
 export async function openDashboardStore({
   dir,
+  journalDir = join(dirname(dir), 'dashboards-journal'),
   log,
   fs = nodeFs,
   clock = systemClock,
   randomUUID = nodeRandomUUID,
   clusterVersion = DEFAULT_CLUSTER_VERSION,
 }: DashboardStoreOptions): Promise<DashboardStore> {
+  const files = await JournaledFiles.open({ dir, journalDir, fs, log });
   const loaded = await loadStoreDir({ dir, fs, log, now: () => clock.now(), clusterVersion });
   const index = new Map<DashboardId, DashboardRecord>(loaded.map((record) => [record.id, record]));
   const reserved = new Set<DashboardId>();
   const queue = new KeyedSerializer();
-  // One directory fsync covers every rename (or unlink) that completed before it started: group commit.
-  const dirSync = new DirSyncBarrier(dir, fs);
-  const syncDir = (): Promise<void> => dirSync.sync();
   let closed = false;
   log.info({ dir, dashboards: index.size }, 'dashboard store opened');
 
@@ -85,7 +88,7 @@ export async function openDashboardStore({
     const version = (previous?.version ?? 0) + 1;
     const document = buildDocument(id, version, body, clusterVersion);
     const { bytes, fileText } = serialise(document);
-    await writeFileDurable(join(dir, `${id}.json`), fileText, { fs, syncDir });
+    await files.write({ id, text: fileText });
     const record = recordOf(id, version, document, bytes);
     index.set(id, record);
     return { id, name: record.name, created: previous === undefined };
@@ -123,15 +126,16 @@ export async function openDashboardStore({
       assertOpen();
       return queue.run(id, async () => {
         if (!index.has(id)) return false;
-        await fs.unlink(join(dir, `${id}.json`)).catch(ignoreMissing);
-        await syncDir();
+        await files.write({ id, text: null });
         index.delete(id);
         return true;
       });
     },
+    flushed: () => files.flushed(),
     async close() {
       closed = true;
       await queue.idle();
+      await files.close();
     },
   };
 }

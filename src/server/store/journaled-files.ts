@@ -1,0 +1,177 @@
+import { join } from 'node:path';
+import { mapConcurrent } from '../../lib/concurrency.js';
+import { DirSyncBarrier, mkdirDurable, writeFileDurable } from '../../lib/durable-file.js';
+import { ignoreMissing } from '../../lib/fs-errors.js';
+import type { FsLayer } from '../../lib/fs-layer.js';
+import type { Logger } from '../../lib/logger.js';
+import { dropGenerations, readJournal, WriteJournal, type JournalRecord } from './write-journal.js';
+
+/**
+ * Dashboard files written at once while materialising behind live writers. Each holds a libuv pool thread (4 by
+ * default) through its fsyncs; more would queue the journal's own write and fsync behind them and stall every
+ * acknowledgement. At start (replay) and on close nothing waits for the journal, so more go at once.
+ */
+const BACKGROUND_CONCURRENCY = 2;
+const EXCLUSIVE_CONCURRENCY = 16;
+/**
+ * Journal bytes a restart may have to replay before writers wait for the materialiser: bounds the replay time
+ * (one durable file write per id the journal touches, however often it was written) and the journal's disk use.
+ */
+export const MAX_JOURNAL_BYTES = 64 * 1024 * 1024;
+/**
+ * Materialising starts once the journal holds this much, or once writes pause for IDLE_MS: under a burst the
+ * files lag behind and many writes to one id cost one file write, and the disk's fsyncs go to acknowledging.
+ */
+const CHECKPOINT_BYTES = 16 * 1024 * 1024;
+const IDLE_MS = 100;
+/** Pause before materialising again after a failed file write (the journal holds the records meanwhile). */
+const RETRY_MS = 1000;
+
+export interface JournaledFilesDeps {
+  /** The dashboards directory: `<id>.json` per dashboard. */
+  readonly dir: string;
+  /** The journal's own directory, beside the dashboards one. */
+  readonly journalDir: string;
+  readonly fs: FsLayer;
+  readonly log: Logger;
+}
+
+/** Writes each id's latest text as `<id>.json` (or removes it), durably, sharing directory fsyncs. */
+async function materialise(deps: JournaledFilesDeps, latest: ReadonlyMap<string, string | null>, barrier: DirSyncBarrier, concurrency: number): Promise<void> {
+  const syncDir = (): Promise<void> => barrier.sync();
+  await mapConcurrent([...latest], concurrency, async ([id, text]) => {
+    const file = join(deps.dir, `${id}.json`);
+    if (text !== null) return writeFileDurable(file, text, { fs: deps.fs, syncDir });
+    await deps.fs.unlink(file).catch(ignoreMissing);
+    return syncDir();
+  });
+}
+
+const latestById = (records: readonly JournalRecord[], into = new Map<string, string | null>()): Map<string, string | null> => {
+  for (const record of records) into.set(record.id, record.text);
+  return into;
+};
+
+/**
+ * Start-up: every journalled write a crash left unmaterialised is written to its file (the last record per id
+ * wins), then the journal is dropped. Runs before the directory is loaded, so the files it reads are the latest.
+ */
+export async function replayJournal(deps: JournaledFilesDeps): Promise<number> {
+  const { records, generations, torn } = await readJournal(deps.journalDir);
+  if (torn) deps.log.warn({ dir: deps.journalDir }, 'dropped the torn tail of a journal batch that was never acknowledged');
+  if (records.length > 0) {
+    await mkdirDurable(deps.dir, deps.fs);
+    await materialise(deps, latestById(records), new DirSyncBarrier(deps.dir, deps.fs), EXCLUSIVE_CONCURRENCY);
+    deps.log.info({ dir: deps.dir, records: records.length }, 'replayed journalled writes into dashboard files');
+  }
+  await dropGenerations(deps.journalDir, generations, deps.fs);
+  return generations.at(-1) ?? 0;
+}
+
+/**
+ * Acknowledges writes from the journal and turns them into per-dashboard files behind the writers' backs: the
+ * materialiser rotates the journal, writes the latest text of every id the retired generations touched (many
+ * writes to one id cost one file write), then drops them. A crash at any point leaves each acknowledged write in
+ * the journal or in its file, and replay puts it in the file.
+ */
+export class JournaledFiles {
+  private dirty = new Map<string, string | null>();
+  private running: Promise<boolean> | undefined;
+  /** The idle or retry timer that will start the materialiser. */
+  private retry: NodeJS.Timeout | undefined;
+  private readonly barrier: DirSyncBarrier;
+  /** Set by close(): no writer waits any more, so the materialiser may use the whole pool. */
+  private closing = false;
+
+  private constructor(
+    private readonly deps: JournaledFilesDeps,
+    private journal: WriteJournal | undefined,
+  ) {
+    this.barrier = new DirSyncBarrier(deps.dir, deps.fs);
+  }
+
+  static async open(deps: JournaledFilesDeps): Promise<JournaledFiles> {
+    const last = await replayJournal(deps);
+    const files = new JournaledFiles(deps, undefined);
+    files.journal = await WriteJournal.open(deps.journalDir, deps.fs, last, (records) => {
+      latestById(records, files.dirty);
+      files.schedule();
+    });
+    return files;
+  }
+
+  /** Resolves once `record` is durable in the journal; waits first while the journal is over its bound. */
+  async write(record: JournalRecord): Promise<void> {
+    const journal = this.journal as WriteJournal;
+    while (journal.liveBytes > MAX_JOURNAL_BYTES) if (!(await (this.running ?? this.kick()))) break;
+    await journal.append(record);
+  }
+
+  /** Materialise now if the journal is over its checkpoint size, else once writes pause. */
+  private schedule(): void {
+    if (this.running) return;
+    if ((this.journal?.liveBytes ?? 0) >= CHECKPOINT_BYTES) {
+      void this.kick();
+      return;
+    }
+    clearTimeout(this.retry);
+    this.retry = setTimeout(() => void this.kick(), IDLE_MS).unref();
+  }
+
+  private kick(): Promise<boolean> {
+    clearTimeout(this.retry);
+    this.running ??= this.drain().then((ok) => {
+      this.running = undefined;
+      if (!ok) this.retry = setTimeout(() => void this.kick(), RETRY_MS).unref();
+      else if (this.dirty.size > 0) this.schedule();
+      return ok;
+    });
+    return this.running;
+  }
+
+  /** Materialises until nothing is dirty; false when a write failed (the records stay journalled and dirty). */
+  private async drain(): Promise<boolean> {
+    const journal = this.journal as WriteJournal;
+    while (this.dirty.size > 0) {
+      let taken: ReadonlyMap<string, string | null> = new Map();
+      try {
+        const rotated = await journal.rotate(() => this.takeDirty());
+        taken = rotated.taken;
+        await materialise(this.deps, taken, this.barrier, this.closing ? EXCLUSIVE_CONCURRENCY : BACKGROUND_CONCURRENCY);
+        await journal.retire(rotated.retired, rotated.retiredBytes);
+      } catch (error) {
+        // Newer writes taken since win; the rest goes back, so no retired generation is dropped before its file.
+        for (const [id, text] of taken) if (!this.dirty.has(id)) this.dirty.set(id, text);
+        this.deps.log.error({ err: error, dir: this.deps.dir }, 'writing journalled dashboards to their files failed; retrying');
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private takeDirty(): Map<string, string | null> {
+    const taken = this.dirty;
+    this.dirty = new Map();
+    return taken;
+  }
+
+  /** Resolves once every write acknowledged so far is in its file; rejects if writing the files fails. */
+  async flushed(): Promise<void> {
+    while (this.running || this.dirty.size > 0) {
+      if (!(await (this.running ?? this.kick()))) throw new Error(`the dashboard files in ${this.deps.dir} could not be written; the journal keeps the writes`);
+    }
+  }
+
+  /**
+   * Materialises everything acknowledged and closes the journal: a clean stop leaves no journal to replay. If the
+   * files cannot be written (disk full), the journal stays and the next start replays it.
+   */
+  async close(): Promise<void> {
+    this.closing = true;
+    clearTimeout(this.retry);
+    let ok = (await this.running) ?? true;
+    if (this.dirty.size > 0) ok = await this.kick();
+    clearTimeout(this.retry);
+    await this.journal?.close(ok && this.dirty.size === 0);
+  }
+}

@@ -1,0 +1,214 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { fsyncDir, mkdirDurable } from '../../lib/durable-file.js';
+import { ignoreMissing } from '../../lib/fs-errors.js';
+import type { FileHandleLike, FsLayer } from '../../lib/fs-layer.js';
+
+/** One write as the journal holds it: the whole file text of the new version, or null for a removal. */
+export interface JournalRecord {
+  readonly id: string;
+  readonly text: string | null;
+}
+
+const GENERATION_FILE = /^(\d+)\.wal$/;
+const fileOf = (dir: string, generation: number): string => join(dir, `${String(generation).padStart(10, '0')}.wal`);
+
+/**
+ * One record: a header line `<crc32, 8 hex> <text bytes, or - for a removal> <id>` then the text as it is, then a
+ * newline. The text is not escaped again (re-stringifying a 20 KB dashboard cost as much as serialising it);
+ * the checksum covers the id and the text, so a torn or stale tail never passes for a record.
+ */
+export function frameRecord({ id, text }: JournalRecord): string {
+  const body = text === null ? '' : `${text}\n`;
+  const size = text === null ? '-' : String(Buffer.byteLength(text));
+  return `${checksum(id, text)} ${size} ${id}\n${body}`;
+}
+
+function checksum(id: string, text: string | Buffer | null): string {
+  const crc = crc32(text === null ? '-' : text, crc32(`${id}\n`));
+  return crc.toString(16).padStart(8, '0');
+}
+
+const NEWLINE = 0x0a;
+const HEADER = /^([0-9a-f]{8}) (-|\d+) (\S+)$/;
+
+/**
+ * The records of one generation file, in order, up to the first that is not whole and intact: a batch that was
+ * being written when the process died was never acknowledged, so whatever of it reached the disk is dropped.
+ */
+export function parseGeneration(bytes: Buffer): { records: JournalRecord[]; torn: boolean } {
+  const records: JournalRecord[] = [];
+  let start = 0;
+  while (start < bytes.length) {
+    const headerEnd = bytes.indexOf(NEWLINE, start);
+    const header = HEADER.exec(bytes.toString('latin1', start, headerEnd === -1 ? start : headerEnd));
+    if (headerEnd === -1 || !header) return { records, torn: true };
+    const [, crc, size = '', id = ''] = header;
+    if (size === '-') {
+      if (crc !== checksum(id, null)) return { records, torn: true };
+      records.push({ id, text: null });
+      start = headerEnd + 1;
+      continue;
+    }
+    const textEnd = headerEnd + 1 + Number(size);
+    const text = bytes.subarray(headerEnd + 1, textEnd);
+    if (textEnd >= bytes.length || bytes[textEnd] !== NEWLINE || crc !== checksum(id, text)) return { records, torn: true };
+    records.push({ id, text: text.toString('utf8') });
+    start = textEnd + 1;
+  }
+  return { records, torn: false };
+}
+
+/** The generation files of a journal dir, oldest first. */
+export async function listGenerations(dir: string): Promise<number[]> {
+  const names = await readdir(dir).catch((error: unknown) => (ignoreMissing(error), [] as string[]));
+  return names.flatMap((name) => {
+    const n = GENERATION_FILE.exec(name)?.[1];
+    return n === undefined ? [] : [Number(n)];
+  }).sort((a, b) => a - b);
+}
+
+/** Every intact record of every generation, oldest first, and whether any generation ended in a torn line. */
+export async function readJournal(dir: string): Promise<{ records: JournalRecord[]; generations: number[]; torn: boolean }> {
+  const generations = await listGenerations(dir);
+  const records: JournalRecord[] = [];
+  let torn = false;
+  for (const generation of generations) {
+    const parsed = parseGeneration(await readFile(fileOf(dir, generation)));
+    records.push(...parsed.records);
+    torn ||= parsed.torn;
+  }
+  return { records, generations, torn };
+}
+
+/** Removes generation files (their records are materialised) and makes the removal durable. */
+export async function dropGenerations(dir: string, generations: readonly number[], fs: FsLayer): Promise<void> {
+  for (const generation of generations) await fs.unlink(fileOf(dir, generation)).catch(ignoreMissing);
+  if (generations.length > 0) await fsyncDir(dir, fs);
+}
+
+interface Pending {
+  readonly record: JournalRecord;
+  readonly line: string;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * An append-only write-ahead journal with group commit: every record appended while a commit runs goes into the
+ * next one, whose single write + fsync acknowledges the whole batch. `onDurable` sees each batch's records
+ * synchronously before any of their appends resolve, so whoever tracks "durable but not yet materialised" never
+ * misses one. Generations let the materialiser retire the records it has written out: `rotate` starts a new file
+ * at a batch boundary, and the old ones are dropped once their records are in the per-dashboard files.
+ */
+export class WriteJournal {
+  private pending: Pending[] = [];
+  private scheduled = false;
+  /** Commits and rotations run one at a time, in order. */
+  private chain: Promise<void> = Promise.resolve();
+  /** Bytes in generations not yet dropped: what a restart would replay. */
+  private live = 0;
+
+  private constructor(
+    private readonly dir: string,
+    private readonly fs: FsLayer,
+    private readonly onDurable: (records: readonly JournalRecord[]) => void,
+    private generation: number,
+    private handle: FileHandleLike,
+  ) {}
+
+  /** Opens a new generation after `last` (the replayed ones, already dropped or about to be). */
+  static async open(dir: string, fs: FsLayer, last: number, onDurable: (records: readonly JournalRecord[]) => void): Promise<WriteJournal> {
+    await mkdirDurable(dir, fs);
+    const generation = last + 1;
+    const handle = await WriteJournal.create(dir, generation, fs);
+    return new WriteJournal(dir, fs, onDurable, generation, handle);
+  }
+
+  private static async create(dir: string, generation: number, fs: FsLayer): Promise<FileHandleLike> {
+    const handle = await fs.open(fileOf(dir, generation), 'a', 0o644);
+    // The new file's directory entry must be durable before any record in it is acknowledged.
+    await fsyncDir(dir, fs);
+    return handle;
+  }
+
+  get liveBytes(): number {
+    return this.live;
+  }
+
+  /** Resolves once the record is on disk (written and fsynced with its batch). */
+  append(record: JournalRecord): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const line = frameRecord(record);
+      this.live += Buffer.byteLength(line);
+      this.pending.push({ record, line, resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        this.serial(() => this.commit());
+      }
+    });
+  }
+
+  private serial(step: () => Promise<void>): Promise<void> {
+    const run = this.chain.then(step);
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async commit(): Promise<void> {
+    this.scheduled = false;
+    const batch = this.pending;
+    this.pending = [];
+    try {
+      await this.handle.write(batch.map((p) => p.line).join(''));
+      await this.handle.sync();
+    } catch (error) {
+      for (const p of batch) p.reject(error);
+      // Whatever part of the batch reached the file is unacknowledged and may end in a torn line: later batches go
+      // to a fresh generation, so replay never stops short of them.
+      await this.switchFile().catch(() => undefined);
+      return;
+    }
+    this.onDurable(batch.map((p) => p.record));
+    for (const p of batch) p.resolve();
+  }
+
+  private async switchFile(): Promise<void> {
+    await this.handle.close();
+    this.generation += 1;
+    this.handle = await WriteJournal.create(this.dir, this.generation, this.fs);
+  }
+
+  /**
+   * Starts a new generation at a batch boundary and, at that same instant, calls `take`: everything `take` sees
+   * as durable is in the generations returned, and nothing appended later is.
+   */
+  rotate<T>(take: () => T): Promise<{ taken: T; retired: number[]; retiredBytes: number }> {
+    return new Promise((resolve, reject) => {
+      this.serial(async () => {
+        const retired = (await listGenerations(this.dir)).filter((g) => g <= this.generation);
+        const retiredBytes = this.live - this.pending.reduce((n, p) => n + Buffer.byteLength(p.line), 0);
+        await this.switchFile();
+        resolve({ taken: take(), retired, retiredBytes });
+      }).catch(reject);
+    });
+  }
+
+  /** Drops generations whose records are all materialised. */
+  async retire(generations: readonly number[], bytes: number): Promise<void> {
+    await dropGenerations(this.dir, generations, this.fs);
+    this.live -= bytes;
+  }
+
+  /**
+   * Closes the file once every queued commit has run. `drop` when the caller materialised and retired everything:
+   * the last, empty generation goes too; otherwise every generation stays for the next start to replay.
+   */
+  async close(drop: boolean): Promise<void> {
+    await this.serial(async () => {
+      await this.handle.close();
+      if (drop) await dropGenerations(this.dir, [this.generation], this.fs);
+    });
+  }
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { parseWrkOutput, wrkScript } from '../../bench/load/wrk.js';
+
+describe('bench wrk load generator', () => {
+  it('puts paths, bodies and headers into the request script verbatim, rotating as the undici generator does', () => {
+    const script = wrkScript({ method: 'PUT', paths: ['/a', '/b'], bodies: ['{"x":"]]"}', '{}'], headers: { authorization: 'Api-Token t' } });
+    expect(script).toContain('local paths = {[=====[/a]=====],\n[=====[/b]=====]}');
+    expect(script).toContain('[=====[{"x":"]]"}]=====]');
+    expect(script).toContain('[ [=====[authorization]=====] ] = [=====[Api-Token t]=====]');
+    expect(script).toContain('wrk.format([=====[PUT]=====], paths[(i % #paths) + 1], headers, body)');
+  });
+
+  it('refuses a body that would end the Lua long string early', () => {
+    expect(() => wrkScript({ method: 'PUT', paths: ['/a'], bodies: [']=====]'], headers: {} })).toThrow(/long-bracket/);
+  });
+
+  it('reads the done line: rate without non-2xx answers, latencies in ms, every error kind counted', () => {
+    const out = 'Running 3s test @ http://127.0.0.1:1\n  2 threads\nWRK-RESULT {"requests":3000,"durationUs":3000000,"bytes":9000,"connect":0,"read":1,"write":0,"status":100,"timeout":2,"p50":1500,"p90":2500,"p99":9000,"max":12000,"mean":1700.5}\nRequests/sec: 1000\n';
+    const result = parseWrkOutput(out);
+    expect(result).toMatchObject({ requests: 3000, errors: 103, failures: { read: 1, status: 100, timeout: 2 }, elapsedMs: 3000, bytesReceived: 9000 });
+    expect(result.rps).toBeCloseTo(966.67, 1);
+    expect(result.latencyMs).toEqual({ count: 3000, mean: 1.7005, p50: 1.5, p90: 2.5, p99: 9, max: 12 });
+    expect(() => parseWrkOutput('unable to connect to 127.0.0.1:1 Connection refused')).toThrow(/no result line/);
+  });
+});

@@ -1,0 +1,152 @@
+import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { nodeFs, type FsLayer } from '../../src/lib/fs-layer.js';
+import { silentLogger } from '../../src/lib/logger.js';
+import { DashboardId } from '../../src/schema/ids.js';
+import { openDashboardStore } from '../../src/server/store/dashboard-store.js';
+import { parseGeneration, readJournal, WriteJournal, type JournalRecord } from '../../src/server/store/write-journal.js';
+
+const ID = DashboardId.parse('11111111-2222-4333-8444-555555555555');
+const body = (name: string) => ({ dashboardMetadata: { name, owner: 'me' }, tiles: [] });
+
+/** Counts fsyncs of journal files; `failWrites` makes journal writes fail with ENOSPC. */
+function countingFs(counts: { walSyncs: number }, control = { failWrites: false }): FsLayer {
+  return {
+    ...nodeFs,
+    async open(path, flags, mode) {
+      const handle = await nodeFs.open(path, flags, mode);
+      if (!path.endsWith('.wal')) return handle;
+      return {
+        write: (data) => (control.failWrites ? Promise.reject(Object.assign(new Error('ENOSPC: no space left'), { code: 'ENOSPC' })) : handle.write(data)),
+        close: () => handle.close(),
+        async sync() {
+          counts.walSyncs += 1;
+          await handle.sync();
+        },
+      };
+    },
+  };
+}
+
+describe('write-ahead journal', () => {
+  let dir = '';
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'dashcd-journal-'));
+  });
+  afterEach(async () => rm(dir, { recursive: true, force: true }));
+
+  it('acknowledges a burst of appends with fewer fsyncs than records, each record durable and in order', async () => {
+    const counts = { walSyncs: 0 };
+    const seen: JournalRecord[] = [];
+    const journal = await WriteJournal.open(dir, countingFs(counts), 0, (records) => seen.push(...records));
+    const records = Array.from({ length: 40 }, (_, i) => ({ id: `d${i % 5}`, text: `{"n":${i}}\n` }));
+    await Promise.all(records.map((r) => journal.append(r)));
+    expect(counts.walSyncs).toBeLessThan(records.length);
+    expect(seen).toEqual(records);
+    expect((await readJournal(dir)).records).toEqual(records);
+    await journal.close(false);
+  });
+
+  it('drops a torn or corrupted tail and keeps every whole record before it', async () => {
+    const journal = await WriteJournal.open(dir, nodeFs, 0, () => undefined);
+    await journal.append({ id: 'a', text: 'x\ny' });
+    await journal.append({ id: 'b', text: null });
+    await journal.close(false);
+    const [file] = await readdir(dir);
+    const whole = await readFile(join(dir, file!));
+    const both = [{ id: 'a', text: 'x\ny' }, { id: 'b', text: null }];
+    expect(parseGeneration(whole)).toEqual({ records: both, torn: false });
+    // A batch cut short: its header made it, part of its text did not.
+    expect(parseGeneration(Buffer.concat([whole, Buffer.from('0badc0de 40 c\n{"partial')]))).toEqual({ records: both, torn: true });
+    // A record whose bytes are not the ones checksummed (here the id of the removal).
+    expect(parseGeneration(Buffer.from(whole.toString().replace(' - b', ' - c')))).toEqual({ records: [{ id: 'a', text: 'x\ny' }], torn: true });
+    // A text whose length does not match its header.
+    expect(parseGeneration(Buffer.from(whole.toString().replace('x\ny', 'x\nyz')))).toEqual({ records: [], torn: true });
+  });
+
+  it('rotate hands over exactly what was durable at the switch, and later appends go to the new generation', async () => {
+    const durable: string[] = [];
+    const journal = await WriteJournal.open(dir, nodeFs, 0, (records) => durable.push(...records.map((r) => r.id)));
+    await journal.append({ id: 'a', text: '1' });
+    const [rotated] = await Promise.all([journal.rotate(() => durable.splice(0)), journal.append({ id: 'b', text: '2' })]);
+    await journal.append({ id: 'c', text: '3' });
+    expect(rotated.taken.every((id) => ['a', 'b'].includes(id))).toBe(true);
+    await journal.retire(rotated.retired, rotated.retiredBytes);
+    const left = (await readJournal(dir)).records.map((r) => r.id);
+    // Every record is either handed over or still journalled: nothing durable falls between the two.
+    expect([...rotated.taken, ...left].sort()).toEqual(['a', 'b', 'c']);
+    await journal.close(false);
+  });
+
+  it('a failed journal write fails the writes of that batch and the next batch goes to a fresh generation', async () => {
+    const control = { failWrites: true };
+    const journal = await WriteJournal.open(dir, countingFs({ walSyncs: 0 }, control), 0, () => undefined);
+    await expect(journal.append({ id: 'a', text: '1' })).rejects.toMatchObject({ code: 'ENOSPC' });
+    control.failWrites = false;
+    await journal.append({ id: 'b', text: '2' });
+    const { records, generations } = await readJournal(dir);
+    expect(records).toEqual([{ id: 'b', text: '2' }]);
+    expect(generations.length).toBe(2);
+    await journal.close(false);
+  });
+});
+
+describe('dashboard store over the journal', () => {
+  let dir = '';
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'dashcd-journal-store-'));
+  });
+  afterEach(async () => rm(dir, { recursive: true, force: true }));
+
+  const storeDir = (): string => join(dir, 'dashboards');
+  const journalDir = (): string => join(dir, 'dashboards-journal');
+
+  it('replays records a crash left in the journal into files at start, last write per id wins, torn tail ignored', async () => {
+    const other = DashboardId.parse('11111111-2222-4333-8444-000000000002');
+    // Records as a killed server leaves them: written and fsynced, never materialised; then half a batch.
+    const journal = await WriteJournal.open(journalDir(), nodeFs, 0, () => undefined);
+    const text = (name: string, version: number) => `${JSON.stringify({ metadata: { configurationVersions: [version] }, id: ID, ...body(name) })}\n`;
+    await journal.append({ id: ID, text: text('v1', 1) });
+    await journal.append({ id: ID, text: text('v2', 2) });
+    await journal.append({ id: other, text: text('gone', 1) });
+    await journal.append({ id: other, text: null });
+    await journal.close(false);
+    const [file] = await readdir(journalDir());
+    await appendFile(join(journalDir(), file!), `12345678 300 ${ID}\n{"tor`);
+    await mkdir(storeDir(), { recursive: true });
+    await writeFile(join(storeDir(), `${other}.json`), text('stale', 1));
+
+    const store = await openDashboardStore({ dir: storeDir(), log: silentLogger() });
+    expect(store.get(ID)?.name).toBe('v2');
+    expect(store.get(ID)?.version).toBe(2);
+    expect(store.get(other)).toBeUndefined();
+    expect(JSON.parse(await readFile(join(storeDir(), `${ID}.json`), 'utf8'))).toMatchObject({ dashboardMetadata: { name: 'v2' } });
+    expect(await readdir(storeDir())).toEqual([`${ID}.json`]);
+    expect((await readJournal(journalDir())).records).toEqual([]);
+    await store.close();
+  });
+
+  it('a clean close leaves every write in its file and nothing to replay', async () => {
+    const store = await openDashboardStore({ dir: storeDir(), log: silentLogger() });
+    await Promise.all(Array.from({ length: 30 }, (_, i) => store.put(ID, body(`v${i}`))));
+    await store.close();
+    expect(await readdir(journalDir())).toEqual([]);
+    expect(JSON.parse(await readFile(join(storeDir(), `${ID}.json`), 'utf8'))).toMatchObject({ metadata: { configurationVersions: [30] } });
+  });
+
+  it('a write the journal could not take fails with the fs error and leaves the stored version as it was', async () => {
+    const control = { failWrites: false };
+    const store = await openDashboardStore({ dir: storeDir(), log: silentLogger(), fs: countingFs({ walSyncs: 0 }, control) });
+    await store.put(ID, body('kept'));
+    control.failWrites = true;
+    await expect(store.put(ID, body('lost'))).rejects.toMatchObject({ code: 'ENOSPC' });
+    expect(store.get(ID)?.name).toBe('kept');
+    control.failWrites = false;
+    await store.close();
+    const reopened = await openDashboardStore({ dir: storeDir(), log: silentLogger() });
+    expect(reopened.get(ID)?.name).toBe('kept');
+    await reopened.close();
+  });
+});
