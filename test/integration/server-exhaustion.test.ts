@@ -14,15 +14,29 @@ const ID = '6a98d7bc-abb9-44f8-ae6a-73e68e71812a';
 function exhaustibleFs(): FsLayer & { fail(code: 'ENOSPC' | 'EMFILE', times?: number): void; recover(): void } {
   let code = '';
   let failures = 0;
+  const fault = (syscall: string, path: string): Error | undefined => {
+    if (failures === 0) return undefined;
+    failures -= 1;
+    const message = code === 'ENOSPC' ? 'no space left on device' : 'too many open files';
+    return Object.assign(new Error(`${code}: ${message}, ${syscall} '${path}'`), { code, syscall, path });
+  };
   return {
     ...nodeFs,
-    open(path, flags, mode) {
-      if (failures !== 0 && flags !== 'r') {
-        failures -= 1;
-        const message = code === 'ENOSPC' ? 'no space left on device' : 'too many open files';
-        return Promise.reject(Object.assign(new Error(`${code}: ${message}, open '${path}'`), { code, syscall: 'open', path }));
-      }
-      return nodeFs.open(path, flags, mode);
+    // Writes fail where the disk refuses them: opening a file, or appending to one already open (the journal).
+    async open(path, flags, mode) {
+      if (flags === 'r') return nodeFs.open(path, flags, mode);
+      const opening = fault('open', path);
+      if (opening) throw opening;
+      const handle = await nodeFs.open(path, flags, mode);
+      return {
+        ...handle,
+        write: (data) => {
+          const writing = fault('write', path);
+          return writing ? Promise.reject(writing) : handle.write(data);
+        },
+        sync: () => handle.sync(),
+        close: () => handle.close(),
+      };
     },
     fail(next, times = -1) {
       code = next;

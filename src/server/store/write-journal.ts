@@ -115,21 +115,25 @@ export class WriteJournal {
     private readonly fs: FsLayer,
     private readonly onDurable: (records: readonly JournalRecord[]) => void,
     private generation: number,
-    private handle: FileHandleLike,
+    /** The current generation's file, opened by the first commit that needs it (so a failed open fails a batch). */
+    private handle: FileHandleLike | undefined,
   ) {}
 
   /** Opens a new generation after `last` (the replayed ones, already dropped or about to be). */
   static async open(dir: string, fs: FsLayer, last: number, onDurable: (records: readonly JournalRecord[]) => void): Promise<WriteJournal> {
     await mkdirDurable(dir, fs);
-    const generation = last + 1;
-    const handle = await WriteJournal.create(dir, generation, fs);
-    return new WriteJournal(dir, fs, onDurable, generation, handle);
+    const journal = new WriteJournal(dir, fs, onDurable, last + 1, undefined);
+    journal.handle = await journal.createFile();
+    return journal;
   }
 
-  private static async create(dir: string, generation: number, fs: FsLayer): Promise<FileHandleLike> {
-    const handle = await fs.open(fileOf(dir, generation), 'a', 0o644);
+  private async createFile(): Promise<FileHandleLike> {
+    const handle = await this.fs.open(fileOf(this.dir, this.generation), 'a', 0o644);
     // The new file's directory entry must be durable before any record in it is acknowledged.
-    await fsyncDir(dir, fs);
+    await fsyncDir(this.dir, this.fs).catch(async (error: unknown) => {
+      await handle.close();
+      throw error;
+    });
     return handle;
   }
 
@@ -161,23 +165,26 @@ export class WriteJournal {
     const batch = this.pending;
     this.pending = [];
     try {
+      this.handle ??= await this.createFile();
       await this.handle.write(batch.map((p) => p.line).join(''));
       await this.handle.sync();
     } catch (error) {
       for (const p of batch) p.reject(error);
       // Whatever part of the batch reached the file is unacknowledged and may end in a torn line: later batches go
       // to a fresh generation, so replay never stops short of them.
-      await this.switchFile().catch(() => undefined);
+      await this.switchFile();
       return;
     }
     this.onDurable(batch.map((p) => p.record));
     for (const p of batch) p.resolve();
   }
 
+  /** Moves to the next generation; its file is created by the next commit. */
   private async switchFile(): Promise<void> {
-    await this.handle.close();
+    const handle = this.handle;
+    this.handle = undefined;
     this.generation += 1;
-    this.handle = await WriteJournal.create(this.dir, this.generation, this.fs);
+    await handle?.close().catch(() => undefined);
   }
 
   /**
@@ -207,7 +214,7 @@ export class WriteJournal {
    */
   async close(drop: boolean): Promise<void> {
     await this.serial(async () => {
-      await this.handle.close();
+      await this.handle?.close();
       if (drop) await dropGenerations(this.dir, [this.generation], this.fs);
     });
   }
