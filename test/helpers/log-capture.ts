@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { createLogger, type Logger } from '../../src/lib/logger.js';
 
-/** A real info-level logger whose JSON lines land, parsed, in `lines`: for asserting what a component logged. */
-export function captureLog(): { lines: Array<Record<string, unknown>>; log: Logger } {
+/** A real logger (info level unless told) whose JSON lines land, parsed, in `lines`: for asserting what a component logged. */
+export function captureLog(level = 'info'): { lines: Array<Record<string, unknown>>; log: Logger } {
   const lines: Array<Record<string, unknown>> = [];
   const destination = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -10,5 +10,5 @@ export function captureLog(): { lines: Array<Record<string, unknown>>; log: Logg
       done();
     },
   });
-  return { lines, log: createLogger({ level: 'info', destination }) };
+  return { lines, log: createLogger({ level, destination }) };
 }

@@ -155,7 +155,7 @@ describe('buildPlan', () => {
     const pruned = plan(input);
     expect(pruned.changes.filter((c) => c.action === 'delete')).toEqual([{ action: 'delete', id: ID_B, name: 'Gone', owner: 'ops' }]);
     expect(pruned.summary).toMatchObject({ delete: 1, orphan: 0 });
-    expect(pruned.prune).toEqual({ enabled: true });
+    expect(pruned.prune).toStrictEqual({ enabled: true });
     expect(hasChanges(plan({ ...input, desired: [desired(ID_A, 'a.yaml', dashboard('Kept', ['x']))], live: new Map([[ID_A, asLive(ID_A, dashboard('Kept', ['x']))]]) }))).toBe(true);
     const partial = plan({ ...input, scope: 'partial' });
     expect(partial.changes.map((c) => c.action)).toEqual(['create']);
@@ -166,7 +166,10 @@ describe('buildPlan', () => {
     const liveOwned = [{ id: ID_B, name: 'Gone' }, { id: ID_C, name: 'Also gone' }];
     expect(plan({ desired: [desired(ID_A, 'a.yaml', dashboard('Kept', ['x']))], liveOwned, prune: { maxDelete: 1 } }).prune.refused).toMatch(/refusing to prune 2 dashboards: more than --max-delete 1/);
     expect(plan({ desired: [], liveOwned, prune: { maxDelete: 100 } }).prune.refused).toMatch(/no dashboards/);
-    expect(plan({ desired: [desired(ID_A, 'a.yaml', dashboard('Kept', ['x']))], liveOwned, prune: { maxDelete: 2 } }).prune.refused).toBeUndefined();
+    expect(plan({ desired: [desired(ID_A, 'a.yaml', dashboard('Kept', ['x']))], liveOwned, prune: { maxDelete: 2 } }).prune).toStrictEqual({ enabled: true });
+    // Without pruning, or in a partial scope, nothing is deleted, so there is nothing to refuse.
+    expect(plan({ desired: [], liveOwned }).prune).toStrictEqual({ enabled: false });
+    expect(plan({ desired: [], liveOwned, scope: 'partial', prune: { maxDelete: 0 } }).prune).toStrictEqual({ enabled: false });
   });
 
   it('sorts changes by action, file and id whatever the input order, so output is stable', () => {

@@ -202,6 +202,9 @@ describe('sortSetMembers', () => {
 
   it('leaves a tag list that is not all strings as it is', () => {
     expect(sorted({ dashboardMetadata: { tags: ['b', 1, 'a'] } })).toStrictEqual({ dashboardMetadata: { tags: ['b', 1, 'a'] } });
+    // Not de-duplicated either: only a list of strings is a set.
+    expect(sorted({ dashboardMetadata: { tags: ['b', 1, 'b'] } })).toStrictEqual({ dashboardMetadata: { tags: ['b', 1, 'b'] } });
+    expect(sorted({ dashboardMetadata: { tags: [2, 1, 2] } })).toStrictEqual({ dashboardMetadata: { tags: [2, 1, 2] } });
   });
 
   it('sorts Data Explorer filter criteria and nested filters at every depth by their canonical JSON', () => {
