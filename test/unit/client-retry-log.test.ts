@@ -25,7 +25,7 @@ function setup() {
   const { lines, log } = captureLog('debug');
   const clock = manualClock();
   const retried = createRetryLogger(log, clock);
-  const logged = () => lines.map(({ level, msg, time: _time, pid: _pid, hostname: _host, ...fields }) => ({ level, msg, ...fields }));
+  const logged = (): Array<Record<string, unknown>> => lines.map(({ level, msg, time: _time, pid: _pid, hostname: _host, ...fields }) => ({ level, msg, ...fields }));
   return { retried, clock, logged };
 }
 
