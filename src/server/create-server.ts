@@ -1,11 +1,12 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { systemClock, type Clock } from '../lib/clock.js';
 import type { FsLayer } from '../lib/fs-layer.js';
 import type { Logger } from '../lib/logger.js';
 import { DEFAULT_ENVIRONMENT, type EnvironmentId } from '../schema/ids.js';
 import { acquireOwnership, dataDirLayout, type DataDirLayout, type Ownership } from './data-dir.js';
 import { openEnvironments, type EnvironmentRegistry, type EnvironmentService } from './environments.js';
+import { descriptorBudget, limitConnections } from './http/descriptor-budget.js';
 import { BODY_LIMIT_BYTES } from './http/read-body.js';
 import { answerClientError } from './http/respond.js';
 import { createRequestHandler, type RequestListener } from './http/request-handler.js';
@@ -85,7 +86,7 @@ export async function startServer<E extends EnvironmentService = EnvironmentServ
     const handler = buildHandler({ ...options, layout, clock, environments, adminKey: ownership.adminKey });
     const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     const bodyLimit = options.bodyLimit ?? BODY_LIMIT_BYTES;
-    const server = await listen(handler, options.host ?? '127.0.0.1', options.port ?? 8080, timeouts, bodyLimit);
+    const server = await listen(handler, options.host ?? '127.0.0.1', options.port ?? 8080, { timeouts, bodyLimit, log });
     return await running(server, environments, ownership, { log, timeouts });
   } catch (error) {
     await environments?.close();
@@ -143,9 +144,9 @@ async function listen(
   handler: RequestListener,
   host: string,
   port: number,
-  timeouts: Required<ServerTimeouts>,
-  bodyLimit: number,
+  { timeouts, bodyLimit, log }: { timeouts: Required<ServerTimeouts>; bodyLimit: number; log: Logger },
 ): Promise<Server> {
+  const budget = descriptorBudget();
   const server = createHttpServer({
     headersTimeout: timeouts.headersMs,
     requestTimeout: timeouts.requestMs,
@@ -162,17 +163,18 @@ async function listen(
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    server.listen({ port, host, backlog: budget.backlog }, () => {
       server.off('error', reject);
       resolve();
     });
   });
-  trackInFlight(server, handler);
+  const refused = limitConnections(server, budget, (error) => log.warn({ err: error.message }, 'accepting a connection failed; the server goes on'));
+  trackInFlight(server, handler, refused);
   return server;
 }
 
 /** Requests that arrive while closing are still answered, but on a connection that is then closed. */
-function trackInFlight(server: Server, handler: RequestListener): void {
+function trackInFlight(server: Server, handler: RequestListener, refused: (socket: Socket) => boolean): void {
   let active = 0;
   // One listener shared by every response: `once` would allocate a wrapper per request.
   const onClose = (): void => {
@@ -183,7 +185,8 @@ function trackInFlight(server: Server, handler: RequestListener): void {
     active += 1;
     if (!server.listening) res.shouldKeepAlive = false;
     res.on('close', onClose);
-    handler(req, res);
+    // Already answered 503 when it connected (descriptor-budget.ts): its request is read only to be dropped.
+    if (!refused(req.socket)) handler(req, res);
   });
 }
 
