@@ -6,9 +6,9 @@ import { stringFlag, type CommandIo, type FlagValues } from './command.js';
 import { printDiagnostics } from './diagnostics-output.js';
 import { requireChoice, type EnvironmentMode } from './environment-choice.js';
 import { environmentTargets } from './environment-targets.js';
-import { CliError, ExitCode, UsageError } from './exit-codes.js';
+import { ExitCode, UsageError } from './exit-codes.js';
 import type { TargetSession } from './target.js';
-import { isTargetFailure } from './with-target.js';
+import { asTargetUnavailable } from './with-target.js';
 
 /** What pull needs to know of one environment: its dashboards as its files give them, and what each file's templates use. */
 export interface PulledEnvironment {
@@ -46,8 +46,7 @@ export async function pullEnvironment(
   try {
     return await pull(await targets.open(env), { name: env.name, dashboards: desired.dashboards, uses });
   } catch (error) {
-    if (isTargetFailure(error)) throw new CliError(error instanceof Error ? error.message : String(error), ExitCode.TargetUnavailable, { cause: error });
-    throw error;
+    throw asTargetUnavailable(error);
   } finally {
     await targets.close();
   }

@@ -1,10 +1,11 @@
 import { readGitInfo } from '../desired/git-info.js';
 import type { Diagnostic } from '../desired/load-desired.js';
+import { strictly } from '../desired/strict.js';
 import type { Environment } from '../environments/environment.js';
 import { collapseByEnvironment } from '../environments/locate-diagnostics.js';
 import { loadEnvironments } from '../reconcile/load-environments.js';
 import { planLoaded, type PlanDashboardsResult } from '../reconcile/plan-dashboards.js';
-import { stringFlag, type CommandIo, type FlagValues } from './command.js';
+import { booleanFlag, stringFlag, type CommandIo, type FlagValues } from './command.js';
 import type { DashboardsSelection } from './dashboards-selection.js';
 import { printDiagnostics, printWarnings } from './diagnostics-output.js';
 import { environmentTargets } from './environment-targets.js';
@@ -38,13 +39,16 @@ export async function runEnvironments<T>(
     loadEnvironments({ root: selection.root, cwd: io.cwd, ...(selection.only ? { only: selection.only } : {}), project: mode.project, declared: mode.declared, selected: mode.selected }),
     readGitInfo(selection.root),
   ]);
-  const invalid = load.environments.flatMap((e) => e.desired.diagnostics);
+  // --strict (or `strict: true`) holds each environment's rendered dashboards to it: unknown keys are errors there.
+  const strict = booleanFlag(flags, 'strict') || mode.project.config.strict === true;
+  const environments = load.environments.map((e) => ({ environment: e.environment, desired: strict ? strictly(e.desired) : e.desired }));
+  const invalid = environments.flatMap((e) => e.desired.diagnostics);
   if (invalid.length > 0) printDiagnostics(collapseByEnvironment(invalid), io);
-  printWarnings(load.warnings, io, 'stderr');
+  printWarnings([...collapseByEnvironment(environments.flatMap((e) => e.desired.warnings)), ...load.warnings], io, 'stderr');
   const targets = environmentTargets({ data: stringFlag(flags, 'data') }, io);
   try {
     const runs: EnvironmentRun<T>[] = [];
-    for (const { environment: env, desired } of load.environments) {
+    for (const { environment: env, desired } of environments) {
       const where = env.target.kind === 'remote' ? env.target.url : `embedded /e/${env.name}`;
       if (desired.diagnostics.length > 0) {
         runs.push({ env, status: 'invalid', target: where, diagnostics: desired.diagnostics });

@@ -1,24 +1,53 @@
+import type { DesiredResult, Diagnostic } from '../desired/load-desired.js';
+import { strictly } from '../desired/strict.js';
+import type { Environment } from '../environments/environment.js';
 import { collapseByEnvironment } from '../environments/locate-diagnostics.js';
 import { loadEnvironments } from '../reconcile/load-environments.js';
-import { booleanFlag, type CommandIo, type FlagValues } from './command.js';
+import { booleanFlag, stringFlag, type CommandIo, type FlagValues } from './command.js';
 import type { DashboardsSelection } from './dashboards-selection.js';
 import { printDiagnostics, printWarnings } from './diagnostics-output.js';
+import { environmentTargets } from './environment-targets.js';
 import type { EnvironmentsMode } from './run-environments.js';
-import { ExitCode, UsageError } from './exit-codes.js';
+import { ExitCode } from './exit-codes.js';
+import { validateRemote } from './validate-remote.js';
+import { asTargetUnavailable } from './with-target.js';
 
 /**
  * `validate` with environments: every chosen environment (all when none is chosen) resolved with its values, then
- * checked; a problem several environments share is one line naming them. Exit 3 when any is invalid.
+ * checked, unknown keys of the rendered dashboards included (errors with --strict or `strict: true`); with
+ * --remote, each environment's dashboards also through its own target's validator. A problem several environments
+ * share is one line naming them. Exit 3 when any is invalid.
  */
 export async function validateEnvironments(mode: EnvironmentsMode, selection: DashboardsSelection, flags: FlagValues, io: CommandIo): Promise<ExitCode> {
-  if (booleanFlag(flags, 'remote')) throw new UsageError('--remote with environments: run plan --env NAME, which reads each environment through its target');
   const load = await loadEnvironments({ root: selection.root, cwd: io.cwd, ...(selection.only ? { only: selection.only } : {}), project: mode.project, declared: mode.declared, selected: mode.selected });
-  const diagnostics = collapseByEnvironment(load.environments.flatMap((e) => e.desired.diagnostics));
-  if (diagnostics.length > 0) printDiagnostics(diagnostics, io);
-  printWarnings(load.warnings, io, 'stdout');
+  const strict = booleanFlag(flags, 'strict') || mode.project.config.strict === true;
+  const environments = load.environments.map((e) => ({ environment: e.environment, desired: strict ? strictly(e.desired) : e.desired }));
+  let diagnostics = collapseByEnvironment(environments.flatMap((e) => e.desired.diagnostics));
+  if (diagnostics.length === 0 && booleanFlag(flags, 'remote')) diagnostics = await validateRemotely(environments, flags, io);
+  const warnings = collapseByEnvironment(environments.flatMap((e) => e.desired.warnings));
+  if (diagnostics.length > 0) printDiagnostics(diagnostics, io, warnings);
+  printWarnings(diagnostics.length > 0 ? load.warnings : [...warnings, ...load.warnings], io, 'stdout');
   if (diagnostics.length > 0) return ExitCode.InvalidDesiredState;
-  const counts = load.environments.map((e) => `${e.environment.name} ${e.desired.dashboards.length}`).join(', ');
-  const files = load.environments[0]?.desired.files ?? 0;
-  io.stderr.write(`✓ valid in ${load.environments.length} environment${load.environments.length === 1 ? '' : 's'} (dashboards: ${counts}) from ${files} file${files === 1 ? '' : 's'}\n`);
+  const counts = environments.map((e) => `${e.environment.name} ${e.desired.dashboards.length}`).join(', ');
+  const files = environments[0]?.desired.files ?? 0;
+  const warned = warnings.length > 0 ? `; ${warnings.length} warning${warnings.length === 1 ? '' : 's'} (--strict makes warnings errors)` : '';
+  io.stderr.write(`✓ valid in ${environments.length} environment${environments.length === 1 ? '' : 's'} (dashboards: ${counts}) from ${files} file${files === 1 ? '' : 's'}${warned}\n`);
   return ExitCode.Success;
+}
+
+/** Each environment through its own target, one after the other; a target that cannot be reached is exit 4. */
+async function validateRemotely(environments: readonly { environment: Environment; desired: DesiredResult }[], flags: FlagValues, io: CommandIo): Promise<Diagnostic[]> {
+  const targets = environmentTargets({ data: stringFlag(flags, 'data') }, io);
+  try {
+    const found: Diagnostic[] = [];
+    for (const { environment, desired } of environments) {
+      const target = await targets.open(environment);
+      found.push(...(await validateRemote(desired.dashboards, target.client, io, environment.name)));
+    }
+    return collapseByEnvironment(found);
+  } catch (error) {
+    throw asTargetUnavailable(error);
+  } finally {
+    await targets.close();
+  }
 }

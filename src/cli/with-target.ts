@@ -13,13 +13,16 @@ export async function withTarget<T>(flags: TargetFlags, io: CommandIo, work: (ta
     target = await openTarget(flags, io);
     return await work(target);
   } catch (error) {
-    if (isTargetFailure(error)) {
-      throw new CliError(error instanceof Error ? error.message : String(error), ExitCode.TargetUnavailable, { cause: error });
-    }
-    throw error;
+    throw asTargetUnavailable(error);
   } finally {
     await target?.close();
   }
+}
+
+/** A target failure becomes exit 4 with its message; anything else is passed on as it is. */
+export function asTargetUnavailable(error: unknown): unknown {
+  if (!isTargetFailure(error)) return error;
+  return new CliError(error instanceof Error ? error.message : String(error), ExitCode.TargetUnavailable, { cause: error });
 }
 
 /** Statuses that say "this target cannot serve us now" rather than "dashcd sent something wrong". */

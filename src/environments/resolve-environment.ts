@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import { idProblem, schemaErrorMap } from '../desired/dashboard-rules.js';
+import { unknownKeyMessage } from '../desired/hints.js';
+import { findUnknownKeys } from '../desired/unknown-keys.js';
 import type { DesiredDashboard, Diagnostic } from '../desired/load-desired.js';
 import { Dashboard } from '../schema/dashboard.js';
 import { parseDashboardId, type DashboardId } from '../schema/ids.js';
@@ -29,6 +31,8 @@ export interface EnvironmentDesired {
   dashboards: DesiredDashboard[];
   /** Problems in this environment only; each names it. */
   diagnostics: Diagnostic[];
+  /** Unknown keys in the dashboards as this environment gets them (errors under --strict); each names it. */
+  warnings: Diagnostic[];
 }
 
 export interface ResolveDeps {
@@ -46,6 +50,7 @@ interface Entry {
 /** One environment's desired state: overrides, then ids (a `dashboard("…")` reference needs them all), then the rest. */
 export function resolveEnvironment(files: readonly TemplateFile[], env: Environment, deps: ResolveDeps): EnvironmentDesired {
   const diagnostics: Diagnostic[] = [];
+  const warnings: Diagnostic[] = [];
   const fail = (file: TemplateFile, problem: FileProblem): void => void diagnostics.push(deps.locate(file, problem, env));
   const entries = withIds(files, env, deps, fail);
   const byName = new Map(entries.map((e) => [e.file.name, e]));
@@ -66,10 +71,11 @@ export function resolveEnvironment(files: readonly TemplateFile[], env: Environm
       const made = validated(entry, rendered);
       if ('problems' in made) problems.push(...made.problems);
       else dashboards.push(made.dashboard);
+      if ('dashboard' in made) warnings.push(...unknownKeys(entry, made.dashboard.body).map((w) => deps.locate(entry.file, w, env)));
     }
     problems.forEach((p) => fail(entry.file, p));
   }
-  return { environment: env, dashboards, diagnostics };
+  return { environment: env, dashboards, diagnostics, warnings };
 }
 
 /** The files deployed in `env` with their ids there: the file's `id` after overrides and values, else derived. */
@@ -119,6 +125,11 @@ function validated(entry: Entry, rendered: RenderResult): { dashboard: DesiredDa
   const contentHash = createHash('sha256').update(JSON.stringify(body)).digest('hex');
   const name = (body.dashboardMetadata as { name: string }).name;
   return { dashboard: { id: entry.id, idSource: entry.idSource, file: entry.file.file, body: body as Dashboard, name, contentHash } };
+}
+
+/** Unknown keys of the rendered dashboard, at their place in the file (an override's member in `dashcd:`). */
+function unknownKeys(entry: Entry, body: unknown): FileProblem[] {
+  return findUnknownKeys(body).map((unknown) => ({ path: entry.layered.originOf([...unknown.parent, unknown.key] as (string | number)[]), message: unknownKeyMessage(unknown) }));
 }
 
 /** The value whose output holds `path` (the path itself, or an object value inserted at an ancestor). */

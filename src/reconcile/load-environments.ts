@@ -38,12 +38,12 @@ export async function loadEnvironments(input: EnvironmentsLoadInput): Promise<En
   });
   const selectedFile = selectedFiles(input);
   const shared = [...templates.diagnostics, ...resolved.diagnostics].filter((d) => selectedFile(d.file));
-  const environments = resolved.environments.map(({ environment, dashboards, diagnostics }) => ({
+  const environments = resolved.environments.map(({ environment, dashboards, diagnostics, warnings }) => ({
     environment,
     desired: {
       dashboards: dashboards.filter((d) => selectedFile(d.file)),
       diagnostics: [...shared, ...diagnostics.filter((d) => selectedFile(d.file))],
-      warnings: [],
+      warnings: warnings.filter((d) => selectedFile(d.file)),
       files: templates.count,
     },
   }));

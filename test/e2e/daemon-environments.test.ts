@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { EnvironmentsStatusJson } from '../../src/daemon/status-schema.js';
 import { createToken, expectConsistentArchive, metricValue, waitFor, type DaemonChild } from '../helpers/daemon.js';
 import { daemonScopePerTest } from '../helpers/daemon-scope.js';
+import { hostsTemplate } from '../helpers/environments.js';
 import { api } from '../helpers/server.js';
 
 const scope = daemonScopePerTest();
@@ -27,15 +28,7 @@ groups:
 `;
 }
 
-const HOSTS = `dashboardMetadata:
-  name: Hosts \${{ env.name }}
-  owner: ops
-tiles:
-  - name: Notes
-    tileType: MARKDOWN
-    bounds: { top: 0, left: 0, width: 304, height: "\${{ values.height }}" }
-    markdown: \${{ values.note }}
-`;
+const HOSTS = hostsTemplate('"${{ values.height }}"');
 
 interface Live {
   dashboardMetadata: { name: string };

@@ -1,6 +1,6 @@
 import { loadProjectConfigFor } from '../../config/project-config.js';
 import { loadDesired } from '../../desired/load-desired.js';
-import { booleanFlag, defineCommand, stringFlag, type CommandIo } from '../command.js';
+import { booleanFlag, defineCommand, stringFlag } from '../command.js';
 import { dataFlag, dirFlag, pathsPositional, strictFlag, targetFlag } from '../common-flags.js';
 import { selectionFromArgs } from '../plan-from-flags.js';
 import { count, printDiagnostics, printWarnings } from '../diagnostics-output.js';
@@ -8,10 +8,8 @@ import { strictly } from '../../desired/strict.js';
 import { ExitCode } from '../exit-codes.js';
 import { allEnvsFlag, envFlag, environmentMode } from '../environment-choice.js';
 import { validateEnvironments } from '../validate-environments.js';
-import type { DesiredDashboard } from '../../desired/load-desired.js';
 import type { Diagnostic } from '../../desired/load-desired.js';
-import type { ApiClient } from '../../client/api-client.js';
-import { mapConcurrent } from '../../lib/concurrency.js';
+import { validateRemote } from '../validate-remote.js';
 
 export const validateCommand = defineCommand({
   path: ['validate'],
@@ -57,14 +55,3 @@ export const validateCommand = defineCommand({
     return ExitCode.Success;
   },
 });
-
-/** The target's verdict has no source positions: its violations name the file without a line (as apply's do). */
-async function validateRemote(dashboards: readonly DesiredDashboard[], api: ApiClient, io: CommandIo): Promise<Diagnostic[]> {
-  const results = await mapConcurrent(dashboards, 8, async (d) => {
-    const outcome = await api.dashboards.validate({ ...d.body, id: d.id }, d.id);
-    if (outcome.valid) return [];
-    const violations = outcome.violations.length > 0 ? outcome.violations : [{ path: '', message: outcome.message }];
-    return violations.map((v) => ({ file: d.file, line: 0, col: 0, path: v.path ?? '', message: `${v.message ?? 'invalid'} (target validator)` }));
-  }, io.signal);
-  return results.flatMap((r) => r ?? []);
-}

@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createProject, runDashcd, type Project } from '../helpers/cli.js';
+import { hostsTemplate } from '../helpers/environments.js';
+import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let project: Project | undefined;
+let server: TestServer | undefined;
+let proxy: FaultServer | undefined;
+afterEach(async () => {
+  await project?.cleanup();
+  await proxy?.close();
+  await server?.close();
+  project = undefined;
+  proxy = undefined;
+  server = undefined;
+});
+
+const HOSTS = hostsTemplate();
+
+/** prod's override adds a tile with a misspelt key: unknown only in the dashboard prod gets. */
+const TYPO_IN_PROD = `${HOSTS}dashcd:
+  overrides:
+    prod:
+      tiles:
+        - name: Budget
+          tileType: MARKDOWN
+          bounds: { top: 0, left: 304, width: 304, height: 152 }
+          markdown: budget
+          markdwon: typo
+`;
+
+const EMBEDDED = 'values:\n  note: notes\nenvironments:\n  dev:\n  prod:\n';
+
+describe('validate with environments', () => {
+  it('--remote sends each environment its own rendered dashboards, through its own target with its own token', async () => {
+    server = await startTestServer();
+    proxy = await startFaultServer({ upstream: server.baseUrl });
+    const config = `values:\n  note: notes\nenvironments:\n  dev:\n    target: ${proxy.url}/e/local\n    tokenEnv: DEV_TOKEN\n  prod:\n    target: ${server.baseUrl}/e/local\n    tokenEnv: PROD_TOKEN\n`;
+    project = await createProject({ 'dashcd.yaml': config, 'dashboards/hosts.yaml': HOSTS });
+    const violation = { path: 'tiles[0].bounds.width', message: 'must be a multiple of 38', parameterLocation: 'PAYLOAD_BODY', location: null };
+    proxy.script({ status: 400, body: { error: { code: 400, message: 'Constraints violated.', constraintViolations: [violation] } }, match: { method: 'POST', path: /\/validator$/ } });
+
+    const env = { DEV_TOKEN: server.token, PROD_TOKEN: server.token };
+    const result = await runDashcd(['validate', '--remote'], { cwd: project.root, env });
+    expect(result.code, result.stdout + result.stderr).toBe(3);
+    // Only dev's target objected, and the line says so; prod's went through its own target.
+    expect(result.stdout).toContain('dashboards/hosts.yaml  [dev] tiles[0].bounds.width: must be a multiple of 38 (target validator)\n');
+    expect(result.stdout).not.toContain('[prod]');
+    const sent = proxy.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/validator'));
+    expect(sent).toHaveLength(1);
+    expect(JSON.parse(sent[0]?.body ?? '{}')).toMatchObject({ dashboardMetadata: { name: 'Hosts dev' }, tiles: [{ markdown: 'notes' }] });
+
+    const valid = await runDashcd(['validate', '--remote', '--env', 'prod'], { cwd: project.root, env });
+    expect(valid.code, valid.stdout + valid.stderr).toBe(0);
+    const missing = await runDashcd(['validate', '--remote', '--env', 'prod'], { cwd: project.root, env: { DEV_TOKEN: server.token } });
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toContain('set PROD_TOKEN');
+  });
+
+  it('unknown keys of the rendered dashboards are warnings naming the environment; --strict and strict: true make them errors there only', async () => {
+    project = await createProject({ 'dashcd.yaml': EMBEDDED, 'dashboards/hosts.yaml': TYPO_IN_PROD });
+    const cwd = project.root;
+    const lenient = await runDashcd(['validate'], { cwd });
+    expect(lenient.code, lenient.stdout + lenient.stderr).toBe(0);
+    expect(lenient.stdout).toMatch(/^dashboards\/hosts\.yaml:17:21 {2}\[prod\] warning: dashcd\.overrides\.prod\.tiles\[0\]\.markdwon: unknown key; did you mean markdown\?$/m);
+
+    const strict = await runDashcd(['validate', '--strict'], { cwd });
+    expect(strict.code).toBe(3);
+    expect(strict.stdout).toMatch(/^dashboards\/hosts\.yaml:17:21 {2}\[prod\] dashcd\.overrides\.prod\.tiles\[0\]\.markdwon: unknown key/m);
+    expect((await runDashcd(['validate', '--strict', '--env', 'dev'], { cwd })).code).toBe(0);
+
+    // plan and apply hold each environment to it as well: prod is invalid, dev is applied.
+    await project.write('dashcd.yaml', `strict: true\n${EMBEDDED}`);
+    const applied = await runDashcd(['apply', '--all-envs'], { cwd });
+    expect(applied.code, applied.stdout + applied.stderr).toBe(5);
+    expect(applied.stdout).toContain('✓ dev: applied');
+    expect(applied.stdout).toContain('✗ prod: invalid, nothing written (exit 3)');
+  });
+});
