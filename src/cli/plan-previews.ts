@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import type { Plan } from '../plan/build-plan.js';
 import { mkdirDurable, writeFileDurable } from '../lib/durable-file.js';
 import { svgToPng } from '../preview/render-png.js';
-import { planPictures, previewLinksMarkdown } from './render/plan-pictures.js';
+import { planPictures, previewLinksMarkdown } from '../preview/plan-pictures.js';
 
 /**
  * `plan --preview-dir DIR`: one before/after PNG per dashboard to be written, for a CI job to upload. Returns the

@@ -26,6 +26,8 @@ export interface Endpoint {
   statusUrl: string;
   /** A client for `spec`; with `env`, that is the archive folder's name (an environment's name). */
   target(spec: TargetSpec): Promise<LoopTarget>;
+  /** With the embedded API: whether a token of its store has ReadConfig (the console's sign-in). */
+  readConfigToken: ((token: string) => boolean) | undefined;
   close(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export async function openEndpoint(
       const { envUrl, token } = await embeddedSession(api, spec.env);
       return { client: connect(envUrl, token), label: envUrl, env: spec.env ?? 'local', api: { url: api.url, envUrl, token } };
     },
+    readConfigToken: api ? (token) => api.server.environments.ids().some((id) => api.server.environments.get(id)?.tokens.verify(token)?.scopes.includes('ReadConfig') === true) : undefined,
     async close() {
       await Promise.all(clients.map((client) => client.close()));
       if (api) await api.close();

@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import type { RetryPolicy } from '../client/api-client.js';
 import type { Environment } from '../environments/environment.js';
@@ -9,6 +10,7 @@ import { describeFollow } from '../source/follow.js';
 import { openEndpoint, type Endpoint, type LoopTarget, type TargetSpec } from './daemon-endpoint.js';
 import { aborted, startPollerAfter } from './daemon-poller.js';
 import { openRepoFollowing, type RepoFollowing, type RepoOptions } from './daemon-repo.js';
+import { daemonConsole } from './console-source.js';
 import { DaemonStatus } from './daemon-status.js';
 import { EnvironmentsStatus } from './environments-status.js';
 import { createReconcilePass, type PassSource } from './reconcile-pass.js';
@@ -85,9 +87,12 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
   const repo = options.repo ? await openRepoFollowing(options.repo, { cwd: options.cwd, dataDir: options.dataDir, log }) : undefined;
   const view = options.environments ? new EnvironmentsStatus() : new DaemonStatus();
   const embedded = options.environments ? options.environments.some((e) => e.target.kind === 'embedded') : !options.target;
-  const endpoint = await openEndpoint({ ...options, embedded }, view, requests.signal, repo ? [repo.hook] : []);
+  // The console reads the loops, which need the endpoint first: its route is bound once they exist.
+  let consoleRoute: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined;
+  const endpoint = await openEndpoint({ ...options, embedded }, view, requests.signal, [...(repo ? [repo.hook] : []), (req, res) => consoleRoute?.(req, res) ?? false]);
   const dir = resolve(options.cwd, options.dir);
   const loops = await openLoops(options, { endpoint, view, dir, repo });
+  consoleRoute = daemonConsole(loops, { ...options, dir, log: log.child({ component: 'console' }), following: repo !== undefined, host: options.listen.host, verify: endpoint.readConfigToken });
   // A checkout never changes under the daemon: following a repository, the fetch loop says when to read, not a watcher.
   const watcher = repo
     ? undefined
@@ -126,6 +131,7 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
 interface Loop {
   name: string | undefined;
   target: LoopTarget;
+  status: DaemonStatus;
   queue: ReconcileQueue;
   resync: NodeJS.Timeout;
   poller: Promise<unknown>;
@@ -173,6 +179,7 @@ function startLoop(options: DaemonOptions, loop: LoopParts): Loop {
   return {
     name: loop.name,
     target: loop.target,
+    status: loop.status,
     queue,
     resync: setInterval(() => queue.requestFull('resync'), options.resyncMs),
     poller: startPollerAfter(firstFullPass, options, loop.target, loop.status),

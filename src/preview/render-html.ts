@@ -29,7 +29,8 @@ ${body.join('\n')}
 `;
 }
 
-function diffLine(line: string): string {
+/** One diff line coloured by its mark (`+` added, `-` removed, `~` changed). */
+export function diffLine(line: string): string {
   const kind = line.startsWith('+') ? 'add' : line.startsWith('-') ? 'remove' : line.startsWith('~') ? 'change' : 'other';
   return `<span class="${kind}">${escapeXml(line)}</span>`;
 }

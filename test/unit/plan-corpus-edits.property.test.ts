@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import jsonpatch, { type Operation } from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
-import { patchLines } from '../../src/cli/render/patch-lines.js';
+import { patchLines } from '../../src/plan/patch-lines.js';
 import { buildPlan, type PlanChange } from '../../src/plan/build-plan.js';
 import { normalizeForCompare } from '../../src/plan/normalize.js';
 import { withOwnershipTag } from '../../src/plan/ownership.js';

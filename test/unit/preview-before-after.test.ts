@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { patchLines } from '../../src/cli/render/patch-lines.js';
+import { patchLines } from '../../src/plan/patch-lines.js';
 import { buildPlan, type PlanChange } from '../../src/plan/build-plan.js';
 import { normalizeForCompare } from '../../src/plan/normalize.js';
 import { DEFAULT_OWNERSHIP_TAG } from '../../src/plan/ownership.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatValue, patchLines, pointerToPath } from '../../src/cli/render/patch-lines.js';
+import { formatValue, patchLines, pointerToPath } from '../../src/plan/patch-lines.js';
 import { renderPlanJson } from '../../src/cli/render/render-json.js';
 import { renderPlanMarkdown } from '../../src/cli/render/render-markdown.js';
 import { renderPlanText } from '../../src/cli/render/render-text.js';

@@ -5,7 +5,7 @@ import { queryArchive, type ArchivedEvent, type QueryArchiveOptions } from '../.
 import { parseTimeArg, type TimeBound } from '../../archive/time-arg.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
-import { printable } from '../render/patch-lines.js';
+import { printable } from '../../plan/patch-lines.js';
 
 export const toFlag = { type: 'string', description: 'Events starting at or before (a bare date: through that whole day)', valueName: 'time' } as const;
 export const archiveFlag = { type: 'string', description: 'Archive folder', default: 'events-archive', valueName: 'path' } as const;

@@ -9,12 +9,16 @@ import { eventsServerOptions } from '../../server/routes/events.js';
 import { booleanFlag, defineCommand, stringFlag } from '../command.js';
 import { dataFlag } from '../common-flags.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
+import { createConsoleHandler } from '../../console/console-handler.js';
+import { readConfigToken, serveConsoleSource } from '../serve-console.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export const serveCommand = defineCommand({
   path: ['serve'],
   summary: 'Run the embedded API (dashboards, events feed, agent installer) over a data dir',
   description:
-    'Serves every environment of the data dir under /e/<env>/ (paths without that prefix go to "local"). One process ' +
+    'Serves every environment of the data dir under /e/<env>/ (paths without that prefix go to "local"), and a ' +
+    'read-only console at /ui (live dashboards and events; on a non-loopback --host it asks for a ReadConfig token). One process ' +
     'owns a data dir at a time. SIGINT/SIGTERM stop it gracefully: requests in flight, writes included, finish first.',
   flags: {
     host: { type: 'string', description: 'Address to listen on', default: '127.0.0.1', valueName: 'host' },
@@ -32,9 +36,12 @@ export const serveCommand = defineCommand({
     const host = stringFlag(flags, 'host') ?? '127.0.0.1';
     const port = parsePort(stringFlag(flags, 'port') ?? '8080');
     const dataDir = resolve(io.cwd, stringFlag(flags, 'data') ?? '.dashcd');
-    const server = await start(dataDir, host, port, io.log);
+    // The console reads the server it is mounted on: bound once the server exists (nothing is served before).
+    let consoleHandler: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined;
+    const server = await start(dataDir, host, port, io.log, (req, res) => consoleHandler?.(req, res) ?? false);
+    consoleHandler = createConsoleHandler(serveConsoleSource(server, io.log), { host, verify: (token) => readConfigToken(server, token) });
     const simulator = booleanFlag(flags, 'simulate-events') ? simulate(server, io.log, io.signal) : undefined;
-    io.stdout.write(`dashcd serving ${server.envUrl()} (base ${server.url}, data dir ${dataDir}); Ctrl-C stops it\n`);
+    io.stdout.write(`dashcd serving ${server.envUrl()} (base ${server.url}, data dir ${dataDir}; console ${server.url}/ui); Ctrl-C stops it\n`);
     await aborted(io.signal);
     io.log.info({ reason: String(io.signal.reason) }, 'shutting down');
     await simulator?.stop();
@@ -43,9 +50,9 @@ export const serveCommand = defineCommand({
   },
 });
 
-async function start(dataDir: string, host: string, port: number, log: Logger): Promise<RunningServer<EventStore>> {
+async function start(dataDir: string, host: string, port: number, log: Logger, extraHandler: (req: IncomingMessage, res: ServerResponse) => boolean): Promise<RunningServer<EventStore>> {
   try {
-    return await startServer({ dataDir, host, port, log, ...eventsServerOptions({ log }) });
+    return await startServer({ dataDir, host, port, log, extraHandler, ...eventsServerOptions({ log }) });
   } catch (error) {
     // Exit 4, as every other command that finds its data dir owned by another dashcd.
     if (error instanceof DataDirLockedError) throw new CliError(error.message, ExitCode.TargetUnavailable, { cause: error });

@@ -2,7 +2,7 @@ import type { Plan, PlanSummary } from '../../plan/build-plan.js';
 import { planToJson, type PlanJson } from './render-json.js';
 import { renderPlanMarkdown } from './render-markdown.js';
 import { renderPlanText } from './render-text.js';
-import { commitText, printable } from './patch-lines.js';
+import { commitText, printable } from '../../plan/patch-lines.js';
 
 /** One environment's part of a plan over several: its plan, or why there is none. */
 export type EnvironmentSection = { name: string; target: string } & (

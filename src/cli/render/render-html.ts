@@ -1,7 +1,7 @@
 import type { Plan } from '../../plan/build-plan.js';
 import { renderHtmlPage, type HtmlSection } from '../../preview/render-html.js';
-import { printable, summaryText } from './patch-lines.js';
-import { planPictures } from './plan-pictures.js';
+import { printable, summaryText } from '../../plan/patch-lines.js';
+import { planPictures } from '../../preview/plan-pictures.js';
 
 /**
  * The plan as one self-contained page: the summary, then per dashboard to be written its before/after picture and

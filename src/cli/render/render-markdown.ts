@@ -1,6 +1,6 @@
 import type { Plan, PlanChange } from '../../plan/build-plan.js';
 import { fitToBudget } from './markdown-budget.js';
-import { dirtyText, NO_COMMITS, patchLines, printable, summaryText } from './patch-lines.js';
+import { dirtyText, NO_COMMITS, patchLines, printable, summaryText } from '../../plan/patch-lines.js';
 
 type PatchedChange = Extract<PlanChange, { action: 'update' | 'adopt' }>;
 

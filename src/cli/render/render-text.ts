@@ -1,6 +1,6 @@
 import type { Plan, PlanChange } from '../../plan/build-plan.js';
 import { ACTION_COLOR, markColor, painter, type Paint } from './colors.js';
-import { commitText, dirtyText, patchLines, printable, summaryText } from './patch-lines.js';
+import { commitText, dirtyText, patchLines, printable, summaryText } from '../../plan/patch-lines.js';
 
 const PATCH_INDENT = '    ';
 

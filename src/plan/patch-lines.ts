@@ -1,8 +1,8 @@
 import type { Operation } from 'fast-json-patch';
 import { stringify } from 'yaml';
-import type { Plan, PlanChange } from '../../plan/build-plan.js';
-import type { GitInfo } from '../../desired/git-info.js';
-import { pointerToPath } from '../../plan/json-pointer.js';
+import type { Plan, PlanChange } from './build-plan.js';
+import type { GitInfo } from '../desired/git-info.js';
+import { pointerToPath } from './json-pointer.js';
 
 export { pointerToPath };
 

@@ -1,9 +1,9 @@
-import type { Plan, PlanChange } from '../../plan/build-plan.js';
-import { normalizeForCompare } from '../../plan/normalize.js';
-import { renderBeforeAfterSvg, undoPatch } from '../../preview/before-after.js';
-import { patchLines } from './patch-lines.js';
+import type { Plan, PlanChange } from '../plan/build-plan.js';
+import { normalizeForCompare } from '../plan/normalize.js';
+import { renderBeforeAfterSvg, undoPatch } from './before-after.js';
+import { patchLines } from '../plan/patch-lines.js';
 
-type UpdateChange = Extract<PlanChange, { action: 'update' }>;
+type PatchedChange = Extract<PlanChange, { action: 'update' | 'adopt' }>;
 
 /** The before/after picture of one planned write, named for a file a CI job uploads. */
 export interface PlanPicture {
@@ -20,7 +20,7 @@ export interface PlanPicture {
  */
 export function planPictures(plan: Plan): PlanPicture[] {
   return plan.changes.flatMap((change) => {
-    if (change.action === 'update') return [updatePicture(change)];
+    if (change.action === 'update') return [patchedPicture(change)];
     if (change.action === 'create') {
       const svg = renderBeforeAfterSvg({ after: change.desired, patch: [], diffLines: [] });
       return [{ change, fileName: pictureFileName(change.file), svg, diffLines: [] }];
@@ -29,7 +29,8 @@ export function planPictures(plan: Plan): PlanPicture[] {
   });
 }
 
-function updatePicture(change: UpdateChange): PlanPicture {
+/** An update's or adoption's before/after: live (recovered from the patch) beside desired, with the diff lines. */
+export function patchedPicture(change: PatchedChange): PlanPicture {
   // The plan's patch is between normalised values, so the picture is drawn from them: its indexes match.
   const after = normalizeForCompare(change.desired, { ignore: [] });
   const before = undoPatch(after, change.patch, change.before);

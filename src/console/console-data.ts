@@ -1,0 +1,66 @@
+import type { Plan } from '../plan/build-plan.js';
+
+/**
+ * What the console reads, whoever serves it. `serve` knows only the live side (dashboards and the events feed);
+ * the daemon knows the desired state too (a read-only plan per environment, its loop's file results and revision).
+ * The console renders these values and never writes.
+ */
+export interface ConsoleSource {
+  /** `live`: no desired state (serve), dashboards have no sync status. */
+  readonly kind: 'live' | 'desired';
+  environments(): Promise<ConsoleEnvironment[]>;
+  dashboards(env: string): Promise<DashboardsState | undefined>;
+  /** Events that started in [from, to), each once (its newest version). */
+  events(env: string, window: { from: number; to: number }): Promise<ConsoleEvent[]>;
+}
+
+export interface ConsoleEnvironment {
+  name: string;
+  /** Where it lives (a URL or the embedded `/e/<name>`), never a token. */
+  target: string;
+  /** The revision the daemon applied last, e.g. `a1b2c3d on main`. */
+  revision?: string | undefined;
+  /** Why it may not be in sync (stale reasons, a failed pass). */
+  notes?: readonly string[];
+}
+
+export type DashboardsState =
+  | { kind: 'live'; dashboards: readonly LiveEntry[] }
+  | {
+      kind: 'desired';
+      /** A fresh read-only plan; undefined when the files are invalid as a whole (nothing could be planned). */
+      plan: Plan | undefined;
+      problems: readonly ConsoleProblem[];
+      /** The daemon loop's last result per file (`failed`, `rejected`…), with its error. */
+      results: Readonly<Record<string, { result: string; error?: string | undefined; at: string }>>;
+      revision?: string | undefined;
+      /** Each file's dashboard by id, for the layout of those the plan carries no body for (unchanged). */
+      bodies?: Readonly<Record<string, unknown>>;
+      /** Owned live dashboards without a file found by the daemon's last full pass (the plan may not list them). */
+      orphans?: readonly { id: string; name: string }[];
+    };
+
+export interface LiveEntry {
+  id: string;
+  name: string;
+  /** The whole dashboard, for its layout preview. */
+  body: unknown;
+}
+
+/** A validation problem at `file:line:col`. */
+export interface ConsoleProblem {
+  file: string;
+  line: number;
+  col: number;
+  path: string;
+  message: string;
+}
+
+export interface ConsoleEvent {
+  id: string;
+  type: string;
+  start: number;
+  end: number | undefined;
+  status: 'OPEN' | 'CLOSED';
+  entity: string | undefined;
+}

@@ -1,0 +1,53 @@
+import { renderLayoutSvg } from '../preview/render-layout.js';
+import { patchedPicture } from '../preview/plan-pictures.js';
+import { diffLine } from '../preview/render-html.js';
+import type { ConsoleEnvironment } from './console-data.js';
+import { envPath, h, page } from './page-shell.js';
+import { SYNC_STATUSES, type DashboardRow } from './sync-rows.js';
+
+export function environmentsPage(environments: readonly ConsoleEnvironment[]): string {
+  const cards = environments.map((e) => {
+    const notes = (e.notes ?? []).map((n) => `<li>${h(n)}</li>`).join('');
+    return `<section class="card environment" data-env="${h(e.name)}"><h2><a href="${envPath(e.name)}">${h(e.name)}</a></h2>
+<p class="muted">${h(e.target)}</p>${e.revision ? `<p>Revision <code>${h(e.revision)}</code></p>` : ''}${notes ? `<ul>${notes}</ul>` : ''}
+<p><a href="${envPath(e.name)}">Dashboards</a> · <a href="${envPath(e.name, '/events')}">Events</a></p></section>`;
+  });
+  return page('Environments', undefined, `<div class="cards">${cards.join('\n')}</div>`);
+}
+
+/** The dashboards of one environment with their sync status; `status` keeps only those (a count links to each). */
+export function dashboardsPage(env: string, rows: readonly DashboardRow[], filter: string | undefined, revision: string | undefined): string {
+  const counts = SYNC_STATUSES.map((s) => [s, rows.filter((r) => r.status === s).length] as const).filter(([, n]) => n > 0);
+  const chips = counts.map(([s, n]) => `<a href="${envPath(env)}?status=${s}"><span class="status status-${s}">${n} ${s}</span></a>`);
+  if (filter !== undefined) chips.push(`<a href="${envPath(env)}">all</a>`);
+  const shown = filter === undefined ? rows : rows.filter((r) => r.status === filter);
+  const body = shown.map((r) => `<tr class="dashboard" data-status="${r.status}" data-key="${h(r.key)}">
+<td data-label="Dashboard"><a href="${envPath(env, `/dashboard?key=${encodeURIComponent(r.key)}`)}">${h(r.name)}</a></td>
+<td data-label="Status"><span class="status status-${r.status}">${r.status}</span></td>
+<td data-label="File">${r.file ? `<code>${h(r.file)}</code>` : '<span class="muted">—</span>'}</td>
+<td data-label="Revision">${revision ? `<code>${h(revision)}</code>` : '<span class="muted">—</span>'}</td>
+<td data-label="Detail">${h(r.detail)}</td></tr>`);
+  const table = `<table class="stack dashboards"><thead><tr><th>Dashboard</th><th>Status</th><th>File</th><th>Revision</th><th>Detail</th></tr></thead><tbody>${body.join('\n')}</tbody></table>`;
+  const empty = shown.length === 0 ? '<p class="muted">No dashboards.</p>' : '';
+  return page(`Dashboards in ${env}`, env, `<div class="counts">${chips.join(' ')}</div>${table}${empty}`);
+}
+
+/** One dashboard: status, its problems at file:line:col, its live drift as a before/after picture and diff, its layout. */
+export function dashboardPage(env: string, row: DashboardRow, revision: string | undefined): string {
+  const facts = [`<span class="status status-${row.status}">${row.status}</span>`, row.file ? `<code>${h(row.file)}</code>` : '', revision ? `revision <code>${h(revision)}</code>` : '', h(row.detail)];
+  const parts = [`<p class="facts">${facts.filter((f) => f !== '').join(' · ')}</p>`];
+  if (row.problems.length > 0) {
+    const items = row.problems.map((p) => `<li><code>${h(`${p.file}:${p.line}:${p.col}`)}</code> ${h(p.path)}: ${h(p.message)}</li>`);
+    parts.push(`<h2>Validation problems</h2><ul class="problems">${items.join('')}</ul>`);
+  }
+  const change = row.change;
+  if (change && (change.action === 'update' || change.action === 'adopt')) {
+    const picture = patchedPicture(change);
+    parts.push(`<h2>Live drift: live (left) → file (right)</h2><div class="picture drift">${picture.svg}</div>`);
+    parts.push(`<pre class="diff">${picture.diffLines.map(diffLine).join('\n')}</pre>`);
+  } else if (row.body !== undefined) {
+    parts.push(`<h2>Layout</h2><div class="picture layout">${renderLayoutSvg(row.body)}</div>`);
+  }
+  return page(row.name, env, parts.join('\n'));
+}
+

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { createProject, startDashcdChild, unusedPort, type DashcdChild, type Project } from '../helpers/cli.js';
+import { consoleScenario, EXPECTED_STATUS } from '../helpers/console-scenario.js';
+import { createToken, TOKEN_LIKE } from '../helpers/daemon.js';
+import { daemonScopePerTest } from '../helpers/daemon-scope.js';
+import { afterEach } from 'vitest';
+
+const scope = daemonScopePerTest();
+
+async function page(url: string, init: RequestInit = {}): Promise<{ status: number; html: string; headers: Headers }> {
+  const response = await fetch(url, { redirect: 'manual', ...init });
+  return { status: response.status, html: await response.text(), headers: response.headers };
+}
+
+/** name → data-status of every dashboard row. */
+function statuses(html: string): Record<string, string> {
+  const rows = [...html.matchAll(/<tr class="dashboard" data-status="(\w+)"[\s\S]*?<a href="[^"]*">([^<]*)<\/a>/g)];
+  return Object.fromEntries(rows.map((m) => [m[2] ?? '', m[1] ?? '']));
+}
+
+describe('console on the daemon (/ui)', () => {
+  it('lists the dashboards with their sync status; the drifted one shows its before/after and diff; problems at file:line:col; events as bars', async () => {
+    const { d } = await consoleScenario(scope);
+    const home = await page(`${d.url}/ui`);
+    expect(home.status).toBe(200);
+    expect(home.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(home.html).toContain('data-env="local"');
+    const list = await page(`${d.url}/ui/e/local`);
+    expect(statuses(list.html)).toEqual(EXPECTED_STATUS);
+    const key = (name: string): string => /data-key="([^"]+)"[\s\S]*?>([^<]*)<\/a>/g.exec(list.html.slice(list.html.indexOf(`>${name}</a>`) - 400))?.[1] ?? '';
+    const drifted = await page(`${d.url}/ui/e/local/dashboard?key=${encodeURIComponent(key('DB v1'))}`);
+    expect(drifted.html).toContain('class="picture drift"');
+    expect(drifted.html).toMatch(/<span class="change">~ dashboardMetadata\.name: &quot;Edited by hand&quot; → &quot;DB v1&quot;<\/span>/);
+    const invalid = await page(`${d.url}/ui/e/local/dashboard?key=${encodeURIComponent('dashboards/bad.yaml')}`);
+    expect(invalid.html).toMatch(/<code>dashboards\/bad\.yaml:\d+:\d+<\/code> tiles:/);
+    const synced = await page(`${d.url}/ui/e/local/dashboard?key=${encodeURIComponent(key('Web v1'))}`);
+    expect(synced.html).toContain('class="picture layout"');
+    const events = await page(`${d.url}/ui/e/local/events`);
+    expect(events.html.match(/<rect class="bar"/g)?.length ?? 0).toBeGreaterThan(0);
+    expect(events.html).toContain('data-group="status"');
+    expect(events.html).toMatch(/<tr class="event" data-type="[^"]+" data-status="(OPEN|CLOSED)"/);
+    const closed = await page(`${d.url}/ui/e/local/events?status=CLOSED`);
+    expect(closed.html).not.toContain('data-status="OPEN"');
+    expect((await page(`${d.url}/ui/e/nope`)).status).toBe(404);
+    expect((await page(`${d.url}/ui`, { method: 'DELETE' })).status).toBe(405);
+  });
+});
+
+describe('console on serve: live dashboards, and a token on a non-loopback address', () => {
+  let project: Project | undefined;
+  let child: DashcdChild | undefined;
+  afterEach(async () => {
+    await child?.stop();
+    await project?.cleanup();
+    child = project = undefined;
+  });
+
+  it('bound to 0.0.0.0: sign-in page without a token, the page with a ReadConfig token or its session cookie; the token never appears', async () => {
+    project = await createProject({});
+    const token = await createToken(project.root, '.dashcd', 'ReadConfig');
+    const writeOnly = await createToken(project.root, '.dashcd', 'WriteConfig');
+    const port = await unusedPort();
+    child = await startDashcdChild(['serve', '--host', '0.0.0.0', '--port', String(port)], { cwd: project.root, ready: /dashcd serving/ });
+    const base = `http://127.0.0.1:${port}`;
+    const anonymous = await page(`${base}/ui/e/local`);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.html).toContain('action="/ui/login"');
+    expect((await page(`${base}/ui/e/local`, { headers: { authorization: `Api-Token ${writeOnly}` } })).status).toBe(401);
+    const withHeader = await page(`${base}/ui/e/local`, { headers: { authorization: `Api-Token ${token}` } });
+    expect(withHeader.status).toBe(200);
+    const login = await page(`${base}/ui/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token }).toString() });
+    expect(login.status).toBe(303);
+    const cookie = login.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^dashcd_console=[\w-]+; HttpOnly; SameSite=Strict; Path=\/ui/);
+    expect(cookie).not.toContain(token);
+    const withCookie = await page(`${base}/ui`, { headers: { cookie: cookie.split(';')[0] ?? '' } });
+    expect(withCookie.status).toBe(200);
+    for (const html of [anonymous.html, withHeader.html, withCookie.html]) expect(html).not.toMatch(TOKEN_LIKE);
+    const bad = await page(`${base}/ui/login`, { method: 'POST', body: 'token=nope', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(bad.status).toBe(401);
+  });
+
+  it('on loopback: no token needed; the live dashboards without sync status', async () => {
+    project = await createProject({ 'dashboards/web.yaml': 'dashboardMetadata: { name: Web, owner: me }\ntiles: []\n' });
+    const port = await unusedPort();
+    child = await startDashcdChild(['serve', '--port', String(port)], { cwd: project.root, ready: /dashcd serving/ });
+    const base = `http://127.0.0.1:${port}`;
+    const token = await createToken(project.root, '.dashcd', 'ReadConfig,WriteConfig');
+    const created = await fetch(`${base}/e/local/api/config/v1/dashboards`, { method: 'POST', headers: { authorization: `Api-Token ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ dashboardMetadata: { name: 'Live one', owner: 'me' }, tiles: [] }) });
+    expect(created.status).toBe(201);
+    const list = await page(`${base}/ui/e/local`);
+    expect(list.status).toBe(200);
+    expect(statuses(list.html)).toEqual({ 'Live one': 'live' });
+  });
+});
