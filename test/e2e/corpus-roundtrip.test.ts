@@ -83,17 +83,20 @@ describe('every accepted corpus dashboard, written as YAML', () => {
 });
 
 describe('the sample dashboards shipped in dashboards/', () => {
-  it('validate, apply and then plan clean', async () => {
+  it('validate --strict, apply to every sample environment and then plan clean', async () => {
     const samples = await createProject();
     try {
       await cp(fileURLToPath(new URL('../../dashboards', import.meta.url)), join(samples.root, 'dashboards'), { recursive: true });
-      const env = { DT_ENV_URL: server.url, DT_API_TOKEN: server.token };
-      const validated = await runDashcd(['validate'], { cwd: samples.root, env });
-      expect(validated.code, validated.stdout).toBe(0);
-      const applied = await runDashcd(['apply'], { cwd: samples.root, env });
+      // The samples declare environments of the embedded API: each is applied into the project's own store.
+      await cp(fileURLToPath(new URL('../../dashcd.yaml', import.meta.url)), join(samples.root, 'dashcd.yaml'));
+      const cwd = samples.root;
+      const validated = await runDashcd(['validate', '--strict'], { cwd });
+      expect(validated.code, validated.stdout + validated.stderr).toBe(0);
+      const applied = await runDashcd(['apply', '--all-envs'], { cwd });
       expect(applied.code, applied.stdout).toBe(0);
       expect(applied.stdout).toMatch(/[1-9]\d* created/);
-      expect((await runDashcd(['plan', '--detailed-exitcode'], { cwd: samples.root, env })).code).toBe(0);
+      expect(applied.stdout).toContain('✓ dev: applied\n✓ staging: applied\n✓ prod: applied\n');
+      expect((await runDashcd(['plan', '--detailed-exitcode'], { cwd })).code).toBe(0);
     } finally {
       await samples.cleanup();
     }

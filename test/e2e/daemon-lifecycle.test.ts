@@ -14,6 +14,8 @@ import { daemonScopePerTest } from '../helpers/daemon-scope.js';
 import { api } from '../helpers/server.js';
 
 const SAMPLE_DASHBOARDS = new URL('../../dashboards/', import.meta.url);
+const SAMPLE_CONFIG = new URL('../../dashcd.yaml', import.meta.url);
+const SAMPLE_ENVIRONMENTS = ['dev', 'staging', 'prod'];
 
 const scope = daemonScopePerTest();
 
@@ -21,8 +23,8 @@ interface LiveDashboard {
   dashboardMetadata: { name: string };
 }
 
-async function live(d: DaemonChild, token: string, id: string): Promise<LiveDashboard | undefined> {
-  const response = await api(`${d.url}/e/local/api/config/v1/dashboards/${id}`, { token });
+async function live(d: DaemonChild, token: string, id: string, env = 'local'): Promise<LiveDashboard | undefined> {
+  const response = await api(`${d.url}/e/${env}/api/config/v1/dashboards/${id}`, { token });
   return response.status === 200 ? (response.json as LiveDashboard) : undefined;
 }
 
@@ -32,19 +34,26 @@ async function yamlFiles(dir: string): Promise<string[]> {
 }
 
 describe('dashcd daemon on the embedded API', () => {
-  it('applies every sample file at start, answers /healthz, /status and Prometheus /metrics, and stops on SIGTERM with a consistent archive', async () => {
+  it('applies every sample file in each sample environment at start (as npm start does), answers /healthz, /status and Prometheus /metrics, and stops on SIGTERM with consistent archives', async () => {
     const project = await scope.createProject();
     await cp(SAMPLE_DASHBOARDS, join(project.root, 'dashboards'), { recursive: true });
+    await cp(SAMPLE_CONFIG, join(project.root, 'dashcd.yaml'));
     const files = await yamlFiles(join(project.root, 'dashboards'));
     expect(files.length).toBeGreaterThan(0);
     const d = await scope.startDaemon(['--simulate-events', '--poll', '200ms', '--resync', '60s'], { cwd: project.root });
 
-    const status = await d.status();
-    expect(Object.keys(status.files).sort()).toEqual(files);
-    expect(Object.values(status.files).map((f) => f.result)).toEqual(files.map(() => 'created'));
-    expect(status).toMatchObject({ alive: true, invalid: [], driftCount: 0, lastReconcile: { full: true, ok: true } });
-    const token = await createToken(project.root, '.dashcd', 'ReadConfig');
-    for (const file of Object.values(status.files)) expect(await live(d, token, file.id ?? '')).toBeDefined();
+    const { alive, environments = [] } = await d.status();
+    expect(alive).toBe(true);
+    expect(environments.map((e) => e.name)).toEqual(SAMPLE_ENVIRONMENTS);
+    for (const status of environments) {
+      expect(Object.keys(status.files).sort()).toEqual(files);
+      expect(Object.values(status.files).map((f) => f.result)).toEqual(files.map(() => 'created'));
+      expect(status).toMatchObject({ invalid: [], driftCount: 0, lastReconcile: { full: true, ok: true } });
+    }
+    const token = await createToken(project.root, '.dashcd', 'ReadConfig', 'prod');
+    const prod = Object.values(environments[2]?.files ?? {});
+    const reads = prod.map((file) => live(d, token, file.id ?? '', 'prod'));
+    for (const dashboard of await Promise.all(reads)) expect(dashboard).toBeDefined();
 
     const health = await fetch(`${d.url}/healthz`);
     expect(health.status).toBe(200);
@@ -52,20 +61,20 @@ describe('dashcd daemon on the embedded API', () => {
     const metrics = await fetch(`${d.url}/metrics`);
     expect(metrics.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
     const samples = await d.metrics();
-    expect(metricValue(samples, 'dashcd_writes_total', { action: 'create' })).toBe(files.length);
+    expect(metricValue(samples, 'dashcd_writes_total', { action: 'create' })).toBe(files.length * SAMPLE_ENVIRONMENTS.length);
+    expect(metricValue(samples, 'dashcd_writes_total', { action: 'create', env: 'prod' })).toBe(files.length);
     expect(metricValue(samples, 'dashcd_reconciles_total', { result: 'ok' })).toBeGreaterThanOrEqual(1);
     expect(metricValue(samples, 'dashcd_reconcile_duration_seconds_count')).toBeGreaterThanOrEqual(1);
 
-    await waitFor(async () => (await d.status()).poller.eventsArchived > 0, { what: 'simulated events in the archive' });
+    await waitFor(async () => ((await d.status()).environments ?? []).every((e) => e.poller.eventsArchived > 0), { what: 'simulated events in every environment’s archive' });
     const stopped = await d.stop('SIGTERM');
     expect(stopped.code).toBe(0);
     expect(stopped.ms).toBeLessThan(10_000);
-    const archived = await expectConsistentArchive(join(project.root, 'events-archive'), 'local');
-    expect(archived.size).toBeGreaterThan(0);
+    for (const env of SAMPLE_ENVIRONMENTS) expect((await expectConsistentArchive(join(project.root, 'events-archive'), env)).size).toBeGreaterThan(0);
 
     const lines = d.stdout().trim().split('\n');
     for (const line of lines) expect(() => JSON.parse(line) as unknown, line).not.toThrow();
-    expect(lines.filter((l) => l.includes('"dashboard created"'))).toHaveLength(files.length);
+    expect(lines.filter((l) => l.includes('"dashboard created"'))).toHaveLength(files.length * SAMPLE_ENVIRONMENTS.length);
     expect(lines.filter((l) => l.includes('"reconcile finished"')).length).toBeGreaterThanOrEqual(1);
     expect(lines.some((l) => l.includes('"events archived"'))).toBe(true);
     // First the full reconcile, then the poller: its first line comes after the startup pass's summary.
