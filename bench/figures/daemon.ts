@@ -118,9 +118,11 @@ async function archivedFiles(dir: string): Promise<number> {
   return entries.filter((e) => String(e).endsWith('.jsonl')).length;
 }
 
+const MAX_RSS_MB = 400;
+
 async function measureRss(ctx: FigureContext): Promise<FigureOutcome> {
   await requireComponent(['daemon'], ['daemon/daemon.js']);
-  const count = ctx.sizes.dashboards;
+  const count = ctx.sizes.daemonDashboards;
   const dir = join(ctx.workDir, 'dashboards');
   const files = await writeDashboardSet(dir, { seed: ctx.seed, count, pinIds: true });
   const ids = files.map((_, i) => dashboardId(ctx.seed, i));
@@ -139,7 +141,7 @@ async function measureRss(ctx: FigureContext): Promise<FigureOutcome> {
     const peak = d.proc.memory().peakRssMb;
     return {
       rows: [
-        { label: `daemon RSS with ${count.toLocaleString('en-US')} dashboards and the archive poller`, unit: 'MB', better: 'lower', value, goal: { text: '≤ 300 MB', met: value.median <= 300 }, note: `${samples} samples, ${everyMs / 1000} s apart; peak ${Math.round(peak)} MB` },
+        { label: `daemon RSS with ${count.toLocaleString('en-US')} dashboards and the archive poller`, unit: 'MB', better: 'lower', value, goal: { text: `≤ ${MAX_RSS_MB} MB`, met: value.median <= MAX_RSS_MB }, note: `${samples} samples, ${everyMs / 1000} s apart; peak ${Math.round(peak)} MB` },
       ],
       details: { dashboards: count, startupReconcileMs: Math.round(reconcileMs), peakRssMb: peak, archiveFiles: await archivedFiles(join(ctx.workDir, 'archive')) },
     };
@@ -150,4 +152,4 @@ async function measureRss(ctx: FigureContext): Promise<FigureOutcome> {
 
 export const daemonLiveFigure: Figure = { name: 'daemon-live', title: 'daemon: file saved → dashboard live, 100 edits', goal: 'p50 ≤ 150 ms; p99 ≤ 500 ms', run: measureLive };
 
-export const daemonRssFigure: Figure = { name: 'daemon-rss', title: 'daemon RSS with 1,000 dashboards and the archive poller', goal: '≤ 300 MB', run: measureRss };
+export const daemonRssFigure: Figure = { name: 'daemon-rss', title: 'daemon RSS with 10,000 dashboards and the archive poller', goal: '≤ 400 MB', run: measureRss };

@@ -51,6 +51,10 @@ export interface BenchSizes {
   /** Dashboards stored for GET/PUT, and the validate/plan/apply set. */
   dashboards: number;
   planCurve: readonly number[];
+  /** The curve point the scale goal (no-op plan ≤ 4 s) is about. */
+  planAtScale: number;
+  /** Dashboards the daemon holds for its RSS figure. */
+  daemonDashboards: number;
   /** Events behind the page and pull figures. */
   events: number;
   eventsCurve: readonly number[];

@@ -21,7 +21,9 @@ export interface BenchOptions {
 
 const FULL_SIZES: BenchSizes = {
   dashboards: 1000,
-  planCurve: [100, 1000, 10_000],
+  planCurve: [100, 1000, 10_000, 20_000],
+  planAtScale: 10_000,
+  daemonDashboards: 10_000,
   events: 1_000_000,
   eventsCurve: [10_000, 100_000, 1_000_000],
   pageSamples: 200,
@@ -33,6 +35,8 @@ const FULL_SIZES: BenchSizes = {
 const SMOKE_SIZES: BenchSizes = {
   dashboards: 4,
   planCurve: [2, 4],
+  planAtScale: 4,
+  daemonDashboards: 4,
   events: 400,
   eventsCurve: [200, 400],
   pageSamples: 2,

@@ -38,24 +38,73 @@ export async function pageWindow(
   }
 }
 
+/**
+ * The `nextCursor` a page's raw text names, found from the end without parsing (the feed writes it after the
+ * events). Only a guess: an event could carry an object with such a member, so the parsed page decides.
+ */
+function cursorHint(text: string): string | undefined {
+  const at = text.lastIndexOf(CURSOR_MEMBER);
+  if (at === -1) return undefined;
+  const start = at + CURSOR_MEMBER.length;
+  const end = text.indexOf('"', start);
+  const cursor = end === -1 ? '' : text.slice(start, end);
+  return cursor === '' || cursor.includes('\\') ? undefined : cursor;
+}
+
+const CURSOR_MEMBER = '"nextCursor":"';
+
+interface Fetch {
+  readonly text: Promise<string>;
+  readonly abort: () => void;
+}
+
+/** One page request that can be dropped on its own (a wrong guess) or with the chain (`signal`). */
+function startFetch(fetchPage: FetchPage, params: URLSearchParams, signal: AbortSignal): Fetch {
+  const own = new AbortController();
+  const text = fetchPage(params, AbortSignal.any([signal, own.signal]));
+  // A dropped request's failure is nobody's: it must not surface as an unhandled rejection.
+  text.catch(() => undefined);
+  return { text, abort: () => own.abort() };
+}
+
+/**
+ * Follows the cursor chain. The next page is requested as soon as this one's text names its cursor, before the
+ * page is parsed, so the server prepares page n+1 while page n is parsed; a guess the parse contradicts is dropped
+ * and the page parsed cursor is fetched instead.
+ */
 async function fetchChain(fetchPage: FetchPage, query: WindowQuery, signal: AbortSignal, pages: PageBuffer): Promise<void> {
+  let next: Fetch | undefined;
+  let ahead: { cursor: string; fetch: Fetch } | undefined;
   try {
-    let params = windowParams(query);
+    await pages.room();
+    next = startFetch(fetchPage, windowParams(query), signal);
     let previousCursor: string | undefined;
     for (;;) {
-      await pages.room();
-      const page = parseFeedPage(await fetchPage(params, signal));
+      const text = await next.text;
+      const hint = cursorHint(text);
+      // Ahead only while this page and the next both fit in the buffer: the depth bound holds for guesses too.
+      ahead = hint !== undefined && hint !== previousCursor && pages.spare() >= 2 ? { cursor: hint, fetch: startFetch(fetchPage, cursorParams(hint), signal) } : undefined;
+      const page = parseFeedPage(text);
       signal.throwIfAborted();
       if (page.nextCursor !== undefined && page.nextCursor === previousCursor) {
         throw new ArchiveError('BAD_PAGE', 'the feed returned the same nextCursor twice; stopping instead of looping');
       }
       pages.put(page);
       if (page.nextCursor === undefined) break;
+      if (page.nextCursor === ahead?.cursor) next = ahead.fetch;
+      else {
+        ahead?.fetch.abort();
+        await pages.room();
+        next = startFetch(fetchPage, cursorParams(page.nextCursor), signal);
+      }
+      ahead = undefined;
       previousCursor = page.nextCursor;
-      params = cursorParams(page.nextCursor);
     }
+    ahead?.fetch.abort();
     pages.end();
   } catch (error) {
+    ahead?.fetch.abort();
+    next?.abort();
     pages.fail(error);
   }
 }
@@ -65,6 +114,8 @@ interface PageBuffer {
   take(): Promise<FeedPage | undefined>;
   /** Resolves when fewer than `depth` pages wait; rejects once the consumer has stopped. */
   room(): Promise<void>;
+  /** How many more pages fit right now. */
+  spare(): number;
   put(page: FeedPage): void;
   end(): void;
   fail(error: unknown): void;
@@ -102,6 +153,7 @@ function createPageBuffer(depth: number, consumerGone: AbortSignal): PageBuffer 
       }
       consumerGone.throwIfAborted();
     },
+    spare: () => depth - waiting.length,
     put: (page) => {
       waiting.push(page);
       notify();

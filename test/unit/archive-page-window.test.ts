@@ -208,4 +208,40 @@ describe('pageWindow', () => {
     await rejection(pageWindow(async () => page('again'), WINDOW, signal, async () => undefined));
     expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
+
+  it('asks for the next page as soon as a page’s text names its cursor, before parsing it (dropped if the parse fails)', async () => {
+    const queries: { query: string; signal: AbortSignal }[] = [];
+    const broken = `{"events":[{"not json"],"nextCursor":"c1"}`;
+    const error = await rejection(
+      pageWindow(async (query, signal) => (queries.push({ query: query.toString(), signal }), queries.length === 1 ? broken : page(null)), WINDOW, new AbortController().signal, async () => undefined),
+    );
+    expect(error).toMatchObject({ code: 'BAD_PAGE' });
+    expect(queries.map((q) => q.query)).toEqual(['from=1521042929000&to=1521542929000', 'cursor=c1']);
+    expect(queries[1]?.signal.aborted).toBe(true);
+  });
+
+  it('drops a cursor guessed from the text when the parsed page names another, and follows the parsed one', async () => {
+    // The page's own cursor comes first; an event carries an object with a nextCursor member after it.
+    const first = JSON.stringify({
+      nextCursor: 'real',
+      totalEventCount: 2,
+      from: WINDOW.from,
+      to: WINDOW.to,
+      events: (JSON.parse(SPEC_PAGE) as { events: Record<string, unknown>[] }).events.map((e) => ({ ...e, customProperties: { nextCursor: 'bogus' } })),
+    });
+    const queries: { query: string; signal: AbortSignal }[] = [];
+    const seen: FeedPage[] = [];
+    await pageWindow(
+      async (query, signal) => {
+        queries.push({ query: query.toString(), signal });
+        return query.get('cursor') === null ? first : page(null);
+      },
+      WINDOW,
+      new AbortController().signal,
+      async (p) => void seen.push(p),
+    );
+    expect(queries.map((q) => q.query)).toEqual(['from=1521042929000&to=1521542929000', 'cursor=bogus', 'cursor=real']);
+    expect(queries.map((q) => q.signal.aborted)).toEqual([false, true, false]);
+    expect(seen.map((p) => p.events.length)).toEqual([2, 0]);
+  });
 });
