@@ -19,15 +19,16 @@ export function withBodySizeCheck(check: FileCheck, limit = BODY_LIMIT_BYTES): F
 }
 
 function bodySizeProblem(value: Record<string, unknown>, limit: number): Problem | undefined {
+  const message = bodySizeMessage(value, limit);
+  return message === undefined ? undefined : { line: 1, col: 1, path: '', message };
+}
+
+/** Why a dashboard (the file's value, or one environment's rendering of it) is too large to write; undefined when it is not. */
+export function bodySizeMessage(value: Record<string, unknown>, limit = BODY_LIMIT_BYTES): string | undefined {
   const { metadata: _serverOwned, ...body } = value;
   const bytes = Buffer.byteLength(JSON.stringify(body)) + WRITE_ALLOWANCE_BYTES;
   if (bytes <= limit) return undefined;
-  return {
-    line: 1,
-    col: 1,
-    path: '',
-    message: `too large for the target: ${formatBytes(bytes)} as the JSON apply sends, over the target's request limit of ${formatBytes(limit)}; split it into smaller dashboards`,
-  };
+  return `too large for the target: ${formatBytes(bytes)} as the JSON apply sends, over the target's request limit of ${formatBytes(limit)}; split it into smaller dashboards`;
 }
 
 /** `1,234,567 bytes (1.18 MiB)`: the exact figure to compare, the rounded one to read. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
+import { bodySizeMessage } from '../desired/body-size.js';
 import { idProblem, schemaErrorMap } from '../desired/dashboard-rules.js';
 import { unknownKeyMessage } from '../desired/hints.js';
 import { findUnknownKeys } from '../desired/unknown-keys.js';
@@ -122,6 +123,9 @@ function validated(entry: Entry, rendered: RenderResult): { dashboard: DesiredDa
       }),
     };
   }
+  // Values can make one environment's rendering too large where the file itself is not.
+  const tooLarge = bodySizeMessage(body);
+  if (tooLarge !== undefined) return { problems: [{ path: [], message: tooLarge }] };
   const contentHash = createHash('sha256').update(JSON.stringify(body)).digest('hex');
   const name = (body.dashboardMetadata as { name: string }).name;
   return { dashboard: { id: entry.id, idSource: entry.idSource, file: entry.file.file, body: body as Dashboard, name, contentHash } };

@@ -36,6 +36,15 @@ describe('a dashboard over the target’s body limit', () => {
     expect(result.code, result.stdout + result.stderr).toBe(0);
   });
 
+  it('fails validate in the one environment whose values make the rendering too large (exit 3)', async () => {
+    const config = `environments:\n  dev:\n    values:\n      notes: short\n  prod:\n    values:\n      notes: ${'x'.repeat(BODY_LIMIT_BYTES)}\n`;
+    project = await createProject({ 'dashcd.yaml': config, 'dashboards/notes.yaml': markdownDashboard({ name: 'Notes', owner: 'me@example.com', markdown: '"${{ values.notes }}"' }) });
+    const result = await runDashcd(['validate'], { cwd: project.root });
+    expect(result.code, result.stdout + result.stderr).toBe(3);
+    expect(result.stdout).toMatch(/^dashboards\/notes\.yaml:\d+:\d+ {2}\[prod\] too large for the target: 1,04[89],\d{3} bytes /m);
+    expect(result.stdout).not.toContain('[dev]');
+  });
+
   it('fails plan with exit 3 before the target is asked anything', async () => {
     server = await startTestServer();
     project = await createProject({ 'dashboards/huge.yaml': dashboardOf(BODY_LIMIT_BYTES + 10), 'dashboards/small.yaml': SMALL });
