@@ -1,4 +1,4 @@
-import { afterEach } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 import { createProject, type Project } from './cli.js';
 import { startDaemon, type DaemonChild, type StartDaemonOptions } from './daemon.js';
 
@@ -13,9 +13,18 @@ export interface DaemonScope {
  * test started is killed (SIGKILL: a test that wants a graceful stop does it itself) and every project removed.
  */
 export function daemonScopePerTest(): DaemonScope {
+  return daemonScope(afterEach);
+}
+
+/** The same, cleaned up once after the file's last test (several tests reading one slow-to-build scenario). */
+export function daemonScopePerFile(): DaemonScope {
+  return daemonScope(afterAll);
+}
+
+function daemonScope(after: (cleanup: () => Promise<void>) => void): DaemonScope {
   const daemons: DaemonChild[] = [];
   const projects: Project[] = [];
-  afterEach(async () => {
+  after(async () => {
     for (const daemon of daemons.splice(0)) await daemon.stop('SIGKILL');
     for (const project of projects.splice(0)) await project.cleanup();
   });
