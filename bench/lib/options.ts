@@ -48,7 +48,7 @@ export const USAGE = `usage: npm run bench -- [figure ...] [--smoke] [--out FILE
   figure      run only these figures (default: all); --list names them
   --smoke     tiny sizes, one run, short load: checks the harness, measures nothing worth quoting
   --out       results file (default bench/results/latest.json; a .md table is written beside it)
-  --runs      measured runs per figure (default 5; at least 5 for quoted figures)
+  --runs      measured runs per figure (default 5; 3 fits an 18-minute quiet window, with a wider min–max)
   --duration  length of each load run in ms (default 3000)
   --cpu-prof  profile the measured processes; .cpuprofile files go to bench/results/
   --keep      keep the generated data sets (their paths are printed)`;
