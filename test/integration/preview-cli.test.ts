@@ -59,4 +59,21 @@ describe('dashcd preview', () => {
     expect(await runDashcd(['preview', '--format', 'gif', 'dashboards/bad.yaml'], { cwd: project.root })).toMatchObject({ code: 64 });
     expect(await runDashcd(['preview', 'dashboards/bad.yaml'], { cwd: project.root })).toMatchObject({ code: 3, stderr: expect.stringContaining('dashboards/bad.yaml: not a readable dashboard file') });
   });
+
+  it('--env draws a file as that environment renders it; an undeclared name is exit 64 listing the declared ones', async () => {
+    const config = 'environments:\n  dev:\n    values: { title: Dev funnel }\n  prod:\n    values: { title: Prod funnel }\n';
+    const file = markdownDashboard({ name: 'Checkout', owner: 'shop@example.com', markdown: '"${{ values.title }}"' });
+    project = await createProject({ 'dashcd.yaml': config, 'dashboards/checkout.yaml': file });
+    const drawn = async (env: string): Promise<string[][]> => {
+      const result = await runDashcd(['preview', '--env', env, '--out', env, 'dashboards/checkout.yaml'], { cwd: project!.root });
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      return drawnTiles(await readFile(join(project!.root, env, 'checkout.svg'), 'utf8')).map((t) => t.texts);
+    };
+    expect(await drawn('dev')).toEqual([['Notes', 'markdown', 'Dev funnel']]);
+    expect(await drawn('prod')).toEqual([['Notes', 'markdown', 'Prod funnel']]);
+    const unknown = await runDashcd(['preview', '--env', 'qa', 'dashboards/checkout.yaml'], { cwd: project.root });
+    expect(unknown.code).toBe(64);
+    expect(unknown.stderr).toContain('--env qa: no such environment; declared:');
+    expect(unknown.stderr).toMatch(/dev\s+embedded \/e\/dev/);
+  });
 });

@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import { basename, extname, join, resolve } from 'node:path';
+import { basename, extname, join, relative, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { mkdirDurable, writeFileDurable } from '../../lib/durable-file.js';
 import { renderHtmlPage } from '../../preview/render-html.js';
@@ -10,6 +10,8 @@ import { defineCommand, stringFlag, type CommandIo } from '../command.js';
 import { dataFlag, targetFlag } from '../common-flags.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { withTarget } from '../with-target.js';
+import { printDiagnostics } from '../diagnostics-output.js';
+import { liveFromEnvironment, previewEnvironment, renderFilesFor, type PreviewEnvironment } from '../preview-environment.js';
 
 const FORMATS = ['svg', 'png', 'html'] as const;
 type Format = (typeof FORMATS)[number];
@@ -30,9 +32,10 @@ export const previewCommand = defineCommand({
     format: { type: 'string', description: 'svg | png | html', default: 'svg', valueName: 'format' },
     target: targetFlag,
     data: dataFlag,
+    env: { type: 'string', description: 'Draw files as this environment of dashcd.yaml renders them, and ids from its target', valueName: 'id' },
   },
   positionals: [{ name: 'file|id', description: 'Dashboard files, or ids of live dashboards', variadic: true, required: true }],
-  examples: ['dashcd preview dashboards/hosts.yaml', 'dashcd preview --format png --out previews dashboards/*.yaml', 'dashcd preview 0a1b2c3d-0000-4000-8000-000000000001'],
+  examples: ['dashcd preview dashboards/hosts.yaml', 'dashcd preview --format png --out previews dashboards/*.yaml', 'dashcd preview 0a1b2c3d-0000-4000-8000-000000000001', 'dashcd preview --env prod dashboards/service-health.yaml'],
   async run({ flags, positionals }, io) {
     const format = stringFlag(flags, 'format') ?? 'svg';
     if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be svg, png or html, got '${format}'`);
@@ -57,21 +60,39 @@ function picture(source: Source, format: Format): string | Uint8Array {
 }
 
 async function readSources(args: readonly string[], flags: Parameters<typeof stringFlag>[0], io: CommandIo): Promise<Source[]> {
-  const files: Source[] = [];
+  const files: { arg: string; path: string }[] = [];
   const ids: string[] = [];
   for (const arg of args) {
     const path = resolve(io.cwd, arg);
-    if (await isFile(path)) files.push({ stem: basename(arg, extname(arg)), dashboard: await readDashboardFile(path, arg) });
+    if (await isFile(path)) files.push({ arg, path });
     else if (parseDashboardId(arg) !== undefined) ids.push(arg);
     else throw new UsageError(`'${arg}' is neither a file nor a dashboard id`);
   }
-  if (ids.length === 0) return files;
-  const live = await withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data') }, io, async (target) =>
-    Promise.all(ids.map(async (id) => ({ id, dashboard: await target.client.dashboards.get(id), label: target.label }))),
-  );
-  const missing = live.find((l) => l.dashboard === undefined);
-  if (missing) throw new CliError(`dashboard ${missing.id} not found on ${missing.label}`, ExitCode.Unexpected);
-  return [...files, ...live.map((l) => ({ stem: l.id, dashboard: l.dashboard }))];
+  const envName = stringFlag(flags, 'env');
+  const env = envName === undefined ? undefined : await previewEnvironment(envName, io);
+  const bodies = env ? await environmentBodies(env, files, io) : await Promise.all(files.map((f) => readDashboardFile(f.path, f.arg)));
+  const sources = files.map((f, i) => ({ stem: basename(f.arg, extname(f.arg)), dashboard: bodies[i] }));
+  if (ids.length === 0) return sources;
+  const live = env
+    ? await liveFromEnvironment(env.environment, ids, stringFlag(flags, 'data'), io)
+    : await withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data') }, io, async (target) => ({ label: target.label, dashboards: await Promise.all(ids.map((id) => target.client.dashboards.get(id))) }));
+  const missing = ids.find((_, i) => live.dashboards[i] === undefined);
+  if (missing) throw new CliError(`dashboard ${missing} not found on ${live.label}`, ExitCode.Unexpected);
+  return [...sources, ...ids.map((id, i) => ({ stem: id, dashboard: live.dashboards[i] }))];
+}
+
+/** The files as the environment renders them; a file that does not render there is exit 3 with its problems. */
+async function environmentBodies(env: PreviewEnvironment, files: readonly { path: string }[], io: CommandIo): Promise<unknown[]> {
+  const rendered = await renderFilesFor(env, files.map((f) => f.path), io);
+  if (rendered.kind === 'invalid') {
+    printDiagnostics(rendered.diagnostics, io);
+    throw new CliError(`not drawn: the files do not render for ${env.environment.name}`, ExitCode.InvalidDesiredState);
+  }
+  return files.map((f) => {
+    const body = rendered.bodies.get(f.path);
+    if (body === undefined) throw new CliError(`${relative(io.cwd, f.path)}: not a dashboard of ${env.environment.name} (its dashcd: environments leave it out)`, ExitCode.InvalidDesiredState);
+    return body;
+  });
 }
 
 async function isFile(path: string): Promise<boolean> {

@@ -1,0 +1,57 @@
+import { relative, sep } from 'node:path';
+import { loadProjectConfigFor } from '../config/project-config.js';
+import type { Diagnostic } from '../desired/load-desired.js';
+import { declaredEnvironments, type Environment } from '../environments/environment.js';
+import { describeEnvironments } from '../environments/select-environments.js';
+import { loadEnvironments } from '../reconcile/load-environments.js';
+import type { CommandIo } from './command.js';
+import { environmentTargets } from './environment-targets.js';
+import { UsageError } from './exit-codes.js';
+import { selectDashboards } from './dashboards-selection.js';
+
+/** `preview --env NAME`: the environment declared in the dashcd.yaml of the files' project; exit 64 listing them. */
+export interface PreviewEnvironment {
+  environment: Environment;
+  declared: Environment[];
+  root: string;
+  project: Awaited<ReturnType<typeof loadProjectConfigFor>>;
+}
+
+export async function previewEnvironment(name: string, io: CommandIo): Promise<PreviewEnvironment> {
+  const { root } = await selectDashboards({ cwd: io.cwd, dir: undefined, paths: [] });
+  const project = await loadProjectConfigFor(root, io.cwd);
+  const declared = declaredEnvironments(project.config);
+  const environment = declared.find((e) => e.name === name);
+  if (!environment) {
+    const list = declared.length === 0 ? ' (dashcd.yaml declares none)' : `; declared:\n${describeEnvironments(declared).join('\n')}`;
+    throw new UsageError(`--env ${name}: no such environment${list}`);
+  }
+  return { environment, declared, root, project };
+}
+
+/**
+ * The files as `environment` gets them (values, templates and overrides applied), by path as given; or the problems
+ * that stop one of them from rendering there.
+ */
+export async function renderFilesFor(
+  { environment, declared, root, project }: PreviewEnvironment,
+  paths: readonly string[],
+  io: CommandIo,
+): Promise<{ kind: 'rendered'; bodies: Map<string, unknown> } | { kind: 'invalid'; diagnostics: Diagnostic[] }> {
+  const load = await loadEnvironments({ root, cwd: io.cwd, only: paths, project, declared, selected: [environment] });
+  const desired = load.environments[0]?.desired;
+  if (!desired || desired.diagnostics.length > 0) return { kind: 'invalid', diagnostics: desired?.diagnostics ?? load.shared };
+  const byFile = new Map(desired.dashboards.map((d) => [d.file, d.body as unknown]));
+  return { kind: 'rendered', bodies: new Map(paths.map((path) => [path, byFile.get(relative(io.cwd, path).split(sep).join('/'))])) };
+}
+
+/** Live dashboards by id from the environment's own target (its token variable, or the embedded `/e/<name>`). */
+export async function liveFromEnvironment(environment: Environment, ids: readonly string[], data: string | undefined, io: CommandIo): Promise<{ label: string; dashboards: (unknown | undefined)[] }> {
+  const targets = environmentTargets({ data }, io);
+  try {
+    const session = await targets.open(environment);
+    return { label: session.label, dashboards: await Promise.all(ids.map((id) => session.client.dashboards.get(id))) };
+  } finally {
+    await targets.close();
+  }
+}
