@@ -46,6 +46,20 @@ describe('console on the daemon (/ui)', () => {
   });
 });
 
+describe('console on a daemon with environments', () => {
+  it('lists each environment of dashcd.yaml and its dashboards as that environment renders them, synced', async () => {
+    const project = await scope.createProject({
+      'dashcd.yaml': 'environments:\n  dev:\n    values: { tier: Dev }\n  prod:\n    values: { tier: Prod }\n',
+      'dashboards/web.yaml': 'dashboardMetadata: { name: "Web ${{ values.tier }}", owner: team@example.com }\ntiles: []\n',
+    });
+    const d = await scope.startDaemon(['--resync', '60s', '--poll', '60s'], { cwd: project.root });
+    const home = await page(`${d.url}/ui`);
+    expect([...home.html.matchAll(/data-env="([^"]+)"/g)].map((m) => m[1])).toEqual(['dev', 'prod']);
+    expect(statuses((await page(`${d.url}/ui/e/dev`)).html)).toEqual({ 'Web Dev': 'synced' });
+    expect(statuses((await page(`${d.url}/ui/e/prod`)).html)).toEqual({ 'Web Prod': 'synced' });
+  });
+});
+
 describe('console on serve: live dashboards, and a token on a non-loopback address', () => {
   let project: Project | undefined;
   let child: DashcdChild | undefined;
