@@ -1,7 +1,8 @@
 import { join, resolve } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { loadProjectConfigFor, type LoadProjectConfigResult } from '../config/project-config.js';
 import type { Logger } from '../lib/logger.js';
-import { followsRef, type Follow } from '../source/follow.js';
+import { describeFollow, followsRef, type Follow } from '../source/follow.js';
 import type { GitCredentials } from '../source/git-credentials.js';
 import { openGitSource, type GitSource } from '../source/git-source.js';
 import type { DaemonStatus } from './daemon-status.js';
@@ -24,42 +25,70 @@ export interface RepoOptions {
 }
 
 export interface RepoFollowing {
-  /** `/hooks/git`, mounted on the daemon's endpoint. */
+  /** `/hooks/git`, mounted on the daemon's endpoint: a push to any followed ref fetches every follower at once. */
   hook(req: IncomingMessage, res: ServerResponse): boolean;
-  /** The pass source and `/status` block; call once the endpoint (and so the metrics' env label) is known. */
-  attach(status: DaemonStatus, env: string): SourceStatus;
-  /** Starts the fetch loop; `onNewRevision` requests a full reconcile. */
-  start(onNewRevision: () => void, signal: AbortSignal): RepositoryFollower;
+  /**
+   * dashcd.yaml as the followed ref's newest commit has it (fetched now, else the last one fetched): where a
+   * daemon following a repository learns its environments. Undefined when nothing could be fetched.
+   */
+  projectConfig(signal: AbortSignal): Promise<LoadProjectConfigResult | undefined>;
+  /**
+   * One reconcile loop's source: `follow` (default: the daemon's own) fetched on its own, its checkouts in the one
+   * mirror of the repository; `env` labels its metrics. `onNewRevision` requests a full reconcile of that loop.
+   */
+  attach(status: DaemonStatus, env: string, onNewRevision: () => void, follow?: Follow): Promise<SourceStatus>;
+  /** Starts every attached source's fetch loop. */
+  start(signal: AbortSignal): { stopped: Promise<void> };
+}
+
+interface Lane {
+  source: GitSource;
+  state: SourceStatus;
+  onNewRevision(): void;
+  follower?: RepositoryFollower;
 }
 
 /** Opens the mirror under `<data dir>/git` (before anything listens: a broken data dir fails the start). */
 export async function openRepoFollowing(repo: RepoOptions, deps: { cwd: string; dataDir: string; log: Logger }): Promise<RepoFollowing> {
   const log = deps.log.child({ component: 'git', repo: repo.url });
-  const source: GitSource = await openGitSource({
-    url: repo.url,
-    follow: repo.follow,
-    root: join(resolve(deps.cwd, deps.dataDir), 'git'),
-    log,
-    ...(repo.credentials ? { credentials: repo.credentials } : {}),
-  });
-  let follower: RepositoryFollower | undefined;
-  let state: SourceStatus | undefined;
+  const open = (follow: Follow): Promise<GitSource> =>
+    openGitSource({ url: repo.url, follow, root: join(resolve(deps.cwd, deps.dataDir), 'git'), log, ...(repo.credentials ? { credentials: repo.credentials } : {}) });
+  const sources = new Map<string, GitSource>([[describeFollow(repo.follow), await open(repo.follow)]]);
+  const lanes: Lane[] = [];
+  // One mirror holds every lane's checkouts: each keeps what any lane still needs, not only its own.
+  const shared = (source: GitSource): GitSource => ({ ...source, retain: () => source.retain(lanes.flatMap((lane) => lane.state.keptCommits())) });
+  const sourceFor = async (follow: Follow): Promise<GitSource> => {
+    const key = describeFollow(follow);
+    const known = sources.get(key) ?? (await open(follow));
+    sources.set(key, known);
+    return known;
+  };
   return {
     hook: gitHookHandler({
       secret: repo.webhookSecret,
-      follows: (ref) => followsRef(repo.follow, ref),
-      fetchNow: (reason) => follower?.fetchNow(reason),
+      follows: (ref) => lanes.some((lane) => followsRef(lane.source.follow, ref)),
+      fetchNow: (reason) => lanes.forEach((lane) => lane.follower?.fetchNow(reason)),
       log: deps.log,
     }),
-    attach(status, env) {
-      state = new SourceStatus({ repo: repo.url, follow: repo.follow, path: repo.path, env, skipInvalid: repo.skipInvalid }, status.metrics);
+    async projectConfig(signal) {
+      const source = await sourceFor(repo.follow);
+      const revision = (await source.fetch(signal).catch(() => undefined)) ?? (await source.lastFetched(signal).catch(() => undefined));
+      if (!revision) return undefined;
+      const root = await source.checkout(revision, signal);
+      return loadProjectConfigFor(join(root, repo.path), root);
+    },
+    async attach(status, env, onNewRevision, follow = repo.follow) {
+      const source = shared(await sourceFor(follow));
+      const state = new SourceStatus({ repo: repo.url, follow, path: repo.path, env, skipInvalid: repo.skipInvalid }, status.metrics);
       status.source = state;
+      lanes.push({ source, state, onNewRevision });
       return state;
     },
-    start(onNewRevision, signal) {
-      if (!state) throw new Error('attach() before start()');
-      follower = followRepository({ source, state, fetchMs: repo.fetchMs, log, signal, onNewRevision });
-      return follower;
+    start(signal) {
+      for (const lane of lanes) {
+        lane.follower = followRepository({ source: lane.source, state: lane.state, fetchMs: repo.fetchMs, log, signal, onNewRevision: lane.onNewRevision });
+      }
+      return { stopped: Promise.all(lanes.map((lane) => lane.follower?.stopped)).then(() => undefined) };
     },
   };
 }

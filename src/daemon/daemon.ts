@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import type { RetryPolicy } from '../client/api-client.js';
-import type { Environment } from '../environments/environment.js';
+import { declaredEnvironments, type Environment } from '../environments/environment.js';
 import type { Logger } from '../lib/logger.js';
 import { createDesiredCache } from '../desired/load-desired.js';
 import { planEnvironment } from '../reconcile/plan-environment.js';
@@ -42,6 +42,8 @@ export interface DaemonOptions {
   simulateEvents: boolean;
   /** Follow a git repository instead of watching `dir`: each pass reads a clean checkout of the fetched commit. */
   repo?: RepoOptions;
+  /** A remote environment's token (from the variable its `tokenEnv` names); throws when it is unset. */
+  tokenFor?(environment: Environment): string;
   /** The client's per-request retry policy (e.g. a shorter deadline from DASHCD_RETRY_DEADLINE). */
   retry?: Partial<RetryPolicy>;
   /** How long shutdown lets a running pass finish its writes before aborting its requests (default 3 s). */
@@ -85,8 +87,10 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
   // requests in flight, not a leak; the limit is lifted for this signal only (as the CLI does for its client).
   setMaxListeners(0, requests.signal);
   const repo = options.repo ? await openRepoFollowing(options.repo, { cwd: options.cwd, dataDir: options.dataDir, log }) : undefined;
-  const view = options.environments ? new EnvironmentsStatus() : new DaemonStatus();
-  const embedded = options.environments ? options.environments.some((e) => e.target.kind === 'embedded') : !options.target;
+  const environments = options.environments ?? (repo ? await repoEnvironments(repo, options) : undefined);
+  options = { ...options, environments };
+  const view = environments ? new EnvironmentsStatus() : new DaemonStatus();
+  const embedded = environments ? environments.some((e) => e.target.kind === 'embedded') : !options.target;
   // The console reads the loops, which need the endpoint first: its route is bound once they exist.
   let consoleRoute: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined;
   const endpoint = await openEndpoint({ ...options, embedded }, view, requests.signal, [...(repo ? [repo.hook] : []), (req, res) => consoleRoute?.(req, res) ?? false]);
@@ -103,7 +107,7 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
         onChange: (files) => loops.forEach((loop) => loop.queue.requestFiles(files, 'file-changed')),
         onTreeChange: () => loops.forEach((loop) => loop.queue.requestFull('tree-changed')),
       });
-  const follower = repo?.start(() => loops.forEach((loop) => loop.queue.requestFull('new-revision')), signal);
+  const follower = repo?.start(signal);
   // The first pass starts once the watcher has scanned the folder: a save during the scan is then either read by
   // the pass or reported by the watcher, never lost between the two.
   await Promise.race([watcher?.ready, aborted(signal)]);
@@ -160,16 +164,38 @@ async function openLoops(options: DaemonOptions, shared: Shared): Promise<Loop[]
     const spec: TargetSpec = options.target ? { kind: 'remote', ...options.target } : { kind: 'embedded' };
     const target = await shared.endpoint.target(spec);
     const status = view instanceof DaemonStatus ? view : new DaemonStatus();
-    const source = shared.repo?.attach(status, target.env);
-    return [startLoop(options, { name: undefined, target, status, dir: shared.dir, ...(source ? { source } : {}) })];
+    let loop: Loop | undefined;
+    const source = await shared.repo?.attach(status, target.env, () => loop?.queue.requestFull('new-revision'));
+    loop = startLoop(options, { name: undefined, target, status, dir: shared.dir, ...(source ? { source } : {}) });
+    return [loop];
   }
   const loops: Loop[] = [];
   for (const { environment, target: spec } of options.environments) {
     const target = await shared.endpoint.target({ ...spec, env: environment.name });
     const status = view.add(environment, target.label);
-    loops.push(startLoop({ ...options, log: options.log.child({ env: environment.name }) }, { name: environment.name, target, status, dir: shared.dir }));
+    let loop: Loop | undefined;
+    // Following a repository, each environment follows its own branch or tags (dashcd.yaml's `source`).
+    const source = await shared.repo?.attach(status, environment.name, () => loop?.queue.requestFull('new-revision'), environment.source);
+    loop = startLoop({ ...options, log: options.log.child({ env: environment.name }) }, { name: environment.name, target, status, dir: shared.dir, ...(source ? { source } : {}) });
+    loops.push(loop);
   }
   return loops;
+}
+
+/**
+ * Following a repository, its environments are in dashcd.yaml of the followed ref's newest commit, read once at
+ * start (a change to the set of environments needs a restart; their values are read at every pass). Undefined:
+ * none declared, or nothing fetched yet — then one loop, as without environments.
+ */
+async function repoEnvironments(repo: RepoFollowing, options: DaemonOptions): Promise<DaemonEnvironment[] | undefined> {
+  const project = await repo.projectConfig(options.signal);
+  if (!project || project.diagnostics.length > 0) return undefined;
+  const declared = declaredEnvironments(project.config);
+  if (declared.length === 0) return undefined;
+  return declared.map((environment) => ({
+    environment,
+    target: environment.target.kind === 'remote' ? { kind: 'remote', baseUrl: environment.target.url, token: options.tokenFor?.(environment) ?? '' } : { kind: 'embedded' },
+  }));
 }
 
 function startLoop(options: DaemonOptions, loop: LoopParts): Loop {

@@ -1,3 +1,4 @@
+import type { Follow } from '../source/follow.js';
 import { mergeDeep } from './deep-merge.js';
 import { groupValues, membersOf, type EnvironmentsConfig, type Values } from './environments-config.js';
 
@@ -15,6 +16,8 @@ export interface Environment {
   readonly group: string | null;
   /** Defaults, then the group's, then its own: the most specific wins, objects merged deeply. */
   readonly values: Values;
+  /** The branch or tags `daemon --repo` follows for it; absent: the daemon's own --branch/--tag-pattern. */
+  readonly source?: Follow;
 }
 
 /** Every declared environment in declaration order; empty when the repository declares none. */
@@ -26,7 +29,7 @@ export function declaredEnvironments(config: EnvironmentsConfig): Environment[] 
     const values = layers.reduce<unknown>((merged, layer) => mergeDeep(merged, layer ?? {}), {}) as Values;
     const target: EnvironmentTarget =
       spec.target !== undefined && spec.tokenEnv !== undefined ? { kind: 'remote', url: spec.target.replace(/\/+$/, ''), tokenEnv: spec.tokenEnv } : { kind: 'embedded' };
-    return { name, target, group: found ? found[0] : null, values };
+    return { name, target, group: found ? found[0] : null, values, ...(spec.source ? { source: spec.source } : {}) };
   });
 }
 

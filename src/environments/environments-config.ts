@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { followProblem } from '../source/follow.js';
 
 /**
  * The `environments:`, `groups:` and `values:` members of `dashcd.yaml`. An environment is a name, where it lives
@@ -35,12 +36,24 @@ const TargetUrl = z.string().superRefine((raw, ctx) => {
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 
+/**
+ * What `dashcd daemon --repo` follows for this environment: a branch's head, or the highest-versioned tag matching
+ * a glob. Absent: what --branch/--tag-pattern say. Promotion is then a git operation (merge, tag).
+ */
+export const SourceSpec = z
+  .union([z.strictObject({ branch: z.string() }), z.strictObject({ tagPattern: z.string() })], { error: 'source is { branch: NAME } or { tagPattern: GLOB }' })
+  .superRefine((follow, ctx) => {
+    const problem = followProblem(follow);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem.replace(/^--(branch|tag-pattern)/, (_, what: string) => (what === 'branch' ? 'branch' : 'tagPattern')) });
+  });
+
 export const EnvironmentSpec = z
   .strictObject({
     /** Absent: an environment of the embedded API (`/e/<name>`), so the whole flow runs on a laptop and in CI. */
     target: TargetUrl.optional(),
     tokenEnv: TokenEnv.optional(),
     values: Values.optional(),
+    source: SourceSpec.optional(),
   })
   .superRefine((spec, ctx) => {
     if (spec.target !== undefined && spec.tokenEnv === undefined) {

@@ -55,6 +55,13 @@ describe('dashcd.yaml environments', () => {
     expect(declaredEnvironments(parseProjectConfig('ignore: []\n', 'dashcd.yaml').config)).toEqual([]);
   });
 
+  it('source: a branch or a tag pattern per environment, for daemon --repo; a bad ref name or shape is an error at its place', () => {
+    const config = parseProjectConfig("environments:\n  dev:\n  prod:\n    source: { tagPattern: 'release-*' }\n", 'dashcd.yaml').config;
+    expect(declaredEnvironments(config).map((e) => [e.name, e.source])).toEqual([['dev', undefined], ['prod', { tagPattern: 'release-*' }]]);
+    expect(diagnosticsOf('environments:\n  prod:\n    source: { branch: "a..b" }\n')).toEqual([expect.stringMatching(/^3:13 environments\.prod\.source: branch 'a\.\.b' is not a valid git ref name$/)]);
+    expect(diagnosticsOf('environments:\n  prod:\n    source: { tag: v1 }\n')).toEqual([expect.stringMatching(/^3:13 environments\.prod\.source: source is \{ branch: NAME \} or \{ tagPattern: GLOB \}$/)]);
+  });
+
   it('accepts the short group form, a list of environments', () => {
     const { config, diagnostics } = parseProjectConfig('environments:\n  a:\n  b:\ngroups:\n  both: [a, b]\n', 'dashcd.yaml');
     expect(diagnostics).toEqual([]);

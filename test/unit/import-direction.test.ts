@@ -10,7 +10,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   lib: [],
   schema: [],
   config: ['schema', 'lib', 'plan', 'environments'],
-  environments: ['desired', 'schema', 'lib'],
+  environments: ['desired', 'source', 'schema', 'lib'],
   desired: ['schema', 'lib'],
   source: ['schema', 'lib'],
   plan: ['schema', 'lib', 'desired'],

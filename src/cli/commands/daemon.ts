@@ -108,6 +108,7 @@ function daemonOptions(flags: FlagValues, io: CommandIo): Omit<DaemonOptions, 'l
     concurrency: Math.max(1, intFlag(flags, 'concurrency', 8)),
     simulateEvents: booleanFlag(flags, 'simulate-events'),
     retry: retryFromEnv(io.env),
+    tokenFor: (environment) => (environment.target.kind === 'remote' ? environmentToken(environment, environment.target, io) : ''),
     ...withRepo(flags, io),
   };
 }

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { EnvironmentsStatusJson, type SourceStatusJson } from '../../src/daemon/status-schema.js';
+import { createToken, metricValue, waitFor, type DaemonChild } from '../helpers/daemon.js';
+import { daemonScopePerTest } from '../helpers/daemon-scope.js';
+import { gitFixturePerTest } from '../helpers/git-scope.js';
+import { api } from '../helpers/server.js';
+
+const scope = daemonScopePerTest();
+const fixture = gitFixturePerTest();
+
+/** dev follows the daemon's branch (main); prod follows release tags: promoting is tagging. */
+const CONFIG = `environments:
+  dev:
+  prod:
+    source: { tagPattern: 'release-*' }
+`;
+
+function hosts(marker: string): string {
+  return `dashboardMetadata:\n  name: Hosts \${{ env.name }} ${marker}\n  owner: ops\ntiles: []\n`;
+}
+
+async function liveIn(d: DaemonChild, env: string): Promise<SourceStatusJson['live'] | undefined> {
+  const environments = EnvironmentsStatusJson.parse(await d.status()).environments;
+  return environments.find((e) => e.name === env)?.source?.live ?? undefined;
+}
+
+function waitForLiveIn(d: DaemonChild, env: string, commit: string): Promise<unknown> {
+  return waitFor(async () => (await liveIn(d, env))?.commit === commit, { timeoutMs: 60_000, what: `${commit.slice(0, 7)} live in ${env}` });
+}
+
+async function names(d: DaemonChild, cwd: string, env: string): Promise<string[]> {
+  const token = await createToken(cwd, '.dashcd', 'ReadConfig', env);
+  const list = await api(`${d.url}/e/${env}/api/config/v1/dashboards`, { token });
+  return (list.json as { dashboards: { name: string }[] }).dashboards.map((x) => x.name);
+}
+
+describe('dashcd daemon --repo with environments', { timeout: 120_000 }, () => {
+  it('each environment follows its own branch or tags; /status and metrics name the revision live in each; a new tag promotes prod', async () => {
+    const { remote, url, cwd } = await fixture();
+    const first = await remote.commit({ 'dashcd.yaml': CONFIG, 'dashboards/hosts.yaml': hosts('v1') }, 'hosts v1');
+    await remote.push();
+    await remote.pushTag('release-1');
+    const second = await remote.commit({ 'dashboards/hosts.yaml': hosts('v2') }, 'hosts v2');
+    await remote.push();
+
+    const d = await scope.startDaemon(['--repo', url, '--fetch', '1s'], { cwd, timeoutMs: 60_000 });
+    await waitForLiveIn(d, 'dev', second);
+    await waitForLiveIn(d, 'prod', first);
+    const prod = await liveIn(d, 'prod');
+    expect(prod).toMatchObject({ commit: first, ref: 'refs/tags/release-1', subject: 'hosts v1', author: 'Dana Dashboard <dana@example.com>' });
+    expect(first.startsWith(prod?.shortCommit ?? '-')).toBe(true);
+    expect(Date.parse((await liveIn(d, 'dev'))?.committedAt ?? '')).toBeGreaterThan(0);
+    expect(await names(d, cwd, 'dev')).toEqual(['Hosts dev v2']);
+    expect(await names(d, cwd, 'prod')).toEqual(['Hosts prod v1']);
+    const samples = await d.metrics();
+    expect(metricValue(samples, 'dashcd_sync_revision_info', { env: 'dev', revision: second })).toBe(1);
+    expect(metricValue(samples, 'dashcd_sync_revision_info', { env: 'prod', revision: first })).toBe(1);
+
+    // Promotion is a git operation: tag what dev runs.
+    await remote.pushTag('release-2');
+    await waitForLiveIn(d, 'prod', second);
+    await waitFor(async () => (await names(d, cwd, 'prod'))[0] === 'Hosts prod v2', { what: 'prod promoted' });
+    const updated = d.stdout().split('\n').filter((line) => line.includes('"dashboard updated"') && line.includes('"env":"prod"'));
+    expect(updated.length).toBeGreaterThan(0);
+    expect(updated.every((line) => line.includes(`"revision":"${second}"`))).toBe(true);
+    const after = await d.metrics();
+    expect(metricValue(after, 'dashcd_sync_revision_info', { env: 'prod', revision: second })).toBe(1);
+    expect(metricValue(after, 'dashcd_sync_revision_info', { env: 'prod', revision: first })).toBe(0);
+  });
+});
