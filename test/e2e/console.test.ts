@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createProject, startDashcdChild, unusedPort, type DashcdChild, type Project } from '../helpers/cli.js';
 import { consoleScenario, EXPECTED_STATUS } from '../helpers/console-scenario.js';
-import { createToken, TOKEN_LIKE } from '../helpers/daemon.js';
+import { createToken, TOKEN_LIKE, waitFor } from '../helpers/daemon.js';
 import { daemonScopePerTest } from '../helpers/daemon-scope.js';
 import { afterEach } from 'vitest';
 
@@ -94,10 +94,10 @@ describe('console on serve: live dashboards, and a token on a non-loopback addre
     expect(bad.status).toBe(401);
   });
 
-  it('on loopback: no token needed; the live dashboards without sync status', async () => {
+  it('on loopback: no token needed; the live dashboards without sync status, and the events feed as bars', async () => {
     project = await createProject({ 'dashboards/web.yaml': 'dashboardMetadata: { name: Web, owner: me }\ntiles: []\n' });
     const port = await unusedPort();
-    child = await startDashcdChild(['serve', '--port', String(port)], { cwd: project.root, ready: /dashcd serving/ });
+    child = await startDashcdChild(['serve', '--port', String(port), '--simulate-events'], { cwd: project.root, ready: /dashcd serving/ });
     const base = `http://127.0.0.1:${port}`;
     const token = await createToken(project.root, '.dashcd', 'ReadConfig,WriteConfig');
     const created = await fetch(`${base}/e/local/api/config/v1/dashboards`, { method: 'POST', headers: { authorization: `Api-Token ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ dashboardMetadata: { name: 'Live one', owner: 'me' }, tiles: [] }) });
@@ -105,5 +105,10 @@ describe('console on serve: live dashboards, and a token on a non-loopback addre
     const list = await page(`${base}/ui/e/local`);
     expect(list.status).toBe(200);
     expect(statuses(list.html)).toEqual({ 'Live one': 'live' });
+    const events = await waitFor(async () => {
+      const html = (await page(`${base}/ui/e/local/events`)).html;
+      return html.includes('<rect class="bar"') && html.includes('<tr class="event"') ? html : undefined;
+    }, { what: 'simulated events on the console' });
+    expect(events).toContain('data-group="status"');
   });
 });
