@@ -87,6 +87,39 @@ describe('alignArrays: what is left pairs by position', () => {
     expect(alignArrays([null], [{ v: 2 }])).toEqual([remove(0), add(0)]);
   });
 
+  it('shows each changed scalar of a run as removed and added at its own index', () => {
+    expect(alignArrays(['a', 'b', 'k'], ['c', 'd', 'k'])).toEqual([remove(0), add(0), remove(1), add(1), pair(2, 2)]);
+  });
+
+  it('never pairs an array with an object', () => {
+    expect(alignArrays([[1], 'k'], [{ v: 1 }, 'k'])).toEqual([remove(0), add(0), pair(1, 1)]);
+    expect(alignArrays([{ v: 1 }, 'k'], [[1], 'k'])).toEqual([remove(0), add(0), pair(1, 1)]);
+  });
+
+  it('pairs a tile only with a tile sharing more than half of all members either has', () => {
+    const bounds = { top: 0, left: 0, width: 304, height: 152 };
+    // Four members, two the same (type and bounds): half is not more than half.
+    const half = alignArrays([{ name: 'CPU', tileType: 'MARKDOWN', markdown: '# CPU', bounds }], [{ name: 'Disk', tileType: 'MARKDOWN', markdown: '# Disk', bounds }]);
+    expect(half).toEqual([remove(0), add(0)]);
+    // Three of four the same: a renamed tile.
+    const most = alignArrays([{ name: 'CPU', tileType: 'MARKDOWN', markdown: '# CPU', bounds }], [{ name: 'Disk', tileType: 'MARKDOWN', markdown: '# CPU', bounds }]);
+    expect(most).toEqual([pair(0, 0)]);
+    // Members only one side has count against pairing: here one of four the same.
+    const onlyOneSide = alignArrays([{ name: 'CPU', tileType: 'MARKDOWN', markdown: '# CPU', configured: true }], [{ name: 'Disk', tileType: 'MARKDOWN' }]);
+    expect(onlyOneSide).toEqual([remove(0), add(0)]);
+  });
+
+  it('gives a tile without a name no identity, so unnamed tiles pair by how alike they are', () => {
+    const from = [{ tileType: 'MARKDOWN', markdown: '# CPU', bounds: { top: 0 } }];
+    expect(alignArrays(from, [{ tileType: 'MARKDOWN', markdown: '# Disk', bounds: { top: 38 } }])).toEqual([remove(0), add(0)]);
+  });
+
+  it('pairs a tile with an object that is not one by position, as any two objects', () => {
+    const tile = { name: 'CPU', tileType: 'MARKDOWN', markdown: '# CPU' };
+    expect(alignArrays([tile], [{ markdown: '# Disk' }])).toEqual([pair(0, 0)]);
+    expect(alignArrays([{ markdown: '# Disk' }], [tile])).toEqual([pair(0, 0)]);
+  });
+
   it('removes the surplus of a longer source and adds the surplus of a longer target, after the pairs', () => {
     expect(alignArrays([{ v: 1 }, { v: 2 }, { v: 3 }], [{ v: 4 }])).toEqual([pair(0, 0), remove(1), remove(2)]);
     expect(alignArrays([{ v: 1 }], [{ v: 4 }, { v: 5 }, { v: 6 }])).toEqual([pair(0, 0), add(1), add(2)]);
