@@ -27,6 +27,14 @@ describe('diffJson', () => {
     expect(diffJson({}, { '~/': 1 }).patch).toEqual([{ op: 'add', path: '/~0~1', value: 1 }]);
   });
 
+  it('lists member changes in code-unit key order whatever the order in either object', () => {
+    expect(diffJson({ tiles: 1, dashboardMetadata: 1, Zeta: 1 }, { Zeta: 2, tiles: 2, dashboardMetadata: 2 }).patch.map((op) => op.path)).toEqual([
+      '/Zeta',
+      '/dashboardMetadata',
+      '/tiles',
+    ]);
+  });
+
   it('compares scalars strictly: 0 and -0, 1 and "1", null and false differ', () => {
     expect(diffJson({ a: 0, b: 1, c: null }, { a: -0, b: '1', c: false })).toEqual({
       patch: [

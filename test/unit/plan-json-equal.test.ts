@@ -30,6 +30,14 @@ describe('jsonEqual (the unchanged fast path of diffJson)', () => {
     );
   });
 
+  it('is true for one object compared with itself, and false for objects that are not plain, however empty', () => {
+    const tile = { name: 'CPU', tileType: 'MARKDOWN' };
+    expect(jsonEqual(tile, tile)).toBe(true);
+    expect(jsonEqual(new Date(0), {})).toBe(false);
+    expect(jsonEqual({}, new Map())).toBe(false);
+    expect(jsonEqual(new Map(), new Map())).toBe(false);
+  });
+
   it('tells -0 from 0, an array from an object and a missing key from another', () => {
     expect(jsonEqual(-0, 0)).toBe(false);
     expect(jsonEqual([], {})).toBe(false);
