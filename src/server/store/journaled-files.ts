@@ -37,14 +37,20 @@ export interface JournaledFilesDeps {
 }
 
 /** Writes each id's latest text as `<id>.json` (or removes it), durably, sharing directory fsyncs. */
-async function materialise(deps: JournaledFilesDeps, latest: ReadonlyMap<string, string | null>, barrier: DirSyncBarrier, concurrency: number): Promise<void> {
+/** Files written per step of a materialiser run: each step picks its concurrency anew (see `concurrency`). */
+const STEP = 64;
+
+async function materialise(deps: JournaledFilesDeps, latest: ReadonlyMap<string, string | null>, barrier: DirSyncBarrier, concurrency: () => number): Promise<void> {
   const syncDir = (): Promise<void> => barrier.sync();
-  await mapConcurrent([...latest], concurrency, async ([id, text]) => {
-    const file = join(deps.dir, `${id}.json`);
-    if (text !== null) return writeFileDurable(file, text, { fs: deps.fs, syncDir });
-    await deps.fs.unlink(file).catch(ignoreMissing);
-    return syncDir();
-  });
+  const entries = [...latest];
+  for (let i = 0; i < entries.length; i += STEP) {
+    await mapConcurrent(entries.slice(i, i + STEP), concurrency(), async ([id, text]) => {
+      const file = join(deps.dir, `${id}.json`);
+      if (text !== null) return writeFileDurable(file, text, { fs: deps.fs, syncDir });
+      await deps.fs.unlink(file).catch(ignoreMissing);
+      return syncDir();
+    });
+  }
 }
 
 const latestById = (records: readonly JournalRecord[], into = new Map<string, string | null>()): Map<string, string | null> => {
@@ -61,7 +67,7 @@ export async function replayJournal(deps: JournaledFilesDeps): Promise<number> {
   if (torn) deps.log.warn({ dir: deps.journalDir }, 'dropped the torn tail of a journal batch that was never acknowledged');
   if (records.length > 0) {
     await mkdirDurable(deps.dir, deps.fs);
-    await materialise(deps, latestById(records), new DirSyncBarrier(deps.dir, deps.fs), EXCLUSIVE_CONCURRENCY);
+    await materialise(deps, latestById(records), new DirSyncBarrier(deps.dir, deps.fs), () => EXCLUSIVE_CONCURRENCY);
     deps.log.info({ dir: deps.dir, records: records.length }, 'replayed journalled writes into dashboard files');
   }
   await dropGenerations(deps.journalDir, generations, deps.fs);
@@ -80,8 +86,12 @@ export class JournaledFiles {
   /** The idle or retry timer that will start the materialiser. */
   private retry: NodeJS.Timeout | undefined;
   private readonly barrier: DirSyncBarrier;
-  /** Set by close(): no writer waits any more, so the materialiser may use the whole pool. */
+  /**
+   * Set by close(), and `held` counts writers waiting for the journal to shrink: either way nobody needs the pool
+   * for a journal commit, so the materialiser takes all of it and writers wait for as short a time as it can.
+   */
   private closing = false;
+  private held = 0;
 
   private constructor(
     private readonly deps: JournaledFilesDeps,
@@ -103,7 +113,14 @@ export class JournaledFiles {
   /** Resolves once `record` is durable in the journal; waits first while the journal is over its bound. */
   async write(record: JournalRecord): Promise<void> {
     const journal = this.journal as WriteJournal;
-    while (journal.liveBytes > MAX_JOURNAL_BYTES) if (!(await (this.running ?? this.kick()))) break;
+    if (journal.liveBytes > MAX_JOURNAL_BYTES) {
+      this.held += 1;
+      try {
+        while (journal.liveBytes > MAX_JOURNAL_BYTES) if (!(await (this.running ?? this.kick()))) break;
+      } finally {
+        this.held -= 1;
+      }
+    }
     await journal.append(record);
   }
 
@@ -137,7 +154,7 @@ export class JournaledFiles {
       try {
         const rotated = await journal.rotate(() => this.takeDirty());
         taken = rotated.taken;
-        await materialise(this.deps, taken, this.barrier, this.closing ? EXCLUSIVE_CONCURRENCY : BACKGROUND_CONCURRENCY);
+        await materialise(this.deps, taken, this.barrier, () => (this.closing || this.held > 0 ? EXCLUSIVE_CONCURRENCY : BACKGROUND_CONCURRENCY));
         await journal.retire(rotated.retired, rotated.retiredBytes);
       } catch (error) {
         // Newer writes taken since win; the rest goes back, so no retired generation is dropped before its file.
