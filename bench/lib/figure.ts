@@ -53,8 +53,6 @@ export interface BenchSizes {
   planCurve: readonly number[];
   /** The curve point the scale goal (no-op plan ≤ 4 s) is about. */
   planAtScale: number;
-  /** Dashboards the daemon holds for its RSS figure. */
-  daemonDashboards: number;
   /** Events behind the page and pull figures. */
   events: number;
   eventsCurve: readonly number[];
