@@ -1,8 +1,9 @@
-import { resolve } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import type { ApiClient } from '../client/api-client.js';
 import { loadProjectConfigFor, type ProjectConfig } from '../config/project-config.js';
 import { readGitInfo, type GitInfo } from '../desired/git-info.js';
 import { strictly } from '../desired/strict.js';
+import { declaredEnvironments } from '../environments/environment.js';
 import { loadDesired, type DesiredCache, type Diagnostic, type DesiredResult } from '../desired/load-desired.js';
 import type { Logger } from '../lib/logger.js';
 import { buildPlan, type Plan } from '../plan/build-plan.js';
@@ -54,8 +55,17 @@ export async function planDashboards(ctx: PlanContext, options: PlanOptions = {}
     loadDesired({ dir, cwd: ctx.cwd, ...(only ? { only: [...only] } : {}), ...(ctx.cache ? { cache: ctx.cache } : {}) }),
     ctx.git ?? readGitInfo(dir),
   ]);
+  // One target for files with templates would write `${{ values.x }}` literally: environments need their own loops.
+  if (declaredEnvironments(project.config).length > 0) return { kind: 'invalid', diagnostics: [environmentsDeclared(project.file ?? dir, ctx.cwd)] };
   const desired = ctx.strict === true || project.config.strict === true ? strictly(loaded) : loaded;
   return planLoaded(ctx, { project, desired, git }, options);
+}
+
+/** A daemon that started without environments meets a commit that declares some (they are read at start). */
+function environmentsDeclared(file: string, cwd: string): Diagnostic {
+  const shown = relative(cwd, file).split(sep).join('/') || file;
+  const message = 'dashcd.yaml declares environments, but this run reconciles one target; restart the daemon to run one loop per environment (commands: choose with --env)';
+  return { file: shown, line: 0, col: 0, path: 'environments', message };
 }
 
 export interface LoadedState {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EnvironmentsStatusJson, type SourceStatusJson } from '../../src/daemon/status-schema.js';
 import { createToken, metricValue, waitFor, type DaemonChild } from '../helpers/daemon.js';
 import { daemonScopePerTest } from '../helpers/daemon-scope.js';
-import { gitFixturePerTest } from '../helpers/git-scope.js';
+import { gitFixturePerTest, liveName, pushDashboard, sourceStatus, waitForLive } from '../helpers/git-scope.js';
 import { api } from '../helpers/server.js';
 
 const scope = daemonScopePerTest();
@@ -67,4 +67,23 @@ describe('dashcd daemon --repo with environments', { timeout: 120_000 }, () => {
     expect(metricValue(after, 'dashcd_sync_revision_info', { env: 'prod', revision: second })).toBe(1);
     expect(metricValue(after, 'dashcd_sync_revision_info', { env: 'prod', revision: first })).toBe(0);
   });
+
+  it('a daemon started without environments never applies a later commit that declares some (templates would go out unrendered): it stays pending with the reason', async () => {
+    const { remote, url, cwd } = await fixture();
+    const first = await pushDashboard(remote, 'hosts', 'v1');
+    const d = await scope.startDaemon(['--repo', url, '--fetch', '1s', '--skip-invalid'], { cwd, timeoutMs: 60_000 });
+    await waitForLive(d, first);
+    const later = await remote.commit({ 'dashcd.yaml': CONFIG, 'dashboards/hosts.yaml': hosts('v2') }, 'environments');
+    await remote.push();
+    const pending = await waitFor(async () => {
+      const source = await sourceStatus(d);
+      return source.pending?.commit === later && source.pending.invalid.length > 0 ? source : undefined;
+    }, { what: 'the commit with environments refused' });
+    expect(pending.pending?.invalid.join('\n')).toContain('dashcd.yaml declares environments, but this run reconciles one target; restart the daemon');
+    expect(pending.live?.commit).toBe(first);
+    const token = await createToken(cwd, '.dashcd', 'ReadConfig');
+    const id = (await d.status()).files['dashboards/hosts.yaml']?.id ?? '';
+    expect(await liveName(d, token, id)).toBe('hosts v1');
+  });
 });
+
