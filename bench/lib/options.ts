@@ -48,6 +48,7 @@ export const USAGE = `usage: npm run bench -- [figure ...] [--smoke] [--out FILE
   --out       results file (default bench/results/latest.json; a .md table is written beside it)
   --runs      measured runs per figure (default 5; 3 fits an 18-minute quiet window, with a wider min–max)
   --duration  length of each load run in ms (default 3000)
+  --plan-curve  dashboard counts of the plan-growth curve (default 100,1000,10000,20000; drop 20000 to save ~4 minutes)
   --cpu-prof  profile the measured processes; .cpuprofile files go to bench/results/
   --keep      keep the generated data sets (their paths are printed)`;
 
@@ -56,6 +57,14 @@ function positiveInt(raw: string | undefined, name: string, fallback: number): n
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got ${raw}`);
   return n;
+}
+
+/** A comma-separated list of positive integers, ascending. */
+function sizeList(raw: string | undefined, name: string, fallback: readonly number[]): readonly number[] {
+  if (raw === undefined) return fallback;
+  const sizes = raw.split(',').map((part) => positiveInt(part.trim(), name, 0));
+  if (sizes.length < 2 || sizes.some((n, i) => i > 0 && n <= (sizes[i - 1] ?? 0))) throw new Error(`--${name} needs two or more ascending counts, got ${raw}`);
+  return sizes;
 }
 
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
@@ -67,6 +76,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       out: { type: 'string' },
       runs: { type: 'string' },
       duration: { type: 'string' },
+      'plan-curve': { type: 'string' },
       'cpu-prof': { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
       list: { type: 'boolean', default: false },
@@ -81,7 +91,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     warmups: smoke ? 0 : 1,
     loadDurationMs: positiveInt(values.duration, 'duration', smoke ? 100 : 3000),
     seed: 20_240_601,
-    sizes: smoke ? SMOKE_SIZES : FULL_SIZES,
+    sizes: { ...(smoke ? SMOKE_SIZES : FULL_SIZES), ...(values['plan-curve'] === undefined ? {} : { planCurve: sizeList(values['plan-curve'], 'plan-curve', []) }) },
     cpuProf: values['cpu-prof'] ?? false,
     keep: values.keep ?? false,
     list: values.list ?? false,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseBenchOptions } from '../../bench/lib/options.js';
 import { parseWrkOutput, wrkScript } from '../../bench/load/wrk.js';
 
 describe('bench wrk load generator', () => {
@@ -21,5 +22,15 @@ describe('bench wrk load generator', () => {
     expect(result.rps).toBeCloseTo(966.67, 1);
     expect(result.latencyMs).toEqual({ count: 3000, mean: 1.7005, p50: 1.5, p90: 2.5, p99: 9, max: 12 });
     expect(() => parseWrkOutput('unable to connect to 127.0.0.1:1 Connection refused')).toThrow(/no result line/);
+  });
+});
+
+describe('bench options', () => {
+  it('--plan-curve replaces the plan-growth sizes and refuses anything but ascending positive counts', () => {
+    expect(parseBenchOptions([]).sizes.planCurve).toEqual([100, 1000, 10_000, 20_000]);
+    expect(parseBenchOptions(['--plan-curve', '100, 1000,10000']).sizes.planCurve).toEqual([100, 1000, 10_000]);
+    expect(() => parseBenchOptions(['--plan-curve', '1000,100'])).toThrow(/ascending/);
+    expect(() => parseBenchOptions(['--plan-curve', '1000'])).toThrow(/ascending/);
+    expect(() => parseBenchOptions(['--plan-curve', '100,x'])).toThrow(/positive integer/);
   });
 });
