@@ -15,6 +15,10 @@ describe('parseTimeArg', () => {
     expect(parseTimeArg(text, NOW)).toBe(expected);
   });
 
+  it('refuses epoch milliseconds past the safe integers, which cannot be exact', () => {
+    expect(() => parseTimeArg('99999999999999999999', NOW)).toThrow(/is not a time/);
+  });
+
   it('reads epoch milliseconds as given', () => {
     expect(parseTimeArg('1700000000000', NOW)).toBe(1_700_000_000_000);
     expect(parseTimeArg(' 0 ', NOW)).toBe(0);
@@ -71,5 +75,8 @@ describe('parseDuration', () => {
     expect(parseDuration('60s')).toBe(60_000);
     expect(parseDuration('60')).toBeUndefined();
     expect(parseDuration('-5m')).toBeUndefined();
+    expect(parseDuration('30min')).toBeUndefined();
+    expect(parseDuration('1.25h')).toBe(4_500_000);
+    expect(parseDuration(' 90s ')).toBe(90_000);
   });
 });
