@@ -88,7 +88,10 @@ export async function openGitSource(options: GitSourceOptions): Promise<GitSourc
         // core.symlinks=false: a symlink in the commit becomes a file holding its target's path, so a commit can
         // never make the daemon read files outside the checkout.
         await git(['-c', 'core.bare=false', '-c', 'core.symlinks=false', `--work-tree=${temp}`, 'read-tree', '--reset', '-u', revision.commit], signal, index);
-        await rename(temp, target);
+        await rename(temp, target).catch(async (error: unknown) => {
+          // Another follower of this mirror (an environment on the same commit) finished the same checkout first.
+          if (!(await exists(target))) throw error;
+        });
       } finally {
         await rm(temp, { recursive: true, force: true });
         await rm(index.GIT_INDEX_FILE, { force: true });

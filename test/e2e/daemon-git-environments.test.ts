@@ -6,7 +6,7 @@ import { gitFixturePerTest, liveName, pushDashboard, sourceStatus, waitForLive }
 import { api } from '../helpers/server.js';
 
 const scope = daemonScopePerTest();
-const fixture = gitFixturePerTest();
+const fixture = gitFixturePerTest(scope);
 
 /** dev follows the daemon's branch (main); prod follows release tags: promoting is tagging. */
 const CONFIG = `environments:

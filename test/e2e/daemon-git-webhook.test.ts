@@ -4,7 +4,7 @@ import { daemonScopePerTest } from '../helpers/daemon-scope.js';
 import { gitFixturePerTest, pushDashboard, sourceStatus, waitForLive } from '../helpers/git-scope.js';
 
 const scope = daemonScopePerTest();
-const fixture = gitFixturePerTest();
+const fixture = gitFixturePerTest(scope);
 const SECRET = 'hook-secret-for-tests';
 
 function githubPush(ref: string, secret = SECRET): { body: string; headers: Record<string, string> } {

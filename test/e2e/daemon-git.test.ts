@@ -6,7 +6,7 @@ import { daemonScopePerTest } from '../helpers/daemon-scope.js';
 import { gitFixturePerTest, liveName, pushDashboard, sourceStatus, waitForLive } from '../helpers/git-scope.js';
 
 const scope = daemonScopePerTest();
-const fixture = gitFixturePerTest();
+const fixture = gitFixturePerTest(scope);
 
 const INVALID = 'dashboardMetadata:\n  name: broken\ntiles: not-a-list\n';
 

@@ -6,6 +6,8 @@ import { startDaemon, type DaemonChild, type StartDaemonOptions } from './daemon
 export interface DaemonScope {
   createProject(...args: Parameters<typeof createProject>): Promise<Project>;
   startDaemon(args: readonly string[], options: StartDaemonOptions): Promise<DaemonChild>;
+  /** Kills every daemon started so far: a fixture whose folders a daemon writes to calls it before removing them. */
+  stopAll(): Promise<void>;
 }
 
 /**
@@ -24,11 +26,15 @@ export function daemonScopePerFile(): DaemonScope {
 function daemonScope(after: (cleanup: () => Promise<void>) => void): DaemonScope {
   const daemons: DaemonChild[] = [];
   const projects: Project[] = [];
-  after(async () => {
+  const stopAll = async (): Promise<void> => {
     for (const daemon of daemons.splice(0)) await daemon.stop('SIGKILL');
+  };
+  after(async () => {
+    await stopAll();
     for (const project of projects.splice(0)) await project.cleanup();
   });
   return {
+    stopAll,
     async createProject(...args) {
       const project = await createProject(...args);
       projects.push(project);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { dashboardYaml, type DaemonChild, type StatusJson } from './daemon.js';
+import type { DaemonScope } from './daemon-scope.js';
 import { createGitRemote, type GitRemote } from './git-remote.js';
 import { startGitHttpServer, type GitHttpServer } from './git-http-server.js';
 import { api } from './server.js';
@@ -20,9 +21,12 @@ export interface GitFixture {
 }
 
 /** Registers its own afterEach: every fixture's server is stopped and its folders removed after the test. */
-export function gitFixturePerTest(): (options?: { token?: string }) => Promise<GitFixture> {
+export function gitFixturePerTest(daemons: Pick<DaemonScope, 'stopAll'>): (options?: { token?: string }) => Promise<GitFixture> {
   const made: GitFixture[] = [];
   afterEach(async () => {
+    // after-each hooks run last-registered first, so this one may run before the daemon scope's: the daemons write
+    // into the fixture's folder (its data dir) and must be gone before it is removed, or the removal races them.
+    await daemons.stopAll();
     for (const fixture of made.splice(0)) {
       await fixture.server.stop();
       await rm(fixture.dir, { recursive: true, force: true });

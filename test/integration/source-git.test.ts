@@ -54,6 +54,23 @@ async function everyFile(root: string): Promise<{ path: string; bytes: Buffer }[
   return out;
 }
 
+describe('several followers of one mirror (a daemon with environments following their own refs)', () => {
+  it('fetch and check out at the same time: every call succeeds, one commit has one checkout', async () => {
+    const sha = await remote.commit({ 'dashboards/a.yaml': 'a: 1\n' }, 'a');
+    await remote.push();
+    await remote.pushTag('release-1');
+    const [dev, prod] = [await open(remote.fileUrl), await open(remote.fileUrl, { follow: { tagPattern: 'release-*' } })];
+    for (let round = 0; round < 3; round++) {
+      const revisions = await Promise.all([dev.fetch(), prod.fetch(), dev.fetch(), prod.fetch()]);
+      expect(revisions.map((r) => r.commit)).toEqual([sha, sha, sha, sha]);
+      const trees = await Promise.all(revisions.map((r, i) => (i % 2 === 0 ? dev : prod).checkout(r)));
+      expect(new Set(trees).size).toBe(1);
+      expect(await readFile(join(trees[0] ?? '', 'dashboards/a.yaml'), 'utf8')).toBe('a: 1\n');
+    }
+    expect(await readdir(join(dev.dir, 'checkouts'))).toEqual([sha]);
+  });
+});
+
 describe('following a branch', () => {
   it('fetches the pushed commit over file:// with its metadata and checks exactly it out, without .git', async () => {
     const sha = await remote.commit({ 'dashboards/a.yaml': 'a: 1\n', 'dashcd.yaml': 'ignore: []\n' }, 'Add dashboard a\n\nbody text');
