@@ -1,3 +1,5 @@
+import { deserialize, serialize } from 'node:v8';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { FileCheck } from './dashboard-rules.js';
 
 /**
@@ -11,20 +13,28 @@ export interface DesiredCache {
   readonly size: number;
 }
 
-/** Least recently used entries go first once `maxEntries` is reached (old versions of edited files). */
+/**
+ * Least recently used entries go first once `maxEntries` is reached (old versions of edited files).
+ *
+ * Entries are held serialised (the structured-clone format, so a value copies exactly as structuredClone would) and
+ * deflated: a 20-tile dashboard is about 3 KB that way instead of about 37 KB as objects, which is what lets the
+ * daemon hold 10,000 of them. Fastest deflate level: reading an entry back (inflate + deserialize, ~0.2 ms) costs
+ * no more than the structuredClone it replaces, and a tenth of checking the file again.
+ */
 export function createDesiredCache({ maxEntries = 10_000 }: { maxEntries?: number } = {}): DesiredCache {
-  const entries = new Map<string, FileCheck>();
+  const entries = new Map<string, Buffer>();
   return {
     get(contentHash) {
-      const check = entries.get(contentHash);
-      if (check === undefined) return undefined;
+      const packed = entries.get(contentHash);
+      if (packed === undefined) return undefined;
       entries.delete(contentHash);
-      entries.set(contentHash, check);
-      return structuredClone(check);
+      entries.set(contentHash, packed);
+      return deserialize(inflateRawSync(packed)) as FileCheck;
     },
     set(contentHash, check) {
       entries.delete(contentHash);
-      entries.set(contentHash, structuredClone(check));
+      // Copied out: zlib's result is a view of a 16 KB output chunk, which would otherwise stay held for 3 KB used.
+      entries.set(contentHash, Buffer.from(deflateRawSync(serialize(check), { level: 1 })));
       while (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
     },
     get size() {
