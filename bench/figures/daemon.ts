@@ -6,7 +6,7 @@ import { parse, stringify } from 'yaml';
 import { writeDashboardSet } from '../data/dashboard-files.js';
 import { dashboardId } from '../data/dashboards.js';
 import { requireComponent, runDashcdOk } from '../lib/cli.js';
-import type { Figure, FigureContext, FigureOutcome } from '../lib/figure.js';
+import type { Figure, FigureContext, FigureOutcome, Row } from '../lib/figure.js';
 import { startDashcd, type LongProcess } from '../lib/long-process.js';
 import { authHeaders, dashboardsPath, endpointParts, type Endpoint } from '../lib/seed.js';
 import { summarize, summarizeLatencies } from '../lib/stats.js';
@@ -118,21 +118,30 @@ async function archivedFiles(dir: string): Promise<number> {
   return entries.filter((e) => String(e).endsWith('.jsonl')).length;
 }
 
-/**
- * At 1,000 dashboards. The issue's 10,000 (≤ 400 MB) is not measured by the bench yet: on this machine the daemon
- * held 1.3 GB while still loading 10,000 files, none live after 75 s, too long for a bench run (README Benchmarks).
- */
+/** The issue's goals: at the bench's 1,000 dashboards, and at its scale of 10,000. */
 const MAX_RSS_MB = 300;
+const MAX_RSS_AT_SCALE_MB = 400;
 
-async function measureRss(ctx: FigureContext): Promise<FigureOutcome> {
+interface RssRun {
+  rss: number[];
+  everyMs: number;
+  peakMb: number;
+  reconcileMs: number;
+  details: Record<string, unknown>;
+}
+
+/**
+ * `count` dashboards applied by the daemon's start-up pass (with `--simulate-events` and the poller every 1 s), then
+ * RSS sampled while the poller runs. `reconcileMs`: from the embedded API listening to every dashboard live.
+ */
+async function daemonRss(ctx: FigureContext, count: number): Promise<RssRun> {
   await requireComponent(['daemon'], ['daemon/daemon.js']);
-  const count = ctx.sizes.dashboards;
   const dir = join(ctx.workDir, 'dashboards');
   const files = await writeDashboardSet(dir, { seed: ctx.seed, count, pinIds: true });
   const ids = files.map((_, i) => dashboardId(ctx.seed, i));
   const d = await startDaemon(ctx, dir, ['--simulate-events', '--resync', '60s']);
   try {
-    const reconcileMs = await waitAllLive(d, ids, 300_000);
+    const reconcileMs = await waitAllLive(d, ids, 600_000);
     const samples = ctx.smoke ? 2 : 5;
     const everyMs = ctx.smoke ? 250 : 3000;
     ctx.progress(`all ${count} dashboards live after ${Math.round(reconcileMs)} ms; sampling RSS ${samples}× every ${everyMs} ms while the poller runs`);
@@ -141,19 +150,35 @@ async function measureRss(ctx: FigureContext): Promise<FigureOutcome> {
       await sleep(everyMs);
       rss.push(d.proc.memory().rssMb);
     }
-    const value = summarize(rss);
-    const peak = d.proc.memory().peakRssMb;
-    return {
-      rows: [
-        { label: `daemon RSS with ${count.toLocaleString('en-US')} dashboards and the archive poller`, unit: 'MB', better: 'lower', value, goal: { text: `≤ ${MAX_RSS_MB} MB`, met: value.median <= MAX_RSS_MB }, note: `${samples} samples, ${everyMs / 1000} s apart; peak ${Math.round(peak)} MB` },
-      ],
-      details: { dashboards: count, startupReconcileMs: Math.round(reconcileMs), peakRssMb: peak, archiveFiles: await archivedFiles(join(ctx.workDir, 'archive')) },
-    };
+    const peakMb = d.proc.memory().peakRssMb;
+    const details = { dashboards: count, startupReconcileMs: Math.round(reconcileMs), peakRssMb: peakMb, archiveFiles: await archivedFiles(join(ctx.workDir, 'archive')) };
+    return { rss, everyMs, peakMb, reconcileMs, details };
   } finally {
     await stopDaemon(d);
   }
 }
 
+function rssRow(count: number, run: RssRun, maxMb: number): Row {
+  const value = summarize(run.rss);
+  const note = `${run.rss.length} samples, ${run.everyMs / 1000} s apart; peak ${Math.round(run.peakMb)} MB`;
+  return { label: `daemon RSS with ${count.toLocaleString('en-US')} dashboards and the archive poller`, unit: 'MB', better: 'lower', value, goal: { text: `≤ ${maxMb} MB`, met: value.median <= maxMb }, note };
+}
+
+async function measureRss(ctx: FigureContext): Promise<FigureOutcome> {
+  const run = await daemonRss(ctx, ctx.sizes.dashboards);
+  return { rows: [rssRow(ctx.sizes.dashboards, run, MAX_RSS_MB)], details: run.details };
+}
+
+/** The issue's scale: 10,000 dashboards (≤ 400 MB), and how long the start-up pass takes to make them all live. */
+async function measureRssAtScale(ctx: FigureContext): Promise<FigureOutcome> {
+  const count = ctx.sizes.daemonAtScale;
+  const run = await daemonRss(ctx, count);
+  const startup = { label: `daemon start-up: all ${count.toLocaleString('en-US')} dashboards live (API listening → last one live)`, unit: 's', better: 'lower' as const, value: summarize([run.reconcileMs / 1000]) };
+  return { rows: [rssRow(count, run, MAX_RSS_AT_SCALE_MB), startup], details: run.details };
+}
+
 export const daemonLiveFigure: Figure = { name: 'daemon-live', title: 'daemon: file saved → dashboard live, 100 edits', goal: 'p50 ≤ 150 ms; p99 ≤ 500 ms', run: measureLive };
 
 export const daemonRssFigure: Figure = { name: 'daemon-rss', title: 'daemon RSS with 1,000 dashboards and the archive poller', goal: '≤ 300 MB', run: measureRss };
+
+export const daemonScaleFigure: Figure = { name: 'daemon-scale', title: 'daemon RSS with 10,000 dashboards and start-up to all live', goal: '≤ 400 MB', run: measureRssAtScale };

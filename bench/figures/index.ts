@@ -4,7 +4,7 @@ import { putFigure } from './put.js';
 import { eventsGrowthFigure } from './events-growth.js';
 import { eventsPageFigure } from './events-page.js';
 import { eventsPullFigure } from './events-pull.js';
-import { daemonLiveFigure, daemonRssFigure } from './daemon.js';
+import { daemonLiveFigure, daemonRssFigure, daemonScaleFigure } from './daemon.js';
 import { applyFigure } from './apply.js';
 import { planFigure, planGrowthFigure } from './plan.js';
 import { validateFigure } from './validate.js';
@@ -23,6 +23,7 @@ export const FIGURES: readonly Figure[] = [
   eventsPullFigure,
   daemonLiveFigure,
   daemonRssFigure,
+  daemonScaleFigure,
   planGrowthFigure,
   eventsGrowthFigure,
 ];

@@ -59,6 +59,8 @@ export interface BenchSizes {
   pageSamples: number;
   baselinePageSamples: number;
   daemonEdits: number;
+  /** Dashboards the daemon holds for its scale figure (RSS ≤ 400 MB, start-up to all live). */
+  daemonAtScale: number;
 }
 
 /** What drives HTTP load for the get and put figures; recorded in the results. */

@@ -28,6 +28,7 @@ const FULL_SIZES: BenchSizes = {
   pageSamples: 200,
   baselinePageSamples: 10,
   daemonEdits: 100,
+  daemonAtScale: 10_000,
 };
 
 /** Tiny sizes so `npm test` exercises every code path of every figure in seconds. */
@@ -40,6 +41,7 @@ const SMOKE_SIZES: BenchSizes = {
   pageSamples: 2,
   baselinePageSamples: 1,
   daemonEdits: 1,
+  daemonAtScale: 8,
 };
 
 export const USAGE = `usage: npm run bench -- [figure ...] [--smoke] [--out FILE] [--runs N] [--duration MS] [--cpu-prof] [--keep] [--list]
