@@ -7,6 +7,8 @@ import { writeFileDurable } from '../../src/lib/durable-file.js';
 export interface ServedBaseline {
   url: string;
   close(): Promise<void>;
+  /** Resolves once everything the server acknowledged is in its final files (absent: it writes them before answering). */
+  settled?(): Promise<void>;
 }
 
 async function listen(server: Server): Promise<ServedBaseline> {

@@ -14,5 +14,6 @@ export async function serveDashcd(dataDir: string): Promise<ServedBaseline & { t
   const local = server.environments.get(DEFAULT_ENVIRONMENT);
   if (!local) throw new Error('the default environment did not open');
   const token = local.tokens.addEphemeral(['ReadConfig', 'WriteConfig', 'DataExport'], 'bench');
-  return { url: server.envUrl(DEFAULT_ENVIRONMENT), token, close: () => server.close() };
+  // The journal acknowledges a PUT before its dashboard file is written; a data-dir snapshot must wait for the files.
+  return { url: server.envUrl(DEFAULT_ENVIRONMENT), token, close: () => server.close(), settled: () => local.dashboards.flushed() };
 }

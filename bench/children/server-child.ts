@@ -18,8 +18,8 @@ async function main(): Promise<void> {
   const [kind = '', arg = ''] = process.argv.slice(2);
   const start = KINDS[kind];
   if (!start) throw new Error(`unknown server kind ${kind}`);
-  const { close, ...info } = await start(arg);
-  serveUntilStopped(info, close);
+  const { close, settled, ...info } = await start(arg);
+  serveUntilStopped(info, close, settled);
 }
 
 main().catch(reportChildFailure);

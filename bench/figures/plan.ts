@@ -21,11 +21,14 @@ async function measurePlan(ctx: FigureContext): Promise<FigureOutcome> {
   try {
     ctx.progress(`applying ${count} dashboards (setup)`);
     await applyAll(ctx, server, dir, count, false);
+    // Snapshots only of settled files: the setup apply's writes are still being materialised behind the journal.
+    await server.settled();
     const before = await snapshotFiles(server.arg);
     const samples = await repeatTasks(ctx, {
       dashcd: async () => ({ seconds: (await noOpPlan(ctx, server, dir, count)).wallMs / 1000 }),
       naive: async () => ({ seconds: (await runBaselineTask('naive-plan', { dir, endpoint: server.endpoint }, { cwd: ctx.workDir })).wallMs / 1000 }),
     });
+    await server.settled();
     const written = changedFiles(before, await snapshotFiles(server.arg));
     const seconds = metric(samples.dashcd, 'seconds');
     return {

@@ -16,6 +16,8 @@ export interface ChildHandle {
   readonly ready: ReadyMessage;
   /** Asks the child to close what it serves and exit; kills it if it does not within the grace period. */
   stop(): Promise<void>;
+  /** Asks a server child to finish writing what it acknowledged (`ServedBaseline.settled`); resolves when it has. */
+  settled(): Promise<void>;
 }
 
 export interface ForkOptions {
@@ -35,7 +37,26 @@ export async function forkChild(script: URL, args: readonly string[], options: F
   });
   const ready = await waitReady(child, options.readyTimeoutMs ?? 120_000);
   const readyMs = performance.now() - started;
-  return { process: child, pid: child.pid ?? -1, readyMs, ready, stop: () => stopChild(child) };
+  return { process: child, pid: child.pid ?? -1, readyMs, ready, stop: () => stopChild(child), settled: () => settleChild(child) };
+}
+
+function settleChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: { type?: string; error?: string }): void => {
+      if (message.type !== 'settled' && message.type !== 'settle-failed') return;
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      if (message.type === 'settled') resolve();
+      else reject(new Error(`server could not write what it acknowledged: ${message.error ?? 'unknown'}`));
+    };
+    const onExit = (): void => {
+      child.off('message', onMessage);
+      reject(new Error('server exited while settling'));
+    };
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+    child.send({ type: 'settle' });
+  });
 }
 
 function waitReady(child: ChildProcess, timeoutMs: number): Promise<ReadyMessage> {
@@ -84,15 +105,22 @@ export function readProcMemory(pid: number): ProcMemory {
 }
 
 /** The child side: report ready, then exit cleanly when the parent says stop or goes away. */
-export function serveUntilStopped(ready: Record<string, unknown>, close: () => Promise<void>): void {
+export function serveUntilStopped(ready: Record<string, unknown>, close: () => Promise<void>, settled?: () => Promise<void>): void {
   const finish = (): void => {
     close().then(
       () => process.exit(0),
       () => process.exit(1),
     );
   };
+  const settle = (): void => {
+    (settled?.() ?? Promise.resolve()).then(
+      () => process.send?.({ type: 'settled' }),
+      (error: unknown) => process.send?.({ type: 'settle-failed', error: String(error) }),
+    );
+  };
   process.on('message', (message: { type?: string }) => {
     if (message.type === 'stop') finish();
+    else if (message.type === 'settle') settle();
   });
   process.on('disconnect', finish);
   process.send?.({ ...ready, type: 'ready' });

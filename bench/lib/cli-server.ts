@@ -34,6 +34,8 @@ export async function startCliServer(ctx: FigureContext, dataDir: string, scopes
     pid,
     startMs,
     memory: () => readProcMemory(pid),
+    // A user's `dashcd serve` has no control channel; its files are complete once it has stopped.
+    settled: () => Promise.reject(new Error('`dashcd serve` cannot be asked to settle; stop it instead')),
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = once(child, 'exit');

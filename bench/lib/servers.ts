@@ -17,6 +17,8 @@ export interface ServerUnderTest {
   /** Fork to listening, data loading included: the start-up figure. */
   startMs: number;
   memory(): ProcMemory;
+  /** Resolves once the server has written everything it acknowledged to its final files. */
+  settled(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -33,6 +35,7 @@ export async function startServerProcess(ctx: FigureContext, kind: ServerKind, a
     pid: child.pid,
     startMs: child.readyMs,
     memory: () => readProcMemory(child.pid),
+    settled: () => child.settled(),
     stop: () => child.stop(),
   };
 }
