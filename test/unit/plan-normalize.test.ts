@@ -175,6 +175,26 @@ describe('normalizeForCompare', () => {
   });
 });
 
+describe('normalizeForCompare on partial and odd bodies', () => {
+  it('returns values that are not objects as they are', () => {
+    expect(normalizeForCompare(null, none)).toBeNull();
+    expect(normalizeForCompare('Hosts', none)).toBe('Hosts');
+    expect(normalizeForCompare([{ b: 1, a: 2 }], none)).toEqual([{ b: 1, a: 2 }]);
+  });
+
+  it('normalises a body without dashboardMetadata or tiles, and tiles that are not objects, without throwing', () => {
+    expect(normalizeForCompare({ id: 'x', metadata: { configurationVersions: [7] } }, none)).toEqual({});
+    expect(normalizeForCompare({ dashboardMetadata: 'Hosts', tiles: 'none' }, none)).toEqual({ dashboardMetadata: 'Hosts', tiles: 'none' });
+    expect(normalizeForCompare({ tiles: [null, 'MARKDOWN', 3] }, none)).toEqual({ tiles: [null, 'MARKDOWN', 3] });
+  });
+
+  it('never applies an ignore rule that is not a pointer (a jq-style ".tiles" removes nothing)', () => {
+    const normalised = normalizeForCompare(base(), { ignore: ['.tiles', 'dashboardMetadata'] }) as Record<string, unknown>;
+    expect(Object.keys(normalised)).toEqual(['dashboardMetadata', 'tiles']);
+    expect((normalised['tiles'] as unknown[]).length).toBe(2);
+  });
+});
+
 describe('JSON Pointers', () => {
   it('renders pointers as dotted paths and unescapes ~1 and ~0', () => {
     expect(pointerToPath('/tiles/3/name')).toBe('tiles[3].name');
