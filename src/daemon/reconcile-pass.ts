@@ -1,10 +1,13 @@
 import { applyPlan, countOutcomes, type ApplyOutcome } from '../apply/apply-plan.js';
-import { formatDiagnostic, type DesiredResult, type Diagnostic } from '../desired/load-desired.js';
+import { formatDiagnostic, type Diagnostic } from '../desired/load-desired.js';
 import type { GitInfo } from '../desired/git-info.js';
+import type { ProjectConfig } from '../config/project-config.js';
 import type { Logger } from '../lib/logger.js';
 import type { Plan, PlanChange } from '../plan/build-plan.js';
 import { planDashboards, type PlanContext, type PlanDashboardsResult, type PlanOptions } from '../reconcile/plan-dashboards.js';
 import type { DaemonStatus, FileResult } from './daemon-status.js';
+import { fullPassChunks } from './pass-chunks.js';
+import { addTotals, driftPatch, emptyTotals, ownCopy, type PassTotals } from './pass-values.js';
 import type { ReconcilePass } from './reconcile-queue.js';
 
 export interface ReconcilePassDeps {
@@ -42,6 +45,16 @@ export interface PassSource {
 
 type FileChange = Exclude<PlanChange, { action: 'orphan' | 'delete' }>;
 
+type Orphan = Extract<PlanChange, { action: 'orphan' | 'delete' }>;
+
+/** A dashboard a full pass found: all it keeps of each once the chunk that read it is done. */
+interface FileId {
+  id: string;
+  file: string;
+}
+
+type PassDone = { kind: 'invalid'; diagnostics: Diagnostic[] } | { kind: 'applied'; totals: PassTotals; files: number; chunks?: number };
+
 /**
  * One daemon pass: plan (only the changed files, or everything), apply what differs, record per-file results.
  * Invalid files are skipped and listed in the status (their live version stays). A pass whose writes failed throws,
@@ -70,33 +83,16 @@ export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePa
     log = tree ? deps.log.child({ revision: tree.revision }) : deps.log;
     const planContext = tree ? { ...deps.planContext, dir: tree.dir, cwd: tree.cwd, git: tree.git, log } : deps.planContext;
     try {
-      const planned = await (deps.plan ?? planDashboards)(planContext, { ...(pass.full ? {} : { only: pass.files }), tolerateInvalid: tree?.tolerateInvalid ?? true, prune: deps.prune, maxDelete: deps.maxDelete });
-      recordInvalid(planned.diagnostics, pass);
-      if (planned.kind === 'invalid') {
-        if (tree) deps.source?.settled(tree, { kind: 'invalid', errors: planned.diagnostics.map(formatDiagnostic) });
-        finish(started, pass, false, invalidReason(planned.diagnostics, tree));
+      const chunks = pass.full && !tree && !deps.plan ? await fullPassChunks(planContext.dir, planContext.cwd) : undefined;
+      const done = (chunks && (await chunkedFullPass(planContext, chunks, pass))) ?? (await wholePass(planContext, pass, tree));
+      if (done.kind === 'invalid') {
+        if (tree) deps.source?.settled(tree, { kind: 'invalid', errors: done.diagnostics.map(formatDiagnostic) });
+        finish(started, pass, false, invalidReason(done.diagnostics, tree));
         return;
       }
-      // A read cut short by shutdown looks like missing dashboards: never act on such a plan.
-      signal?.throwIfAborted();
-      status.git = planned.plan.git;
-      const hashes = new Map(planned.desired.dashboards.map((d) => [d.id as string, d.contentHash]));
-      const drifted = findDrift(planned.plan, hashes);
-      const plan = deps.selfHeal ? planned.plan : withoutChanges(planned.plan, drifted);
-      if (pass.full) noteRefusal(plan);
-      // A refused prune still writes: deletesOf() leaves the plan's deletions out (apply-plan.ts).
-      const result = await applyPlan(plan, { api: deps.planContext.api, log, concurrency: deps.planContext.concurrency, validation: 'skip-invalid', ...(signal ? { signal } : {}) });
-      if (result.kind === 'rejected') throw new Error('unreachable: skip-invalid never rejects');
-      signal?.throwIfAborted();
-      const rejected = new Map(result.skippedInvalid.map((v) => [v.id, v.message]));
-      recordFiles(planned.plan, result.outcomes, { drifted, rejected, hashes });
-      if (pass.full) recordFullPass(planned.plan, result.outcomes, planned.desired, planned.diagnostics.map((d) => d.file));
-      const counts = countOutcomes(result.outcomes);
-      log.info(
-        { full: pass.full, files: pass.full ? planned.desired.files : pass.files.length, reasons: pass.reasons, ...counts, unchanged: result.unchanged, drift: drifted.size, rejected: rejected.size, invalid: planned.diagnostics.length, durationMs: Date.now() - started },
-        'reconcile finished',
-      );
-      if (counts.failed > 0) throw new Error(`${counts.failed} dashboard write(s) failed`);
+      const { totals } = done;
+      log.info({ full: pass.full, files: done.files, reasons: pass.reasons, ...totals, ...(done.chunks ? { chunks: done.chunks } : {}), durationMs: Date.now() - started }, 'reconcile finished');
+      if (totals.failed > 0) throw new Error(`${totals.failed} dashboard write(s) failed`);
       if (tree) deps.source?.settled(tree, { kind: 'applied' });
       finish(started, pass, true);
     } catch (error) {
@@ -106,6 +102,83 @@ export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePa
       throw error;
     }
   };
+
+  /** Plans and applies the pass in one go: the changed files, or the whole folder (or checkout, or environment). */
+  async function wholePass(planContext: PlanContext, pass: ReconcilePass, tree: PassTree | undefined): Promise<PassDone> {
+    const planned = await (deps.plan ?? planDashboards)(planContext, { ...(pass.full ? {} : { only: pass.files }), tolerateInvalid: tree?.tolerateInvalid ?? true, prune: deps.prune, maxDelete: deps.maxDelete });
+    recordInvalid(planned.diagnostics, pass);
+    if (planned.kind === 'invalid') return { kind: 'invalid', diagnostics: planned.diagnostics };
+    const totals = await applyPlanned(planned, pass.full);
+    if (pass.full) {
+      forgetMissing(planned.desired.dashboards, planned.diagnostics);
+      // With invalid files the plan lists no orphans (an invalid file's dashboard would look like one): keep the last list.
+      if (planned.diagnostics.length === 0) recordOrphans(planned.plan.changes.filter((c): c is Orphan => (c.action === 'orphan' || c.action === 'delete') && !totals.deletedIds.has(c.id)));
+    }
+    return { kind: 'applied', totals: totals.counts, files: pass.full ? planned.desired.files : pass.files.length };
+  }
+
+  /**
+   * A full pass over a large folder, one chunk of files at a time (pass-chunks.ts), each planned and applied like a
+   * partial pass. What only the whole folder can tell comes after the last chunk: with no invalid file, the owned
+   * live dashboards no file claims are the orphans. Undefined (the caller then runs the whole pass, which plans
+   * duplicates, orphans and prune as it always does) when an id repeats across chunks, an orphan is to be pruned, or
+   * the project itself is invalid: rare, and what the chunks wrote stays right.
+   */
+  async function chunkedFullPass(planContext: PlanContext, chunks: readonly string[][], pass: ReconcilePass): Promise<PassDone | undefined> {
+    const seen: { dashboards: FileId[]; ids: Set<string>; diagnostics: Diagnostic[]; files: number } = { dashboards: [], ids: new Set(), diagnostics: [], files: 0 };
+    let totals = emptyTotals();
+    let config: ProjectConfig | undefined;
+    for (const only of chunks) {
+      const planned = await planDashboards(planContext, { only, tolerateInvalid: true, prune: deps.prune, maxDelete: deps.maxDelete });
+      if (planned.kind === 'invalid' || planned.desired.dashboards.some((d) => seen.ids.has(d.id))) return undefined;
+      for (const d of planned.desired.dashboards) {
+        const id = ownCopy(d.id);
+        seen.dashboards.push({ id, file: d.file });
+        seen.ids.add(id);
+      }
+      seen.diagnostics.push(...planned.diagnostics);
+      seen.files += planned.desired.files;
+      totals = addTotals(totals, (await applyPlanned(planned, false)).counts);
+      config = planned.config;
+    }
+    recordInvalid(seen.diagnostics, pass);
+    const orphans = seen.diagnostics.length === 0 && config ? await unclaimedOwned(config.ownershipTag, seen.ids) : [];
+    // Deleting is the whole pass's job, within its prune guards; kept orphans are only listed.
+    if (orphans.length > 0 && (deps.prune ?? config?.prune) === true) return undefined;
+    forgetMissing(seen.dashboards, seen.diagnostics);
+    lastRefusal = undefined;
+    if (seen.diagnostics.length === 0) recordOrphans(orphans);
+    return { kind: 'applied', totals, files: seen.files, chunks: chunks.length };
+  }
+
+  /** Live dashboards with the ownership tag that no file claims (as the plan finds orphans: ids compared case-blind). */
+  async function unclaimedOwned(ownershipTag: string, ids: ReadonlySet<string>): Promise<Orphan[]> {
+    const claimed = new Set([...ids].map((id) => id.toLowerCase()));
+    const owned = await deps.planContext.api.dashboards.list({ tags: [ownershipTag] });
+    const orphans = new Map<string, Orphan>();
+    for (const { id, name } of owned) if (!claimed.has(id.toLowerCase())) orphans.set(id.toLowerCase(), { action: 'orphan', id, name: name ?? '' });
+    return [...orphans.values()];
+  }
+
+  /** Drift, the writes, and the per-file results of one plan (a pass's, or a chunk's). */
+  async function applyPlanned(planned: Extract<PlanDashboardsResult, { kind: 'planned' }>, full: boolean): Promise<{ counts: PassTotals; deletedIds: Set<string> }> {
+    // A read cut short by shutdown looks like missing dashboards: never act on such a plan.
+    signal?.throwIfAborted();
+    status.git = planned.plan.git;
+    const hashes = new Map(planned.desired.dashboards.map((d) => [d.id as string, d.contentHash]));
+    const drifted = findDrift(planned.plan, hashes);
+    const plan = deps.selfHeal ? planned.plan : withoutChanges(planned.plan, drifted);
+    if (full) noteRefusal(plan);
+    // A refused prune still writes: deletesOf() leaves the plan's deletions out (apply-plan.ts).
+    const result = await applyPlan(plan, { api: deps.planContext.api, log, concurrency: deps.planContext.concurrency, validation: 'skip-invalid', ...(signal ? { signal } : {}) });
+    if (result.kind === 'rejected') throw new Error('unreachable: skip-invalid never rejects');
+    signal?.throwIfAborted();
+    const rejected = new Map(result.skippedInvalid.map((v) => [v.id, v.message]));
+    recordFiles(planned.plan, result.outcomes, { drifted, rejected, hashes });
+    const deletedIds = new Set(result.outcomes.filter((o) => o.action === 'delete' && o.status === 'deleted').map((o) => o.id));
+    const counts = { ...countOutcomes(result.outcomes), unchanged: result.unchanged, drift: drifted.size, rejected: rejected.size, invalid: planned.diagnostics.length };
+    return { counts, deletedIds };
+  }
 
   /** Lists invalid files in the status; logs a file's problems when they are new, not again at every resync. */
   function recordInvalid(diagnostics: readonly Diagnostic[], pass: ReconcilePass): void {
@@ -180,15 +253,15 @@ export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePa
     return change.action === 'create' ? 'created' : change.action === 'adopt' ? 'adopted' : 'updated';
   }
 
-  /** A full pass knows every file: forget deleted ones and their sync state, and list what is orphaned now. */
-  function recordFullPass(plan: Plan, outcomes: readonly ApplyOutcome[], desired: DesiredResult, invalidFiles: readonly string[]): void {
-    status.keepOnlyFiles(new Set([...desired.dashboards.map((d) => d.file), ...invalidFiles]));
-    const ids = new Set<string>(desired.dashboards.map((d) => d.id));
+  /** A full pass knows every file: forget deleted ones and the sync state of dashboards no file holds any more. */
+  function forgetMissing(dashboards: readonly FileId[], diagnostics: readonly Diagnostic[]): void {
+    status.keepOnlyFiles(new Set([...dashboards.map((d) => d.file), ...diagnostics.map((d) => d.file)]));
+    const ids = new Set<string>(dashboards.map((d) => d.id));
     for (const id of synced.keys()) if (!ids.has(id)) synced.delete(id);
-    const deleted = new Set(outcomes.filter((o) => o.action === 'delete' && o.status === 'deleted').map((o) => o.id));
-    // With invalid files the plan lists no orphans (an invalid file's dashboard would look like one): keep the last list.
-    if (invalidFiles.length > 0) return;
-    const orphans = plan.changes.filter((c) => (c.action === 'orphan' || c.action === 'delete') && !deleted.has(c.id));
+  }
+
+  /** What is orphaned now (a full pass without invalid files found them), each left-behind one logged once. */
+  function recordOrphans(orphans: readonly Orphan[]): void {
     status.orphans = orphans.map(({ id, name }) => ({ id, name }));
     for (const o of orphans) if (o.action === 'orphan') announceLeftBehind(o.id, o.name);
     const still = new Set(orphans.map((o) => o.id));
@@ -210,24 +283,6 @@ function invalidReason(diagnostics: readonly Diagnostic[], tree: PassTree | unde
   const env = diagnostics.find((d) => d.env !== undefined)?.env;
   if (env !== undefined) return `invalid values or files in environment ${env}; nothing was written to it`;
   return 'the project configuration is invalid; nothing was applied';
-}
-
-/**
- * Drift as RFC 6902 operations from live back to the file (what a revert writes), each with `live`: the value found
- * on the target that it replaces or removes. Values are whole, not abbreviated as in the plan text: the log is the
- * record of what someone changed by hand.
- */
-function driftPatch(change: Extract<PlanChange, { action: 'update' }>): Record<string, unknown>[] {
-  return change.patch.map((op, i) => (op.op === 'add' ? { ...op } : { ...op, live: change.before[i] ?? null }));
-}
-
-/**
- * `text` as a string of its own. The YAML parser's strings (a dashboard's id among them) are slices of the file's
- * text, and V8 keeps a slice's whole parent alive: the ids kept between passes held every file's ~20 KB source
- * (200 MB at 10,000 dashboards). A JSON round trip builds a fresh string; an id costs microseconds to copy.
- */
-function ownCopy(text: string): string {
-  return JSON.parse(JSON.stringify(text)) as string;
 }
 
 function withoutChanges(plan: Plan, ids: ReadonlySet<string>): Plan {

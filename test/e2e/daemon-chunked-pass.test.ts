@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { PASS_CHUNK_FILES } from '../../src/daemon/pass-chunks.js';
+import { createToken, dashboardYaml, waitFor, type DaemonChild } from '../helpers/daemon.js';
+import { daemonScopePerTest } from '../helpers/daemon-scope.js';
+import { api } from '../helpers/server.js';
+
+const scope = daemonScopePerTest();
+
+/** One file more than a chunk holds, then a few: the full pass runs in two chunks. */
+const COUNT = PASS_CHUNK_FILES + 10;
+const PINNED = '6a1f3c52-0d4e-4f7b-9a28-1c5e7d9b3f40';
+
+const fileName = (i: number): string => `dashboards/d${String(i).padStart(4, '0')}.yaml`;
+
+function folder(extra: Record<string, string> = {}): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < COUNT; i++) files[fileName(i)] = dashboardYaml(`D${i}`);
+  return { ...files, ...extra };
+}
+
+const finishedLines = (d: DaemonChild): Record<string, unknown>[] =>
+  d.stdout().split('\n').filter((line) => line.includes('"reconcile finished"')).map((line) => JSON.parse(line) as Record<string, unknown>);
+
+async function liveName(d: DaemonChild, root: string, id: string): Promise<string | undefined> {
+  const token = await createToken(root, '.dashcd', 'ReadConfig');
+  const res = await api(`${d.url}/e/local/api/config/v1/dashboards/${id}`, { token });
+  return res.status === 200 ? (res.json as { dashboardMetadata: { name: string } }).dashboardMetadata.name : undefined;
+}
+
+describe('dashcd daemon: a full pass over a large folder, chunk by chunk', () => {
+  it('writes every dashboard of a folder larger than one chunk, in chunks, and lists every file', async () => {
+    const project = await scope.createProject(folder());
+    const d = await scope.startDaemon(['--resync', '10m', '--poll', '60s'], { cwd: project.root });
+    expect(finishedLines(d)[0]).toMatchObject({ full: true, files: COUNT, created: COUNT, failed: 0, chunks: 2 });
+    const status = await d.status();
+    expect(Object.keys(status.files)).toHaveLength(COUNT);
+    expect(Object.values(status.files).every((f) => f.result === 'created')).toBe(true);
+    const last = status.files[fileName(COUNT - 1)]?.id ?? '';
+    expect(await liveName(d, project.root, last)).toBe(`D${COUNT - 1} v1`);
+  });
+
+  it('without pruning, lists a dashboard whose file was deleted as an orphan, and logs it once, still in chunks', async () => {
+    const project = await scope.createProject(folder());
+    const d = await scope.startDaemon(['--resync', '1s', '--poll', '60s'], { cwd: project.root });
+    const gone = (await d.status()).files[fileName(3)]?.id ?? '';
+    await project.remove(fileName(3));
+    await waitFor(async () => (await d.status()).orphans.length === 1, { what: 'the orphan to be listed' });
+    const passes = finishedLines(d).length;
+    await waitFor(() => finishedLines(d).length >= passes + 2, { what: 'two more full passes' });
+    expect((await d.status()).orphans).toEqual([{ id: gone, name: 'D3 v1' }]);
+    expect(d.stdout().split('\n').filter((line) => line.includes('it stays on the target (pruning is off)'))).toHaveLength(1);
+    expect(finishedLines(d).at(-1)).toMatchObject({ full: true, files: COUNT - 1, chunks: 2 });
+    expect(await liveName(d, project.root, gone)).toBe('D3 v1');
+  });
+
+  it('still finds and prunes a dashboard whose file was deleted (the whole folder is planned for it)', async () => {
+    const project = await scope.createProject(folder({ 'dashcd.yaml': 'prune: true\nmaxDelete: 1\n' }));
+    const d = await scope.startDaemon(['--resync', '10m', '--poll', '60s'], { cwd: project.root });
+    const gone = (await d.status()).files[fileName(3)]?.id ?? '';
+    await project.remove(fileName(3));
+    await waitFor(() => d.stdout().includes('orphan dashboard deleted'), { what: 'the orphan to be pruned' });
+    const status = await d.status();
+    expect(status.orphans).toEqual([]);
+    expect(status.files[fileName(3)]).toBeUndefined();
+    expect(Object.keys(status.files)).toHaveLength(COUNT - 1);
+    expect(await liveName(d, project.root, gone)).toBeUndefined();
+  });
+
+  it('reports an id repeated in two chunks on the later file and writes only the first', async () => {
+    const pinned = (i: number): string => `id: ${PINNED}\n${dashboardYaml(`D${i}`)}`;
+    const project = await scope.createProject(folder({ [fileName(0)]: pinned(0), [fileName(COUNT - 1)]: pinned(COUNT - 1) }));
+    const d = await scope.startDaemon(['--resync', '10m', '--poll', '60s'], { cwd: project.root });
+    const status = await d.status();
+    expect(status.invalid.map((i) => i.file)).toEqual([fileName(COUNT - 1)]);
+    expect(status.invalid[0]?.errors.join('\n')).toContain(`duplicate dashboard id ${PINNED}`);
+    expect(await liveName(d, project.root, PINNED)).toBe('D0 v1');
+  });
+});
