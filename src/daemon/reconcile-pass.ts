@@ -6,7 +6,8 @@ import type { Logger } from '../lib/logger.js';
 import type { Plan, PlanChange } from '../plan/build-plan.js';
 import { planDashboards, type PlanContext, type PlanDashboardsResult, type PlanOptions } from '../reconcile/plan-dashboards.js';
 import type { DaemonStatus, FileResult } from './daemon-status.js';
-import { fullPassChunks } from './pass-chunks.js';
+import { fullPassChunks, PASS_CHUNK_FILES } from './pass-chunks.js';
+import { releaseMemory } from './release-memory.js';
 import { addTotals, driftPatch, emptyTotals, ownCopy, type PassTotals } from './pass-values.js';
 import type { ReconcilePass } from './reconcile-queue.js';
 
@@ -92,6 +93,7 @@ export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePa
       }
       const { totals } = done;
       log.info({ full: pass.full, files: done.files, reasons: pass.reasons, ...totals, ...(done.chunks ? { chunks: done.chunks } : {}), durationMs: Date.now() - started }, 'reconcile finished');
+      if (done.files > PASS_CHUNK_FILES) releaseMemory();
       if (totals.failed > 0) throw new Error(`${totals.failed} dashboard write(s) failed`);
       if (tree) deps.source?.settled(tree, { kind: 'applied' });
       finish(started, pass, true);
