@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { DASHBOARD_FILE, discoverFiles } from '../desired/discover-files.js';
+import { stringFlag, type CommandIo, type FlagValues } from './command.js';
 import { CliError, ExitCode, UsageError } from './exit-codes.js';
 import { defaultDashboardsRoot, findDashboardsRoot } from './dashboards-root.js';
 
@@ -65,4 +66,9 @@ async function filesUnder(folder: string, given: string): Promise<string[]> {
 
 function shown(cwd: string, path: string): string {
   return relative(cwd, path).split(sep).join('/') || '.';
+}
+
+/** The dashboards `plan`, `apply`, `validate` and `pin` read: `--dir` or the paths given, else the project's root. */
+export function selectionFromArgs(flags: FlagValues, positionals: readonly string[], io: CommandIo): Promise<DashboardsSelection> {
+  return selectDashboards({ cwd: io.cwd, dir: stringFlag(flags, 'dir'), paths: positionals });
 }

@@ -1,14 +1,9 @@
 import { planDashboards, type PlanDashboardsResult, type PlanOptions } from '../reconcile/plan-dashboards.js';
-import { booleanFlag, stringFlag, type CommandIo, type FlagValues } from './command.js';
+import { booleanFlag, type CommandIo, type FlagValues } from './command.js';
 import { UsageError } from './exit-codes.js';
-import { selectDashboards, type DashboardsSelection } from './dashboards-selection.js';
+import type { DashboardsSelection } from './dashboards-selection.js';
 import { intFlag } from './int-flag.js';
 import type { TargetSession } from './target.js';
-
-/** The dashboards `plan`, `apply`, `validate` and `pin` read: `--dir` or the paths given, else the project's root. */
-export function selectionFromArgs(flags: FlagValues, positionals: readonly string[], io: CommandIo): Promise<DashboardsSelection> {
-  return selectDashboards({ cwd: io.cwd, dir: stringFlag(flags, 'dir'), paths: positionals });
-}
 
 /**
  * The plan step `plan` and `apply` share: the selection, `--concurrency`, `--prune` and `--max-delete` against an

@@ -8,7 +8,8 @@ import { concurrencyFlag, dataFlag, dirFlag, pathsPositional, pruneFlags, strict
 import { printDiagnostics, printWarnings } from '../diagnostics-output.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { withTarget } from '../with-target.js';
-import { concurrencyOf, planFromFlags, selectionFromArgs } from '../plan-from-flags.js';
+import { concurrencyOf, planFromFlags } from '../plan-from-flags.js';
+import { selectionFromArgs } from '../dashboards-selection.js';
 import { renderPlanText } from '../render/render-text.js';
 import { colorFor } from '../render/colors.js';
 

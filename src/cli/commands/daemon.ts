@@ -7,7 +7,7 @@ import { concurrencyFlag, dataFlag, dirFlag, pruneFlags, sinceFlag } from '../co
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { durationFlag, intFlag, lookbackFlag } from '../int-flag.js';
 import { parseTargetUrl, retryFromEnv } from '../target.js';
-import { selectionFromArgs } from '../plan-from-flags.js';
+import { selectionFromArgs } from '../dashboards-selection.js';
 import { formatDiagnostic } from '../../desired/load-desired.js';
 import { allEnvsFlag, envFlag, environmentMode } from '../environment-choice.js';
 import { environmentToken } from '../environment-targets.js';

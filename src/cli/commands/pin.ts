@@ -1,7 +1,7 @@
 import { pinIds } from '../../desired/dashboard-yaml.js';
 import { defineCommand } from '../command.js';
 import { dirFlag, pathsPositional } from '../common-flags.js';
-import { selectionFromArgs } from '../plan-from-flags.js';
+import { selectionFromArgs } from '../dashboards-selection.js';
 import { ExitCode } from '../exit-codes.js';
 
 export const pinCommand = defineCommand({

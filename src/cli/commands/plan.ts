@@ -9,7 +9,8 @@ import { concurrencyFlag, dataFlag, dirFlag, pathsPositional, pruneFlags, strict
 import { printDiagnostics, printWarnings } from '../diagnostics-output.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { withTarget } from '../with-target.js';
-import { planFromFlags, selectionFromArgs } from '../plan-from-flags.js';
+import { planFromFlags } from '../plan-from-flags.js';
+import { selectionFromArgs } from '../dashboards-selection.js';
 import { allEnvsFlag, envFlag, environmentMode } from '../environment-choice.js';
 import { planEnvironments } from '../plan-environments.js';
 import { outFilesOf, writeOutFiles, type OutFile } from '../plan-out-files.js';

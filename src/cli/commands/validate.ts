@@ -2,14 +2,12 @@ import { loadProjectConfigFor } from '../../config/project-config.js';
 import { loadDesired } from '../../desired/load-desired.js';
 import { booleanFlag, defineCommand, stringFlag } from '../command.js';
 import { dataFlag, dirFlag, pathsPositional, strictFlag, targetFlag } from '../common-flags.js';
-import { selectionFromArgs } from '../plan-from-flags.js';
+import { selectionFromArgs } from '../dashboards-selection.js';
 import { count, printDiagnostics, printWarnings } from '../diagnostics-output.js';
 import { strictly } from '../../desired/strict.js';
 import { ExitCode } from '../exit-codes.js';
 import { allEnvsFlag, envFlag, environmentMode } from '../environment-choice.js';
-import { validateEnvironments } from '../validate-environments.js';
 import type { Diagnostic } from '../../desired/load-desired.js';
-import { validateRemote } from '../validate-remote.js';
 
 export const validateCommand = defineCommand({
   path: ['validate'],
@@ -33,14 +31,15 @@ export const validateCommand = defineCommand({
     const { root, only } = selection;
     const mode = await environmentMode(root, flags, io);
     // An invalid dashcd.yaml falls through: the files' own problems are reported in the same run.
-    if (mode.kind === 'environments') return validateEnvironments(mode, selection, flags, io);
+    // Loaded only with environments: they need targets (HTTP client, server code) that plain validation does not.
+    if (mode.kind === 'environments') return (await import('../validate-environments.js')).validateEnvironments(mode, selection, flags, io);
     // dashcd.yaml is part of the desired state: a config plan would refuse must not pass validation.
     const [project, loaded] = await Promise.all([loadProjectConfigFor(root, io.cwd), loadDesired({ dir: root, cwd: io.cwd, ...(only ? { only } : {}) })]);
     const desired = booleanFlag(flags, 'strict') || project.config.strict === true ? strictly(loaded) : loaded;
     let diagnostics: Diagnostic[] = [...project.diagnostics, ...desired.diagnostics];
     if (diagnostics.length === 0 && booleanFlag(flags, 'remote')) {
       // Loaded only for --remote: plain validation needs no HTTP client or server code, and starts faster without.
-      const { withTarget } = await import('../with-target.js');
+      const [{ withTarget }, { validateRemote }] = await Promise.all([import('../with-target.js'), import('../validate-remote.js')]);
       diagnostics = await withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data') }, io, (target) =>
         validateRemote(desired.dashboards, target.client, io),
       );
