@@ -130,8 +130,11 @@ export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePa
     const seen: { dashboards: FileId[]; ids: Set<string>; diagnostics: Diagnostic[]; files: number } = { dashboards: [], ids: new Set(), diagnostics: [], files: 0 };
     let totals = emptyTotals();
     let config: ProjectConfig | undefined;
+    // Parsed on this thread: a worker per chunk would pay its start-up (module loading) once per 500 files, and at
+    // 10,000 dashboards that made the pass slower (all live after 52.6 s with a worker per chunk, 39.4 s without).
+    const chunkContext = { ...planContext, workers: 0 };
     for (const only of chunks) {
-      const planned = await planDashboards(planContext, { only, tolerateInvalid: true, prune: deps.prune, maxDelete: deps.maxDelete });
+      const planned = await planDashboards(chunkContext, { only, tolerateInvalid: true, prune: deps.prune, maxDelete: deps.maxDelete });
       if (planned.kind === 'invalid' || planned.desired.dashboards.some((d) => seen.ids.has(d.id))) return undefined;
       for (const d of planned.desired.dashboards) {
         const id = ownCopy(d.id);

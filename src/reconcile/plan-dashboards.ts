@@ -20,6 +20,8 @@ export interface PlanContext {
   signal?: AbortSignal;
   /** Parsed files by content hash: a long-running caller (the daemon) re-reads only what changed. */
   cache?: DesiredCache;
+  /** Worker threads parsing beside this one (loadDesired's `workers`); default: by the number of files. */
+  workers?: number;
   /** The commit being read, when the caller knows it (a checkout of a followed repository has no `.git`). */
   git?: GitInfo;
   /** Unknown keys are errors (`--strict`); `strict: true` in dashcd.yaml has the same effect. */
@@ -52,7 +54,7 @@ export async function planDashboards(ctx: PlanContext, options: PlanOptions = {}
   const dir = resolve(ctx.cwd, ctx.dir);
   const [project, loaded, git] = await Promise.all([
     loadProjectConfigFor(dir, ctx.cwd),
-    loadDesired({ dir, cwd: ctx.cwd, ...(only ? { only: [...only] } : {}), ...(ctx.cache ? { cache: ctx.cache } : {}) }),
+    loadDesired({ dir, cwd: ctx.cwd, ...(only ? { only: [...only] } : {}), ...(ctx.cache ? { cache: ctx.cache } : {}), ...(ctx.workers !== undefined ? { workers: ctx.workers } : {}) }),
     ctx.git ?? readGitInfo(dir),
   ]);
   // One target for files with templates would write `${{ values.x }}` literally: environments need their own loops.
