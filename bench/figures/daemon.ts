@@ -48,13 +48,26 @@ async function stopDaemon(d: RunningDaemon): Promise<void> {
   await d.proc.stop();
 }
 
+/**
+ * The live dashboard, or undefined while it is not there. A connection the daemon closed (a keep-alive socket it
+ * timed out while its start-up pass kept it busy) is "not yet" too: the next poll asks again.
+ */
 async function liveDashboard(d: RunningDaemon, id: string): Promise<{ tiles?: { name?: string }[] } | undefined> {
-  const res = await d.pool.request({ path: dashboardsPath(d.endpoint, id), method: 'GET', headers: authHeaders(d.endpoint) });
+  const res = await d.pool.request({ path: dashboardsPath(d.endpoint, id), method: 'GET', headers: authHeaders(d.endpoint) }).catch((error: unknown) => {
+    if (isConnectionReset(error)) return undefined;
+    throw error;
+  });
+  if (!res) return undefined;
   if (res.statusCode !== 200) {
     await res.body.dump();
     return undefined;
   }
   return (await res.body.json()) as { tiles?: { name?: string }[] };
+}
+
+function isConnectionReset(error: unknown): boolean {
+  const code = (error as { code?: string } | undefined)?.code;
+  return code === 'ECONNRESET' || code === 'UND_ERR_SOCKET';
 }
 
 /** Waits until the daemon's start-up reconcile has made every dashboard live. */
