@@ -82,6 +82,25 @@ async function waitAllLive(d: RunningDaemon, ids: readonly string[], timeoutMs: 
   return performance.now() - started;
 }
 
+/**
+ * Time from now until the daemon's first reconcile pass (its start-up pass, a full one) has succeeded, by its
+ * `/metrics`. Polling every dashboard instead would time the poll: 10,000 GETs one after another once the last one
+ * is live took longer than the pass itself.
+ */
+async function waitFirstPass(d: RunningDaemon, timeoutMs: number): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const res = await d.pool.request({ path: '/metrics', method: 'GET' }).catch((error: unknown) => {
+      if (isConnectionReset(error)) return undefined;
+      throw error;
+    });
+    const text = res ? await res.body.text() : '';
+    if (/^dashcd_reconciles_total\{[^}]*result="ok"[^}]*\} [1-9]/m.test(text)) return performance.now() - started;
+    if (performance.now() - started > timeoutMs) throw new Error(`the daemon's start-up pass did not succeed within ${timeoutMs} ms`);
+    await sleep(100);
+  }
+}
+
 /** Saves a new first-tile name into the file as an editor would, and times until GET shows it. */
 async function timeOneEdit(d: RunningDaemon, file: string, id: string, marker: string): Promise<number> {
   const doc = parse(await readFile(file, 'utf8')) as { tiles: { name: string }[] };
@@ -145,7 +164,8 @@ interface RssRun {
 
 /**
  * `count` dashboards applied by the daemon's start-up pass (with `--simulate-events` and the poller every 1 s), then
- * RSS sampled while the poller runs. `reconcileMs`: from the embedded API listening to every dashboard live.
+ * RSS sampled while the poller runs. `reconcileMs`: from the embedded API listening to the start-up pass done (each
+ * dashboard is then checked live by GET, untimed).
  */
 async function daemonRss(ctx: FigureContext, count: number): Promise<RssRun> {
   await requireComponent(['daemon'], ['daemon/daemon.js']);
@@ -154,7 +174,8 @@ async function daemonRss(ctx: FigureContext, count: number): Promise<RssRun> {
   const ids = files.map((_, i) => dashboardId(ctx.seed, i));
   const d = await startDaemon(ctx, dir, ['--simulate-events', '--resync', '60s']);
   try {
-    const reconcileMs = await waitAllLive(d, ids, 600_000);
+    const reconcileMs = await waitFirstPass(d, 600_000);
+    await waitAllLive(d, ids, 60_000);
     const samples = ctx.smoke ? 2 : 5;
     const everyMs = ctx.smoke ? 250 : 3000;
     ctx.progress(`all ${count} dashboards live after ${Math.round(reconcileMs)} ms; sampling RSS ${samples}× every ${everyMs} ms while the poller runs`);
@@ -186,7 +207,7 @@ async function measureRss(ctx: FigureContext): Promise<FigureOutcome> {
 async function measureRssAtScale(ctx: FigureContext): Promise<FigureOutcome> {
   const count = ctx.sizes.daemonAtScale;
   const run = await daemonRss(ctx, count);
-  const startup = { label: `daemon start-up: all ${count.toLocaleString('en-US')} dashboards live (API listening → last one live)`, unit: 's', better: 'lower' as const, value: summarize([run.reconcileMs / 1000]) };
+  const startup = { label: `daemon start-up: all ${count.toLocaleString('en-US')} dashboards live (API listening → start-up pass done)`, unit: 's', better: 'lower' as const, value: summarize([run.reconcileMs / 1000]) };
   return { rows: [rssRow(count, run, MAX_RSS_AT_SCALE_MB), startup], details: run.details };
 }
 
