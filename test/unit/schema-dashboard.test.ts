@@ -145,7 +145,8 @@ describe('dynamic filter entries', () => {
 
   it('refuse other entries and name every allowed form', () => {
     const allowed = `${SPEC_FILTERS.filter((f) => !f.parameterized).map((f) => f.kind).join(', ')} or ${SPEC_FILTERS.filter((f) => f.parameterized).map((f) => `${f.kind}:<name>`).join(', ')}`;
-    for (const entry of ['', ':team', 'os_type', 'UNKNOWN:team', 'SERVICE_TYPE ']) {
+    // HOST_TAG_KEYS: a parameterized kind with one more letter and no colon (a typo, not a kind and a parameter).
+    for (const entry of ['', ':team', 'os_type', 'UNKNOWN:team', 'SERVICE_TYPE ', 'HOST_TAG_KEYS']) {
       expect(issuesOf(DynamicFilterEntry, entry)).toEqual([`: Not an allowed filter: use one of ${allowed}`]);
     }
   });
