@@ -88,3 +88,14 @@ describe('response bodies the client checks', () => {
     expect(CreatedDashboard.safeParse({ name: 'Hosts' }).success).toBe(false);
   });
 });
+
+describe('dynamic filter hints', () => {
+  it('suggest the allowed filter a typo is closest to', async () => {
+    const { checkDashboardSource } = await import('../../src/desired/check-file.js');
+    const check = checkDashboardSource('dashboardMetadata:\n  name: CPU\n  owner: ops\n  dynamicFilters:\n    filters: [SERVICE_TYP]\n    genericTagFilters: []\ntiles: []\n');
+    expect(check).toStrictEqual({
+      ok: false,
+      problems: [{ line: 5, col: 15, path: 'dashboardMetadata.dynamicFilters.filters[0]', message: 'unknown value "SERVICE_TYP"; did you mean SERVICE_TYPE?' }],
+    });
+  });
+});
