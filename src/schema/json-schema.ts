@@ -19,9 +19,10 @@ export function dashboardFileJsonSchema(): object {
       if (knownFields.get(zodSchema)?.unknownKeys === 'closed') jsonSchema.additionalProperties = false;
     },
   });
-  const { $schema: _draft, ...rest } = generated;
+  // zod names the draft it was asked for; a schema without it would be read as the newest draft by editors.
+  const { $schema, ...rest } = generated;
   return {
-    $schema: 'http://json-schema.org/draft-07/schema#',
+    $schema,
     $id: DASHBOARD_FILE_SCHEMA_ID,
     title: 'dashcd dashboard file',
     description: 'One dashboard per file, in the config API Dashboard shape. `id` is optional: without it, dashcd derives one from the file path.',
