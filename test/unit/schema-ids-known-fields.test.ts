@@ -98,4 +98,27 @@ describe('dynamic filter hints', () => {
       problems: [{ line: 5, col: 15, path: 'dashboardMetadata.dynamicFilters.filters[0]', message: 'unknown value "SERVICE_TYP"; did you mean SERVICE_TYPE?' }],
     });
   });
+
+  it('suggest the parameterized kind a typo is closest to, keeping its parameter', async () => {
+    const { checkDashboardSource } = await import('../../src/desired/check-file.js');
+    const check = checkDashboardSource('dashboardMetadata:\n  name: CPU\n  owner: ops\n  dynamicFilters:\n    filters: [HOST_TAG_KY:env]\n    genericTagFilters: []\ntiles: []\n');
+    expect(check).toStrictEqual({
+      ok: false,
+      problems: [{ line: 5, col: 15, path: 'dashboardMetadata.dynamicFilters.filters[0]', message: 'unknown value "HOST_TAG_KY:env"; did you mean HOST_TAG_KEY:env?' }],
+    });
+  });
+});
+
+describe('generic tag filters', () => {
+  it('check the type of each member where it is written', async () => {
+    const { checkDashboardSource } = await import('../../src/desired/check-file.js');
+    const check = checkDashboardSource('dashboardMetadata:\n  name: CPU\n  owner: ops\n  dynamicFilters:\n    filters: []\n    genericTagFilters:\n      - entityTypes: HOST\n        displayName: 3\ntiles: []\n');
+    expect(check).toStrictEqual({
+      ok: false,
+      problems: [
+        { line: 7, col: 22, path: 'dashboardMetadata.dynamicFilters.genericTagFilters[0].entityTypes', message: 'Invalid input: expected array, received string' },
+        { line: 8, col: 22, path: 'dashboardMetadata.dynamicFilters.genericTagFilters[0].displayName', message: 'Invalid input: expected string, received number' },
+      ],
+    });
+  });
 });
