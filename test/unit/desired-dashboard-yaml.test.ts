@@ -78,6 +78,42 @@ describe('toDashboardYaml', () => {
     );
   });
 
+  it('never folds a long line and writes a shared object in full each time', () => {
+    // Tiles that share one tileFilter object (as a caller building dashboards might): the default of `yaml` would
+    // write `&a1` and `*a1`; a name over 80 characters would be folded onto two lines.
+    const tileFilter = { timeframe: 'now-2h', managementZone: null };
+    const name = 'CPU and memory of every host in the production cluster, by availability zone and by owning team';
+    const yaml = toDashboardYaml({ dashboardMetadata: { name, owner: 'ops' }, tiles: [{ name: 'a', tileFilter }, { name: 'b', tileFilter }] });
+    expect(yaml).toBe(
+      [
+        'dashboardMetadata:',
+        `  name: ${name}`,
+        '  owner: ops',
+        'tiles:',
+        '  - name: a',
+        '    tileFilter:',
+        '      timeframe: now-2h',
+        '      managementZone: null',
+        '  - name: b',
+        '    tileFilter:',
+        '      timeframe: now-2h',
+        '      managementZone: null',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('refuses what is not a dashboard object', () => {
+    for (const value of [null, [], 'dashboardMetadata', 3]) {
+      expect(() => toDashboardYaml(value), JSON.stringify(value)).toThrow(new TypeError('toDashboardYaml expects a dashboard object'));
+    }
+  });
+
+  it('writes members of unexpected types as they are', () => {
+    expect(toDashboardYaml({ tiles: 'none', dashboardMetadata: null })).toBe('dashboardMetadata: null\ntiles: none\n');
+    expect(toDashboardYaml({ tiles: [null, 'x', { bounds: [1], name: 'n' }] })).toBe('tiles:\n  - null\n  - x\n  - name: n\n    bounds:\n      - 1\n');
+  });
+
   it('writes an object that appears twice in full, never as an anchor and alias', () => {
     const bounds = { top: 0, left: 0, width: 1, height: 1 };
     const yaml = toDashboardYaml({ dashboardMetadata: { name: 'n', owner: 'o' }, tiles: [{ name: 'a', bounds }, { name: 'b', bounds }] });

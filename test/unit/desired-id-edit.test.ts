@@ -33,6 +33,23 @@ describe('withId (the edit behind dashcd pin)', () => {
     expect(withId('{"tiles": [], "id": null}\n', ID)).toBe(`{"tiles": [], "id": "${ID}"}\n`);
   });
 
+  it('fills an empty id whose key has a space before the colon', () => {
+    expect(withId('id :\ntiles: []\n', ID)).toBe(`id : ${ID}\ntiles: []\n`);
+  });
+
+  it('inserts into an empty flow mapping, on one line or two', () => {
+    expect(withId('{}\n', ID)).toBe(`{ "id": "${ID}",}\n`);
+    expect(withId('{\n}\n', ID)).toBe(`{ "id": "${ID}",\n}\n`);
+  });
+
+  it('indents a flow mapping\'s new first line like the first key, not like the blank lines before it', () => {
+    expect(withId('{\n\n  "tiles": []\n}\n', ID)).toBe(`{\n  "id": "${ID}",\n\n  "tiles": []\n}\n`);
+  });
+
+  it('inserts before a root mapping whose first key is explicit (? on a line of its own)', () => {
+    expect(withId('?\n  tiles\n: []\n', ID)).toBe(`id: ${ID}\n?\n  tiles\n: []\n`);
+  });
+
   it('touches only the top-level id, not an id inside a tile', () => {
     expect(withId('tiles:\n  - id: x\n', ID)).toBe(`id: ${ID}\ntiles:\n  - id: x\n`);
   });
@@ -40,6 +57,11 @@ describe('withId (the edit behind dashcd pin)', () => {
   it('refuses a file that is not a mapping, and an edit that would change anything but the id', () => {
     expect(() => withId('- a\n', ID)).toThrow('pinIds: the file is not a mapping');
     // The empty id is also an anchor other members alias: filling it would change them too.
+    // A second id key: yaml keeps the last one, so filling the first would not pin the dashboard.
+    expect(() => withId('id:\ntiles: []\nid:\n', ID)).toThrow('pinIds: inserting the id would change the dashboard; file left unchanged');
+    // An id key with no value and no colon to write after ({id}, `? id`): the edit lands elsewhere and is refused.
+    expect(() => withId('{id, tiles: []}\n', ID)).toThrow('pinIds: inserting the id would change the dashboard; file left unchanged');
+    expect(() => withId('? id\ntiles: []\n', ID)).toThrow('pinIds: inserting the id would change the dashboard; file left unchanged');
     expect(() => withId('id: &empty ""\ndashboardMetadata:\n  name: n\n  owner: *empty\ntiles: []\n', ID)).toThrow(
       'pinIds: inserting the id would change the dashboard; file left unchanged',
     );
