@@ -1,8 +1,22 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseDocument } from 'yaml';
-import { fastParseYaml } from '../../src/desired/fast-yaml/fast-parse.js';
-import { BAIL, blockScalarValue, doubleQuotedValue, resolvePlain, unfoldLines } from '../../src/desired/fast-yaml/scalars.js';
 import { exact } from '../helpers/yaml-agreement.js';
+
+type FastParse = typeof import('../../src/desired/fast-yaml/fast-parse.js');
+type Scalars = typeof import('../../src/desired/fast-yaml/scalars.js');
+
+/**
+ * Each test loads the fast parser afresh, so its module-level tables (the core schema's regular expressions, the
+ * escape table, the indicator sets) are built inside the test: a mutation run then counts them as covered by the
+ * tests that read them, not by whichever test first happened to load the module.
+ */
+let fastParseYaml: FastParse['fastParseYaml'];
+let scalars: Scalars;
+beforeEach(async () => {
+  vi.resetModules();
+  scalars = await import('../../src/desired/fast-yaml/scalars.js');
+  ({ fastParseYaml } = await import('../../src/desired/fast-yaml/fast-parse.js'));
+});
 
 /**
  * Hand-written examples for the fast YAML path, one branch each. An accepted snippet states its value by hand, and
@@ -26,6 +40,15 @@ function expectDeclined(source: string): void {
   expect(fastParseYaml(source)).toEqual({ ok: false });
 }
 
+function thrown(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
 const name = (source: string): string => JSON.stringify(source.length > 70 ? `${source.slice(0, 70)}…` : source);
 
 describe('fast YAML path: input characters (fast-parse)', () => {
@@ -34,6 +57,7 @@ describe('fast YAML path: input characters (fast-parse)', () => {
     ['a: |\r\n  x\r\n  y\r\n', { a: 'x\ny\n' }],
     ['a: "q"\r\n', { a: 'q' }],
     ['a: x\ufeff\n', { a: 'x\ufeff' }],
+    ['{\r\na: 1}\r\n', { a: 1 }],
   ];
   const declined: Declined[] = [
     ['a: b\tc\n', 'a tab'],
@@ -41,6 +65,7 @@ describe('fast YAML path: input characters (fast-parse)', () => {
     ['a: 1\rb: 2\n', 'a lone carriage return (yaml: error)'],
     ['a: 1\r\nb: 2\r', 'a lone carriage return at the end, after a CRLF'],
     ['a: 1\r', 'a lone carriage return at the very end'],
+    ['a\rb: 1\n', 'a lone carriage return (yaml: text) as the second character'],
   ];
   it.each(accepted)('accepts %j', (source, expected) => expectAccepted(source, expected));
   it.each(declined)('declines %j (%s)', (source) => expectDeclined(source));
@@ -57,7 +82,7 @@ describe('fast YAML path: plain scalars (core schema)', () => {
     ['~x', '~x'], ['null x', 'null x'], ['Nullx', 'Nullx'], ['None', 'None'],
     ['true', true], ['True', true], ['TRUE', true], ['false', false], ['False', false], ['FALSE', false],
     ['tRUE', 'tRUE'], ['t', 't'], ['T', 'T'], ['f', 'f'], ['F', 'F'], ['yes', 'yes'], ['truex', 'truex'], ['Falsey', 'Falsey'],
-    ['0', 0], ['7', 7], ['-12', -12], ['+12', 12], ['007', 7], ['12a', '12a'], ['1_000', '1_000'], ['a12', 'a12'], ['x1', 'x1'],
+    ['0', 0], ['7', 7], ['9', 9], ['99', 99], ['-12', -12], ['+12', 12], ['007', 7], ['12a', '12a'], ['1_000', '1_000'], ['a12', 'a12'], ['x1', 'x1'],
     ['0o17', 15], ['0o10', 8], ['0o8', '0o8'], ['0O17', '0O17'], ['0o', '0o'], ['x0o17', 'x0o17'], ['0o17x', '0o17x'],
     ['0x1F', 31], ['0x1f', 31], ['0xff', 255], ['0xG', '0xG'], ['0X1F', '0X1F'], ['0x', '0x'], ['0x1Fz', '0x1Fz'],
     ['.inf', Infinity], ['.Inf', Infinity], ['.INF', Infinity], ['+.inf', Infinity], ['-.inf', -Infinity], ['-.Inf', -Infinity],
@@ -65,16 +90,18 @@ describe('fast YAML path: plain scalars (core schema)', () => {
     ['.nan', NaN], ['.NaN', NaN], ['.NAN', NaN], ['-.nan', '-.nan'], ['.nAn', '.nAn'], ['.nanx', '.nanx'],
     ['1e3', 1000], ['1E-3', 0.001], ['.5e2', 50], ['1.e2', 100], ['+1e+2', 100], ['-2.5e1', -25], ['1e', '1e'], ['1e3x', '1e3x'],
     ['1.5', 1.5], ['.5', 0.5], ['5.', 5], ['-.5', -0.5], ['+1.', 1], ['1.2.3', '1.2.3'], ['.', '.'], ['+', '+'],
-    ['1.5x', '1.5x'], ['x1.5', 'x1.5'], ['-0', -0], ['2024-01-01', '2024-01-01'], ['12:30', '12:30'],
+    ['12e1', 120], ['.55e1', 5.5], ['1e12', 1e12], ['12.5', 12.5], ['.25', 0.25], ['1.25e1', 12.5], ['0o777', 511],
+    ['10o17', '10o17'], ['10x1F', '10x1F'], ['1.inf', '1.inf'], ['ttrue', 'ttrue'], ['Ffalse', 'Ffalse'], ['nnull', 'nnull'],
+    ['1x1e3', '1x1e3'], ['1x.5', '1x.5'], ['1.5x', '1.5x'], ['x1.5', 'x1.5'], ['-0', -0], ['2024-01-01', '2024-01-01'], ['12:30', '12:30'],
   ];
   it.each(values)('resolves %j', (text, expected) => {
-    expect(exact(resolvePlain(text))).toBe(exact(expected));
+    expect(exact(scalars.resolvePlain(text))).toBe(exact(expected));
     expectAccepted(`a: ${text}\n`, { a: expected });
   });
 
   it('resolves the empty scalar to null and a lone dash (a sequence entry in a file) to a string', () => {
-    expect(resolvePlain('')).toBeNull();
-    expect(resolvePlain('-')).toBe('-');
+    expect(scalars.resolvePlain('')).toBeNull();
+    expect(scalars.resolvePlain('-')).toBe('-');
   });
 
   const keys: Accepted[] = [
@@ -130,10 +157,12 @@ describe('fast YAML path: quoted scalars', () => {
     ['a: "x\n  \\ty"\n', { a: 'x \ty' }],
     ['a:\n  b: "x\n   y"\n', { a: { b: 'x y' } }],
     ['a: "x" # c\n', { a: 'x' }],
+    ['a: "x\n  y"\nb: 1\n', { a: 'x y', b: 1 }],
     ["a: 'x'  \n", { a: 'x' }],
   ];
   const declined: Declined[] = [
     ['a: "\\q"\n', 'an unknown escape (yaml: error)'],
+    ['a: "\\q0000004A"\n', 'an unknown escape followed by hex digits (yaml: error)'],
     ['a: "\\x4"\n', 'a short \\x escape (yaml: error)'],
     ['a: "\\x4g"\n', 'a \\x escape with a non-hex digit (yaml: error)'],
     ['a: "\\xg4"\n', 'a \\x escape with a non-hex digit first (yaml: error)'],
@@ -154,24 +183,20 @@ describe('fast YAML path: quoted scalars', () => {
   it.each(declined)('declines %j (%s)', (source) => expectDeclined(source));
 
   it('reads the escapes the fast path cannot see in a file (a tab after a backslash) as yaml does', () => {
-    expect(doubleQuotedValue('a\\\tb')).toBe('a\tb');
+    expect(scalars.doubleQuotedValue('a\\\tb')).toBe('a\tb');
     expect(parseDocument('a: "x\\\ty"\n').toJS()).toEqual({ a: 'x\ty' });
   });
 
-  it('throws BAIL for a backslash at the very end of the quoted text', () => {
-    expect(() => doubleQuotedValue('a\\')).toThrow();
-    try {
-      doubleQuotedValue('a\\');
-    } catch (error) {
-      expect(error).toBe(BAIL);
-    }
+  it('throws BAIL (the fast path declines, it does not fail) for a trailing backslash and a code point past U+10FFFF', () => {
+    expect(thrown(() => scalars.doubleQuotedValue('a\\'))).toBe(scalars.BAIL);
+    expect(thrown(() => scalars.doubleQuotedValue('\\U00110000'))).toBe(scalars.BAIL);
   });
 
   it('folds lines as yaml does: spaces around a break dropped, an empty line kept as a break', () => {
-    expect(unfoldLines('one')).toBe('one');
-    expect(unfoldLines('one  \n  two')).toBe('one two');
-    expect(unfoldLines('one\n\n  two')).toBe('one\ntwo');
-    expect(unfoldLines('one\n  \n\n two  ')).toBe('one\n\ntwo  ');
+    expect(scalars.unfoldLines('one')).toBe('one');
+    expect(scalars.unfoldLines('one  \n  two')).toBe('one two');
+    expect(scalars.unfoldLines('one\n\n  two')).toBe('one\ntwo');
+    expect(scalars.unfoldLines('one\n  \n\n two  ')).toBe('one\n\ntwo  ');
   });
 });
 
@@ -207,6 +232,13 @@ describe('fast YAML path: block scalars', () => {
     ['a: |-2\n   x\n', { a: ' x' }],
     ['a: |+1\n  x\n\n', { a: ' x\n\n' }],
     ['a: |9\n          x\n', { a: ' x\n' }],
+    ['a: |\n  x\n  \nb: 1\n', { a: 'x\n', b: 1 }],
+    ['a: |\n  \n  x\n', { a: '\nx\n' }],
+    ['a: |+\n  \nb: 1\n', { a: '\n', b: 1 }],
+    ['a: |+\n  x\n  \nb: 1\n', { a: 'x\n\n', b: 1 }],
+    ['a: >1\n  x\n', { a: ' x\n' }],
+    ['a: >2\n\n    y\n  z\n', { a: '\n  y\nz\n' }],
+    ['a: >2\n    \n  x\n', { a: '  \nx\n' }],
     ['a:\n  b: |1\n    x\n', { a: { b: ' x\n' } }],
     ['a:\n  b: |\n    x\n  c: 1\n', { a: { b: 'x\n', c: 1 } }],
     ['a:\n  - |\n    x\n  - y\n', { a: ['x\n', 'y'] }],
@@ -232,6 +264,7 @@ describe('fast YAML path: block scalars', () => {
     ['a: |-+\n  x\n', 'two chomping indicators (yaml: error)'],
     ['a: |22\n  x\n', 'two indentation indicators (yaml: error)'],
     ['a: |:\n  x\n', 'a colon after the indicator (yaml: error)'],
+    ['a: |:\n          x\n', 'a colon after the indicator, content indented ten (yaml: error)'],
     ['a: |/\n  x\n', 'a slash after the indicator (yaml: error)'],
     ['a: |\n    \n  x\n', 'a leading blank line deeper than the content (yaml: error)'],
     ['a: |\n  x\n    \nb: 1\n', 'a trailing blank line deeper than the content: left to yaml'],
@@ -244,10 +277,10 @@ describe('fast YAML path: block scalars', () => {
 
   it('folds and chomps given lines as yaml does', () => {
     const line = (indent: number, content: string) => ({ indent, content });
-    expect(blockScalarValue([], 2, false, false)).toBe('');
-    expect(blockScalarValue([line(2, 'x'), line(2, 'y')], 2, true, false)).toBe('x y\n');
-    expect(blockScalarValue([line(2, 'x'), line(2, 'y')], 2, true, true)).toBe('x y');
-    expect(blockScalarValue([line(4, ''), line(2, 'x')], 2, false, true)).toBe('  \nx');
+    expect(scalars.blockScalarValue([], 2, false, false)).toBe('');
+    expect(scalars.blockScalarValue([line(2, 'x'), line(2, 'y')], 2, true, false)).toBe('x y\n');
+    expect(scalars.blockScalarValue([line(2, 'x'), line(2, 'y')], 2, true, true)).toBe('x y');
+    expect(scalars.blockScalarValue([line(4, ''), line(2, 'x')], 2, false, true)).toBe('  \nx');
   });
 });
 
@@ -443,6 +476,10 @@ describe('fast YAML path: flow collections', () => {
     ['a: [1,\n\n  2]\n', { a: [1, 2] }],
     ['a: [\n  1\n  ]\n', { a: [1] }],
     ['a: [1,   2]\n', { a: [1, 2] }],
+    ['a: [x,y]\n', { a: ['x', 'y'] }],
+    ['a: [ 1 ]\n', { a: [1] }],
+    ['a: { b: 1 }\n', { a: { b: 1 } }],
+    ['{a: [1,\n ...]}\n', { a: [1, '...'] }],
     ['a:\n  b: [1,\n    2]\n', { a: { b: [1, 2] } }],
     ['a: ["x\\"y", \'it\'\'s\']\n', { a: ['x"y', "it's"] }],
     ['a: [-5, -x, -.5, -0, -9, -A, -Z, -a, -z, -.]\n', { a: [-5, '-x', -0.5, -0, -9, '-A', '-Z', '-a', '-z', '-.'] }],
@@ -464,6 +501,14 @@ describe('fast YAML path: flow collections', () => {
     ['a: {b: 1\n', 'an unclosed mapping (yaml: error)'],
     ['a: {b: 1, b: 2}\n', 'a duplicate key (yaml: error)'],
     ['a: [x:]\n', 'an implicit pair with an empty value in a sequence (yaml: [{x: null}])'],
+    ['a: [x[y]]\n', 'a bracket inside a plain scalar (yaml: error)'],
+    ['a: [x{y}]\n', 'a brace inside a plain scalar (yaml: error)'],
+    ['a: [x}y]\n', 'a closing brace inside a plain scalar (yaml: error)'],
+    ['a: [x:, y]\n', 'an implicit pair before a comma (yaml: [{x: null}, y])'],
+    ['a: [x:{y: 1}]\n', 'an implicit pair with a mapping glued to the colon (yaml: [{x: {y: 1}}])'],
+    ['a: [x:[1]]\n', 'an implicit pair with a sequence glued to the colon (yaml: [{x: [1]}])'],
+    ['a: {b: x:}\n', 'a colon before the closing brace (yaml: error)'],
+    ['a: {b:}\n', 'a key glued to the closing brace: left to yaml'],
     ['a: [b: 1]\n', 'an implicit pair in a sequence: left to yaml'],
     ['a: {b}\n', 'a key without a value: left to yaml'],
     ['a: {b: }\n', 'a missing value: left to yaml'],
