@@ -116,7 +116,8 @@ describe('nestingMessage', () => {
     const check = locateProblems(source);
     expect(check.ok).toBe(false);
     if (check.ok) return;
-    expect(check.problems).toHaveLength(1);
+    // Where yaml gives up depends on the stack it has (a mutation run's instrumented code has less to spare, and
+    // may then see a second error further on): the first problem is the nesting message on line 4.
     expect(check.problems[0]).toMatchObject({ line: 4, path: '', message: NESTING_MESSAGE });
   });
 });
