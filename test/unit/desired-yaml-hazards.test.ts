@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseDocument, YAMLParseError } from 'yaml';
 import { locateProblems } from '../../src/desired/locate-problems.js';
 import { aliasProblems, documentValue, nestingMessage, TOO_DEEP_MESSAGE, tooDeepPath } from '../../src/desired/yaml-hazards.js';
@@ -41,8 +41,12 @@ describe('tooDeepPath', () => {
     for (const value of ['x', 0, false, null, undefined]) expect(tooDeepPath(value)).toBeUndefined();
   });
 
-  it('has one message for every too-deep value', () => {
+  it('has one message for every too-deep value, made when the module loads', async () => {
     expect(TOO_DEEP_MESSAGE).toBe('nested deeper than a target accepts (64 levels of objects and arrays): flatten it');
+    // Loaded afresh inside the test, so that a mutation run counts this test as one that sees the constant made.
+    vi.resetModules();
+    const loaded = await import('../../src/desired/yaml-hazards.js');
+    expect(loaded.TOO_DEEP_MESSAGE).toBe('nested deeper than a target accepts (64 levels of objects and arrays): flatten it');
   });
 });
 
