@@ -27,7 +27,7 @@ export function serveConsoleSource(server: RunningServer<EventStore>, log: Logge
       const entries = dashboards.list().map((stub) => {
         const id = parseDashboardId(stub.id);
         const record = id === undefined ? undefined : dashboards.get(id);
-        return { id: stub.id, name: stub.name ?? stub.id, body: record ? (JSON.parse(record.bytes.toString('utf8')) as unknown) : undefined };
+        return { id: stub.id, name: stub.name ?? stub.id, body: record ? (JSON.parse(record.served.bytes().toString('utf8')) as unknown) : undefined };
       });
       return Promise.resolve({ kind: 'live' as const, dashboards: entries });
     },

@@ -28,7 +28,7 @@ describe('dashboard store', () => {
     const sent = { tiles: [], dashboardMetadata: { owner: 'me', name: 'A', popularity: 3 }, extra: { z: 1, a: 2 } };
     const { id, name } = await store.create(sent);
     expect(name).toBe('A');
-    const served = JSON.parse(store.get(id)!.bytes.toString('utf8')) as Record<string, unknown>;
+    const served = JSON.parse(store.get(id)!.served.bytes().toString('utf8')) as Record<string, unknown>;
     expect(Object.keys(served)).toEqual(['metadata', 'id', 'tiles', 'dashboardMetadata', 'extra']);
     expect(served).toMatchObject({ id, ...sent });
     await store.flushed();
@@ -42,7 +42,7 @@ describe('dashboard store', () => {
     expect(first.created).toBe(true);
     const second = await store.put(ID, body('v2'));
     expect(second.created).toBe(false);
-    const served = JSON.parse(store.get(ID)!.bytes.toString('utf8')) as { metadata: unknown; id: string };
+    const served = JSON.parse(store.get(ID)!.served.bytes().toString('utf8')) as { metadata: unknown; id: string };
     expect(served.id).toBe(ID);
     expect(served.metadata).toEqual({
       clusterVersion: 'dashcd-0.1.0',

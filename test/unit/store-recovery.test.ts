@@ -39,7 +39,7 @@ describe('opening a damaged store', () => {
     expect(store.size).toBe(2);
     expect(store.get(DashboardId.parse(GOOD))?.name).toBe('good');
     expect(store.get(DashboardId.parse(HAND_PLACED))).toMatchObject({ name: 'by hand', version: 1 });
-    expect(JSON.parse(store.get(DashboardId.parse(HAND_PLACED))!.bytes.toString('utf8'))).toMatchObject({ id: HAND_PLACED });
+    expect(JSON.parse(store.get(DashboardId.parse(HAND_PLACED))!.served.bytes().toString('utf8'))).toMatchObject({ id: HAND_PLACED });
     for (const id of [EMPTY, TRUNCATED, INVALID, FOREIGN]) expect(store.get(DashboardId.parse(id))).toBeUndefined();
 
     expect((await readdir(dir)).sort()).toEqual([`${GOOD}.json`, `${HAND_PLACED}.json`, 'README.txt', 'damaged'].sort());

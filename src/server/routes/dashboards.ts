@@ -63,7 +63,7 @@ function getOne(store: DashboardStore, ctx: RequestContext): RouteResponse {
   const id = parsePathId(ctx.params['id']);
   const record = store.get(id);
   if (!record) throw new HttpError(404, `Dashboard ${id} not found`);
-  return { status: 200, body: record.bytes };
+  return { status: 200, body: record.served.bytes() };
 }
 
 async function replace(store: DashboardStore, ctx: RequestContext): Promise<RouteResponse> {

@@ -1,6 +1,7 @@
 import { Dashboard } from '../../schema/dashboard.js';
 import type { DashboardId } from '../../schema/ids.js';
 import { parseJsonText } from '../http/read-body.js';
+import type { ServedBytes, ServedBytesCache } from './served-bytes.js';
 
 /** What GET reports as `metadata.clusterVersion`: the embedded service names itself. */
 export const DEFAULT_CLUSTER_VERSION = 'dashcd-0.1.0';
@@ -16,7 +17,7 @@ export interface DashboardRecord {
   readonly owner: string;
   readonly tags: readonly string[];
   /** Compact JSON of the whole document: served as-is, so a GET does no serialisation. */
-  readonly bytes: Buffer;
+  readonly served: ServedBytes;
 }
 
 /**
@@ -75,12 +76,7 @@ export function serialise(document: Record<string, unknown>): SerialisedDocument
   return { bytes: Buffer.from(`{${compact.join(',')}}`), fileText: `{\n${lines.join(',\n')}\n}\n` };
 }
 
-export function recordOf(
-  id: DashboardId,
-  version: number,
-  document: Record<string, unknown>,
-  bytes: Buffer = serialise(document).bytes,
-): DashboardRecord {
+export function recordOf(id: DashboardId, version: number, document: Record<string, unknown>, served: ServedBytes): DashboardRecord {
   const meta = document['dashboardMetadata'] as { name?: unknown; owner?: unknown; tags?: unknown };
   return {
     id,
@@ -88,7 +84,7 @@ export function recordOf(
     name: typeof meta.name === 'string' ? meta.name : '',
     owner: typeof meta.owner === 'string' ? meta.owner : '',
     tags: Array.isArray(meta.tags) ? meta.tags.filter((tag): tag is string => typeof tag === 'string') : [],
-    bytes,
+    served,
   };
 }
 
@@ -101,7 +97,7 @@ export type LoadedDocument =
  * a half-written or hand-broken file is never served. A file without `metadata` (placed by hand) starts at
  * version 1; one whose `id` names another dashboard is refused as ambiguous.
  */
-export function loadDocument(id: DashboardId, text: string, clusterVersion: string): LoadedDocument {
+export function loadDocument(id: DashboardId, text: string, clusterVersion: string, cache: ServedBytesCache): LoadedDocument {
   if (text.length === 0) return { ok: false, reason: 'empty file' };
   let parsed: unknown;
   try {
@@ -120,7 +116,8 @@ export function loadDocument(id: DashboardId, text: string, clusterVersion: stri
   const check = Dashboard.safeParse(body);
   if (!check.success) return { ok: false, reason: `invalid dashboard: ${check.error.issues[0]?.message ?? ''}` };
   const version = storedVersion(body['metadata']);
-  return { ok: true, record: recordOf(id, version, buildDocument(id, version, body, clusterVersion)) };
+  const document = buildDocument(id, version, body, clusterVersion);
+  return { ok: true, record: recordOf(id, version, document, cache.admit(serialise(document).bytes)) };
 }
 
 function storedVersion(metadata: unknown): number {

@@ -15,6 +15,7 @@ import {
 } from './dashboard-document.js';
 import { JournaledFiles } from './journaled-files.js';
 import { KeyedSerializer } from './keyed-serializer.js';
+import { ServedBytesCache } from './served-bytes.js';
 import { StoreError } from './store-error.js';
 import { loadStoreDir } from './store-recovery.js';
 
@@ -72,7 +73,8 @@ export async function openDashboardStore({
   clusterVersion = DEFAULT_CLUSTER_VERSION,
 }: DashboardStoreOptions): Promise<DashboardStore> {
   const files = await JournaledFiles.open({ dir, journalDir, fs, log });
-  const loaded = await loadStoreDir({ dir, fs, log, now: () => clock.now(), clusterVersion });
+  const cache = new ServedBytesCache();
+  const loaded = await loadStoreDir({ dir, fs, log, now: () => clock.now(), clusterVersion, cache });
   const index = new Map<DashboardId, DashboardRecord>(loaded.map((record) => [record.id, record]));
   const reserved = new Set<DashboardId>();
   const queue = new KeyedSerializer();
@@ -89,8 +91,9 @@ export async function openDashboardStore({
     const document = buildDocument(id, version, body, clusterVersion);
     const { bytes, fileText } = serialise(document);
     await files.write({ id, text: fileText });
-    const record = recordOf(id, version, document, bytes);
+    const record = recordOf(id, version, document, cache.admit(bytes));
     index.set(id, record);
+    if (previous) cache.retire(previous.served);
     return { id, name: record.name, created: previous === undefined };
   };
 
@@ -125,9 +128,11 @@ export async function openDashboardStore({
     async remove(id) {
       assertOpen();
       return queue.run(id, async () => {
-        if (!index.has(id)) return false;
+        const previous = index.get(id);
+        if (!previous) return false;
         await files.write({ id, text: null });
         index.delete(id);
+        cache.retire(previous.served);
         return true;
       });
     },

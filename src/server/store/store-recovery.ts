@@ -5,6 +5,7 @@ import type { FsLayer } from '../../lib/fs-layer.js';
 import type { Logger } from '../../lib/logger.js';
 import { parseDashboardId } from '../../schema/ids.js';
 import { loadDocument, type DashboardRecord } from './dashboard-document.js';
+import type { ServedBytesCache } from './served-bytes.js';
 
 export const DAMAGED_DIR = 'damaged';
 const DASHBOARD_FILE = /^(.+)\.json$/;
@@ -17,6 +18,7 @@ export interface RecoveryDeps {
   readonly log: Logger;
   readonly now: () => number;
   readonly clusterVersion: string;
+  readonly cache: ServedBytesCache;
 }
 
 /**
@@ -55,7 +57,7 @@ async function loadFile(deps: RecoveryDeps, name: string): Promise<DashboardReco
     deps.log.warn({ file }, 'ignored a file that is not named <dashboard-id>.json');
     return undefined;
   }
-  const loaded = loadDocument(id, await readFile(file, 'utf8'), deps.clusterVersion);
+  const loaded = loadDocument(id, await readFile(file, 'utf8'), deps.clusterVersion, deps.cache);
   if (loaded.ok) return loaded.record;
   const moved = await setAside(deps, name);
   deps.log.error({ file, movedTo: moved, reason: loaded.reason }, 'damaged dashboard file set aside, not served');
