@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { parseDashboardId, type DashboardId } from '../schema/ids.js';
+import { DashboardId } from '../schema/ids.js';
 
 /**
  * Namespace of derived dashboard ids: the UUID v5 of the name `dashcd:dashboard-file` in RFC 4122's URL namespace
@@ -11,7 +11,7 @@ export const DASHBOARD_ID_NAMESPACE = '473b911b-97f9-56ed-934a-58dd9d086a70';
 export function uuidV5(name: string, namespace: string): string {
   const hash = createHash('sha1')
     .update(Buffer.from(namespace.replace(/-/g, ''), 'hex'))
-    .update(name, 'utf8')
+    .update(name)
     .digest();
   hash[6] = ((hash[6] as number) & 0x0f) | 0x50;
   hash[8] = ((hash[8] as number) & 0x3f) | 0x80;
@@ -25,7 +25,5 @@ export function uuidV5(name: string, namespace: string): string {
  * `dashcd pin` writes the id into the file to make a rename safe.
  */
 export function deriveDashboardId(relativePath: string): DashboardId {
-  const id = parseDashboardId(uuidV5(relativePath, DASHBOARD_ID_NAMESPACE));
-  if (id === undefined) throw new Error('uuidV5 produced a malformed UUID');
-  return id;
+  return DashboardId.parse(uuidV5(relativePath, DASHBOARD_ID_NAMESPACE));
 }
