@@ -17,12 +17,12 @@ const EXCLUSIVE_CONCURRENCY = 16;
  * Journal bytes a restart may have to replay before writers wait for the materialiser: bounds the replay time
  * (one durable file write per id the journal touches, however often it was written) and the journal's disk use.
  */
-export const MAX_JOURNAL_BYTES = 64 * 1024 * 1024;
+export const MAX_JOURNAL_BYTES = 256 * 1024 * 1024;
 /**
  * Materialising starts once the journal holds this much, or once writes pause for IDLE_MS: under a burst the
  * files lag behind and many writes to one id cost one file write, and the disk's fsyncs go to acknowledging.
  */
-const CHECKPOINT_BYTES = 16 * 1024 * 1024;
+const CHECKPOINT_BYTES = 64 * 1024 * 1024;
 /**
  * A journal this far past the checkpoint means the files are falling behind the writers: the materialiser takes
  * the whole pool, slowing acknowledgements a little now rather than stopping every writer at the bound later
@@ -158,7 +158,7 @@ export class JournaledFiles {
 
   private kick(): Promise<boolean> {
     clearTimeout(this.retry);
-    this.running ??= this.drain().then((ok) => {
+    this.running ??= this.pass().then((ok) => {
       this.running = undefined;
       if (!ok) this.retry = setTimeout(() => void this.kick(), RETRY_MS).unref();
       else if (this.dirty.size > 0) this.schedule();
@@ -167,25 +167,26 @@ export class JournaledFiles {
     return this.running;
   }
 
-  /** Materialises until nothing is dirty; false when a write failed (the records stay journalled and dirty). */
-  private async drain(): Promise<boolean> {
+  /**
+   * One pass: rotates the journal, writes what was dirty, retires what it covered. Writes that land meanwhile wait
+   * for the next checkpoint, so under a burst a pass covers many writes per file; false when a write failed (the
+   * records stay journalled and dirty).
+   */
+  private async pass(): Promise<boolean> {
     const journal = this.journal as WriteJournal;
-    while (this.dirty.size > 0) {
-      let taken: ReadonlyMap<string, string | null> = new Map();
-      try {
-        const rotated = await journal.rotate(() => this.takeDirty());
-        taken = rotated.taken;
-        const behind = (): boolean => this.closing || this.held > 0 || journal.liveBytes > BEHIND_BYTES;
-        await materialise(this.deps, taken, this.barrier, () => (behind() ? EXCLUSIVE_CONCURRENCY : BACKGROUND_CONCURRENCY));
-        await journal.retire(rotated.retired, rotated.retiredBytes);
-      } catch (error) {
-        // Newer writes taken since win; the rest goes back, so no retired generation is dropped before its file.
-        for (const [id, text] of taken) if (!this.dirty.has(id)) this.dirty.set(id, text);
-        this.deps.log.error({ err: error, dir: this.deps.dir }, 'writing journalled dashboards to their files failed; retrying');
-        this.passDone(false);
-        return false;
-      }
-      this.passDone(true);
+    let taken: ReadonlyMap<string, string | null> = new Map();
+    try {
+      const rotated = await journal.rotate(() => this.takeDirty());
+      taken = rotated.taken;
+      const behind = (): boolean => this.closing || this.held > 0 || journal.liveBytes > BEHIND_BYTES;
+      await materialise(this.deps, taken, this.barrier, () => (behind() ? EXCLUSIVE_CONCURRENCY : BACKGROUND_CONCURRENCY));
+      await journal.retire(rotated.retired, rotated.retiredBytes);
+    } catch (error) {
+      // Newer writes taken since win; the rest goes back, so no retired generation is dropped before its file.
+      for (const [id, text] of taken) if (!this.dirty.has(id)) this.dirty.set(id, text);
+      this.deps.log.error({ err: error, dir: this.deps.dir }, 'writing journalled dashboards to their files failed; retrying');
+      this.passDone(false);
+      return false;
     }
     this.passDone(true);
     return true;
@@ -212,7 +213,7 @@ export class JournaledFiles {
     this.closing = true;
     clearTimeout(this.retry);
     let ok = (await this.running) ?? true;
-    if (this.dirty.size > 0) ok = await this.kick();
+    while (ok && this.dirty.size > 0) ok = await this.kick();
     clearTimeout(this.retry);
     await this.journal?.close(ok && this.dirty.size === 0);
   }
