@@ -190,6 +190,8 @@ describe('fast YAML path: quoted scalars', () => {
   it('throws BAIL (the fast path declines, it does not fail) for a trailing backslash and a code point past U+10FFFF', () => {
     expect(thrown(() => scalars.doubleQuotedValue('a\\'))).toBe(scalars.BAIL);
     expect(thrown(() => scalars.doubleQuotedValue('\\U00110000'))).toBe(scalars.BAIL);
+    expect(thrown(() => scalars.doubleQuotedValue('\\xg4'))).toBe(scalars.BAIL);
+    expect(thrown(() => scalars.doubleQuotedValue('\\ug041'))).toBe(scalars.BAIL);
   });
 
   it('folds lines as yaml does: spaces around a break dropped, an empty line kept as a break', () => {
@@ -367,6 +369,8 @@ describe('fast YAML path: block collections', () => {
   const declined: Declined[] = [
     ['', 'an empty document (yaml: null, not a mapping)'],
     ['# only a comment\n', 'no content'],
+    ['# a: b\n', 'a comment that looks like a key (yaml: null)'],
+    ['---\n# a: b\n', 'a marker and a comment that looks like a key (yaml: null)'],
     ['\n\n   \n', 'no content'],
     ['---\n', 'a marker and no content'],
     ['---', 'a marker and no content'],
