@@ -339,6 +339,8 @@ describe('fast YAML path: block collections', () => {
     ["'': 1\n", { '': 1 }],
     ["'''': 1\n", { "'": 1 }],
     ['...x: 1\n', { '...x': 1 }],
+    ['\na: 1\n', { a: 1 }],
+    ['a- b:\n  c:', { 'a- b': { c: null } }],
     ['  {a: 1}\n', { a: 1 }],
     ["a:\n- 'b: c'\n", { a: ['b: c'] }],
     ['a: "x\n  y"', { a: 'x y' }],
