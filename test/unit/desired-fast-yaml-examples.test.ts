@@ -427,6 +427,8 @@ describe('fast YAML path: block collections', () => {
     ['a:\n  b:\n    - x\nc:  - y\n', 'a sequence as a compact value after a nested sequence (yaml: error)'],
     ['"a"x 1\n', 'text and no colon after a quoted key (yaml: error)'],
     ['"a"  1\n', 'no colon after a quoted key (yaml: error)'],
+    ["'a: 1\n", 'a key whose single quote is never closed (yaml: error)'],
+    ['"a: 1\n', 'a key whose double quote is never closed (yaml: error)'],
     ['a: x\n  y # c\n', 'a comment after a plain continuation: left to yaml'],
     ['"a\nb": 1\n', 'a multi-line quoted key (yaml: error)'],
     ['"a" : 1\n', 'a space before the colon of a quoted key: left to yaml'],
@@ -462,7 +464,7 @@ describe('fast YAML path: block collections', () => {
     ['a:\n  -\n  - x\n  - - y\n    z: 1\n', 'a key after a nested compact sequence (yaml: error)'],
   ];
   it.each(accepted)('accepts %j', (source, expected) => expectAccepted(source, expected));
-  it.each(declined.map(([s, why]) => [name(s), s, why] as const))('declines %s (%s)', (_n, source) =>
+  it.each(declined.map(([s, why]) => [name(s), why, s] as const))('declines %s (%s)', (_n, _why, source) =>
     expectDeclined(source),
   );
 });
@@ -583,7 +585,7 @@ describe('fast YAML path: flow collections', () => {
   it.each(accepted.map(([s, v]) => [name(s), s, v] as const))('accepts %s', (_n, source, expected) =>
     expectAccepted(source, expected),
   );
-  it.each(declined.map(([s, why]) => [name(s), s, why] as const))('declines %s (%s)', (_n, source) =>
+  it.each(declined.map(([s, why]) => [name(s), why, s] as const))('declines %s (%s)', (_n, _why, source) =>
     expectDeclined(source),
   );
 });
