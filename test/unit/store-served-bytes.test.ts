@@ -37,7 +37,7 @@ describe('ServedBytesCache', () => {
     const cache = new ServedBytesCache(3000);
     const old = cache.admit(body(1));
     cache.admit(body(2));
-    cache.retire(old);
+    old.retire();
     expect(cache.hotBytes).toBe(1000);
     expect(old.bytes().equals(body(1))).toBe(true);
     expect(cache.hotBytes).toBe(1000);
@@ -48,7 +48,7 @@ describe('ServedBytesCache', () => {
     const old = cache.admit(body(1));
     const live = cache.admit(body(2));
     const liveBytes = live.bytes();
-    cache.retire(old);
+    old.retire();
     expect(old.bytes().equals(body(1))).toBe(true);
     // Had the old version been warmed, it would have pushed the live one out.
     expect(live.bytes()).toBe(liveBytes);

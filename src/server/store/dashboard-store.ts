@@ -93,7 +93,7 @@ export async function openDashboardStore({
     await files.write({ id, text: fileText });
     const record = recordOf(id, version, document, cache.admit(bytes));
     index.set(id, record);
-    if (previous) cache.retire(previous.served);
+    previous?.served.retire();
     return { id, name: record.name, created: previous === undefined };
   };
 
@@ -132,7 +132,7 @@ export async function openDashboardStore({
         if (!previous) return false;
         await files.write({ id, text: null });
         index.delete(id);
-        cache.retire(previous.served);
+        previous.served.retire();
         return true;
       });
     },

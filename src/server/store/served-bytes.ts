@@ -3,6 +3,8 @@ import { constants, deflateRawSync, inflateRawSync } from 'node:zlib';
 /** The exact compact JSON a GET of one stored dashboard version sends. */
 export interface ServedBytes {
   bytes(): Buffer;
+  /** The version was replaced or removed: it stops counting against the budget, and stays readable. */
+  retire(): void;
 }
 
 /**
@@ -28,6 +30,10 @@ class Entry implements ServedBytes {
 
   bytes(): Buffer {
     return this.cache.read(this);
+  }
+
+  retire(): void {
+    this.cache.retire(this);
   }
 }
 
@@ -55,9 +61,8 @@ export class ServedBytesCache {
     return entry;
   }
 
-  /** The version was replaced or removed: it no longer counts against the budget. */
-  retire(served: ServedBytes): void {
-    const entry = served as Entry;
+  /** @internal see {@link ServedBytes.retire} */
+  retire(entry: Entry): void {
     entry.retired = true;
     if (this.hot.delete(entry)) this.hotTotal -= (entry.raw as Buffer).length;
   }
