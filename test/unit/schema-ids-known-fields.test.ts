@@ -90,21 +90,15 @@ describe('response bodies the client checks', () => {
 });
 
 describe('dynamic filter hints', () => {
-  it('suggest the allowed filter a typo is closest to', async () => {
+  it.each([
+    ['SERVICE_TYP', 'SERVICE_TYPE', 'the allowed filter a typo is closest to'],
+    ['HOST_TAG_KY:env', 'HOST_TAG_KEY:env', 'the parameterized kind a typo is closest to, keeping its parameter'],
+  ])('%s gets the hint %s (%s)', async (typo, suggestion) => {
     const { checkDashboardSource } = await import('../../src/desired/check-file.js');
-    const check = checkDashboardSource('dashboardMetadata:\n  name: CPU\n  owner: ops\n  dynamicFilters:\n    filters: [SERVICE_TYP]\n    genericTagFilters: []\ntiles: []\n');
+    const check = checkDashboardSource(`dashboardMetadata:\n  name: CPU\n  owner: ops\n  dynamicFilters:\n    filters: [${typo}]\n    genericTagFilters: []\ntiles: []\n`);
     expect(check).toStrictEqual({
       ok: false,
-      problems: [{ line: 5, col: 15, path: 'dashboardMetadata.dynamicFilters.filters[0]', message: 'unknown value "SERVICE_TYP"; did you mean SERVICE_TYPE?' }],
-    });
-  });
-
-  it('suggest the parameterized kind a typo is closest to, keeping its parameter', async () => {
-    const { checkDashboardSource } = await import('../../src/desired/check-file.js');
-    const check = checkDashboardSource('dashboardMetadata:\n  name: CPU\n  owner: ops\n  dynamicFilters:\n    filters: [HOST_TAG_KY:env]\n    genericTagFilters: []\ntiles: []\n');
-    expect(check).toStrictEqual({
-      ok: false,
-      problems: [{ line: 5, col: 15, path: 'dashboardMetadata.dynamicFilters.filters[0]', message: 'unknown value "HOST_TAG_KY:env"; did you mean HOST_TAG_KEY:env?' }],
+      problems: [{ line: 5, col: 15, path: 'dashboardMetadata.dynamicFilters.filters[0]', message: `unknown value "${typo}"; did you mean ${suggestion}?` }],
     });
   });
 });
