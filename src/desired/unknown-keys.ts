@@ -17,42 +17,90 @@ export interface UnknownKey {
  */
 export function findUnknownKeys(value: unknown, schema: z.ZodType = Dashboard): UnknownKey[] {
   const found: UnknownKey[] = [];
-  walk(schema, value, [], found);
+  walk(schema, value, undefined, found);
   return found;
 }
 
-function walk(schema: z.ZodType, value: unknown, path: PropertyKey[], found: UnknownKey[]): void {
-  const inner = unwrap(schema);
-  if (inner instanceof z.ZodArray) {
-    if (Array.isArray(value)) value.forEach((item, i) => walk(inner.element as z.ZodType, item, [...path, i], found));
-  } else if (inner instanceof z.ZodDiscriminatedUnion) {
-    const option = selectedOption(inner, value);
+/** The path walked so far, newest step first: an array is built only for a key that is found. */
+interface PathStep {
+  up: PathStep | undefined;
+  key: PropertyKey;
+}
+
+function walk(schema: z.ZodType, value: unknown, path: PathStep | undefined, found: UnknownKey[]): void {
+  const node = nodeOf(schema);
+  if (node.kind === 'array') {
+    if (Array.isArray(value)) value.forEach((item, i) => walk(node.element, item, { up: path, key: i }, found));
+  } else if (node.kind === 'union') {
+    const option = isPlain(value) ? node.options.find((o) => o.accepts(value[node.discriminator]))?.schema : undefined;
     if (option !== undefined) walk(option, value, path, found);
-  } else if (inner instanceof z.ZodObject && isPlain(value)) {
-    const shape = inner.shape as Record<string, z.ZodType>;
-    if (knownFields.has(inner)) {
-      for (const key of Object.keys(value)) if (!Object.hasOwn(shape, key)) found.push({ parent: path, key, known: Object.keys(shape) });
+  } else if (node.kind === 'object' && isPlain(value)) {
+    if (node.known !== undefined) {
+      for (const key of Object.keys(value)) if (!Object.hasOwn(node.shape, key)) found.push({ parent: pathArray(path), key, known: node.known });
     }
-    for (const key of Object.keys(shape)) {
-      if (Object.hasOwn(value, key)) walk(shape[key] as z.ZodType, value[key], [...path, key], found);
+    for (const key of node.keys) {
+      if (Object.hasOwn(value, key)) walk(node.shape[key] as z.ZodType, value[key], { up: path, key }, found);
     }
   }
+}
+
+function pathArray(path: PathStep | undefined): PropertyKey[] {
+  const keys: PropertyKey[] = [];
+  for (let step = path; step !== undefined; step = step.up) keys.unshift(step.key);
+  return keys;
+}
+
+/**
+ * What the walk needs from a schema, worked out once per schema object. Per value it cost most of the walk: the
+ * shape's keys listed again for every object, and a failed `safeParse` of the tag against each tile model before
+ * the one that matches (zod builds an error for each).
+ */
+type SchemaNode =
+  | { kind: 'array'; element: z.ZodType }
+  | { kind: 'union'; discriminator: string; options: { schema: z.ZodType; accepts(tag: unknown): boolean }[] }
+  | { kind: 'object'; shape: Record<string, z.ZodType>; keys: readonly string[]; known: readonly string[] | undefined }
+  | { kind: 'other' };
+
+const nodes = new WeakMap<z.ZodType, SchemaNode>();
+
+function nodeOf(schema: z.ZodType): SchemaNode {
+  let node = nodes.get(schema);
+  if (node === undefined) {
+    node = describeSchema(unwrap(schema));
+    nodes.set(schema, node);
+  }
+  return node;
+}
+
+function describeSchema(inner: z.ZodType): SchemaNode {
+  if (inner instanceof z.ZodArray) return { kind: 'array', element: inner.element as z.ZodType };
+  if (inner instanceof z.ZodDiscriminatedUnion) {
+    const discriminator = inner._zod.def.discriminator;
+    return { kind: 'union', discriminator, options: (inner.options as z.ZodType[]).map((option) => ({ schema: option, accepts: tagTest(option, discriminator) })) };
+  }
+  if (inner instanceof z.ZodObject) {
+    const shape = inner.shape as Record<string, z.ZodType>;
+    const keys = Object.keys(shape);
+    return { kind: 'object', shape, keys, known: knownFields.has(inner) ? keys : undefined };
+  }
+  return { kind: 'other' };
+}
+
+/** Whether an option's discriminator field accepts a tag: a set lookup for an enum, else the field's own parse. */
+function tagTest(option: z.ZodType, discriminator: string): (tag: unknown) => boolean {
+  const field = option instanceof z.ZodObject ? (option.shape as Record<string, z.ZodType>)[discriminator] : undefined;
+  if (field === undefined) return () => false;
+  if (field instanceof z.ZodEnum) {
+    const values = new Set<unknown>(field.options);
+    return (tag) => values.has(tag);
+  }
+  return (tag) => field.safeParse(tag).success;
 }
 
 function unwrap(schema: z.ZodType): z.ZodType {
   let inner = schema;
   while (inner instanceof z.ZodOptional || inner instanceof z.ZodNullable || inner instanceof z.ZodDefault) inner = inner.unwrap() as z.ZodType;
   return inner;
-}
-
-function selectedOption(union: z.ZodDiscriminatedUnion, value: unknown): z.ZodType | undefined {
-  if (!isPlain(value)) return undefined;
-  const discriminator = union._zod.def.discriminator;
-  const tag = value[discriminator];
-  return (union.options as z.ZodType[]).find((option) => {
-    const field = option instanceof z.ZodObject ? (option.shape as Record<string, z.ZodType>)[discriminator] : undefined;
-    return field !== undefined && field.safeParse(tag).success;
-  });
 }
 
 function isPlain(value: unknown): value is Record<string, unknown> {

@@ -85,10 +85,23 @@ export interface BuildPlanInput {
 
 export const ACTION_ORDER: readonly PlanAction[] = ['create', 'adopt', 'update', 'delete', 'unchanged', 'orphan'];
 
+/** The rules every dashboard of one plan is compared under. */
+export interface CompareRules {
+  ownershipTag: string;
+  ignore: readonly string[];
+}
+
 /** Pure and synchronous: desired + live in, a serialisable plan out. */
 export function buildPlan(input: BuildPlanInput): Plan {
-  const options: NormalizeOptions = { ignore: input.ignore };
-  const changes: PlanChange[] = input.desired.map((d) => planDesired(d, input.live.get(d.id), input.ownershipTag, options));
+  return assemblePlan(input, input.desired.map((d) => planDashboard(d, input.live.get(d.id), input)));
+}
+
+/**
+ * The plan from one change per desired file (planDashboard's, in any order), adding the orphans. Callers that
+ * compare as each live dashboard arrives (reconcile/plan-against-live.ts) use it so they never hold all of them.
+ */
+export function assemblePlan(input: Omit<BuildPlanInput, 'live'>, desiredChanges: readonly PlanChange[]): Plan {
+  const changes = [...desiredChanges];
   const scope = input.scope ?? 'full';
   // Only a full scope prunes: absence from a partial one says nothing.
   const maxDelete = scope === 'full' ? input.prune?.maxDelete : undefined;
@@ -110,8 +123,11 @@ export function hasChanges(plan: Plan): boolean {
   return create + adopt + update + deletes > 0;
 }
 
-function planDesired(desired: DesiredInput, live: LiveDashboard | undefined, tag: string, options: NormalizeOptions): PlanChange {
+/** One desired file against its live dashboard (undefined: none with its id). */
+export function planDashboard(desired: DesiredInput, live: LiveDashboard | undefined, rules: CompareRules): PlanChange {
   const { id, name, file } = desired;
+  const tag = rules.ownershipTag;
+  const options: NormalizeOptions = { ignore: rules.ignore };
   const written = bodyToWrite(desired, tag);
   if (!live) return { action: 'create', id, name, file, desired: written };
   // A live dashboard without the tag was made elsewhere (or pulled): writing it is a takeover the reviewer must see,
@@ -129,7 +145,7 @@ function planDesired(desired: DesiredInput, live: LiveDashboard | undefined, tag
  * since normalizeForCompare depends on the value only: so a live dashboard that is exactly what apply wrote (the
  * embedded server, or any target that adds nothing) is unchanged without normalising either side.
  */
-// Stryker disable next-line BlockStatement: speed only (see planDesired); answering nothing sends every dashboard to the diff
+// Stryker disable next-line BlockStatement: speed only (see planDashboard); answering nothing sends every dashboard to the diff
 function sameContent(live: LiveDashboard, written: Dashboard): boolean {
   const { id: _liveId, metadata: _liveMetadata, ...liveContent } = live;
   const { id: _writtenId, metadata: _writtenMetadata, ...writtenContent } = written;
@@ -142,7 +158,7 @@ function bodyToWrite(desired: DesiredInput, tag: string): Dashboard {
   return { id: desired.id, ...body };
 }
 
-function findOrphans(input: BuildPlanInput, action: 'delete' | 'orphan'): PlanChange[] {
+function findOrphans(input: Omit<BuildPlanInput, 'live'>, action: 'delete' | 'orphan'): PlanChange[] {
   const claimed = new Set(input.desired.map((d) => d.id.toLowerCase()));
   const orphans = new Map<string, PlanChange>();
   for (const live of input.liveOwned) {

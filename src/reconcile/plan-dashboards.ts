@@ -6,8 +6,8 @@ import { strictly } from '../desired/strict.js';
 import { declaredEnvironments } from '../environments/environment.js';
 import { loadDesired, type DesiredCache, type Diagnostic, type DesiredResult } from '../desired/load-desired.js';
 import type { Logger } from '../lib/logger.js';
-import { buildPlan, type Plan } from '../plan/build-plan.js';
-import { readLive } from './read-live.js';
+import { assemblePlan, type Plan } from '../plan/build-plan.js';
+import { planAgainstLive } from './plan-against-live.js';
 
 export interface PlanContext {
   /** The dashboards folder, relative to `cwd` or absolute. */
@@ -89,20 +89,25 @@ export async function planLoaded(ctx: Omit<PlanContext, 'dir' | 'cwd'>, { projec
   const { config } = project;
   const partial = only !== undefined || diagnostics.length > 0;
   const prune = (options.prune ?? config.prune) ? { maxDelete: options.maxDelete ?? config.maxDelete ?? DEFAULT_MAX_DELETE } : undefined;
-  const live = await readLive(
-    desired.dashboards.map((d) => d.id),
-    { api: ctx.api, ownershipTag: config.ownershipTag, concurrency: ctx.concurrency, withOwned: !partial, ...(ctx.signal ? { signal: ctx.signal } : {}) },
-  );
-  const plan = buildPlan({
-    desired: desired.dashboards,
-    live: live.byId,
-    liveOwned: live.owned,
-    ownershipTag: config.ownershipTag,
-    ignore: config.ignore,
-    target: ctx.targetLabel,
-    scope: partial ? 'partial' : 'full',
-    ...(prune ? { prune } : {}),
-    ...(git ? { git } : {}),
+  const rules = { ownershipTag: config.ownershipTag, ignore: config.ignore };
+  const live = await planAgainstLive(desired.dashboards, {
+    api: ctx.api,
+    rules,
+    concurrency: ctx.concurrency,
+    withOwned: !partial,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
   });
+  const plan = assemblePlan(
+    {
+      desired: desired.dashboards,
+      liveOwned: live.owned,
+      ...rules,
+      target: ctx.targetLabel,
+      scope: partial ? 'partial' : 'full',
+      ...(prune ? { prune } : {}),
+      ...(git ? { git } : {}),
+    },
+    live.changes,
+  );
   return { kind: 'planned', plan, desired, config, diagnostics };
 }

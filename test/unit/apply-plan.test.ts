@@ -3,9 +3,9 @@ import { applyPlan, countOutcomes, deletesOf, writesOf } from '../../src/apply/a
 import { createApiClient, type ApiClient } from '../../src/client/api-client.js';
 import { ApiError } from '../../src/client/errors.js';
 import { silentLogger } from '../../src/lib/logger.js';
-import { buildPlan, type DesiredInput, type Plan } from '../../src/plan/build-plan.js';
+import { assemblePlan, type DesiredInput, type Plan } from '../../src/plan/build-plan.js';
 import { DEFAULT_OWNERSHIP_TAG } from '../../src/plan/ownership.js';
-import { readLive } from '../../src/reconcile/read-live.js';
+import { planAgainstLive } from '../../src/reconcile/plan-against-live.js';
 import type { Dashboard } from '../../src/schema/dashboard.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -43,8 +43,9 @@ afterEach(async () => {
 });
 
 async function planFor(items: DesiredInput[], prune?: { maxDelete: number }): Promise<Plan> {
-  const live = await readLive(items.map((d) => d.id), { api, ownershipTag: DEFAULT_OWNERSHIP_TAG, concurrency: 4, withOwned: true });
-  return buildPlan({ desired: items, live: live.byId, liveOwned: live.owned, ownershipTag: DEFAULT_OWNERSHIP_TAG, ignore: [], target: 'test', ...(prune ? { prune } : {}) });
+  const rules = { ownershipTag: DEFAULT_OWNERSHIP_TAG, ignore: [] };
+  const live = await planAgainstLive(items, { api, rules, concurrency: 4, withOwned: true });
+  return assemblePlan({ desired: items, liveOwned: live.owned, ...rules, target: 'test', ...(prune ? { prune } : {}) }, live.changes);
 }
 
 const deps = () => ({ api, log: silentLogger(), concurrency: 4 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { checkDashboardSource } from '../../src/desired/check-file.js';
 import { findUnknownKeys } from '../../src/desired/unknown-keys.js';
+import { closedObject } from '../../src/schema/known-fields.js';
 
 const base = { dashboardMetadata: { name: 'n', owner: 'o' }, tiles: [] as unknown[] };
 
@@ -29,6 +31,27 @@ describe('findUnknownKeys', () => {
       { name: 'u', tileType: 'NO_SUCH_TYPE', bounds: {}, oddity: 1 },
     ];
     expect(findUnknownKeys({ ...base, tiles }).map((u) => [...u.parent, u.key].join('.'))).toEqual(['tiles.0.markdown']);
+  });
+  it('selects union options by a literal or enum tag alike, first match winning, and gives full paths through arrays', () => {
+    const shape = z.object({
+      groups: z.array(
+        z.object({
+          items: z.array(
+            z.discriminatedUnion('kind', [
+              closedObject(z.object({ kind: z.literal('a'), x: z.number() })),
+              closedObject(z.object({ kind: z.enum(['b', 'c']), y: z.number() })),
+              closedObject(z.object({ kind: z.literal(7), z: z.number() })),
+            ]),
+          ),
+        }),
+      ),
+    });
+    const value = { groups: [{ items: [] }, { items: [{ kind: 'a', x: 1, y: 2 }, { kind: 'c', x: 1 }, { kind: 7, q: 0 }, { kind: 'zz', x: 1 }, 'not an object'] }] };
+    expect(findUnknownKeys(value, shape).map((u) => ({ at: u.parent, key: u.key, known: u.known }))).toEqual([
+      { at: ['groups', 1, 'items', 0], key: 'y', known: ['kind', 'x'] },
+      { at: ['groups', 1, 'items', 1], key: 'x', known: ['kind', 'y'] },
+      { at: ['groups', 1, 'items', 2], key: 'q', known: ['kind', 'z'] },
+    ]);
   });
 });
 

@@ -1,0 +1,34 @@
+import type { ApiClient } from '../client/api-client.js';
+import { mapConcurrent } from '../lib/concurrency.js';
+import { planDashboard, type CompareRules, type DesiredInput, type PlanChange } from '../plan/build-plan.js';
+
+export interface PlannedAgainstLive {
+  /** One change per desired file, in the desired order. */
+  changes: PlanChange[];
+  /** Every live dashboard carrying the ownership tag: the prune candidates. */
+  owned: { id: string; name: string; owner?: string }[];
+}
+
+/**
+ * Reads the live side and compares each desired file as its GET returns (bounded concurrency), plus the owned
+ * list. A live dashboard is dropped once compared: holding all of them beside the desired state doubled the heap
+ * of a plan over thousands of dashboards, and the collector's time with it.
+ */
+export async function planAgainstLive(
+  desired: readonly DesiredInput[],
+  deps: { api: ApiClient; rules: CompareRules; concurrency: number; signal?: AbortSignal; withOwned: boolean },
+): Promise<PlannedAgainstLive> {
+  const { api, rules, concurrency, signal } = deps;
+  const [changes, stubs] = await Promise.all([
+    mapConcurrent(desired, concurrency, async (d) => planDashboard(d, await api.dashboards.get(d.id), rules), signal),
+    deps.withOwned ? api.dashboards.list({ tags: [rules.ownershipTag] }) : Promise.resolve([]),
+  ]);
+  // An aborted run leaves dashboards never read: a plan from it would call them new.
+  signal?.throwIfAborted();
+  const owned = stubs.map((stub) => ({
+    id: stub.id,
+    name: stub.name ?? '',
+    ...(stub.owner ? { owner: stub.owner } : {}),
+  }));
+  return { changes: changes as PlanChange[], owned };
+}
