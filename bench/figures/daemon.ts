@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
@@ -14,6 +14,21 @@ import { summarize, summarizeLatencies } from '../lib/stats.js';
 const POLL_MS = 3;
 const EDIT_TIMEOUT_MS = 10_000;
 
+/** Where a daemon keeps its files (default: the figure's work dir) and what it gets in its environment. */
+interface DaemonSetting {
+  root?: string;
+  env?: Record<string, string>;
+}
+
+const DEFAULT_SETTING: DaemonSetting = {};
+
+/**
+ * glibc gives each thread that allocates its own malloc arena (up to 8 per core), and after the start-up pass their
+ * freed pages stay in the RSS; two arenas is the usual cap for a long-running multi-threaded process, and the
+ * README's systemd unit and container set it. The 10,000-dashboard figure is measured both ways.
+ */
+const TWO_ARENAS: DaemonSetting = { env: { MALLOC_ARENA_MAX: '2' } };
+
 interface RunningDaemon {
   proc: LongProcess;
   endpoint: Endpoint;
@@ -27,12 +42,13 @@ const API_READY = /"api":"(http:[^"]+)"[^\n]*"msg":"embedded API ready"/;
  * `dashcd daemon` serving the embedded API on a free port, reconciling `dir`, archiving into the work dir. The
  * token comes from `dashcd token create` on the same data dir beforehand, as an operator would make one.
  */
-async function startDaemon(ctx: FigureContext, dir: string, extra: readonly string[]): Promise<RunningDaemon> {
-  const dataDir = join(ctx.workDir, 'data');
+async function startDaemon(ctx: FigureContext, dir: string, extra: readonly string[], setting: DaemonSetting = DEFAULT_SETTING): Promise<RunningDaemon> {
+  const root = setting.root ?? ctx.workDir;
+  const dataDir = join(root, 'data');
   const created = await runDashcdOk(['token', 'create', '--data', dataDir, '--scopes', 'ReadConfig,WriteConfig,DataExport', '--name', 'bench'], { cwd: ctx.workDir });
   const token = created.stdout.trim().split('\n').pop() ?? '';
-  const args = ['daemon', '--dir', dir, '--data', dataDir, '--archive', join(ctx.workDir, 'archive'), '--listen', '127.0.0.1:0', '--poll', '1s', ...extra];
-  const proc = startDashcd(args, { cwd: ctx.workDir, execArgv: ctx.execArgv, env: { DASHCD_LOG_LEVEL: 'info' } });
+  const args = ['daemon', '--dir', dir, '--data', dataDir, '--archive', join(root, 'archive'), '--listen', '127.0.0.1:0', '--poll', '1s', ...extra];
+  const proc = startDashcd(args, { cwd: ctx.workDir, execArgv: ctx.execArgv, env: { DASHCD_LOG_LEVEL: 'info', ...setting.env } });
   try {
     const [, baseUrl = ''] = await proc.waitFor(API_READY, 60_000);
     const endpoint = { baseUrl, token };
@@ -167,12 +183,12 @@ interface RssRun {
  * RSS sampled while the poller runs. `reconcileMs`: from the embedded API listening to the start-up pass done (each
  * dashboard is then checked live by GET, untimed).
  */
-async function daemonRss(ctx: FigureContext, count: number): Promise<RssRun> {
+async function daemonRss(ctx: FigureContext, count: number, setting: DaemonSetting = DEFAULT_SETTING): Promise<RssRun> {
   await requireComponent(['daemon'], ['daemon/daemon.js']);
-  const dir = join(ctx.workDir, 'dashboards');
+  const dir = join(setting.root ?? ctx.workDir, 'dashboards');
   const files = await writeDashboardSet(dir, { seed: ctx.seed, count, pinIds: true });
   const ids = files.map((_, i) => dashboardId(ctx.seed, i));
-  const d = await startDaemon(ctx, dir, ['--simulate-events', '--resync', '60s']);
+  const d = await startDaemon(ctx, dir, ['--simulate-events', '--resync', '60s'], setting);
   try {
     const reconcileMs = await waitFirstPass(d, 600_000);
     await waitAllLive(d, ids, 60_000);
@@ -185,17 +201,19 @@ async function daemonRss(ctx: FigureContext, count: number): Promise<RssRun> {
       rss.push(d.proc.memory().rssMb);
     }
     const peakMb = d.proc.memory().peakRssMb;
-    const details = { dashboards: count, startupReconcileMs: Math.round(reconcileMs), peakRssMb: peakMb, archiveFiles: await archivedFiles(join(ctx.workDir, 'archive')) };
+    const details = { dashboards: count, startupReconcileMs: Math.round(reconcileMs), peakRssMb: peakMb, archiveFiles: await archivedFiles(join(setting.root ?? ctx.workDir, 'archive')), ...(setting.env ? { env: setting.env } : {}) };
     return { rss, everyMs, peakMb, reconcileMs, details };
   } finally {
     await stopDaemon(d);
   }
 }
 
-function rssRow(count: number, run: RssRun, maxMb: number): Row {
+function rssRow(count: number, run: RssRun, maxMb: number, setting: DaemonSetting = DEFAULT_SETTING): Row {
   const value = summarize(run.rss);
   const note = `${run.rss.length} samples, ${run.everyMs / 1000} s apart; peak ${Math.round(run.peakMb)} MB`;
-  return { label: `daemon RSS with ${count.toLocaleString('en-US')} dashboards and the archive poller`, unit: 'MB', better: 'lower', value, goal: { text: `≤ ${maxMb} MB`, met: value.median <= maxMb }, note };
+  const env = Object.entries(setting.env ?? {}).map(([name, v]) => `${name}=${v}`).join(' ');
+  const label = `daemon RSS with ${count.toLocaleString('en-US')} dashboards and the archive poller${env ? `, ${env}` : ''}`;
+  return { label, unit: 'MB', better: 'lower', value, goal: { text: `≤ ${maxMb} MB`, met: value.median <= maxMb }, note };
 }
 
 async function measureRss(ctx: FigureContext): Promise<FigureOutcome> {
@@ -208,7 +226,10 @@ async function measureRssAtScale(ctx: FigureContext): Promise<FigureOutcome> {
   const count = ctx.sizes.daemonAtScale;
   const run = await daemonRss(ctx, count);
   const startup = { label: `daemon start-up: all ${count.toLocaleString('en-US')} dashboards live (API listening → start-up pass done)`, unit: 's', better: 'lower' as const, value: summarize([run.reconcileMs / 1000]) };
-  return { rows: [rssRow(count, run, MAX_RSS_AT_SCALE_MB), startup], details: run.details };
+  const arenas = { ...TWO_ARENAS, root: join(ctx.workDir, 'two-arenas') };
+  await mkdir(arenas.root);
+  const capped = await daemonRss(ctx, count, arenas);
+  return { rows: [rssRow(count, run, MAX_RSS_AT_SCALE_MB), rssRow(count, capped, MAX_RSS_AT_SCALE_MB, arenas), startup], details: { ...run.details, twoArenas: capped.details } };
 }
 
 export const daemonLiveFigure: Figure = { name: 'daemon-live', title: 'daemon: file saved → dashboard live, 100 edits', goal: 'p50 ≤ 150 ms; p99 ≤ 500 ms', run: measureLive };
