@@ -23,9 +23,9 @@ interface DaemonSetting {
 const DEFAULT_SETTING: DaemonSetting = {};
 
 /**
- * glibc gives each thread that allocates its own malloc arena (up to 8 per core), and after the start-up pass their
- * freed pages stay in the RSS; two arenas is the usual cap for a long-running multi-threaded process, and the
- * README's systemd unit and container set it. The 10,000-dashboard figure is measured both ways.
+ * glibc gives each thread that allocates its own malloc arena (up to 8 per core), whose freed pages can stay in the
+ * RSS; two arenas is the usual cap for a long-running multi-threaded process. The 10,000-dashboard figure is also
+ * measured so, to tell arena fragmentation from the rest of its run-to-run spread.
  */
 const TWO_ARENAS: DaemonSetting = { env: { MALLOC_ARENA_MAX: '2' } };
 
