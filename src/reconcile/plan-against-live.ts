@@ -11,8 +11,8 @@ export interface PlannedAgainstLive {
 
 /**
  * Reads the live side and compares each desired file as its GET returns (bounded concurrency), plus the owned
- * list. A live dashboard is dropped once compared: holding all of them beside the desired state doubled the heap
- * of a plan over thousands of dashboards, and the collector's time with it.
+ * list. A live dashboard is dropped once compared, so a plan holds `concurrency` of them at a time instead of every
+ * one beside the whole desired state.
  */
 export async function planAgainstLive(
   desired: readonly DesiredInput[],
