@@ -50,7 +50,7 @@ export async function checkSources(
 
 interface Thread {
   worker: Worker;
-  /** Batches sent and not yet answered, oldest first (a worker answers in order). */
+  /** Batches sent and not yet answered: put back in the queue if the worker fails. */
   inFlight: number[];
 }
 
