@@ -15,8 +15,11 @@ export type ValidationOutcome =
 
 export interface DashboardsApi {
   list(filter?: { owner?: string; tags?: string[] }): Promise<DashboardStub[]>;
-  /** The dashboard exactly as the server sent it (checked as deep as LiveDashboard goes); undefined on 404. */
-  get(id: string): Promise<LiveDashboard | undefined>;
+  /**
+   * The dashboard exactly as the server sent it (checked as deep as LiveDashboard goes); undefined on 404. `signal`
+   * abandons this read alone, retry waits included.
+   */
+  get(id: string, options?: { signal?: AbortSignal }): Promise<LiveDashboard | undefined>;
   create(body: unknown): Promise<CreatedDashboard>;
   /** Create-on-PUT: `created` on 201, `updated` on 204 (or 200). */
   put(id: string, body: unknown): Promise<'created' | 'updated'>;
@@ -29,7 +32,7 @@ export interface RequestCore {
   request(
     method: HttpMethod,
     path: string,
-    options?: { query?: URLSearchParams; body?: unknown; idempotent?: boolean },
+    options?: { query?: URLSearchParams; body?: unknown; idempotent?: boolean; signal?: AbortSignal },
   ): Promise<TextResponse>;
   /** The ApiError for an answer the operation does not accept. */
   fail(response: TextResponse): ApiError;
@@ -52,8 +55,8 @@ export function createDashboardsApi(core: RequestCore): DashboardsApi {
       return parseBodyAs(response, DashboardList).dashboards;
     },
 
-    async get(id) {
-      const response = await core.request('GET', one(id));
+    async get(id, options = {}) {
+      const response = await core.request('GET', one(id), options);
       if (response.status === 404) return undefined;
       if (response.status !== 200) throw core.fail(response);
       return parseBodyAs(response, LiveDashboard);

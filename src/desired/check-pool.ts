@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { checkDashboardSource } from './check-file.js';
-import type { FileCheck } from './dashboard-rules.js';
+import { packCheck, type PackedCheck } from './packed-check.js';
 import { tsSourceLoaderImport } from './ts-source-loader.js';
 
 export interface CheckRequest {
@@ -11,7 +11,7 @@ export interface CheckRequest {
 
 export interface CheckResponse {
   batch: number;
-  results: FileCheck[];
+  results: PackedCheck[];
 }
 
 /** Files per message: small enough to balance two threads, large enough that messaging stays negligible. */
@@ -21,7 +21,7 @@ const BATCH_SIZE = 16;
  * Batches queued at each worker. With one, a worker idled after every batch until the calling thread, busy with
  * a batch of its own, read the reply and sent the next: about a third of its time in a plan of 10,000 files.
  */
-const IN_FLIGHT_PER_WORKER = 2;
+const IN_FLIGHT_PER_WORKER = 4;
 
 /**
  * One thread per 50 files up to the core count, the calling thread included (it checks batches too): below ~50
@@ -32,20 +32,28 @@ export function defaultWorkerCount(files: number): number {
   return Math.max(0, Math.min(Math.floor(files / 50), availableParallelism()) - 1);
 }
 
+/** One file's check in the form the loader holds (packed-check.ts): the same on a worker and on the calling thread. */
+export function checkSource(source: string): PackedCheck {
+  return packCheck(checkDashboardSource(source));
+}
+
 /**
  * Checks every source; results in input order. With `workers > 0`, batches go to worker threads, and the calling
  * thread takes batches too while they start (a worker needs ~100 ms to load its modules). A worker that fails
  * puts its batch back in the queue, so a broken pool degrades to in-thread checking instead of losing files; an
  * error the check itself throws still surfaces, from the calling thread.
  */
-export async function checkSources(
-  sources: readonly string[],
-  workers: number,
-  onBatch: (thread: 'worker' | 'calling') => void = () => undefined,
-): Promise<FileCheck[]> {
-  const run = new BatchRun(sources, onBatch);
+export async function checkSources(sources: readonly string[], workers: number, hooks: CheckHooks = {}): Promise<PackedCheck[]> {
+  const run = new BatchRun(sources, hooks);
   if (workers <= 0 || run.batchCount <= 1) return run.runInline();
   return run.run(workers);
+}
+
+export interface CheckHooks {
+  /** After each batch, with the thread that checked it (tests use it to see the pool at work). */
+  onBatch?: (thread: 'worker' | 'calling') => void;
+  /** Each result as it lands, in any order: lets a caller start on a file before the others are checked. */
+  onChecked?: (index: number, check: PackedCheck) => void;
 }
 
 interface Thread {
@@ -56,21 +64,23 @@ interface Thread {
 
 class BatchRun {
   private readonly batches: number[][] = [];
-  private readonly results: FileCheck[];
+  private readonly results: PackedCheck[];
   private readonly queue: number[];
   private readonly threads: Thread[] = [];
   private remaining: number;
   private inlineRunning = false;
-  private settle: { resolve(results: FileCheck[]): void; reject(error: unknown): void } | undefined;
+  /** The batch the calling thread is part way through. */
+  private inlineBatch: { batch: number; checks: PackedCheck[] } | undefined;
+  private settle: { resolve(results: PackedCheck[]): void; reject(error: unknown): void } | undefined;
 
   constructor(
     private readonly sources: readonly string[],
-    private readonly onBatch: (thread: 'worker' | 'calling') => void,
+    private readonly hooks: CheckHooks,
   ) {
     for (let i = 0; i < sources.length; i += BATCH_SIZE) {
       this.batches.push(Array.from({ length: Math.min(BATCH_SIZE, sources.length - i) }, (_, k) => i + k));
     }
-    this.results = new Array<FileCheck>(sources.length);
+    this.results = new Array<PackedCheck>(sources.length);
     this.queue = this.batches.map((_, b) => b);
     this.remaining = this.batches.length;
   }
@@ -79,16 +89,16 @@ class BatchRun {
     return this.batches.length;
   }
 
-  runInline(): FileCheck[] {
+  runInline(): PackedCheck[] {
     for (let b = 0; b < this.batches.length; b++) {
       this.store(b, this.check(b));
-      this.onBatch('calling');
+      this.hooks.onBatch?.('calling');
     }
     return this.results;
   }
 
-  run(workers: number): Promise<FileCheck[]> {
-    return new Promise<FileCheck[]>((resolve, reject) => {
+  run(workers: number): Promise<PackedCheck[]> {
+    return new Promise<PackedCheck[]>((resolve, reject) => {
       this.settle = { resolve, reject };
       for (let i = 0; i < workers; i++) this.threads.push(this.startThread());
       for (let k = 0; k < IN_FLIGHT_PER_WORKER; k++) this.threads.forEach((t) => this.feed(t));
@@ -96,12 +106,16 @@ class BatchRun {
     });
   }
 
-  private check(batch: number): FileCheck[] {
-    return (this.batches[batch] as number[]).map((i) => checkDashboardSource(this.sources[i] as string));
+  private check(batch: number): PackedCheck[] {
+    return (this.batches[batch] as number[]).map((i) => checkSource(this.sources[i] as string));
   }
 
-  private store(batch: number, checks: readonly FileCheck[]): void {
-    (this.batches[batch] as number[]).forEach((index, k) => (this.results[index] = checks[k] as FileCheck));
+  private store(batch: number, checks: readonly PackedCheck[]): void {
+    (this.batches[batch] as number[]).forEach((index, k) => {
+      const check = checks[k] as PackedCheck;
+      this.results[index] = check;
+      this.hooks.onChecked?.(index, check);
+    });
   }
 
   private completed(): void {
@@ -127,21 +141,33 @@ class BatchRun {
     setImmediate(() => this.inlineStep());
   }
 
-  /** One batch on the calling thread, then yield so worker replies are handled between batches. */
+  /**
+   * One file of a batch on the calling thread, then yield: worker replies, and whatever else the caller does
+   * meanwhile (the plan reading live dashboards), wait a third of a millisecond, not a whole batch's five.
+   */
   private inlineStep(): void {
-    const batch = this.queue.shift();
-    if (batch === undefined) {
-      this.inlineRunning = false;
-      return;
+    if (this.inlineBatch === undefined) {
+      const batch = this.queue.shift();
+      if (batch === undefined) {
+        this.inlineRunning = false;
+        return;
+      }
+      this.inlineBatch = { batch, checks: [] };
     }
+    const { batch, checks } = this.inlineBatch;
+    const indexes = this.batches[batch] as number[];
     try {
-      this.store(batch, this.check(batch));
-      this.onBatch('calling');
+      checks.push(checkSource(this.sources[indexes[checks.length] as number] as string));
     } catch (error) {
       void this.stopThreads().finally(() => this.settle?.reject(error));
       return;
     }
-    this.completed();
+    if (checks.length === indexes.length) {
+      this.inlineBatch = undefined;
+      this.store(batch, checks);
+      this.hooks.onBatch?.('calling');
+      this.completed();
+    }
     setImmediate(() => this.inlineStep());
   }
 
@@ -153,7 +179,7 @@ class BatchRun {
     worker.on('message', (response: CheckResponse) => {
       thread.inFlight = thread.inFlight.filter((b) => b !== response.batch);
       this.store(response.batch, response.results);
-      this.onBatch('worker');
+      this.hooks.onBatch?.('worker');
       this.feed(thread);
       this.completed();
     });

@@ -1,9 +1,8 @@
 import { parentPort } from 'node:worker_threads';
-import { checkDashboardSource } from './check-file.js';
-import type { CheckRequest, CheckResponse } from './check-pool.js';
+import { checkSource, type CheckRequest, type CheckResponse } from './check-pool.js';
 
 // Worker entry: checks batches of file texts; the pool owns ordering, retries and shutdown.
 parentPort?.on('message', (request: CheckRequest) => {
-  const response: CheckResponse = { batch: request.batch, results: request.sources.map((s) => checkDashboardSource(s)) };
+  const response: CheckResponse = { batch: request.batch, results: request.sources.map((s) => checkSource(s)) };
   parentPort?.postMessage(response);
 });

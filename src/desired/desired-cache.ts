@@ -1,6 +1,6 @@
 import { deserialize, serialize } from 'node:v8';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import type { FileCheck } from './dashboard-rules.js';
+import type { PackedCheck } from './packed-check.js';
 
 /**
  * File checks by content hash, for callers that load the same folder again and again (the daemon): a file whose
@@ -8,8 +8,8 @@ import type { FileCheck } from './dashboard-rules.js';
  * the dashboards they get and may change them.
  */
 export interface DesiredCache {
-  get(contentHash: string): FileCheck | undefined;
-  set(contentHash: string, check: FileCheck): void;
+  get(contentHash: string): PackedCheck | undefined;
+  set(contentHash: string, check: PackedCheck): void;
   readonly size: number;
 }
 
@@ -29,7 +29,7 @@ export function createDesiredCache({ maxEntries = 10_000 }: { maxEntries?: numbe
       if (packed === undefined) return undefined;
       entries.delete(contentHash);
       entries.set(contentHash, packed);
-      return deserialize(inflateRawSync(packed)) as FileCheck;
+      return deserialize(inflateRawSync(packed)) as PackedCheck;
     },
     set(contentHash, check) {
       entries.delete(contentHash);

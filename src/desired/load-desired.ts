@@ -3,13 +3,13 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Dashboard } from '../schema/dashboard.js';
 import { parseDashboardId, type DashboardId } from '../schema/ids.js';
 import { checkSources, defaultWorkerCount } from './check-pool.js';
-import type { FileCheck } from './dashboard-rules.js';
 import type { DesiredCache } from './desired-cache.js';
 import { deriveDashboardId } from './derive-id.js';
 import { isCode } from '../lib/fs-errors.js';
 import { DASHBOARD_FILE, discoverFiles } from './discover-files.js';
 import { sourceLocator } from './locate-problems.js';
 import { duplicateIdDiagnostics, type DuplicateId } from './duplicate-ids.js';
+import type { PackedCheck } from './packed-check.js';
 import { readSources, type SourceFile } from './read-sources.js';
 
 export { deriveDashboardId } from './derive-id.js';
@@ -35,8 +35,13 @@ export interface DesiredDashboard {
   idSource: 'file' | 'derived';
   /** Relative to `cwd`, `/` separators. */
   file: string;
-  /** The file's own object, keys in file order, without `id` and `metadata`. */
-  body: Dashboard;
+  /**
+   * The file's own object, keys in file order, without `id` and `metadata`. From loadDesired it is decoded from the
+   * JSON text the loader holds (packed-check.ts) on every read, a fresh copy each time: read it once per use.
+   */
+  readonly body: Dashboard;
+  /** `body` as JSON text: what apply sends, and how the plan recognises an unchanged dashboard without decoding it. */
+  bodyJson: string;
   name: string;
   /** SHA-256 (hex) of the file's bytes. */
   contentHash: string;
@@ -63,6 +68,12 @@ export interface LoadDesiredOptions {
   workers?: number;
   /** Reuse checks of unchanged files across loads (the daemon). */
   cache?: DesiredCache;
+  /**
+   * Each file's outcome as soon as it is checked, before the rest of the folder is: its dashboard as the result
+   * will list it unless an earlier file claims the same id, or undefined for a file that is invalid or unreadable;
+   * `warned` when it has unknown keys. Lets a caller overlap its own work with the checks (reconcile/early-plans.ts).
+   */
+  onFileChecked?: (outcome: { dashboard: DesiredDashboard | undefined; warned: boolean }) => void;
 }
 
 /**
@@ -93,7 +104,7 @@ export async function loadDesired(options: LoadDesiredOptions): Promise<DesiredR
     return { dashboards: [], diagnostics: [{ file: shown('.'), line: 0, col: 0, path: '', message }], warnings: [], files: 0 };
   }
   const files = readSources(dir, names).filter((f) => f.kind !== 'gone');
-  const checks = await checkAll(files, options);
+  const checks = await checkAll(files, options, (file, check) => options.onFileChecked?.(outcomeOf(file, shown(file.name), check)));
   const diagnostics: Diagnostic[] = [];
   const warnings: Diagnostic[] = [];
   const valid: ValidFile[] = [];
@@ -103,8 +114,8 @@ export async function loadDesired(options: LoadDesiredOptions): Promise<DesiredR
       diagnostics.push({ file: shown(file.name), line: 0, col: 0, path: '', message: `cannot read the file (${file.reason})` });
     } else if (file.kind === 'read' && check !== undefined) {
       warnings.push(...(check.warnings ?? []).map((p) => ({ file: shown(file.name), ...p })));
-      if (check.ok && Object.hasOwn(check.value, 'dashcd')) diagnostics.push({ file: shown(file.name), ...environmentsOnly(file.source) });
-      else if (check.ok) valid.push({ name: file.name, file: shown(file.name), source: file.source, contentHash: file.contentHash, value: check.value });
+      if (check.ok && check.hasEnvironmentOverrides) diagnostics.push({ file: shown(file.name), ...environmentsOnly(file.source) });
+      else if (check.ok) valid.push({ name: file.name, file: shown(file.name), source: file.source, contentHash: file.contentHash, check });
       else diagnostics.push(...check.problems.map((p) => ({ file: shown(file.name), ...p })));
     }
   });
@@ -143,17 +154,38 @@ async function selectOnly(dir: string, cwd: string, only: readonly string[]): Pr
   return [...new Set(names)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** Checks files, asking the cache first and filling it after; misses go through the worker pool. */
-async function checkAll(files: readonly SourceFile[], options: LoadDesiredOptions): Promise<(FileCheck | undefined)[]> {
+type ReadFile = SourceFile & { kind: 'read' };
+
+/** What onFileChecked is told about one file: the dashboard it will most likely give, if it is valid. */
+function outcomeOf(file: SourceFile, shownName: string, check: PackedCheck | undefined): { dashboard: DesiredDashboard | undefined; warned: boolean } {
+  const warned = (check?.warnings?.length ?? 0) > 0;
+  if (file.kind !== 'read' || check === undefined || !check.ok || check.hasEnvironmentOverrides) return { dashboard: undefined, warned };
+  return { dashboard: desiredDashboard({ name: file.name, file: shownName, contentHash: file.contentHash, check }), warned };
+}
+
+/**
+ * Checks files, asking the cache first and filling it after; misses go through the worker pool. `onChecked` hears
+ * of every file as its check is known (unreadable ones at once).
+ */
+async function checkAll(
+  files: readonly SourceFile[],
+  options: LoadDesiredOptions,
+  onChecked: (file: SourceFile, check: PackedCheck | undefined) => void,
+): Promise<(PackedCheck | undefined)[]> {
   const { cache } = options;
-  const checks: (FileCheck | undefined)[] = files.map((f) => (f.kind === 'read' ? cache?.get(f.contentHash) : undefined));
+  const checks: (PackedCheck | undefined)[] = files.map((f) => (f.kind === 'read' ? cache?.get(f.contentHash) : undefined));
   const misses = files.flatMap((f, i) => (f.kind === 'read' && checks[i] === undefined ? [i] : []));
-  const sources = misses.map((i) => (files[i] as SourceFile & { kind: 'read' }).source);
-  const fresh = await checkSources(sources, options.workers ?? defaultWorkerCount(sources.length));
+  files.forEach((file, i) => {
+    if (file.kind !== 'read' || checks[i] !== undefined) onChecked(file, checks[i]);
+  });
+  const sources = misses.map((i) => (files[i] as ReadFile).source);
+  const fresh = await checkSources(sources, options.workers ?? defaultWorkerCount(sources.length), {
+    onChecked: (k, check) => onChecked(files[misses[k] as number] as ReadFile, check),
+  });
   misses.forEach((fileIndex, k) => {
-    const check = fresh[k] as FileCheck;
+    const check = fresh[k] as PackedCheck;
     checks[fileIndex] = check;
-    cache?.set((files[fileIndex] as SourceFile & { kind: 'read' }).contentHash, check);
+    cache?.set((files[fileIndex] as ReadFile).contentHash, check);
   });
   return checks;
 }
@@ -163,7 +195,24 @@ interface ValidFile {
   file: string;
   source: string;
   contentHash: string;
-  value: Record<string, unknown>;
+  check: PackedCheck & { ok: true };
+}
+
+/** A valid file's dashboard, its id from the file or derived from its path (`name`, relative to the folder). */
+function desiredDashboard(file: Omit<ValidFile, 'source'>): DesiredDashboard {
+  const { fileId, name, bodyJson } = file.check;
+  const fromFile = fileId === undefined ? undefined : parseDashboardId(fileId);
+  return {
+    id: fromFile ?? deriveDashboardId(file.name),
+    idSource: fromFile === undefined ? 'derived' : 'file',
+    file: file.file,
+    get body() {
+      return JSON.parse(bodyJson) as Dashboard;
+    },
+    bodyJson,
+    name,
+    contentHash: file.contentHash,
+  };
 }
 
 /** Ids from the file or derived from its path; a later file repeating an earlier file's id is a diagnostic. */
@@ -172,18 +221,15 @@ function assignIds(valid: readonly ValidFile[]): { dashboards: DesiredDashboard[
   const duplicates: DuplicateId[] = [];
   const byId = new Map<DashboardId, ValidFile & { idSource: 'file' | 'derived' }>();
   for (const file of valid) {
-    const { id: rawId, metadata: _metadata, ...body } = file.value;
-    const fromFile = typeof rawId === 'string' && rawId !== '' ? parseDashboardId(rawId) : undefined;
-    const id = fromFile ?? deriveDashboardId(file.name);
-    const idSource = fromFile === undefined ? 'derived' : 'file';
+    const dashboard = desiredDashboard(file);
+    const { id, idSource } = dashboard;
     const first = byId.get(id);
     if (first !== undefined) {
       duplicates.push({ id, first, later: { ...file, idSource } });
       continue;
     }
     byId.set(id, { ...file, idSource });
-    const name = (body.dashboardMetadata as { name: string }).name;
-    dashboards.push({ id, idSource, file: file.file, body: body as Dashboard, name, contentHash: file.contentHash });
+    dashboards.push(dashboard);
   }
   return { dashboards, duplicates };
 }

@@ -126,9 +126,10 @@ function validated(entry: Entry, rendered: RenderResult): { dashboard: DesiredDa
   // Values can make one environment's rendering too large where the file itself is not.
   const tooLarge = bodySizeMessage(body);
   if (tooLarge !== undefined) return { problems: [{ path: [], message: tooLarge }] };
-  const contentHash = createHash('sha256').update(JSON.stringify(body)).digest('hex');
+  const bodyJson = JSON.stringify(body);
+  const contentHash = createHash('sha256').update(bodyJson).digest('hex');
   const name = (body.dashboardMetadata as { name: string }).name;
-  return { dashboard: { id: entry.id, idSource: entry.idSource, file: entry.file.file, body: body as Dashboard, name, contentHash } };
+  return { dashboard: { id: entry.id, idSource: entry.idSource, file: entry.file.file, body: body as Dashboard, bodyJson, name, contentHash } };
 }
 
 /** Unknown keys of the rendered dashboard, at their place in the file (an override's member in `dashcd:`). */

@@ -1,5 +1,4 @@
 import type { Operation } from 'fast-json-patch';
-import { isDeepStrictEqual } from 'node:util';
 import { alignArrays } from './align-arrays.js';
 import { compareCodeUnits, isJsonObject, type JsonValue } from './json-value.js';
 
@@ -27,7 +26,7 @@ export function diffJson(from: JsonValue, to: JsonValue): DiffResult {
 function diffValue(from: JsonValue, to: JsonValue, path: string, out: DiffResult): void {
   if (Array.isArray(from) && Array.isArray(to)) diffArray(from, to, path, out);
   else if (isJsonObject(from) && isJsonObject(to)) diffObject(from, to, path, out);
-  else if (!isDeepStrictEqual(from, to)) emit(out, { op: 'replace', path, value: to }, from);
+  else if (!jsonEqual(from, to)) emit(out, { op: 'replace', path, value: to }, from);
 }
 
 function diffObject(from: Record<string, JsonValue>, to: Record<string, JsonValue>, path: string, out: DiffResult): void {
@@ -61,11 +60,13 @@ function diffArray(from: JsonValue[], to: JsonValue[], path: string, out: DiffRe
 
 /**
  * Exactly "diffValue would emit nothing" for JSON values: same shape, same keys, arrays item by item (equal arrays
- * align as pairs in order), scalars as isDeepStrictEqual compares them (Object.is, so -0 differs from 0). On any
- * other input it only answers true for the same data: an object that is not plain (a Date, a Map) never matches.
+ * align as pairs in order), scalars by value as JSON text has them: -0 is 0, since JSON.stringify writes both as
+ * `0` (no write could turn one into the other: reporting the difference would be a change apply never settles).
+ * On any other input it only answers true for the same data: an object that is not plain (a Date, a Map) never
+ * matches.
  */
 export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return Object.is(a, b);
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return a === b || Object.is(a, b);
   if (a === b) return true;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;

@@ -1,6 +1,7 @@
 import type { ApiClient } from '../client/api-client.js';
 import { mapConcurrent } from '../lib/concurrency.js';
 import { planDashboard, type CompareRules, type DesiredInput, type PlanChange } from '../plan/build-plan.js';
+import type { EarlyPlans } from './early-plans.js';
 
 export interface PlannedAgainstLive {
   /** One change per desired file, in the desired order. */
@@ -11,16 +12,17 @@ export interface PlannedAgainstLive {
 
 /**
  * Reads the live side and compares each desired file as its GET returns (bounded concurrency), plus the owned
- * list. A live dashboard is dropped once compared, so a plan holds `concurrency` of them at a time instead of every
+ * list; a file `early` already read and compared (early-plans.ts) is not read again. A live dashboard is dropped once compared, so a plan holds `concurrency` of them at a time instead of every
  * one beside the whole desired state.
  */
 export async function planAgainstLive(
   desired: readonly DesiredInput[],
-  deps: { api: ApiClient; rules: CompareRules; concurrency: number; signal?: AbortSignal; withOwned: boolean },
+  deps: { api: ApiClient; rules: CompareRules; concurrency: number; signal?: AbortSignal; withOwned: boolean; early?: EarlyPlans },
 ): Promise<PlannedAgainstLive> {
-  const { api, rules, concurrency, signal } = deps;
+  const { api, rules, concurrency, signal, early } = deps;
+  const plan = async (d: DesiredInput): Promise<PlanChange> => (await early?.take(d)) ?? planDashboard(d, await api.dashboards.get(d.id), rules);
   const [changes, stubs] = await Promise.all([
-    mapConcurrent(desired, concurrency, async (d) => planDashboard(d, await api.dashboards.get(d.id), rules), signal),
+    mapConcurrent(desired, concurrency, plan, signal),
     deps.withOwned ? api.dashboards.list({ tags: [rules.ownershipTag] }) : Promise.resolve([]),
   ]);
   // An aborted run leaves dashboards never read: a plan from it would call them new.

@@ -4,9 +4,10 @@ import { loadProjectConfigFor, type ProjectConfig } from '../config/project-conf
 import { readGitInfo, type GitInfo } from '../desired/git-info.js';
 import { strictly } from '../desired/strict.js';
 import { declaredEnvironments } from '../environments/environment.js';
-import { loadDesired, type DesiredCache, type Diagnostic, type DesiredResult } from '../desired/load-desired.js';
+import { loadDesired, type DesiredCache, type DesiredDashboard, type Diagnostic, type DesiredResult } from '../desired/load-desired.js';
 import type { Logger } from '../lib/logger.js';
-import { assemblePlan, type Plan } from '../plan/build-plan.js';
+import { assemblePlan, type CompareRules, type Plan } from '../plan/build-plan.js';
+import { EarlyPlans } from './early-plans.js';
 import { planAgainstLive } from './plan-against-live.js';
 
 export interface PlanContext {
@@ -52,15 +53,36 @@ export const DEFAULT_MAX_DELETE = 5;
 export async function planDashboards(ctx: PlanContext, options: PlanOptions = {}): Promise<PlanDashboardsResult> {
   const { only } = options;
   const dir = resolve(ctx.cwd, ctx.dir);
-  const [project, loaded, git] = await Promise.all([
-    loadProjectConfigFor(dir, ctx.cwd),
-    loadDesired({ dir, cwd: ctx.cwd, ...(only ? { only: [...only] } : {}), ...(ctx.cache ? { cache: ctx.cache } : {}), ...(ctx.workers !== undefined ? { workers: ctx.workers } : {}) }),
-    ctx.git ?? readGitInfo(dir),
-  ]);
+  const [project, git] = await Promise.all([loadProjectConfigFor(dir, ctx.cwd), ctx.git ?? readGitInfo(dir)]);
   // One target for files with templates would write `${{ values.x }}` literally: environments need their own loops.
   if (declaredEnvironments(project.config).length > 0) return { kind: 'invalid', diagnostics: [environmentsDeclared(project.file ?? dir, ctx.cwd)] };
-  const desired = ctx.strict === true || project.config.strict === true ? strictly(loaded) : loaded;
-  return planLoaded(ctx, { project, desired, git }, options);
+  const strict = ctx.strict === true || project.config.strict === true;
+  const early = project.diagnostics.length === 0 ? earlyPlansFor(ctx, project.config) : undefined;
+  const loaded = await loadDesired({
+    dir,
+    cwd: ctx.cwd,
+    ...(only ? { only: [...only] } : {}),
+    ...(ctx.cache ? { cache: ctx.cache } : {}),
+    ...(ctx.workers !== undefined ? { workers: ctx.workers } : {}),
+    ...(early
+      ? {
+          onFileChecked: ({ dashboard, warned }: { dashboard: DesiredDashboard | undefined; warned: boolean }) => {
+            if (dashboard !== undefined && !(strict && warned)) early.offer(dashboard);
+            else if (!options.tolerateInvalid) early.stop();
+          },
+        }
+      : {}),
+  });
+  const desired = strict ? strictly(loaded) : loaded;
+  return planLoaded(ctx, { project, desired, git }, options, early);
+}
+
+function earlyPlansFor(ctx: PlanContext, config: ProjectConfig): EarlyPlans {
+  return new EarlyPlans({ api: ctx.api, rules: compareRules(config), concurrency: ctx.concurrency, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+}
+
+function compareRules(config: ProjectConfig): CompareRules {
+  return { ownershipTag: config.ownershipTag, ignore: config.ignore };
 }
 
 /** A daemon that started without environments meets a commit that declares some (they are read at start). */
@@ -80,23 +102,32 @@ export interface LoadedState {
  * The rest of planDashboards once the desired state is loaded: also the path of one environment, whose desired
  * state comes from the environments stage instead of the files as they are.
  */
-export async function planLoaded(ctx: Omit<PlanContext, 'dir' | 'cwd'>, { project, desired, git }: LoadedState, options: PlanOptions = {}): Promise<PlanDashboardsResult> {
+export async function planLoaded(
+  ctx: Omit<PlanContext, 'dir' | 'cwd'>,
+  { project, desired, git }: LoadedState,
+  options: PlanOptions = {},
+  early?: EarlyPlans,
+): Promise<PlanDashboardsResult> {
   const { only } = options;
   const diagnostics: Diagnostic[] = [...project.diagnostics, ...desired.diagnostics];
   if (project.diagnostics.length > 0 || (diagnostics.length > 0 && !options.tolerateInvalid)) {
+    early?.stop();
     return { kind: 'invalid', diagnostics, desired };
   }
   const { config } = project;
   const partial = only !== undefined || diagnostics.length > 0;
   const prune = (options.prune ?? config.prune) ? { maxDelete: options.maxDelete ?? config.maxDelete ?? DEFAULT_MAX_DELETE } : undefined;
-  const rules = { ownershipTag: config.ownershipTag, ignore: config.ignore };
+  const rules = compareRules(config);
   const live = await planAgainstLive(desired.dashboards, {
     api: ctx.api,
     rules,
     concurrency: ctx.concurrency,
     withOwned: !partial,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
+    ...(early ? { early } : {}),
   });
+  // Files an early read started for but the plan did not take (a repeated id, strictness): abandon their reads.
+  early?.stop();
   const plan = assemblePlan(
     {
       desired: desired.dashboards,

@@ -47,6 +47,19 @@ describe('loadDesired', () => {
     expect(second?.contentHash).toBe(createHash('sha256').update(withId).digest('hex'));
   });
 
+  it('holds each body as the JSON apply sends: a fresh copy on every read, NaN written as null, -0 as 0', async () => {
+    const odd = `${VALID}extra:\n  nan: .nan\n  zero: -0\n`;
+    const [dashboard] = (await load({ 'a.yaml': odd })).dashboards;
+    if (dashboard === undefined) throw new Error('no dashboard loaded');
+    expect(dashboard.bodyJson).toBe(JSON.stringify(dashboard.body));
+    expect(dashboard.body).not.toBe(dashboard.body);
+    (dashboard.body.tiles as unknown[]).length = 0;
+    expect(dashboard.body.tiles).toHaveLength(1);
+    const { extra } = dashboard.body as unknown as { extra: { nan: unknown; zero: number } };
+    expect(extra.nan).toBeNull();
+    expect(Object.is(extra.zero, 0)).toBe(true);
+  });
+
   it('treats id: "" as no id and keeps YAML 1.2 strings such as on and yes', async () => {
     const result = await load({ 'a.yaml': `id: ""\n${VALID.replace('owner: ops', 'owner: "on"\n  tags: [yes, on, no]')}` });
     expect(result.diagnostics).toEqual([]);

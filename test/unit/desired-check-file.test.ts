@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkDashboardSource } from '../../src/desired/check-file.js';
 import { createDesiredCache } from '../../src/desired/desired-cache.js';
+import { packCheck, type PackedCheck } from '../../src/desired/packed-check.js';
 import { idProblem, isDashboardShaped, NOT_A_DASHBOARD, schemaErrorMap } from '../../src/desired/dashboard-rules.js';
 import { idPosition, sourceLocator } from '../../src/desired/locate-problems.js';
 
@@ -154,7 +155,7 @@ describe('source positions', () => {
 });
 
 describe('desired cache', () => {
-  const check1 = { ok: true as const, value: { dashboardMetadata: { name: 'a', owner: 'o' }, tiles: [] } };
+  const check1: PackedCheck = { ok: true, fileId: undefined, name: 'a', hasEnvironmentOverrides: false, bodyJson: '{"dashboardMetadata":{"name":"a","owner":"o"},"tiles":[]}' };
   const check2 = { ok: false as const, problems: [problem(1, 1, '', NOT_A_DASHBOARD)] };
 
   it('returns copies of what was stored by content hash', () => {
@@ -164,7 +165,7 @@ describe('desired cache', () => {
     const got = cache.get('h1');
     expect(got).toStrictEqual(check1);
     expect(got).not.toBe(check1);
-    if (got?.ok) got.value.tiles = ['changed'];
+    if (got?.ok) got.name = 'changed';
     expect(cache.get('h1')).toStrictEqual(check1);
     expect(cache.size).toBe(1);
   });
@@ -179,5 +180,25 @@ describe('desired cache', () => {
     cache.set('c', check1);
     cache.set('d', check1);
     expect([cache.get('a'), cache.get('c'), cache.get('d'), cache.size]).toStrictEqual([undefined, check1, check1, 2]);
+  });
+});
+
+describe('packCheck (the form the loader holds)', () => {
+  it('keeps the file id only when it is a non-empty string, the name, the dashcd: flag, and the body as JSON without id and metadata', () => {
+    const value = { id: 'ABC', metadata: { v: 1 }, dashboardMetadata: { name: 'n', owner: 'o' }, tiles: [], dashcd: { environments: ['prod'] } };
+    expect(packCheck({ ok: true, value, warnings: [problem(1, 1, 'x', 'unknown')] })).toStrictEqual({
+      ok: true,
+      fileId: 'ABC',
+      name: 'n',
+      hasEnvironmentOverrides: true,
+      bodyJson: '{"dashboardMetadata":{"name":"n","owner":"o"},"tiles":[],"dashcd":{"environments":["prod"]}}',
+      warnings: [problem(1, 1, 'x', 'unknown')],
+    });
+    for (const id of ['', null, undefined]) {
+      const packed = packCheck({ ok: true, value: { id, dashboardMetadata: { name: 'n', owner: 'o' }, tiles: [] } });
+      expect(packed).toStrictEqual({ ok: true, fileId: undefined, name: 'n', hasEnvironmentOverrides: false, bodyJson: '{"dashboardMetadata":{"name":"n","owner":"o"},"tiles":[]}' });
+    }
+    const invalid = { ok: false as const, problems: [problem(2, 3, 'tiles', 'Required')] };
+    expect(packCheck(invalid)).toBe(invalid);
   });
 });

@@ -35,14 +35,14 @@ describe('diffJson', () => {
     ]);
   });
 
-  it('compares scalars strictly: 0 and -0, 1 and "1", null and false differ', () => {
-    expect(diffJson({ a: 0, b: 1, c: null }, { a: -0, b: '1', c: false })).toEqual({
+  it('compares scalars by their JSON: 1 and "1", null and false, 0 and "" differ; 0 and -0 (both written 0) do not', () => {
+    expect(diffJson({ a: 0, b: 1, c: null, d: 0 }, { a: -0, b: '1', c: false, d: '' })).toEqual({
       patch: [
-        { op: 'replace', path: '/a', value: -0 },
         { op: 'replace', path: '/b', value: '1' },
         { op: 'replace', path: '/c', value: false },
+        { op: 'replace', path: '/d', value: '' },
       ],
-      before: [0, 1, null],
+      before: [1, null, 0],
     });
   });
 

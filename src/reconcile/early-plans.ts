@@ -1,0 +1,72 @@
+import type { ApiClient } from '../client/api-client.js';
+import { planDashboard, type CompareRules, type DesiredInput, type PlanChange } from '../plan/build-plan.js';
+
+interface Early {
+  id: string;
+  bodyJson: string;
+  /** undefined: the read failed or was stopped; the plan reads that dashboard itself. */
+  change: Promise<PlanChange | undefined>;
+}
+
+type Offered = DesiredInput & { bodyJson: string };
+
+/**
+ * Reads and compares each dashboard as soon as its file checks valid, while the rest of the folder is still being
+ * checked, so the reads overlap the checks instead of following them (at 10,000 files they were half the plan).
+ * Only a head start: the plan takes an early change when the loader's final dashboard for that file has the same id
+ * and body, and reads anything else itself. An invalid file means no plan will be made, and a failed read says the
+ * target needs the plan's own error handling: both stop early reading, in-flight reads included.
+ */
+export class EarlyPlans {
+  private readonly byFile = new Map<string, Early>();
+  private readonly waiting: { dashboard: Offered; settle: (change: PlanChange | undefined) => void }[] = [];
+  private readonly stopped = new AbortController();
+  /** Stopped, or the caller's signal aborted (a read it abandons fails, which stops the rest). */
+  private readonly signal: AbortSignal;
+  private inFlight = 0;
+
+  constructor(private readonly deps: { api: ApiClient; rules: CompareRules; concurrency: number; signal?: AbortSignal }) {
+    this.signal = deps.signal ? AbortSignal.any([deps.signal, this.stopped.signal]) : this.stopped.signal;
+  }
+
+  offer(dashboard: Offered): void {
+    if (this.signal.aborted) return;
+    const change = new Promise<PlanChange | undefined>((settle) => this.waiting.push({ dashboard, settle }));
+    this.byFile.set(dashboard.file, { id: dashboard.id, bodyJson: dashboard.bodyJson, change });
+    this.pump();
+  }
+
+  /** No further reads; reads in flight are abandoned and queued ones settle as not read. */
+  stop(): void {
+    this.stopped.abort();
+    for (const { settle } of this.waiting.splice(0)) settle(undefined);
+  }
+
+  /** The early change for this dashboard, if one was started for the same file, id and body; else undefined. */
+  take(dashboard: DesiredInput): Promise<PlanChange | undefined> | undefined {
+    const early = this.byFile.get(dashboard.file);
+    if (early === undefined || early.id !== dashboard.id || early.bodyJson !== dashboard.bodyJson) return undefined;
+    this.byFile.delete(dashboard.file);
+    return early.change;
+  }
+
+  private pump(): void {
+    if (this.signal.aborted) this.stop();
+    while (this.inFlight < this.deps.concurrency && this.waiting.length > 0) {
+      const { dashboard, settle } = this.waiting.shift() as (typeof this.waiting)[number];
+      this.inFlight++;
+      void this.read(dashboard).then(settle, () => {
+        this.stop();
+        settle(undefined);
+      }).finally(() => {
+        this.inFlight--;
+        this.pump();
+      });
+    }
+  }
+
+  private async read(dashboard: Offered): Promise<PlanChange> {
+    const live = await this.deps.api.dashboards.get(dashboard.id, { signal: this.signal });
+    return planDashboard(dashboard, live, this.deps.rules);
+  }
+}
