@@ -20,12 +20,22 @@ export interface DashboardsApi {
    * abandons this read alone, retry waits included.
    */
   get(id: string, options?: { signal?: AbortSignal }): Promise<LiveDashboard | undefined>;
+  /**
+   * The same read, as the server's JSON text, for a caller that can often decide on the text alone; `parse()` gives
+   * what `get` gives (and fails as it fails).
+   */
+  getText(id: string, options?: { signal?: AbortSignal }): Promise<LiveText | undefined>;
   create(body: unknown): Promise<CreatedDashboard>;
   /** Create-on-PUT: `created` on 201, `updated` on 204 (or 200). */
   put(id: string, body: unknown): Promise<'created' | 'updated'>;
   /** False on 404: already gone counts as done (as Monaco treats it). */
   remove(id: string): Promise<boolean>;
   validate(body: unknown, id?: string): Promise<ValidationOutcome>;
+}
+
+export interface LiveText {
+  readonly text: string;
+  parse(): LiveDashboard;
 }
 
 export interface RequestCore {
@@ -45,6 +55,12 @@ function one(id: string): string {
 }
 
 export function createDashboardsApi(core: RequestCore): DashboardsApi {
+  const getText: DashboardsApi['getText'] = async (id, options = {}) => {
+    const response = await core.request('GET', one(id), options);
+    if (response.status === 404) return undefined;
+    if (response.status !== 200) throw core.fail(response);
+    return { text: response.text, parse: () => parseBodyAs(response, LiveDashboard) };
+  };
   return {
     async list(filter = {}) {
       const query = new URLSearchParams();
@@ -56,11 +72,10 @@ export function createDashboardsApi(core: RequestCore): DashboardsApi {
     },
 
     async get(id, options = {}) {
-      const response = await core.request('GET', one(id), options);
-      if (response.status === 404) return undefined;
-      if (response.status !== 200) throw core.fail(response);
-      return parseBodyAs(response, LiveDashboard);
+      return (await getText(id, options))?.parse();
     },
+
+    getText,
 
     async create(body) {
       // POST is not idempotent: the retry policy only repeats it when the server cannot have acted on it.

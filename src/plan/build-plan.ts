@@ -18,8 +18,8 @@ export interface DesiredInput {
   /** The file's dashboard; an `id` or `metadata` in it is replaced by the plan's. */
   readonly body: Dashboard;
   /**
-   * `body` as JSON text (without `id` and `metadata`), when the caller holds it: an unchanged dashboard is then
-   * recognised by its text, without decoding `body` (the loader's is decoded on each read).
+   * `body` as JSON text (without `id` and `metadata`), when the caller holds it: a live dashboard whose text is what
+   * apply wrote from it is then unchanged without parsing either (plan/written-text.ts).
    */
   bodyJson?: string;
 }
@@ -133,7 +133,6 @@ export function planDashboard(desired: DesiredInput, live: LiveDashboard | undef
   const { id, name, file } = desired;
   const tag = rules.ownershipTag;
   const options: NormalizeOptions = { ignore: rules.ignore };
-  if (live && desired.bodyJson !== undefined && writtenFromText(live, desired.bodyJson, tag)) return { action: 'unchanged', id, name, file };
   const written = bodyToWrite(desired, tag);
   if (!live) return { action: 'create', id, name, file, desired: written };
   // A live dashboard without the tag was made elsewhere (or pulled): writing it is a takeover the reviewer must see,
@@ -156,23 +155,6 @@ function sameContent(live: LiveDashboard, written: Dashboard): boolean {
   const { id: _liveId, metadata: _liveMetadata, ...liveContent } = live;
   const { id: _writtenId, metadata: _writtenMetadata, ...writtenContent } = written;
   return jsonEqual(liveContent, writtenContent);
-}
-
-/**
- * Whether `live` is exactly what apply writes from this body text, decided on text so the body is never decoded:
- * the ownership tag is in its tags once, last (where the write appends it), and without it the live members but
- * `id` and `metadata` serialise to the same JSON. Then the live dashboard equals the written body as sameContent
- * compares (the tag list apart, which holds the same items in the same order), so it is unchanged. Anything else,
- * a target that orders members its own way included, is left to the full comparison.
- */
-function writtenFromText(live: LiveDashboard, bodyJson: string, tag: string): boolean {
-  const tags = live.dashboardMetadata.tags;
-  if (!tags || tags.length === 0 || tags.indexOf(tag) !== tags.length - 1) return false;
-  const { id: _liveId, metadata: _liveMetadata, ...content } = live;
-  // In place, so the members keep the order they were written in; a lone tag was added with its list.
-  const { tags: _tags, ...untagged } = content.dashboardMetadata;
-  const dashboardMetadata = tags.length === 1 ? untagged : { ...content.dashboardMetadata, tags: tags.slice(0, -1) };
-  return JSON.stringify({ ...content, dashboardMetadata }) === bodyJson;
 }
 
 /** The PUT body: the id first (as the real service's clients send it), then the file's body with the tag. */

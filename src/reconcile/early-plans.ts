@@ -1,5 +1,6 @@
 import type { ApiClient } from '../client/api-client.js';
-import { planDashboard, type CompareRules, type DesiredInput, type PlanChange } from '../plan/build-plan.js';
+import type { CompareRules, DesiredInput, PlanChange } from '../plan/build-plan.js';
+import { readAndPlan } from './plan-against-live.js';
 
 interface Early {
   id: string;
@@ -65,8 +66,7 @@ export class EarlyPlans {
     }
   }
 
-  private async read(dashboard: Offered): Promise<PlanChange> {
-    const live = await this.deps.api.dashboards.get(dashboard.id, { signal: this.signal });
-    return planDashboard(dashboard, live, this.deps.rules);
+  private read(dashboard: Offered): Promise<PlanChange> {
+    return readAndPlan(dashboard, { api: this.deps.api, rules: this.deps.rules, signal: this.signal });
   }
 }

@@ -1,6 +1,7 @@
 import type { ApiClient } from '../client/api-client.js';
 import { mapConcurrent } from '../lib/concurrency.js';
 import { planDashboard, type CompareRules, type DesiredInput, type PlanChange } from '../plan/build-plan.js';
+import { isWrittenText } from '../plan/written-text.js';
 import type { EarlyPlans } from './early-plans.js';
 
 export interface PlannedAgainstLive {
@@ -20,7 +21,7 @@ export async function planAgainstLive(
   deps: { api: ApiClient; rules: CompareRules; concurrency: number; signal?: AbortSignal; withOwned: boolean; early?: EarlyPlans },
 ): Promise<PlannedAgainstLive> {
   const { api, rules, concurrency, signal, early } = deps;
-  const plan = async (d: DesiredInput): Promise<PlanChange> => (await early?.take(d)) ?? planDashboard(d, await api.dashboards.get(d.id), rules);
+  const plan = async (d: DesiredInput): Promise<PlanChange> => (await early?.take(d)) ?? readAndPlan(d, { api, rules });
   const [changes, stubs] = await Promise.all([
     mapConcurrent(desired, concurrency, plan, signal),
     deps.withOwned ? api.dashboards.list({ tags: [rules.ownershipTag] }) : Promise.resolve([]),
@@ -33,4 +34,14 @@ export async function planAgainstLive(
     ...(stub.owner ? { owner: stub.owner } : {}),
   }));
   return { changes: changes as PlanChange[], owned };
+}
+
+/** One desired file against its live dashboard, read now; settled on the live text when that is what apply wrote. */
+export async function readAndPlan(desired: DesiredInput, deps: { api: ApiClient; rules: CompareRules; signal?: AbortSignal }): Promise<PlanChange> {
+  const { api, rules, signal } = deps;
+  const live = await api.dashboards.getText(desired.id, signal ? { signal } : {});
+  if (live !== undefined && desired.bodyJson !== undefined && isWrittenText(live.text, desired.bodyJson, rules.ownershipTag)) {
+    return { action: 'unchanged', id: desired.id, name: desired.name, file: desired.file };
+  }
+  return planDashboard(desired, live?.parse(), rules);
 }

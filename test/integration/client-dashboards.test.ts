@@ -50,6 +50,15 @@ describe('dashboards methods map statuses to results', () => {
     expect(last()?.path).toBe(`/e/local/api/config/v1/dashboards/${ID}`);
   });
 
+  it('getText gives the server text as sent, and parse() the value get gives; undefined on 404', async () => {
+    server.script({ status: 200, body: realDashboardText });
+    const live = await client.dashboards.getText(ID);
+    expect(live?.text).toBe(realDashboardText);
+    expect(JSON.stringify(live?.parse())).toBe(JSON.stringify(JSON.parse(realDashboardText)));
+    server.script({ status: 404, body: { error: { code: 404, message: `Dashboard ${ID} not found` } } });
+    expect(await client.dashboards.getText(ID)).toBeUndefined();
+  });
+
   it('get is undefined on 404', async () => {
     server.script({ status: 404, body: { error: { code: 404, message: `Dashboard ${ID} not found` } } });
     expect(await client.dashboards.get(ID)).toBeUndefined();

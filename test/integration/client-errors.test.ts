@@ -90,6 +90,9 @@ describe('client error messages', () => {
     const error = await client.dashboards.get(ID).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnexpectedResponseError);
     expect((error as UnexpectedResponseError).problems).toEqual([expect.stringMatching(/^dashboardMetadata\.owner: /)]);
+    server.script({ status: 200, body: { id: ID, dashboardMetadata: { name: 'x' }, tiles: [] } });
+    const live = await client.dashboards.getText(ID);
+    expect(() => live?.parse()).toThrow(error as Error);
   });
 
   it('sends the token only in the Authorization header, with JSON headers', async () => {

@@ -10,6 +10,7 @@ import { loadDesired } from '../../src/desired/load-desired.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { DEFAULT_OWNERSHIP_TAG, withOwnershipTag } from '../../src/plan/ownership.js';
 import { EarlyPlans } from '../../src/reconcile/early-plans.js';
+import { readAndPlan } from '../../src/reconcile/plan-against-live.js';
 import { planDashboards, planLoaded, type PlanContext } from '../../src/reconcile/plan-dashboards.js';
 import type { Dashboard } from '../../src/schema/dashboard.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -26,7 +27,11 @@ function body(n: number, markdown: string): Dashboard {
 /** The real client with its dashboard reads counted. */
 function countingReads(api: ApiClient): { api: ApiClient; reads: () => number } {
   let reads = 0;
-  const dashboards = { ...api.dashboards, get: (...args: Parameters<ApiClient['dashboards']['get']>) => (reads++, api.dashboards.get(...args)) };
+  const dashboards = {
+    ...api.dashboards,
+    get: (...args: Parameters<ApiClient['dashboards']['get']>) => (reads++, api.dashboards.get(...args)),
+    getText: (...args: Parameters<ApiClient['dashboards']['getText']>) => (reads++, api.dashboards.getText(...args)),
+  };
   return { api: { ...api, dashboards }, reads: () => reads };
 }
 
@@ -120,6 +125,29 @@ describe('planDashboards reads live dashboards while the files are still being c
     await writeDashboard('a.json', 1, 'one');
 
     await expect(planDashboards(context(api))).rejects.toBeInstanceOf(TransportError);
+  });
+});
+
+describe('readAndPlan', () => {
+  it('settles a dashboard the embedded server returns as apply wrote it on the text alone, without decoding the body', async () => {
+    const api = client();
+    const b = body(1, 'x');
+    await api.dashboards.put(id(1), { id: id(1), ...withOwnershipTag(b, DEFAULT_OWNERSHIP_TAG) });
+    const undecodable = (bodyJson: string) => ({
+      id: id(1),
+      file: 'a.json',
+      name: 'D1',
+      get body(): Dashboard {
+        throw new Error('decoded');
+      },
+      bodyJson,
+    });
+    const rules = { ownershipTag: DEFAULT_OWNERSHIP_TAG, ignore: [] };
+
+    expect(await readAndPlan(undecodable(JSON.stringify(b)), { api, rules })).toEqual({ action: 'unchanged', id: id(1), name: 'D1', file: 'a.json' });
+    await expect(readAndPlan(undecodable(JSON.stringify(body(1, 'y'))), { api, rules })).rejects.toThrow('decoded');
+    const parsed = { id: id(1), file: 'a.json', name: 'D1', body: body(1, 'y'), bodyJson: JSON.stringify(body(1, 'y')) };
+    expect(await readAndPlan(parsed, { api, rules })).toMatchObject({ action: 'update', patch: [{ op: 'replace', path: '/tiles/0/markdown', value: 'y' }] });
   });
 });
 
