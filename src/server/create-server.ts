@@ -58,6 +58,8 @@ export interface ServerOptions<E extends EnvironmentService = EnvironmentService
   readonly extraHandler?: (req: IncomingMessage, res: ServerResponse) => boolean;
   /** False for a command's own in-process server (see OwnerInfo.lasting); default true. */
   readonly lasting?: boolean;
+  /** Per environment, GET bodies kept uncompressed, in bytes (served-bytes.ts); default DEFAULT_HOT_BYTES. */
+  readonly hotBytes?: number;
 }
 
 export interface RunningServer<E extends EnvironmentService = EnvironmentService> {

@@ -30,6 +30,8 @@ export interface EnvironmentRegistryOptions<E extends EnvironmentService> {
   readonly randomUUID?: () => string;
   /** Opens the environment's events store in `dir`; absent while the server runs without an events feed. */
   readonly openEvents?: (env: EnvironmentId, dir: string) => Promise<E>;
+  /** Each environment's dashboard store's budget for GET bodies kept uncompressed (served-bytes.ts). */
+  readonly hotBytes?: number;
 }
 
 export interface EnvironmentRegistry<E extends EnvironmentService = EnvironmentService> {
@@ -102,7 +104,7 @@ export async function openEnvironments<E extends EnvironmentService = Environmen
 
 async function openEnvironment<E extends EnvironmentService>(
   env: EnvironmentId,
-  { layout, log, fs, clock = systemClock, randomUUID, openEvents }: EnvironmentRegistryOptions<E>,
+  { layout, log, fs, clock = systemClock, randomUUID, openEvents, hotBytes }: EnvironmentRegistryOptions<E>,
 ): Promise<Environment<E>> {
   const envLog = log.child({ env });
   const tokens = await openTokenStore({ file: layout.tokensFile(env), clock, fs });
@@ -112,6 +114,7 @@ async function openEnvironment<E extends EnvironmentService>(
     clock,
     fs,
     randomUUID,
+    ...(hotBytes !== undefined ? { hotBytes } : {}),
   });
   try {
     const events = openEvents ? await openEvents(env, layout.eventsDir(env)) : undefined;

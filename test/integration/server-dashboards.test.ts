@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_ENVIRONMENT } from '../../src/schema/ids.js';
+import { DEFAULT_ENVIRONMENT, DashboardId } from '../../src/schema/ids.js';
 import {
   api,
   dashboardsUrl,
@@ -226,5 +226,20 @@ describe('dashboard endpoints', () => {
     const text = await readFile(join(server.dataDir, 'env', 'local', 'dashboards', `${id}.json`), 'utf8');
     expect(text.split('\n').length).toBeGreaterThan(5);
     expect(JSON.parse(text)).toMatchObject({ id, dashboardMetadata: { name: 'file' } });
+  });
+});
+
+describe('the server option hotBytes', () => {
+  it('is each environment store\'s budget for GET bodies kept uncompressed', async () => {
+    const tight = await startTestServer({ hotBytes: 1 });
+    try {
+      for (const name of ['one', 'two']) await api(dashboardsUrl(tight), { method: 'POST', token: tight.token, body: minimalDashboard(name) });
+      const store = tight.server.environments.get(DEFAULT_ENVIRONMENT)!.dashboards;
+      const [first, second] = store.list().map((stub) => store.get(DashboardId.parse(stub.id))!.served.bytes().length);
+      expect(store.hotBytes).toBeGreaterThan(0);
+      expect([first, second]).toContain(store.hotBytes);
+    } finally {
+      await tight.close();
+    }
   });
 });

@@ -80,6 +80,12 @@ describe('server lifecycle', () => {
     expect(io.err()).toContain("--port must be a number from 0 to 65535, not 'http'");
   });
 
+  it('rejects a --cache-mb that is not a non-negative integer as a usage error, before taking the data dir', async () => {
+    const io = cliIo(dataDir, new AbortController().signal);
+    expect(await runCli([serveCommand], ['serve', '--port', '0', '--data', '.', '--cache-mb', 'lots'], io)).toBe(64);
+    expect(io.err()).toContain("--cache-mb must be a non-negative integer, got 'lots'");
+  });
+
   it('close() lets a write that is in flight finish and acknowledges it', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));

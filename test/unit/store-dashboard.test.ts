@@ -37,6 +37,26 @@ describe('dashboard store', () => {
     expect(JSON.parse(file)).toEqual(served);
   });
 
+  it('keeps GET bodies uncompressed within its hotBytes budget, all of them when the budget allows', async () => {
+    const roomy = await openDashboardStore({ dir: join(dir, 'roomy'), log: silentLogger(), hotBytes: 1024 * 1024 });
+    const tight = await openDashboardStore({ dir: join(dir, 'tight'), log: silentLogger(), hotBytes: 1 });
+    try {
+      const sizes: number[] = [];
+      for (const name of ['A', 'B', 'C']) {
+        const { id } = await roomy.create(body(name, { markdown: 'x'.repeat(2000) }));
+        sizes.push(roomy.get(id)!.served.bytes().length);
+        await tight.create(body(name, { markdown: 'x'.repeat(2000) }));
+      }
+      expect(roomy.hotBytes).toBe(sizes.reduce((a, b) => a + b, 0));
+      // Over budget, the most recent body stays raw (a store never inflates what it has just written).
+      expect(tight.hotBytes).toBe(sizes[2]);
+      expect(tight.list().map((stub) => JSON.parse(tight.get(DashboardId.parse(stub.id))!.served.bytes().toString('utf8')).dashboardMetadata.name).sort()).toEqual(['A', 'B', 'C']);
+    } finally {
+      await roomy.close();
+      await tight.close();
+    }
+  });
+
   it('replaces client metadata and id, and grows the version on every write', async () => {
     const first = await store.put(ID, { ...body('v1'), id: '', metadata: { configurationVersions: [99] } });
     expect(first.created).toBe(true);

@@ -15,7 +15,7 @@ import {
 } from './dashboard-document.js';
 import { JournaledFiles } from './journaled-files.js';
 import { KeyedSerializer } from './keyed-serializer.js';
-import { ServedBytesCache } from './served-bytes.js';
+import { DEFAULT_HOT_BYTES, ServedBytesCache } from './served-bytes.js';
 import { StoreError } from './store-error.js';
 import { loadStoreDir } from './store-recovery.js';
 
@@ -29,6 +29,8 @@ export interface DashboardStoreOptions {
   readonly clock?: Clock;
   readonly randomUUID?: () => string;
   readonly clusterVersion?: string;
+  /** GET bodies kept uncompressed, in bytes (served-bytes.ts); default DEFAULT_HOT_BYTES. */
+  readonly hotBytes?: number;
 }
 
 export interface DashboardListFilter {
@@ -55,6 +57,8 @@ export interface DashboardStore {
   /** Refuses new writes, waits for the ones in flight. */
   close(): Promise<void>;
   readonly size: number;
+  /** GET bodies currently held uncompressed, in bytes: within the `hotBytes` budget (or one body over it). */
+  readonly hotBytes: number;
 }
 
 /**
@@ -71,9 +75,10 @@ export async function openDashboardStore({
   clock = systemClock,
   randomUUID = nodeRandomUUID,
   clusterVersion = DEFAULT_CLUSTER_VERSION,
+  hotBytes = DEFAULT_HOT_BYTES,
 }: DashboardStoreOptions): Promise<DashboardStore> {
   const files = await JournaledFiles.open({ dir, journalDir, fs, log });
-  const cache = new ServedBytesCache();
+  const cache = new ServedBytesCache(hotBytes);
   const loaded = await loadStoreDir({ dir, fs, log, now: () => clock.now(), clusterVersion, cache });
   const index = new Map<DashboardId, DashboardRecord>(loaded.map((record) => [record.id, record]));
   const reserved = new Set<DashboardId>();
@@ -110,6 +115,9 @@ export async function openDashboardStore({
     list: (filter = {}) => listRecords(index.values(), filter),
     get size() {
       return index.size;
+    },
+    get hotBytes() {
+      return cache.hotBytes;
     },
     async create(body) {
       assertOpen();
