@@ -115,7 +115,17 @@ export async function loadDesired(options: LoadDesiredOptions): Promise<DesiredR
     } else if (file.kind === 'read' && check !== undefined) {
       warnings.push(...(check.warnings ?? []).map((p) => ({ file: shown(file.name), ...p })));
       if (check.ok && check.hasEnvironmentOverrides) diagnostics.push({ file: shown(file.name), ...environmentsOnly(file.source) });
-      else if (check.ok) valid.push({ name: file.name, file: shown(file.name), source: file.source, contentHash: file.contentHash, check });
+      else if (check.ok) {
+        valid.push({
+          name: file.name,
+          file: shown(file.name),
+          get source() {
+            return file.source;
+          },
+          contentHash: file.contentHash,
+          check,
+        });
+      }
       else diagnostics.push(...check.problems.map((p) => ({ file: shown(file.name), ...p })));
     }
   });
@@ -178,7 +188,7 @@ async function checkAll(
   files.forEach((file, i) => {
     if (file.kind !== 'read' || checks[i] !== undefined) onChecked(file, checks[i]);
   });
-  const sources = misses.map((i) => (files[i] as ReadFile).source);
+  const sources = { length: misses.length, text: (k: number) => (files[misses[k] as number] as ReadFile).source };
   const fresh = await checkSources(sources, options.workers ?? defaultWorkerCount(sources.length), {
     onChecked: (k, check) => onChecked(files[misses[k] as number] as ReadFile, check),
   });
@@ -193,7 +203,8 @@ async function checkAll(
 interface ValidFile {
   name: string;
   file: string;
-  source: string;
+  /** Decoded from the file's bytes on each read (read-sources.ts): only a repeated id needs it. */
+  readonly source: string;
   contentHash: string;
   check: PackedCheck & { ok: true };
 }
@@ -219,16 +230,17 @@ function desiredDashboard(file: Omit<ValidFile, 'source'>): DesiredDashboard {
 function assignIds(valid: readonly ValidFile[]): { dashboards: DesiredDashboard[]; duplicates: DuplicateId[] } {
   const dashboards: DesiredDashboard[] = [];
   const duplicates: DuplicateId[] = [];
-  const byId = new Map<DashboardId, ValidFile & { idSource: 'file' | 'derived' }>();
+  const byId = new Map<DashboardId, { file: ValidFile; idSource: 'file' | 'derived' }>();
+  const claim = ({ file, idSource }: { file: ValidFile; idSource: 'file' | 'derived' }) => ({ file: file.file, source: file.source, idSource });
   for (const file of valid) {
     const dashboard = desiredDashboard(file);
     const { id, idSource } = dashboard;
     const first = byId.get(id);
     if (first !== undefined) {
-      duplicates.push({ id, first, later: { ...file, idSource } });
+      duplicates.push({ id, first: claim(first), later: claim({ file, idSource }) });
       continue;
     }
-    byId.set(id, { ...file, idSource });
+    byId.set(id, { file, idSource });
     dashboards.push(dashboard);
   }
   return { dashboards, duplicates };

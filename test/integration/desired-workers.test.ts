@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkSource, checkSources } from '../../src/desired/check-pool.js';
+import { checkSource, checkSources, sourceTexts } from '../../src/desired/check-pool.js';
 import { toDashboardYaml } from '../../src/desired/dashboard-yaml.js';
 import { createDesiredCache, loadDesired } from '../../src/desired/load-desired.js';
 import { CORPUS_DASHBOARDS_DIR } from '../helpers/corpus.js';
@@ -49,7 +49,7 @@ describe('loadDesired on worker threads', () => {
     const names = (await readdir(join(root, 'dashboards'))).sort();
     const sources = await Promise.all(names.map((n) => readFile(join(root, 'dashboards', n), 'utf8')));
     const threads: string[] = [];
-    const pooled = await checkSources(sources, 1, { onBatch: (thread) => threads.push(thread) });
+    const pooled = await checkSources(sourceTexts(sources), 1, { onBatch: (thread) => threads.push(thread) });
     expect(threads).toContain('worker');
     expect(pooled).toEqual(sources.map((s) => checkSource(s)));
   });

@@ -3,6 +3,7 @@ import type { Logger } from '../../lib/logger.js';
 import { DEFAULT_ENVIRONMENT } from '../../schema/ids.js';
 import { DataDirLockedError } from '../../server/data-dir.js';
 import { startServer, type RunningServer } from '../../server/create-server.js';
+import { SERVE_HOT_BYTES } from '../../server/store/served-bytes.js';
 import type { EventStore } from '../../server/feed/event-store.js';
 import { startEventSimulator } from '../../server/feed/simulator.js';
 import { eventsServerOptions } from '../../server/routes/events.js';
@@ -14,12 +15,7 @@ import { createConsoleHandler } from '../../console/console-handler.js';
 import { readConfigToken, serveConsoleSource } from '../serve-console.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-/**
- * A plan reads every dashboard once per run, a cycle that an LRU smaller than the whole set misses on every read: at
- * 10,000 dashboards of ~17 KB the server inflated each one, and the garbage that made cost a fifth of a plan's wall
- * time. A server process can afford to hold that many (~200 MB); the daemon's embedded API keeps the smaller default.
- */
-const SERVE_CACHE_MB = 256;
+const SERVE_CACHE_MB = SERVE_HOT_BYTES / (1024 * 1024);
 
 export const serveCommand = defineCommand({
   path: ['serve'],

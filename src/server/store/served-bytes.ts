@@ -14,6 +14,14 @@ export interface ServedBytes {
  */
 export const DEFAULT_HOT_BYTES = 32 * 1024 * 1024;
 
+/**
+ * `dashcd serve`'s budget (its --cache-mb). A plan reads every dashboard once per run, a cycle that an LRU smaller than
+ * the whole set misses on every read: at 10,000 dashboards of ~17 KB the server inflated each one, and the garbage
+ * that made cost a fifth of the plan's wall time. A server process can afford to hold that many (~200 MB); the
+ * daemon's embedded API, whose memory is the daemon's, keeps the default.
+ */
+export const SERVE_HOT_BYTES = 256 * 1024 * 1024;
+
 class Entry implements ServedBytes {
   /** At least one is set: raw while hot (deflated too if it was cold before), deflated only while cold. */
   raw: Buffer | undefined;
