@@ -48,6 +48,7 @@ export default {
     'src/desired/desired-cache.ts',
     'src/desired/locate-problems.ts',
     'src/desired/id-edit.ts',
+    'src/desired/packed-check.ts',
     'src/desired/yaml-hazards.ts',
     'src/desired/fast-yaml/**/*.ts',
     // archive/: planning and parsing; writers, locks, sessions and the pull loop do I/O.

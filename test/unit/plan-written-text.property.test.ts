@@ -45,6 +45,7 @@ const VARIANTS: Record<string, LiveVariant> = {
   tagFirst: (w) => withTags(w, [TAG, ...(w.dashboardMetadata.tags ?? []).filter((t) => t !== TAG)]),
   tagTwice: (w) => withTags(w, [...(w.dashboardMetadata.tags ?? []), TAG]),
   tagRemoved: (w) => withTags(w, (w.dashboardMetadata.tags ?? []).filter((t) => t !== TAG)),
+  otherTagAfter: (w) => withTags(w, [...(w.dashboardMetadata.tags ?? []), 'w']),
   tagsDropped: (w) => withTags(w, undefined),
   tileRenamed: (w) => ({ ...w, tiles: w.tiles.map((t, i) => (i === 0 ? { ...t, name: `${t.name}!` } : t)) }),
   membersReversed: (w) => Object.fromEntries(Object.entries(w).reverse()) as LiveDashboard,
@@ -105,7 +106,14 @@ describe('isWrittenText', () => {
     expect(isWrittenText(live('"metadata":{"x":{"dashboardMetadata":{"tags":["managed-by:dashcd"]}}},"id":"x"'), bodyJson, TAG)).toBe(true);
     expect(isWrittenText(`{"metadata":{"x":1,"dashboardMetadata":{"name":"n","owner":"o","tags":["a","managed-by:dashcd"]},"tiles":[]}`, bodyJson, TAG)).toBe(false);
     expect(isWrittenText(live('"id":"x"', '{"dashboardMetadata":{"name":"n","owner":"o","tags":["a","managed-by:dashcd"]'), bodyJson, TAG)).toBe(false);
+    expect(isWrittenText(live('"id":"x"', '{"dashboardMetadata":{"name":"n'), bodyJson, TAG)).toBe(false);
     expect(isWrittenText(live('"id":"x"', '{"dashboardMetadata":{"name":"n\\"}","owner":"o","tags":["a","managed-by:dashcd"]},"tiles":[]}'), JSON.stringify({ ...body, dashboardMetadata: { ...body.dashboardMetadata, name: 'n\"}' } }), TAG)).toBe(true);
+  });
+
+  it('answers false where the tag is not last, or a body that holds the tag itself meets one more tag', () => {
+    expect(isWrittenText(live('"id":"x"', written.replace('["a","managed-by:dashcd"]', '["managed-by:dashcd","a"]')), bodyJson, TAG)).toBe(false);
+    const ownTag = JSON.stringify({ ...body, dashboardMetadata: { ...body.dashboardMetadata, tags: [TAG] } });
+    expect(isWrittenText(live('"id":"x"', written.replace('["a","managed-by:dashcd"]', '["managed-by:dashcd","a"]')), ownTag, TAG)).toBe(false);
   });
 
   it('leaves text laid out another way, and bodies that do not start with dashboardMetadata, to the full comparison', () => {
