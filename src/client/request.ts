@@ -49,7 +49,7 @@ export function createRequester(config: RequesterConfig): RequestText {
     const site = { method, url: displayUrl(new URL(fullPath, config.root.origin), config.redact) };
     const body = encodeBody(options.body);
     const headers = body === undefined ? baseHeaders : { ...baseHeaders, 'content-type': 'application/json' };
-    const signal = combineSignals(config.signal, options.signal);
+    const { signal, release } = combineSignals(config.signal, options.signal);
     const { outcome, attempts } = await runWithRetry(
       () => config.transport.send({ method, path: fullPath, headers, body, signal }),
       {
@@ -60,7 +60,7 @@ export function createRequester(config: RequesterConfig): RequestText {
         idempotent: options.idempotent ?? method !== 'POST',
         onRetry: (info) => logRetry(site, info),
       },
-    );
+    ).finally(release);
     if (outcome.kind === 'transport') {
       const ctx = { ...site, baseUrl: config.baseUrl, attempts, redact: config.redact };
       throw transportErrorFrom(outcome.reason, outcome.cause, ctx);
@@ -74,8 +74,26 @@ function encodeBody(body: unknown): string | undefined {
   return typeof body === 'string' ? body : JSON.stringify(body);
 }
 
-function combineSignals(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
-  if (a === undefined) return b;
-  if (b === undefined) return a;
-  return AbortSignal.any([a, b]);
+/**
+ * One signal that aborts with either, and `release` to call once the request settles. Not AbortSignal.any: on Node 20
+ * a signal made by it stays registered with its sources for as long as they live, and the client's own signal lives
+ * as long as a daemon, which would keep one entry for every request that also had a signal of its own.
+ */
+function combineSignals(a: AbortSignal | undefined, b: AbortSignal | undefined): { signal: AbortSignal | undefined; release(): void } {
+  if (a === undefined || b === undefined) return { signal: a ?? b, release: () => undefined };
+  const combined = new AbortController();
+  const abortWith = (source: AbortSignal) => () => combined.abort(source.reason);
+  const onA = abortWith(a);
+  const onB = abortWith(b);
+  if (a.aborted) onA();
+  else if (b.aborted) onB();
+  a.addEventListener('abort', onA, { once: true });
+  b.addEventListener('abort', onB, { once: true });
+  return {
+    signal: combined.signal,
+    release: () => {
+      a.removeEventListener('abort', onA);
+      b.removeEventListener('abort', onB);
+    },
+  };
 }

@@ -1,3 +1,5 @@
+import { LiveDashboard } from '../schema/dashboard.js';
+
 const METADATA_MEMBER = '"dashboardMetadata":';
 
 /**
@@ -35,10 +37,17 @@ export function withoutWrittenTag(metadata: Record<string, unknown>, tag: string
   return rest;
 }
 
-/** `{"metadata":…,"id":"…"` with nothing else: the server's own members, cut where `dashboardMetadata` starts. */
+const ServerMembers = LiveDashboard.pick({ id: true, metadata: true });
+
+/**
+ * `{"metadata":…,"id":"…"` and nothing else, as a GET's schema takes them: the server's own members, cut where
+ * `dashboardMetadata` starts. At least one, so the text joins them to `dashboardMetadata` with a comma that belongs.
+ */
 function isServerHead(head: string): boolean {
   const parsed = parseObject(`${head}}`);
-  return parsed !== undefined && Object.keys(parsed).every((key) => key === 'metadata' || key === 'id');
+  if (parsed === undefined) return false;
+  const keys = Object.keys(parsed);
+  return keys.length > 0 && keys.every((key) => key === 'metadata' || key === 'id') && ServerMembers.safeParse(parsed).success;
 }
 
 /** Only ever given text that starts with `{`: it parses to an object or not at all. */

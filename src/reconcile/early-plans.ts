@@ -21,17 +21,20 @@ type Offered = DesiredInput & { bodyJson: string };
 export class EarlyPlans {
   private readonly byFile = new Map<string, Early>();
   private readonly waiting: { dashboard: Offered; settle: (change: PlanChange | undefined) => void }[] = [];
+  /** Aborted by stop(), and by the caller's signal (a listener removed again by stop(): that signal may be a daemon's). */
   private readonly stopped = new AbortController();
-  /** Stopped, or the caller's signal aborted (a read it abandons fails, which stops the rest). */
-  private readonly signal: AbortSignal;
+  private readonly onCallerAbort = (): void => this.stop();
+  private readonly concurrency: number;
   private inFlight = 0;
 
   constructor(private readonly deps: { api: ApiClient; rules: CompareRules; concurrency: number; signal?: AbortSignal }) {
-    this.signal = deps.signal ? AbortSignal.any([deps.signal, this.stopped.signal]) : this.stopped.signal;
+    this.concurrency = Math.max(1, deps.concurrency);
+    if (deps.signal?.aborted) this.stopped.abort();
+    else deps.signal?.addEventListener('abort', this.onCallerAbort, { once: true });
   }
 
   offer(dashboard: Offered): void {
-    if (this.signal.aborted) return;
+    if (this.stopped.signal.aborted) return;
     const change = new Promise<PlanChange | undefined>((settle) => this.waiting.push({ dashboard, settle }));
     this.byFile.set(dashboard.file, { id: dashboard.id, bodyJson: dashboard.bodyJson, change });
     this.pump();
@@ -39,6 +42,7 @@ export class EarlyPlans {
 
   /** No further reads; reads in flight are abandoned and queued ones settle as not read. */
   stop(): void {
+    this.deps.signal?.removeEventListener('abort', this.onCallerAbort);
     this.stopped.abort();
     for (const { settle } of this.waiting.splice(0)) settle(undefined);
   }
@@ -52,8 +56,7 @@ export class EarlyPlans {
   }
 
   private pump(): void {
-    if (this.signal.aborted) this.stop();
-    while (this.inFlight < this.deps.concurrency && this.waiting.length > 0) {
+    while (this.inFlight < this.concurrency && this.waiting.length > 0) {
       const { dashboard, settle } = this.waiting.shift() as (typeof this.waiting)[number];
       this.inFlight++;
       void this.read(dashboard).then(settle, () => {
@@ -67,6 +70,6 @@ export class EarlyPlans {
   }
 
   private read(dashboard: Offered): Promise<PlanChange> {
-    return readAndPlan(dashboard, { api: this.deps.api, rules: this.deps.rules, signal: this.signal });
+    return readAndPlan(dashboard, { api: this.deps.api, rules: this.deps.rules, signal: this.stopped.signal });
   }
 }

@@ -21,7 +21,7 @@ export async function planAgainstLive(
   deps: { api: ApiClient; rules: CompareRules; concurrency: number; signal?: AbortSignal; withOwned: boolean; early?: EarlyPlans },
 ): Promise<PlannedAgainstLive> {
   const { api, rules, concurrency, signal, early } = deps;
-  const plan = async (d: DesiredInput): Promise<PlanChange> => (await early?.take(d)) ?? readAndPlan(d, { api, rules });
+  const plan = async (d: DesiredInput): Promise<PlanChange> => (await early?.take(d)) ?? readAndPlan(d, { api, rules, ...(signal ? { signal } : {}) });
   const [changes, stubs] = await Promise.all([
     mapConcurrent(desired, concurrency, plan, signal),
     deps.withOwned ? api.dashboards.list({ tags: [rules.ownershipTag] }) : Promise.resolve([]),

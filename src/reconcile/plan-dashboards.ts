@@ -51,13 +51,27 @@ export const DEFAULT_MAX_DELETE = 5;
 
 /** The read half of a reconcile: project config + desired state + live state → a plan (pure). */
 export async function planDashboards(ctx: PlanContext, options: PlanOptions = {}): Promise<PlanDashboardsResult> {
-  const { only } = options;
   const dir = resolve(ctx.cwd, ctx.dir);
   const [project, git] = await Promise.all([loadProjectConfigFor(dir, ctx.cwd), ctx.git ?? readGitInfo(dir)]);
   // One target for files with templates would write `${{ values.x }}` literally: environments need their own loops.
   if (declaredEnvironments(project.config).length > 0) return { kind: 'invalid', diagnostics: [environmentsDeclared(project.file ?? dir, ctx.cwd)] };
   const strict = ctx.strict === true || project.config.strict === true;
   const early = project.diagnostics.length === 0 ? earlyPlansFor(ctx, project.config) : undefined;
+  // However the plan ends (invalid files, a failed read, an abort), reads it did not take are abandoned.
+  try {
+    return await planWithEarlyReads(ctx, { dir, project, git, strict, early }, options);
+  } finally {
+    early?.stop();
+  }
+}
+
+/** Loads the files, offering each valid one to `early` as it is checked, then plans. */
+async function planWithEarlyReads(
+  ctx: PlanContext,
+  { dir, project, git, strict, early }: { dir: string; project: LoadedState['project']; git: GitInfo | undefined; strict: boolean; early: EarlyPlans | undefined },
+  options: PlanOptions,
+): Promise<PlanDashboardsResult> {
+  const { only } = options;
   const loaded = await loadDesired({
     dir,
     cwd: ctx.cwd,
@@ -111,7 +125,6 @@ export async function planLoaded(
   const { only } = options;
   const diagnostics: Diagnostic[] = [...project.diagnostics, ...desired.diagnostics];
   if (project.diagnostics.length > 0 || (diagnostics.length > 0 && !options.tolerateInvalid)) {
-    early?.stop();
     return { kind: 'invalid', diagnostics, desired };
   }
   const { config } = project;
@@ -126,8 +139,6 @@ export async function planLoaded(
     ...(ctx.signal ? { signal: ctx.signal } : {}),
     ...(early ? { early } : {}),
   });
-  // Files an early read started for but the plan did not take (a repeated id, strictness): abandon their reads.
-  early?.stop();
   const plan = assemblePlan(
     {
       desired: desired.dashboards,

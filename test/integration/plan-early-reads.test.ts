@@ -1,4 +1,5 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { getEventListeners } from 'node:events';
 import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import { createApiClient, type ApiClient } from '../../src/client/api-client.js'
 import { TransportError } from '../../src/client/errors.js';
 import { loadProjectConfigFor } from '../../src/config/project-config.js';
 import { loadDesired } from '../../src/desired/load-desired.js';
+import { strictly } from '../../src/desired/strict.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { DEFAULT_OWNERSHIP_TAG, withOwnershipTag } from '../../src/plan/ownership.js';
 import { EarlyPlans } from '../../src/reconcile/early-plans.js';
@@ -14,6 +16,7 @@ import { readAndPlan } from '../../src/reconcile/plan-against-live.js';
 import { planDashboards, planLoaded, type PlanContext } from '../../src/reconcile/plan-dashboards.js';
 import type { Dashboard } from '../../src/schema/dashboard.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { waitFor } from '../helpers/wait.js';
 
 const id = (n: number): string => `0e1a0000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
@@ -24,15 +27,20 @@ function body(n: number, markdown: string): Dashboard {
   };
 }
 
-/** The real client with its dashboard reads counted. */
-function countingReads(api: ApiClient): { api: ApiClient; reads: () => number } {
+/** The real client with its dashboard reads counted: early ones (they carry the early reads' signal) apart. */
+function countingReads(api: ApiClient): { api: ApiClient; reads: () => number; early: () => number } {
   let reads = 0;
+  let early = 0;
   const dashboards = {
     ...api.dashboards,
     get: (...args: Parameters<ApiClient['dashboards']['get']>) => (reads++, api.dashboards.get(...args)),
-    getText: (...args: Parameters<ApiClient['dashboards']['getText']>) => (reads++, api.dashboards.getText(...args)),
+    getText: (...args: Parameters<ApiClient['dashboards']['getText']>) => {
+      reads++;
+      if (args[1]?.signal !== undefined) early++;
+      return api.dashboards.getText(...args);
+    },
   };
-  return { api: { ...api, dashboards }, reads: () => reads };
+  return { api: { ...api, dashboards }, reads: () => reads, early: () => early };
 }
 
 let root = '';
@@ -66,7 +74,8 @@ async function writeDashboard(name: string, n: number, markdown: string): Promis
 /** The plan of the same folder without early reads: load everything, then plan. */
 async function planAfterLoading(api: ApiClient, options: Parameters<typeof planLoaded>[2] = {}) {
   const dir = join(root, 'dashboards');
-  const [project, desired] = await Promise.all([loadProjectConfigFor(dir, root), loadDesired({ dir, cwd: root, workers: 1 })]);
+  const [project, loaded] = await Promise.all([loadProjectConfigFor(dir, root), loadDesired({ dir, cwd: root, workers: 1 })]);
+  const desired = project.config.strict === true ? strictly(loaded) : loaded;
   return planLoaded(context(api), { project, desired, git: undefined }, options);
 }
 
@@ -86,6 +95,50 @@ describe('planDashboards reads live dashboards while the files are still being c
     expect(early.kind === 'planned' && early.plan.summary).toEqual({ create: 20, adopt: 10, update: 10, delete: 0, unchanged: 20, orphan: 0 });
     expect(early.kind === 'planned' && early.plan).toEqual(after.kind === 'planned' && after.plan);
     expect(counted.reads()).toBe(60);
+    expect(counted.early()).toBe(60);
+  });
+
+  it('never reads a file early that strictness makes invalid, and plans the rest as planning after loading does', async () => {
+    const api = client();
+    await writeFile(join(root, 'dashcd.yaml'), 'strict: true\n');
+    await writeDashboard('a.json', 1, 'one');
+    await writeFile(join(root, 'dashboards', 'b.json'), JSON.stringify({ id: id(2), ...body(2, 'two'), typo: 1 }));
+    const counted = countingReads(api);
+
+    const early = await planDashboards(context(counted.api), { tolerateInvalid: true });
+    const after = await planAfterLoading(api, { tolerateInvalid: true });
+
+    expect(early.kind === 'planned' && early.plan.changes.map((c) => [c.action, c.id])).toEqual([['create', id(1)]]);
+    expect(early.kind === 'planned' && early.plan).toEqual(after.kind === 'planned' && after.plan);
+    expect(counted.early()).toBe(1);
+  });
+
+  it('stops at once when the caller aborts, as the daemon does on SIGTERM (one signal for the pass and its client)', { timeout: 30_000 }, async () => {
+    const silent = await silentServer();
+    onTestFinished(() => silent.close());
+    const controller = new AbortController();
+    const api = createApiClient({ baseUrl: `http://127.0.0.1:${silent.port}/e/local`, token: server.token, requestTimeoutMs: 600_000, signal: controller.signal });
+    clients.push(api);
+    for (let n = 0; n < 10; n++) await writeDashboard(`d${n}.json`, n, `m${n}`);
+
+    const planned = planDashboards({ ...context(api), signal: controller.signal });
+    await waitFor(() => silent.connections() > 0, { what: 'an early read to connect' });
+    controller.abort(new Error('pass cancelled'));
+
+    await expect(planned).rejects.toThrow('pass cancelled');
+  });
+
+  it('leaves no listener behind on a signal that outlives the plan (a daemon plans every few seconds)', async () => {
+    const lifetime = new AbortController();
+    const api = createApiClient({ baseUrl: server.url, token: server.token, signal: lifetime.signal });
+    clients.push(api);
+    for (let n = 0; n < 20; n++) await writeDashboard(`d${n}.json`, n, `m${n}`);
+    const before = getEventListeners(lifetime.signal, 'abort').length;
+
+    for (let pass = 0; pass < 3; pass++) expect((await planDashboards({ ...context(api), signal: lifetime.signal })).kind).toBe('planned');
+
+    // undici drops a request's own listener once its body has closed, a turn or two after the answer is used.
+    await waitFor(() => getEventListeners(lifetime.signal, 'abort').length === before, { what: 'the listeners of the last requests to go' });
   });
 
   it('plans the first of two files with one id from its own early read when invalid files are tolerated', async () => {
@@ -182,13 +235,14 @@ describe('EarlyPlans', () => {
 });
 
 /** Accepts connections and never answers. */
-async function silentServer(): Promise<{ port: number; close(): Promise<void> }> {
+async function silentServer(): Promise<{ port: number; connections(): number; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   const silent = createServer((socket) => sockets.add(socket));
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
   const { port } = silent.address() as { port: number };
   return {
     port,
+    connections: () => sockets.size,
     close: () => {
       for (const socket of sockets) socket.destroy();
       return new Promise<void>((resolve) => silent.close(() => resolve()));

@@ -233,7 +233,7 @@ describe('the server option hotBytes', () => {
   it('is each environment store\'s budget for GET bodies kept uncompressed', async () => {
     const tight = await startTestServer({ hotBytes: 1 });
     try {
-      for (const name of ['one', 'two']) await api(dashboardsUrl(tight), { method: 'POST', token: tight.token, body: minimalDashboard(name) });
+      for (const name of ['one', 'a longer name']) await api(dashboardsUrl(tight), { method: 'POST', token: tight.token, body: minimalDashboard(name) });
       const store = tight.server.environments.get(DEFAULT_ENVIRONMENT)!.dashboards;
       const [first, second] = store.list().map((stub) => store.get(DashboardId.parse(stub.id))!.served.bytes().length);
       expect(store.hotBytes).toBeGreaterThan(0);
