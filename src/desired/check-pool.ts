@@ -39,7 +39,8 @@ export function checkSource(source: string): PackedCheck {
 
 /**
  * Checks every source; results in input order. With `workers > 0`, batches go to worker threads, and the calling
- * thread takes batches too while they start (a worker needs ~100 ms to load its modules). A worker that fails
+ * thread checks queued batches too, one file per turn of its event loop (so it also covers the ~100 ms a worker needs
+ * to load its modules). A worker that fails
  * puts its batch back in the queue, so a broken pool degrades to in-thread checking instead of losing files; an
  * error the check itself throws still surfaces, from the calling thread.
  */

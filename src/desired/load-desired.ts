@@ -104,7 +104,13 @@ export async function loadDesired(options: LoadDesiredOptions): Promise<DesiredR
     return { dashboards: [], diagnostics: [{ file: shown('.'), line: 0, col: 0, path: '', message }], warnings: [], files: 0 };
   }
   const files = readSources(dir, names).filter((f) => f.kind !== 'gone');
-  const checks = await checkAll(files, options, (file, check) => options.onFileChecked?.(outcomeOf(file, shown(file.name), check)));
+  // Each valid file's dashboard is made once, as its check lands: for onFileChecked, and for the result.
+  const made = new Array<DesiredDashboard | undefined>(files.length);
+  const checks = await checkAll(files, options, (i, check) => {
+    const outcome = outcomeOf(files[i] as SourceFile, shown((files[i] as SourceFile).name), check);
+    made[i] = outcome.dashboard;
+    options.onFileChecked?.(outcome);
+  });
   const diagnostics: Diagnostic[] = [];
   const warnings: Diagnostic[] = [];
   const valid: ValidFile[] = [];
@@ -117,13 +123,10 @@ export async function loadDesired(options: LoadDesiredOptions): Promise<DesiredR
       if (check.ok && check.hasEnvironmentOverrides) diagnostics.push({ file: shown(file.name), ...environmentsOnly(file.source) });
       else if (check.ok) {
         valid.push({
-          name: file.name,
-          file: shown(file.name),
+          dashboard: made[i] as DesiredDashboard,
           get source() {
             return file.source;
           },
-          contentHash: file.contentHash,
-          check,
         });
       }
       else diagnostics.push(...check.problems.map((p) => ({ file: shown(file.name), ...p })));
@@ -175,22 +178,22 @@ function outcomeOf(file: SourceFile, shownName: string, check: PackedCheck | und
 
 /**
  * Checks files, asking the cache first and filling it after; misses go through the worker pool. `onChecked` hears
- * of every file as its check is known (unreadable ones at once).
+ * of every file (by its index) as its check is known, unreadable ones and cache hits at once.
  */
 async function checkAll(
   files: readonly SourceFile[],
   options: LoadDesiredOptions,
-  onChecked: (file: SourceFile, check: PackedCheck | undefined) => void,
+  onChecked: (index: number, check: PackedCheck | undefined) => void,
 ): Promise<(PackedCheck | undefined)[]> {
   const { cache } = options;
   const checks: (PackedCheck | undefined)[] = files.map((f) => (f.kind === 'read' ? cache?.get(f.contentHash) : undefined));
   const misses = files.flatMap((f, i) => (f.kind === 'read' && checks[i] === undefined ? [i] : []));
   files.forEach((file, i) => {
-    if (file.kind !== 'read' || checks[i] !== undefined) onChecked(file, checks[i]);
+    if (file.kind !== 'read' || checks[i] !== undefined) onChecked(i, checks[i]);
   });
   const sources = { length: misses.length, text: (k: number) => (files[misses[k] as number] as ReadFile).source };
   const fresh = await checkSources(sources, options.workers ?? defaultWorkerCount(sources.length), {
-    onChecked: (k, check) => onChecked(files[misses[k] as number] as ReadFile, check),
+    onChecked: (k, check) => onChecked(misses[k] as number, check),
   });
   misses.forEach((fileIndex, k) => {
     const check = fresh[k] as PackedCheck;
@@ -201,16 +204,13 @@ async function checkAll(
 }
 
 interface ValidFile {
-  name: string;
-  file: string;
+  dashboard: DesiredDashboard;
   /** Decoded from the file's bytes on each read (read-sources.ts): only a repeated id needs it. */
   readonly source: string;
-  contentHash: string;
-  check: PackedCheck & { ok: true };
 }
 
 /** A valid file's dashboard, its id from the file or derived from its path (`name`, relative to the folder). */
-function desiredDashboard(file: Omit<ValidFile, 'source'>): DesiredDashboard {
+function desiredDashboard(file: { name: string; file: string; contentHash: string; check: PackedCheck & { ok: true } }): DesiredDashboard {
   const { fileId, name, bodyJson } = file.check;
   const fromFile = fileId === undefined ? undefined : parseDashboardId(fileId);
   return {
@@ -230,18 +230,16 @@ function desiredDashboard(file: Omit<ValidFile, 'source'>): DesiredDashboard {
 function assignIds(valid: readonly ValidFile[]): { dashboards: DesiredDashboard[]; duplicates: DuplicateId[] } {
   const dashboards: DesiredDashboard[] = [];
   const duplicates: DuplicateId[] = [];
-  const byId = new Map<DashboardId, { file: ValidFile; idSource: 'file' | 'derived' }>();
-  const claim = ({ file, idSource }: { file: ValidFile; idSource: 'file' | 'derived' }) => ({ file: file.file, source: file.source, idSource });
+  const byId = new Map<DashboardId, ValidFile>();
+  const claim = ({ dashboard, source }: ValidFile) => ({ file: dashboard.file, source, idSource: dashboard.idSource });
   for (const file of valid) {
-    const dashboard = desiredDashboard(file);
-    const { id, idSource } = dashboard;
-    const first = byId.get(id);
+    const first = byId.get(file.dashboard.id);
     if (first !== undefined) {
-      duplicates.push({ id, first: claim(first), later: claim({ file, idSource }) });
+      duplicates.push({ id: file.dashboard.id, first: claim(first), later: claim(file) });
       continue;
     }
-    byId.set(id, { file, idSource });
-    dashboards.push(dashboard);
+    byId.set(file.dashboard.id, file);
+    dashboards.push(file.dashboard);
   }
   return { dashboards, duplicates };
 }

@@ -13,8 +13,8 @@ export interface PlannedAgainstLive {
 
 /**
  * Reads the live side and compares each desired file as its GET returns (bounded concurrency), plus the owned
- * list; a file `early` already read and compared (early-plans.ts) is not read again. A live dashboard is dropped once compared, so a plan holds `concurrency` of them at a time instead of every
- * one beside the whole desired state.
+ * list; a file `early` already read and compared (early-plans.ts) is not read again. A live dashboard is dropped
+ * once compared, so a plan holds `concurrency` of them at a time instead of every one beside the desired state.
  */
 export async function planAgainstLive(
   desired: readonly DesiredInput[],
