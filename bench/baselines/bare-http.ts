@@ -57,7 +57,19 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
  * The PUT baseline: node:http writing each body durably (the project's temp → fsync → rename → fsync(dir)
  * helper) under the path's last segment, then 204 — no parsing, no validation, no versioning.
  */
-export async function serveDurablePuts(dir: string): Promise<ServedBaseline> {
+export function serveDurablePuts(dir: string): Promise<ServedBaseline> {
+  return servePuts((name, body) => writeFileDurable(join(dir, `${name}.json`), body));
+}
+
+/**
+ * The PUT ceiling: node:http reading each body in full and answering 204, keeping nothing. No PUT server on this
+ * runtime can answer faster on this machine with the load generator beside it, durable or not.
+ */
+export function serveDiscardedPuts(): Promise<ServedBaseline> {
+  return servePuts(() => Promise.resolve());
+}
+
+function servePuts(keep: (name: string, body: Buffer) => Promise<void>): Promise<ServedBaseline> {
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = await readBody(req);
     const name = (req.url ?? '').split('/').pop() ?? 'x';
@@ -65,7 +77,7 @@ export async function serveDurablePuts(dir: string): Promise<ServedBaseline> {
       res.writeHead(404).end();
       return;
     }
-    await writeFileDurable(join(dir, `${name}.json`), body);
+    await keep(name, body);
     res.writeHead(204).end();
   };
   const server = createServer((req, res) => {

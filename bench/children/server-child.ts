@@ -1,4 +1,4 @@
-import { serveBytesFromMemory, serveDurablePuts, type ServedBaseline } from '../baselines/bare-http.js';
+import { serveBytesFromMemory, serveDiscardedPuts, serveDurablePuts, type ServedBaseline } from '../baselines/bare-http.js';
 import { serveNaiveEvents } from '../baselines/naive-events.js';
 import { serveDashcd } from './dashcd-server.js';
 import { reportChildFailure, serveUntilStopped } from '../lib/child.js';
@@ -11,6 +11,7 @@ const KINDS: Record<string, (arg: string) => Promise<ServedBaseline & { events?:
   dashcd: serveDashcd,
   'bare-get': serveBytesFromMemory,
   'bare-put': serveDurablePuts,
+  'null-put': serveDiscardedPuts,
   'naive-events': serveNaiveEvents,
 };
 

@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { checkDashboardSource } from './check-file.js';
+import { startModuleWorker } from '../lib/module-worker.js';
 import { packCheck, type PackedCheck } from './packed-check.js';
-import { tsSourceLoaderImport } from './ts-source-loader.js';
 
 export interface CheckRequest {
   batch: number;
@@ -187,9 +187,7 @@ class BatchRun {
   }
 
   private startThread(): Thread {
-    const fromSource = import.meta.url.endsWith('.ts');
-    const entry = new URL(fromSource ? './check-worker.ts' : './check-worker.js', import.meta.url);
-    const worker = new Worker(entry, fromSource ? { execArgv: ['--import', tsSourceLoaderImport()] } : {});
+    const worker = startModuleWorker('check-worker', import.meta.url);
     const thread: Thread = { worker, inFlight: [] };
     worker.on('message', (response: CheckResponse) => {
       thread.inFlight = thread.inFlight.filter((b) => b !== response.batch);

@@ -12,6 +12,7 @@ import { answerClientError } from './http/respond.js';
 import { createRequestHandler, type RequestListener } from './http/request-handler.js';
 import type { Route } from './http/route.js';
 import { createAdminApi } from './routes/admin.js';
+import { createDashboardBodyPool, type DashboardBodyPool } from './routes/dashboard-body-pool.js';
 import { createDashboardRoutes } from './routes/dashboards.js';
 import { eventsServerOptions } from './routes/events.js';
 import { createInstallerRoutes } from './routes/installer.js';
@@ -60,6 +61,8 @@ export interface ServerOptions<E extends EnvironmentService = EnvironmentService
   readonly lasting?: boolean;
   /** Per environment, GET bodies kept uncompressed, in bytes (served-bytes.ts); default DEFAULT_HOT_BYTES. */
   readonly hotBytes?: number;
+  /** Threads that parse and validate dashboard bodies (dashboard-body-pool.ts); default one per core beyond the first. */
+  readonly bodyWorkers?: number;
 }
 
 export interface RunningServer<E extends EnvironmentService = EnvironmentService> {
@@ -82,15 +85,17 @@ export async function startServer<E extends EnvironmentService = EnvironmentServ
   const { dataDir, log, clock = systemClock } = options;
   const ownership = await acquireOwnership(dataDir, { lasting: options.lasting ?? true });
   let environments: EnvironmentRegistry<E> | undefined;
+  const bodies = createDashboardBodyPool({ workers: options.bodyWorkers, log });
   try {
     const layout = dataDirLayout(dataDir);
     environments = await openEnvironments<E>({ ...options, layout, log, clock });
-    const handler = buildHandler({ ...options, layout, clock, environments, adminKey: ownership.adminKey });
+    const handler = buildHandler({ ...options, layout, clock, environments, bodies, adminKey: ownership.adminKey });
     const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     const bodyLimit = options.bodyLimit ?? BODY_LIMIT_BYTES;
     const server = await listen(handler, options.host ?? '127.0.0.1', options.port ?? 8080, { timeouts, bodyLimit, log });
-    return await running(server, environments, ownership, { log, timeouts });
+    return await running(server, { environments, bodies }, ownership, { log, timeouts });
   } catch (error) {
+    await bodies.close();
     await environments?.close();
     await ownership.release();
     throw error;
@@ -127,12 +132,12 @@ export async function startEmbeddedServer({ dataDir, log }: { dataDir: string; l
 }
 
 function buildHandler<E extends EnvironmentService>(
-  options: ServerOptions<E> & { layout: DataDirLayout; clock: Clock; environments: EnvironmentRegistry<E>; adminKey: string },
+  options: ServerOptions<E> & { layout: DataDirLayout; clock: Clock; environments: EnvironmentRegistry<E>; bodies: DashboardBodyPool; adminKey: string },
 ): RequestListener {
   const { environments, layout, clock, log } = options;
   const context: ServerContext<E> = { environments, layout, clock, log };
   const routes: Route[] = [
-    ...createDashboardRoutes({ dashboards: (env) => environments.get(env)?.dashboards }),
+    ...createDashboardRoutes({ dashboards: (env) => environments.get(env)?.dashboards, bodies: options.bodies }),
     ...createInstallerRoutes({ installerFile: layout.installerFile }),
     ...(options.routeFactories ?? []).flatMap((factory) => factory(context)),
   ];
@@ -194,7 +199,7 @@ function trackInFlight(server: Server, handler: RequestListener, refused: (socke
 
 async function running<E extends EnvironmentService>(
   server: Server,
-  environments: EnvironmentRegistry<E>,
+  { environments, bodies }: { environments: EnvironmentRegistry<E>; bodies: DashboardBodyPool },
   ownership: Ownership,
   { log, timeouts }: { log: Logger; timeouts: Required<ServerTimeouts> },
 ): Promise<RunningServer<E>> {
@@ -207,6 +212,7 @@ async function running<E extends EnvironmentService>(
     const grace = setTimeout(() => server.closeAllConnections(), timeouts.shutdownGraceMs);
     await stopped;
     clearTimeout(grace);
+    await bodies.close();
     await environments.close();
     await ownership.release();
     log.info({ url }, 'dashcd API stopped');

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/lib/logger.js';
 import { DashboardId } from '../../src/schema/ids.js';
 import { openDashboardStore, type DashboardStore } from '../../src/server/store/dashboard-store.js';
+import { prepareDashboard } from '../../src/server/store/dashboard-document.js';
 
 const body = (name: string, extra: Record<string, unknown> = {}) => ({
   dashboardMetadata: { name, owner: 'me', ...extra },
@@ -26,7 +27,7 @@ describe('dashboard store', () => {
 
   it('stores the caller object with server metadata and id first, in a readable file named by id', async () => {
     const sent = { tiles: [], dashboardMetadata: { owner: 'me', name: 'A', popularity: 3 }, extra: { z: 1, a: 2 } };
-    const { id, name } = await store.create(sent);
+    const { id, name } = await store.create(prepareDashboard(sent));
     expect(name).toBe('A');
     const served = JSON.parse(store.get(id)!.served.bytes().toString('utf8')) as Record<string, unknown>;
     expect(Object.keys(served)).toEqual(['metadata', 'id', 'tiles', 'dashboardMetadata', 'extra']);
@@ -43,9 +44,9 @@ describe('dashboard store', () => {
     try {
       const sizes: number[] = [];
       for (const name of ['A', 'B', 'C']) {
-        const { id } = await roomy.create(body(name, { markdown: 'x'.repeat(2000) }));
+        const { id } = await roomy.create(prepareDashboard(body(name, { markdown: 'x'.repeat(2000) })));
         sizes.push(roomy.get(id)!.served.bytes().length);
-        await tight.create(body(name, { markdown: 'x'.repeat(2000) }));
+        await tight.create(prepareDashboard(body(name, { markdown: 'x'.repeat(2000) })));
       }
       expect(roomy.hotBytes).toBe(sizes.reduce((a, b) => a + b, 0));
       // Over budget, the most recent body stays raw (a store never inflates what it has just written).
@@ -58,9 +59,9 @@ describe('dashboard store', () => {
   });
 
   it('replaces client metadata and id, and grows the version on every write', async () => {
-    const first = await store.put(ID, { ...body('v1'), id: '', metadata: { configurationVersions: [99] } });
+    const first = await store.put(ID, prepareDashboard({ ...body('v1'), id: '', metadata: { configurationVersions: [99] } }));
     expect(first.created).toBe(true);
-    const second = await store.put(ID, body('v2'));
+    const second = await store.put(ID, prepareDashboard(body('v2')));
     expect(second.created).toBe(false);
     const served = JSON.parse(store.get(ID)!.served.bytes().toString('utf8')) as { metadata: unknown; id: string };
     expect(served.id).toBe(ID);
@@ -72,14 +73,14 @@ describe('dashboard store', () => {
   });
 
   it('gives 50 parallel creates 50 distinct ids, all on disk', async () => {
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => store.create(body(`d${i}`))));
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => store.create(prepareDashboard(body(`d${i}`)))));
     expect(new Set(results.map((r) => r.id)).size).toBe(50);
     await store.flushed();
     expect((await readdir(join(dir, 'dashboards'))).filter((f) => f.endsWith('.json'))).toHaveLength(50);
   });
 
   it('leaves one whole version after parallel PUTs to one id, and the version counts every write', async () => {
-    await Promise.all(Array.from({ length: 20 }, (_, i) => store.put(ID, body(`v${i}`, { tags: [`t${i}`] }))));
+    await Promise.all(Array.from({ length: 20 }, (_, i) => store.put(ID, prepareDashboard(body(`v${i}`, { tags: [`t${i}`] })))));
     await store.flushed();
     const onDisk = JSON.parse(await readFile(join(dir, 'dashboards', `${ID}.json`), 'utf8')) as {
       dashboardMetadata: { name: string; tags: string[] };
@@ -91,8 +92,8 @@ describe('dashboard store', () => {
   });
 
   it('lists stubs sorted by name, filtered by owner and by all of the given tags', async () => {
-    await store.create({ dashboardMetadata: { name: 'b', owner: 'x', tags: ['p', 'q'] }, tiles: [] });
-    await store.create({ dashboardMetadata: { name: 'a', owner: 'y', tags: ['p'] }, tiles: [] });
+    await store.create(prepareDashboard({ dashboardMetadata: { name: 'b', owner: 'x', tags: ['p', 'q'] }, tiles: [] }));
+    await store.create(prepareDashboard({ dashboardMetadata: { name: 'a', owner: 'y', tags: ['p'] }, tiles: [] }));
     expect(store.list().map((s) => s.name)).toEqual(['a', 'b']);
     expect(store.list({ owner: 'x' }).map((s) => s.name)).toEqual(['b']);
     expect(store.list({ tags: ['p'] }).map((s) => s.name)).toEqual(['a', 'b']);
@@ -101,7 +102,7 @@ describe('dashboard store', () => {
   });
 
   it('removes a dashboard and its file, and reports false for an unknown id', async () => {
-    await store.put(ID, body('gone'));
+    await store.put(ID, prepareDashboard(body('gone')));
     expect(await store.remove(ID)).toBe(true);
     expect(store.get(ID)).toBeUndefined();
     await store.flushed();
@@ -110,29 +111,29 @@ describe('dashboard store', () => {
   });
 
   it('reloads what it wrote, with the version, after a reopen', async () => {
-    await store.put(ID, body('one'));
-    await store.put(ID, body('two'));
+    await store.put(ID, prepareDashboard(body('one')));
+    await store.put(ID, prepareDashboard(body('two')));
     await store.close();
     store = await openDashboardStore({ dir: join(dir, 'dashboards'), log: silentLogger() });
     expect(store.get(ID)).toMatchObject({ name: 'two', version: 2 });
   });
 
   it('refuses writes after close but lets writes already started finish', async () => {
-    const pending = store.put(ID, body('late'));
+    const pending = store.put(ID, prepareDashboard(body('late')));
     await store.close();
     await expect(pending).resolves.toMatchObject({ created: true });
-    await expect(store.put(ID, body('after'))).rejects.toMatchObject({ code: 'STORE_CLOSED' });
+    await expect(store.put(ID, prepareDashboard(body('after')))).rejects.toMatchObject({ code: 'STORE_CLOSED' });
   });
 
   it('retries a generated id that is already taken', async () => {
-    await store.put(ID, body('taken'));
+    await store.put(ID, prepareDashboard(body('taken')));
     const ids = [ID, '22222222-2222-4333-8444-555555555555'];
     const other = await openDashboardStore({
       dir: join(dir, 'dashboards'),
       log: silentLogger(),
       randomUUID: () => ids.shift() ?? 'never',
     });
-    expect((await other.create(body('new'))).id).toBe('22222222-2222-4333-8444-555555555555');
+    expect((await other.create(prepareDashboard(body('new')))).id).toBe('22222222-2222-4333-8444-555555555555');
     await other.close();
   });
 });

@@ -6,6 +6,7 @@ import { nodeFs, type FsLayer } from '../../src/lib/fs-layer.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { DashboardId } from '../../src/schema/ids.js';
 import { openDashboardStore } from '../../src/server/store/dashboard-store.js';
+import { prepareDashboard } from '../../src/server/store/dashboard-document.js';
 import { parseGeneration, readJournal, WriteJournal, type JournalRecord } from '../../src/server/store/write-journal.js';
 
 const ID = DashboardId.parse('11111111-2222-4333-8444-555555555555');
@@ -130,7 +131,7 @@ describe('dashboard store over the journal', () => {
 
   it('a clean close leaves every write in its file and nothing to replay', async () => {
     const store = await openDashboardStore({ dir: storeDir(), log: silentLogger() });
-    await Promise.all(Array.from({ length: 30 }, (_, i) => store.put(ID, body(`v${i}`))));
+    await Promise.all(Array.from({ length: 30 }, (_, i) => store.put(ID, prepareDashboard(body(`v${i}`)))));
     await store.close();
     expect(await readdir(journalDir())).toEqual([]);
     expect(JSON.parse(await readFile(join(storeDir(), `${ID}.json`), 'utf8'))).toMatchObject({ metadata: { configurationVersions: [30] } });
@@ -139,9 +140,9 @@ describe('dashboard store over the journal', () => {
   it('a write the journal could not take fails with the fs error and leaves the stored version as it was', async () => {
     const control = { failWrites: false };
     const store = await openDashboardStore({ dir: storeDir(), log: silentLogger(), fs: countingFs({ walSyncs: 0 }, control) });
-    await store.put(ID, body('kept'));
+    await store.put(ID, prepareDashboard(body('kept')));
     control.failWrites = true;
-    await expect(store.put(ID, body('lost'))).rejects.toMatchObject({ code: 'ENOSPC' });
+    await expect(store.put(ID, prepareDashboard(body('lost')))).rejects.toMatchObject({ code: 'ENOSPC' });
     expect(store.get(ID)?.name).toBe('kept');
     control.failWrites = false;
     await store.close();

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildDocument, serialise } from '../../src/server/store/dashboard-document.js';
+import { prepareDashboard, serialiseDocument, serialiseMembers } from '../../src/server/store/dashboard-document.js';
 import { DashboardId } from '../../src/schema/ids.js';
 import { CORPUS_DASHBOARDS_DIR } from '../helpers/corpus.js';
 
@@ -10,20 +10,40 @@ const corpus = readdirSync(CORPUS_DASHBOARDS_DIR)
   .filter((name) => name.endsWith('.json'))
   .map((name) => JSON.parse(readFileSync(join(CORPUS_DASHBOARDS_DIR, name), 'utf8')) as Record<string, unknown>);
 
+/** What the stored document must be: server metadata and id first, then the body's members but its own id/metadata. */
+function expectedDocument(body: Record<string, unknown>, version: number): Record<string, unknown> {
+  const { id: _id, metadata: _metadata, ...own } = body;
+  return { metadata: { clusterVersion: 'v', configurationVersions: [version], currentConfigurationVersions: [String(version)] }, id: ID, ...own };
+}
+
 describe('serialise: one pass gives the served bytes and the file text', () => {
   it('serves exactly JSON.stringify of the document, and the file parses back to the same document', () => {
     expect(corpus.length).toBeGreaterThan(0);
     for (const body of corpus) {
-      const document = buildDocument(ID, 3, body, 'v');
-      const { bytes, fileText } = serialise(document);
+      const document = expectedDocument(body, 3);
+      const { bytes, fileText } = serialiseDocument(ID, 3, 'v', prepareDashboard(body));
       expect(bytes.toString('utf8')).toBe(JSON.stringify(document));
       expect(JSON.parse(fileText)).toEqual(JSON.parse(JSON.stringify(document)));
     }
   });
 
+  it("replaces the body's own id and metadata, and keeps the list fields", () => {
+    const body = { id: 'x', metadata: { configurationVersions: [9] }, dashboardMetadata: { name: 'n', owner: 'o', tags: ['a', 1, 'b'] } };
+    const prepared = prepareDashboard(body);
+    expect(prepared).toMatchObject({ name: 'n', owner: 'o', tags: ['a', 'b'] });
+    expect(serialiseDocument(ID, 2, 'v', prepared).bytes.toString('utf8')).toBe(JSON.stringify(expectedDocument(body, 2)));
+    expect(prepareDashboard({ dashboardMetadata: { name: 3 } })).toMatchObject({ name: '', owner: '', tags: [] });
+  });
+
+  it('serves only the server members when the body has none of its own', () => {
+    const { bytes, fileText } = serialiseDocument(ID, 1, 'v', prepareDashboard({ id: ID }));
+    expect(bytes.toString('utf8')).toBe(JSON.stringify(expectedDocument({}, 1)));
+    expect(JSON.parse(fileText)).toEqual(expectedDocument({}, 1));
+  });
+
   it('writes one member per line and one tile per line, so a changed tile is a one-line diff', () => {
     const tiles = [{ name: 'a', tileType: 'MARKDOWN' }, { name: 'b "quoted"\n', tileType: 'HEADER' }];
-    const { fileText } = serialise(buildDocument(ID, 1, { dashboardMetadata: { name: 'd', owner: 'o' }, tiles }, 'v'));
+    const { fileText } = serialiseDocument(ID, 1, 'v', prepareDashboard({ dashboardMetadata: { name: 'd', owner: 'o' }, tiles }));
     const lines = fileText.split('\n');
     expect(lines[0]).toBe('{');
     expect(lines).toContain(`  "id": "${ID}",`);
@@ -33,9 +53,9 @@ describe('serialise: one pass gives the served bytes and the file text', () => {
   });
 
   it('matches JSON.stringify on edge values: empty arrays, undefined members and elements, unicode', () => {
-    const document = { a: [], b: undefined, c: [undefined, 1, 'é\u2028'], d: { e: [] }, f: null, '"k"': 0 };
-    const { bytes, fileText } = serialise(document);
-    expect(bytes.toString('utf8')).toBe(JSON.stringify(document));
-    expect(JSON.parse(fileText)).toEqual(JSON.parse(JSON.stringify(document)));
+    const members = { a: [], b: undefined, c: [undefined, 1, 'é\u2028'], d: { e: [] }, f: null, '"k"': 0 };
+    const { compact, lines } = serialiseMembers(Object.entries(members));
+    expect(`{${compact}}`).toBe(JSON.stringify(members));
+    expect(JSON.parse(`{\n${lines}\n}`)).toEqual(JSON.parse(JSON.stringify(members)));
   });
 });

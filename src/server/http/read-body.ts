@@ -15,9 +15,13 @@ export async function readJsonBody(
   req: IncomingMessage,
   { limit = BODY_LIMIT_BYTES, maxDepth = MAX_JSON_DEPTH }: ReadJsonOptions = {},
 ): Promise<unknown> {
+  return parseJsonBytes(await readJsonBytes(req, limit), maxDepth);
+}
+
+/** A JSON request body's bytes, unparsed: the media type and size are checked (415, 413, 400 when cut short). */
+export function readJsonBytes(req: IncomingMessage, limit: number = BODY_LIMIT_BYTES): Promise<Buffer> {
   checkJsonContentType(req.headers['content-type']);
-  const bytes = await readBodyBytes(req, limit);
-  return parseJsonBytes(bytes, maxDepth);
+  return readBodyBytes(req, limit);
 }
 
 /** 415 unless the media type is application/json (a charset parameter, if any, must be UTF-8). */

@@ -9,7 +9,7 @@ import { ADMIN_PREFIX, type AdminApi, type AdminRoute } from './admin-route.js';
 import { authenticate } from './authenticate.js';
 import { exhaustionResponder } from './exhausted-resource.js';
 import { HttpError } from './http-error.js';
-import { readJsonBody } from './read-body.js';
+import { readJsonBody, readJsonBytes } from './read-body.js';
 import { sendError, sendRouteResponse } from './respond.js';
 import type { RequestContext, Route, RouteResponse } from './route.js';
 import { createRouter, splitPath, type RouteMatch } from './router.js';
@@ -167,6 +167,10 @@ class HandlerContext implements RequestContext {
 
   readJson(): Promise<unknown> {
     return readJsonBody(this.req, { limit: this.bodyLimit });
+  }
+
+  readJsonBytes(): Promise<Buffer> {
+    return readJsonBytes(this.req, this.bodyLimit);
   }
 
   get signal(): AbortSignal {

@@ -12,6 +12,8 @@ export interface RequestContext {
   readonly headers: IncomingHttpHeaders;
   /** Reads and parses the JSON body with the size, depth and `__proto__` guards; throws HttpError (400/413/415). */
   readJson(): Promise<unknown>;
+  /** The same body's bytes with the size and media-type guards only, for a parser elsewhere (a worker thread). */
+  readJsonBytes(): Promise<Buffer>;
   readonly signal: AbortSignal;
 }
 

@@ -2,7 +2,8 @@ import { Dashboard } from '../../schema/dashboard.js';
 import { violationsFromIssues, type ConstraintViolation } from '../../schema/error-envelope.js';
 import { parseDashboardId, type DashboardId } from '../../schema/ids.js';
 import { HttpError } from '../http/http-error.js';
-import type { DashboardBody } from '../store/dashboard-document.js';
+import { parseJsonBytes } from '../http/read-body.js';
+import { prepareDashboard, type DashboardBody, type PreparedDashboard } from '../store/dashboard-document.js';
 
 /** A create body (POST, POST validator) or a replace body for one id (PUT, PUT validator). */
 export type BodyTarget = { readonly mode: 'create' } | { readonly mode: 'replace'; readonly id: DashboardId };
@@ -12,6 +13,11 @@ export function parsePathId(raw: string | undefined): DashboardId {
   const id = raw === undefined ? undefined : parseDashboardId(raw);
   if (id) return id;
   throw HttpError.constraints([{ path: 'id', message: 'Not a valid UUID.', parameterLocation: 'PATH', location: null }]);
+}
+
+/** A request body's bytes to a dashboard ready to store: parse (with its guards), validate, serialise. */
+export function prepareDashboardBody(bytes: Uint8Array, target: BodyTarget): PreparedDashboard {
+  return prepareDashboard(validateDashboardBody(parseJsonBytes(bytes), target));
 }
 
 /**

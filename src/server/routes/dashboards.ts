@@ -1,12 +1,16 @@
-import type { EnvironmentId } from '../../schema/ids.js';
+import type { DashboardId, EnvironmentId } from '../../schema/ids.js';
 import { HttpError } from '../http/http-error.js';
 import type { RequestContext, Route, RouteResponse } from '../http/route.js';
+import type { PreparedDashboard } from '../store/dashboard-document.js';
 import type { DashboardStore } from '../store/dashboard-store.js';
-import { parsePathId, validateDashboardBody } from './dashboard-validation.js';
+import type { DashboardBodyPool } from './dashboard-body-pool.js';
+import { parsePathId, type BodyTarget } from './dashboard-validation.js';
 
 export interface DashboardRouteDeps {
   /** The store of an environment the request handler has already resolved. */
   dashboards(env: EnvironmentId): DashboardStore | undefined;
+  /** Where bodies are parsed, validated and serialised. */
+  readonly bodies: DashboardBodyPool;
 }
 
 const BASE = '/api/config/v1/dashboards';
@@ -20,28 +24,42 @@ export function createDashboardRoutes(deps: DashboardRouteDeps): Route[] {
     if (!store) throw new HttpError(404, `Environment ${ctx.env} not found`);
     return store;
   };
+  const bodyOf = async (ctx: RequestContext, target: BodyTarget): Promise<PreparedDashboard> => deps.bodies.prepare(await ctx.readJsonBytes(), target);
   return [
     { method: 'GET', path: BASE, scope: 'ReadConfig', handle: async (ctx) => list(storeOf(ctx), ctx.query) },
-    { method: 'POST', path: BASE, scope: 'WriteConfig', handle: async (ctx) => create(storeOf(ctx), ctx) },
+    {
+      method: 'POST',
+      path: BASE,
+      scope: 'WriteConfig',
+      handle: async (ctx) => create(storeOf(ctx), ctx, await bodyOf(ctx, { mode: 'create' })),
+    },
     {
       method: 'POST',
       path: `${BASE}/validator`,
       scope: 'WriteConfig',
       handle: async (ctx) => {
-        validateDashboardBody(await ctx.readJson(), { mode: 'create' });
+        await bodyOf(ctx, { mode: 'create' });
         return NO_CONTENT;
       },
     },
     { method: 'GET', path: `${BASE}/{id}`, scope: 'ReadConfig', handle: async (ctx) => getOne(storeOf(ctx), ctx) },
-    { method: 'PUT', path: `${BASE}/{id}`, scope: 'WriteConfig', handle: async (ctx) => replace(storeOf(ctx), ctx) },
+    {
+      method: 'PUT',
+      path: `${BASE}/{id}`,
+      scope: 'WriteConfig',
+      handle: async (ctx) => {
+        const store = storeOf(ctx);
+        const id = parsePathId(ctx.params['id']);
+        return replace(store, ctx, id, await bodyOf(ctx, { mode: 'replace', id }));
+      },
+    },
     { method: 'DELETE', path: `${BASE}/{id}`, scope: 'WriteConfig', handle: async (ctx) => remove(storeOf(ctx), ctx) },
     {
       method: 'POST',
       path: `${BASE}/{id}/validator`,
       scope: 'WriteConfig',
       handle: async (ctx) => {
-        const id = parsePathId(ctx.params['id']);
-        validateDashboardBody(await ctx.readJson(), { mode: 'replace', id });
+        await bodyOf(ctx, { mode: 'replace', id: parsePathId(ctx.params['id']) });
         return NO_CONTENT;
       },
     },
@@ -53,8 +71,7 @@ function list(store: DashboardStore, query: URLSearchParams): RouteResponse {
   return { status: 200, body: { dashboards: store.list({ owner, tags: query.getAll('tags') }) } };
 }
 
-async function create(store: DashboardStore, ctx: RequestContext): Promise<RouteResponse> {
-  const body = validateDashboardBody(await ctx.readJson(), { mode: 'create' });
+async function create(store: DashboardStore, ctx: RequestContext, body: PreparedDashboard): Promise<RouteResponse> {
   const { id, name } = await store.create(body);
   return { status: 201, body: { id, name }, headers: { location: `/e/${ctx.env}${BASE}/${id}` } };
 }
@@ -66,9 +83,7 @@ function getOne(store: DashboardStore, ctx: RequestContext): RouteResponse {
   return { status: 200, body: record.served.bytes() };
 }
 
-async function replace(store: DashboardStore, ctx: RequestContext): Promise<RouteResponse> {
-  const id = parsePathId(ctx.params['id']);
-  const body = validateDashboardBody(await ctx.readJson(), { mode: 'replace', id });
+async function replace(store: DashboardStore, ctx: RequestContext, id: DashboardId, body: PreparedDashboard): Promise<RouteResponse> {
   const { created, name } = await store.put(id, body);
   if (!created) return NO_CONTENT;
   return { status: 201, body: { id, name }, headers: { location: `/e/${ctx.env}${BASE}/${id}` } };

@@ -20,29 +20,32 @@ export interface DashboardRecord {
   readonly served: ServedBytes;
 }
 
+/** Members serialised once: `compact` joins them for the served bytes, `lines` for the file text ('' for none). */
+export interface SerialisedMembers {
+  readonly compact: string;
+  readonly lines: string;
+}
+
 /**
- * The stored (and served) document: server-owned `metadata` and `id` first, as the real service orders them, then
- * every other member of the caller's body in its original order and unchanged. Client-sent `id`/`metadata` are
- * replaced, never merged.
+ * A validated body ready to be stored under any id and version: its own members serialised, in their original order
+ * and unchanged (a client-sent `id` or `metadata` is left out: the server's replace them, never merged), and the
+ * fields the list endpoint filters on. Plain data, so it can be made on a worker thread.
  */
-export function buildDocument(
-  id: DashboardId,
-  version: number,
-  body: DashboardBody,
-  clusterVersion: string,
-): Record<string, unknown> {
-  const document: Record<string, unknown> = {
-    metadata: {
-      clusterVersion,
-      configurationVersions: [version],
-      currentConfigurationVersions: [String(version)],
-    },
-    id,
+export interface PreparedDashboard {
+  readonly members: SerialisedMembers;
+  readonly name: string;
+  readonly owner: string;
+  readonly tags: readonly string[];
+}
+
+export function prepareDashboard(body: DashboardBody): PreparedDashboard {
+  const meta = (body['dashboardMetadata'] ?? {}) as { name?: unknown; owner?: unknown; tags?: unknown };
+  return {
+    members: serialiseMembers(Object.entries(body).filter(([key]) => key !== 'id' && key !== 'metadata')),
+    name: typeof meta.name === 'string' ? meta.name : '',
+    owner: typeof meta.owner === 'string' ? meta.owner : '',
+    tags: Array.isArray(meta.tags) ? meta.tags.filter((tag): tag is string => typeof tag === 'string') : [],
   };
-  for (const [key, value] of Object.entries(body)) {
-    if (key !== 'id' && key !== 'metadata') document[key] = value;
-  }
-  return document;
 }
 
 /** A document serialised once: the compact bytes GET serves and the file text, built from the same pieces. */
@@ -52,15 +55,26 @@ export interface SerialisedDocument {
 }
 
 /**
- * Each top-level member is stringified once, compactly; the served bytes join the pieces, the file text puts one
- * member per line and one element per line for top-level arrays (tiles), so the data dir stays readable and a
- * changed tile is a one-line diff. Full pretty-printing cost more than the rest of a PUT's serialisation.
+ * The stored (and served) document of one version: server-owned `metadata` and `id` first, as the real service
+ * orders them, then the body's own members.
  */
-export function serialise(document: Record<string, unknown>): SerialisedDocument {
+export function serialiseDocument(id: DashboardId, version: number, clusterVersion: string, body: PreparedDashboard): SerialisedDocument {
+  const metadata = { clusterVersion, configurationVersions: [version], currentConfigurationVersions: [String(version)] };
+  const head = serialiseMembers([['metadata', metadata], ['id', id]]);
+  const compact = body.members.compact === '' ? head.compact : `${head.compact},${body.members.compact}`;
+  const lines = body.members.lines === '' ? head.lines : `${head.lines},\n${body.members.lines}`;
+  return { bytes: Buffer.from(`{${compact}}`), fileText: `{\n${lines}\n}\n` };
+}
+
+/**
+ * Each member is stringified once, compactly; the served bytes join the pieces, the file text puts one member per
+ * line and one element per line for arrays (tiles), so the data dir stays readable and a changed tile is a one-line
+ * diff. Full pretty-printing cost more than the rest of a PUT's serialisation.
+ */
+export function serialiseMembers(members: Iterable<readonly [string, unknown]>): SerialisedMembers {
   const compact: string[] = [];
   const lines: string[] = [];
-  for (const [key, value] of Object.entries(document)) {
-    if (value === undefined) continue;
+  for (const [key, value] of members) {
     const name = JSON.stringify(key);
     if (Array.isArray(value) && value.length > 0) {
       const items = value.map((item: unknown) => JSON.stringify(item) ?? 'null');
@@ -73,19 +87,11 @@ export function serialise(document: Record<string, unknown>): SerialisedDocument
       lines.push(`  ${name}: ${text}`);
     }
   }
-  return { bytes: Buffer.from(`{${compact.join(',')}}`), fileText: `{\n${lines.join(',\n')}\n}\n` };
+  return { compact: compact.join(','), lines: lines.join(',\n') };
 }
 
-export function recordOf(id: DashboardId, version: number, document: Record<string, unknown>, served: ServedBytes): DashboardRecord {
-  const meta = document['dashboardMetadata'] as { name?: unknown; owner?: unknown; tags?: unknown };
-  return {
-    id,
-    version,
-    name: typeof meta.name === 'string' ? meta.name : '',
-    owner: typeof meta.owner === 'string' ? meta.owner : '',
-    tags: Array.isArray(meta.tags) ? meta.tags.filter((tag): tag is string => typeof tag === 'string') : [],
-    served,
-  };
+export function recordOf(id: DashboardId, version: number, body: PreparedDashboard, served: ServedBytes): DashboardRecord {
+  return { id, version, name: body.name, owner: body.owner, tags: body.tags, served };
 }
 
 export type LoadedDocument =
@@ -116,8 +122,8 @@ export function loadDocument(id: DashboardId, text: string, clusterVersion: stri
   const check = Dashboard.safeParse(body);
   if (!check.success) return { ok: false, reason: `invalid dashboard: ${check.error.issues[0]?.message ?? ''}` };
   const version = storedVersion(body['metadata']);
-  const document = buildDocument(id, version, body, clusterVersion);
-  return { ok: true, record: recordOf(id, version, document, cache.admit(serialise(document).bytes)) };
+  const prepared = prepareDashboard(body);
+  return { ok: true, record: recordOf(id, version, prepared, cache.admit(serialiseDocument(id, version, clusterVersion, prepared).bytes)) };
 }
 
 function storedVersion(metadata: unknown): number {

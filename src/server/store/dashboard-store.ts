@@ -5,14 +5,7 @@ import { nodeFs, type FsLayer } from '../../lib/fs-layer.js';
 import type { Logger } from '../../lib/logger.js';
 import type { DashboardStub } from '../../schema/dashboard.js';
 import { parseDashboardId, type DashboardId } from '../../schema/ids.js';
-import {
-  buildDocument,
-  DEFAULT_CLUSTER_VERSION,
-  recordOf,
-  serialise,
-  type DashboardBody,
-  type DashboardRecord,
-} from './dashboard-document.js';
+import { DEFAULT_CLUSTER_VERSION, recordOf, serialiseDocument, type DashboardRecord, type PreparedDashboard } from './dashboard-document.js';
 import { JournaledFiles } from './journaled-files.js';
 import { KeyedSerializer } from './keyed-serializer.js';
 import { DEFAULT_HOT_BYTES, ServedBytesCache } from './served-bytes.js';
@@ -49,8 +42,8 @@ export interface WriteResult {
 export interface DashboardStore {
   get(id: DashboardId): DashboardRecord | undefined;
   list(filter?: DashboardListFilter): DashboardStub[];
-  create(body: DashboardBody): Promise<WriteResult>;
-  put(id: DashboardId, body: DashboardBody): Promise<WriteResult>;
+  create(body: PreparedDashboard): Promise<WriteResult>;
+  put(id: DashboardId, body: PreparedDashboard): Promise<WriteResult>;
   remove(id: DashboardId): Promise<boolean>;
   /** Resolves once every acknowledged write is in its `<id>.json` (writes are acknowledged from the journal). */
   flushed(): Promise<void>;
@@ -90,13 +83,12 @@ export async function openDashboardStore({
     if (closed) throw new StoreError('STORE_CLOSED', 'The dashboard store is shutting down.');
   };
 
-  const write = async (id: DashboardId, body: DashboardBody): Promise<WriteResult> => {
+  const write = async (id: DashboardId, body: PreparedDashboard): Promise<WriteResult> => {
     const previous = index.get(id);
     const version = (previous?.version ?? 0) + 1;
-    const document = buildDocument(id, version, body, clusterVersion);
-    const { bytes, fileText } = serialise(document);
+    const { bytes, fileText } = serialiseDocument(id, version, clusterVersion, body);
     await files.write({ id, text: fileText });
-    const record = recordOf(id, version, document, cache.admit(bytes));
+    const record = recordOf(id, version, body, cache.admit(bytes));
     index.set(id, record);
     previous?.served.retire();
     return { id, name: record.name, created: previous === undefined };

@@ -1,5 +1,16 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+
+/**
+ * A worker thread running the module `name` (no extension) beside `from` (the caller's import.meta.url): its `.js`
+ * in built code, its `.ts` through the source loader below when the caller itself runs from source.
+ */
+export function startModuleWorker(name: string, from: string, options: WorkerOptions = {}): Worker {
+  const fromSource = from.endsWith('.ts');
+  const entry = new URL(`./${name}${fromSource ? '.ts' : '.js'}`, from);
+  return new Worker(entry, fromSource ? { ...options, execArgv: ['--import', tsSourceLoaderImport()] } : options);
+}
 
 /**
  * Only for running from TypeScript sources (vitest): a worker thread started from a `.ts` entry needs a loader,
@@ -7,7 +18,7 @@ import { pathToFileURL } from 'node:url';
  * the project's own `typescript` (a dev dependency) and resolving `./x.js` imports to `./x.ts`. Built code
  * (`dist/`) never calls this.
  */
-export function tsSourceLoaderImport(): string {
+function tsSourceLoaderImport(): string {
   const typescript = pathToFileURL(createRequire(import.meta.url).resolve('typescript')).href;
   const hooks = `
 import ts from ${JSON.stringify(typescript)};
