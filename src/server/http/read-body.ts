@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from './http-error.js';
 import { BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from '../../schema/limits.js';
-import { lineAndColumn, scanJson } from './json-scan.js';
+import { FORBIDDEN_KEYS, lineAndColumn, scanJson } from './json-scan.js';
 
 export { BODY_LIMIT_BYTES, MAX_JSON_DEPTH };
 
@@ -115,13 +115,20 @@ export function parseJsonText(text: string, maxDepth: number = MAX_JSON_DEPTH): 
 }
 
 /**
- * Nearly every body is a plain dashboard: no forbidden member name can hide in it when none of the names (nor a
- * `\u` escape that could spell one) occurs anywhere in the text, and one pass over the characters outside strings
- * bounds its depth and shows that no number can overflow to Infinity. Such a body goes straight to the native
- * JSON.parse (about half the full scan's cost); anything else — and every body JSON.parse refuses — takes the full
- * scan, which gives the precise answer.
+ * Nearly every body is a plain dashboard: one pass over its characters shows that no member can be named `__proto__`,
+ * `constructor` or `prototype` (no string is spelled so, and no `\u` escape could spell one), bounds its depth, and
+ * shows that no number can overflow to Infinity. Such a body goes straight to the native JSON.parse (about half the
+ * full scan's cost); anything else — and every body JSON.parse refuses — takes the full scan, which gives the
+ * precise answer.
  */
-const FORBIDDEN_SPELLINGS = ['__proto__', 'constructor', 'prototype', '\\u'];
+function parseWithoutScan(text: string, maxDepth: number): { ok: true; value: unknown } | { ok: false } {
+  if (!plainText(text, maxDepth)) return { ok: false };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
 
 /**
  * A number is surely finite when its exponent has at most 2 digits and all its digits together (mantissa, fraction
@@ -131,18 +138,11 @@ const FORBIDDEN_SPELLINGS = ['__proto__', 'constructor', 'prototype', '\\u'];
  */
 const MAX_NUMBER_DIGITS = 200;
 const MAX_EXPONENT_DIGITS = 2;
+/** The lengths of the forbidden names: only strings this long are compared with them. */
+const FORBIDDEN_LENGTHS = new Set([...FORBIDDEN_KEYS].map((name) => name.length));
 
-function parseWithoutScan(text: string, maxDepth: number): { ok: true; value: unknown } | { ok: false } {
-  if (FORBIDDEN_SPELLINGS.some((word) => text.includes(word)) || !plainOutsideStrings(text, maxDepth)) return { ok: false };
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch {
-    return { ok: false };
-  }
-}
-
-/** False when the nesting exceeds `maxDepth` or a number could overflow; string contents are skipped. */
-function plainOutsideStrings(text: string, maxDepth: number): boolean {
+/** False when the nesting exceeds `maxDepth`, a number could overflow, or a string could name a forbidden member. */
+function plainText(text: string, maxDepth: number): boolean {
   let depth = 0;
   let numberDigits = 0;
   let exponentDigits = -1; // -1: not inside an exponent
@@ -163,8 +163,9 @@ function plainOutsideStrings(text: string, maxDepth: number): boolean {
     numberDigits = 0;
     exponentDigits = -1;
     if (c === 0x22) {
-      i = endOfString(text, i);
-      if (i === -1) return false;
+      const end = endOfPlainString(text, i);
+      if (end === -1 || (FORBIDDEN_LENGTHS.has(end - i - 1) && FORBIDDEN_KEYS.has(text.slice(i + 1, end)))) return false;
+      i = end;
     } else if (c === 0x7b || c === 0x5b) {
       if (++depth > maxDepth) return false;
     } else if (c === 0x7d || c === 0x5d) depth--;
@@ -172,12 +173,17 @@ function plainOutsideStrings(text: string, maxDepth: number): boolean {
   return true;
 }
 
-/** Index of the quote closing the string that opens at `start`, or -1. */
-function endOfString(text: string, start: number): number {
+/**
+ * Index of the quote closing the string that opens at `start`; -1 when there is none or the string holds a `\u`
+ * escape. No other escape can spell a letter or `_`, so a forbidden name is only ever spelled out between the quotes.
+ */
+function endOfPlainString(text: string, start: number): number {
   for (let i = start + 1; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x5c) i++;
-    else if (c === 0x22) return i;
+    if (c === 0x5c) {
+      if (text.charCodeAt(i + 1) === 0x75) return -1;
+      i++;
+    } else if (c === 0x22) return i;
   }
   return -1;
 }
