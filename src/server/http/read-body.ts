@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from './http-error.js';
 import { BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from '../../schema/limits.js';
-import { FORBIDDEN_KEYS, lineAndColumn, scanJson } from './json-scan.js';
+import { lineAndColumn, scanJson } from './json-scan.js';
+import { scanPlainJson, type TextLayout } from './plain-json.js';
 
 export { BODY_LIMIT_BYTES, MAX_JSON_DEPTH };
 
@@ -84,21 +85,31 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** UTF-8 decode, then the iterative scan (depth, syntax, forbidden names), then JSON.parse, which cannot fail. */
 export function parseJsonBytes(bytes: Uint8Array, maxDepth: number = MAX_JSON_DEPTH): unknown {
-  let text: string;
+  return parseJsonText(decodeJsonBytes(bytes), maxDepth);
+}
+
+export function decodeJsonBytes(bytes: Uint8Array): string {
   try {
-    text = utf8.decode(bytes);
+    return utf8.decode(bytes);
   } catch {
     throw new HttpError(400, 'The request body is not valid UTF-8.');
   }
-  return parseJsonText(text, maxDepth);
 }
 
 export function parseJsonText(text: string, maxDepth: number = MAX_JSON_DEPTH): unknown {
+  return parseJsonDocument(text, maxDepth).value;
+}
+
+/**
+ * The parsed value, and where its members lie in the text when the text is exactly what JSON.stringify writes for it
+ * (plain-json.ts): a caller storing the value can then slice the text instead of serialising it again.
+ */
+export function parseJsonDocument(text: string, maxDepth: number = MAX_JSON_DEPTH): { value: unknown; layout: TextLayout | undefined } {
   if (text.trim() === '') throw new HttpError(400, 'The request body is empty: send a JSON document.');
   const fast = parseWithoutScan(text, maxDepth);
-  if (fast.ok) return fast.value;
+  if (fast.ok) return fast;
   const scan = scanJson(text, maxDepth);
-  if (scan.ok) return JSON.parse(text) as unknown;
+  if (scan.ok) return { value: JSON.parse(text) as unknown, layout: undefined };
   if (scan.kind === 'forbidden-key') {
     throw HttpError.constraints(
       scan.paths.map((path) => ({
@@ -115,75 +126,16 @@ export function parseJsonText(text: string, maxDepth: number = MAX_JSON_DEPTH): 
 }
 
 /**
- * Nearly every body is a plain dashboard: one pass over its characters shows that no member can be named `__proto__`,
- * `constructor` or `prototype` (no string is spelled so, and no `\u` escape could spell one), bounds its depth, and
- * shows that no number can overflow to Infinity. Such a body goes straight to the native JSON.parse (about half the
- * full scan's cost); anything else — and every body JSON.parse refuses — takes the full scan, which gives the
- * precise answer.
+ * Nearly every body is plain (plain-json.ts): one pass over its characters shows it safe for the native JSON.parse
+ * (about half the full scan's cost). Anything else — and every body JSON.parse refuses — takes the full scan, which
+ * gives the precise answer.
  */
-function parseWithoutScan(text: string, maxDepth: number): { ok: true; value: unknown } | { ok: false } {
-  if (!plainText(text, maxDepth)) return { ok: false };
+function parseWithoutScan(text: string, maxDepth: number): { ok: true; value: unknown; layout: TextLayout | undefined } | { ok: false } {
+  const scan = scanPlainJson(text, maxDepth);
+  if (!scan.plain) return { ok: false };
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    return { ok: true, value: JSON.parse(text) as unknown, layout: scan.layout };
   } catch {
     return { ok: false };
   }
-}
-
-/**
- * A number is surely finite when its exponent has at most 2 digits and all its digits together (mantissa, fraction
- * and exponent) number fewer than 200: it is then below 10^(198 + 99), far from the double range's 1.8e308. The
- * digits are counted over the whole number token, never per part: a 250-digit mantissa with `e99` overflows although
- * neither part alone looks large.
- */
-const MAX_NUMBER_DIGITS = 200;
-const MAX_EXPONENT_DIGITS = 2;
-/** The lengths of the forbidden names: only strings this long are compared with them. */
-const FORBIDDEN_LENGTHS = new Set([...FORBIDDEN_KEYS].map((name) => name.length));
-
-/** False when the nesting exceeds `maxDepth`, a number could overflow, or a string could name a forbidden member. */
-function plainText(text: string, maxDepth: number): boolean {
-  let depth = 0;
-  let numberDigits = 0;
-  let exponentDigits = -1; // -1: not inside an exponent
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0x30 && c <= 0x39) {
-      if (exponentDigits >= 0) exponentDigits++;
-      if (++numberDigits >= MAX_NUMBER_DIGITS || exponentDigits > MAX_EXPONENT_DIGITS) return false;
-      continue;
-    }
-    // `.`, `+`, `-` never end a number token; `e`/`E` starts its exponent (outside numbers it only occurs in
-    // true/false, followed by a reset). Over-counting across invalid text is harmless: JSON.parse refuses it.
-    if (c === 0x2e || c === 0x2b || c === 0x2d) continue;
-    if (c === 0x65 || c === 0x45) {
-      exponentDigits = 0;
-      continue;
-    }
-    numberDigits = 0;
-    exponentDigits = -1;
-    if (c === 0x22) {
-      const end = endOfPlainString(text, i);
-      if (end === -1 || (FORBIDDEN_LENGTHS.has(end - i - 1) && FORBIDDEN_KEYS.has(text.slice(i + 1, end)))) return false;
-      i = end;
-    } else if (c === 0x7b || c === 0x5b) {
-      if (++depth > maxDepth) return false;
-    } else if (c === 0x7d || c === 0x5d) depth--;
-  }
-  return true;
-}
-
-/**
- * Index of the quote closing the string that opens at `start`; -1 when there is none or the string holds a `\u`
- * escape. No other escape can spell a letter or `_`, so a forbidden name is only ever spelled out between the quotes.
- */
-function endOfPlainString(text: string, start: number): number {
-  for (let i = start + 1; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x5c) {
-      if (text.charCodeAt(i + 1) === 0x75) return -1;
-      i++;
-    } else if (c === 0x22) return i;
-  }
-  return -1;
 }

@@ -2,7 +2,7 @@ import { Dashboard } from '../../schema/dashboard.js';
 import { violationsFromIssues, type ConstraintViolation } from '../../schema/error-envelope.js';
 import { parseDashboardId, type DashboardId } from '../../schema/ids.js';
 import { HttpError } from '../http/http-error.js';
-import { parseJsonBytes } from '../http/read-body.js';
+import { decodeJsonBytes, parseJsonDocument } from '../http/read-body.js';
 import { prepareDashboard, type DashboardBody, type PreparedDashboard } from '../store/dashboard-document.js';
 
 /** A create body (POST, POST validator) or a replace body for one id (PUT, PUT validator). */
@@ -17,7 +17,9 @@ export function parsePathId(raw: string | undefined): DashboardId {
 
 /** A request body's bytes to a dashboard ready to store: parse (with its guards), validate, serialise. */
 export function prepareDashboardBody(bytes: Uint8Array, target: BodyTarget): PreparedDashboard {
-  return prepareDashboard(validateDashboardBody(parseJsonBytes(bytes), target));
+  const text = decodeJsonBytes(bytes);
+  const { value, layout } = parseJsonDocument(text);
+  return prepareDashboard(validateDashboardBody(value, target), layout && { text, layout });
 }
 
 /**

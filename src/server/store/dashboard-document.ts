@@ -1,6 +1,7 @@
 import { Dashboard } from '../../schema/dashboard.js';
 import type { DashboardId } from '../../schema/ids.js';
 import { parseJsonText } from '../http/read-body.js';
+import type { TextLayout } from '../http/plain-json.js';
 import type { ServedBytes, ServedBytesCache } from './served-bytes.js';
 
 /** What GET reports as `metadata.clusterVersion`: the embedded service names itself. */
@@ -38,10 +39,14 @@ export interface PreparedDashboard {
   readonly tags: readonly string[];
 }
 
-export function prepareDashboard(body: DashboardBody): PreparedDashboard {
+/**
+ * `text`, when given, is the JSON the body was parsed from and `layout` says where its members lie (a canonical text:
+ * plain-json.ts): the members are then sliced from it, byte for byte what serialising the body would give.
+ */
+export function prepareDashboard(body: DashboardBody, source?: { text: string; layout: TextLayout }): PreparedDashboard {
   const meta = (body['dashboardMetadata'] ?? {}) as { name?: unknown; owner?: unknown; tags?: unknown };
   return {
-    members: serialiseMembers(Object.entries(body).filter(([key]) => key !== 'id' && key !== 'metadata')),
+    members: source ? slicedMembers(source.text, source.layout) : serialiseMembers(Object.entries(body).filter(([key]) => !SERVER_OWNED.has(key))),
     name: typeof meta.name === 'string' ? meta.name : '',
     owner: typeof meta.owner === 'string' ? meta.owner : '',
     tags: Array.isArray(meta.tags) ? meta.tags.filter((tag): tag is string => typeof tag === 'string') : [],
@@ -79,13 +84,38 @@ export function serialiseMembers(members: Iterable<readonly [string, unknown]>):
     if (Array.isArray(value) && value.length > 0) {
       const items = value.map((item: unknown) => JSON.stringify(item) ?? 'null');
       compact.push(`${name}:[${items.join(',')}]`);
-      lines.push(`  ${name}: [\n    ${items.join(',\n    ')}\n  ]`);
+      lines.push(elementLines(name, items));
     } else {
       const text = JSON.stringify(value);
       if (text === undefined) continue;
       compact.push(`${name}:${text}`);
       lines.push(`  ${name}: ${text}`);
     }
+  }
+  return { compact: compact.join(','), lines: lines.join(',\n') };
+}
+
+const elementLines = (name: string, items: readonly string[]): string => `  ${name}: [\n    ${items.join(',\n    ')}\n  ]`;
+
+/** The members the server writes itself: a body's own are left out. */
+const SERVER_OWNED = new Set(['id', 'metadata']);
+const SERVER_OWNED_NAMES = new Set([...SERVER_OWNED].map((key) => JSON.stringify(key)));
+
+/** serialiseMembers' output, cut from a canonical text instead of made again (about a fifth of a PUT's CPU). */
+function slicedMembers(text: string, { members }: TextLayout): SerialisedMembers {
+  const compact: string[] = [];
+  const lines: string[] = [];
+  for (const { start, colon, end, elements } of members) {
+    const name = text.slice(start, colon);
+    if (SERVER_OWNED_NAMES.has(name)) continue;
+    compact.push(text.slice(start, end));
+    if (!elements) {
+      lines.push(`  ${name}: ${text.slice(colon + 1, end)}`);
+      continue;
+    }
+    const items: string[] = [];
+    for (let k = 0; k < elements.length; k += 2) items.push(text.slice(elements[k], elements[k + 1]));
+    lines.push(elementLines(name, items));
   }
   return { compact: compact.join(','), lines: lines.join(',\n') };
 }

@@ -1,0 +1,164 @@
+import { FORBIDDEN_KEYS } from './json-scan.js';
+
+/**
+ * Where the members of an object lie in its JSON text, for a text that is exactly what JSON.stringify writes for the
+ * value it parses to: a slice of the text is then the member's serialisation, and nothing need be stringified again.
+ */
+export interface TextLayout {
+  readonly members: readonly TextMember[];
+}
+
+export interface TextMember {
+  /** The member name's opening quote. */
+  readonly start: number;
+  /** The `:` after the name. */
+  readonly colon: number;
+  /** One past the value. */
+  readonly end: number;
+  /** A non-empty array value's elements as start/end offset pairs; undefined for any other value. */
+  readonly elements: readonly number[] | undefined;
+}
+
+/**
+ * The verdict of one pass over a JSON text. `plain`: no nesting beyond the limit, no number that could overflow to
+ * Infinity, no string that could name a forbidden member (no `\u` escape, no string spelled `__proto__`,
+ * `constructor` or `prototype`) — JSON.parse alone may read it. `layout`: set when the text is also canonical (see
+ * {@link TextLayout}) and an object.
+ */
+export type PlainScan = { readonly plain: false } | { readonly plain: true; readonly layout: TextLayout | undefined };
+
+const NOT_PLAIN: PlainScan = { plain: false };
+
+/**
+ * A number is surely finite when its exponent has at most 2 digits and all its digits together (mantissa, fraction
+ * and exponent) number fewer than 200: it is then below 10^(198 + 99), far from the double range's 1.8e308. The
+ * digits are counted over the whole number token, never per part: a 250-digit mantissa with `e99` overflows although
+ * neither part alone looks large.
+ */
+const MAX_NUMBER_DIGITS = 200;
+const MAX_EXPONENT_DIGITS = 2;
+const FORBIDDEN_LENGTHS = new Set([...FORBIDDEN_KEYS].map((name) => name.length));
+
+interface OpenMember {
+  start: number;
+  colon: number;
+  elements: number[] | undefined;
+}
+
+/**
+ * Canonical means JSON.stringify(JSON.parse(text)) === text, which holds exactly when the text has no whitespace
+ * outside strings, spells every number as JavaScript prints it, escapes nothing JSON.stringify would not (`\/`; a
+ * `\u` escape already makes the text not plain), repeats no member name within an object (JSON.parse keeps the
+ * last) and has no member name starting with a digit (an array-index name moves to the front of its object).
+ */
+export function scanPlainJson(text: string, maxDepth: number): PlainScan {
+  let depth = 0;
+  let numberDigits = 0;
+  let exponentDigits = -1; // -1: not inside an exponent
+  let numberStart = -1; // -1: not inside a number
+  let canonical = text.charCodeAt(0) === 0x7b;
+  const members: TextMember[] = [];
+  let member: OpenMember | undefined;
+  /** Per depth (index depth - 1): the names of the object open there, as [start, end) pairs; undefined for an array. */
+  const names: Array<number[] | undefined> = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x30 && c <= 0x39) {
+      if (numberStart === -1) numberStart = i;
+      if (exponentDigits >= 0) exponentDigits++;
+      if (++numberDigits >= MAX_NUMBER_DIGITS || exponentDigits > MAX_EXPONENT_DIGITS) return NOT_PLAIN;
+      continue;
+    }
+    // `-` starts a number or its exponent's sign; `.` and `+` never end one; `e`/`E` starts its exponent (outside
+    // numbers it only occurs in true/false, followed by a reset). Over-counting across invalid text is harmless:
+    // JSON.parse refuses it.
+    if (c === 0x2d) {
+      if (numberStart === -1) numberStart = i;
+      continue;
+    }
+    if (c === 0x2e || c === 0x2b) continue;
+    if (c === 0x65 || c === 0x45) {
+      exponentDigits = 0;
+      continue;
+    }
+    if (numberStart !== -1) {
+      canonical &&= canonicalNumber(text, numberStart, i);
+      numberStart = -1;
+    }
+    numberDigits = 0;
+    exponentDigits = -1;
+    if (c === 0x22) {
+      let end = i + 1;
+      for (; end < text.length; end++) {
+        const d = text.charCodeAt(end);
+        if (d === 0x22) break;
+        if (d === 0x5c) {
+          const escaped = text.charCodeAt(++end);
+          if (escaped === 0x75) return NOT_PLAIN;
+          // JSON.stringify writes `/` as it is.
+          if (escaped === 0x2f) canonical = false;
+        }
+      }
+      if (end >= text.length) return NOT_PLAIN;
+      if (FORBIDDEN_LENGTHS.has(end - i - 1) && FORBIDDEN_KEYS.has(text.slice(i + 1, end))) return NOT_PLAIN;
+      const own = names[depth - 1];
+      if (canonical && own && text.charCodeAt(end + 1) === 0x3a) {
+        const first = text.charCodeAt(i + 1);
+        if ((first >= 0x30 && first <= 0x39) || nameRepeated(text, own, i + 1, end)) canonical = false;
+        own.push(i + 1, end);
+        if (depth === 1) member = { start: i, colon: end + 1, elements: undefined };
+      }
+      i = end;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > maxDepth) return NOT_PLAIN;
+      names[depth - 1] = c === 0x7b ? [] : undefined;
+      if (depth === 2 && c === 0x5b && member) member.elements = [i + 1];
+    } else if (c === 0x7d || c === 0x5d) {
+      if (depth === 2 && member?.elements) {
+        // `[]` has no element: its value is written as it is.
+        if (member.elements[0] === i) member.elements = undefined;
+        else member.elements.push(i);
+      }
+      depth--;
+      if (depth === 0 && member) member = closeMember(members, member, i);
+    } else if (c === 0x2c) {
+      if (depth === 1 && member) member = closeMember(members, member, i);
+      else if (depth === 2 && member?.elements) member.elements.push(i, i + 1);
+    } else if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
+      canonical = false;
+    }
+  }
+  if (numberStart !== -1) canonical &&= canonicalNumber(text, numberStart, text.length);
+  return { plain: true, layout: canonical ? { members } : undefined };
+}
+
+function closeMember(members: TextMember[], member: OpenMember, end: number): undefined {
+  members.push({ start: member.start, colon: member.colon, end, elements: member.elements });
+  return undefined;
+}
+
+/** Whether the name at [start, end) equals one already seen in its object (same escapes mean same name here). */
+function nameRepeated(text: string, seen: readonly number[], start: number, end: number): boolean {
+  const length = end - start;
+  for (let k = 0; k < seen.length; k += 2) {
+    const from = seen[k] as number;
+    if ((seen[k + 1] as number) - from !== length) continue;
+    let m = 0;
+    while (m < length && text.charCodeAt(from + m) === text.charCodeAt(start + m)) m++;
+    if (m === length) return true;
+  }
+  return false;
+}
+
+/** Whether the number token at [start, end) is spelled as JavaScript prints its value. */
+function canonicalNumber(text: string, start: number, end: number): boolean {
+  const digitsFrom = text.charCodeAt(start) === 0x2d ? start + 1 : start;
+  // Most numbers are short integers without a leading zero (a lone 0 is fine; -0 prints as 0): exact as written.
+  if (end - digitsFrom <= 15 && (text.charCodeAt(digitsFrom) !== 0x30 || (end - digitsFrom === 1 && digitsFrom === start))) {
+    let k = digitsFrom;
+    while (k < end && text.charCodeAt(k) >= 0x30 && text.charCodeAt(k) <= 0x39) k++;
+    if (k === end && end > digitsFrom) return true;
+  }
+  const token = text.slice(start, end);
+  return String(Number(token)) === token;
+}
