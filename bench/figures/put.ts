@@ -4,6 +4,7 @@ import { rawDurableWriteRate } from '../baselines/raw-disk.js';
 import { generateDashboard } from '../data/dashboards.js';
 import { ratio, type Figure, type FigureContext, type FigureOutcome } from '../lib/figure.js';
 import { metric, repeatTasks } from '../lib/repeat.js';
+import { summarize, type Sample } from '../lib/stats.js';
 import { authHeaders, dashboardsPath, seedDashboards } from '../lib/seed.js';
 import { withServer } from '../lib/servers.js';
 import { CONNECTIONS } from './get.js';
@@ -15,6 +16,8 @@ const MAX_P99_MS = 20;
 const MIN_SHARE_OF_BARE = 1.5;
 /** Coprime with the id count, so one id receives a different body each time it comes round. */
 const BODY_VARIANTS = 7;
+
+const percent = (sample: Sample): Sample => summarize(sample.runs.map((share) => share * 100));
 
 async function measurePut(ctx: FigureContext): Promise<FigureOutcome> {
   const bareDir = join(ctx.workDir, 'bare');
@@ -44,10 +47,12 @@ async function measurePut(ctx: FigureContext): Promise<FigureOutcome> {
         rows: [
           { label: `PUT /dashboards/{id} at ${CONNECTIONS} connections, durable`, unit: 'req/s', better: 'higher', value: rps, baseline: { label: bareLabel, value: bareRps }, goal: { text: `≥ ${MIN_RPS.toLocaleString('en-US')} req/s and ≥ ${MIN_SHARE_OF_BARE}× baseline`, met: rpsMet } },
           { label: `PUT p99 latency at ${CONNECTIONS} connections`, unit: 'ms', better: 'lower', value: p99, baseline: { label: bareLabel, value: metric(samples.bare, 'p99') }, goal: { text: `≤ ${MAX_P99_MS} ms`, met: p99.median <= MAX_P99_MS, limit: MAX_P99_MS } },
+          { label: 'PUT p99 against the disk’s own durable-write p99', unit: 'ms', better: 'lower', value: p99, baseline: { label: `raw temp+fsync+rename+fsync(dir), ${CONNECTIONS} writers`, value: metric(samples.disk, 'p99') } },
+          { label: 'Machine CPU busy during the PUT runs (all cores: server, wrk, kernel)', unit: '%', better: 'lower', value: percent(metric(samples.dashcd, 'machineBusy')), baseline: { label: 'during the bare server’s runs', value: percent(metric(samples.bare, 'machineBusy')) } },
           { label: 'PUT req/s against the machine’s ceiling', unit: 'req/s', better: 'higher', value: rps, baseline: { label: 'bare node:http reading each body and answering 204, nothing kept', value: metric(samples.ceiling, 'rps') } },
           { label: 'PUT req/s against the disk’s durable write rate', unit: 'req/s', better: 'higher', value: rps, baseline: { label: `raw temp+fsync+rename+fsync(dir), ${CONNECTIONS} writers`, value: metric(samples.disk, 'rps') } },
         ],
-        details: { loadGenerator: ctx.loadGenerator, serverCpuCores: metric(samples.dashcd, 'serverCpu'), bareServerCpuCores: metric(samples.bare, 'serverCpu'), dashboards: ids.length, bodyBytes: bodies.map((b) => b.length), diskP99Ms: metric(samples.disk, 'p99') },
+        details: { loadGenerator: ctx.loadGenerator, serverCpuCores: metric(samples.dashcd, 'serverCpu'), bareServerCpuCores: metric(samples.bare, 'serverCpu'), machineBusy: metric(samples.dashcd, 'machineBusy'), bareMachineBusy: metric(samples.bare, 'machineBusy'), dashboards: ids.length, bodyBytes: bodies.map((b) => b.length), diskP99Ms: metric(samples.disk, 'p99') },
       };
     }));
   });

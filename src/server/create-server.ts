@@ -61,7 +61,7 @@ export interface ServerOptions<E extends EnvironmentService = EnvironmentService
   readonly lasting?: boolean;
   /** Per environment, GET bodies kept uncompressed, in bytes (served-bytes.ts); default DEFAULT_HOT_BYTES. */
   readonly hotBytes?: number;
-  /** Threads that parse and validate dashboard bodies (dashboard-body-pool.ts); default one per core beyond the first. */
+  /** Threads that parse and validate dashboard bodies (dashboard-body-pool.ts); default one per core. */
   readonly bodyWorkers?: number;
 }
 

@@ -56,8 +56,15 @@ export interface BodyPoolOptions {
   readonly startWorker?: () => Worker;
 }
 
-/** One worker per core beyond the main thread's. */
-export const defaultBodyWorkers = (): number => availableParallelism() - 1;
+/**
+ * One worker per core, none on a single core. The main thread mostly waits on the journal, and bodies come in bursts
+ * (one journal commit answers a batch of writers, whose next bodies then arrive together): at 32 connections on two
+ * cores, two workers cut a body's mean wait from 3.6 to 2.1 ms against one.
+ */
+export const defaultBodyWorkers = (): number => {
+  const cores = availableParallelism();
+  return cores > 1 ? cores : 0;
+};
 
 /**
  * Below this a body is prepared where it arrived: posting it and its answer costs some 30 µs, about what preparing a
