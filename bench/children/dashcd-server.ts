@@ -1,4 +1,5 @@
 import { startServer } from '../../src/server/create-server.js';
+import { defaultBodyWorkers } from '../../src/server/routes/dashboard-body-pool.js';
 import { SERVE_HOT_BYTES } from '../../src/server/store/served-bytes.js';
 import { eventsServerOptions } from '../../src/server/routes/events.js';
 import { silentLogger } from '../../src/lib/logger.js';
@@ -11,7 +12,7 @@ import type { ServedBaseline } from '../baselines/bare-http.js';
  */
 export async function serveDashcd(dataDir: string): Promise<ServedBaseline & { token: string }> {
   const log = silentLogger();
-  const server = await startServer({ dataDir, host: '127.0.0.1', port: 0, log, hotBytes: SERVE_HOT_BYTES, ...eventsServerOptions({ log }) });
+  const server = await startServer({ dataDir, host: '127.0.0.1', port: 0, log, hotBytes: SERVE_HOT_BYTES, bodyWorkers: defaultBodyWorkers(), ...eventsServerOptions({ log }) });
   const local = server.environments.get(DEFAULT_ENVIRONMENT);
   if (!local) throw new Error('the default environment did not open');
   const token = local.tokens.addEphemeral(['ReadConfig', 'WriteConfig', 'DataExport'], 'bench');

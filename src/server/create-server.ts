@@ -61,7 +61,11 @@ export interface ServerOptions<E extends EnvironmentService = EnvironmentService
   readonly lasting?: boolean;
   /** Per environment, GET bodies kept uncompressed, in bytes (served-bytes.ts); default DEFAULT_HOT_BYTES. */
   readonly hotBytes?: number;
-  /** Threads that parse and validate dashboard bodies (dashboard-body-pool.ts); default one per core. */
+  /**
+   * Threads that parse, validate and serialise dashboard bodies (dashboard-body-pool.ts). Default 0, on the main
+   * thread: the daemon's and a command's own server spend the process's memory (each worker holds ~35 MB); `serve`
+   * asks for defaultBodyWorkers().
+   */
   readonly bodyWorkers?: number;
 }
 
@@ -85,7 +89,7 @@ export async function startServer<E extends EnvironmentService = EnvironmentServ
   const { dataDir, log, clock = systemClock } = options;
   const ownership = await acquireOwnership(dataDir, { lasting: options.lasting ?? true });
   let environments: EnvironmentRegistry<E> | undefined;
-  const bodies = createDashboardBodyPool({ workers: options.bodyWorkers, log });
+  const bodies = createDashboardBodyPool({ workers: options.bodyWorkers ?? 0, log });
   try {
     const layout = dataDirLayout(dataDir);
     environments = await openEnvironments<E>({ ...options, layout, log, clock });

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -7,6 +8,7 @@ import { DashboardId } from '../../src/schema/ids.js';
 import { HttpError } from '../../src/server/http/http-error.js';
 import { createDashboardBodyPool, type BodyPoolOptions, type DashboardBodyPool } from '../../src/server/routes/dashboard-body-pool.js';
 import { prepareDashboardBody, type BodyTarget } from '../../src/server/routes/dashboard-validation.js';
+import { prepareDashboard } from '../../src/server/store/dashboard-document.js';
 import { CORPUS_DASHBOARDS_DIR } from '../helpers/corpus.js';
 import { captureLog } from '../helpers/log-capture.js';
 import { api, dashboardsUrl, startTestServer, type TestServer } from '../helpers/server.js';
@@ -18,6 +20,10 @@ const corpus = readdirSync(CORPUS_DASHBOARDS_DIR)
   .filter((name) => name.endsWith('.json'))
   .map((name) => readFileSync(join(CORPUS_DASHBOARDS_DIR, name)));
 const bytes = (text: string): Buffer => Buffer.from(text);
+/** The corpus as JSON.stringify writes it (as dashcd sends it): stored from slices of the text, not serialised again. */
+const compactCorpus = corpus.map((body) => bytes(JSON.stringify(JSON.parse(body.toString('utf8')))));
+/** A worker (eval'd, so no module loading) that does `onMessage` with each body it is sent. */
+const evalWorker = (onMessage: string): Worker => new Worker(`require('node:worker_threads').parentPort.on('message', () => { ${onMessage} })`, { eval: true });
 
 /** A replace of the dashboard the body names (exports carry their id), else of ID. */
 function targetOf(body: Buffer): BodyTarget {
@@ -67,12 +73,20 @@ describe('dashboard body pool: bodies parsed, validated and serialised on worker
   it('gives exactly what the calling thread gives, for every corpus dashboard and every kind of bad body', async () => {
     let started = 0;
     const pool = open({ workers: 2, offloadBytes: 0, startWorker: () => (started++, startModuleWorker('dashboard-body-worker', POOL_MODULE)) });
-    const jobs: Array<[Buffer, BodyTarget]> = [...corpus.map((body): [Buffer, BodyTarget] => [body, targetOf(body)]), ...badBodies.map((text): [Buffer, BodyTarget] => [bytes(text), REPLACE])];
+    const jobs: Array<[Buffer, BodyTarget]> = [
+      ...[...corpus, ...compactCorpus].map((body): [Buffer, BodyTarget] => [body, targetOf(body)]),
+      ...badBodies.map((text): [Buffer, BodyTarget] => [bytes(text), REPLACE]),
+    ];
     const answers = await Promise.all(jobs.map(([body, target]) => viaPool(pool, body, target)));
     expect(answers).toEqual(jobs.map(([body, target]) => inline(body, target)));
-    // Every corpus dashboard but the two its README says must be rejected, and none of the bad bodies.
-    expect(answers.filter((answer) => 'members' in (answer as object))).toHaveLength(corpus.length - 2);
-    expect(answers.filter((answer) => (answer as { status?: number }).status === 400)).toHaveLength(badBodies.length + 2);
+    // Every corpus dashboard but the two its README says must be rejected (in both spellings), and no bad body.
+    expect(answers.filter((answer) => 'members' in (answer as object))).toHaveLength(2 * (corpus.length - 2));
+    expect(answers.filter((answer) => (answer as { status?: number }).status === 400)).toHaveLength(badBodies.length + 4);
+    // The compact spelling, sliced on a worker, is what serialising the parsed body gives.
+    compactCorpus.forEach((body, i) => {
+      const answer = answers[corpus.length + i] as object;
+      if ('members' in answer) expect(answer).toEqual(prepareDashboard(JSON.parse(body.toString('utf8')) as Record<string, unknown>));
+    });
     // Concurrent bodies spread over both workers.
     expect(started).toBe(2);
   });
@@ -94,22 +108,48 @@ describe('dashboard body pool: bodies parsed, validated and serialised on worker
     expect(await viaPool(pool, body, REPLACE)).toEqual(inline(body, REPLACE));
   });
 
-  it('finishes the bodies of a worker that dies on the calling thread, says so once, and starts no other', async () => {
+  it('finishes the bodies of a worker that dies on the calling thread, says so once, stops the others and starts no other', async () => {
     const { lines, log } = captureLog('warn');
-    let started = 0;
-    // A worker that dies on its first message: the bodies it held must still be answered.
-    const dying = (): Worker => (started++, new Worker("require('node:worker_threads').parentPort.on('message', () => process.exit(3))", { eval: true }));
-    const pool = open({ workers: 1, offloadBytes: 0, log, startWorker: dying });
-    const bodies = [...corpus.slice(0, 5), bytes(badBodies[1] as string)];
+    const started: Worker[] = [];
+    const exited: Array<Promise<unknown>> = [];
+    // The first worker dies on its first body; the second is a real one, stopped when the first dies.
+    const start = (): Worker => {
+      const worker = started.length === 0 ? evalWorker('process.exit(3)') : startModuleWorker('dashboard-body-worker', POOL_MODULE);
+      started.push(worker);
+      exited.push(once(worker, 'exit'));
+      return worker;
+    };
+    const pool = open({ workers: 2, offloadBytes: 0, log, startWorker: start });
+    const bodies = [...corpus.slice(0, 6), bytes(badBodies[1] as string)];
     expect(await Promise.all(bodies.map((body) => viaPool(pool, body, REPLACE)))).toEqual(bodies.map((body) => inline(body, REPLACE)));
+    expect(started).toHaveLength(2);
+    await exited[1];
     const later = corpus[1] as Buffer;
     expect(await viaPool(pool, later, REPLACE)).toEqual(inline(later, REPLACE));
-    expect(started).toBe(1);
+    expect(started).toHaveLength(2);
+    expect(lines.filter((line) => String(line['msg']).includes('body worker failed'))).toHaveLength(1);
+  });
+
+  it('answers each body once when its worker throws (an error, then an exit)', async () => {
+    const { lines, log } = captureLog('warn');
+    const pool = open({ workers: 1, offloadBytes: 0, log, startWorker: () => evalWorker("throw new Error('boom')") });
+    const answers = await Promise.all(corpus.slice(0, 4).map((body) => viaPool(pool, body, REPLACE)));
+    expect(answers).toEqual(corpus.slice(0, 4).map((body) => inline(body, REPLACE)));
+    expect(lines.filter((line) => String(line['msg']).includes('body worker failed'))).toHaveLength(1);
+  });
+
+  it('prepares bodies on the calling thread when no worker can be started', async () => {
+    const { lines, log } = captureLog('warn');
+    const pool = open({ workers: 2, offloadBytes: 0, log, startWorker: () => { throw new Error('no threads here'); } });
+    const body = corpus[0] as Buffer;
+    expect(await viaPool(pool, body, REPLACE)).toEqual(inline(body, REPLACE));
+    expect(await viaPool(pool, body, REPLACE)).toEqual(inline(body, REPLACE));
     expect(lines.filter((line) => String(line['msg']).includes('body worker failed'))).toHaveLength(1);
   });
 
   it('answers the bodies still in a worker when the pool closes', async () => {
-    const pool = open({ workers: 1, offloadBytes: 0 });
+    // A worker that never answers: every body is still held when close() comes.
+    const pool = open({ workers: 1, offloadBytes: 0, startWorker: () => evalWorker('') });
     const pending = corpus.map((body) => viaPool(pool, body, REPLACE));
     await pool.close();
     expect(await Promise.all(pending)).toEqual(corpus.map((body) => inline(body, REPLACE)));
@@ -131,7 +171,11 @@ describe('the server over HTTP, with and without body workers', () => {
       const seen: unknown[] = [];
       // Each corpus dashboard under an id of its own (exports name theirs); the bad bodies as they are.
       const named = (text: string, i: number): string => text.replace(/"id"\s*:\s*"[^"]*"/, `"id": "${idOf(i)}"`);
-      const texts = [...corpus.map((body, i) => named(body.toString('utf8'), i)), ...badBodies];
+      const texts = [
+        ...corpus.map((body, i) => named(body.toString('utf8'), i)),
+        ...corpus.map((body, i) => JSON.stringify(JSON.parse(named(body.toString('utf8'), corpus.length + i)))),
+        ...badBodies,
+      ];
       // Concurrent, so the pooled server has several bodies at its worker at once.
       await Promise.all(
         texts.map(async (body, i) => {
@@ -146,6 +190,11 @@ describe('the server over HTTP, with and without body workers', () => {
     };
     const [viaWorker, viaMain] = await Promise.all([exchange(pooled as TestServer), exchange(inlineOnly as TestServer)]);
     expect(viaWorker).toEqual(viaMain);
-    expect(viaWorker.filter((answer) => (answer as number[])[0] === 201)).toHaveLength(corpus.length - 2);
+    expect(viaWorker.filter((answer) => (answer as number[])[0] === 201)).toHaveLength(2 * (corpus.length - 2));
+    // A dashboard sent compact (stored from slices of its text) reads back exactly as when sent pretty (serialised).
+    corpus.forEach((_, i) => {
+      const [pretty, compact] = [viaWorker[i], viaWorker[corpus.length + i]] as unknown[][];
+      expect(String(compact?.[5]).replaceAll(idOf(corpus.length + i), idOf(i))).toBe(pretty?.[5]);
+    });
   });
 });

@@ -3,6 +3,7 @@ import type { Logger } from '../../lib/logger.js';
 import { DEFAULT_ENVIRONMENT } from '../../schema/ids.js';
 import { DataDirLockedError } from '../../server/data-dir.js';
 import { startServer, type RunningServer } from '../../server/create-server.js';
+import { defaultBodyWorkers } from '../../server/routes/dashboard-body-pool.js';
 import { SERVE_HOT_BYTES } from '../../server/store/served-bytes.js';
 import type { EventStore } from '../../server/feed/event-store.js';
 import { startEventSimulator } from '../../server/feed/simulator.js';
@@ -67,7 +68,7 @@ async function start(
   extraHandler: (req: IncomingMessage, res: ServerResponse) => boolean,
 ): Promise<RunningServer<EventStore>> {
   try {
-    return await startServer({ dataDir, host, port, log, extraHandler, hotBytes, ...eventsServerOptions({ log }) });
+    return await startServer({ dataDir, host, port, log, extraHandler, hotBytes, bodyWorkers: defaultBodyWorkers(), ...eventsServerOptions({ log }) });
   } catch (error) {
     // Exit 4, as every other command that finds its data dir owned by another dashcd.
     if (error instanceof DataDirLockedError) throw new CliError(error.message, ExitCode.TargetUnavailable, { cause: error });

@@ -8,6 +8,12 @@ export interface TextLayout {
   readonly members: readonly TextMember[];
 }
 
+/** A canonical text with its layout: all a store needs to keep the value it parses to without serialising it. */
+export interface CanonicalText {
+  readonly text: string;
+  readonly layout: TextLayout;
+}
+
 export interface TextMember {
   /** The member name's opening quote. */
   readonly start: number;
@@ -15,8 +21,8 @@ export interface TextMember {
   readonly colon: number;
   /** One past the value. */
   readonly end: number;
-  /** A non-empty array value's elements as start/end offset pairs; undefined for any other value. */
-  readonly elements: readonly number[] | undefined;
+  /** A non-empty array value's elements, each as [start, end) offsets; undefined for any other value. */
+  readonly elements: ReadonlyArray<readonly [number, number]> | undefined;
 }
 
 /**
@@ -38,18 +44,28 @@ const NOT_PLAIN: PlainScan = { plain: false };
 const MAX_NUMBER_DIGITS = 200;
 const MAX_EXPONENT_DIGITS = 2;
 const FORBIDDEN_LENGTHS = new Set([...FORBIDDEN_KEYS].map((name) => name.length));
+/**
+ * Names compared per object for repeats: each new name is compared with the ones before it, so an object of more
+ * gives up the layout (it is serialised again) rather than cost time that grows with the square of its size (a 1 MB
+ * body of 3-letter names would take seconds). A dashboard's largest objects have a few dozen members.
+ */
+export const MAX_LAID_OUT_NAMES = 64;
 
 interface OpenMember {
   start: number;
   colon: number;
-  elements: number[] | undefined;
+  /** Where the element being read starts, and the ones read; for an array value only. */
+  elementStart: number;
+  elements: Array<readonly [number, number]> | undefined;
 }
 
 /**
- * Canonical means JSON.stringify(JSON.parse(text)) === text, which holds exactly when the text has no whitespace
- * outside strings, spells every number as JavaScript prints it, escapes nothing JSON.stringify would not (`\/`; a
- * `\u` escape already makes the text not plain), repeats no member name within an object (JSON.parse keeps the
- * last) and has no member name starting with a digit (an array-index name moves to the front of its object).
+ * Canonical: JSON.stringify(JSON.parse(text)) === text. The layout is given only when that surely holds: the text is
+ * an object with no whitespace outside strings, spells every number as JavaScript prints it, escapes nothing
+ * JSON.stringify would not (`\/`; a `\u` escape already makes the text not plain), repeats no member name within an
+ * object (JSON.parse keeps the last), has no member name starting with a digit (an array-index name moves to the front
+ * of its object) and no object of more than MAX_LAID_OUT_NAMES members. Some canonical texts are refused (`{"0a":1}`):
+ * they are serialised again, which gives the same bytes.
  */
 export function scanPlainJson(text: string, maxDepth: number): PlainScan {
   let depth = 0;
@@ -104,26 +120,37 @@ export function scanPlainJson(text: string, maxDepth: number): PlainScan {
       const own = names[depth - 1];
       if (canonical && own && text.charCodeAt(end + 1) === 0x3a) {
         const first = text.charCodeAt(i + 1);
-        if ((first >= 0x30 && first <= 0x39) || nameRepeated(text, own, i + 1, end)) canonical = false;
+        if ((first >= 0x30 && first <= 0x39) || own.length >= 2 * MAX_LAID_OUT_NAMES || nameRepeated(text, own, i + 1, end)) canonical = false;
         own.push(i + 1, end);
-        if (depth === 1) member = { start: i, colon: end + 1, elements: undefined };
+        if (depth === 1) member = { start: i, colon: end + 1, elementStart: -1, elements: undefined };
       }
       i = end;
     } else if (c === 0x7b || c === 0x5b) {
       if (++depth > maxDepth) return NOT_PLAIN;
-      names[depth - 1] = c === 0x7b ? [] : undefined;
-      if (depth === 2 && c === 0x5b && member) member.elements = [i + 1];
+      names[depth - 1] = canonical && c === 0x7b ? [] : undefined;
+      if (depth === 2 && c === 0x5b && member) {
+        member.elementStart = i + 1;
+        member.elements = [];
+      }
     } else if (c === 0x7d || c === 0x5d) {
       if (depth === 2 && member?.elements) {
         // `[]` has no element: its value is written as it is.
-        if (member.elements[0] === i) member.elements = undefined;
-        else member.elements.push(i);
+        if (member.elementStart === i) member.elements = undefined;
+        else member.elements.push([member.elementStart, i]);
       }
       depth--;
-      if (depth === 0 && member) member = closeMember(members, member, i);
+      if (depth === 0 && member) {
+        members.push(closed(member, i));
+        member = undefined;
+      }
     } else if (c === 0x2c) {
-      if (depth === 1 && member) member = closeMember(members, member, i);
-      else if (depth === 2 && member?.elements) member.elements.push(i, i + 1);
+      if (depth === 1 && member) {
+        members.push(closed(member, i));
+        member = undefined;
+      } else if (depth === 2 && member?.elements) {
+        member.elements.push([member.elementStart, i]);
+        member.elementStart = i + 1;
+      }
     } else if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
       canonical = false;
     }
@@ -132,10 +159,7 @@ export function scanPlainJson(text: string, maxDepth: number): PlainScan {
   return { plain: true, layout: canonical ? { members } : undefined };
 }
 
-function closeMember(members: TextMember[], member: OpenMember, end: number): undefined {
-  members.push({ start: member.start, colon: member.colon, end, elements: member.elements });
-  return undefined;
-}
+const closed = ({ start, colon, elements }: OpenMember, end: number): TextMember => ({ start, colon, end, elements });
 
 /** Whether the name at [start, end) equals one already seen in its object (same escapes mean same name here). */
 function nameRepeated(text: string, seen: readonly number[], start: number, end: number): boolean {

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { HttpError } from './http-error.js';
 import { BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from '../../schema/limits.js';
 import { lineAndColumn, scanJson } from './json-scan.js';
-import { scanPlainJson, type TextLayout } from './plain-json.js';
+import { scanPlainJson, type CanonicalText } from './plain-json.js';
 
 export { BODY_LIMIT_BYTES, MAX_JSON_DEPTH };
 
@@ -101,15 +101,15 @@ export function parseJsonText(text: string, maxDepth: number = MAX_JSON_DEPTH): 
 }
 
 /**
- * The parsed value, and where its members lie in the text when the text is exactly what JSON.stringify writes for it
- * (plain-json.ts): a caller storing the value can then slice the text instead of serialising it again.
+ * The parsed value and, when the text is exactly what JSON.stringify writes for it (plain-json.ts), the text with
+ * where its members lie: a caller storing the value can then slice the text instead of serialising it again.
  */
-export function parseJsonDocument(text: string, maxDepth: number = MAX_JSON_DEPTH): { value: unknown; layout: TextLayout | undefined } {
+export function parseJsonDocument(text: string, maxDepth: number = MAX_JSON_DEPTH): { value: unknown; canonical: CanonicalText | undefined } {
   if (text.trim() === '') throw new HttpError(400, 'The request body is empty: send a JSON document.');
   const fast = parseWithoutScan(text, maxDepth);
   if (fast.ok) return fast;
   const scan = scanJson(text, maxDepth);
-  if (scan.ok) return { value: JSON.parse(text) as unknown, layout: undefined };
+  if (scan.ok) return { value: JSON.parse(text) as unknown, canonical: undefined };
   if (scan.kind === 'forbidden-key') {
     throw HttpError.constraints(
       scan.paths.map((path) => ({
@@ -130,11 +130,11 @@ export function parseJsonDocument(text: string, maxDepth: number = MAX_JSON_DEPT
  * (about half the full scan's cost). Anything else — and every body JSON.parse refuses — takes the full scan, which
  * gives the precise answer.
  */
-function parseWithoutScan(text: string, maxDepth: number): { ok: true; value: unknown; layout: TextLayout | undefined } | { ok: false } {
+function parseWithoutScan(text: string, maxDepth: number): { ok: true; value: unknown; canonical: CanonicalText | undefined } | { ok: false } {
   const scan = scanPlainJson(text, maxDepth);
   if (!scan.plain) return { ok: false };
   try {
-    return { ok: true, value: JSON.parse(text) as unknown, layout: scan.layout };
+    return { ok: true, value: JSON.parse(text) as unknown, canonical: scan.layout && { text, layout: scan.layout } };
   } catch {
     return { ok: false };
   }

@@ -2,37 +2,9 @@ import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../../lib/module-worker.js';
 import type { Logger } from '../../lib/logger.js';
-import type { ConstraintViolation } from '../../schema/error-envelope.js';
-import { HttpError } from '../http/http-error.js';
 import type { PreparedDashboard } from '../store/dashboard-document.js';
-import { prepareDashboardBody, type BodyTarget } from './dashboard-validation.js';
-
-/** One body to prepare, as posted to a worker. */
-export interface BodyJob {
-  readonly seq: number;
-  readonly bytes: Uint8Array;
-  readonly target: BodyTarget;
-}
-
-/** A job's answer as plain data: the prepared dashboard, or the HttpError the body deserves. */
-export type BodyOutcome =
-  | { readonly seq: number; readonly ok: true; readonly prepared: PreparedDashboard }
-  | { readonly seq: number; readonly ok: false; readonly status: number; readonly message: string; readonly violations?: ConstraintViolation[] };
-
-/** The same work on either thread. Anything but an HttpError is a bug and is thrown, as it would be inline. */
-export function prepareOutcome({ seq, bytes, target }: BodyJob): BodyOutcome {
-  try {
-    return { seq, ok: true, prepared: prepareDashboardBody(bytes, target) };
-  } catch (error) {
-    if (!(error instanceof HttpError)) throw error;
-    return { seq, ok: false, status: error.status, message: error.message, violations: error.violations };
-  }
-}
-
-function settled(outcome: BodyOutcome): PreparedDashboard {
-  if (outcome.ok) return outcome.prepared;
-  throw new HttpError(outcome.status, outcome.message, outcome.violations);
-}
+import { prepareOutcome, settled, type BodyJob, type BodyOutcome } from './dashboard-body-job.js';
+import type { BodyTarget } from './dashboard-validation.js';
 
 /**
  * Parses, validates and serialises dashboard bodies. That is most of a PUT's CPU (a 17 KB body: ~250 µs of ~400),
@@ -57,14 +29,17 @@ export interface BodyPoolOptions {
 }
 
 /**
- * One worker per core, none on a single core. The main thread mostly waits on the journal, and bodies come in bursts
- * (one journal commit answers a batch of writers, whose next bodies then arrive together): at 32 connections on two
- * cores, two workers cut a body's mean wait from 3.6 to 2.1 ms against one.
+ * One worker per core, none on a single core, at most MAX_BODY_WORKERS. The main thread mostly waits on the journal,
+ * and bodies come in bursts (one journal commit answers a batch of writers, whose next bodies then arrive together):
+ * at 32 connections on two cores, two workers cut a body's mean wait from 3.6 to 2.1 ms against one. Beyond four,
+ * the main thread (HTTP, the journal) is the limit and more workers only hold memory.
  */
 export const defaultBodyWorkers = (): number => {
   const cores = availableParallelism();
-  return cores > 1 ? cores : 0;
+  return cores > 1 ? Math.min(cores, MAX_BODY_WORKERS) : 0;
 };
+
+const MAX_BODY_WORKERS = 4;
 
 /**
  * Below this a body is prepared where it arrived: posting it and its answer costs some 30 µs, about what preparing a
@@ -107,12 +82,16 @@ class BodyPool implements DashboardBodyPool {
     const job: BodyJob = { seq: (this.seq += 1), bytes, target };
     if (this.maxThreads === 0 || this.broken || this.closed || bytes.length < this.offloadBytes) return settled(prepareOutcome(job));
     const thread = this.pickThread();
-    return new Promise<PreparedDashboard>((resolve, reject) => {
-      thread.pending.set(job.seq, { job, resolve, reject });
-      // A copy of exactly the body, handed over without a second copy; the original stays for the fallback.
-      const copy = new Uint8Array(bytes);
+    if (!thread) return settled(prepareOutcome(job));
+    // A copy of exactly the body, handed over without a second copy; the original stays for the fallback.
+    const copy = new Uint8Array(bytes);
+    try {
       thread.worker.postMessage({ ...job, bytes: copy } satisfies BodyJob, [copy.buffer]);
-    });
+    } catch (error) {
+      this.breaks(error);
+      return settled(prepareOutcome(job));
+    }
+    return new Promise<PreparedDashboard>((resolve, reject) => thread.pending.set(job.seq, { job, resolve, reject }));
   }
 
   async close(): Promise<void> {
@@ -120,16 +99,25 @@ class BodyPool implements DashboardBodyPool {
     await Promise.all(this.threads.map((thread) => thread.worker.terminate()));
   }
 
-  /** The least busy worker, or a new one while every running worker has a body and the pool may grow. */
-  private pickThread(): Thread {
+  /**
+   * The least busy worker, or a new one while every running worker has a body and the pool may grow; undefined when
+   * a worker cannot even be started (the pool is then broken).
+   */
+  private pickThread(): Thread | undefined {
     let best: Thread | undefined;
     for (const thread of this.threads) if (!best || thread.pending.size < best.pending.size) best = thread;
     if (best && (best.pending.size === 0 || this.threads.length >= this.maxThreads)) return best;
-    return this.addThread();
+    return this.addThread() ?? best;
   }
 
-  private addThread(): Thread {
-    const worker = this.startWorker();
+  private addThread(): Thread | undefined {
+    let worker: Worker;
+    try {
+      worker = this.startWorker();
+    } catch (error) {
+      this.breaks(error);
+      return undefined;
+    }
     worker.unref();
     const thread: Thread = { worker, pending: new Map() };
     this.threads.push(thread);
@@ -144,18 +132,21 @@ class BodyPool implements DashboardBodyPool {
       }
     });
     worker.on('error', (error) => this.lost(thread, error));
+    // An answer that cannot be read back would leave its request waiting forever.
+    worker.on('messageerror', (error) => this.lost(thread, error));
     worker.on('exit', (code) => this.lost(thread, new Error(`body worker exited with code ${code}`)));
     return thread;
   }
 
-  /** A worker died (or was stopped by close): its bodies are prepared here, and no worker is used again. */
+  /**
+   * A worker died, failed or was stopped by close: its bodies are prepared here. Unless closing, the pool breaks: the
+   * other workers are stopped (their bodies come here too) and none is used again.
+   */
   private lost(thread: Thread, error: unknown): void {
     const index = this.threads.indexOf(thread);
     if (index !== -1) this.threads.splice(index, 1);
-    if (!this.closed && !this.broken) {
-      this.broken = true;
-      this.options.log?.warn({ err: error }, 'a dashboard body worker failed; bodies are prepared on the main thread from now on');
-    }
+    if (!this.closed) this.breaks(error);
+    void thread.worker.terminate();
     const pending = [...thread.pending.values()];
     thread.pending.clear();
     for (const { job, resolve, reject } of pending) {
@@ -165,5 +156,12 @@ class BodyPool implements DashboardBodyPool {
         reject(failure);
       }
     }
+  }
+
+  private breaks(error: unknown): void {
+    if (this.broken) return;
+    this.broken = true;
+    this.options.log?.warn({ err: error }, 'a dashboard body worker failed; bodies are prepared on the main thread from now on');
+    for (const other of this.threads) void other.worker.terminate();
   }
 }

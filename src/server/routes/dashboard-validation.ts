@@ -17,9 +17,8 @@ export function parsePathId(raw: string | undefined): DashboardId {
 
 /** A request body's bytes to a dashboard ready to store: parse (with its guards), validate, serialise. */
 export function prepareDashboardBody(bytes: Uint8Array, target: BodyTarget): PreparedDashboard {
-  const text = decodeJsonBytes(bytes);
-  const { value, layout } = parseJsonDocument(text);
-  return prepareDashboard(validateDashboardBody(value, target), layout && { text, layout });
+  const { value, canonical } = parseJsonDocument(decodeJsonBytes(bytes));
+  return prepareDashboard(validateDashboardBody(value, target), canonical);
 }
 
 /**
