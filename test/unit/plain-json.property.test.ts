@@ -14,11 +14,11 @@ import { CORPUS_DASHBOARDS_DIR } from '../helpers/corpus.js';
  */
 function spell(value: unknown, pick: (options: number) => number): string {
   // Rare enough that a text usually holds one deviation alone, which must be seen by itself.
-  const space = (): string => (pick(40) === 1 ? [' ', '\n  ', '\t'][pick(3)] ?? '' : '');
+  const space = (): string => (pick(40) === 1 ? [' ', '\n  ', '\t', '\r\n'][pick(4)] ?? '' : '');
   if (typeof value === 'number') {
     const plain = JSON.stringify(value);
     if (!/^-?\d+$/.test(plain)) return plain;
-    return [plain, `${plain}.0`, `${plain}e0`, value === 0 ? '-0' : plain, `${plain}E+00`][pick(6) === 1 ? 1 + pick(4) : 0] ?? plain;
+    return [plain, `${plain}.0`, `${plain}e0`, value === 0 ? '-0' : plain, `${plain}E+00`, value === 0 ? '0e-1' : `${plain}0e-1`][pick(6) === 1 ? 1 + pick(5) : 0] ?? plain;
   }
   if (typeof value === 'string') {
     const plain = JSON.stringify(value);
@@ -30,13 +30,14 @@ function spell(value: unknown, pick: (options: number) => number): string {
     // A member spelled twice (JSON.parse keeps the later one), or a name that is an array index.
     const first = Object.entries(value)[0];
     if (first && pick(10) === 1) members.push(`${JSON.stringify(first[0])}:${spell(first[1], pick)}`);
-    if (pick(15) === 1) members.unshift(`"${pick(3)}":0`);
+    // After the others: JavaScript moves it to the front, so JSON.stringify would not write it here.
+    if (pick(15) === 1) members.push(`"${[0, 7, 9][pick(3)]}":0`);
     return `{${space()}${members.join(`,${space()}`)}${space()}}`;
   }
   return JSON.stringify(value);
 }
 
-const keys = fc.oneof(fc.constantFrom('id', 'metadata', 'tiles', 'name', 'a/b', 'x"y', 'é', '1', '07', 'dashboardMetadata'), fc.string({ maxLength: 6 }));
+const keys = fc.oneof(fc.constantFrom('id', 'metadata', 'tiles', 'name', 'a/b', 'x"y', 'é', '1', '07', '9', 'dashboardMetadata'), fc.string({ maxLength: 6 }));
 const values = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
@@ -99,7 +100,7 @@ describe('plain JSON: one pass finds the texts that are exactly what JSON.string
   });
 
   it('refuses to lay out each non-canonical spelling on its own', () => {
-    const cases = ['{"a":1.0}', '{"a":1e2}', '{"a":-0}', '{"a":"x\\/y"}', '{"a":1,"a":2}', '{"b":{"c":1,"c":1}}', '{"b":1,"0":2}', '{ "a":1}', '{"a":1}\n', '[1]', '"x"', '{"a":[1, 2]}', '{"a":12345678901234567890}'];
+    const cases = ['{"a":1.0}', '{"a":1e2}', '{"a":-0}', '{"a":"x\\/y"}', '{"a":1,"a":2}', '{"b":{"c":1,"c":1}}', '{"b":1,"0":2}', '{ "a":1}', '{"a":1}\n', '{"a":1}\r', '{\r"a":1}', '{"a":10e-1}', '{"a":[1e5]}', '[1]', '"x"', '{"a":[1, 2]}', '{"a":12345678901234567890}'];
     for (const text of cases) expect(scanPlainJson(text, 64), text).toEqual({ plain: true, layout: undefined });
     const kept = ['{"a":1.5,"b":-3,"c":0,"d":1e-7,"e":1e+21,"f":"x/y\\n\\"","g":[],"h":[{"a":1,"b":{"a":2}}],"a1":true}', '{}'];
     for (const text of kept) expect(scanPlainJson(text, 64), text).toMatchObject({ plain: true, layout: { members: expect.any(Array) as unknown } });
