@@ -28,6 +28,12 @@ interface Entry {
  */
 export function createAppendHandles(fs: FsLayer, maxOpen = 8): AppendHandles {
   const entries = new Map<string, Entry>();
+  /**
+   * Files whose write or fsync failed, with the error: the file may now end in a line cut short (a full disk writes
+   * what fits), so nothing more is appended to it by these handles, or a later page's lines would follow the torn one
+   * and it could no longer be cut off. The next run truncates it (partition-writer's loadDay).
+   */
+  const failed = new Map<string, unknown>();
 
   const closeEntry = async (file: string, entry: Entry): Promise<void> => {
     if (entries.get(file) === entry) entries.delete(file);
@@ -51,6 +57,7 @@ export function createAppendHandles(fs: FsLayer, maxOpen = 8): AppendHandles {
         await handle.sync();
         for (const waiter of batch) waiter.done();
       } catch (error) {
+        failed.set(file, error);
         for (const waiter of [...batch, ...entry.queue.splice(0)]) waiter.done(error);
         entries.delete(file);
         await (await entry.handle.catch(() => undefined))?.close().catch(() => undefined);
@@ -61,6 +68,7 @@ export function createAppendHandles(fs: FsLayer, maxOpen = 8): AppendHandles {
 
   return {
     async appendDurable(file, data) {
+      if (failed.has(file)) throw failed.get(file);
       let entry = entries.get(file);
       if (entry) entries.delete(file);
       entry ??= { handle: fs.open(file, 'a'), queue: [], flushing: undefined };

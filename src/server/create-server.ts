@@ -89,7 +89,7 @@ export async function startServer<E extends EnvironmentService = EnvironmentServ
   const { dataDir, log, clock = systemClock } = options;
   const ownership = await acquireOwnership(dataDir, { lasting: options.lasting ?? true });
   let environments: EnvironmentRegistry<E> | undefined;
-  const bodies = createDashboardBodyPool({ workers: options.bodyWorkers ?? 0, log });
+  const bodies = createDashboardBodyPool({ workers: options.bodyWorkers, log });
   try {
     const layout = dataDirLayout(dataDir);
     environments = await openEnvironments<E>({ ...options, layout, log, clock });

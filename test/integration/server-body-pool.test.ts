@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startModuleWorker } from '../../src/lib/module-worker.js';
 import { DashboardId } from '../../src/schema/ids.js';
 import { HttpError } from '../../src/server/http/http-error.js';
-import { createDashboardBodyPool, type BodyPoolOptions, type DashboardBodyPool } from '../../src/server/routes/dashboard-body-pool.js';
+import { createDashboardBodyPool, OFFLOAD_BYTES, type BodyPoolOptions, type DashboardBodyPool } from '../../src/server/routes/dashboard-body-pool.js';
 import { prepareDashboardBody, type BodyTarget } from '../../src/server/routes/dashboard-validation.js';
 import { prepareDashboard } from '../../src/server/store/dashboard-document.js';
 import { CORPUS_DASHBOARDS_DIR } from '../helpers/corpus.js';
@@ -97,15 +97,19 @@ describe('dashboard body pool: bodies parsed, validated and serialised on worker
     const small = bytes(JSON.stringify({ dashboardMetadata: { name: 'n', owner: 'o' }, tiles: [] }));
     expect(await viaPool(pool, small, { mode: 'create' })).toEqual(inline(small, { mode: 'create' }));
     expect(started).toBe(0);
-    const large = corpus.find((body) => body.length >= 8 * 1024) as Buffer;
+    const large = corpus.find((body) => body.length >= OFFLOAD_BYTES) as Buffer;
     expect(await viaPool(pool, large, REPLACE)).toEqual(inline(large, REPLACE));
     expect(started).toBe(1);
   });
 
-  it('with no workers, prepares every body on the calling thread', async () => {
-    const pool = open({ workers: 0, offloadBytes: 0, startWorker: () => expect.unreachable('no worker may start') });
-    const body = corpus[0] as Buffer;
-    expect(await viaPool(pool, body, REPLACE)).toEqual(inline(body, REPLACE));
+  it('with no workers (the default), prepares every body on the calling thread', async () => {
+    let started = 0;
+    const start = (): Worker => (started++, startModuleWorker('dashboard-body-worker', POOL_MODULE));
+    for (const pool of [open({ workers: 0, offloadBytes: 0, startWorker: start }), open({ offloadBytes: 0, startWorker: start })]) {
+      const body = corpus[0] as Buffer;
+      expect(await viaPool(pool, body, REPLACE)).toEqual(inline(body, REPLACE));
+    }
+    expect(started).toBe(0);
   });
 
   it('finishes the bodies of a worker that dies on the calling thread, says so once, stops the others and starts no other', async () => {

@@ -45,6 +45,8 @@ describe('parseJsonText fast path', () => {
       fc.integer({ min: DEPTH - 1, max: DEPTH + 1 }).map(nested),
       fc.constantFrom('{"__proto__":{}}', '{"a":{"constructor":1}}', '{"__pro\\u0074o__":1}', '{"s":"__proto__"}', '["\\"[[[[[[[[[["]', '{"a":', '{}x', '  ', '{"a":1e999}', '[-2e308]', `[1${'0'.repeat(400)}]`, '[1e-999]'),
       // Forbidden names only as whole member names; an escaped backslash before `u` is no `\u` escape.
+      // A name-like string inside an array (invalid): refused as malformed, never a crash.
+      fc.constantFrom('{"a":["b":1]}', '{"a":{"b":["c":{}]}}'),
       fc.constantFrom('{"prototype":[]}', '{"xconstructorx":1}', '{"a":"constructor"}', '["\\\\u0041"]', '{"\\\\":{"__proto__":1}}', '{"\\"__proto__":1}'),
       fc.string(),
       longNumbers,

@@ -16,7 +16,7 @@ function expectedDocument(body: Record<string, unknown>, version: number): Recor
   return { metadata: { clusterVersion: 'v', configurationVersions: [version], currentConfigurationVersions: [String(version)] }, id: ID, ...own };
 }
 
-describe('serialise: one pass gives the served bytes and the file text', () => {
+describe('serialiseDocument: one pass gives the served bytes and the file', () => {
   it('serves exactly JSON.stringify of the document, and the file parses back to the same document', () => {
     expect(corpus.length).toBeGreaterThan(0);
     for (const body of corpus) {

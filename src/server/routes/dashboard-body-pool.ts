@@ -19,7 +19,10 @@ export interface DashboardBodyPool {
 }
 
 export interface BodyPoolOptions {
-  /** Worker threads at most, started as concurrent bodies need them; 0 prepares every body on the calling thread. */
+  /**
+   * Worker threads at most, started as concurrent bodies need them (`serve` asks for defaultBodyWorkers()); 0, the
+   * default, prepares every body on the calling thread.
+   */
   readonly workers?: number;
   /** Smaller bodies stay on the calling thread (default OFFLOAD_BYTES). */
   readonly offloadBytes?: number;
@@ -73,7 +76,7 @@ class BodyPool implements DashboardBodyPool {
   private closed = false;
 
   constructor(private readonly options: BodyPoolOptions) {
-    this.maxThreads = Math.max(0, options.workers ?? defaultBodyWorkers());
+    this.maxThreads = Math.max(0, options.workers ?? 0);
     this.offloadBytes = options.offloadBytes ?? OFFLOAD_BYTES;
     this.startWorker = options.startWorker ?? ((): Worker => startModuleWorker('dashboard-body-worker', import.meta.url));
   }
@@ -82,7 +85,8 @@ class BodyPool implements DashboardBodyPool {
     const job: BodyJob = { seq: (this.seq += 1), bytes, target };
     if (this.maxThreads === 0 || this.broken || this.closed || bytes.length < this.offloadBytes) return settled(prepareOutcome(job));
     const thread = this.pickThread();
-    if (!thread) return settled(prepareOutcome(job));
+    // No worker could be started, and the ones running are being stopped: this body is prepared here too.
+    if (!thread || this.broken) return settled(prepareOutcome(job));
     // A copy of exactly the body, handed over without a second copy; the original stays for the fallback.
     const copy = new Uint8Array(bytes);
     try {
@@ -125,11 +129,7 @@ class BodyPool implements DashboardBodyPool {
       const pending = thread.pending.get(outcome.seq);
       if (!pending) return;
       thread.pending.delete(outcome.seq);
-      try {
-        pending.resolve(settled(outcome));
-      } catch (error) {
-        pending.reject(error);
-      }
+      answer(pending, () => outcome);
     });
     worker.on('error', (error) => this.lost(thread, error));
     // An answer that cannot be read back would leave its request waiting forever.
@@ -149,13 +149,7 @@ class BodyPool implements DashboardBodyPool {
     void thread.worker.terminate();
     const pending = [...thread.pending.values()];
     thread.pending.clear();
-    for (const { job, resolve, reject } of pending) {
-      try {
-        resolve(settled(prepareOutcome(job)));
-      } catch (failure) {
-        reject(failure);
-      }
-    }
+    for (const held of pending) answer(held, () => prepareOutcome(held.job));
   }
 
   private breaks(error: unknown): void {
@@ -163,5 +157,14 @@ class BodyPool implements DashboardBodyPool {
     this.broken = true;
     this.options.log?.warn({ err: error }, 'a dashboard body worker failed; bodies are prepared on the main thread from now on');
     for (const other of this.threads) void other.worker.terminate();
+  }
+}
+
+/** Settles a held body with its outcome (made by `outcome`, which may throw, as preparing does for a bug). */
+function answer(pending: Pending, outcome: () => BodyOutcome): void {
+  try {
+    pending.resolve(settled(outcome()));
+  } catch (error) {
+    pending.reject(error);
   }
 }

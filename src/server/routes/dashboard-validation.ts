@@ -26,7 +26,7 @@ export function prepareDashboardBody(bytes: Uint8Array, target: BodyTarget): Pre
  * Returns the caller's own object (not zod's output, which reorders keys): that is what gets stored.
  * `id: ""` and `id: null` count as "no id": real exports carry `"id": ""`, and re-posting an export must work.
  */
-export function validateDashboardBody(raw: unknown, target: BodyTarget): DashboardBody {
+function validateDashboardBody(raw: unknown, target: BodyTarget): DashboardBody {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     const kind = raw === null ? 'null' : Array.isArray(raw) ? 'an array' : `a ${typeof raw}`;
     throw new HttpError(400, `Could not map JSON: the body must be a Dashboard object, not ${kind}.`);
