@@ -7,6 +7,7 @@ import { pullEvents, type PullEventsOptions } from '../../src/archive/pull-event
 import { CliError, ExitCode } from '../../src/cli/exit-codes.js';
 import { pullFailure } from '../../src/cli/pull-failure.js';
 import { nodeFs, type FsLayer } from '../../src/lib/fs-layer.js';
+import { budgetFs } from '../helpers/budget-fs.js';
 import { eventKey, feedFetchPage, generateEvents, type EventsFeedServer } from '../helpers/events-feed-server.js';
 import { feedScratchPerTest } from '../helpers/scratch.js';
 
@@ -43,26 +44,8 @@ async function fullArchive(root: string): Promise<FullArchive> {
 }
 
 function budgetArchive(dir: string, bytes: number): FullArchive {
-  let left = bytes;
-  const fs: FsLayer = {
-    ...nodeFs,
-    async open(path, flags, mode) {
-      const handle = await nodeFs.open(path, flags, mode);
-      return {
-        ...handle,
-        async write(data) {
-          const buffer = typeof data === 'string' ? Buffer.from(data) : data;
-          const fits = buffer.subarray(0, Math.max(0, Math.min(left, buffer.length)));
-          left -= fits.length;
-          if (fits.length > 0) await handle.write(fits);
-          if (fits.length < buffer.length) throw Object.assign(new Error(`ENOSPC: no space left on device, write`), { code: 'ENOSPC', syscall: 'write' });
-        },
-        sync: () => handle.sync(),
-        close: () => handle.close(),
-      };
-    },
-  };
-  return { dir, fs, kind: 'injected', free: async () => void (left = Number.POSITIVE_INFINITY), dispose: async () => undefined };
+  const { fs, setBudget } = budgetFs(bytes);
+  return { dir, fs, kind: 'injected', free: async () => setBudget(Number.POSITIVE_INFINITY), dispose: async () => undefined };
 }
 
 let archive: FullArchive | undefined;

@@ -3,31 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAppendHandles } from '../../src/archive/append-handles.js';
-import { nodeFs, type FsLayer } from '../../src/lib/fs-layer.js';
-
-/** The real file system with a byte budget: a write past it writes what fits, then fails with ENOSPC, as write(2) does. */
-function budgetFs(): { fs: FsLayer; setBudget(bytes: number): void } {
-  let left = Number.POSITIVE_INFINITY;
-  const fs: FsLayer = {
-    ...nodeFs,
-    async open(path, flags, mode) {
-      const handle = await nodeFs.open(path, flags, mode);
-      return {
-        ...handle,
-        async write(data) {
-          const buffer = typeof data === 'string' ? Buffer.from(data) : Buffer.from(data);
-          const fits = buffer.subarray(0, Math.max(0, Math.min(left, buffer.length)));
-          left -= fits.length;
-          if (fits.length > 0) await handle.write(fits);
-          if (fits.length < buffer.length) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-        },
-        sync: () => handle.sync(),
-        close: () => handle.close(),
-      };
-    },
-  };
-  return { fs, setBudget: (bytes) => void (left = bytes) };
-}
+import { budgetFs } from '../helpers/budget-fs.js';
 
 describe('append handles', () => {
   let dir: string;
