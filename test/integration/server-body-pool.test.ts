@@ -76,12 +76,14 @@ describe('dashboard body pool: bodies parsed, validated and serialised on worker
     const jobs: Array<[Buffer, BodyTarget]> = [
       ...[...corpus, ...compactCorpus].map((body): [Buffer, BodyTarget] => [body, targetOf(body)]),
       ...badBodies.map((text): [Buffer, BodyTarget] => [bytes(text), REPLACE]),
+      // Not UTF-8, past the offload size: refused on the worker as on the main thread.
+      [Buffer.concat([bytes('{"a":"'), Buffer.alloc(9000, 0xff), bytes('"}')]), REPLACE],
     ];
     const answers = await Promise.all(jobs.map(([body, target]) => viaPool(pool, body, target)));
     expect(answers).toEqual(jobs.map(([body, target]) => inline(body, target)));
     // Every corpus dashboard but the two its README says must be rejected (in both spellings), and no bad body.
     expect(answers.filter((answer) => 'members' in (answer as object))).toHaveLength(2 * (corpus.length - 2));
-    expect(answers.filter((answer) => (answer as { status?: number }).status === 400)).toHaveLength(badBodies.length + 4);
+    expect(answers.filter((answer) => (answer as { status?: number }).status === 400)).toHaveLength(badBodies.length + 5);
     // The compact spelling, sliced on a worker, is what serialising the parsed body gives.
     compactCorpus.forEach((body, i) => {
       const answer = answers[corpus.length + i] as object;
