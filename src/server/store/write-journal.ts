@@ -97,7 +97,7 @@ interface Pending {
 
 /**
  * An append-only write-ahead journal with group commit: every record appended while a commit runs goes into the
- * next one, whose single write + fsync acknowledges the whole batch. `onDurable` sees each batch's records
+ * next one, whose single synchronous write acknowledges the whole batch. `onDurable` sees each batch's records
  * synchronously before any of their appends resolve, so whoever tracks "durable but not yet materialised" never
  * misses one. Generations let the materialiser retire the records it has written out: `rotate` starts a new file
  * at a batch boundary, and the old ones are dropped once their records are in the per-dashboard files.
@@ -128,7 +128,10 @@ export class WriteJournal {
   }
 
   private async createFile(): Promise<FileHandleLike> {
-    const handle = await this.fs.open(fileOf(this.dir, this.generation), 'a', 0o644);
+    // 'as' is O_APPEND | O_SYNC: a write returns once its bytes are on disk, so a commit is one call on one pool
+    // thread. A write then an fsync waited twice for a pool thread and twice for the event loop to take the result
+    // (bench `put`: commit mean 2.3 → 1.5 ms).
+    const handle = await this.fs.open(fileOf(this.dir, this.generation), 'as', 0o644);
     // The new file's directory entry must be durable before any record in it is acknowledged.
     await fsyncDir(this.dir, this.fs).catch(async (error: unknown) => {
       await handle.close();
@@ -141,7 +144,7 @@ export class WriteJournal {
     return this.live;
   }
 
-  /** Resolves once the record is on disk (written and fsynced with its batch). */
+  /** Resolves once the record is on disk (written synchronously with its batch). */
   append(record: JournalRecord): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const line = frameRecord(record);
@@ -167,7 +170,6 @@ export class WriteJournal {
     try {
       this.handle ??= await this.createFile();
       await this.handle.write(batch.map((p) => p.line).join(''));
-      await this.handle.sync();
     } catch (error) {
       for (const p of batch) p.reject(error);
       // Whatever part of the batch reached the file is unacknowledged and may end in a torn line: later batches go
