@@ -57,6 +57,17 @@ describe('write-ahead journal', () => {
     await journal.close(false);
   });
 
+  it('writes batches of any size byte for byte: multi-byte text, small batches after a large one, one over 1 MB', async () => {
+    const journal = await WriteJournal.open(dir, nodeFs, 0, () => undefined);
+    const text = (n: number, fill: string) => JSON.stringify({ n, s: fill.repeat(n) });
+    const first = [{ id: 'big', text: text(300_000, 'é€') }];
+    const second = Array.from({ length: 5 }, (_, i) => ({ id: `s${i}`, text: text(10 + i, '𝄞') }));
+    const third = Array.from({ length: 3 }, (_, i) => ({ id: `h${i}`, text: text(200_000, 'ab') }));
+    for (const batch of [first, second, third, [{ id: 'gone', text: null }]]) await Promise.all(batch.map((r) => journal.append(r)));
+    expect((await readJournal(dir)).records).toEqual([...first, ...second, ...third, { id: 'gone', text: null }]);
+    await journal.close(false);
+  });
+
   it('drops a torn or corrupted tail and keeps every whole record before it', async () => {
     const journal = await WriteJournal.open(dir, nodeFs, 0, () => undefined);
     await journal.append({ id: 'a', text: 'x\ny' });

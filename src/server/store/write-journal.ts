@@ -88,9 +88,14 @@ export async function dropGenerations(dir: string, generations: readonly number[
   if (generations.length > 0) await fsyncDir(dir, fs);
 }
 
+/** A batch larger than this (a few huge bodies at once) gets a buffer of its own rather than growing the slab. */
+const SLAB_BYTES = 1024 * 1024;
+
 interface Pending {
   readonly record: JournalRecord;
   readonly line: string;
+  /** The line's UTF-8 size. */
+  readonly bytes: number;
   resolve(): void;
   reject(error: unknown): void;
 }
@@ -109,6 +114,13 @@ export class WriteJournal {
   private chain: Promise<void> = Promise.resolve();
   /** Bytes in generations not yet dropped: what a restart would replay. */
   private live = 0;
+  /**
+   * Every batch up to SLAB_BYTES is encoded into this one buffer (commits run one at a time, so it is free again
+   * when the next starts). A new buffer per commit fragmented the daemon's malloc heap once commits were single
+   * synchronous writes: 10,000 dashboards held ~530 MB RSS instead of ~385 MB (bench `daemon-scale`); and it was
+   * external memory for V8 to count (bench `put`, same sitting: p99 22.4 → 19.8 ms with this and the O_SYNC file).
+   */
+  private readonly slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
 
   private constructor(
     private readonly dir: string,
@@ -148,8 +160,9 @@ export class WriteJournal {
   append(record: JournalRecord): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const line = frameRecord(record);
-      this.live += Buffer.byteLength(line);
-      this.pending.push({ record, line, resolve, reject });
+      const bytes = Buffer.byteLength(line);
+      this.live += bytes;
+      this.pending.push({ record, line, bytes, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         this.serial(() => this.commit());
@@ -169,7 +182,7 @@ export class WriteJournal {
     this.pending = [];
     try {
       this.handle ??= await this.createFile();
-      await this.handle.write(batch.map((p) => p.line).join(''));
+      await this.handle.write(this.encode(batch));
     } catch (error) {
       for (const p of batch) p.reject(error);
       // Whatever part of the batch reached the file is unacknowledged and may end in a torn line: later batches go
@@ -179,6 +192,14 @@ export class WriteJournal {
     }
     this.onDurable(batch.map((p) => p.record));
     for (const p of batch) p.resolve();
+  }
+
+  private encode(batch: readonly Pending[]): Uint8Array {
+    const size = batch.reduce((n, p) => n + p.bytes, 0);
+    const target = size <= this.slab.length ? this.slab : Buffer.allocUnsafe(size);
+    let at = 0;
+    for (const p of batch) at += target.write(p.line, at);
+    return target.subarray(0, at);
   }
 
   /** Moves to the next generation; its file is created by the next commit. */
@@ -197,7 +218,7 @@ export class WriteJournal {
     return new Promise((resolve, reject) => {
       this.serial(async () => {
         const retired = (await listGenerations(this.dir)).filter((g) => g <= this.generation);
-        const retiredBytes = this.live - this.pending.reduce((n, p) => n + Buffer.byteLength(p.line), 0);
+        const retiredBytes = this.live - this.pending.reduce((n, p) => n + p.bytes, 0);
         await this.switchFile();
         resolve({ taken: take(), retired, retiredBytes });
       }).catch(reject);
