@@ -33,7 +33,13 @@ async function measurePut(ctx: FigureContext): Promise<FigureOutcome> {
       const spec = { method: 'PUT' as const, paths, bodies, connections: CONNECTIONS, durationMs: ctx.loadDurationMs, okStatuses: [201, 204] };
       const json = { 'content-type': 'application/json' };
       const samples = await repeatTasks(ctx, {
-        dashcd: () => loadMeasurement(ctx, { ...spec, origin: dashcd.origin, headers: { ...authHeaders(dashcd.endpoint), ...json } }, dashcd.pid),
+        // The journal acknowledges before the files are written: the task ends once they are, so the files of one run
+        // are not written during the next task's (the bare server's) run.
+        dashcd: async () => {
+          const measurement = await loadMeasurement(ctx, { ...spec, origin: dashcd.origin, headers: { ...authHeaders(dashcd.endpoint), ...json } }, dashcd.pid);
+          await dashcd.settled();
+          return measurement;
+        },
         bare: () => loadMeasurement(ctx, { ...spec, origin: bare.origin, headers: json }, bare.pid),
         ceiling: () => loadMeasurement(ctx, { ...spec, origin: ceiling.origin, headers: json }, ceiling.pid),
         disk: () => rawDurableWriteRate(rawDir, { concurrency: CONNECTIONS, durationMs: ctx.loadDurationMs, files: ids.length, body: bodies[0] ?? '' }),
