@@ -56,9 +56,10 @@ export interface DashboardStore {
 
 /**
  * One JSON file per dashboard (`<id>.json`) with an in-memory index. A write resolves once its record is durable in
- * the write-ahead journal (one fsync acknowledges every write of a batch); the file is written from it afterwards,
- * durably, and a restart replays whatever a crash left in the journal. The index changes only after the journal
- * fsync, so a reader never sees a version that a crash could take back. Writes to one id are serialised.
+ * the write-ahead journal (one synchronous write acknowledges every write of a batch); the file is written from it
+ * afterwards, durably, and a restart replays whatever a crash left in the journal. The index changes only after the
+ * journal write returns, so a reader never sees a version that a crash could take back. Writes to one id are
+ * serialised.
  */
 export async function openDashboardStore({
   dir,

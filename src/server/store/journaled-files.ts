@@ -8,7 +8,7 @@ import { dropGenerations, readJournal, WriteJournal, type JournalRecord } from '
 
 /**
  * Dashboard files written at once while materialising behind live writers. Each holds a libuv pool thread (4 by
- * default) through its fsyncs; more would queue the journal's own write and fsync behind them and stall every
+ * default) through its fsyncs; more would queue the journal's own synchronous write behind them and stall every
  * acknowledgement. At start (replay) and on close nothing waits for the journal, so more go at once.
  */
 const BACKGROUND_CONCURRENCY = 2;
