@@ -1,0 +1,108 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { generateDashboard } from './data/dashboards.js';
+import { forkChild, type ChildHandle } from './lib/child.js';
+import { authHeaders, dashboardsPath, seedDashboards, type Endpoint } from './lib/seed.js';
+import { summarize } from './lib/stats.js';
+import { runLoad, type LoadResult, type LoadSpec } from './load/run-load.js';
+import { ensureWrk, runWrk } from './load/wrk.js';
+
+const USAGE = `usage: node dist-bench/bench/compare-put.js [--rounds N] [--seconds S] [--dashboards N] [--smoke] <dist-bench dir> <dist-bench dir> [...]
+
+Compares PUT under load between builds of the bench (each a compiled dist-bench/ directory, e.g. one built in a
+git worktree of another commit): each build's server child is started once and seeded with 1,000 dashboards, then
+after one warm-up run each, wrk runs alternate between them (A B, B A, …), each run followed by that server
+writing its journalled files, so one build's leftover work never lands in another's run. On a machine whose disk
+changes speed from minute to minute, only builds measured in the same minutes can be told apart; two copies of one
+build show the noise. Without wrk (and no way to install it) the bench's undici generator is used, and said so.
+
+  --rounds      measured runs per build (default 8)
+  --seconds     length of each run (default 5)
+  --dashboards  dashboards seeded per build and PUT in turn (default 1000)
+  --smoke       the undici generator, 20 dashboards, one 300 ms run: checks the tool, measures nothing`;
+
+const BODY_VARIANTS = 7;
+const SEED = 1;
+
+interface Build {
+  readonly dir: string;
+  readonly child: ChildHandle;
+  readonly endpoint: Endpoint;
+  readonly ids: readonly string[];
+  readonly runs: Array<{ rps: number; p50: number; p99: number }>;
+}
+
+async function startBuild(dir: string, dataDir: string, dashboards: number): Promise<Build> {
+  const child = await forkChild(pathToFileURL(join(resolve(dir), 'bench/children/server-child.js')), ['dashcd', dataDir]);
+  const endpoint = { baseUrl: String(child.ready['url']), token: String(child.ready['token']) };
+  const ids = await seedDashboards(endpoint, SEED, dashboards);
+  return { dir, child, endpoint, ids, runs: [] };
+}
+
+type Generator = (spec: LoadSpec) => Promise<LoadResult>;
+
+/** One run against `build`; kept in its runs unless it is the warm-up. */
+async function measure(build: Build, load: Generator, durationMs: number, bodies: readonly string[], keep: boolean): Promise<string> {
+  const result = await load({
+    method: 'PUT',
+    paths: build.ids.map((id) => dashboardsPath(build.endpoint, id)),
+    bodies,
+    connections: 32,
+    durationMs,
+    okStatuses: [201, 204],
+    origin: new URL(build.endpoint.baseUrl).origin,
+    headers: { ...authHeaders(build.endpoint), 'content-type': 'application/json' },
+  });
+  await build.child.settled();
+  if (result.errors > 0) throw new Error(`${build.dir}: ${result.errors} of ${result.requests} requests failed`);
+  if (keep) build.runs.push({ rps: result.rps, p50: result.latencyMs.p50, p99: result.latencyMs.p99 });
+  return `${build.dir}: ${result.rps.toFixed(0)} req/s, p50 ${result.latencyMs.p50.toFixed(2)} ms, p99 ${result.latencyMs.p99.toFixed(2)} ms`;
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    options: {
+      rounds: { type: 'string', default: '8' },
+      seconds: { type: 'string', default: '5' },
+      dashboards: { type: 'string', default: '1000' },
+      smoke: { type: 'boolean', default: false },
+      help: { type: 'boolean' },
+    },
+    allowPositionals: true,
+  });
+  const [rounds, seconds, dashboards] = [values.rounds, values.seconds, values.dashboards].map(Number) as [number, number, number];
+  if (values.help || positionals.length < 2 || ![rounds, seconds, dashboards].every((n) => Number.isInteger(n) && n >= 1)) {
+    console.log(USAGE);
+    process.exitCode = values.help ? 0 : 64;
+    return;
+  }
+  const work = await mkdtemp(join(tmpdir(), 'dashcd-compare-put-'));
+  const builds: Build[] = [];
+  try {
+    const wrk = values.smoke ? undefined : await ensureWrk((message) => console.log(message));
+    console.log(`load generator: ${wrk ?? 'the undici worker'}`);
+    const load: Generator = wrk ? runWrk : runLoad;
+    const [runs, durationMs, count] = values.smoke ? [1, 300, 20] : [rounds, seconds * 1000, dashboards];
+    for (const [i, dir] of positionals.entries()) builds.push(await startBuild(dir, join(work, `data-${i}`), count));
+    const bodies = Array.from({ length: BODY_VARIANTS }, (_, i) => JSON.stringify(generateDashboard(SEED + 1, i)));
+    for (const build of builds) console.log(`warm-up: ${await measure(build, load, durationMs, bodies, false)}`);
+    for (let round = 0; round < runs; round++) {
+      for (const build of round % 2 === 0 ? builds : [...builds].reverse()) console.log(`round ${round + 1}: ${await measure(build, load, durationMs, bodies, true)}`);
+    }
+    for (const { dir, runs } of builds) {
+      const of = (key: 'rps' | 'p50' | 'p99'): number => summarize(runs.map((run) => run[key])).median;
+      console.log(`${dir}: median ${of('rps').toFixed(0)} req/s, p50 ${of('p50').toFixed(2)} ms, p99 ${of('p99').toFixed(2)} ms over ${runs.length} runs`);
+    }
+  } finally {
+    for (const build of builds) await build.child.stop();
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
