@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -22,7 +23,9 @@ build show the noise. Without wrk (and no way to install it) the bench's undici 
   --rounds      measured runs per build (default 8)
   --seconds     length of each run (default 5)
   --dashboards  dashboards seeded per build and PUT in turn (default 1000)
-  --smoke       the undici generator, 20 dashboards, one 300 ms run: checks the tool, measures nothing`;
+  --smoke       the undici generator, 20 dashboards, one 300 ms run: checks the tool, measures nothing
+
+Exit codes: 0 compared; 64 a usage error (said on stderr); 1 a server or a run failed.`;
 
 const BODY_VARIANTS = 7;
 const SEED = 1;
@@ -36,7 +39,7 @@ interface Build {
 }
 
 async function startBuild(dir: string, dataDir: string, dashboards: number): Promise<Build> {
-  const child = await forkChild(pathToFileURL(join(resolve(dir), 'bench/children/server-child.js')), ['dashcd', dataDir]);
+  const child = await forkChild(pathToFileURL(serverChild(dir)), ['dashcd', dataDir]);
   const endpoint = { baseUrl: String(child.ready['url']), token: String(child.ready['token']) };
   const ids = await seedDashboards(endpoint, SEED, dashboards);
   return { dir, child, endpoint, ids, runs: [] };
@@ -62,31 +65,65 @@ async function measure(build: Build, load: Generator, durationMs: number, bodies
   return `${build.dir}: ${result.rps.toFixed(0)} req/s, p50 ${result.latencyMs.p50.toFixed(2)} ms, p99 ${result.latencyMs.p99.toFixed(2)} ms`;
 }
 
-async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({
-    options: {
-      rounds: { type: 'string', default: '8' },
-      seconds: { type: 'string', default: '5' },
-      dashboards: { type: 'string', default: '1000' },
-      smoke: { type: 'boolean', default: false },
-      help: { type: 'boolean' },
-    },
-    allowPositionals: true,
-  });
+interface Options {
+  readonly builds: readonly string[];
+  readonly rounds: number;
+  readonly seconds: number;
+  readonly dashboards: number;
+  readonly smoke: boolean;
+}
+
+const serverChild = (dir: string): string => join(resolve(dir), 'bench/children/server-child.js');
+
+/** The options, 'help', or what is wrong with the command line. */
+function parseOptions(argv: readonly string[]): Options | 'help' | { problem: string } {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: {
+        rounds: { type: 'string', default: '8' },
+        seconds: { type: 'string', default: '5' },
+        dashboards: { type: 'string', default: '1000' },
+        smoke: { type: 'boolean', default: false },
+        help: { type: 'boolean', default: false },
+      },
+      allowPositionals: true,
+    });
+  } catch (error) {
+    return { problem: error instanceof Error ? error.message : String(error) };
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return 'help';
   const [rounds, seconds, dashboards] = [values.rounds, values.seconds, values.dashboards].map(Number) as [number, number, number];
-  if (values.help || positionals.length < 2 || ![rounds, seconds, dashboards].every((n) => Number.isInteger(n) && n >= 1)) {
+  const bad = Object.entries({ rounds, seconds, dashboards }).find(([, n]) => !Number.isInteger(n) || n < 1);
+  if (bad) return { problem: `--${bad[0]} must be a whole number of at least 1` };
+  if (positionals.length < 2) return { problem: 'name two or more dist-bench directories to compare' };
+  const missing = positionals.find((dir) => !existsSync(serverChild(dir)));
+  if (missing !== undefined) return { problem: `${missing} is not a compiled bench (no ${serverChild(missing)}; run npx tsc -p tsconfig.bench.json there)` };
+  return { builds: positionals, rounds, seconds, dashboards, smoke: values.smoke };
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  if (options === 'help') {
     console.log(USAGE);
-    process.exitCode = values.help ? 0 : 64;
     return;
   }
+  if ('problem' in options) {
+    console.error(`compare-put: ${options.problem}\n\n${USAGE}`);
+    process.exitCode = 64;
+    return;
+  }
+  const { rounds, seconds, dashboards } = options;
   const work = await mkdtemp(join(tmpdir(), 'dashcd-compare-put-'));
   const builds: Build[] = [];
   try {
-    const wrk = values.smoke ? undefined : await ensureWrk((message) => console.log(message));
+    const wrk = options.smoke ? undefined : await ensureWrk((message) => console.log(message));
     console.log(`load generator: ${wrk ?? 'the undici worker'}`);
     const load: Generator = wrk ? runWrk : runLoad;
-    const [runs, durationMs, count] = values.smoke ? [1, 300, 20] : [rounds, seconds * 1000, dashboards];
-    for (const [i, dir] of positionals.entries()) builds.push(await startBuild(dir, join(work, `data-${i}`), count));
+    const [runs, durationMs, count] = options.smoke ? [1, 300, 20] : [rounds, seconds * 1000, dashboards];
+    for (const [i, dir] of options.builds.entries()) builds.push(await startBuild(dir, join(work, `data-${i}`), count));
     const bodies = Array.from({ length: BODY_VARIANTS }, (_, i) => JSON.stringify(generateDashboard(SEED + 1, i)));
     for (const build of builds) console.log(`warm-up: ${await measure(build, load, durationMs, bodies, false)}`);
     for (let round = 0; round < runs; round++) {

@@ -35,14 +35,24 @@ describe('bench compare-put: PUT load alternating between builds', () => {
     }
   }, 300_000);
 
-  it('refuses fewer than two builds or a bad count with its usage and exit 64', async () => {
-    for (const args of [[builds[0]], ['--rounds', '0', ...builds], ['--seconds', 'x', ...builds]]) {
+  it('refuses a bad command line with what is wrong, its usage and exit 64, before starting anything', async () => {
+    const cases: Array<[string[], string]> = [
+      [[builds[0]], 'name two or more dist-bench directories to compare'],
+      [['--rounds', '0', ...builds], '--rounds must be a whole number of at least 1'],
+      [['--seconds', 'x', ...builds], '--seconds must be a whole number of at least 1'],
+      [['--colour', ...builds], "Unknown option '--colour'"],
+      [[builds[0], join(dir, 'nowhere')], `${join(dir, 'nowhere')} is not a compiled bench`],
+    ];
+    for (const [args, problem] of cases) {
       const failure = await run(process.execPath, [tool(), ...args], { cwd: repo }).then(
         () => undefined,
-        (error: unknown) => error as { code?: number; stdout?: string },
+        (error: unknown) => error as { code?: number; stderr?: string },
       );
       expect(failure?.code, args.join(' ')).toBe(64);
-      expect(failure?.stdout).toContain('usage: node dist-bench/bench/compare-put.js');
+      expect(failure?.stderr).toContain(`compare-put: ${problem}`);
+      expect(failure?.stderr).toContain('usage: node dist-bench/bench/compare-put.js');
     }
+    const help = await run(process.execPath, [tool(), '--help'], { cwd: repo });
+    expect(help.stdout).toContain('Exit codes: 0 compared; 64 a usage error');
   });
 });
