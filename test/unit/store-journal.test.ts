@@ -7,6 +7,7 @@ import { silentLogger } from '../../src/lib/logger.js';
 import { DashboardId } from '../../src/schema/ids.js';
 import { openDashboardStore } from '../../src/server/store/dashboard-store.js';
 import { prepareDashboard } from '../../src/server/store/dashboard-document.js';
+import { JournaledFiles, type CheckpointLimits } from '../../src/server/store/journaled-files.js';
 import { parseGeneration, readJournal, WriteJournal, type JournalRecord } from '../../src/server/store/write-journal.js';
 
 const ID = DashboardId.parse('11111111-2222-4333-8444-555555555555');
@@ -167,5 +168,60 @@ describe('dashboard store over the journal', () => {
     const reopened = await openDashboardStore({ dir: storeDir(), log: silentLogger() });
     expect(reopened.get(ID)?.name).toBe('kept');
     await reopened.close();
+  });
+});
+
+describe('materialiser checkpoints', () => {
+  let dir = '';
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'dashcd-journal-checkpoint-'));
+  });
+  afterEach(async () => rm(dir, { recursive: true, force: true }));
+
+  // No pause in the writes ever starts a pass here: only a checkpoint can.
+  const limits: CheckpointLimits = { journalBytes: 100_000, waitingBytes: 30_000, behindBytes: 150_000, idleMs: 3_600_000 };
+  const text = (n: number): string => `${'x'.repeat(10_000)}${n}\n`;
+
+  /** Journaled files whose fs reports each dashboard file it renames into place. */
+  async function openFiles(): Promise<{ files: JournaledFiles; renamed: string[]; firstRename: Promise<void> }> {
+    const renamed: string[] = [];
+    let renamedOne = (): void => undefined;
+    const firstRename = new Promise<void>((resolve) => (renamedOne = resolve));
+    const fs: FsLayer = {
+      ...nodeFs,
+      async rename(from, to) {
+        await nodeFs.rename(from, to);
+        renamed.push(to);
+        renamedOne();
+      },
+    };
+    const dashboards = join(dir, 'dashboards');
+    await mkdir(dashboards);
+    const files = await JournaledFiles.open({ dir: dashboards, journalDir: join(dir, 'journal'), fs, log: silentLogger(), limits });
+    return { files, renamed, firstRename };
+  }
+
+  it('writes the files once the journal reaches its checkpoint, however few ids it touches', async () => {
+    const { files, renamed, firstRename } = await openFiles();
+    // 90 KB of journal for one id: its one waiting text is far below the memory bound.
+    for (let n = 0; n < 9; n++) await files.write({ id: 'a', text: text(n) });
+    expect(renamed).toEqual([]);
+    await files.write({ id: 'a', text: text(9) });
+    await firstRename;
+    expect(renamed).toEqual([join(dir, 'dashboards', 'a.json')]);
+    expect(await readFile(join(dir, 'dashboards', 'a.json'), 'utf8')).toBe(text(9));
+    await files.close();
+  });
+
+  it('writes them once the texts waiting for their files reach the memory bound, long before the journal does', async () => {
+    const { files, renamed, firstRename } = await openFiles();
+    await files.write({ id: 'a', text: text(1) });
+    await files.write({ id: 'b', text: text(2) });
+    expect(renamed).toEqual([]);
+    await files.write({ id: 'c', text: text(3) });
+    await firstRename;
+    await files.flushed();
+    expect(renamed.sort()).toEqual(['a', 'b', 'c'].map((id) => join(dir, 'dashboards', `${id}.json`)));
+    await files.close();
   });
 });
