@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TEMP_MARKER } from '../../src/lib/durable-file.js';
 import { nodeFs, type FileHandleLike, type FsLayer } from '../../src/lib/fs-layer.js';
 import { readOwner } from '../../src/server/data-dir.js';
-import { frameRecord, parseGeneration } from '../../src/server/store/write-journal.js';
+import { frameOf, parseGeneration, writeFrames } from '../../src/server/store/write-journal.js';
 import { api, minimalDashboard, startTestServer, type TestServer } from '../helpers/server.js';
 
 type FsEvent =
@@ -98,7 +98,7 @@ function journalProblems(events: readonly FsEvent[], journalDir: string, id: str
   if (end === -1) return [`no response "${response}"`];
   const before = events.slice(0, end);
   const holds = (batch: string): boolean =>
-    parseGeneration(Buffer.from(batch)).records.some((r) => r.id === id && (mark === null ? r.text === null : r.text?.includes(mark)));
+    parseGeneration(Buffer.from(batch)).records.some((r) => r.id === id && (mark === null ? r.contents === null : r.contents !== null && Buffer.from(r.contents).toString().includes(mark)));
   const writeAt = before.findLastIndex((e) => e.op === 'write' && dirname(e.path) === journalDir && holds(e.text));
   const write = before[writeAt];
   if (write?.op !== 'write') return [`no journal record for ${id} before the response`];
@@ -245,11 +245,14 @@ describe('durable writes, proven with a recording fs layer', () => {
 
   it('the journal check fails for a record fsynced only after the response', () => {
     const wal = '/j/0000000001.wal';
+    const frame = frameOf({ id: 'x', contents: Buffer.from('{"name":"v1"}') });
+    const batch = Buffer.alloc(frame.bytes);
+    writeFrames(batch, [frame]);
     const events: FsEvent[] = [
       { op: 'open', path: wal, flags: 'a' },
       { op: 'open', path: '/j', flags: 'r' },
       { op: 'sync', path: '/j' },
-      { op: 'write', path: wal, text: frameRecord({ id: 'x', text: '{"name":"v1"}' }), synchronous: false },
+      { op: 'write', path: wal, text: batch.toString(), synchronous: false },
       { op: 'response', label: 'r' },
       { op: 'sync', path: wal },
     ];

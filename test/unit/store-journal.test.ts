@@ -11,6 +11,7 @@ import { JournaledFiles, type CheckpointLimits } from '../../src/server/store/jo
 import { parseGeneration, readJournal, WriteJournal, type JournalRecord } from '../../src/server/store/write-journal.js';
 
 const ID = DashboardId.parse('11111111-2222-4333-8444-555555555555');
+const record = (id: string, text: string | null): JournalRecord => ({ id, contents: text === null ? null : Buffer.from(text) });
 const body = (name: string) => ({ dashboardMetadata: { name, owner: 'me' }, tiles: [] });
 
 /**
@@ -48,7 +49,7 @@ describe('write-ahead journal', () => {
     const counts = { walWrites: 0, walFlags: [] as string[] };
     const seen: JournalRecord[] = [];
     const journal = await WriteJournal.open(dir, countingFs(counts), 0, (records) => seen.push(...records));
-    const records = Array.from({ length: 40 }, (_, i) => ({ id: `d${i % 5}`, text: `{"n":${i}}\n` }));
+    const records = Array.from({ length: 40 }, (_, i) => record(`d${i % 5}`, `{"n":${i}}\n`));
     await Promise.all(records.map((r) => journal.append(r)));
     expect(counts.walWrites).toBeLessThan(records.length);
     // Only a file opened synchronously (O_SYNC) makes a write durable when it returns.
@@ -61,27 +62,27 @@ describe('write-ahead journal', () => {
   it('writes batches of any size byte for byte: multi-byte text, small batches after a large one, one over 1 MB', async () => {
     const journal = await WriteJournal.open(dir, nodeFs, 0, () => undefined);
     const text = (n: number, fill: string) => JSON.stringify({ n, s: fill.repeat(n) });
-    const first = [{ id: 'big', text: text(300_000, 'é€') }];
-    const second = Array.from({ length: 5 }, (_, i) => ({ id: `s${i}`, text: text(10 + i, '𝄞') }));
-    const third = Array.from({ length: 3 }, (_, i) => ({ id: `h${i}`, text: text(200_000, 'ab') }));
-    for (const batch of [first, second, third, [{ id: 'gone', text: null }]]) await Promise.all(batch.map((r) => journal.append(r)));
-    expect((await readJournal(dir)).records).toEqual([...first, ...second, ...third, { id: 'gone', text: null }]);
+    const first = [record('big', text(300_000, 'é€'))];
+    const second = Array.from({ length: 5 }, (_, i) => record(`s${i}`, text(10 + i, '𝄞')));
+    const third = Array.from({ length: 3 }, (_, i) => record(`h${i}`, text(200_000, 'ab')));
+    for (const batch of [first, second, third, [record('gone', null)]]) await Promise.all(batch.map((r) => journal.append(r)));
+    expect((await readJournal(dir)).records).toEqual([...first, ...second, ...third, record('gone', null)]);
     await journal.close(false);
   });
 
   it('drops a torn or corrupted tail and keeps every whole record before it', async () => {
     const journal = await WriteJournal.open(dir, nodeFs, 0, () => undefined);
-    await journal.append({ id: 'a', text: 'x\ny' });
-    await journal.append({ id: 'b', text: null });
+    await journal.append(record('a', 'x\ny'));
+    await journal.append(record('b', null));
     await journal.close(false);
     const [file] = await readdir(dir);
     const whole = await readFile(join(dir, file!));
-    const both = [{ id: 'a', text: 'x\ny' }, { id: 'b', text: null }];
+    const both = [record('a', 'x\ny'), record('b', null)];
     expect(parseGeneration(whole)).toEqual({ records: both, torn: false });
     // A batch cut short: its header made it, part of its text did not.
     expect(parseGeneration(Buffer.concat([whole, Buffer.from('0badc0de 40 c\n{"partial')]))).toEqual({ records: both, torn: true });
     // A record whose bytes are not the ones checksummed (here the id of the removal).
-    expect(parseGeneration(Buffer.from(whole.toString().replace(' - b', ' - c')))).toEqual({ records: [{ id: 'a', text: 'x\ny' }], torn: true });
+    expect(parseGeneration(Buffer.from(whole.toString().replace(' - b', ' - c')))).toEqual({ records: [record('a', 'x\ny')], torn: true });
     // A text whose length does not match its header.
     expect(parseGeneration(Buffer.from(whole.toString().replace('x\ny', 'x\nyz')))).toEqual({ records: [], torn: true });
   });
@@ -89,9 +90,9 @@ describe('write-ahead journal', () => {
   it('rotate hands over exactly what was durable at the switch, and later appends go to the new generation', async () => {
     const durable: string[] = [];
     const journal = await WriteJournal.open(dir, nodeFs, 0, (records) => durable.push(...records.map((r) => r.id)));
-    await journal.append({ id: 'a', text: '1' });
-    const [rotated] = await Promise.all([journal.rotate(() => durable.splice(0)), journal.append({ id: 'b', text: '2' })]);
-    await journal.append({ id: 'c', text: '3' });
+    await journal.append(record('a', '1'));
+    const [rotated] = await Promise.all([journal.rotate(() => durable.splice(0)), journal.append(record('b', '2'))]);
+    await journal.append(record('c', '3'));
     expect(rotated.taken.every((id) => ['a', 'b'].includes(id))).toBe(true);
     await journal.retire(rotated.retired, rotated.retiredBytes);
     const left = (await readJournal(dir)).records.map((r) => r.id);
@@ -103,11 +104,11 @@ describe('write-ahead journal', () => {
   it('a failed journal write fails the writes of that batch and the next batch goes to a fresh generation', async () => {
     const control = { failWrites: true };
     const journal = await WriteJournal.open(dir, countingFs({ walWrites: 0 }, control), 0, () => undefined);
-    await expect(journal.append({ id: 'a', text: '1' })).rejects.toMatchObject({ code: 'ENOSPC' });
+    await expect(journal.append(record('a', '1'))).rejects.toMatchObject({ code: 'ENOSPC' });
     control.failWrites = false;
-    await journal.append({ id: 'b', text: '2' });
+    await journal.append(record('b', '2'));
     const { records, generations } = await readJournal(dir);
-    expect(records).toEqual([{ id: 'b', text: '2' }]);
+    expect(records).toEqual([record('b', '2')]);
     expect(generations.length).toBe(2);
     await journal.close(false);
   });
@@ -128,10 +129,10 @@ describe('dashboard store over the journal', () => {
     // Records as a killed server leaves them: written and fsynced, never materialised; then half a batch.
     const journal = await WriteJournal.open(journalDir(), nodeFs, 0, () => undefined);
     const text = (name: string, version: number) => `${JSON.stringify({ metadata: { configurationVersions: [version] }, id: ID, ...body(name) })}\n`;
-    await journal.append({ id: ID, text: text('v1', 1) });
-    await journal.append({ id: ID, text: text('v2', 2) });
-    await journal.append({ id: other, text: text('gone', 1) });
-    await journal.append({ id: other, text: null });
+    await journal.append(record(ID, text('v1', 1)));
+    await journal.append(record(ID, text('v2', 2)));
+    await journal.append(record(other, text('gone', 1)));
+    await journal.append(record(other, null));
     await journal.close(false);
     const [file] = await readdir(journalDir());
     await appendFile(join(journalDir(), file!), `12345678 300 ${ID}\n{"tor`);
@@ -204,9 +205,9 @@ describe('materialiser checkpoints', () => {
   it('writes the files once the journal reaches its checkpoint, however few ids it touches', async () => {
     const { files, renamed, firstRename } = await openFiles();
     // 90 KB of journal for one id: its one waiting text is far below the memory bound.
-    for (let n = 0; n < 9; n++) await files.write({ id: 'a', text: text(n) });
+    for (let n = 0; n < 9; n++) await files.write(record('a', text(n)));
     expect(renamed).toEqual([]);
-    await files.write({ id: 'a', text: text(9) });
+    await files.write(record('a', text(9)));
     await firstRename;
     expect(renamed).toEqual([join(dir, 'dashboards', 'a.json')]);
     expect(await readFile(join(dir, 'dashboards', 'a.json'), 'utf8')).toBe(text(9));
@@ -215,10 +216,10 @@ describe('materialiser checkpoints', () => {
 
   it('writes them once the texts waiting for their files reach the memory bound, long before the journal does', async () => {
     const { files, renamed, firstRename } = await openFiles();
-    await files.write({ id: 'a', text: text(1) });
-    await files.write({ id: 'b', text: text(2) });
+    await files.write(record('a', text(1)));
+    await files.write(record('b', text(2)));
     expect(renamed).toEqual([]);
-    await files.write({ id: 'c', text: text(3) });
+    await files.write(record('c', text(3)));
     await firstRename;
     await files.flushed();
     expect(renamed.sort()).toEqual(['a', 'b', 'c'].map((id) => join(dir, 'dashboards', `${id}.json`)));

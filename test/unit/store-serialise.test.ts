@@ -21,7 +21,8 @@ describe('serialiseDocument: one pass gives the served bytes and the file', () =
     expect(corpus.length).toBeGreaterThan(0);
     for (const body of corpus) {
       const document = expectedDocument(body, 3);
-      const { bytes, fileText } = serialiseDocument(ID, 3, 'v', prepareDashboard(body));
+      const { bytes, file } = serialiseDocument(ID, 3, 'v', prepareDashboard(body));
+      const fileText = file.toString('utf8');
       expect(bytes.toString('utf8')).toBe(JSON.stringify(document));
       expect(JSON.parse(fileText)).toEqual(JSON.parse(JSON.stringify(document)));
     }
@@ -36,14 +37,16 @@ describe('serialiseDocument: one pass gives the served bytes and the file', () =
   });
 
   it('serves only the server members when the body has none of its own', () => {
-    const { bytes, fileText } = serialiseDocument(ID, 1, 'v', prepareDashboard({ id: ID }));
+    const { bytes, file } = serialiseDocument(ID, 1, 'v', prepareDashboard({ id: ID }));
+    const fileText = file.toString('utf8');
     expect(bytes.toString('utf8')).toBe(JSON.stringify(expectedDocument({}, 1)));
     expect(JSON.parse(fileText)).toEqual(expectedDocument({}, 1));
   });
 
   it('writes one member per line and one tile per line, so a changed tile is a one-line diff', () => {
     const tiles = [{ name: 'a', tileType: 'MARKDOWN' }, { name: 'b "quoted"\n', tileType: 'HEADER' }];
-    const { fileText } = serialiseDocument(ID, 1, 'v', prepareDashboard({ dashboardMetadata: { name: 'd', owner: 'o' }, tiles }));
+    const { file } = serialiseDocument(ID, 1, 'v', prepareDashboard({ dashboardMetadata: { name: 'd', owner: 'o' }, tiles }));
+    const fileText = file.toString('utf8');
     const lines = fileText.split('\n');
     expect(lines[0]).toBe('{');
     expect(lines).toContain(`  "id": "${ID}",`);

@@ -87,8 +87,8 @@ export async function openDashboardStore({
   const write = async (id: DashboardId, body: PreparedDashboard): Promise<WriteResult> => {
     const previous = index.get(id);
     const version = (previous?.version ?? 0) + 1;
-    const { bytes, fileText } = serialiseDocument(id, version, clusterVersion, body);
-    await files.write({ id, text: fileText });
+    const { bytes, file } = serialiseDocument(id, version, clusterVersion, body);
+    await files.write({ id, contents: file });
     const record = recordOf(id, version, body, cache.admit(bytes));
     index.set(id, record);
     previous?.served.retire();
@@ -131,7 +131,7 @@ export async function openDashboardStore({
       return queue.run(id, async () => {
         const previous = index.get(id);
         if (!previous) return false;
-        await files.write({ id, text: null });
+        await files.write({ id, contents: null });
         index.delete(id);
         previous.served.retire();
         return true;

@@ -70,20 +70,20 @@ export interface JournaledFilesDeps {
 const STEP = 64;
 
 /** Writes each id's latest text as `<id>.json` (or removes it), durably, sharing directory fsyncs. */
-async function materialise(deps: JournaledFilesDeps, latest: ReadonlyMap<string, string | null>, barrier: DirSyncBarrier, concurrency: () => number): Promise<void> {
+async function materialise(deps: JournaledFilesDeps, latest: ReadonlyMap<string, Uint8Array | null>, barrier: DirSyncBarrier, concurrency: () => number): Promise<void> {
   const syncDir = (): Promise<void> => barrier.sync();
   const entries = [...latest];
   for (let i = 0; i < entries.length; i += STEP) {
-    await mapConcurrent(entries.slice(i, i + STEP), concurrency(), async ([id, text]) => {
+    await mapConcurrent(entries.slice(i, i + STEP), concurrency(), async ([id, contents]) => {
       const file = join(deps.dir, `${id}.json`);
-      if (text !== null) return writeFileDurable(file, text, { fs: deps.fs, syncDir });
+      if (contents !== null) return writeFileDurable(file, contents, { fs: deps.fs, syncDir });
       await deps.fs.unlink(file).catch(ignoreMissing);
       return syncDir();
     });
   }
 }
 
-const latestById = (records: readonly JournalRecord[]): Map<string, string | null> => new Map(records.map(({ id, text }) => [id, text]));
+const latestById = (records: readonly JournalRecord[]): Map<string, Uint8Array | null> => new Map(records.map(({ id, contents }) => [id, contents]));
 
 /**
  * Start-up: every journalled write a crash left unmaterialised is written to its file (the last record per id
@@ -108,8 +108,8 @@ export async function replayJournal(deps: JournaledFilesDeps): Promise<number> {
  * the journal or in its file, and replay puts it in the file.
  */
 export class JournaledFiles {
-  private dirty = new Map<string, string | null>();
-  /** The length of the texts in `dirty`. */
+  private dirty = new Map<string, Uint8Array | null>();
+  /** The bytes of the contents in `dirty`. */
   private dirtyBytes = 0;
   private running: Promise<boolean> | undefined;
   /** The idle or retry timer that will start the materialiser. */
@@ -135,7 +135,7 @@ export class JournaledFiles {
     const last = await replayJournal(deps);
     const files = new JournaledFiles(deps, undefined);
     files.journal = await WriteJournal.open(deps.journalDir, deps.fs, last, (records) => {
-      for (const { id, text } of records) files.markDirty(id, text);
+      for (const { id, contents } of records) files.markDirty(id, contents);
       files.schedule();
     });
     return files;
@@ -172,9 +172,9 @@ export class JournaledFiles {
     return this.deps.limits ?? DEFAULT_CHECKPOINT_LIMITS;
   }
 
-  private markDirty(id: string, text: string | null): void {
-    this.dirtyBytes += (text?.length ?? 0) - (this.dirty.get(id)?.length ?? 0);
-    this.dirty.set(id, text);
+  private markDirty(id: string, contents: Uint8Array | null): void {
+    this.dirtyBytes += (contents?.length ?? 0) - (this.dirty.get(id)?.length ?? 0);
+    this.dirty.set(id, contents);
   }
 
   /** Whether either checkpoint is reached: the next pass is due now. */
@@ -211,7 +211,7 @@ export class JournaledFiles {
    */
   private async pass(): Promise<boolean> {
     const journal = this.journal as WriteJournal;
-    let taken: ReadonlyMap<string, string | null> = new Map();
+    let taken: ReadonlyMap<string, Uint8Array | null> = new Map();
     try {
       const rotated = await journal.rotate(() => this.takeDirty());
       taken = rotated.taken;
@@ -221,7 +221,7 @@ export class JournaledFiles {
       await journal.retire(rotated.retired, rotated.retiredBytes);
     } catch (error) {
       // Newer writes taken since win; the rest goes back, so no retired generation is dropped before its file.
-      for (const [id, text] of taken) if (!this.dirty.has(id)) this.markDirty(id, text);
+      for (const [id, contents] of taken) if (!this.dirty.has(id)) this.markDirty(id, contents);
       this.deps.log.error({ err: error, dir: this.deps.dir }, 'writing journalled dashboards to their files failed; retrying');
       this.passDone(false);
       return false;
@@ -230,7 +230,7 @@ export class JournaledFiles {
     return true;
   }
 
-  private takeDirty(): Map<string, string | null> {
+  private takeDirty(): Map<string, Uint8Array | null> {
     const taken = this.dirty;
     this.dirty = new Map();
     this.dirtyBytes = 0;

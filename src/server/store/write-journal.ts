@@ -5,32 +5,51 @@ import { fsyncDir, mkdirDurable } from '../../lib/durable-file.js';
 import { ignoreMissing } from '../../lib/fs-errors.js';
 import type { FileHandleLike, FsLayer } from '../../lib/fs-layer.js';
 
-/** One write as the journal holds it: the whole file text of the new version, or null for a removal. */
+/** One write as the journal holds it: the whole file of the new version (UTF-8), or null for a removal. */
 export interface JournalRecord {
   readonly id: string;
-  readonly text: string | null;
+  readonly contents: Uint8Array | null;
 }
 
 const GENERATION_FILE = /^(\d+)\.wal$/;
 const fileOf = (dir: string, generation: number): string => join(dir, `${String(generation).padStart(10, '0')}.wal`);
+const NEWLINE = 0x0a;
 
 /**
- * One record: a header line `<crc32, 8 hex> <text bytes, or - for a removal> <id>` then the text as it is, then a
- * newline. The text is not escaped again (re-stringifying a 20 KB dashboard cost as much as serialising it);
- * the checksum covers the id and the text, so a torn or stale tail never passes for a record.
+ * One record as written: a header line `<crc32, 8 hex> <contents bytes, or - for a removal> <id>` then the contents
+ * as they are, then a newline. The contents are not escaped again (re-stringifying a 20 KB dashboard cost as much as
+ * serialising it); the checksum covers the id and the contents, so a torn or stale tail never passes for a record.
  */
-export function frameRecord({ id, text }: JournalRecord): string {
-  const body = text === null ? '' : `${text}\n`;
-  const size = text === null ? '-' : String(Buffer.byteLength(text));
-  return `${checksum(id, text)} ${size} ${id}\n${body}`;
+export interface Frame {
+  readonly header: string;
+  readonly contents: Uint8Array | null;
+  /** The whole frame's size. */
+  readonly bytes: number;
 }
 
-function checksum(id: string, text: string | Buffer | null): string {
-  const crc = crc32(text === null ? '-' : text, crc32(`${id}\n`));
+export function frameOf({ id, contents }: JournalRecord): Frame {
+  const header = `${checksum(id, contents)} ${contents === null ? '-' : contents.length} ${id}\n`;
+  return { header, contents, bytes: Buffer.byteLength(header) + (contents === null ? 0 : contents.length + 1) };
+}
+
+/** Writes the frames one after another into `target`, which holds at least their bytes; returns the bytes written. */
+export function writeFrames(target: Buffer, frames: readonly Frame[]): number {
+  let at = 0;
+  for (const { header, contents } of frames) {
+    at += target.write(header, at);
+    if (contents === null) continue;
+    target.set(contents, at);
+    at += contents.length;
+    target[at++] = NEWLINE;
+  }
+  return at;
+}
+
+function checksum(id: string, contents: Uint8Array | null): string {
+  const crc = crc32(contents ?? '-', crc32(`${id}\n`));
   return crc.toString(16).padStart(8, '0');
 }
 
-const NEWLINE = 0x0a;
 const HEADER = /^([0-9a-f]{8}) (-|\d+) (\S+)$/;
 
 /**
@@ -47,14 +66,14 @@ export function parseGeneration(bytes: Buffer): { records: JournalRecord[]; torn
     const [, crc, size = '', id = ''] = header;
     if (size === '-') {
       if (crc !== checksum(id, null)) return { records, torn: true };
-      records.push({ id, text: null });
+      records.push({ id, contents: null });
       start = headerEnd + 1;
       continue;
     }
     const textEnd = headerEnd + 1 + Number(size);
-    const text = bytes.subarray(headerEnd + 1, textEnd);
-    if (textEnd >= bytes.length || bytes[textEnd] !== NEWLINE || crc !== checksum(id, text)) return { records, torn: true };
-    records.push({ id, text: text.toString('utf8') });
+    const contents = bytes.subarray(headerEnd + 1, textEnd);
+    if (textEnd >= bytes.length || bytes[textEnd] !== NEWLINE || crc !== checksum(id, contents)) return { records, torn: true };
+    records.push({ id, contents });
     start = textEnd + 1;
   }
   return { records, torn: false };
@@ -93,9 +112,7 @@ const SLAB_BYTES = 1024 * 1024;
 
 interface Pending {
   readonly record: JournalRecord;
-  readonly line: string;
-  /** The line's UTF-8 size. */
-  readonly bytes: number;
+  readonly frame: Frame;
   resolve(): void;
   reject(error: unknown): void;
 }
@@ -159,10 +176,9 @@ export class WriteJournal {
   /** Resolves once the record is on disk (written synchronously with its batch). */
   append(record: JournalRecord): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      const line = frameRecord(record);
-      const bytes = Buffer.byteLength(line);
-      this.live += bytes;
-      this.pending.push({ record, line, bytes, resolve, reject });
+      const frame = frameOf(record);
+      this.live += frame.bytes;
+      this.pending.push({ record, frame, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         this.serial(() => this.commit());
@@ -195,11 +211,9 @@ export class WriteJournal {
   }
 
   private encode(batch: readonly Pending[]): Uint8Array {
-    const size = batch.reduce((n, p) => n + p.bytes, 0);
+    const size = batch.reduce((n, p) => n + p.frame.bytes, 0);
     const target = size <= this.slab.length ? this.slab : Buffer.allocUnsafe(size);
-    let at = 0;
-    for (const p of batch) at += target.write(p.line, at);
-    return target.subarray(0, at);
+    return target.subarray(0, writeFrames(target, batch.map((p) => p.frame)));
   }
 
   /** Moves to the next generation; its file is created by the next commit. */
@@ -218,7 +232,7 @@ export class WriteJournal {
     return new Promise((resolve, reject) => {
       this.serial(async () => {
         const retired = (await listGenerations(this.dir)).filter((g) => g <= this.generation);
-        const retiredBytes = this.live - this.pending.reduce((n, p) => n + p.bytes, 0);
+        const retiredBytes = this.live - this.pending.reduce((n, p) => n + p.frame.bytes, 0);
         await this.switchFile();
         resolve({ taken: take(), retired, retiredBytes });
       }).catch(reject);
