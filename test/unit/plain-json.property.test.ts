@@ -105,4 +105,19 @@ describe('plain JSON: one pass finds the texts that are exactly what JSON.string
     const kept = ['{"a":1.5,"b":-3,"c":0,"d":1e-7,"e":1e+21,"f":"x/y\\n\\"","g":[],"h":[{"a":1,"b":{"a":2}}],"a1":true}', '{}'];
     for (const text of kept) expect(scanPlainJson(text, 64), text).toMatchObject({ plain: true, layout: { members: expect.any(Array) as unknown } });
   });
+
+  it('reads a string of many escapes in one pass, not one search for its end per escape', () => {
+    const text = `{"a":"${'\\n'.repeat(5000)}\\"x"}`;
+    // The characters every search passes over (a search that finds nothing passes over the rest of the text).
+    let searched = 0;
+    const counted = Object.assign(new String(text), {
+      indexOf(search: string, from = 0): number {
+        const at = text.indexOf(search, from);
+        searched += (at === -1 ? text.length : at) - from;
+        return at;
+      },
+    });
+    expect(scanPlainJson(counted as unknown as string, 64)).toMatchObject({ plain: true, layout: { members: [{ start: 1 }] } });
+    expect(searched).toBeLessThanOrEqual(2 * text.length);
+  });
 });

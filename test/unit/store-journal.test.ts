@@ -180,7 +180,7 @@ describe('materialiser checkpoints', () => {
   afterEach(async () => rm(dir, { recursive: true, force: true }));
 
   // No pause in the writes ever starts a pass here: only a checkpoint can.
-  const limits: CheckpointLimits = { journalBytes: 100_000, waitingBytes: 30_000, behindBytes: 150_000, idleMs: 3_600_000 };
+  const limits: CheckpointLimits = { journalBytes: 100_000, waitingBytes: 30_000, idleMs: 3_600_000 };
   const text = (n: number): string => `${'x'.repeat(10_000)}${n}\n`;
 
   /** Journaled files whose fs reports each dashboard file it renames into place. */
@@ -204,8 +204,9 @@ describe('materialiser checkpoints', () => {
 
   it('writes the files once the journal reaches its checkpoint, however few ids it touches', async () => {
     const { files, renamed, firstRename } = await openFiles();
-    // 90 KB of journal for one id: its one waiting text is far below the memory bound.
+    // 90 KB of journal for one id: its one waiting text is far below the memory bound, and no pass took it.
     for (let n = 0; n < 9; n++) await files.write(record('a', text(n)));
+    expect(files.waitingBytes).toBe(text(8).length);
     expect(renamed).toEqual([]);
     await files.write(record('a', text(9)));
     await firstRename;
@@ -218,6 +219,7 @@ describe('materialiser checkpoints', () => {
     const { files, renamed, firstRename } = await openFiles();
     await files.write(record('a', text(1)));
     await files.write(record('b', text(2)));
+    expect(files.waitingBytes).toBe(text(1).length + text(2).length);
     expect(renamed).toEqual([]);
     await files.write(record('c', text(3)));
     await firstRename;

@@ -99,7 +99,9 @@ export function serialiseDocument(id: DashboardId, version: number, clusterVersi
 function enclose(open: string, separator: string, members: Uint8Array, close: string): Buffer {
   const start = members.length === 0 ? open : `${open}${separator}`;
   const at = Buffer.byteLength(start);
-  const out = Buffer.allocUnsafe(at + members.length + close.length);
+  // Slow: a small document sliced from Buffer's shared pool would keep the whole 8 KB pool slab alive while it waits
+  // for its file, beyond what the memory bound counts.
+  const out = Buffer.allocUnsafeSlow(at + members.length + close.length);
   out.write(start);
   out.set(members, at);
   out.write(close, at + members.length);

@@ -27,31 +27,30 @@ export interface CheckpointLimits {
    */
   readonly journalBytes: number;
   /**
-   * Bytes of the texts waiting for their files (each id's latest, held in memory) that start a pass: the memory
+   * Bytes of the contents waiting for their files (each id's latest, held in memory) that start a pass: the memory
    * bound, reached first when the writes go to many different ids (a daemon's first apply of 10,000 dashboards).
    */
   readonly waitingBytes: number;
-  /**
-   * Journal bytes past which the files are falling behind the writers: the materialiser takes the whole pool,
-   * slowing acknowledgements a little now rather than stopping every writer at MAX_JOURNAL_BYTES later (measured:
-   * at 2 files at a time a pass over 1,000 dashboards took 1.2 s, long enough for writers to reach it).
-   */
-  readonly behindBytes: number;
   /** Writes pausing this long start a pass. */
   readonly idleMs: number;
 }
 
 /**
- * The journal checkpoint was 64 MB, for replay time and memory alike; split, a 160 MB journal with the same 64 MB
- * of waiting texts wrote a third as many files under a burst to 1,000 dashboards (bench `put`: +6 % req/s in an
- * alternating comparison) and holds no more in memory.
+ * Two bounds, not one: under a burst to 1,000 dashboards a 160 MB journal writes a third as many files as a 64 MB
+ * one (bench `put`: +6 % req/s in an alternating comparison), while the memory held stays bounded by the contents.
  */
 export const DEFAULT_CHECKPOINT_LIMITS: CheckpointLimits = {
   journalBytes: 160 * 1024 * 1024,
   waitingBytes: 64 * 1024 * 1024,
-  behindBytes: 208 * 1024 * 1024,
   idleMs: 100,
 };
+
+/**
+ * Journal bytes past which the files are falling behind the writers, halfway from the checkpoint to the bound: the
+ * materialiser takes the whole pool, slowing acknowledgements a little now rather than stopping every writer at
+ * MAX_JOURNAL_BYTES later (measured: at 2 files at a time a pass over 1,000 dashboards took 1.2 s).
+ */
+const behindBytes = ({ journalBytes }: CheckpointLimits): number => journalBytes + (MAX_JOURNAL_BYTES - journalBytes) / 2;
 /** Pause before materialising again after a failed file write (the journal holds the records meanwhile). */
 const RETRY_MS = 1000;
 
@@ -69,7 +68,7 @@ export interface JournaledFilesDeps {
 /** Files written per step of a materialiser run: each step picks its concurrency anew (see `concurrency`). */
 const STEP = 64;
 
-/** Writes each id's latest text as `<id>.json` (or removes it), durably, sharing directory fsyncs. */
+/** Writes each id's latest contents as `<id>.json` (or removes it), durably, sharing directory fsyncs. */
 async function materialise(deps: JournaledFilesDeps, latest: ReadonlyMap<string, Uint8Array | null>, barrier: DirSyncBarrier, concurrency: () => number): Promise<void> {
   const syncDir = (): Promise<void> => barrier.sync();
   const entries = [...latest];
@@ -103,7 +102,7 @@ export async function replayJournal(deps: JournaledFilesDeps): Promise<number> {
 
 /**
  * Acknowledges writes from the journal and turns them into per-dashboard files behind the writers' backs: the
- * materialiser rotates the journal, writes the latest text of every id the retired generations touched (many
+ * materialiser rotates the journal, writes the latest contents of every id the retired generations touched (many
  * writes to one id cost one file write), then drops them. A crash at any point leaves each acknowledged write in
  * the journal or in its file, and replay puts it in the file.
  */
@@ -111,6 +110,8 @@ export class JournaledFiles {
   private dirty = new Map<string, Uint8Array | null>();
   /** The bytes of the contents in `dirty`. */
   private dirtyBytes = 0;
+  /** A pass failed and the retry timer is set: reaching a checkpoint does not start another before it fires. */
+  private backingOff = false;
   private running: Promise<boolean> | undefined;
   /** The idle or retry timer that will start the materialiser. */
   private retry: NodeJS.Timeout | undefined;
@@ -168,6 +169,11 @@ export class JournaledFiles {
     for (const wake of waiters) wake(ok);
   }
 
+  /** Bytes of the contents waiting for their files, in memory (each id's latest once). */
+  get waitingBytes(): number {
+    return this.dirtyBytes;
+  }
+
   private get limits(): CheckpointLimits {
     return this.deps.limits ?? DEFAULT_CHECKPOINT_LIMITS;
   }
@@ -184,7 +190,7 @@ export class JournaledFiles {
 
   /** Materialise now if a checkpoint is reached, else once writes pause. */
   private schedule(): void {
-    if (this.running) return;
+    if (this.running || this.backingOff) return;
     if (this.due()) {
       void this.kick();
       return;
@@ -195,10 +201,13 @@ export class JournaledFiles {
 
   private kick(): Promise<boolean> {
     clearTimeout(this.retry);
+    this.backingOff = false;
     this.running ??= this.pass().then((ok) => {
       this.running = undefined;
-      if (!ok) this.retry = setTimeout(() => void this.kick(), RETRY_MS).unref();
-      else if (this.dirty.size > 0) this.schedule();
+      if (!ok) {
+        this.backingOff = true;
+        this.retry = setTimeout(() => void this.kick(), RETRY_MS).unref();
+      } else if (this.dirty.size > 0) this.schedule();
       return ok;
     });
     return this.running;
@@ -215,8 +224,8 @@ export class JournaledFiles {
     try {
       const rotated = await journal.rotate(() => this.takeDirty());
       taken = rotated.taken;
-      // The next pass already due (its texts held beside this one's) also means falling behind.
-      const behind = (): boolean => this.closing || this.held > 0 || journal.liveBytes > this.limits.behindBytes || this.dirtyBytes >= this.limits.waitingBytes;
+      // The next pass already due (its contents held beside this one's) also means falling behind.
+      const behind = (): boolean => this.closing || this.held > 0 || journal.liveBytes > behindBytes(this.limits) || this.dirtyBytes >= this.limits.waitingBytes;
       await materialise(this.deps, taken, this.barrier, () => (behind() ? EXCLUSIVE_CONCURRENCY : BACKGROUND_CONCURRENCY));
       await journal.retire(rotated.retired, rotated.retiredBytes);
     } catch (error) {
