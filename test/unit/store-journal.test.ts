@@ -180,17 +180,18 @@ describe('materialiser checkpoints', () => {
   afterEach(async () => rm(dir, { recursive: true, force: true }));
 
   // No pause in the writes ever starts a pass here: only a checkpoint can.
-  const limits: CheckpointLimits = { journalBytes: 100_000, waitingBytes: 30_000, idleMs: 3_600_000 };
+  const limits: CheckpointLimits = { journalBytes: 100_000, waitingBytes: 30_000, idleMs: 3_600_000, retryMs: 3_600_000 };
   const text = (n: number): string => `${'x'.repeat(10_000)}${n}\n`;
 
-  /** Journaled files whose fs reports each dashboard file it renames into place. */
-  async function openFiles(): Promise<{ files: JournaledFiles; renamed: string[]; firstRename: Promise<void> }> {
+  /** Journaled files whose fs reports each dashboard file it renames into place, or fails the rename when told. */
+  async function openFiles(control = { failRenames: false }): Promise<{ files: JournaledFiles; renamed: string[]; firstRename: Promise<void> }> {
     const renamed: string[] = [];
     let renamedOne = (): void => undefined;
     const firstRename = new Promise<void>((resolve) => (renamedOne = resolve));
     const fs: FsLayer = {
       ...nodeFs,
       async rename(from, to) {
+        if (control.failRenames) throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
         await nodeFs.rename(from, to);
         renamed.push(to);
         renamedOne();
@@ -225,6 +226,20 @@ describe('materialiser checkpoints', () => {
     await firstRename;
     await files.flushed();
     expect(renamed.sort()).toEqual(['a', 'b', 'c'].map((id) => join(dir, 'dashboards', `${id}.json`)));
+    await files.close();
+  });
+
+  it('after a failed pass, a checkpoint reached again waits for the retry pause instead of starting another pass', async () => {
+    const control = { failRenames: true };
+    const { files } = await openFiles(control);
+    for (const id of ['a', 'b', 'c']) await files.write(record(id, text(1)));
+    // The third write reached the memory bound; that pass fails, and its contents wait in memory again.
+    await expect(files.flushed()).rejects.toThrow(/could not be written/);
+    control.failRenames = false;
+    // Each write's commit runs after any pass it started has taken the waiting contents: none may have started.
+    await files.write(record('d', text(1)));
+    await files.write(record('e', text(1)));
+    expect(files.waitingBytes).toBe(5 * text(1).length);
     await files.close();
   });
 });

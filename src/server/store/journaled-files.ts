@@ -33,6 +33,8 @@ export interface CheckpointLimits {
   readonly waitingBytes: number;
   /** Writes pausing this long start a pass. */
   readonly idleMs: number;
+  /** Pause before materialising again after a failed file write (the journal holds the records meanwhile). */
+  readonly retryMs: number;
 }
 
 /**
@@ -43,6 +45,7 @@ export const DEFAULT_CHECKPOINT_LIMITS: CheckpointLimits = {
   journalBytes: 160 * 1024 * 1024,
   waitingBytes: 64 * 1024 * 1024,
   idleMs: 100,
+  retryMs: 1000,
 };
 
 /**
@@ -51,8 +54,6 @@ export const DEFAULT_CHECKPOINT_LIMITS: CheckpointLimits = {
  * MAX_JOURNAL_BYTES later (measured: at 2 files at a time a pass over 1,000 dashboards took 1.2 s).
  */
 const behindBytes = ({ journalBytes }: CheckpointLimits): number => journalBytes + (MAX_JOURNAL_BYTES - journalBytes) / 2;
-/** Pause before materialising again after a failed file write (the journal holds the records meanwhile). */
-const RETRY_MS = 1000;
 
 export interface JournaledFilesDeps {
   /** The dashboards directory: `<id>.json` per dashboard. */
@@ -206,7 +207,7 @@ export class JournaledFiles {
       this.running = undefined;
       if (!ok) {
         this.backingOff = true;
-        this.retry = setTimeout(() => void this.kick(), RETRY_MS).unref();
+        this.retry = setTimeout(() => void this.kick(), this.limits.retryMs).unref();
       } else if (this.dirty.size > 0) this.schedule();
       return ok;
     });
