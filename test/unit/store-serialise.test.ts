@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { prepareDashboard, serialiseDocument, serialiseMembers } from '../../src/server/store/dashboard-document.js';
+import { prepareDashboard, serialiseDocument, serialiseMembers, servedDocument } from '../../src/server/store/dashboard-document.js';
 import { DashboardId } from '../../src/schema/ids.js';
 import { CORPUS_DASHBOARDS_DIR } from '../helpers/corpus.js';
 
@@ -25,6 +25,8 @@ describe('serialiseDocument: one pass gives the served bytes and the file', () =
       const fileText = file.toString('utf8');
       expect(bytes.toString('utf8')).toBe(JSON.stringify(document));
       expect(JSON.parse(fileText)).toEqual(JSON.parse(JSON.stringify(document)));
+      // What a start-up load serves, made without the file.
+      expect(servedDocument(ID, 3, 'v', prepareDashboard(body))).toEqual(bytes);
     }
   });
 

@@ -87,13 +87,21 @@ export interface SerialisedDocument {
  * orders them, then the body's own members.
  */
 export function serialiseDocument(id: DashboardId, version: number, clusterVersion: string, body: PreparedDashboard): SerialisedDocument {
-  const metadata = { clusterVersion, configurationVersions: [version], currentConfigurationVersions: [String(version)] };
-  const head = serialiseMembers([['metadata', metadata], ['id', id]]);
-  return {
-    bytes: enclose(`{${head.compact}`, ',', body.members.compact, '}'),
-    file: enclose(`{\n${head.lines}`, ',\n', body.members.lines, '\n}\n'),
-  };
+  const head = documentHead(id, version, clusterVersion);
+  return { bytes: servedOf(head, body), file: enclose(`{\n${head.lines}`, ',\n', body.members.lines, '\n}\n') };
 }
+
+/** Only the bytes GET serves: a stored file loaded at start is already on disk, so its file is not made again. */
+export function servedDocument(id: DashboardId, version: number, clusterVersion: string, body: PreparedDashboard): Buffer {
+  return servedOf(documentHead(id, version, clusterVersion), body);
+}
+
+function documentHead(id: DashboardId, version: number, clusterVersion: string): SerialisedMembers {
+  const metadata = { clusterVersion, configurationVersions: [version], currentConfigurationVersions: [String(version)] };
+  return serialiseMembers([['metadata', metadata], ['id', id]]);
+}
+
+const servedOf = (head: SerialisedMembers, body: PreparedDashboard): Buffer => enclose(`{${head.compact}`, ',', body.members.compact, '}');
 
 /** `open`, then `separator` and `members` unless there are none, then `close`, in one buffer. */
 function enclose(open: string, separator: string, members: Uint8Array, close: string): Buffer {
@@ -188,7 +196,7 @@ export function loadDocument(id: DashboardId, text: string, clusterVersion: stri
   if (!check.success) return { ok: false, reason: `invalid dashboard: ${check.error.issues[0]?.message ?? ''}` };
   const version = storedVersion(body['metadata']);
   const prepared = prepareDashboard(body);
-  return { ok: true, record: recordOf(id, version, prepared, cache.admit(serialiseDocument(id, version, clusterVersion, prepared).bytes)) };
+  return { ok: true, record: recordOf(id, version, prepared, cache.admit(servedDocument(id, version, clusterVersion, prepared))) };
 }
 
 function storedVersion(metadata: unknown): number {
