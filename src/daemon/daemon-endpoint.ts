@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { createApiClient, type ApiClient } from '../client/api-client.js';
 import { environmentLabel } from '../client/environment-label.js';
-import { EnvironmentId } from '../schema/ids.js';
+import { DEFAULT_ENVIRONMENT, EnvironmentId } from '../schema/ids.js';
 import { startApiServer, type ApiServer } from '../server/api-server.js';
 import type { DaemonOptions, DaemonReady } from './daemon.js';
 import { handleStatusRequest, type StatusView } from './status-endpoints.js';
@@ -17,6 +17,11 @@ export interface LoopTarget {
   env: string;
   /** The embedded API environment, with a token valid until the daemon stops. */
   api?: DaemonReady['api'];
+  /**
+   * Resolves once every write the target has acknowledged is in its dashboard file: the embedded store writes files
+   * behind its journal, holding their contents meanwhile. A remote target's files are not the daemon's memory.
+   */
+  filesWritten(): Promise<void>;
 }
 
 export type TargetSpec = { kind: 'remote'; baseUrl: string; token: string; env?: string } | { kind: 'embedded'; env?: string };
@@ -60,10 +65,12 @@ export async function openEndpoint(
   return {
     statusUrl: api ? api.url : `http://${hostForUrl(options.listen.host)}:${(server?.address() as AddressInfo).port}`,
     async target(spec) {
-      if (spec.kind === 'remote') return { client: connect(spec.baseUrl, spec.token), label: spec.baseUrl, env: spec.env ?? environmentLabel(spec.baseUrl) };
+      if (spec.kind === 'remote') return { client: connect(spec.baseUrl, spec.token), label: spec.baseUrl, env: spec.env ?? environmentLabel(spec.baseUrl), filesWritten: () => Promise.resolve() };
       if (!api) throw new Error('unreachable: an embedded target needs the endpoint opened with embedded: true');
       const { envUrl, token } = await embeddedSession(api, spec.env);
-      return { client: connect(envUrl, token), label: envUrl, env: spec.env ?? 'local', api: { url: api.url, envUrl, token } };
+      const envId = spec.env === undefined ? DEFAULT_ENVIRONMENT : EnvironmentId.parse(spec.env);
+      const filesWritten = async (): Promise<void> => api.server.environments.get(envId)?.dashboards.flushed();
+      return { client: connect(envUrl, token), label: envUrl, env: spec.env ?? 'local', api: { url: api.url, envUrl, token }, filesWritten };
     },
     readConfigToken: api ? (token) => api.server.environments.ids().some((id) => api.server.environments.get(id)?.tokens.verify(token)?.scopes.includes('ReadConfig') === true) : undefined,
     async close() {

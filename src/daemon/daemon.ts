@@ -224,6 +224,7 @@ function createLoopQueue(options: DaemonOptions, loop: LoopParts, onFullPassEnd:
     selfHeal: options.selfHeal,
     prune: options.prune,
     maxDelete: options.maxDelete,
+    filesWritten: () => target.filesWritten(),
     ...(source ? { source } : {}),
     ...(name !== undefined ? { plan: (ctx, planOptions) => planEnvironment(name, ctx, planOptions) } : {}),
   });

@@ -7,7 +7,7 @@ import type { Plan, PlanChange } from '../plan/build-plan.js';
 import { planDashboards, type PlanContext, type PlanDashboardsResult, type PlanOptions } from '../reconcile/plan-dashboards.js';
 import type { DaemonStatus, FileResult } from './daemon-status.js';
 import { fullPassChunks, PASS_CHUNK_FILES } from './pass-chunks.js';
-import { releaseMemory } from './release-memory.js';
+import { releaseMemoryAfter } from './release-memory.js';
 import { addTotals, driftPatch, emptyTotals, ownCopy, type PassTotals } from './pass-values.js';
 import type { ReconcilePass } from './reconcile-queue.js';
 
@@ -21,6 +21,8 @@ export interface ReconcilePassDeps {
   maxDelete: number | undefined;
   /** Following a repository: each pass reads the checkout this names instead of `planContext`'s folder. */
   source?: PassSource;
+  /** Resolves once the target's files hold every write it acknowledged (LoopTarget.filesWritten). */
+  filesWritten: () => Promise<void>;
   /** How a pass plans: the folder as it is (default), or one environment of it (values applied). */
   plan?: (ctx: PlanContext, options: PlanOptions) => Promise<PlanDashboardsResult>;
 }
@@ -93,7 +95,7 @@ export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePa
       }
       const { totals } = done;
       log.info({ full: pass.full, files: done.files, reasons: pass.reasons, ...totals, ...(done.chunks ? { chunks: done.chunks } : {}), durationMs: Date.now() - started }, 'reconcile finished');
-      if (done.files > PASS_CHUNK_FILES) releaseMemory();
+      if (done.files > PASS_CHUNK_FILES) void releaseMemoryAfter(deps.filesWritten()).then(() => log.info({ heapUsedMb: Math.round(process.memoryUsage().heapUsed / 2 ** 20) }, 'memory released after a large pass'));
       if (totals.failed > 0) throw new Error(`${totals.failed} dashboard write(s) failed`);
       if (tree) deps.source?.settled(tree, { kind: 'applied' });
       finish(started, pass, true);

@@ -1,5 +1,6 @@
 import { deserialize, serialize } from 'node:v8';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { bytesOf, holdOnHeap, type HeapBytes } from '../lib/heap-bytes.js';
 import type { PackedCheck } from './packed-check.js';
 
 /**
@@ -19,22 +20,22 @@ export interface DesiredCache {
  * Entries are held serialised (the structured-clone format, so a value copies exactly as structuredClone would) and
  * deflated: a 20-tile dashboard is about 3 KB that way instead of about 37 KB as objects, which is what lets the
  * daemon hold 10,000 of them. Fastest deflate level: reading an entry back (inflate + deserialize, ~0.2 ms) costs
- * no more than the structuredClone it replaces, and a tenth of checking the file again.
+ * no more than the structuredClone it replaces, and a tenth of checking the file again. Held on V8's heap
+ * (heap-bytes.ts): 10,000 of them kept in malloc pinned the daemon's freed memory.
  */
 export function createDesiredCache({ maxEntries = 10_000 }: { maxEntries?: number } = {}): DesiredCache {
-  const entries = new Map<string, Buffer>();
+  const entries = new Map<string, HeapBytes>();
   return {
     get(contentHash) {
       const packed = entries.get(contentHash);
       if (packed === undefined) return undefined;
       entries.delete(contentHash);
       entries.set(contentHash, packed);
-      return deserialize(inflateRawSync(packed)) as PackedCheck;
+      return deserialize(inflateRawSync(bytesOf(packed))) as PackedCheck;
     },
     set(contentHash, check) {
       entries.delete(contentHash);
-      // Copied out: zlib's result is a view of a 16 KB output chunk, which would otherwise stay held for 3 KB used.
-      entries.set(contentHash, Buffer.from(deflateRawSync(serialize(check), { level: 1 })));
+      entries.set(contentHash, holdOnHeap(deflateRawSync(serialize(check), { level: 1 })));
       while (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
     },
     get size() {

@@ -37,6 +37,8 @@ describe('dashcd daemon: a full pass over a large folder, chunk by chunk', () =>
     expect(Object.values(status.files).every((f) => f.result === 'created')).toBe(true);
     const last = status.files[fileName(COUNT - 1)]?.id ?? '';
     expect(await liveName(d, project.root, last)).toBe(`D${COUNT - 1} v1`);
+    // A pass this large gives its memory back once the embedded store has written its files.
+    await waitFor(() => d.stdout().includes('"memory released after a large pass"'), { what: 'the memory release after the large pass' });
   });
 
   it('without pruning, lists a dashboard whose file was deleted as an orphan, and logs it once, still in chunks', async () => {

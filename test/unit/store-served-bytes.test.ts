@@ -19,18 +19,36 @@ describe('ServedBytesCache', () => {
   it('evicts the least recently used: a read keeps an entry hot', () => {
     const cache = new ServedBytesCache(3000);
     const [a, b, c] = [cache.admit(body(1)), cache.admit(body(2)), cache.admit(body(3))];
-    // a read last, so b is the oldest when d arrives: reading b back must return the very same Buffer only for a and c.
-    const aBytes = a.bytes();
-    const cBytes = c.bytes();
-    const bBytes = b.bytes();
+    // a and c read after b, so b is the oldest when d arrives: only b must need inflating afterwards.
+    b.bytes();
     a.bytes();
     c.bytes();
     cache.admit(body(4));
-    expect(a.bytes()).toBe(aBytes);
-    expect(c.bytes()).toBe(cBytes);
-    const bAgain = b.bytes();
-    expect(bAgain).not.toBe(bBytes);
-    expect(bAgain.equals(body(2))).toBe(true);
+    expect(cache.coldReads).toBe(0);
+    expect(a.bytes().equals(body(1))).toBe(true);
+    expect(c.bytes().equals(body(3))).toBe(true);
+    expect(cache.coldReads).toBe(0);
+    expect(b.bytes().equals(body(2))).toBe(true);
+    expect(cache.coldReads).toBe(1);
+  });
+
+  it('serves a copy: a caller that changes its Buffer changes neither the stored bytes nor what the next reader gets', () => {
+    const cache = new ServedBytesCache(3000);
+    const admitted = body(1);
+    const served = cache.admit(admitted);
+    admitted.fill(0x20);
+    served.bytes().fill(0x20);
+    expect(served.bytes().equals(body(1))).toBe(true);
+  });
+
+  it('keeps bytes that are not valid UTF-8 exactly', () => {
+    const cache = new ServedBytesCache(300);
+    const every = Buffer.from(Array.from({ length: 256 }, (_, n) => n));
+    const served = cache.admit(every);
+    expect(served.bytes().equals(every)).toBe(true);
+    cache.admit(body(1));
+    expect(served.bytes().equals(every)).toBe(true);
+    expect(cache.coldReads).toBe(1);
   });
 
   it('a retired version stops counting against the budget, and stays readable by whoever holds it', () => {
@@ -50,8 +68,10 @@ describe('ServedBytesCache', () => {
     const liveBytes = live.bytes();
     old.retire();
     expect(old.bytes().equals(body(1))).toBe(true);
+    expect(cache.coldReads).toBe(1);
     // Had the old version been warmed, it would have pushed the live one out.
-    expect(live.bytes()).toBe(liveBytes);
+    expect(live.bytes().equals(liveBytes)).toBe(true);
+    expect(cache.coldReads).toBe(1);
     expect(cache.hotBytes).toBe(1000);
   });
 

@@ -3,6 +3,7 @@ import { mapConcurrent } from '../../lib/concurrency.js';
 import { DirSyncBarrier, mkdirDurable, writeFileDurable } from '../../lib/durable-file.js';
 import { ignoreMissing } from '../../lib/fs-errors.js';
 import type { FsLayer } from '../../lib/fs-layer.js';
+import { bytesOf, holdOnHeap, type HeapBytes } from '../../lib/heap-bytes.js';
 import type { Logger } from '../../lib/logger.js';
 import { dropGenerations, readJournal, WriteJournal, type JournalRecord } from './write-journal.js';
 
@@ -70,20 +71,21 @@ export interface JournaledFilesDeps {
 const STEP = 64;
 
 /** Writes each id's latest contents as `<id>.json` (or removes it), durably, sharing directory fsyncs. */
-async function materialise(deps: JournaledFilesDeps, latest: ReadonlyMap<string, Uint8Array | null>, barrier: DirSyncBarrier, concurrency: () => number): Promise<void> {
+async function materialise(deps: JournaledFilesDeps, latest: ReadonlyMap<string, HeapBytes | null>, barrier: DirSyncBarrier, concurrency: () => number): Promise<void> {
   const syncDir = (): Promise<void> => barrier.sync();
   const entries = [...latest];
   for (let i = 0; i < entries.length; i += STEP) {
     await mapConcurrent(entries.slice(i, i + STEP), concurrency(), async ([id, contents]) => {
       const file = join(deps.dir, `${id}.json`);
-      if (contents !== null) return writeFileDurable(file, contents, { fs: deps.fs, syncDir });
+      if (contents !== null) return writeFileDurable(file, bytesOf(contents), { fs: deps.fs, syncDir });
       await deps.fs.unlink(file).catch(ignoreMissing);
       return syncDir();
     });
   }
 }
 
-const latestById = (records: readonly JournalRecord[]): Map<string, Uint8Array | null> => new Map(records.map(({ id, contents }) => [id, contents]));
+/** Each id's last contents, as the materialiser holds them (see `JournaledFiles.dirty`). */
+const latestById = (records: readonly JournalRecord[]): Map<string, HeapBytes | null> => new Map(records.map(({ id, contents }) => [id, contents && holdOnHeap(contents)]));
 
 /**
  * Start-up: every journalled write a crash left unmaterialised is written to its file (the last record per id
@@ -108,7 +110,12 @@ export async function replayJournal(deps: JournaledFilesDeps): Promise<number> {
  * the journal or in its file, and replay puts it in the file.
  */
 export class JournaledFiles {
-  private dirty = new Map<string, Uint8Array | null>();
+  /**
+   * Each id's latest contents waiting for its file. On V8's heap (heap-bytes.ts): up to two checkpoints' worth (one
+   * being written, one waiting) lives for seconds among a burst's short-lived buffers, whose freed memory it would
+   * otherwise keep resident.
+   */
+  private dirty = new Map<string, HeapBytes | null>();
   /** The bytes of the contents in `dirty`. */
   private dirtyBytes = 0;
   /** A pass failed and the retry timer is set: reaching a checkpoint does not start another before it fires. */
@@ -137,7 +144,7 @@ export class JournaledFiles {
     const last = await replayJournal(deps);
     const files = new JournaledFiles(deps, undefined);
     files.journal = await WriteJournal.open(deps.journalDir, deps.fs, last, (records) => {
-      for (const { id, contents } of records) files.markDirty(id, contents);
+      for (const { id, contents } of records) files.markDirty(id, contents && holdOnHeap(contents));
       files.schedule();
     });
     return files;
@@ -179,7 +186,7 @@ export class JournaledFiles {
     return this.deps.limits ?? DEFAULT_CHECKPOINT_LIMITS;
   }
 
-  private markDirty(id: string, contents: Uint8Array | null): void {
+  private markDirty(id: string, contents: HeapBytes | null): void {
     this.dirtyBytes += (contents?.length ?? 0) - (this.dirty.get(id)?.length ?? 0);
     this.dirty.set(id, contents);
   }
@@ -221,7 +228,7 @@ export class JournaledFiles {
    */
   private async pass(): Promise<boolean> {
     const journal = this.journal as WriteJournal;
-    let taken: ReadonlyMap<string, Uint8Array | null> = new Map();
+    let taken: ReadonlyMap<string, HeapBytes | null> = new Map();
     try {
       const rotated = await journal.rotate(() => this.takeDirty());
       taken = rotated.taken;
@@ -240,7 +247,7 @@ export class JournaledFiles {
     return true;
   }
 
-  private takeDirty(): Map<string, Uint8Array | null> {
+  private takeDirty(): Map<string, HeapBytes | null> {
     const taken = this.dirty;
     this.dirty = new Map();
     this.dirtyBytes = 0;

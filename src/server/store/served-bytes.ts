@@ -1,7 +1,9 @@
 import { constants, deflateRawSync, inflateRawSync } from 'node:zlib';
+import { bytesOf, holdOnHeap, type HeapBytes } from '../../lib/heap-bytes.js';
 
 /** The exact compact JSON a GET of one stored dashboard version sends. */
 export interface ServedBytes {
+  /** A fresh copy: the bytes are held on V8's heap (heap-bytes.ts), and a GET's copy is gone with its response. */
   bytes(): Buffer;
   /** The version was replaced or removed: it stops counting against the budget, and stays readable. */
   retire(): void;
@@ -24,14 +26,14 @@ export const SERVE_HOT_BYTES = 256 * 1024 * 1024;
 
 class Entry implements ServedBytes {
   /** At least one is set: raw while hot (deflated too if it was cold before), deflated only while cold. */
-  raw: Buffer | undefined;
-  deflated: Buffer | undefined;
+  raw: HeapBytes | undefined;
+  deflated: HeapBytes | undefined;
   /** Replaced or removed: still readable by whoever holds it, never kept hot again. */
   retired = false;
 
   constructor(
     private readonly cache: ServedBytesCache,
-    raw: Buffer,
+    raw: HeapBytes,
   ) {
     this.raw = raw;
   }
@@ -57,36 +59,45 @@ export class ServedBytesCache {
 
   constructor(private readonly budget = DEFAULT_HOT_BYTES) {}
 
+  private inflations = 0;
+
   /** Bytes currently held raw (the budget, or one entry larger than it). */
   get hotBytes(): number {
     return this.hotTotal;
   }
 
-  /** A new version's bytes, hot until other reads and writes push them out. */
-  admit(raw: Buffer): ServedBytes {
-    const entry = new Entry(this, raw);
-    this.warm(entry, raw);
+  /** Reads that found their entry cold and inflated it. */
+  get coldReads(): number {
+    return this.inflations;
+  }
+
+  /** A new version's bytes (copied: the caller keeps its Buffer), hot until other reads and writes push them out. */
+  admit(raw: Uint8Array): ServedBytes {
+    const held = holdOnHeap(raw);
+    const entry = new Entry(this, held);
+    this.warm(entry, held);
     return entry;
   }
 
   /** @internal see {@link ServedBytes.retire} */
   retire(entry: Entry): void {
     entry.retired = true;
-    if (this.hot.delete(entry)) this.hotTotal -= (entry.raw as Buffer).length;
+    if (this.hot.delete(entry)) this.hotTotal -= (entry.raw as HeapBytes).length;
   }
 
   /** @internal the entry's bytes; a cold entry becomes hot unless it was retired. */
   read(entry: Entry): Buffer {
-    if (entry.raw) {
+    if (entry.raw !== undefined) {
       if (this.hot.delete(entry)) this.hot.add(entry);
-      return entry.raw;
+      return bytesOf(entry.raw);
     }
-    const raw = inflateRawSync(entry.deflated as Buffer);
-    if (!entry.retired) this.warm(entry, raw);
+    this.inflations += 1;
+    const raw = inflateRawSync(bytesOf(entry.deflated as HeapBytes));
+    if (!entry.retired) this.warm(entry, holdOnHeap(raw));
     return raw;
   }
 
-  private warm(entry: Entry, raw: Buffer): void {
+  private warm(entry: Entry, raw: HeapBytes): void {
     entry.raw = raw;
     this.hot.add(entry);
     this.hotTotal += raw.length;
@@ -97,10 +108,9 @@ export class ServedBytesCache {
   }
 
   private cool(entry: Entry): void {
-    const raw = entry.raw as Buffer;
-    // Level 1: most of the saving (JSON repeats itself) at a fraction of the default level's time. The copy matters:
-    // zlib returns a view of its 16 KB output chunk, which would keep all of it alive for a 3 KB result.
-    entry.deflated ??= Buffer.from(deflateRawSync(raw, { level: constants.Z_BEST_SPEED }));
+    const raw = entry.raw as HeapBytes;
+    // Level 1: most of the saving (JSON repeats itself) at a fraction of the default level's time.
+    entry.deflated ??= holdOnHeap(deflateRawSync(bytesOf(raw), { level: constants.Z_BEST_SPEED }));
     entry.raw = undefined;
     this.hot.delete(entry);
     this.hotTotal -= raw.length;
