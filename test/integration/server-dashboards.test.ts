@@ -36,6 +36,16 @@ describe('dashboard endpoints', () => {
     expect(fetched.json).toMatchObject({ id, dashboardMetadata: { name: 'created', owner: 'tester' }, tiles: [] });
   });
 
+  it('GET sends text beyond ASCII byte for byte, with a content-length that counts bytes', async () => {
+    const id = '11111111-aaaa-4bbb-8ccc-0000000000e9';
+    const name = 'Übersicht — 日本 🚀';
+    expect((await api(dashboardsUrl(server, `/${id}`), { method: 'PUT', token, body: minimalDashboard(name) })).status).toBe(201);
+    const fetched = await api(dashboardsUrl(server, `/${id}`), { token });
+    expect(fetched.status).toBe(200);
+    expect((fetched.json as { dashboardMetadata: { name: string } }).dashboardMetadata.name).toBe(name);
+    expect(Number(fetched.headers.get('content-length'))).toBe(Buffer.byteLength(fetched.text));
+  });
+
   it('POST with a body id is a 400 naming the id, and stores nothing', async () => {
     const before = (await api(dashboardsUrl(server), { token })).json as { dashboards: unknown[] };
     const response = await api(dashboardsUrl(server), { method: 'POST', token, body: minimalDashboard('x', { id: UUID }) });

@@ -3,7 +3,9 @@ import { bytesOf, holdOnHeap, type HeapBytes } from '../../lib/heap-bytes.js';
 
 /** The exact compact JSON a GET of one stored dashboard version sends. */
 export interface ServedBytes {
-  /** A fresh copy: the bytes are held on V8's heap (heap-bytes.ts), and a GET's copy is gone with its response. */
+  /** The bytes as held (heap-bytes.ts): GET writes them to its socket from there, making no Buffer of its own. */
+  held(): HeapBytes;
+  /** A fresh copy, for callers that parse or change them. */
   bytes(): Buffer;
   /** The version was replaced or removed: it stops counting against the budget, and stays readable. */
   retire(): void;
@@ -38,8 +40,12 @@ class Entry implements ServedBytes {
     this.raw = raw;
   }
 
-  bytes(): Buffer {
+  held(): HeapBytes {
     return this.cache.read(this);
+  }
+
+  bytes(): Buffer {
+    return bytesOf(this.cache.read(this));
   }
 
   retire(): void {
@@ -86,14 +92,14 @@ export class ServedBytesCache {
   }
 
   /** @internal the entry's bytes; a cold entry becomes hot unless it was retired. */
-  read(entry: Entry): Buffer {
+  read(entry: Entry): HeapBytes {
     if (entry.raw !== undefined) {
       if (this.hot.delete(entry)) this.hot.add(entry);
-      return bytesOf(entry.raw);
+      return entry.raw;
     }
     this.inflations += 1;
-    const raw = inflateRawSync(bytesOf(entry.deflated as HeapBytes));
-    if (!entry.retired) this.warm(entry, holdOnHeap(raw));
+    const raw = holdOnHeap(inflateRawSync(bytesOf(entry.deflated as HeapBytes)));
+    if (!entry.retired) this.warm(entry, raw);
     return raw;
   }
 
