@@ -3,8 +3,7 @@ import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { ConstraintViolation, ErrorEnvelope } from '../../schema/error-envelope.js';
 import type { HttpError } from './http-error.js';
-import type { HeapBytes } from '../../lib/heap-bytes.js';
-import { HeapBytesBody, type RouteResponse } from './route.js';
+import type { RouteResponse } from './route.js';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -46,8 +45,6 @@ export function sendRouteResponse(res: ServerResponse, response: RouteResponse):
     sendStream(res, status, body, headers);
   } else if (body instanceof Uint8Array) {
     sendBytes(res, status, body, headers);
-  } else if (body instanceof HeapBytesBody) {
-    sendBytes(res, status, body.bytes, headers);
   } else {
     sendJson(res, status, body, headers);
   }
@@ -59,17 +56,16 @@ const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
  * A JSON body with its headers: `content-type` (JSON unless `headers` says otherwise) first, then `headers`, then
  * `content-length`. The headers go to writeHead as a flat list, which Node writes without building an object.
  */
-function sendBytes(res: ServerResponse, status: number, bytes: Uint8Array | HeapBytes, headers: Readonly<Record<string, string>>): void {
+function sendBytes(res: ServerResponse, status: number, bytes: Uint8Array, headers: Readonly<Record<string, string>>): void {
   // The client may have gone away while the handler ran; there is nobody left to answer.
   if (res.destroyed || res.headersSent) return;
   const list = ['content-type', headers['content-type'] ?? JSON_CONTENT_TYPE];
   for (const name in headers) {
     if (name !== 'content-type' && name !== 'content-length') list.push(name, headers[name] as string);
   }
-  list.push('content-length', String(typeof bytes === 'string' ? bytes.length : bytes.byteLength));
+  list.push('content-length', String(bytes.byteLength));
   res.writeHead(status, list);
-  // Latin-1: one character per byte, so the held string's bytes go out unchanged (ignored for a Uint8Array).
-  res.end(bytes, 'latin1');
+  res.end(bytes);
 }
 
 function headerList(headers: Readonly<Record<string, string>>): string[] {

@@ -1,7 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { EnvironmentId } from '../../schema/ids.js';
 import type { Scope } from '../../schema/scopes.js';
-import type { HeapBytes } from '../../lib/heap-bytes.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -16,14 +15,6 @@ export interface RequestContext {
   /** The same body's bytes with the size and media-type guards only, for a parser elsewhere (a worker thread). */
   readJsonBytes(): Promise<Buffer>;
   readonly signal: AbortSignal;
-}
-
-/**
- * Bytes held on V8's heap (heap-bytes.ts) as a body: written to the socket straight from the string, with the
- * headers in one write, where a Buffer made for each GET cost a fifth of GET's throughput (bench `get`).
- */
-export class HeapBytesBody {
-  constructor(readonly bytes: HeapBytes) {}
 }
 
 /** A successful answer; `body` is JSON-serialised unless it is already bytes (then `contentType` applies). */

@@ -1,6 +1,6 @@
 import type { DashboardId, EnvironmentId } from '../../schema/ids.js';
 import { HttpError } from '../http/http-error.js';
-import { HeapBytesBody, type RequestContext, type Route, type RouteResponse } from '../http/route.js';
+import type { RequestContext, Route, RouteResponse } from '../http/route.js';
 import type { PreparedDashboard } from '../store/dashboard-document.js';
 import type { DashboardStore } from '../store/dashboard-store.js';
 import type { DashboardBodyPool } from './dashboard-body-pool.js';
@@ -80,7 +80,7 @@ function getOne(store: DashboardStore, ctx: RequestContext): RouteResponse {
   const id = parsePathId(ctx.params['id']);
   const record = store.get(id);
   if (!record) throw new HttpError(404, `Dashboard ${id} not found`);
-  return { status: 200, body: new HeapBytesBody(record.served.held()) };
+  return { status: 200, body: record.served.bytes() };
 }
 
 async function replace(store: DashboardStore, ctx: RequestContext, id: DashboardId, body: PreparedDashboard): Promise<RouteResponse> {

@@ -3,9 +3,7 @@ import { bytesOf, holdOnHeap, type HeapBytes } from '../../lib/heap-bytes.js';
 
 /** The exact compact JSON a GET of one stored dashboard version sends. */
 export interface ServedBytes {
-  /** The bytes as held (heap-bytes.ts): GET writes them to its socket from there, making no Buffer of its own. */
-  held(): HeapBytes;
-  /** A fresh copy, for callers that parse or change them. */
+  /** Shared with the cache while hot: read them, never change them. */
   bytes(): Buffer;
   /** The version was replaced or removed: it stops counting against the budget, and stays readable. */
   retire(): void;
@@ -27,25 +25,25 @@ export const DEFAULT_HOT_BYTES = 32 * 1024 * 1024;
 export const SERVE_HOT_BYTES = 256 * 1024 * 1024;
 
 class Entry implements ServedBytes {
-  /** At least one is set: raw while hot (deflated too if it was cold before), deflated only while cold. */
-  raw: HeapBytes | undefined;
+  /**
+   * At least one is set: raw while hot (deflated too if it was cold before), deflated only while cold. Raw as a
+   * Buffer, which GET writes without a copy (as a string it cost a sixth of GET's throughput, bench `get`); deflated
+   * on V8's heap (heap-bytes.ts), as every entry of a large store is kept for long.
+   */
+  raw: Buffer | undefined;
   deflated: HeapBytes | undefined;
   /** Replaced or removed: still readable by whoever holds it, never kept hot again. */
   retired = false;
 
   constructor(
     private readonly cache: ServedBytesCache,
-    raw: HeapBytes,
+    raw: Buffer,
   ) {
     this.raw = raw;
   }
 
-  held(): HeapBytes {
-    return this.cache.read(this);
-  }
-
   bytes(): Buffer {
-    return bytesOf(this.cache.read(this));
+    return this.cache.read(this);
   }
 
   retire(): void {
@@ -77,33 +75,32 @@ export class ServedBytesCache {
     return this.inflations;
   }
 
-  /** A new version's bytes (copied: the caller keeps its Buffer), hot until other reads and writes push them out. */
-  admit(raw: Uint8Array): ServedBytes {
-    const held = holdOnHeap(raw);
-    const entry = new Entry(this, held);
-    this.warm(entry, held);
+  /** A new version's bytes (the cache's from now on), hot until other reads and writes push them out. */
+  admit(raw: Buffer): ServedBytes {
+    const entry = new Entry(this, raw);
+    this.warm(entry, raw);
     return entry;
   }
 
   /** @internal see {@link ServedBytes.retire} */
   retire(entry: Entry): void {
     entry.retired = true;
-    if (this.hot.delete(entry)) this.hotTotal -= (entry.raw as HeapBytes).length;
+    if (this.hot.delete(entry)) this.hotTotal -= (entry.raw as Buffer).length;
   }
 
   /** @internal the entry's bytes; a cold entry becomes hot unless it was retired. */
-  read(entry: Entry): HeapBytes {
-    if (entry.raw !== undefined) {
+  read(entry: Entry): Buffer {
+    if (entry.raw) {
       if (this.hot.delete(entry)) this.hot.add(entry);
       return entry.raw;
     }
     this.inflations += 1;
-    const raw = holdOnHeap(inflateRawSync(bytesOf(entry.deflated as HeapBytes)));
+    const raw = inflateRawSync(bytesOf(entry.deflated as HeapBytes));
     if (!entry.retired) this.warm(entry, raw);
     return raw;
   }
 
-  private warm(entry: Entry, raw: HeapBytes): void {
+  private warm(entry: Entry, raw: Buffer): void {
     entry.raw = raw;
     this.hot.add(entry);
     this.hotTotal += raw.length;
@@ -114,9 +111,9 @@ export class ServedBytesCache {
   }
 
   private cool(entry: Entry): void {
-    const raw = entry.raw as HeapBytes;
+    const raw = entry.raw as Buffer;
     // Level 1: most of the saving (JSON repeats itself) at a fraction of the default level's time.
-    entry.deflated ??= holdOnHeap(deflateRawSync(bytesOf(raw), { level: constants.Z_BEST_SPEED }));
+    entry.deflated ??= holdOnHeap(deflateRawSync(raw, { level: constants.Z_BEST_SPEED }));
     entry.raw = undefined;
     this.hot.delete(entry);
     this.hotTotal -= raw.length;
