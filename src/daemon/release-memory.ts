@@ -9,10 +9,10 @@ let collect: (() => void) | undefined;
  * back for minutes: at 10,000 dashboards the RSS stayed ~300 MB above what was live. The first collection frees the
  * garbage; the second moves every survivor out of the pages the first left sparse, so those go back too. A plain
  * second collection moves only the sparsest few: the old space stayed at 206 MB for 137 MB live, against 140 MB
- * after a compacting one (bench `daemon-scale`; ~0.2 s once per large pass). Compacting the first time instead would
- * copy the survivors while the garbage still holds its pages, raising the peak. Node offers `gc` only behind
- * --expose-gc, so the flag is set here and the function taken from a fresh context, the one place it then appears;
- * the daemon's own context is left as it is, and so are later collections (compaction flag cleared again).
+ * after a compacting one (bench `daemon-scale`; a few hundred ms, once per large pass). Compacting the first time
+ * instead would copy the survivors while the garbage still holds its pages, raising the peak. Node offers `gc` only
+ * behind --expose-gc, so the flag is set here and the function taken from a fresh context, the one place it then
+ * appears; the daemon's own context is left as it is, and so are later collections (compaction flag cleared again).
  */
 export function releaseMemory(): void {
   if (!collect) {

@@ -27,7 +27,7 @@ export const SERVE_HOT_BYTES = 256 * 1024 * 1024;
 class Entry implements ServedBytes {
   /**
    * At least one is set: raw while hot (deflated too if it was cold before), deflated only while cold. Raw as a
-   * Buffer, which GET writes without a copy (as a string it cost a sixth of GET's throughput, bench `get`); deflated
+   * Buffer, which GET writes without a copy (as a string it cost a fifth of GET's throughput, bench `get`); deflated
    * on V8's heap (heap-bytes.ts), as every entry of a large store is kept for long.
    */
   raw: Buffer | undefined;
