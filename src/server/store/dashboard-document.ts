@@ -107,8 +107,8 @@ const servedOf = (head: SerialisedMembers, body: PreparedDashboard): Buffer => e
 function enclose(open: string, separator: string, members: Uint8Array, close: string): Buffer {
   const start = members.length === 0 ? open : `${open}${separator}`;
   const at = Buffer.byteLength(start);
-  // Slow: a small document sliced from Buffer's shared pool would keep the whole 8 KB pool slab alive while it waits
-  // for its file, beyond what the memory bound counts.
+  // Slow: a small document sliced from Buffer's shared pool would keep the whole 8 KB pool slab alive for as long as
+  // its served bytes stay hot, beyond what the cache's budget counts.
   const out = Buffer.allocUnsafeSlow(at + members.length + close.length);
   out.write(start);
   out.set(members, at);
