@@ -38,6 +38,16 @@ describe('dashboard store', () => {
     expect(JSON.parse(file)).toEqual(served);
   });
 
+  it('writes text beyond ASCII to the file byte for byte, as GET serves it', async () => {
+    const name = 'Übersicht — 日本 🚀';
+    const { id } = await store.create(prepareDashboard(body(name)));
+    await store.flushed();
+    const file = await readFile(join(dir, 'dashboards', `${id}.json`));
+    const parsed = JSON.parse(file.toString('utf8')) as { dashboardMetadata: { name: string } };
+    expect(parsed.dashboardMetadata.name).toBe(name);
+    expect(parsed).toEqual(JSON.parse(store.get(id)!.served.bytes().toString('utf8')));
+  });
+
   it('keeps GET bodies uncompressed within its hotBytes budget, all of them when the budget allows', async () => {
     const roomy = await openDashboardStore({ dir: join(dir, 'roomy'), log: silentLogger(), hotBytes: 1024 * 1024 });
     const tight = await openDashboardStore({ dir: join(dir, 'tight'), log: silentLogger(), hotBytes: 1 });
