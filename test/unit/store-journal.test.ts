@@ -9,34 +9,10 @@ import { openDashboardStore } from '../../src/server/store/dashboard-store.js';
 import { prepareDashboard } from '../../src/server/store/dashboard-document.js';
 import { JournaledFiles, type CheckpointLimits } from '../../src/server/store/journaled-files.js';
 import { parseGeneration, readJournal, WriteJournal, type JournalRecord } from '../../src/server/store/write-journal.js';
+import { countingFs, record } from '../helpers/journal-fs.js';
 
 const ID = DashboardId.parse('11111111-2222-4333-8444-555555555555');
-const record = (id: string, text: string | null): JournalRecord => ({ id, contents: text === null ? null : Buffer.from(text) });
 const body = (name: string) => ({ dashboardMetadata: { name, owner: 'me' }, tiles: [] });
-
-/**
- * Counts commits (writes) to journal files and records the flags they were opened with; `failWrites` makes journal
- * writes fail with ENOSPC.
- */
-function countingFs(counts: { walWrites: number; walFlags?: string[] }, control = { failWrites: false }): FsLayer {
-  return {
-    ...nodeFs,
-    async open(path, flags, mode) {
-      const handle = await nodeFs.open(path, flags, mode);
-      if (!path.endsWith('.wal')) return handle;
-      counts.walFlags?.push(flags);
-      return {
-        write(data) {
-          if (control.failWrites) return Promise.reject(Object.assign(new Error('ENOSPC: no space left'), { code: 'ENOSPC' }));
-          counts.walWrites += 1;
-          return handle.write(data);
-        },
-        close: () => handle.close(),
-        sync: () => handle.sync(),
-      };
-    },
-  };
-}
 
 describe('write-ahead journal', () => {
   let dir = '';
@@ -202,19 +178,6 @@ describe('materialiser checkpoints', () => {
     const files = await JournaledFiles.open({ dir: dashboards, journalDir: join(dir, 'journal'), fs, log: silentLogger(), limits });
     return { files, renamed, firstRename };
   }
-
-  it('writes the files once the journal reaches its checkpoint, however few ids it touches', async () => {
-    const { files, renamed, firstRename } = await openFiles();
-    // 90 KB of journal for one id: its one waiting text is far below the memory bound, and no pass took it.
-    for (let n = 0; n < 9; n++) await files.write(record('a', text(n)));
-    expect(files.waitingBytes).toBe(text(8).length);
-    expect(renamed).toEqual([]);
-    await files.write(record('a', text(9)));
-    await firstRename;
-    expect(renamed).toEqual([join(dir, 'dashboards', 'a.json')]);
-    expect(await readFile(join(dir, 'dashboards', 'a.json'), 'utf8')).toBe(text(9));
-    await files.close();
-  });
 
   it('writes them once the texts waiting for their files reach the memory bound, long before the journal does', async () => {
     const { files, renamed, firstRename } = await openFiles();

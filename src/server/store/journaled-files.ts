@@ -56,6 +56,13 @@ export const DEFAULT_CHECKPOINT_LIMITS: CheckpointLimits = {
  */
 const behindBytes = ({ journalBytes }: CheckpointLimits): number => journalBytes + (MAX_JOURNAL_BYTES - journalBytes) / 2;
 
+/**
+ * A checkpoint compacts the journal only if that shrinks it to this fraction or less (see `compacts`). The journal
+ * grows by twice the writes while the relog runs (it keeps pace with them): from the 160 MB checkpoint, by at most
+ * two quarters of it, it stays below the 256 MB bound at which writers would wait.
+ */
+const COMPACTION_GAIN = 4;
+
 export interface JournaledFilesDeps {
   /** The dashboards directory: `<id>.json` per dashboard. */
   readonly dir: string;
@@ -132,6 +139,8 @@ export class JournaledFiles {
   private held = 0;
   /** Writers waiting for the journal to shrink, woken after every pass (not only when the materialiser is idle). */
   private passWaiters: Array<(ok: boolean) => void> = [];
+  /** Callers of flushed() waiting: they want the files, so no pass compacts the journal instead. */
+  private flushing = 0;
 
   private constructor(
     private readonly deps: JournaledFilesDeps,
@@ -222,12 +231,52 @@ export class JournaledFiles {
   }
 
   /**
-   * One pass: rotates the journal, writes what was dirty, retires what it covered. Writes that land meanwhile wait
-   * for the next checkpoint, so under a burst a pass covers many writes per file; false when a write failed (the
-   * records stay journalled and dirty).
+   * Whether this pass compacts the journal instead of writing the files: a burst to few ids reached the journal's
+   * checkpoint, their contents are a small part of it, and nobody waits for the files. Appending each id's latest
+   * record again, a chunk with each commit, replaces a file write with its fsyncs per id, which competed with the
+   * commits for the disk; the files are written once the writes pause (or the contents reach their memory bound).
+   */
+  private compacts(journal: WriteJournal): boolean {
+    if (this.closing || this.flushing > 0 || this.dirtyBytes >= this.limits.waitingBytes) return false;
+    return journal.liveBytes >= this.limits.journalBytes && this.dirtyBytes * COMPACTION_GAIN <= journal.liveBytes;
+  }
+
+  /**
+   * Compacts the journal: appends each waiting id's latest record again, then drops the generations the rotation
+   * closed. Every record in them has its id's latest contents in `dirty` (a pass that wrote files retired everything
+   * before; one that failed put its contents back), and they stay there for the files.
+   */
+  private async compact(journal: WriteJournal): Promise<boolean> {
+    try {
+      const rotation = await journal.rotate(() => [...this.dirty]);
+      const latest = rotation.taken;
+      let at = 0;
+      await journal.relog(() => {
+        while (at < latest.length) {
+          const [id, contents] = latest[at++] as [string, HeapBytes | null];
+          // Otherwise a write durable since the rotation holds this id's latest, in a generation that stays.
+          if (this.dirty.get(id) === contents) return { id, contents: contents && bytesOf(contents) };
+        }
+        return undefined;
+      });
+      await journal.retire(rotation.retired, rotation.retiredBytes);
+    } catch (error) {
+      this.deps.log.error({ err: error, dir: this.deps.journalDir }, 'compacting the journal failed; retrying');
+      this.passDone(false);
+      return false;
+    }
+    this.passDone(true);
+    return true;
+  }
+
+  /**
+   * One pass: compacts the journal (see `compacts`), or rotates it, writes what was dirty, retires what it covered.
+   * Writes that land meanwhile wait for the next checkpoint, so under a burst a pass covers many writes per file;
+   * false when a write failed (the records stay journalled and dirty).
    */
   private async pass(): Promise<boolean> {
     const journal = this.journal as WriteJournal;
+    if (this.compacts(journal)) return this.compact(journal);
     let taken: ReadonlyMap<string, HeapBytes | null> = new Map();
     try {
       const rotated = await journal.rotate(() => this.takeDirty());
@@ -256,8 +305,13 @@ export class JournaledFiles {
 
   /** Resolves once every write acknowledged so far is in its file; rejects if writing the files fails. */
   async flushed(): Promise<void> {
-    while (this.running || this.dirty.size > 0) {
-      if (!(await (this.running ?? this.kick()))) throw new Error(`the dashboard files in ${this.deps.dir} could not be written; the journal keeps the writes`);
+    this.flushing += 1;
+    try {
+      while (this.running || this.dirty.size > 0) {
+        if (!(await (this.running ?? this.kick()))) throw new Error(`the dashboard files in ${this.deps.dir} could not be written; the journal keeps the writes`);
+      }
+    } finally {
+      this.flushing -= 1;
     }
   }
 
