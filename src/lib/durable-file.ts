@@ -70,8 +70,13 @@ export async function appendDurable(
 }
 
 /** Makes a directory entry change (create, rename, unlink) durable. */
-export async function fsyncDir(dir: string, fs: FsLayer = nodeFs): Promise<void> {
-  const handle = await fs.open(dir, 'r');
+export function fsyncDir(dir: string, fs: FsLayer = nodeFs): Promise<void> {
+  return fsyncFile(dir, fs);
+}
+
+/** Makes what was done to a file or directory by name (a truncate; entries changed in a directory) durable. */
+export async function fsyncFile(path: string, fs: FsLayer = nodeFs): Promise<void> {
+  const handle = await fs.open(path, 'r');
   try {
     await handle.sync();
   } finally {

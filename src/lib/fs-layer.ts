@@ -9,6 +9,8 @@ export interface FsLayer {
   rename(from: string, to: string): Promise<void>;
   unlink(path: string): Promise<void>;
   mkdir(path: string): Promise<void>;
+  /** Cuts the file to `length` bytes. */
+  truncate(path: string, length: number): Promise<void>;
 }
 
 export interface FileHandleLike {
@@ -46,4 +48,5 @@ export const nodeFs: FsLayer = {
   mkdir: async (path) => {
     await call<string | undefined>((done) => fs.mkdir(path, { recursive: true }, done));
   },
+  truncate: (path, length) => call((done) => fs.truncate(path, length, done)),
 };

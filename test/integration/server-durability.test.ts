@@ -10,7 +10,7 @@ type FsEvent =
   | { op: 'open'; path: string; flags: string }
   /** `synchronous`: written through a descriptor opened O_SYNC, so durable when the write returned. */
   | { op: 'write'; path: string; text: string; synchronous: boolean }
-  | { op: 'sync' | 'close' | 'unlink' | 'mkdir'; path: string }
+  | { op: 'sync' | 'close' | 'unlink' | 'mkdir' | 'truncate'; path: string }
   | { op: 'rename'; from: string; to: string }
   | { op: 'response'; label: string };
 
@@ -60,6 +60,10 @@ function recordingFs(events: FsEvent[], skip: () => Skip): FsLayer {
     async mkdir(path) {
       events.push({ op: 'mkdir', path });
       await nodeFs.mkdir(path);
+    },
+    async truncate(path, length) {
+      events.push({ op: 'truncate', path });
+      await nodeFs.truncate(path, length);
     },
   };
 }

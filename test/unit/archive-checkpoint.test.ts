@@ -113,6 +113,7 @@ describe('writeCheckpoint', () => {
       rename: async (from, to) => (calls.push(`rename temp ${to === join(scratch.dir, '_checkpoint.json') ? '_checkpoint.json' : to}`), nodeFs.rename(from, to)),
       unlink: (path) => nodeFs.unlink(path),
       mkdir: (path) => nodeFs.mkdir(path),
+      truncate: (path, length) => nodeFs.truncate(path, length),
     };
     await writeCheckpoint(scratch.dir, CHECKPOINT, recording);
     expect(calls).toEqual(['open temp', 'sync temp', 'rename temp _checkpoint.json', 'open dir', 'sync dir']);

@@ -74,6 +74,7 @@ describe('the data dir keeps itself out of git', () => {
       rename: async (from, to) => (steps.push(`rename ${name(from)} ${name(to)}`), nodeFs.rename(from, to)),
       unlink: (path) => nodeFs.unlink(path),
       mkdir: async (path) => (steps.push(`mkdir ${name(path)}`), nodeFs.mkdir(path)),
+      truncate: (path, length) => nodeFs.truncate(path, length),
     };
     await ensureDataDirRoot(join(root, '.dashcd'), recording);
     const from = steps.indexOf('mkdir .dashcd');

@@ -43,6 +43,7 @@ function freezingFs(at: number) {
     rename: (from, to) => gate(() => nodeFs.rename(from, to), `rename ${basename(to)}`),
     unlink: (path) => gate(() => nodeFs.unlink(path), `unlink ${basename(path)}`),
     mkdir: (path) => gate(() => nodeFs.mkdir(path)),
+    truncate: (path, length) => gate(() => nodeFs.truncate(path, length)),
   };
   return {
     fs,

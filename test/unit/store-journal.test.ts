@@ -1,6 +1,6 @@
-import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { nodeFs, type FsLayer } from '../../src/lib/fs-layer.js';
 import { silentLogger } from '../../src/lib/logger.js';
@@ -8,7 +8,7 @@ import { DashboardId } from '../../src/schema/ids.js';
 import { openDashboardStore } from '../../src/server/store/dashboard-store.js';
 import { prepareDashboard } from '../../src/server/store/dashboard-document.js';
 import { JournaledFiles, type CheckpointLimits } from '../../src/server/store/journaled-files.js';
-import { parseGeneration, readJournal, WriteJournal, type JournalRecord } from '../../src/server/store/write-journal.js';
+import { dropGenerations, parseGeneration, readJournal, WriteJournal, type JournalRecord } from '../../src/server/store/write-journal.js';
 import { countingFs, record } from '../helpers/journal-fs.js';
 
 const ID = DashboardId.parse('11111111-2222-4333-8444-555555555555');
@@ -75,6 +75,30 @@ describe('write-ahead journal', () => {
     // Every record is either handed over or still journalled: nothing durable falls between the two.
     expect([...rotated.taken, ...left].sort()).toEqual(['a', 'b', 'c']);
     await journal.close(false);
+  });
+
+  it('drops a large generation a step at a time from its end, each step made durable, then unlinks it', async () => {
+    const journal = await WriteJournal.open(dir, nodeFs, 0, () => undefined);
+    await journal.append(record('big', 'x'.repeat(20 * 1024 * 1024)));
+    await journal.close(false);
+    const { generations } = await readJournal(dir);
+    const file = join(dir, `${String(generations[0]).padStart(10, '0')}.wal`);
+    const size = (await stat(file)).size;
+    const steps: string[] = [];
+    const fs: FsLayer = {
+      ...nodeFs,
+      truncate: async (path, length) => (steps.push(`truncate ${basename(path)} ${length}`), nodeFs.truncate(path, length)),
+      unlink: async (path) => (steps.push(`unlink ${basename(path)}`), nodeFs.unlink(path)),
+      async open(path, flags, mode) {
+        const handle = await nodeFs.open(path, flags, mode);
+        return { ...handle, sync: async () => (steps.push(`sync ${basename(path)}`), handle.sync()) };
+      },
+    };
+    await dropGenerations(dir, generations, fs);
+    const name = basename(file);
+    const MB8 = 8 * 1024 * 1024;
+    expect(steps).toEqual([`truncate ${name} ${size - MB8}`, `sync ${name}`, `truncate ${name} ${size - 2 * MB8}`, `sync ${name}`, `unlink ${name}`, `sync ${basename(dir)}`]);
+    expect(await readdir(dir)).toEqual([]);
   });
 
   it('a failed journal write fails the writes of that batch and the next batch goes to a fresh generation', async () => {

@@ -87,6 +87,7 @@ describe('token store', () => {
       rename: async (from, to) => (calls.push(`rename temp ${to === file ? 'tokens.json' : to}`), nodeFs.rename(from, to)),
       unlink: (path) => nodeFs.unlink(path),
       mkdir: (path) => nodeFs.mkdir(path),
+      truncate: (path, length) => nodeFs.truncate(path, length),
     };
     const store = await openTokenStore({ file, fs: recording });
     await store.create({ name: 'ci', scopes: ['ReadConfig'] });
