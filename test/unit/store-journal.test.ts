@@ -7,7 +7,7 @@ import { silentLogger } from '../../src/lib/logger.js';
 import { DashboardId } from '../../src/schema/ids.js';
 import { openDashboardStore } from '../../src/server/store/dashboard-store.js';
 import { prepareDashboard } from '../../src/server/store/dashboard-document.js';
-import { JournaledFiles, type CheckpointLimits } from '../../src/server/store/journaled-files.js';
+import { JournaledFiles, replayJournal, type CheckpointLimits } from '../../src/server/store/journaled-files.js';
 import { dropGenerations, parseGeneration, readJournal, WriteJournal, type JournalRecord } from '../../src/server/store/write-journal.js';
 import { countingFs, record } from '../helpers/journal-fs.js';
 
@@ -95,10 +95,32 @@ describe('write-ahead journal', () => {
       },
     };
     await dropGenerations(dir, generations, fs);
-    const name = basename(file);
+    // Renamed out of replay's sight (made durable by the directory's sync) before it is cut.
+    const name = `${basename(file)}.dropped`;
     const MB8 = 8 * 1024 * 1024;
-    expect(steps).toEqual([`truncate ${name} ${size - MB8}`, `sync ${name}`, `truncate ${name} ${size - 2 * MB8}`, `sync ${name}`, `unlink ${name}`, `sync ${basename(dir)}`]);
+    expect(steps).toEqual([`sync ${basename(dir)}`, `truncate ${name} ${size - MB8}`, `sync ${name}`, `truncate ${name} ${size - 2 * MB8}`, `sync ${name}`, `unlink ${name}`, `sync ${basename(dir)}`]);
     expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('a crash while a generation is being cut down never brings its older records back: the next start finishes the drop', async () => {
+    const journalDir = join(dir, 'journal');
+    const dashboards = join(dir, 'dashboards');
+    await mkdir(dashboards);
+    const journal = await WriteJournal.open(journalDir, nodeFs, 0, () => undefined);
+    // Two versions of one dashboard, 9 MB each: the first 8 MB step cuts into the newer one.
+    const version = (n: number): string => `${n}${'x'.repeat(9 * 1024 * 1024)}`;
+    await journal.append(record('a', version(1)));
+    await journal.append(record('a', version(2)));
+    await journal.close(false);
+    // Its latest is in its file, as the materialiser leaves it before the drop.
+    await writeFile(join(dashboards, 'a.json'), version(2));
+    const { generations } = await readJournal(journalDir);
+    // Killed after the first step: the cut reached the disk, nothing after it ran.
+    const crashing: FsLayer = { ...nodeFs, truncate: async (path, length) => (await nodeFs.truncate(path, length), Promise.reject(new Error('killed'))) };
+    await expect(dropGenerations(journalDir, generations, crashing)).rejects.toThrow('killed');
+    await replayJournal({ dir: dashboards, journalDir, fs: nodeFs, log: silentLogger() });
+    expect((await readFile(join(dashboards, 'a.json'), 'utf8')).slice(0, 1)).toBe('2');
+    expect(await readdir(journalDir)).toEqual([]);
   });
 
   it('a failed journal write fails the writes of that batch and the next batch goes to a fresh generation', async () => {
@@ -193,6 +215,8 @@ describe('materialiser checkpoints', () => {
       async rename(from, to) {
         if (control.failRenames) throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
         await nodeFs.rename(from, to);
+        // Dashboard files only: a dropped journal generation is renamed too.
+        if (!to.endsWith('.json')) return;
         renamed.push(to);
         renamedOne();
       },

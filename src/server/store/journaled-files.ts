@@ -5,7 +5,7 @@ import { ignoreMissing } from '../../lib/fs-errors.js';
 import type { FsLayer } from '../../lib/fs-layer.js';
 import { bytesOf, holdOnHeap, type HeapBytes } from '../../lib/heap-bytes.js';
 import type { Logger } from '../../lib/logger.js';
-import { dropGenerations, readJournal, WriteJournal, type JournalRecord } from './write-journal.js';
+import { dropGenerations, dropLeftovers, readJournal, WriteJournal, type JournalRecord } from './write-journal.js';
 
 /**
  * Dashboard files written at once while materialising behind live writers. Each holds a libuv pool thread (4 by
@@ -99,6 +99,7 @@ const latestById = (records: readonly JournalRecord[]): Map<string, HeapBytes | 
  * wins), then the journal is dropped. Runs before the directory is loaded, so the files it reads are the latest.
  */
 export async function replayJournal(deps: JournaledFilesDeps): Promise<number> {
+  await dropLeftovers(deps.journalDir, deps.fs);
   const { records, generations, torn } = await readJournal(deps.journalDir);
   if (torn) deps.log.warn({ dir: deps.journalDir }, 'dropped the torn tail of a journal batch that was never acknowledged');
   if (records.length > 0) {

@@ -101,10 +101,28 @@ export async function readJournal(dir: string): Promise<{ records: JournalRecord
   return { records, generations, torn };
 }
 
-/** Removes generation files (their records are materialised or appended again) and makes the removal durable. */
+/** A generation being dropped: renamed out of replay's sight before its blocks are given back. */
+const DROPPED_SUFFIX = '.dropped';
+
+/**
+ * Removes generation files (their records are materialised or appended again) and makes the removal durable. They
+ * leave replay's sight first, by a rename made durable at once: a file cut from its end (shrinkThenUnlink) and
+ * replayed would bring back its older records without the newer ones it lost.
+ */
 export async function dropGenerations(dir: string, generations: readonly number[], fs: FsLayer): Promise<void> {
-  for (const generation of generations) await shrinkThenUnlink(fileOf(dir, generation), fs);
-  if (generations.length > 0) await fsyncDir(dir, fs);
+  if (generations.length === 0) return;
+  for (const generation of generations) await fs.rename(fileOf(dir, generation), `${fileOf(dir, generation)}${DROPPED_SUFFIX}`).catch(ignoreMissing);
+  await fsyncDir(dir, fs);
+  for (const generation of generations) await shrinkThenUnlink(`${fileOf(dir, generation)}${DROPPED_SUFFIX}`, fs);
+  await fsyncDir(dir, fs);
+}
+
+/** Finishes what a crash left of dropping generations (see dropGenerations): files replay no longer reads. */
+export async function dropLeftovers(dir: string, fs: FsLayer): Promise<void> {
+  const names = await readdir(dir).catch((error: unknown) => (ignoreMissing(error), [] as string[]));
+  const leftovers = names.filter((name) => name.endsWith(DROPPED_SUFFIX));
+  for (const name of leftovers) await shrinkThenUnlink(join(dir, name), fs);
+  if (leftovers.length > 0) await fsyncDir(dir, fs);
 }
 
 /** Bytes a dropped generation file gives back per step (see shrinkThenUnlink). */
@@ -114,8 +132,8 @@ const SHRINK_STEP_BYTES = 8 * 1024 * 1024;
  * Gives a file's blocks back a step at a time from its end, each step made durable before the next, then unlinks
  * it. Unlinking a 160 MB generation at once held the filesystem's own journal for ~50 ms (ext4 discards the freed
  * blocks as it commits them, with `-o discard`), and every commit waited on it: the slowest commits of a PUT burst,
- * up to 30 ms, fell in those 50 ms (bench `put`, an instrumented build). A step is one small wait, the commits' own
- * syncs go between the steps, and a crash between them leaves a shorter file that is dropped anyway.
+ * up to 30 ms, fell in those 50 ms (bench `put`, an instrumented build). A step is one small wait, and the commits'
+ * own syncs go between the steps.
  */
 async function shrinkThenUnlink(path: string, fs: FsLayer): Promise<void> {
   const size = await stat(path).then(({ size: bytes }) => bytes, (error: unknown) => (ignoreMissing(error), 0));
