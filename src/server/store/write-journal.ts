@@ -253,9 +253,8 @@ export class WriteJournal {
     const relogging = this.relogging;
     const batch = this.pending;
     this.pending = [];
-    const batchBytes = batch.reduce((n, p) => n + p.frame.bytes, 0);
     // First, so that a write pending in this same batch lands after the record it replaces.
-    const relogged = relogging ? this.relogChunk(relogging, Math.max(MIN_RELOG_BYTES, batchBytes)) : { frames: [], done: false };
+    const relogged = relogging ? this.relogChunk(relogging, Math.max(MIN_RELOG_BYTES, batch.reduce((n, p) => n + p.frame.bytes, 0))) : { frames: [], done: false };
     const frames = [...relogged.frames, ...batch.map((p) => p.frame)];
     try {
       this.handle ??= await this.createFile();
