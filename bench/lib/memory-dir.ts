@@ -1,0 +1,26 @@
+import { mkdtemp, rm, statfs } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** statfs(2) f_type of Linux's tmpfs: files there live in RAM, and fsync returns at once. */
+const TMPFS_MAGIC = 0x01021994;
+/** Where a Linux machine has a tmpfs for anyone to use. */
+const CANDIDATES = ['/dev/shm'];
+
+/** A directory whose files live in memory (tmpfs), or undefined where the machine has none (macOS, some containers). */
+export async function memoryBackedDir(candidates: readonly string[] = CANDIDATES): Promise<string | undefined> {
+  for (const dir of candidates) {
+    const stats = await statfs(dir).catch(() => undefined);
+    if (stats?.type === TMPFS_MAGIC) return dir;
+  }
+  return undefined;
+}
+
+/** Runs `body` with a fresh directory under `root`, removed afterwards whatever happens. */
+export async function withTempDirIn<T>(root: string, prefix: string, body: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(root, prefix));
+  try {
+    return await body(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
