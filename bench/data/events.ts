@@ -1,5 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { flushDirtyPages } from '../lib/flush-dirty-pages.js';
 import { createRng, type Rng } from '../lib/rng.js';
 
 /** The event types the data set uses, most common first; the filtered figures ask for `FILTER_EVENT_TYPE`. */
@@ -78,7 +79,7 @@ export function* generateEventLines(options: EventSetOptions): Generator<string>
   }
 }
 
-/** Writes the set as JSONL, oldest line last; returns what the figures need to query it. */
+/** Writes the set as JSONL, oldest line last, and flushes it to disk; returns what the figures need to query it. */
 export async function writeEventsJsonl(path: string, options: EventSetOptions): Promise<EventSetInfo> {
   const out = createWriteStream(path);
   let chunk = '';
@@ -91,5 +92,6 @@ export async function writeEventsJsonl(path: string, options: EventSetOptions): 
   }
   out.end(chunk);
   await once(out, 'finish');
+  await flushDirtyPages();
   return describeEventSet(options);
 }
