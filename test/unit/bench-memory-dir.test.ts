@@ -5,19 +5,24 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { memoryBackedDir, withTempDirIn } from '../../bench/lib/memory-dir.js';
 
-/** Mount points of tmpfs filesystems, read from the kernel's mount table rather than statfs (what the code uses). */
-function tmpfsMounts(): Set<string> {
-  if (!existsSync('/proc/mounts')) return new Set();
-  const lines = readFileSync('/proc/mounts', 'utf8').split('\n');
-  return new Set(lines.map((line) => line.split(' ')).filter((fields) => fields[2] === 'tmpfs').map((fields) => fields[1] ?? ''));
+/**
+ * Whether `path` lies on a tmpfs, read from the kernel's mount table (the mount point that is the longest prefix of
+ * the path) rather than from statfs, which the code uses.
+ */
+function onTmpfs(path: string): boolean {
+  if (!existsSync('/proc/mounts')) return false;
+  const mounts = readFileSync('/proc/mounts', 'utf8').split('\n').map((line) => line.split(' '));
+  const containing = mounts.filter(([, point = '']) => path === point || path.startsWith(point.endsWith('/') ? point : `${point}/`));
+  const innermost = containing.sort((a, b) => (b[1] ?? '').length - (a[1] ?? '').length)[0];
+  return innermost?.[2] === 'tmpfs';
 }
 
 describe('bench memory-backed directory (the PUT figure’s server without a disk)', () => {
   it('takes the first candidate that is a tmpfs mount, skipping missing ones and ones on a disk', async () => {
     const onDisk = await mkdtemp(join(tmpdir(), 'dashcd-memory-dir-'));
     try {
-      const shmIsTmpfs = tmpfsMounts().has('/dev/shm');
-      const diskIsTmpfs = tmpfsMounts().has(tmpdir());
+      const shmIsTmpfs = onTmpfs('/dev/shm');
+      const diskIsTmpfs = onTmpfs(onDisk);
       expect(await memoryBackedDir(['/no/such/dir', '/dev/shm'])).toBe(shmIsTmpfs ? '/dev/shm' : undefined);
       expect(await memoryBackedDir([onDisk])).toBe(diskIsTmpfs ? onDisk : undefined);
       expect(await memoryBackedDir([])).toBeUndefined();
