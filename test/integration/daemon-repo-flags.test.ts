@@ -1,16 +1,10 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readdir } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
 import { runDashcd } from '../helpers/cli.js';
+import { tempDirPerTest } from '../helpers/scratch.js';
 
 let cwd: string;
-beforeEach(async () => {
-  cwd = await mkdtemp(join(tmpdir(), 'dashcd-repo-flags-'));
-});
-afterEach(async () => {
-  await rm(cwd, { recursive: true, force: true });
-});
+tempDirPerTest('dashcd-repo-flags-', (created) => (cwd = created));
 
 const daemon = (args: string[]): ReturnType<typeof runDashcd> => runDashcd(['daemon', '--listen', '127.0.0.1:0', ...args], { cwd, env: {} });
 

@@ -1,12 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/lib/logger.js';
 import { openEventStore } from '../../src/server/feed/event-store.js';
+import { tempDirPerTest } from '../helpers/scratch.js';
 
 /** The compiled store (npm test builds first), driven by a child that a test can SIGKILL at any moment. */
 const STORE_JS = fileURLToPath(new URL('../../dist/server/feed/event-store.js', import.meta.url));
@@ -52,12 +50,7 @@ function runUntilKilled(dir: string, afterAcks: number, extraMs: number): Promis
 
 describe('event store under SIGKILL', () => {
   let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'dashcd-events-crash-'));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  tempDirPerTest('dashcd-events-crash-', (created) => (dir = created));
 
   it('keeps every acknowledged event and never shows a damaged or half-written one, run after run', async () => {
     for (const [acks, extraMs] of [[3, 0], [10, 7], [5, 23], [20, 2]] as const) {

@@ -1,8 +1,7 @@
-import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { serveCommand } from '../../src/cli/commands/serve.js';
 import type { CommandIo } from '../../src/cli/command.js';
@@ -14,6 +13,7 @@ import { startEmbeddedServer, startServer, type RouteFactory } from '../../src/s
 import { readOwner } from '../../src/server/data-dir.js';
 import { api, expectEnvelope, minimalDashboard } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
+import { tempDirPerTest } from '../helpers/scratch.js';
 
 function cliIo(dataDir: string, signal: AbortSignal): CommandIo & { out: () => string; err: () => string } {
   const stdout = new PassThrough();
@@ -27,10 +27,7 @@ function cliIo(dataDir: string, signal: AbortSignal): CommandIo & { out: () => s
 
 describe('server lifecycle', () => {
   let dataDir: string;
-  beforeEach(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'dashcd-lifecycle-'));
-  });
-  afterEach(async () => rm(dataDir, { recursive: true, force: true }));
+  tempDirPerTest('dashcd-lifecycle-', (created) => (dataDir = created));
 
   it('refuses a second server on the same data dir with DATA_DIR_LOCKED', async () => {
     const first = await startServer({ dataDir, log: silentLogger(), port: 0 });

@@ -1,18 +1,13 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAppendHandles } from '../../src/archive/append-handles.js';
 import { budgetFs } from '../helpers/budget-fs.js';
+import { tempDirPerTest } from '../helpers/scratch.js';
 
 describe('append handles', () => {
   let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'dashcd-append-'));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  tempDirPerTest('dashcd-append-', (created) => (dir = created));
 
   it('appends nothing more to a file after an append to it failed, so a line cut short stays its last', async () => {
     const { fs, setBudget } = budgetFs();

@@ -1,16 +1,11 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readLines, type JsonlLine } from '../../src/lib/jsonl.js';
+import { tempDirPerTest } from '../helpers/scratch.js';
 
 let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'dashcd-jsonl-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+tempDirPerTest('dashcd-jsonl-', (created) => (dir = created));
 
 async function lines(content: string | Buffer, highWaterMark?: number): Promise<JsonlLine[]> {
   const file = join(dir, 'f.jsonl');

@@ -1,23 +1,18 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, readdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { nodeFs, type FsLayer } from '../../src/lib/fs-layer.js';
 import { acquireOwnership } from '../../src/server/data-dir.js';
 import { TEMP_MARKER } from '../../src/lib/durable-file.js';
 import { ensureDataDirRoot, ROOT_TEMP_GRACE_MS } from '../../src/server/data-dir-root.js';
+import { tempDirPerTest } from '../helpers/scratch.js';
 
 const git = async (cwd: string, ...args: string[]): Promise<string> => (await promisify(execFile)('git', args, { cwd })).stdout;
 
 let root: string;
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'dashcd-gitignore-'));
-});
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+tempDirPerTest('dashcd-gitignore-', (created) => (root = created));
 
 async function own(dataDir: string): Promise<void> {
   await (await acquireOwnership(dataDir)).release();

@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EnvironmentId } from '../../src/schema/ids.js';
 import {
   DataDirLockedError,
@@ -12,14 +11,10 @@ import {
   readOwner,
 } from '../../src/server/data-dir.js';
 import { parseProcStat } from '../../src/server/process-liveness.js';
+import { tempDirPerTest } from '../helpers/scratch.js';
 
 let root: string;
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'dashcd-data-'));
-});
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+tempDirPerTest('dashcd-data-', (created) => (root = created));
 
 /** The pid of a process that has exited (and been reaped), so nothing runs under it. */
 async function deadPid(): Promise<number> {

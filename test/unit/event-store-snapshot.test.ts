@@ -1,7 +1,6 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EVENT_LOG_FILE } from '../../src/server/feed/event-log.js';
 import { encodeEvent, type EncodedEvent } from '../../src/server/feed/event-record.js';
 import { openEventStore, type EventStore } from '../../src/server/feed/event-store.js';
@@ -9,6 +8,7 @@ import { INDEX_SNAPSHOT_FILE } from '../../src/server/feed/index-snapshot.js';
 import { readFeedPage } from '../../src/server/feed/feed-page.js';
 import { parseFeedQuery } from '../../src/server/feed/feed-query.js';
 import { captureLog } from '../helpers/log-capture.js';
+import { tempDirPerTest } from '../helpers/scratch.js';
 
 const T0 = 1_700_000_000_000;
 const TYPES = ['CPU_SATURATED', 'SLOW_DISK', 'CUSTOM_INFO'];
@@ -44,12 +44,7 @@ const QUERIES = [`from=${T0 + 150}&to=${T0 + 600}`, `from=${T0}&to=${T0 + 900}&e
 
 describe('index snapshot', () => {
   let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'dashcd-events-snapshot-'));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  tempDirPerTest('dashcd-events-snapshot-', (created) => (dir = created));
 
   it('is written on close and gives the same answers after a restart without scanning the log', async () => {
     const first = await openEventStore({ dir });

@@ -1,11 +1,11 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeEvent, fieldsOfLine, type EncodedEvent } from '../../src/server/feed/event-record.js';
 import { EVENT_LOG_FILE } from '../../src/server/feed/event-log.js';
 import { openEventStore, type EventStore } from '../../src/server/feed/event-store.js';
 import type { IndexFilter } from '../../src/server/feed/index-query.js';
+import { tempDirPerTest } from '../helpers/scratch.js';
 
 const BIG = '-4314211936928920170';
 const T0 = 1_700_000_000_000;
@@ -33,12 +33,7 @@ const WIDE: IndexFilter = { from: 0, to: 2 * T0 };
 
 describe('event store', () => {
   let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'dashcd-events-'));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  tempDirPerTest('dashcd-events-', (created) => (dir = created));
 
   it('returns events newest first, ties on start time broken by event id descending', async () => {
     const store = await openEventStore({ dir });

@@ -1,12 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/lib/clock.js';
 import { encodeEvent } from '../../src/server/feed/event-record.js';
 import { openEventStore, type EventStore } from '../../src/server/feed/event-store.js';
 import { EventSimulation, SIMULATOR_SOURCE, startEventSimulator } from '../../src/server/feed/simulator.js';
 import { seededRandom } from '../../src/server/feed/synthetic-events.js';
+import { tempDirPerTest } from '../helpers/scratch.js';
 
 const T0 = 1_700_000_000_000;
 const INTERVAL = 1_000;
@@ -48,12 +46,7 @@ async function allEvents(store: EventStore): Promise<Array<Record<string, unknow
 
 describe('event simulator', () => {
   let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'dashcd-simulator-'));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  tempDirPerTest('dashcd-simulator-', (created) => (dir = created));
 
   it('is deterministic for a seed, and opens problems that later close across entity kinds and types', () => {
     const run = (): string[] => {

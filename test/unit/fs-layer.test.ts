@@ -1,16 +1,11 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { nodeFs } from '../../src/lib/fs-layer.js';
+import { tempDirPerTest } from '../helpers/scratch.js';
 
 let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'dashcd-fs-layer-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+tempDirPerTest('dashcd-fs-layer-', (created) => (dir = created));
 
 describe('nodeFs', () => {
   it('round-trips a large buffer and a string written through one handle', async () => {

@@ -1,17 +1,12 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadProjectConfig, parseProjectConfig } from '../../src/config/project-config.js';
 import { DEFAULT_OWNERSHIP_TAG } from '../../src/plan/ownership.js';
+import { tempDirPerTest } from '../helpers/scratch.js';
 
 let root: string;
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'dashcd-project-config-'));
-});
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+tempDirPerTest('dashcd-project-config-', (created) => (root = created));
 
 describe('loadProjectConfig', () => {
   it('returns the defaults and no file when there is no dashcd.yaml', async () => {

@@ -9,6 +9,7 @@ import { readJournal, WriteJournal, type JournalRecord } from '../../src/server/
 import { countingFs, record } from '../helpers/journal-fs.js';
 import { captureLog } from '../helpers/log-capture.js';
 import { waitFor } from '../helpers/wait.js';
+import { tempDirPerTest } from '../helpers/scratch.js';
 
 const texts = (records: readonly JournalRecord[]): Array<[string, string | null]> => records.map(({ id, contents }) => [id, contents && Buffer.from(contents).toString()]);
 /** Only checkpoints start a pass: no pause in the writes is ever long enough, and a failed pass is not retried. */
@@ -74,10 +75,7 @@ async function journalSize(dir: string): Promise<number> {
 
 describe('journal relog', () => {
   let dir = '';
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'dashcd-relog-'));
-  });
-  afterEach(async () => rm(dir, { recursive: true, force: true }));
+  tempDirPerTest('dashcd-relog-', (created) => (dir = created));
 
   it('appends records again ahead of the writes pending in the same commit, leaving out what `next` skips', async () => {
     const durable: string[] = [];

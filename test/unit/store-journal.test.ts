@@ -1,7 +1,6 @@
-import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { nodeFs, type FsLayer } from '../../src/lib/fs-layer.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { DashboardId } from '../../src/schema/ids.js';
@@ -10,16 +9,14 @@ import { prepareDashboard } from '../../src/server/store/dashboard-document.js';
 import { JournaledFiles, replayJournal, type CheckpointLimits } from '../../src/server/store/journaled-files.js';
 import { dropGenerations, parseGeneration, readJournal, WriteJournal, type JournalRecord } from '../../src/server/store/write-journal.js';
 import { countingFs, record } from '../helpers/journal-fs.js';
+import { tempDirPerTest } from '../helpers/scratch.js';
 
 const ID = DashboardId.parse('11111111-2222-4333-8444-555555555555');
 const body = (name: string) => ({ dashboardMetadata: { name, owner: 'me' }, tiles: [] });
 
 describe('write-ahead journal', () => {
   let dir = '';
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'dashcd-journal-'));
-  });
-  afterEach(async () => rm(dir, { recursive: true, force: true }));
+  tempDirPerTest('dashcd-journal-', (created) => (dir = created));
 
   it('acknowledges a burst of appends with fewer synchronous writes than records, each record durable and in order', async () => {
     const counts = { walWrites: 0, walFlags: [] as string[] };
@@ -138,10 +135,7 @@ describe('write-ahead journal', () => {
 
 describe('dashboard store over the journal', () => {
   let dir = '';
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'dashcd-journal-store-'));
-  });
-  afterEach(async () => rm(dir, { recursive: true, force: true }));
+  tempDirPerTest('dashcd-journal-store-', (created) => (dir = created));
 
   const storeDir = (): string => join(dir, 'dashboards');
   const journalDir = (): string => join(dir, 'dashboards-journal');
@@ -196,10 +190,7 @@ describe('dashboard store over the journal', () => {
 
 describe('materialiser checkpoints', () => {
   let dir = '';
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'dashcd-journal-checkpoint-'));
-  });
-  afterEach(async () => rm(dir, { recursive: true, force: true }));
+  tempDirPerTest('dashcd-journal-checkpoint-', (created) => (dir = created));
 
   // No pause in the writes ever starts a pass here: only a checkpoint can.
   const limits: CheckpointLimits = { journalBytes: 100_000, waitingBytes: 30_000, idleMs: 3_600_000, retryMs: 3_600_000 };
