@@ -1,10 +1,11 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runBaselineTask, runDashcdOk } from '../lib/cli.js';
 import type { Figure, FigureContext, FigureOutcome, Row } from '../lib/figure.js';
 import { startCliServer } from '../lib/cli-server.js';
 import type { Sample } from '../lib/stats.js';
 import { metric, repeatTasks, type Measurement } from '../lib/repeat.js';
+import { withTempDirIn } from '../lib/temp-dir.js';
 import type { ServerUnderTest } from '../lib/servers.js';
 import { withServer } from '../lib/servers.js';
 import { firstQuery } from './event-pages.js';
@@ -25,8 +26,7 @@ async function countArchivedLines(dir: string): Promise<number> {
 
 /** One `dashcd events pull` into an empty archive; the first run also checks every event landed exactly once. */
 export async function pullOnce(ctx: FigureContext, server: ServerUnderTest, count: number, verify: boolean): Promise<Measurement> {
-  const archive = await mkdtemp(join(ctx.workDir, 'archive-'));
-  try {
+  return withTempDirIn(ctx.workDir, 'archive-', async (archive) => {
     const target = targetArgs(server);
     const run = await runDashcdOk(['events', 'pull', ...target.args, '--archive', archive, '--since', '30d'], { cwd: ctx.workDir, env: target.env, execArgv: ctx.execArgv, timeoutMs: 900_000 });
     if (verify) {
@@ -34,9 +34,7 @@ export async function pullOnce(ctx: FigureContext, server: ServerUnderTest, coun
       if (lines !== count) throw new Error(`events pull archived ${lines} lines for ${count} events`);
     }
     return { seconds: run.wallMs / 1000, eventsPerSecond: count / (run.wallMs / 1000) };
-  } finally {
-    await rm(archive, { recursive: true, force: true });
-  }
+  });
 }
 
 export async function fetchOnce(ctx: FigureContext, server: ServerUnderTest, fx: EventFixture): Promise<Measurement> {

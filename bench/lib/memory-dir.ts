@@ -1,5 +1,4 @@
-import { mkdtemp, rm, statfs } from 'node:fs/promises';
-import { join } from 'node:path';
+import { statfs } from 'node:fs/promises';
 
 /** statfs(2) f_type of Linux's tmpfs: files there live in RAM, and fsync returns at once. */
 const TMPFS_MAGIC = 0x01021994;
@@ -13,14 +12,4 @@ export async function memoryBackedDir(candidates: readonly string[] = CANDIDATES
     if (stats?.type === TMPFS_MAGIC) return dir;
   }
   return undefined;
-}
-
-/** Runs `body` with a fresh directory under `root`, removed afterwards whatever happens. */
-export async function withTempDirIn<T>(root: string, prefix: string, body: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(root, prefix));
-  try {
-    return await body(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
 }

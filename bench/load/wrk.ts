@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { withTempDirIn } from '../lib/temp-dir.js';
 import type { LoadResult, LoadSpec } from './load-spec.js';
 
 const run = promisify(execFile);
@@ -97,17 +98,14 @@ export function parseWrkOutput(stdout: string): LoadResult {
 
 /** One closed-loop wrk run of `spec` (maxRequests is not supported by wrk: it runs for the duration). */
 export async function runWrk(spec: LoadSpec): Promise<LoadResult> {
-  const dir = await mkdtemp(join(tmpdir(), 'dashcd-wrk-'));
-  try {
+  return withTempDirIn(tmpdir(), 'dashcd-wrk-', async (dir) => {
     const script = join(dir, 'load.lua');
     await writeFile(script, wrkScript(spec));
     const seconds = Math.max(1, Math.round(spec.durationMs / 1000));
     const args = ['-t', String(WRK_THREADS), '-c', String(Math.max(spec.connections, WRK_THREADS)), '-d', `${seconds}s`, '--timeout', '10s', '-s', script, spec.origin];
     const { stdout } = await run('wrk', args, { maxBuffer: 4 << 20, timeout: (seconds + 30) * 1000 });
     return parseWrkOutput(stdout);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 async function wrkVersion(): Promise<string | undefined> {

@@ -3,7 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { memoryBackedDir, withTempDirIn } from '../../bench/lib/memory-dir.js';
+import { memoryBackedDir } from '../../bench/lib/memory-dir.js';
+import { withTempDirIn } from '../../bench/lib/temp-dir.js';
 
 /**
  * Whether `path` lies on a tmpfs, read from the kernel's mount table (the mount point that is the longest prefix of
