@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { rawDurableWriteRate } from '../baselines/raw-disk.js';
+import { MAX_JOURNAL_BYTES } from '../../src/server/store/journaled-files.js';
 import { generateDashboard } from '../data/dashboards.js';
 import { ratio, type Figure, type FigureContext, type FigureOutcome, type Row } from '../lib/figure.js';
 import { memoryBackedDir } from '../lib/memory-dir.js';
@@ -22,12 +23,18 @@ const BODY_VARIANTS = 7;
 const percent = (sample: Sample): Sample => summarize(sample.runs.map((share) => share * 100));
 
 /**
+ * Room the server without a disk needs: its journal up to the bound at which writers wait, and as much again for the
+ * files and a generation being dropped. A smaller tmpfs would fail its writes (ENOSPC), not measure them.
+ */
+export const IN_MEMORY_FREE_BYTES = 2 * MAX_JOURNAL_BYTES;
+
+/**
  * A second dashcd server, seeded like the first, with its data dir on tmpfs where the machine has one: its journal
  * commits and file writes never wait for a disk. The same load against it shows what the disk adds to PUT's figures,
  * and what the rest of the machine allows without any disk (`undefined` without a tmpfs: the rows are left out).
  */
 async function withInMemoryDashcd<T>(ctx: FigureContext, body: (server: ServerUnderTest | undefined) => Promise<T>): Promise<T> {
-  const root = await memoryBackedDir();
+  const root = await memoryBackedDir(IN_MEMORY_FREE_BYTES);
   if (root === undefined) return body(undefined);
   return withTempDirIn(root, 'dashcd-bench-put-', (dir) =>
     withServer(ctx, 'dashcd', dir, async (server) => {
@@ -89,7 +96,7 @@ async function measurePut(ctx: FigureContext): Promise<FigureOutcome> {
           { label: 'PUT req/s against the disk’s durable write rate', unit: 'req/s', better: 'higher', value: rps, baseline: { label: `raw temp+fsync+rename+fsync(dir), ${CONNECTIONS} writers`, value: metric(task('disk'), 'rps') } },
           ...memoryRows,
         ],
-        details: { loadGenerator: ctx.loadGenerator, serverCpuCores: metric(task('dashcd'), 'serverCpu'), bareServerCpuCores: metric(task('bare'), 'serverCpu'), machineBusy: metric(task('dashcd'), 'machineBusy'), bareMachineBusy: metric(task('bare'), 'machineBusy'), dashboards: ids.length, bodyBytes: bodies.map((b) => b.length), diskP99Ms: metric(task('disk'), 'p99'), inMemoryDataDir: inMemory?.arg ?? 'none: this machine has no tmpfs, so the rows against a server without a disk are left out' },
+        details: { loadGenerator: ctx.loadGenerator, serverCpuCores: metric(task('dashcd'), 'serverCpu'), bareServerCpuCores: metric(task('bare'), 'serverCpu'), machineBusy: metric(task('dashcd'), 'machineBusy'), bareMachineBusy: metric(task('bare'), 'machineBusy'), dashboards: ids.length, bodyBytes: bodies.map((b) => b.length), diskP99Ms: metric(task('disk'), 'p99'), inMemoryDataDir: inMemory?.arg ?? `none: this machine has no tmpfs with ${IN_MEMORY_FREE_BYTES / 2 ** 20} MB free, so the rows against a server without a disk are left out` },
       };
     })));
   });

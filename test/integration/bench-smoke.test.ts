@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardYaml, generateDashboard } from '../../bench/data/dashboards.js';
 import { generateEventLines } from '../../bench/data/events.js';
 import { FIGURES } from '../../bench/figures/index.js';
+import { IN_MEMORY_FREE_BYTES } from '../../bench/figures/put.js';
 import { memoryBackedDir } from '../../bench/lib/memory-dir.js';
 import type { BenchResults } from '../../bench/lib/report.js';
 import { Dashboard } from '../../src/schema/dashboard.js';
@@ -110,7 +111,7 @@ describe('npm run bench -- --smoke', () => {
   it('measures PUT against a second server without a disk wherever the machine has a tmpfs, and says so where not', async () => {
     const put = results.figures.find((f) => f.name === 'put');
     const rows = (put?.rows ?? []).filter((row) => row.label.includes('without a disk'));
-    const shmIsTmpfs = (await memoryBackedDir(['/dev/shm'])) !== undefined;
+    const shmIsTmpfs = (await memoryBackedDir(IN_MEMORY_FREE_BYTES, ['/dev/shm'])) !== undefined;
     expect(rows.map((row) => row.unit)).toEqual(shmIsTmpfs ? ['ms', 'req/s'] : []);
     for (const row of rows) expect(row.baseline?.value.runs.length).toBe(results.settings['runs']);
     expect(String(put?.details?.['inMemoryDataDir'])).toMatch(shmIsTmpfs ? /^\/dev\/shm\/dashcd-bench-put-/ : /no tmpfs/);

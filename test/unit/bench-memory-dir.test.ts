@@ -19,14 +19,16 @@ function onTmpfs(path: string): boolean {
 }
 
 describe('bench memory-backed directory (the PUT figure’s server without a disk)', () => {
-  it('takes the first candidate that is a tmpfs mount, skipping missing ones and ones on a disk', async () => {
+  it('takes the first candidate that is a tmpfs mount with the room asked for, skipping missing ones and ones on a disk', async () => {
     const onDisk = await mkdtemp(join(tmpdir(), 'dashcd-memory-dir-'));
     try {
       const shmIsTmpfs = onTmpfs('/dev/shm');
       const diskIsTmpfs = onTmpfs(onDisk);
-      expect(await memoryBackedDir(['/no/such/dir', '/dev/shm'])).toBe(shmIsTmpfs ? '/dev/shm' : undefined);
-      expect(await memoryBackedDir([onDisk])).toBe(diskIsTmpfs ? onDisk : undefined);
-      expect(await memoryBackedDir([])).toBeUndefined();
+      expect(await memoryBackedDir(0, ['/no/such/dir', '/dev/shm'])).toBe(shmIsTmpfs ? '/dev/shm' : undefined);
+      expect(await memoryBackedDir(0, [onDisk])).toBe(diskIsTmpfs ? onDisk : undefined);
+      expect(await memoryBackedDir(0, [])).toBeUndefined();
+      // A tmpfs too small for what will be written there is no candidate (a container's 64 MB /dev/shm).
+      expect(await memoryBackedDir(Number.MAX_SAFE_INTEGER, ['/dev/shm'])).toBeUndefined();
     } finally {
       await rm(onDisk, { recursive: true, force: true });
     }
