@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { serverNodeOptions } from '../src/server/server-node-options.js';
 import { generateDashboard } from './data/dashboards.js';
 import { forkChild, type ChildHandle } from './lib/child.js';
 import { authHeaders, dashboardsPath, seedDashboards, type Endpoint } from './lib/seed.js';
@@ -39,7 +40,8 @@ interface Build {
 }
 
 async function startBuild(dir: string, dataDir: string, dashboards: number): Promise<Build> {
-  const child = await forkChild(pathToFileURL(serverChild(dir)), ['dashcd', dataDir]);
+  // With the Node options `dashcd serve` runs with (those of the comparing build).
+  const child = await forkChild(pathToFileURL(serverChild(dir)), ['dashcd', dataDir], { execArgv: serverNodeOptions() });
   const endpoint = { baseUrl: String(child.ready['url']), token: String(child.ready['token']) };
   const ids = await seedDashboards(endpoint, SEED, dashboards);
   return { dir, child, endpoint, ids, runs: [] };

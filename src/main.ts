@@ -3,6 +3,9 @@ import { commandsFor } from './cli/command-loader.js';
 import { runCli } from './cli/run.js';
 import { createLogger } from './lib/logger.js';
 import { prettyLogStream } from './lib/pretty-log.js';
+import { followLauncher, processRelauncher } from './cli/relaunch.js';
+
+followLauncher(process);
 
 const controller = new AbortController();
 let stopping = false;
@@ -33,5 +36,6 @@ const code = await runCli(await commandsFor(argv), argv, {
   cwd: process.cwd(),
   log,
   signal: controller.signal,
+  relaunch: processRelauncher({ execPath: process.execPath, execArgv: process.execArgv, argv: process.argv.slice(1), env: process.env, signal: controller.signal }),
 });
 process.exitCode = code;

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
+import { serverNodeOptions } from '../../src/server/server-node-options.js';
 import { DASHCD_MAIN, runDashcdOk } from './cli.js';
 import { readProcMemory } from './child.js';
 import type { FigureContext } from './figure.js';
@@ -16,7 +17,8 @@ export async function startCliServer(ctx: FigureContext, dataDir: string, scopes
   const created = await runDashcdOk(['token', 'create', '--data', dataDir, '--scopes', scopes, '--name', `bench-${Date.now()}`], { cwd: ctx.workDir });
   const token = created.stdout.trim().split('\n').at(-1) ?? '';
   const started = performance.now();
-  const child = spawn(process.execPath, [...ctx.execArgv, DASHCD_MAIN, 'serve', '--port', '0', '--data', dataDir], { cwd: ctx.workDir, stdio: ['ignore', 'pipe', 'ignore'] });
+  // Its Node options given, serve runs in this very process (no launcher), whose pid the figure samples.
+  const child = spawn(process.execPath, [...serverNodeOptions(), ...ctx.execArgv, DASHCD_MAIN, 'serve', '--port', '0', '--data', dataDir], { cwd: ctx.workDir, stdio: ['ignore', 'pipe', 'ignore'] });
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
       const served = READY.exec(line)?.[1];

@@ -1,3 +1,4 @@
+import { serverNodeOptions } from '../../src/server/server-node-options.js';
 import { forkChild, readProcMemory, type ProcMemory } from './child.js';
 import type { FigureContext } from './figure.js';
 import type { Endpoint } from './seed.js';
@@ -22,9 +23,13 @@ export interface ServerUnderTest {
   stop(): Promise<void>;
 }
 
-/** Starts a server in its own process (profiled with the figure's node flags) and waits until it listens. */
+/**
+ * Starts a server in its own process and waits until it listens. Every kind runs with the Node options `dashcd serve`
+ * gives itself, so a baseline never differs from dashcd in its runtime; dashcd also with the figure's node flags
+ * (profiling).
+ */
 export async function startServerProcess(ctx: FigureContext, kind: ServerKind, arg: string): Promise<ServerUnderTest> {
-  const child = await forkChild(SERVER_CHILD, [kind, arg], { execArgv: kind === 'dashcd' ? ctx.execArgv : [] });
+  const child = await forkChild(SERVER_CHILD, [kind, arg], { execArgv: [...serverNodeOptions(), ...(kind === 'dashcd' ? ctx.execArgv : [])] });
   const url = String(child.ready['url']);
   const token = typeof child.ready['token'] === 'string' ? child.ready['token'] : '';
   return {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, expect } from 'vitest';
 import { Dashboard } from '../../src/schema/dashboard.js';
+import { serverNodeOptions } from '../../src/server/server-node-options.js';
 import { CORPUS_DASHBOARDS_DIR } from './corpus.js';
 
 /** The built CLI: crash tests kill a real `dashcd serve` process. */
@@ -34,7 +35,8 @@ export function createToken(dataDir: string): string {
 
 /** `dashcd serve --port 0`, ready once it prints the address it serves. */
 export async function startServeChild(dataDir: string, token: string): Promise<ServeChild> {
-  const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'], env: CHILD_ENV });
+  // With the server's Node options given, serve is the process started (no launcher): the one a crash test kills.
+  const child = spawn(process.execPath, [...serverNodeOptions(), MAIN, 'serve', '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'], env: CHILD_ENV });
   serveChildren.add(child);
   child.once('exit', () => serveChildren.delete(child));
   const url = await new Promise<string>((resolve, reject) => {

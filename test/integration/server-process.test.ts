@@ -13,14 +13,19 @@ import { openTokenStore } from '../../src/server/auth/token-store.js';
 import { startServer } from '../../src/server/create-server.js';
 import { dataDirLayout, readOwner } from '../../src/server/data-dir.js';
 import { parseProcStat } from '../../src/server/process-liveness.js';
+import { serverNodeOptions } from '../../src/server/server-node-options.js';
 import { MAIN_JS } from '../helpers/cli.js';
 import { minimalDashboard } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
 
 const CHILD_ENV = { ...process.env, DASHCD_LOG_LEVEL: 'warn' };
 
-const procState = async (pid: number): Promise<string | undefined> =>
-  parseProcStat(await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => ''))?.state;
+const procStat = async (pid: number): Promise<ReturnType<typeof parseProcStat>> => parseProcStat(await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => ''));
+const procState = async (pid: number): Promise<string | undefined> => (await procStat(pid))?.state;
+/** Gone, or dead and waiting to be reaped. */
+const processEnded = async (pid: number): Promise<boolean> => (await procStat(pid))?.exited ?? true;
+const commandLine = async (pid: number): Promise<string[]> => (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
+const parentPid = async (pid: number): Promise<number> => Number(/^PPid:\s+(\d+)/m.exec(await readFile(`/proc/${pid}/status`, 'utf8'))?.[1]);
 
 /** The URL `dashcd serve` prints; rejects if the child exits first. */
 function servedUrl(child: ChildProcess): Promise<string> {
@@ -110,9 +115,10 @@ describe('dashcd serve as a child process', () => {
   });
 
   it('a serve killed with SIGKILL whose parent never reaps it (a zombie) does not keep the data dir locked', async () => {
-    // `sh` starts serve in the background, prints its pid, then becomes `sleep`, which never waits for children.
-    const script = '"$0" "$1" serve --port 0 --data "$2" & echo $!; exec sleep 60';
-    const parent = spawn('sh', ['-c', script, process.execPath, MAIN_JS, dataDir], { stdio: ['ignore', 'pipe', 'inherit'], env: CHILD_ENV });
+    // `sh` starts serve in the background, prints its pid, then becomes `sleep`, which never waits for children. With
+    // the server's Node options given, serve is that very process (no launcher).
+    const script = '"$0" "$1" "$2" serve --port 0 --data "$3" & echo $!; exec sleep 60';
+    const parent = spawn('sh', ['-c', script, process.execPath, ...serverNodeOptions(), MAIN_JS, dataDir], { stdio: ['ignore', 'pipe', 'inherit'], env: CHILD_ENV });
     children.push(parent);
     const pid = await new Promise<number>((resolve) => parent.stdout?.once('data', (chunk: Buffer) => resolve(Number(chunk.toString()))));
     await waitFor(async () => ((await readOwner(dataDir))?.url ? true : undefined), { what: 'serve publishes its URL' });
@@ -155,5 +161,65 @@ describe('dashcd serve as a child process', () => {
       expect(version, id).toBeLessThanOrEqual(sent);
     }
     expect(await readOwner(dataDir)).toBeUndefined();
+  });
+
+  describe('started without the server\'s Node options, it serves from a child process that has them', () => {
+    /** `dashcd serve` as a user starts it, and the server process it launched (the data dir's owner). */
+    async function launch({ group = false } = {}): Promise<{ launcher: ChildProcess; server: number; url: string; exited: Promise<number | null> }> {
+      // `group`: in a process group of its own, as a shell's foreground job, for a signal to the whole group.
+      const launcher = spawn(process.execPath, [MAIN_JS, 'serve', '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'], env: CHILD_ENV, detached: group });
+      children.push(launcher);
+      const exited = new Promise<number | null>((resolve) => launcher.once('exit', (code) => resolve(code)));
+      const url = await servedUrl(launcher);
+      const server = (await readOwner(dataDir))?.pid ?? 0;
+      return { launcher, server, url, exited };
+    }
+
+    it('the child runs with the options, under the launcher, and a Ctrl-C at the terminal stops both cleanly (exit 0)', async () => {
+      const { launcher, server, url, exited } = await launch({ group: true });
+      expect(server).not.toBe(launcher.pid);
+      expect(await parentPid(server)).toBe(launcher.pid);
+      expect(await commandLine(server)).toEqual(expect.arrayContaining([...serverNodeOptions(), MAIN_JS, 'serve']));
+      expect(await accepts(url)).toBe(true);
+
+      // A terminal's Ctrl-C goes to the whole foreground group. One stop reaches the server, a graceful one: a second
+      // (the group's SIGINT, then the launcher's) would have meant "now", exit 130.
+      process.kill(-(launcher.pid ?? 0), 'SIGINT');
+      expect(await exited).toBe(0);
+      await waitFor(() => processEnded(server), { what: 'the server process to end' });
+      expect(await readOwner(dataDir)).toBeUndefined();
+    });
+
+    it('a launcher killed with SIGKILL takes its server with it, and the data dir can be served again', async () => {
+      const { launcher, server } = await launch();
+      launcher.kill('SIGKILL');
+      await waitFor(() => processEnded(server), { what: 'the server process to end with its launcher' });
+      expect(await readOwner(dataDir)).toBeUndefined();
+      const next = await startServer({ dataDir, log: silentLogger(), port: 0 });
+      expect((await readOwner(dataDir))?.pid).toBe(process.pid);
+      await next.close();
+    });
+
+    it('the server\'s exit code is the launcher\'s: a second serve on an owned data dir exits 4', async () => {
+      const { launcher, exited } = await launch();
+      const second = spawn(process.execPath, [MAIN_JS, 'serve', '--port', '0', '--data', dataDir], { stdio: ['ignore', 'ignore', 'pipe'], env: CHILD_ENV });
+      children.push(second);
+      let stderr = '';
+      second.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      expect(await new Promise((resolve) => second.once('exit', resolve))).toBe(4);
+      expect(stderr).toMatch(/in use by dashcd pid \d+/);
+      launcher.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    });
+
+    it('an operator\'s own pool size is kept: serve then runs in the process started', async () => {
+      const own = spawn(process.execPath, ['--v8-pool-size=3', MAIN_JS, 'serve', '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'], env: CHILD_ENV });
+      children.push(own);
+      const exited = new Promise<number | null>((resolve) => own.once('exit', (code) => resolve(code)));
+      await servedUrl(own);
+      expect((await readOwner(dataDir))?.pid).toBe(own.pid);
+      own.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    });
   });
 });

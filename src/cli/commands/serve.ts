@@ -5,6 +5,7 @@ import { DataDirLockedError } from '../../server/data-dir.js';
 import { startServer, type RunningServer } from '../../server/create-server.js';
 import { defaultBodyWorkers } from '../../server/routes/dashboard-body-pool.js';
 import { SERVE_HOT_BYTES } from '../../server/store/served-bytes.js';
+import { serverNodeOptions } from '../../server/server-node-options.js';
 import type { EventStore } from '../../server/feed/event-store.js';
 import { startEventSimulator } from '../../server/feed/simulator.js';
 import { eventsServerOptions } from '../../server/routes/events.js';
@@ -24,7 +25,9 @@ export const serveCommand = defineCommand({
   description:
     'Serves every environment of the data dir under /e/<env>/ (paths without that prefix go to "local"), and a ' +
     'read-only console at /ui (live dashboards and events; on a non-loopback --host it asks for a ReadConfig token). One process ' +
-    'owns a data dir at a time. SIGINT/SIGTERM stop it gracefully: requests in flight, writes included, finish first.',
+    'owns a data dir at a time. SIGINT/SIGTERM stop it gracefully: requests in flight, writes included, finish first.\n' +
+    'It runs as a child process started with the Node options a server needs (V8\'s thread pool sized to the cores, see\n' +
+    'the README); started with --v8-pool-size set (node --v8-pool-size=N dist/main.js serve), it runs as it is.',
   flags: {
     host: { type: 'string', description: 'Address to listen on', default: '127.0.0.1', valueName: 'host' },
     port: { type: 'string', description: 'Port to listen on (0 picks a free one)', default: '8080', valueName: 'n' },
@@ -49,6 +52,8 @@ export const serveCommand = defineCommand({
     const port = parsePort(stringFlag(flags, 'port') ?? '8080');
     const dataDir = resolve(io.cwd, stringFlag(flags, 'data') ?? '.dashcd');
     const hotBytes = intFlag(flags, 'cache-mb', SERVE_CACHE_MB) * 1024 * 1024;
+    const relaunched = io.relaunch?.(serverNodeOptions());
+    if (relaunched) return relaunched;
     // The console reads the server it is mounted on: bound once the server exists (nothing is served before).
     let consoleHandler: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined;
     const server = await start({ dataDir, host, port, log: io.log, hotBytes }, (req, res) => consoleHandler?.(req, res) ?? false);

@@ -38,10 +38,7 @@ export interface BodyPoolOptions {
  * estimate, not a measurement: the main thread's own share of a PUT (HTTP, the journal; ~200 µs in the two-core
  * profile) bounds a server near 5,000 PUTs/s, which four workers at ~200 µs a body already exceed.
  */
-export const defaultBodyWorkers = (): number => {
-  const cores = availableParallelism();
-  return cores > 1 ? Math.min(cores, MAX_BODY_WORKERS) : 0;
-};
+export const defaultBodyWorkers = (cores: number = availableParallelism()): number => (cores > 1 ? Math.min(cores, MAX_BODY_WORKERS) : 0);
 
 const MAX_BODY_WORKERS = 4;
 

@@ -1,0 +1,75 @@
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+
+/**
+ * Runs this very command again in a child of the same Node with extra Node options, and resolves with its exit code;
+ * undefined when there is nothing to do (the options are set already, or this is the child). The one way to give a
+ * command started as `dashcd …` options Node reads only at start-up (V8's thread pool cannot be resized later, and a
+ * V8 flag changed at run time crashed the process in a collection).
+ */
+export type Relauncher = (options: readonly string[]) => Promise<number> | undefined;
+
+/** Set in the child's environment: it follows its launcher and never launches again. */
+const LAUNCHED = 'DASHCD_LAUNCHED';
+
+export interface LaunchingProcess {
+  readonly execPath: string;
+  readonly execArgv: readonly string[];
+  /** The script and its arguments (process.argv without Node itself). */
+  readonly argv: readonly string[];
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Aborted when this process is asked to stop: the child is asked in turn. */
+  readonly signal: AbortSignal;
+}
+
+/** The option's name (`--v8-pool-size` of `--v8-pool-size=1`): one the operator set, to any value, is theirs. */
+const optionName = (option: string): string => option.split('=', 1)[0] ?? option;
+
+/** Whether `option` (by name) is among the process's own options or NODE_OPTIONS. */
+export function hasNodeOption(option: string, execArgv: readonly string[], nodeOptions: string | undefined): boolean {
+  const name = optionName(option);
+  return [...execArgv, ...(nodeOptions ?? '').split(/\s+/)].some((given) => optionName(given) === name);
+}
+
+export function processRelauncher(proc: LaunchingProcess): Relauncher {
+  return (options) => {
+    if (proc.env[LAUNCHED] !== undefined) return undefined;
+    const missing = options.filter((option) => !hasNodeOption(option, proc.execArgv, proc.env['NODE_OPTIONS']));
+    if (missing.length === 0) return undefined;
+    return runChild(proc, missing);
+  };
+}
+
+function runChild(proc: LaunchingProcess, options: readonly string[]): Promise<number> {
+  // Its own session: a terminal's Ctrl-C reaches the launcher only, which passes one stop on (the child would take a
+  // second signal as "stop now"). The IPC channel tells the child when the launcher is gone.
+  const child = spawn(proc.execPath, [...proc.execArgv, ...options, ...proc.argv], {
+    env: { ...proc.env, [LAUNCHED]: '1' },
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+    detached: true,
+  });
+  const stop = (): void => void child.kill('SIGTERM');
+  proc.signal.addEventListener('abort', stop, { once: true });
+  return new Promise<number>((resolve, reject) => {
+    child.once('error', (error) => {
+      proc.signal.removeEventListener('abort', stop);
+      reject(error);
+    });
+    child.once('exit', (code, signal) => {
+      proc.signal.removeEventListener('abort', stop);
+      // A child killed by a signal exits as a shell reports it: 128 + the signal's number.
+      resolve(code ?? 128 + (signal ? constants.signals[signal] : 0));
+    });
+  });
+}
+
+/**
+ * In a relaunched child: dies with its launcher. A launcher killed outright (SIGKILL, a crash) closes the IPC
+ * channel, and the child goes the same way at once rather than serve on with nobody to stop it; a launcher that
+ * exits on a second Ctrl-C means "stop now" for both. The channel never keeps the child alive by itself.
+ */
+export function followLauncher(proc: NodeJS.Process): void {
+  if (proc.env[LAUNCHED] === undefined || !proc.channel) return;
+  proc.channel.unref();
+  proc.once('disconnect', () => proc.kill(proc.pid, 'SIGKILL'));
+}
