@@ -5,15 +5,16 @@ import { summarize } from '../../bench/lib/stats.js';
 
 const MACHINE = { cpus: 2, cpuModel: 'test', memoryGb: 1, node: 'v20', platform: 'linux-x64', kernel: '6', uvThreadpoolSize: 4, gitCommit: 'abc', gitDirty: false, loadAverageAtStart: 0 };
 
-/** A latency row (lower is better) with a 5 ms bound, its value and its baseline's medians as given. */
-const latencyRow = (label: string, value: number, baseline: number): Row => ({
+/** A row with an absolute bound, its value and its baseline's median as given. */
+const boundRow = (better: Row['better'], bound: number) => (label: string, value: number, baseline: number): Row => ({
   label,
-  unit: 'ms',
-  better: 'lower',
+  unit: 'u',
+  better,
   value: summarize([value]),
   baseline: { label: 'bare', value: summarize([baseline]) },
-  goal: { text: '≤ 5 ms', met: value <= 5, limit: 5 },
+  goal: { text: `bound ${bound}`, met: better === 'lower' ? value <= bound : value >= bound, limit: bound },
 });
+const latencyRow = boundRow('lower', 5);
 
 /** The Met column of each row, by label. */
 function metColumn(rows: Row[]): Record<string, string> {
@@ -39,14 +40,7 @@ describe('the bench report', () => {
   });
 
   it('reads "higher is better" bounds the other way', () => {
-    const rate = (label: string, value: number, baseline: number): Row => ({
-      label,
-      unit: 'req/s',
-      better: 'higher',
-      value: summarize([value]),
-      baseline: { label: 'bare', value: summarize([baseline]) },
-      goal: { text: '≥ 100 req/s', met: value >= 100, limit: 100 },
-    });
+    const rate = boundRow('higher', 100);
     expect(metColumn([rate('row slow alone', 90, 120), rate('row slow both', 90, 95)])).toEqual({ 'row slow alone': '**no**', 'row slow both': '**no**, nor the baseline' });
   });
 });
