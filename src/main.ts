@@ -2,19 +2,22 @@
 import { commandsFor } from './cli/command-loader.js';
 import { runCli } from './cli/run.js';
 import { createLogger } from './lib/logger.js';
-import { prettyLogStream } from './lib/pretty-log.js';
 import { followLauncher, processRelauncher } from './cli/relaunch.js';
-
-followLauncher(process);
+import { prettyLogStream } from './lib/pretty-log.js';
 
 const controller = new AbortController();
 let stopping = false;
+const stopCleanly = (reason: string): void => {
+  stopping = true;
+  if (!controller.signal.aborted) controller.abort(new Error(reason));
+};
+const launched = followLauncher(process, () => stopCleanly('asked to stop by the process that launched it'));
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    // First signal asks every loop to stop cleanly; a second one means "now".
-    if (stopping) process.exit(130);
-    stopping = true;
-    controller.abort(new Error(`received ${signal}`));
+    // First signal asks every loop to stop cleanly; a second one means "now". A launched child leaves "now" to its
+    // launcher (which exits, and the child with it): a supervisor signalling both processes is one stop, not two.
+    if (stopping && !launched) process.exit(130);
+    stopCleanly(`received ${signal}`);
   });
 }
 

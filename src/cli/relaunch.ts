@@ -11,6 +11,8 @@ export type Relauncher = (options: readonly string[]) => Promise<number> | undef
 
 /** Set in the child's environment: it follows its launcher and never launches again. */
 const LAUNCHED = 'DASHCD_LAUNCHED';
+/** The launcher's request to stop cleanly, sent over the IPC channel. */
+const STOP = 'stop';
 
 export interface LaunchingProcess {
   readonly execPath: string;
@@ -48,7 +50,13 @@ function runChild(proc: LaunchingProcess, options: readonly string[]): Promise<n
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
     detached: true,
   });
-  const stop = (): void => void child.kill('SIGTERM');
+  // A message, not a signal: a supervisor that signals every process of the service (systemd's default) reaches the
+  // child too, and a second signal would mean "stop now" to it; a stop message after a signal changes nothing.
+  const stop = (): void => {
+    const signal = (): void => void child.kill('SIGTERM');
+    if (child.connected) child.send(STOP, (error: Error | null) => error && signal());
+    else signal();
+  };
   proc.signal.addEventListener('abort', stop, { once: true });
   return new Promise<number>((resolve, reject) => {
     child.once('error', (error) => {
@@ -64,12 +72,17 @@ function runChild(proc: LaunchingProcess, options: readonly string[]): Promise<n
 }
 
 /**
- * In a relaunched child: dies with its launcher. A launcher killed outright (SIGKILL, a crash) closes the IPC
- * channel, and the child goes the same way at once rather than serve on with nobody to stop it; a launcher that
- * exits on a second Ctrl-C means "stop now" for both. The channel never keeps the child alive by itself.
+ * In a relaunched child (true; false elsewhere): stops cleanly when its launcher asks (`stop` is what a first
+ * SIGINT/SIGTERM does), and dies with it. A launcher killed outright (SIGKILL, a crash) closes the IPC channel, and
+ * the child goes the same way at once rather than serve on with nobody to stop it; a launcher that exits on a second
+ * Ctrl-C means "stop now" for both. The channel never keeps the child alive by itself.
  */
-export function followLauncher(proc: NodeJS.Process): void {
-  if (proc.env[LAUNCHED] === undefined || !proc.channel) return;
+export function followLauncher(proc: NodeJS.Process, stop: () => void): boolean {
+  if (proc.env[LAUNCHED] === undefined || !proc.channel) return false;
   proc.channel.unref();
+  proc.on('message', (message) => {
+    if (message === STOP) stop();
+  });
   proc.once('disconnect', () => proc.kill(proc.pid, 'SIGKILL'));
+  return true;
 }

@@ -190,6 +190,21 @@ describe('dashcd serve as a child process', () => {
       expect(await readOwner(dataDir)).toBeUndefined();
     });
 
+    it('a supervisor that signals both processes (systemd\'s default) stops the server once, cleanly (exit 0)', async () => {
+      const layout = dataDirLayout(dataDir);
+      await mkdir(layout.envDir(DEFAULT_ENVIRONMENT), { recursive: true });
+      const { token } = await (await openTokenStore({ file: layout.tokensFile(DEFAULT_ENVIRONMENT) })).create({ name: 'supervised', scopes: ['WriteConfig'] });
+      const { launcher, server, url, exited } = await launch();
+      // A PUT in flight keeps the server stopping until its body comes.
+      const held = await holdPut(url, HELD_IDS[0] ?? '', { authorization: `Api-Token ${token}`, 'content-type': 'application/json' });
+      launcher.kill('SIGTERM');
+      // The launcher's stop has reached the server; the supervisor's own SIGTERM to it comes after, and is not a second.
+      await waitFor(async () => !(await accepts(url)), { what: 'the server to stop accepting connections' });
+      process.kill(server, 'SIGTERM');
+      expect(await held.send()).toBe(201);
+      expect(await exited).toBe(0);
+    });
+
     it('a launcher killed with SIGKILL takes its server with it, and the data dir can be served again', async () => {
       const { launcher, server } = await launch();
       launcher.kill('SIGKILL');
