@@ -39,6 +39,7 @@ const code = await runCli(await commandsFor(argv), argv, {
   cwd: process.cwd(),
   log,
   signal: controller.signal,
-  relaunch: processRelauncher({ execPath: process.execPath, execArgv: process.execArgv, argv: process.argv.slice(1), env: process.env, signal: controller.signal }),
+  // A launched child never launches again.
+  ...(!launched && { relaunch: processRelauncher({ execPath: process.execPath, execArgv: process.execArgv, argv: process.argv.slice(1), env: process.env, signal: controller.signal }) }),
 });
 process.exitCode = code;

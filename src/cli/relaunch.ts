@@ -24,31 +24,44 @@ export interface LaunchingProcess {
   readonly signal: AbortSignal;
 }
 
-/** The option's name (`--v8-pool-size` of `--v8-pool-size=1`): one the operator set, to any value, is theirs. */
-const optionName = (option: string): string => option.split('=', 1)[0] ?? option;
+/**
+ * The option's name (`--v8-pool-size` of `--v8-pool-size=1`; Node reads `_` as `-`): one the operator set, to any
+ * value, is theirs.
+ */
+const optionName = (option: string): string => (option.split('=', 1)[0] ?? option).replaceAll('_', '-');
+
+const givenOptions = (execArgv: readonly string[], nodeOptions: string | undefined): string[] =>
+  [...execArgv, ...(nodeOptions ?? '').split(/\s+/)].map(optionName);
 
 /** Whether `option` (by name) is among the process's own options or NODE_OPTIONS. */
 export function hasNodeOption(option: string, execArgv: readonly string[], nodeOptions: string | undefined): boolean {
-  const name = optionName(option);
-  return [...execArgv, ...(nodeOptions ?? '').split(/\s+/)].some((given) => optionName(given) === name);
+  return givenOptions(execArgv, nodeOptions).includes(optionName(option));
 }
 
+/** A debugger asked for (`--inspect`, `--inspect-brk`, …) belongs to the process that runs the code: this one. */
+const debugging = (execArgv: readonly string[], nodeOptions: string | undefined): boolean =>
+  givenOptions(execArgv, nodeOptions).some((name) => name.startsWith('--inspect') || name.startsWith('--debug'));
+
+/** A relauncher for the real entry point; none (undefined) in a process that was itself launched. */
 export function processRelauncher(proc: LaunchingProcess): Relauncher {
   return (options) => {
-    if (proc.env[LAUNCHED] !== undefined) return undefined;
-    const missing = options.filter((option) => !hasNodeOption(option, proc.execArgv, proc.env['NODE_OPTIONS']));
+    const nodeOptions = proc.env['NODE_OPTIONS'];
+    if (debugging(proc.execArgv, nodeOptions)) return undefined;
+    const missing = options.filter((option) => !hasNodeOption(option, proc.execArgv, nodeOptions));
     if (missing.length === 0) return undefined;
+    // Asked to stop before the child ever ran: as the command would have, it stops at once, cleanly.
+    if (proc.signal.aborted) return Promise.resolve(0);
     return runChild(proc, missing);
   };
 }
 
 function runChild(proc: LaunchingProcess, options: readonly string[]): Promise<number> {
-  // Its own session: a terminal's Ctrl-C reaches the launcher only, which passes one stop on (the child would take a
-  // second signal as "stop now"). The IPC channel tells the child when the launcher is gone.
+  // In the launcher's process group: a terminal's Ctrl-C, Ctrl-Z or hang-up reaches both, as it would one process
+  // (the child takes any number of stops as one; see followLauncher). The IPC channel carries the launcher's stop and
+  // tells the child when the launcher is gone.
   const child = spawn(proc.execPath, [...proc.execArgv, ...options, ...proc.argv], {
     env: { ...proc.env, [LAUNCHED]: '1' },
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-    detached: true,
   });
   // A message, not a signal: a supervisor that signals every process of the service (systemd's default) reaches the
   // child too, and a second signal would mean "stop now" to it; a stop message after a signal changes nothing.
@@ -59,7 +72,8 @@ function runChild(proc: LaunchingProcess, options: readonly string[]): Promise<n
   };
   proc.signal.addEventListener('abort', stop, { once: true });
   return new Promise<number>((resolve, reject) => {
-    child.once('error', (error) => {
+    // Every error, not the first only: a failed kill later (EPERM) must not go unhandled and end the launcher.
+    child.on('error', (error) => {
       proc.signal.removeEventListener('abort', stop);
       reject(error);
     });
@@ -79,6 +93,8 @@ function runChild(proc: LaunchingProcess, options: readonly string[]): Promise<n
  */
 export function followLauncher(proc: NodeJS.Process, stop: () => void): boolean {
   if (proc.env[LAUNCHED] === undefined || !proc.channel) return false;
+  // Not handed down: a dashcd that this one starts (through git hooks, say) is launched by nobody.
+  delete proc.env[LAUNCHED];
   proc.channel.unref();
   proc.on('message', (message) => {
     if (message === STOP) stop();

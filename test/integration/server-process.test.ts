@@ -106,11 +106,14 @@ async function storedVersion(dashboardsDir: string, id: string): Promise<number>
 describe('dashcd serve as a child process', () => {
   let dataDir: string;
   const children: ChildProcess[] = [];
+  /** Servers started by a launcher: killed launchers take them down, which the data dir's removal waits for. */
+  const launchedServers: number[] = [];
   beforeEach(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'dashcd-process-'));
   });
   afterEach(async () => {
     for (const child of children.splice(0)) child.kill('SIGKILL');
+    for (const pid of launchedServers.splice(0)) await waitFor(() => processEnded(pid), { what: `launched server ${pid} to end` });
     await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -165,14 +168,16 @@ describe('dashcd serve as a child process', () => {
 
   describe('started without the server\'s Node options, it serves from a child process that has them', () => {
     /** `dashcd serve` as a user starts it, and the server process it launched (the data dir's owner). */
-    async function launch({ group = false } = {}): Promise<{ launcher: ChildProcess; server: number; url: string; exited: Promise<number | null> }> {
+    async function launch({ group = false } = {}): Promise<{ launcher: ChildProcess & { pid: number }; server: number; url: string; exited: Promise<number | null> }> {
       // `group`: in a process group of its own, as a shell's foreground job, for a signal to the whole group.
       const launcher = spawn(process.execPath, [MAIN_JS, 'serve', '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'], env: CHILD_ENV, detached: group });
       children.push(launcher);
       const exited = new Promise<number | null>((resolve) => launcher.once('exit', (code) => resolve(code)));
       const url = await servedUrl(launcher);
-      const server = (await readOwner(dataDir))?.pid ?? 0;
-      return { launcher, server, url, exited };
+      const server = (await readOwner(dataDir))?.pid;
+      if (server === undefined || launcher.pid === undefined) throw new Error('serve printed its URL without an owner or a pid');
+      launchedServers.push(server);
+      return { launcher: launcher as ChildProcess & { pid: number }, server, url, exited };
     }
 
     it('the child runs with the options, under the launcher, and a Ctrl-C at the terminal stops both cleanly (exit 0)', async () => {
@@ -182,9 +187,9 @@ describe('dashcd serve as a child process', () => {
       expect(await commandLine(server)).toEqual(expect.arrayContaining([...serverNodeOptions(), MAIN_JS, 'serve']));
       expect(await accepts(url)).toBe(true);
 
-      // A terminal's Ctrl-C goes to the whole foreground group. One stop reaches the server, a graceful one: a second
-      // (the group's SIGINT, then the launcher's) would have meant "now", exit 130.
-      process.kill(-(launcher.pid ?? 0), 'SIGINT');
+      // A terminal's Ctrl-C goes to the whole foreground group: the server has its own SIGINT and the launcher's stop,
+      // and takes them as one clean stop (a second stop meaning "now" would have ended it with 130).
+      process.kill(-launcher.pid, 'SIGINT');
       expect(await exited).toBe(0);
       await waitFor(() => processEnded(server), { what: 'the server process to end' });
       expect(await readOwner(dataDir)).toBeUndefined();
@@ -221,7 +226,8 @@ describe('dashcd serve as a child process', () => {
       children.push(second);
       let stderr = '';
       second.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      expect(await new Promise((resolve) => second.once('exit', resolve))).toBe(4);
+      // 'close': the message comes from the launched child through the shared pipe, which may outlive the exit.
+      expect(await new Promise((resolve) => second.once('close', resolve))).toBe(4);
       expect(stderr).toMatch(/in use by dashcd pid \d+/);
       launcher.kill('SIGTERM');
       expect(await exited).toBe(0);

@@ -20,15 +20,26 @@ describe('relaunching a command with Node options', () => {
   it('finds an option by name, with any value, in the process options or NODE_OPTIONS', () => {
     expect(hasNodeOption('--v8-pool-size=1', ['--v8-pool-size=3'], undefined)).toBe(true);
     expect(hasNodeOption('--v8-pool-size=1', [], '--max-old-space-size=512  --v8-pool-size=2')).toBe(true);
+    expect(hasNodeOption('--v8-pool-size=1', ['--v8_pool_size=2'], undefined)).toBe(true);
     expect(hasNodeOption('--v8-pool-size=1', ['--v8-pool-size-x=1', '--inspect'], '--max-old-space-size=512')).toBe(false);
     expect(hasNodeOption('--v8-pool-size=1', [], undefined)).toBe(false);
   });
 
-  it('does nothing when every option is set already, or in the launched child itself', () => {
+  it('does nothing when every option is set already (in either spelling), or when a debugger is asked for', () => {
     expect(processRelauncher(proc(['--v8-pool-size=4']))(['--v8-pool-size=1'])).toBeUndefined();
+    expect(processRelauncher(proc(['--v8_pool_size=4']))(['--v8-pool-size=1'])).toBeUndefined();
     expect(processRelauncher(proc([], { NODE_OPTIONS: '--v8-pool-size=4' }))(['--v8-pool-size=1'])).toBeUndefined();
-    // A child that somehow lacks the option never launches again.
-    expect(processRelauncher(proc([], { DASHCD_LAUNCHED: '1' }))(['--v8-pool-size=1'])).toBeUndefined();
+    // The debugger belongs to the process that runs the code.
+    expect(processRelauncher(proc(['--inspect-brk=0']))(['--v8-pool-size=1'])).toBeUndefined();
+    expect(processRelauncher(proc([], { NODE_OPTIONS: '--inspect' }))(['--v8-pool-size=1'])).toBeUndefined();
+  });
+
+  it('starts no child when asked to stop before it would run, and reports a clean stop', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('received SIGINT'));
+    // A Node that does not exist: spawning it would fail the promise.
+    const relaunch = processRelauncher({ ...proc([]), execPath: join(dir, 'no-node'), signal: controller.signal });
+    await expect(relaunch(['--v8-pool-size=1'])).resolves.toBe(0);
   });
 
   it('runs the command again with only the missing options, and resolves with the child\'s exit code', async () => {
