@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { hasNodeOption } from '../src/cli/relaunch.js';
 import { mapConcurrent } from '../src/lib/concurrency.js';
 import { FIGURES } from './figures/index.js';
 import { NotMeasurableYet, type Figure, type FigureContext, type LoadGenerator } from './lib/figure.js';
@@ -92,6 +93,14 @@ async function runFigure(figure: Figure, options: BenchOptions, root: string, sh
   }
 }
 
+/**
+ * The bench's own process is the client of the page figures, on the same cores as the server it times. With Node's
+ * 4 platform threads its collections woke helper threads that took the cores from the server: nearly every page of
+ * a pass's slowest 1 % overlapped one, against the bare server as much as against dashcd (events page p99 5.5 ms for
+ * both; started with a pool of 1, 0.36 and 0.22 ms). `npm run bench` starts it so.
+ */
+const CLIENT_POOL_OPTION = '--v8-pool-size=1';
+
 async function main(argv: readonly string[]): Promise<number> {
   const options = parseBenchOptions(argv);
   if (options.list) {
@@ -103,6 +112,9 @@ async function main(argv: readonly string[]): Promise<number> {
   options.loadGenerator = await chooseLoadGenerator(options.smoke);
   options.commit = `${machine.gitCommit}${machine.gitDirty ? ' (dirty)' : ''}`;
   process.stderr.write(`dashcd bench (${options.smoke ? 'smoke' : 'full'}) on ${describeMachine(machine)}\n`);
+  if (!hasNodeOption(CLIENT_POOL_OPTION, process.execArgv, process.env['NODE_OPTIONS'])) {
+    process.stderr.write(`warning: this process runs without ${CLIENT_POOL_OPTION} (npm run bench gives it): its collector's helper threads take cores from the servers it times\n`);
+  }
   const root = await mkdtemp(join(tmpdir(), 'dashcd-bench-'));
   const figures: FigureResult[] = [];
   const runStartedAt = new Date().toISOString();
@@ -124,7 +136,7 @@ async function main(argv: readonly string[]): Promise<number> {
     takenAt: new Date().toISOString(),
     mode: options.smoke ? 'smoke' : 'full',
     machine,
-    settings: { runs: options.runs, warmups: options.warmups, loadDurationMs: options.loadDurationMs, seed: options.seed, sizes: options.sizes, connections: 32, loadGenerator: options.loadGenerator },
+    settings: { runs: options.runs, warmups: options.warmups, loadDurationMs: options.loadDurationMs, seed: options.seed, sizes: options.sizes, connections: 32, loadGenerator: options.loadGenerator, benchNodeOptions: process.execArgv },
     figures,
   };
   const merged = await mergeResults(options.out, current, FIGURES.map((f) => f.name));

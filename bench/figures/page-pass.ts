@@ -5,74 +5,77 @@ import type { EventSetInfo } from '../data/events.js';
 import type { FigureContext } from '../lib/figure.js';
 import type { Measurement } from '../lib/repeat.js';
 import { authHeaders, endpointParts, type Endpoint } from '../lib/seed.js';
+import { PauseCorrectedTimer } from '../lib/client-pauses.js';
 import { summarizeLatencies } from '../lib/stats.js';
 import { eventsPath, firstQuery, VARIANTS, type Variant } from './event-pages.js';
 
 /** Page bodies kept from a pass for the bare server; cycled, they stand for every page of the same pass. */
 const KEPT_PAGES = 50;
 
-/** One full pass's figures, the p99 the goal is about first. */
+/**
+ * One full pass's figures, the p99 the goal is about first; `pausedPages` had time taken out of them for the
+ * client's own collections, `pausedMs` in all (see PauseCorrectedTimer).
+ */
 export interface PassResult {
   pages: number;
   p50: number;
   p99: number;
   max: number;
+  pausedPages: number;
+  pausedMs: number;
 }
 
 /** Asks for one path and reads the body whole: the time a client waits before it could parse the page. */
-async function timedGet(pool: Pool, path: string, headers: Record<string, string>): Promise<{ ms: number; body: Buffer }> {
-  const started = performance.now();
+async function timedGet(pool: Pool, path: string, headers: Record<string, string>, timer: PauseCorrectedTimer): Promise<Buffer> {
+  const start = performance.now();
   const res = await pool.request({ path, method: 'GET', headers });
   const chunks: Buffer[] = [];
   for await (const chunk of res.body) chunks.push(chunk as Buffer);
-  const ms = performance.now() - started;
+  timer.record({ start, end: performance.now() });
   const body = Buffer.concat(chunks);
   if (res.statusCode !== 200) throw new Error(`${path} answered ${res.statusCode}: ${body.toString().slice(0, 300)}`);
-  return { ms, body };
+  return body;
 }
 
-function summarizePass(latencies: readonly number[]): PassResult {
-  const s = summarizeLatencies(Float64Array.from(latencies));
-  return { pages: latencies.length, p50: s.p50, p99: s.p99, max: s.max };
+/** Runs `requests` with one connection to `origin` and a timer, and sums up what the timer saw. */
+async function timedPass(origin: string, requests: (get: (path: string, headers?: Record<string, string>) => Promise<Buffer>) => Promise<void>): Promise<PassResult> {
+  const pool = new Pool(origin, { connections: 1 });
+  const timer = new PauseCorrectedTimer();
+  try {
+    await requests((path, headers = {}) => timedGet(pool, path, headers, timer));
+  } finally {
+    await pool.close();
+  }
+  const { ms, pausedRequests, pausedMs } = await timer.finish();
+  const s = summarizeLatencies(Float64Array.from(ms));
+  return { pages: ms.length, p50: s.p50, p99: s.p99, max: s.max, pausedPages: pausedRequests, pausedMs };
 }
 
 /**
  * Every page of one query, in order, over one connection, following `nextCursor` as `dashcd events pull` does.
- * Each page is timed from request to last body byte; the JSON parse that finds the cursor is outside the timing.
+ * Each page is timed from request to last body byte, less the client's own collection pauses in between; the JSON
+ * parse that finds the cursor is outside the timing.
  * `keep` collects up to KEPT_PAGES bodies spread over the pass (for the bare baseline).
  */
-export async function dashcdPass(endpoint: Endpoint, query: string, keep?: Buffer[]): Promise<PassResult> {
-  const pool = new Pool(endpointParts(endpoint).origin, { connections: 1 });
-  const latencies: number[] = [];
+export function dashcdPass(endpoint: Endpoint, query: string, keep?: Buffer[]): Promise<PassResult> {
   const headers = authHeaders(endpoint);
-  try {
+  return timedPass(endpointParts(endpoint).origin, async (get) => {
+    let pages = 0;
     for (let next: string | null | undefined = query; next; ) {
-      const { ms, body } = await timedGet(pool, eventsPath(endpoint, next), headers);
-      latencies.push(ms);
-      if (keep && keep.length < KEPT_PAGES && latencies.length % 7 === 1) keep.push(body);
+      const body = await get(eventsPath(endpoint, next), headers);
+      pages += 1;
+      if (keep && keep.length < KEPT_PAGES && pages % 7 === 1) keep.push(body);
       const page = JSON.parse(body.toString()) as { nextCursor?: string | null };
       next = page.nextCursor ? `cursor=${encodeURIComponent(page.nextCursor)}` : undefined;
     }
-  } finally {
-    await pool.close();
-  }
-  return summarizePass(latencies);
+  });
 }
 
 /** The same number of requests, same client, against a server answering kept page bodies from memory. */
-export async function barePass(origin: string, pages: number, kept: number): Promise<PassResult> {
-  const pool = new Pool(origin, { connections: 1 });
-  const latencies: number[] = [];
-  try {
-    for (let i = 0; i < pages; i++) {
-      const { ms, body } = await timedGet(pool, `/page/${i % kept}`, {});
-      latencies.push(ms);
-      JSON.parse(body.toString());
-    }
-  } finally {
-    await pool.close();
-  }
-  return summarizePass(latencies);
+export function barePass(origin: string, pages: number, kept: number): Promise<PassResult> {
+  return timedPass(origin, async (get) => {
+    for (let i = 0; i < pages; i++) JSON.parse((await get(`/page/${i % kept}`)).toString());
+  });
 }
 
 /** The bytes file the bare server serves: `/page/<i>` → a kept page body. */
@@ -90,27 +93,28 @@ export function passQuery(info: EventSetInfo, variant: Variant | 'entity+type'):
   return q.toString();
 }
 
-/** A full pass of every variant as one measurement: `p99 <variant>`, `p50 <variant>`, `max <variant>`, `pages <variant>`. */
+/** A full pass of every variant as one measurement (see passMeasurement). */
 export async function allPasses(run: (variant: Variant) => Promise<PassResult>): Promise<Measurement> {
   const out: Measurement = {};
-  for (const variant of VARIANTS) {
-    const r = await run(variant);
-    out[`p99 ${variant}`] = r.p99;
-    out[`p50 ${variant}`] = r.p50;
-    out[`max ${variant}`] = r.max;
-    out[`pages ${variant}`] = r.pages;
-  }
+  for (const variant of VARIANTS) Object.assign(out, passMeasurement(variant, await run(variant)));
   return out;
 }
 
+/** One pass's figures as a measurement, each key ending in `key` (the query's name). */
+export function passMeasurement(key: string, r: PassResult): Measurement {
+  return {
+    [`p99 ${key}`]: r.p99,
+    [`p50 ${key}`]: r.p50,
+    [`max ${key}`]: r.max,
+    [`pages ${key}`]: r.pages,
+    [`client-paused pages ${key}`]: r.pausedPages,
+    [`client-paused ms ${key}`]: r.pausedMs,
+  };
+}
+
 /** One page asked for `times` times in a row (a first page, where no cursor can be followed). */
-export async function repeatPage(endpoint: Endpoint, query: string, times: number): Promise<PassResult> {
-  const pool = new Pool(endpointParts(endpoint).origin, { connections: 1 });
-  const latencies: number[] = [];
-  try {
-    for (let i = 0; i < times; i++) latencies.push((await timedGet(pool, eventsPath(endpoint, query), authHeaders(endpoint))).ms);
-  } finally {
-    await pool.close();
-  }
-  return summarizePass(latencies);
+export function repeatPage(endpoint: Endpoint, query: string, times: number): Promise<PassResult> {
+  return timedPass(endpointParts(endpoint).origin, async (get) => {
+    for (let i = 0; i < times; i++) JSON.parse((await get(eventsPath(endpoint, query), authHeaders(endpoint))).toString());
+  });
 }

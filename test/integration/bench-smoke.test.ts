@@ -61,7 +61,8 @@ describe('npm run bench -- --smoke', () => {
     await transpileBench(repo, built);
     const out = join(dir, 'latest.json');
     try {
-      await run(process.execPath, [join(built, 'bench/run.js'), '--smoke', '--out', out], { cwd: repo, maxBuffer: 16 << 20 });
+      // As `npm run bench` starts it.
+      await run(process.execPath, ['--v8-pool-size=1', join(built, 'bench/run.js'), '--smoke', '--out', out], { cwd: repo, maxBuffer: 16 << 20 });
     } catch (error) {
       exitCode = (error as { code?: number }).code ?? 1;
       stderr = (error as { stderr?: string }).stderr ?? '';
@@ -115,6 +116,10 @@ describe('npm run bench -- --smoke', () => {
     expect(rows.map((row) => row.unit)).toEqual(shmIsTmpfs ? ['ms', 'req/s'] : []);
     for (const row of rows) expect(row.baseline?.value.runs.length).toBe(results.settings['runs']);
     expect(String(put?.details?.['inMemoryDataDir'])).toMatch(shmIsTmpfs ? /^\/dev\/shm\/dashcd-bench-put-/ : /no tmpfs/);
+  });
+
+  it('records the Node options the bench process ran with, as npm run bench starts it', () => {
+    expect(results.settings['benchNodeOptions']).toEqual(['--v8-pool-size=1']);
   });
 
   it('writes the printed table beside the results file', async () => {
