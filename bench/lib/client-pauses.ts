@@ -26,8 +26,9 @@ export interface CorrectedTimings {
  * (perf_hooks `gc` entries) while one was under way: the server's answer waited in the socket meanwhile. Paging
  * the events feed, the client's parse of each page leaves garbage, and nearly every page of a pass's slowest 1 %
  * overlapped one of the client's collections (bench `events-page`, an instrumented build: 57–67 of 66–68), against
- * the bare server as much as against dashcd. The parse itself is already outside the timing; this keeps what it
- * costs later outside too. The server's own collections stay in: they are in its process.
+ * the bare server as much as against dashcd. Most of that cost was the helper threads a collection wakes, which took
+ * the server's cores (run.ts starts the bench with one); the pauses alone were 0.1–0.2 ms of p99. The parse itself
+ * is outside the timing, and this keeps what it costs later outside too. The server's own collections stay in.
  */
 export class PauseCorrectedTimer {
   private readonly spans: Span[] = [];
