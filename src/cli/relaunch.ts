@@ -3,7 +3,7 @@ import { constants } from 'node:os';
 
 /**
  * Runs this very command again in a child of the same Node with extra Node options, and resolves with its exit code;
- * undefined when there is nothing to do (the options are set already, or this is the child). The one way to give a
+ * undefined when it runs here after all (the options are set already, or a debugger is asked for). The one way to give a
  * command started as `dashcd …` options Node reads only at start-up (V8's thread pool cannot be resized later, and a
  * V8 flag changed at run time crashed the process in a collection).
  */
@@ -42,7 +42,7 @@ export function hasNodeOption(option: string, execArgv: readonly string[], nodeO
 const debugging = (execArgv: readonly string[], nodeOptions: string | undefined): boolean =>
   givenOptions(execArgv, nodeOptions).some((name) => name.startsWith('--inspect') || name.startsWith('--debug'));
 
-/** A relauncher for the real entry point; none (undefined) in a process that was itself launched. */
+/** The real entry point's relauncher (main.ts gives none to a process that was itself launched). */
 export function processRelauncher(proc: LaunchingProcess): Relauncher {
   return (options) => {
     const nodeOptions = proc.env['NODE_OPTIONS'];
@@ -63,8 +63,7 @@ function runChild(proc: LaunchingProcess, options: readonly string[]): Promise<n
     env: { ...proc.env, [LAUNCHED]: '1' },
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
   });
-  // A message, not a signal: a supervisor that signals every process of the service (systemd's default) reaches the
-  // child too, and a second signal would mean "stop now" to it; a stop message after a signal changes nothing.
+  // Over the channel (a SIGTERM if it is gone); the child takes this and any signal it gets itself as one stop.
   const stop = (): void => {
     const signal = (): void => void child.kill('SIGTERM');
     if (child.connected) child.send(STOP, (error: Error | null) => error && signal());
