@@ -3,9 +3,9 @@ import { constants } from 'node:os';
 
 /**
  * Runs this very command again in a child of the same Node with extra Node options, and resolves with its exit code;
- * undefined when it runs here after all (the options are set already, or a debugger is asked for). The one way to give a
- * command started as `dashcd …` options Node reads only at start-up (V8's thread pool cannot be resized later, and a
- * V8 flag changed at run time crashed the process in a collection).
+ * undefined when it runs here after all (the options are set already, or a debugger is asked for). The one way to
+ * give a command started as `dashcd …` options Node reads only at start-up (V8's thread pool cannot be resized
+ * later, and a V8 flag changed at run time crashed the process in a collection).
  */
 export type Relauncher = (options: readonly string[]) => Promise<number> | undefined;
 
