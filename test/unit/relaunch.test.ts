@@ -1,7 +1,8 @@
+import { EventEmitter } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hasNodeOption, processRelauncher } from '../../src/cli/relaunch.js';
+import { followLauncher, hasNodeOption, processRelauncher } from '../../src/cli/relaunch.js';
 import { serverNodeOptions } from '../../src/server/server-node-options.js';
 import { tempDirPerTest } from '../helpers/scratch.js';
 
@@ -55,5 +56,43 @@ describe('relaunching a command with Node options', () => {
     expect(serverNodeOptions(4)).toEqual(['--v8-pool-size=1']);
     expect(serverNodeOptions(8)).toEqual(['--v8-pool-size=3']);
     expect(serverNodeOptions(16)).toEqual(['--v8-pool-size=11']);
+  });
+});
+
+describe('a launched child following its launcher', () => {
+  /** Just what followLauncher touches of a process: its environment, IPC channel, events and kill. */
+  function fakeProcess(env: Record<string, string | undefined>, withChannel = true) {
+    const events = new EventEmitter();
+    const unrefs: number[] = [];
+    const kills: Array<[number, string]> = [];
+    const proc = Object.assign(events, {
+      env,
+      pid: 4242,
+      channel: withChannel ? { unref: () => unrefs.push(1) } : undefined,
+      kill: (pid: number, signal: string) => kills.push([pid, signal]),
+    });
+    return { proc: proc as unknown as NodeJS.Process, events, unrefs, kills };
+  }
+
+  it('does nothing in a process nobody launched', () => {
+    const stops: number[] = [];
+    expect(followLauncher(fakeProcess({}).proc, () => stops.push(1))).toBe(false);
+    expect(followLauncher(fakeProcess({ DASHCD_LAUNCHED: '1' }, false).proc, () => stops.push(1))).toBe(false);
+  });
+
+  it('stops cleanly when asked, dies with its launcher, never keeps itself alive for it, and hands no marker down', () => {
+    const env: Record<string, string | undefined> = { DASHCD_LAUNCHED: '1', PATH: '/bin' };
+    const { proc, events, unrefs, kills } = fakeProcess(env);
+    let stops = 0;
+    expect(followLauncher(proc, () => (stops += 1))).toBe(true);
+    expect(env).toEqual({ PATH: '/bin' });
+    expect(unrefs).toHaveLength(1);
+    events.emit('message', 'something else');
+    expect(stops).toBe(0);
+    events.emit('message', 'stop');
+    expect(stops).toBe(1);
+    expect(kills).toEqual([]);
+    events.emit('disconnect');
+    expect(kills).toEqual([[4242, 'SIGKILL']]);
   });
 });
