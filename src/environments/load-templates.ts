@@ -6,6 +6,7 @@ import { fastParseYaml } from '../desired/fast-yaml/fast-parse.js';
 import type { Diagnostic } from '../desired/load-desired.js';
 import { readSources } from '../desired/read-sources.js';
 import type { PlainObject } from './deep-merge.js';
+import { flowTemplateMessage, quoteFlowTemplates, unquotedFlowTemplates } from './flow-templates.js';
 import type { TemplateFile } from './resolve-environment.js';
 
 export interface LoadTemplatesResult {
@@ -36,18 +37,40 @@ export async function loadTemplates({ dir, cwd }: { dir: string; cwd: string }):
     if (source.kind === 'unreadable') diagnostics.push({ file, line: 0, col: 0, path: '', message: `cannot read the file (${source.reason})` });
     if (source.kind !== 'read') continue;
     const parsed = parseTemplateFile(source.source);
-    if ('value' in parsed) files.push({ file, name: source.name, source: source.source, value: parsed.value });
-    else diagnostics.push(...parsed.problems.map((p) => ({ file, ...p })));
+    if ('value' in parsed) files.push({ file, name: source.name, source: source.source, value: parsed.value, ...(parsed.problems ? { referenceOnly: true as const } : {}) });
+    diagnostics.push(...(parsed.problems ?? []).map((p) => ({ file, ...p })));
   }
   return { files, diagnostics, count: sources.length };
 }
 
-type Parsed = { value: PlainObject } | { problems: { line: number; col: number; path: string; message: string }[] };
+type Problem = { line: number; col: number; path: string; message: string };
+/** `value` and `problems` both: the file read once its unquoted flow templates were quoted (see below). */
+type Parsed = { value: PlainObject; problems?: Problem[] } | { problems: Problem[] };
 
-/** The fast parser when it accepts the file; else `yaml`, which also says where a syntax error is. */
+/**
+ * The fast parser when it accepts the file; else `yaml`, which also says where a syntax error is. Unquoted templates
+ * in flow collections are one problem each, at the template, instead of `yaml`'s cascade of brace errors; the file
+ * is then read as if they were quoted, so its id and the values it uses still count for the other files (no false
+ * "no dashboard file" or "value unused" elsewhere), while its problems keep it out of every environment.
+ */
 export function parseTemplateFile(source: string): Parsed {
   const fast = fastParseYaml(source);
   if (fast.ok) return isDashboardShaped(fast.value) ? { value: fast.value } : { problems: [{ line: 1, col: 1, path: '', message: NOT_A_DASHBOARD }] };
+  const parsed = parseWithYaml(source);
+  if ('value' in parsed) return parsed;
+  const flow = unquotedFlowTemplates(source);
+  if (flow.length === 0) return parsed;
+  const problems = flow.map((f) => ({ ...linePos(source, f.offset), path: '', message: flowTemplateMessage(f) }));
+  const quoted = parseWithYaml(quoteFlowTemplates(source, flow));
+  return 'value' in quoted ? { value: quoted.value, problems } : { problems: [...problems, ...parsed.problems] };
+}
+
+function linePos(source: string, offset: number): { line: number; col: number } {
+  const before = source.slice(0, offset);
+  return { line: before.split('\n').length, col: offset - before.lastIndexOf('\n') };
+}
+
+function parseWithYaml(source: string): Parsed {
   const lines = new LineCounter();
   const docs = parseAllDocuments(source, { lineCounter: lines, prettyErrors: false });
   const at = (offset: number): { line: number; col: number } => lines.linePos(offset);

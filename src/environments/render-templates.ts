@@ -45,16 +45,29 @@ export function renderTemplates(value: unknown, ctx: RenderContext): RenderResul
 
 function walk(value: unknown, path: Path, ctx: RenderContext, result: RenderResult): unknown {
   if (typeof value === 'string') return hasTemplate(value) ? renderString(value, path, ctx, result) : value;
-  if (Array.isArray(value)) return value.map((item, i) => walk(item, [...path, i], ctx, result));
+  if (Array.isArray(value)) return value.flatMap((item, i) => renderItem(item, [...path, i], ctx, result));
   if (!isPlainObject(value)) return value;
   const out = {};
   for (const [key, member] of Object.entries(value)) setOwn(out, key, walk(member, [...path, key], ctx, result));
   return out;
 }
 
+/**
+ * A list item that is a whole template giving an empty string is left out: `tags: [team, "${{ env.group }}"]` in an
+ * environment without a group is `[team]`, not a tag that is empty (which the service would keep as one).
+ */
+function renderItem(item: unknown, path: Path, ctx: RenderContext, result: RenderResult): unknown[] {
+  const rendered = walk(item, path, ctx, result);
+  return rendered === '' && typeof item === 'string' && isWhole(parseTemplate(item)) ? [] : [rendered];
+}
+
+function isWhole(parts: readonly TemplatePart[]): boolean {
+  return parts.length === 1 && parts[0]?.kind === 'expr';
+}
+
 function renderString(text: string, path: Path, ctx: RenderContext, result: RenderResult): unknown {
   const parts = parseTemplate(text);
-  const whole = parts.length === 1 && parts[0]?.kind === 'expr';
+  const whole = isWhole(parts);
   let out = '';
   for (const part of parts) {
     if (part.kind === 'text') {

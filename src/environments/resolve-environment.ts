@@ -24,6 +24,11 @@ export interface TemplateFile {
   value: PlainObject;
   /** The parsed `dashcd:` member; files whose member is invalid never get here. */
   block?: DashcdBlock;
+  /**
+   * The file only reads once its mistakes are corrected (an unquoted flow template, reported where it is loaded):
+   * its id and templates count for other files, but it is a dashboard of no environment.
+   */
+  referenceOnly?: true;
 }
 
 export interface EnvironmentDesired {
@@ -65,6 +70,7 @@ export function resolveEnvironment(files: readonly TemplateFile[], env: Environm
       continue;
     }
     seen.set(entry.id, entry);
+    if (entry.file.referenceOnly) continue;
     const ctx: RenderContext = { env, values: env.values, dashboardId: (ref) => referenceId(ref, entry.file.name, { byName, known, env: env.name }) };
     const rendered = renderTemplates(entry.layered.value, ctx);
     const problems = [...entry.layered.problems, ...renderProblems(entry, rendered)];

@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../desired/load-desired.js';
+import { closest } from '../lib/closest.js';
 import type { DashboardId } from '../schema/ids.js';
 import { DASHCD_KEY, DashcdBlock } from './dashcd-block.js';
 import { isPlainObject } from './deep-merge.js';
@@ -41,8 +42,12 @@ export function resolveEnvironments(input: ResolveInput): ResolveResult {
     if ('problems' in checked) diagnostics.push(...checked.problems.map((p) => locate(file, p)));
     else files.push({ ...file, ...(checked.block ? { block: checked.block } : {}) });
   }
-  const environments = input.selected.map((env) => resolveEnvironment(files, env, { deriveId: input.deriveId, locate }));
-  return { environments, diagnostics, warnings: unusedValues(input) };
+  const unused = unusedValues(input);
+  const environments = input.selected.map((env) => {
+    const desired = resolveEnvironment(files, env, { deriveId: input.deriveId, locate });
+    return { ...desired, warnings: [...desired.warnings, ...(unused.byEnvironment.get(env.name) ?? [])] };
+  });
+  return { environments, diagnostics, warnings: unused.global };
 }
 
 /** The `dashcd:` member, its environment and group names checked against the declared ones. */
@@ -63,26 +68,39 @@ function checkBlock(raw: unknown, names: ReadonlySet<string>): { block?: DashcdB
   return problems.length > 0 ? { problems } : { block };
 }
 
-/** A value declared in dashcd.yaml that no template of any file names: a warning at its first definition. */
-function unusedValues(input: ResolveInput): Diagnostic[] {
+/**
+ * A value declared in dashcd.yaml that no template of any file names: a warning at its first definition. One whose
+ * name is close to a name templates do use is most likely misspelled (`managmentZone:` under prod leaves prod with
+ * the defaults' `managementZone`): it says which, and it is a warning of the environments that layer feeds, so
+ * `--strict` makes it an error there.
+ */
+function unusedValues(input: ResolveInput): { global: Diagnostic[]; byEnvironment: Map<string, Diagnostic[]> } {
   const used = new Set<string>();
   for (const file of input.files) {
     for (const { part } of templatesIn(file.value)) if (part.expr.kind === 'value') used.add(part.expr.path[0] as string);
   }
   const { config } = input.project;
-  const layers: [string[], unknown][] = [
-    [['values'], config.values],
-    ...Object.entries(config.groups ?? {}).map(([name, spec]): [string[], unknown] => [['groups', name, 'values'], groupValues(spec)]),
-    ...Object.entries(config.environments ?? {}).map(([name, spec]): [string[], unknown] => [['environments', name, 'values'], spec.values]),
+  const everyone = input.selected.map((e) => e.name);
+  const layers: { path: string[]; values: unknown; feeds: string[] }[] = [
+    { path: ['values'], values: config.values, feeds: everyone },
+    ...Object.entries(config.groups ?? {}).map(([name, spec]) => ({ path: ['groups', name, 'values'], values: groupValues(spec), feeds: input.selected.filter((e) => e.group === name).map((e) => e.name) })),
+    ...Object.entries(config.environments ?? {}).map(([name, spec]) => ({ path: ['environments', name, 'values'], values: spec.values, feeds: everyone.filter((e) => e === name) })),
   ];
   const reported = new Set<string>();
   const locate = createDiagnosticLocator(input.project);
   const project = { file: input.project.file, source: input.project.source };
-  return layers.flatMap(([path, values]) =>
-    Object.keys(isPlainObject(values) ? values : {}).flatMap((name) => {
-      if (used.has(name) || reported.has(name)) return [];
+  const global: Diagnostic[] = [];
+  const byEnvironment = new Map<string, Diagnostic[]>();
+  for (const { path, values, feeds } of layers) {
+    for (const name of Object.keys(isPlainObject(values) ? values : {})) {
+      if (used.has(name) || reported.has(name)) continue;
       reported.add(name);
-      return [locate(project, { path: [...path, name], message: `value ${name} is declared but no dashboard uses it (\${{ values.${name} }})` })];
-    }),
-  );
+      const hint = closest(name, [...used]);
+      const unused = `value ${name} is declared but no dashboard uses it`;
+      const problem = { path: [...path, name], message: hint ? `${unused} — did you mean ${hint}? (templates use \${{ values.${hint} }})` : `${unused} (\${{ values.${name} }})` };
+      if (hint === undefined) global.push(locate(project, problem));
+      else for (const env of input.selected.filter((e) => feeds.includes(e.name))) byEnvironment.set(env.name, [...(byEnvironment.get(env.name) ?? []), locate(project, problem, env)]);
+    }
+  }
+  return { global, byEnvironment };
 }

@@ -77,4 +77,18 @@ describe('validate with environments', () => {
     expect(applied.stdout).toContain('✓ dev: applied');
     expect(applied.stdout).toContain('✗ prod: invalid, nothing written (exit 3)');
   });
+
+  it('a misspelt value under an environment says which name templates use; --strict makes it an error of that environment', async () => {
+    const config = 'values:\n  note: notes\nenvironments:\n  dev:\n  prod:\n    values:\n      ntoe: prod notes\n';
+    project = await createProject({ 'dashcd.yaml': config, 'dashboards/hosts.yaml': HOSTS });
+    const cwd = project.root;
+    const lenient = await runDashcd(['validate'], { cwd });
+    expect(lenient.code, lenient.stdout + lenient.stderr).toBe(0);
+    expect(lenient.stdout).toContain('dashcd.yaml:7:13  [prod] warning: environments.prod.values.ntoe: value ntoe is declared but no dashboard uses it — did you mean note?');
+    const strict = await runDashcd(['validate', '--strict'], { cwd });
+    expect(strict.code).toBe(3);
+    expect(strict.stdout).toContain('dashcd.yaml:7:13  [prod] environments.prod.values.ntoe: value ntoe is declared but no dashboard uses it — did you mean note?');
+    expect((await runDashcd(['validate', '--strict', '--env', 'dev'], { cwd })).code).toBe(0);
+  });
 });
+

@@ -78,7 +78,7 @@ function resolve(files: Record<string, string>, config = CONFIG, names?: string[
   const templates = Object.entries(files).map(([name, source]) => {
     const file = parseTemplateFile(source);
     if (!('value' in file)) throw new Error(`${name} does not parse`);
-    return { file: `dashboards/${name}`, name, source, value: file.value };
+    return { file: `dashboards/${name}`, name, source, value: file.value, ...(file.problems ? { referenceOnly: true as const } : {}) };
   });
   return resolveEnvironments({
     files: templates,
@@ -176,4 +176,40 @@ describe('resolveEnvironments', () => {
       'dashboards/b.yaml:14:11  [prod] dashcd.overrides.prod.id: duplicate dashboard id 6b0f6d3e-0000-4000-8000-0000000000aa in prod: dashboards/a.yaml has the same id; every dashboard needs its own id',
     ]);
   });
+
+  it('suggests the used name for a misspelt value under an environment, as a warning of the environments it feeds', () => {
+    const config = 'values:\n  managementZone: null\nenvironments:\n  dev:\n  prod:\n    values:\n      managmentZone: { id: "1" }\n';
+    const file = 'dashboardMetadata:\n  name: A\n  owner: o\n  dashboardFilter: { managementZone: "${{ values.managementZone }}" }\ntiles: []\n';
+    const typo = resolve({ 'a.yaml': file }, config);
+    expect(typo.warnings).toEqual([]);
+    expect(typo.environments.map((e) => e.warnings.map(formatDiagnostic))).toEqual([
+      [],
+      ['dashcd.yaml:7:22  [prod] environments.prod.values.managmentZone: value managmentZone is declared but no dashboard uses it — did you mean managementZone? (templates use ${{ values.managementZone }})'],
+    ]);
+  });
 });
+
+describe('an unquoted template in a flow collection', () => {
+  const FLOW = 'dashboardMetadata: { name: A, owner: o }\ntiles:\n  - name: N\n    tileType: MARKDOWN\n    bounds: { top: 0, left: 0, width: 304, height: ${{ values.height }} }\n    markdown: x\n';
+  const LINKS = `dashboardMetadata: { name: B, owner: o }\ntiles:\n  - { name: L, tileType: MARKDOWN, bounds: { top: 0, left: 0, width: 304, height: 152 }, markdown: '\${{ dashboard("a.yaml") }}' }\n`;
+
+  it('is one problem at the template saying to quote it', () => {
+    expect(parseTemplateFile(FLOW).problems).toEqual([
+      { line: 5, col: 52, path: '', message: 'a template inside a flow collection ({ … } or [ … ]) must be quoted: write "${{ values.height }}" (in quotes a whole-value template still gives a number or an object)' },
+    ]);
+  });
+
+  it('quotes the whole plain scalar, text around the template included, in a list as in a map', () => {
+    const parsed = parseTemplateFile('dashboardMetadata: { name: A, owner: o, tags: [team, x-${{ env.name }}-${{ env.group }} , "q"] }\ntiles: []\n');
+    expect(parsed.problems?.map((p) => [p.line, p.col])).toEqual([[1, 56]]);
+    expect('value' in parsed && parsed.value.dashboardMetadata).toEqual({ name: 'A', owner: 'o', tags: ['team', 'x-${{ env.name }}-${{ env.group }}', 'q'] });
+  });
+
+  it('still counts for the other files (no false missing reference, no false unused value) and deploys nowhere', () => {
+    const result = resolve({ 'a.yaml': FLOW, 'b.yaml': LINKS }, 'values:\n  height: 152\nenvironments:\n  dev:\n');
+    expect(result.warnings).toEqual([]);
+    expect(result.environments[0]?.diagnostics).toEqual([]);
+    expect(result.environments[0]?.dashboards.map((d) => [d.file, d.body.tiles[0]?.markdown])).toEqual([['dashboards/b.yaml', deriveDashboardId('a.yaml')]]);
+  });
+});
+

@@ -83,13 +83,21 @@ describe('renderTemplates', () => {
     ]);
   });
 
+  it('leaves out a list item that is a whole template giving an empty string (env.group without a group), nothing else', () => {
+    const rendered = renderTemplates(
+      { tags: ['team', '${{ env.group }}', 'g-${{ env.group }}', '${{ values.empty }}', ''], name: '${{ env.group }}' },
+      { env: { name: 'dev', group: null }, values: { empty: '' }, dashboardId: noDashboards },
+    );
+    expect(rendered).toMatchObject({ problems: [], value: { tags: ['team', 'g-', ''], name: '' } });
+  });
+
   it('resolves dashboard("…") through the context and reports what it refuses', () => {
     const rendered = renderTemplates(['[Hosts](#dashboard;id=${{ dashboard("hosts.yaml") }})', '${{ dashboard("gone.yaml") }}'], {
       env: PROD,
       values,
       dashboardId: (file) => (file === 'hosts.yaml' ? { id: 'e5a4c2b0-0000-4000-8000-000000000001' } : { problem: `no ${file}` }),
     });
-    expect(rendered.value).toEqual(['[Hosts](#dashboard;id=e5a4c2b0-0000-4000-8000-000000000001)', '']);
+    expect(rendered.value).toEqual(['[Hosts](#dashboard;id=e5a4c2b0-0000-4000-8000-000000000001)']);
     expect(rendered.problems.map((p) => p.message)).toEqual(['no gone.yaml']);
   });
 });

@@ -1,0 +1,70 @@
+import { CST, Lexer } from 'yaml';
+
+/** An unquoted `${{ … }}` inside a flow collection: where it starts, and the plain scalar that holds it. */
+export interface FlowTemplate {
+  /** Offset of `${{` in the source. */
+  offset: number;
+  /** The `${{ … }}` as written. */
+  template: string;
+  /** The whole plain scalar holding it (`x-${{ env.name }}-eu`): what quoting it would wrap. */
+  scalar: { start: number; end: number };
+}
+
+// Lexer tokens that mark what follows and stand for no source text.
+const MARKERS = new Set([CST.DOCUMENT, CST.FLOW_END, CST.SCALAR]);
+
+/**
+ * Unquoted templates inside `{ … }` or `[ … ]`. There a plain scalar cannot hold `{`, so `height: ${{ values.h }}`
+ * reads as `$` followed by two flow mappings, and `yaml` reports a dozen errors about braces instead of the one
+ * mistake; finding the `$` directly before `{{` in flow context names it.
+ */
+export function unquotedFlowTemplates(source: string): FlowTemplate[] {
+  const tokens = [...new Lexer().lex(source)];
+  const found: FlowTemplate[] = [];
+  let offset = 0;
+  let depth = 0;
+  for (const [i, token] of tokens.entries()) {
+    if (MARKERS.has(token)) continue;
+    const type = CST.tokenType(token);
+    if (type === 'flow-map-start' || type === 'flow-seq-start') depth++;
+    else if (type === 'flow-map-end' || type === 'flow-seq-end') depth--;
+    else if (depth > 0 && tokens[i - 1] === CST.SCALAR && token.endsWith('$') && tokens[i + 1] === '{' && tokens[i + 2] === '{') {
+      const at = offset + token.length - 1;
+      const close = source.indexOf('}}', at);
+      const previous = found[found.length - 1];
+      // A second template in the same scalar is part of the first one's quoting.
+      if (close !== -1 && (previous === undefined || previous.scalar.end <= at)) found.push({ offset: at, template: source.slice(at, close + 2), scalar: { start: offset, end: scalarEnd(source, close + 2) } });
+    }
+    offset += token.length;
+  }
+  return found;
+}
+
+/** Where the plain scalar continuing after a template ends: at a flow indicator, a line end or ` #`; spaces trimmed. */
+function scalarEnd(source: string, from: number): number {
+  let end = from;
+  while (end < source.length && !/[,\]}\n\r]/.test(source[end] as string) && !source.startsWith(' #', end)) {
+    if (source.startsWith('${{', end)) {
+      const close = source.indexOf('}}', end);
+      if (close === -1) break;
+      end = close + 2;
+    } else end++;
+  }
+  while (end > from && source[end - 1] === ' ') end--;
+  return end;
+}
+
+/** The source with each such scalar quoted, as the user is told to write it (JSON quoting is valid YAML). */
+export function quoteFlowTemplates(source: string, found: readonly FlowTemplate[]): string {
+  let out = '';
+  let at = 0;
+  for (const { scalar } of found) {
+    out += source.slice(at, scalar.start) + JSON.stringify(source.slice(scalar.start, scalar.end));
+    at = scalar.end;
+  }
+  return out + source.slice(at);
+}
+
+export function flowTemplateMessage(found: FlowTemplate): string {
+  return `a template inside a flow collection ({ … } or [ … ]) must be quoted: write "${found.template.replace(/"/g, '\\"')}" (in quotes a whole-value template still gives a number or an object)`;
+}
