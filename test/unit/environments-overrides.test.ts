@@ -61,7 +61,7 @@ describe('loading templates', () => {
   it('parses a file whose values are templates, which the dashboard schema alone would refuse', () => {
     // In a flow mapping `{` is YAML's: a template there must be quoted, and the parser says where.
     const flow = parseTemplateFile('dashboardMetadata: { name: x, owner: o }\ntiles:\n  - bounds: { top: ${{ values.top }} }\n');
-    expect(flow.problems).toEqual([{ line: 3, col: 19, path: '', message: expect.stringContaining('must be quoted') }]);
+    expect(flow.problems).toEqual([{ line: 3, col: 20, path: '', message: expect.stringContaining('must be quoted') }]);
     expect(parseTemplateFile('dashboardMetadata: { name: x, owner: o }\ntiles:\n  - bounds:\n      top: ${{ values.top }}\n')).toEqual({
       value: { dashboardMetadata: { name: 'x', owner: 'o' }, tiles: [{ bounds: { top: '${{ values.top }}' } }] },
     });
