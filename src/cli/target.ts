@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import { environmentLabel } from '../client/environment-label.js';
 import { createApiClient, type ApiClient, type RetryPolicy } from '../client/api-client.js';
@@ -72,25 +71,10 @@ async function openLocal(dataDir: string, io: CommandIo): Promise<TargetSession>
   };
 }
 
-/**
- * The client for this run. Every request in flight and every retry wait listens for aborts on the client's signal,
- * so `--concurrency 8` plus the reads beside it pass Node's default of 10 listeners and would print a leak warning:
- * the client gets a relay of the run's signal whose limit is lifted, and the run's signal keeps a single listener.
- */
+/** The client for this run: its requests and retry waits stop when the run is aborted (Ctrl-C). */
 export function runClient(io: CommandIo, options: { baseUrl: string; token: string; retry?: Partial<RetryPolicy> }): { client: ApiClient; close(): Promise<void> } {
-  const relay = new AbortController();
-  setMaxListeners(0, relay.signal);
-  const forward = (): void => relay.abort(io.signal.reason);
-  if (io.signal.aborted) forward();
-  else io.signal.addEventListener('abort', forward, { once: true });
-  const client = createApiClient({ ...options, log: io.log, signal: relay.signal });
-  return {
-    client,
-    async close() {
-      io.signal.removeEventListener('abort', forward);
-      await client.close();
-    },
-  };
+  const client = createApiClient({ ...options, log: io.log, signal: io.signal });
+  return { client, close: () => client.close() };
 }
 
 /**

@@ -43,13 +43,14 @@ export function createRequester(config: RequesterConfig): RequestText {
   const prefix = config.root.pathname.replace(/\/+$/, '');
   const logRetry = createRetryLogger(config.log, config.clock);
   const baseHeaders = { authorization: `Api-Token ${config.token}`, accept: 'application/json', 'user-agent': 'dashcd' };
+  const signals = requestSignals(config.signal);
   return async (method, path, options = {}) => {
     const search = options.query?.toString() ?? '';
     const fullPath = `${prefix}${path}${search === '' ? '' : `?${search}`}`;
     const site = { method, url: displayUrl(new URL(fullPath, config.root.origin), config.redact) };
     const body = encodeBody(options.body);
     const headers = body === undefined ? baseHeaders : { ...baseHeaders, 'content-type': 'application/json' };
-    const { signal, release } = combineSignals(config.signal, options.signal);
+    const { signal, release } = signals.open(options.signal);
     const { outcome, attempts } = await runWithRetry(
       () => config.transport.send({ method, path: fullPath, headers, body, signal }),
       {
@@ -75,25 +76,42 @@ function encodeBody(body: unknown): string | undefined {
 }
 
 /**
- * One signal that aborts with either, and `release` to call once the request settles. Not AbortSignal.any: on Node 20
- * a signal made by it stays registered with its sources for as long as they live, and the client's own signal lives
- * as long as a daemon, which would keep one entry for every request that also had a signal of its own.
+ * Every request gets a signal of its own, aborted by the client's signal or by the request's. Each source signal has
+ * one listener while any request it governs is in flight, not one per request: the client's signal (a daemon's,
+ * shared by every environment's client) and a plan's (shared by its concurrent reads) would otherwise collect one
+ * per request in flight and trip Node's leak warning. Not AbortSignal.any: on Node 20 a signal made by it stays
+ * registered with its sources for as long as they live.
  */
-function combineSignals(a: AbortSignal | undefined, b: AbortSignal | undefined): { signal: AbortSignal | undefined; release(): void } {
-  if (a === undefined || b === undefined) return { signal: a ?? b, release: () => undefined };
-  const combined = new AbortController();
-  const abortWith = (source: AbortSignal) => () => combined.abort(source.reason);
-  const onA = abortWith(a);
-  const onB = abortWith(b);
-  if (a.aborted) onA();
-  else if (b.aborted) onB();
-  a.addEventListener('abort', onA, { once: true });
-  b.addEventListener('abort', onB, { once: true });
+export function requestSignals(clientSignal: AbortSignal | undefined): { open(own: AbortSignal | undefined): { signal: AbortSignal; release(): void } } {
+  const watched = new Map<AbortSignal, { controllers: Set<AbortController>; onAbort: () => void }>();
+  const watch = (source: AbortSignal, controller: AbortController): void => {
+    let entry = watched.get(source);
+    if (entry === undefined) {
+      const controllers = new Set<AbortController>();
+      const onAbort = (): void => {
+        for (const c of controllers) c.abort(source.reason);
+      };
+      source.addEventListener('abort', onAbort, { once: true });
+      watched.set(source, (entry = { controllers, onAbort }));
+    }
+    entry.controllers.add(controller);
+  };
+  const unwatch = (source: AbortSignal, controller: AbortController): void => {
+    const entry = watched.get(source);
+    if (entry === undefined) return;
+    entry.controllers.delete(controller);
+    if (entry.controllers.size > 0) return;
+    source.removeEventListener('abort', entry.onAbort);
+    watched.delete(source);
+  };
   return {
-    signal: combined.signal,
-    release: () => {
-      a.removeEventListener('abort', onA);
-      b.removeEventListener('abort', onB);
+    open(own) {
+      const controller = new AbortController();
+      const sources = [clientSignal, own].filter((s): s is AbortSignal => s !== undefined);
+      const aborted = sources.find((s) => s.aborted);
+      if (aborted) controller.abort(aborted.reason);
+      for (const source of sources) watch(source, controller);
+      return { signal: controller.signal, release: () => sources.forEach((source) => unwatch(source, controller)) };
     },
   };
 }

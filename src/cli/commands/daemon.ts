@@ -149,7 +149,7 @@ function daemonLogger(io: CommandIo): Logger {
  */
 function announce(ready: DaemonReady, dataDir: string, io: CommandIo, log: Logger): void {
   if (io.stdout.isTTY) io.stdout.write(readyBanner(ready));
-  else if (ready.api) log.info({ api: ready.api.envUrl, createToken: `dashcd token create --data ${dataDir} --scopes ReadConfig,WriteConfig` }, 'embedded API ready');
+  else if (ready.api) log.info({ api: ready.api.envUrl, createToken: `dashcd token create --data ${dataDir}${envArg(ready.api.envUrl)} --scopes ReadConfig,WriteConfig` }, 'embedded API ready');
 }
 
 export function parseListen(text: string): { host: string; port: number } {
@@ -159,13 +159,19 @@ export function parseListen(text: string): { host: string; port: number } {
   return { host: match[1].replace(/^\[(.*)\]$/, '$1'), port };
 }
 
-function readyBanner(ready: DaemonReady): string {
+/** ` --env NAME` for the API's `/e/NAME`: a token of another environment (`local`, the default) gets 401 there. */
+function envArg(envUrl: string): string {
+  const env = /\/e\/([^/]+)$/.exec(envUrl)?.[1];
+  return env === undefined ? '' : ` --env ${env}`;
+}
+
+export function readyBanner(ready: DaemonReady): string {
   const lines = ['', `dashcd daemon is running — reconciling into ${ready.target}`];
   if (ready.api) {
     lines.push(
       `  API:      ${ready.api.envUrl}/api/config/v1/dashboards`,
       `  Try it:   curl -s -H "Authorization: Api-Token ${ready.api.token}" ${ready.api.envUrl}/api/config/v1/dashboards`,
-      '            (a token for this run only; make lasting ones with: dashcd token create --scopes ReadConfig)',
+      `            (a token for this run only; make lasting ones with: dashcd token create${envArg(ready.api.envUrl)} --scopes ReadConfig)`,
     );
   }
   lines.push(`  Status:   ${ready.statusUrl}/status   Health: ${ready.statusUrl}/healthz   Metrics: ${ready.statusUrl}/metrics`, '  Stop:     Ctrl-C', '');
