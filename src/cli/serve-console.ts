@@ -56,8 +56,3 @@ async function feedEvents(fetchPage: (query: URLSearchParams) => Promise<string>
   }
   return events;
 }
-
-/** A token of any environment of the data dir with ReadConfig opens the console. */
-export function readConfigToken(server: RunningServer<EventStore>, token: string): boolean {
-  return server.environments.ids().some((id) => server.environments.get(id)?.tokens.verify(token)?.scopes.includes('ReadConfig') === true);
-}

@@ -1,63 +1,125 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { isIP } from 'node:net';
+import { isLoopback, servesHost } from './listener-host.js';
 
-/** How long a browser stays signed in after giving a token. */
+export { isLoopback };
+
+/** How long a browser stays signed in after giving a token (unless the token goes first). */
 const SESSION_MS = 12 * 3_600_000;
 const COOKIE = 'dashcd_console';
+
+/** The scopes a console page needs, as the API's routes need them: dashboards ReadConfig, events DataExport. */
+export type ConsoleScope = 'ReadConfig' | 'DataExport';
+const CONSOLE_SCOPES: readonly ConsoleScope[] = ['ReadConfig', 'DataExport'];
+
+/** What the console may know of a token: its public id and scopes, never its secret. */
+export interface TokenFacts {
+  readonly id: string;
+  readonly scopes: readonly string[];
+}
+
+/**
+ * The token stores the API authenticates with, one per environment (console-tokens.ts): a token belongs to the one
+ * environment whose store knows it, as on the API.
+ */
+export interface ConsoleTokens {
+  environments(): readonly string[];
+  /** The token's facts in `env`'s store; undefined when that store does not know it. */
+  verify(env: string, token: string): TokenFacts | undefined;
+  /** A stored token's facts as they are now, by public id; undefined once it is revoked. */
+  current(env: string, id: string): TokenFacts | undefined;
+}
 
 export interface AccessOptions {
   /** The address the server listens on: a loopback one needs no token (only this machine can connect). */
   host: string;
-  /** True for a token with ReadConfig; absent: there is no token store to check against (then loopback only). */
-  verify?: ((token: string) => boolean) | undefined;
+  /** Absent: there is no token store to check against (then loopback only). */
+  tokens?: ConsoleTokens | undefined;
   now?: () => number;
 }
 
-export type AccessDecision = { kind: 'allowed' } | { kind: 'sign-in' } | { kind: 'loopback-only' };
+/** Who is asking: anyone (loopback), the holder of one token of one environment, or nobody known. */
+export type Caller =
+  | { kind: 'anyone' }
+  | { kind: 'token'; env: string; scopes: readonly string[] }
+  | { kind: 'anonymous' }
+  | { kind: 'loopback-only' }
+  /** A loopback listener reached under a name that is not its own: a DNS-rebound page, answered 421. */
+  | { kind: 'wrong-host' };
+
+/** `unauthorized` (401, sign in with a token of that environment) or `forbidden` (403, the token lacks the scope). */
+export type Verdict = 'allowed' | 'unauthorized' | 'forbidden';
+
+interface Session {
+  env: string;
+  tokenId: string;
+  expires: number;
+}
 
 /**
- * Who may read the console. Bound to loopback: everyone who can connect. Elsewhere: a request with an
- * `Authorization: Api-Token` header holding a ReadConfig token, or a browser that signed in with one (it then holds
- * a random session id in an HttpOnly cookie; the token itself is kept nowhere and never shown).
+ * Who may read which console page, decided as the API decides: per environment and scope. Bound to loopback:
+ * everyone who connects under a loopback name. Elsewhere: an `Authorization: Api-Token` header, or a browser that
+ * signed in with a token (it then holds a random session id in an HttpOnly cookie). A session remembers the token's
+ * environment and public id only, and asks the token store again on every request: it ends when the token is
+ * revoked, and follows the token's scopes as they are now.
  */
 export function createAccess(options: AccessOptions): {
-  decide(req: IncomingMessage): AccessDecision;
+  caller(req: IncomingMessage): Caller;
   signIn(token: string): string | undefined;
 } {
   const now = options.now ?? Date.now;
-  const sessions = new Map<string, number>();
+  const sessions = new Map<string, Session>();
   const open = isLoopback(options.host);
+  const { tokens } = options;
+
+  function fromSession(req: IncomingMessage, store: ConsoleTokens): Caller {
+    const id = cookieOf(req, COOKIE);
+    const session = id === undefined ? undefined : sessions.get(id);
+    if (id === undefined || session === undefined) return { kind: 'anonymous' };
+    const facts = session.expires > now() ? store.current(session.env, session.tokenId) : undefined;
+    if (facts === undefined) {
+      sessions.delete(id);
+      return { kind: 'anonymous' };
+    }
+    return { kind: 'token', env: session.env, scopes: facts.scopes };
+  }
+
   return {
-    decide(req) {
-      if (open) return { kind: 'allowed' };
-      if (!options.verify) return { kind: 'loopback-only' };
+    caller(req) {
+      if (open) return servesHost(req) ? { kind: 'anyone' } : { kind: 'wrong-host' };
+      if (!tokens) return { kind: 'loopback-only' };
       const header = /^Api-Token[ \t]+(\S+)[ \t]*$/i.exec(req.headers.authorization ?? '')?.[1];
-      if (header !== undefined && options.verify(header)) return { kind: 'allowed' };
-      const session = cookieOf(req, COOKIE);
-      const expires = session === undefined ? undefined : sessions.get(session);
-      if (session !== undefined && expires !== undefined) {
-        if (expires > now()) return { kind: 'allowed' };
-        sessions.delete(session);
-      }
-      return { kind: 'sign-in' };
+      const known = header === undefined ? undefined : owner(tokens, header);
+      if (known) return { kind: 'token', env: known.env, scopes: known.facts.scopes };
+      return fromSession(req, tokens);
     },
-    /** A Set-Cookie value for a good token, else undefined. */
+    /** A Set-Cookie value for a stored token with a console scope, else undefined. */
     signIn(token) {
-      if (!options.verify?.(token)) return undefined;
-      for (const [id, expires] of sessions) if (expires <= now()) sessions.delete(id);
+      const known = tokens === undefined ? undefined : owner(tokens, token);
+      // Only a stored token can be looked up again by id on later requests (an in-memory one of the process cannot).
+      if (!known || !tokens?.current(known.env, known.facts.id) || !CONSOLE_SCOPES.some((s) => known.facts.scopes.includes(s))) return undefined;
+      for (const [id, session] of sessions) if (session.expires <= now()) sessions.delete(id);
       const id = randomBytes(24).toString('base64url');
-      sessions.set(id, now() + SESSION_MS);
+      sessions.set(id, { env: known.env, tokenId: known.facts.id, expires: now() + SESSION_MS });
       return `${COOKIE}=${id}; HttpOnly; SameSite=Strict; Path=/ui; Max-Age=${SESSION_MS / 1000}`;
     },
   };
 }
 
-export function isLoopback(host: string): boolean {
-  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  if (bare === 'localhost') return true;
-  if (isIP(bare) === 4) return bare.startsWith('127.');
-  return bare === '::1' || bare === '0:0:0:0:0:0:0:1';
+/** Whether `caller` may read `env`'s pages that need `scope`: a token of another environment is unknown there (401). */
+export function verdict(caller: Caller, env: string, scope: ConsoleScope): Verdict {
+  if (caller.kind === 'anyone') return 'allowed';
+  if (caller.kind !== 'token' || caller.env !== env) return 'unauthorized';
+  return caller.scopes.includes(scope) ? 'allowed' : 'forbidden';
+}
+
+/** The environment whose store knows `token`, with its facts there. */
+function owner(tokens: ConsoleTokens, token: string): { env: string; facts: TokenFacts } | undefined {
+  for (const env of tokens.environments()) {
+    const facts = tokens.verify(env, token);
+    if (facts) return { env, facts };
+  }
+  return undefined;
 }
 
 function cookieOf(req: IncomingMessage, name: string): string | undefined {

@@ -1,9 +1,15 @@
-import type { Plan } from '../plan/build-plan.js';
+import type { PlanChange } from '../plan/build-plan.js';
+import { readPreviewDashboard } from '../preview/preview-model.js';
+
+/** What the console draws a dashboard's layout from: its tiles and header only, a small part of its body. */
+export function previewLayout(body: unknown): unknown {
+  return readPreviewDashboard(body);
+}
 
 /**
  * What the console reads, whoever serves it. `serve` knows only the live side (dashboards and the events feed);
- * the daemon knows the desired state too (a read-only plan per environment, its loop's file results and revision).
- * The console renders these values and never writes.
+ * the daemon knows the desired state too (what its last pass planned and did per file, its revision). The console
+ * renders these values and never writes, nor reads the target.
  */
 export interface ConsoleSource {
   /** `live`: no desired state (serve), dashboards have no sync status. */
@@ -28,13 +34,13 @@ export type DashboardsState =
   | { kind: 'live'; dashboards: readonly LiveEntry[] }
   | {
       kind: 'desired';
-      /** A fresh read-only plan; undefined when the files are invalid as a whole (nothing could be planned). */
-      plan: Plan | undefined;
+      /** Each dashboard as the last pass left it: `unchanged` once written, the change itself while drift is reported. */
+      changes: readonly PlanChange[];
       problems: readonly ConsoleProblem[];
       /** The daemon loop's last result per file (`failed`, `rejected`…), with its error. */
       results: Readonly<Record<string, { result: string; error?: string | undefined; at: string }>>;
       revision?: string | undefined;
-      /** Each file's dashboard by id, for the layout of those the plan carries no body for (unchanged). */
+      /** Each file's dashboard (its layout, at least) by id, for those the change carries no body for (unchanged). */
       bodies?: Readonly<Record<string, unknown>>;
       /** Owned live dashboards without a file found by the daemon's last full pass (the plan may not list them). */
       orphans?: readonly { id: string; name: string }[];

@@ -1,6 +1,6 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { ConsoleSource } from './console-data.js';
-import { createAccess, type AccessOptions } from './console-access.js';
+import { createAccess, verdict, type AccessOptions, type Caller, type ConsoleScope, type Verdict } from './console-access.js';
 import { dashboardPage, dashboardsPage, environmentsPage } from './dashboard-pages.js';
 import { eventFilterOf, eventsPage } from './events-page.js';
 import { h, page } from './page-shell.js';
@@ -17,37 +17,59 @@ const HEADERS = {
 
 type Answer = { status: number; html: string; headers?: Record<string, string> };
 
+/** A sign-in form is a few hundred bytes: a longer body is refused unread (413) and its connection closed. */
+export const LOGIN_BODY_LIMIT = 8192;
+
+/** A request the console refuses before routing (a bad URL, a body too large): its status and why. */
+class Refusal extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
 /**
  * The read-only console under `/ui`, for `serve` and the daemon: answers false for any other path so the caller
- * routes it on. A source that cannot be read answers 502 with the reason, never a crash.
+ * routes it on. Any request line gets an answer (a URL that does not parse is a 400); a source that cannot be read
+ * answers 502 with the reason, never a crash. Each page is authorised as the API authorises its data: per
+ * environment, dashboards with ReadConfig and events with DataExport (console-access.ts).
  */
-export function createConsoleHandler(source: ConsoleSource, access: AccessOptions & { now?: () => number }): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function createConsoleHandler(source: ConsoleSource, access: AccessOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
   const gate = createAccess(access);
   const now = access.now ?? Date.now;
   return (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://console');
-    if (url.pathname !== '/ui' && !url.pathname.startsWith('/ui/')) return false;
-    void answer(req, url).then(
+    const raw = req.url ?? '/';
+    if (!/^\/ui(?:[/?#]|$)/.test(raw)) return false;
+    void answer(req, raw).then(
       (a) => send(res, req, a),
-      (error: unknown) => send(res, req, { status: 502, html: page('Not available', undefined, `<p>Could not read: ${h(error instanceof Error ? error.message : String(error))}</p>`) }),
+      (error: unknown) => {
+        if (error instanceof Refusal) return send(res, req, { status: error.status, html: page(STATUS_CODES[error.status] ?? 'Refused', undefined, `<p>${h(error.message)}</p>`), headers: error.status === 413 ? { connection: 'close' } : {} });
+        send(res, req, { status: 502, html: page('Not available', undefined, `<p>Could not read: ${h(error instanceof Error ? error.message : String(error))}</p>`) });
+      },
     );
     return true;
   };
 
-  async function answer(req: IncomingMessage, url: URL): Promise<Answer> {
+  async function answer(req: IncomingMessage, raw: string): Promise<Answer> {
+    const url = parseUrl(raw);
+    const caller = gate.caller(req);
+    if (caller.kind === 'wrong-host') return { status: 421, html: page('Misdirected request', undefined, '<p>This console answers only under a loopback name (localhost, 127.0.0.1, [::1]) and its own port.</p>') };
     if (url.pathname === '/ui/login' && req.method === 'POST') return login(req);
     if (req.method !== 'GET' && req.method !== 'HEAD') return { status: 405, html: page('Method not allowed', undefined, '<p>The console is read-only.</p>'), headers: { allow: 'GET, HEAD' } };
-    const decision = gate.decide(req);
-    if (decision.kind === 'loopback-only') return { status: 403, html: page('Loopback only', undefined, '<p>This console has no token store to check a token against; listen on a loopback address to use it.</p>') };
-    if (decision.kind === 'sign-in') return signInPage(401, '');
-    return route(url);
+    if (caller.kind === 'loopback-only') return { status: 403, html: page('Loopback only', undefined, '<p>This console has no token store to check a token against; listen on a loopback address to use it.</p>') };
+    return route(url, caller);
   }
 
-  async function route(url: URL): Promise<Answer> {
-    const parts = url.pathname.split('/').filter((p) => p !== '').map(decodeURIComponent);
-    if (parts.length === 1) return { status: 200, html: environmentsPage(await source.environments()) };
+  async function route(url: URL, caller: Caller): Promise<Answer> {
+    const parts = url.pathname.split('/').filter((p) => p !== '').map(decodeSegment);
+    if (parts.length === 1) {
+      if (caller.kind === 'anonymous') return signInPage(401, '');
+      const readable = (await source.environments()).filter((e) => verdict(caller, e.name, 'ReadConfig') === 'allowed');
+      return { status: 200, html: environmentsPage(readable) };
+    }
     const [, e, env, view] = parts;
     if (e !== 'e' || env === undefined || parts.length > 4) return notFound();
+    const refused = refusal(verdict(caller, env, view === 'events' ? 'DataExport' : 'ReadConfig'), env, view === 'events' ? 'DataExport' : 'ReadConfig');
+    if (refused) return refused;
     if (view === 'events') {
       const hours = Math.min(168, Math.max(1, Number(url.searchParams.get('hours')) || 24));
       const to = Math.ceil(now() / HOUR) * HOUR;
@@ -69,13 +91,36 @@ export function createConsoleHandler(source: ConsoleSource, access: AccessOption
   async function login(req: IncomingMessage): Promise<Answer> {
     const token = new URLSearchParams(await readSmallBody(req)).get('token') ?? '';
     const cookie = gate.signIn(token.trim());
-    if (!cookie) return signInPage(401, 'That token is unknown or lacks the ReadConfig scope.');
+    if (!cookie) return signInPage(401, 'That token is unknown, or lacks both the ReadConfig and DataExport scopes.');
     return { status: 303, html: '', headers: { location: '/ui', 'set-cookie': cookie } };
   }
 }
 
+/** 401: sign in with a token of `env` (a token of another environment is unknown there, as on the API); 403: a scope is missing. */
+function refusal(decision: Verdict, env: string, scope: ConsoleScope): Answer | undefined {
+  if (decision === 'unauthorized') return signInPage(401, `This page needs a token of environment ${env} with the ${scope} scope.`);
+  if (decision === 'forbidden') return { status: 403, html: page('Forbidden', env, `<p>Your token lacks the ${h(scope)} scope in environment ${h(env)}.</p>`) };
+  return undefined;
+}
+
+function parseUrl(raw: string): URL {
+  try {
+    return new URL(raw, 'http://console');
+  } catch {
+    throw new Refusal(400, 'The request URL does not parse.');
+  }
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new Refusal(400, 'The request path has a malformed percent-encoding.');
+  }
+}
+
 function signInPage(status: number, message: string): Answer {
-  const form = `<p>This console listens on a network address: sign in with an API token that has the ReadConfig scope (the token is not kept; the browser gets a session cookie).</p>
+  const form = `<p>This console listens on a network address: sign in with an API token of the environment you want to read, with the ReadConfig scope for its dashboards and DataExport for its events (the token is not kept; the browser gets a session cookie that ends with the token).</p>
 ${message ? `<p class="status status-invalid">${h(message)}</p>` : ''}<form class="filter" method="post" action="/ui/login"><label>API token<input name="token" type="password" autocomplete="off" required></label><button type="submit">Sign in</button></form>`;
   return { status, html: page('Sign in', undefined, form) };
 }
@@ -89,11 +134,24 @@ function send(res: ServerResponse, req: IncomingMessage, { status, html, headers
   res.end(req.method === 'HEAD' ? undefined : html);
 }
 
-/** A sign-in form is a few hundred bytes; anything past 8 KiB is cut (the token is then simply wrong). */
-async function readSmallBody(req: IncomingMessage): Promise<string> {
-  let text = '';
-  for await (const chunk of req) {
-    if (text.length < 8192) text += String(chunk);
-  }
-  return text.slice(0, 8192);
+/**
+ * The sign-in body, refused with 413 past LOGIN_BODY_LIMIT: reading stops there (the stream is paused, not
+ * destroyed, so the 413 can still be written) and the answer's `connection: close` drops the rest unread.
+ */
+function readSmallBody(req: IncomingMessage): Promise<string> {
+  const tooLarge = new Refusal(413, `A sign-in body is at most ${LOGIN_BODY_LIMIT} bytes.`);
+  if (Number(req.headers['content-length']) > LOGIN_BODY_LIMIT) return Promise.reject(tooLarge);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size <= LOGIN_BODY_LIMIT) return void chunks.push(chunk);
+      req.off('data', onData).pause();
+      reject(tooLarge);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.once('error', reject);
+  });
 }

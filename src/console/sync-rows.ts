@@ -27,7 +27,7 @@ export function dashboardRows(state: DashboardsState): DashboardRow[] {
     return state.dashboards.map((d) => ({ key: d.id, name: d.name, status: 'live', file: undefined, detail: '', change: undefined, problems: [], body: d.body }));
   }
   const byFile = groupByFile(state.problems);
-  const planned = (state.plan?.changes ?? []).map((change) => planRow(change, state.results, byFile, state.bodies ?? {}));
+  const planned = state.changes.map((change) => planRow(change, state.results, byFile, state.bodies ?? {}));
   const plannedFiles = new Set(planned.map((row) => row.file));
   const invalid = [...byFile].filter(([file]) => !plannedFiles.has(file)).map(([file, problems]) => invalidRow(file, problems));
   const ids = new Set(planned.map((row) => row.key));

@@ -1,11 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { queryArchive, type ArchivedEventView } from '../archive/query-archive.js';
+import type { ConsoleTokens } from '../console/console-access.js';
 import { createConsoleHandler } from '../console/console-handler.js';
 import { type ConsoleEvent, type ConsoleSource, type DashboardsState } from '../console/console-data.js';
-import type { Logger } from '../lib/logger.js';
-import { planDashboards, type PlanContext } from '../reconcile/plan-dashboards.js';
-import { planEnvironment } from '../reconcile/plan-environment.js';
 import type { LoopTarget } from './daemon-endpoint.js';
 import type { DaemonStatus } from './daemon-status.js';
 import type { LoopStatusJson } from './status-schema.js';
@@ -19,19 +17,16 @@ export interface ConsoleLoop {
 }
 
 interface Context {
-  dir: string;
   cwd: string;
   archiveDir: string;
-  concurrency: number;
-  log: Logger;
   signal: AbortSignal;
-  /** Following a repository the files are a checkout the passes own: no fresh plan, the loop's status only. */
-  following: boolean;
 }
 
 /**
- * The daemon's console data: per loop a fresh read-only plan (live against the files, so drift shows as it is now,
- * not as of the last pass), the loop's last write result per file, its orphans and revision, and its events archive.
+ * The daemon's console data, all of it what the loops already know: per loop the last pass's dashboard per file (its
+ * layout, its pending change), its last write result per file, its problems, orphans and revision, and its events
+ * archive. A page view reads nothing from the target: the console never multiplies a rate-limited target's requests,
+ * and it shows the same in each mode (a folder, a repository, environments).
  */
 export function daemonConsoleSource(loops: readonly ConsoleLoop[], context: Context): ConsoleSource {
   const find = (env: string): ConsoleLoop | undefined => loops.find((loop) => nameOf(loop) === env);
@@ -39,9 +34,9 @@ export function daemonConsoleSource(loops: readonly ConsoleLoop[], context: Cont
     kind: 'desired',
     environments: () =>
       Promise.resolve(loops.map((loop) => ({ name: nameOf(loop), target: loop.target.label, revision: revisionOf(loop.status.loopJSON()), notes: notesOf(loop) }))),
-    async dashboards(env) {
+    dashboards(env) {
       const loop = find(env);
-      return loop ? dashboardsOf(loop, context) : undefined;
+      return Promise.resolve(loop ? dashboardsOf(loop.status) : undefined);
     },
     async events(env, window) {
       const loop = find(env);
@@ -58,20 +53,14 @@ function nameOf(loop: ConsoleLoop): string {
   return loop.name ?? loop.target.env;
 }
 
-async function dashboardsOf(loop: ConsoleLoop, context: Context): Promise<DashboardsState> {
-  if (context.following) {
-    const json = loop.status.loopJSON();
-    return { kind: 'desired', plan: undefined, problems: [], results: json.files, revision: revisionOf(json), orphans: json.orphans };
-  }
-  const ctx: PlanContext = { dir: context.dir, cwd: context.cwd, api: loop.target.client, targetLabel: loop.target.label, log: context.log, concurrency: context.concurrency, signal: context.signal };
-  const options = { tolerateInvalid: true };
-  const result = loop.name === undefined ? await planDashboards(ctx, options) : await planEnvironment(loop.name, ctx, options);
-  const json = loop.status.loopJSON();
+export function dashboardsOf(status: DaemonStatus): DashboardsState {
+  const json = status.loopJSON();
+  const shown = [...status.shown];
   return {
     kind: 'desired',
-    plan: result.kind === 'planned' ? result.plan : undefined,
-    bodies: Object.fromEntries((result.desired?.dashboards ?? []).map((d) => [d.id, d.body])),
-    problems: result.diagnostics,
+    changes: shown.map(([file, d]) => d.pending ?? { action: 'unchanged', id: d.id, name: d.name, file }),
+    bodies: Object.fromEntries(shown.map(([, d]) => [d.id, d.layout])),
+    problems: status.problems(),
     results: json.files,
     revision: revisionOf(json),
     orphans: json.orphans,
@@ -93,11 +82,11 @@ function notesOf(loop: ConsoleLoop): string[] {
 }
 
 /**
- * The console route for the daemon's listener, given once the loops exist: the embedded API's tokens (ReadConfig)
- * open it on a non-loopback address; without an embedded API it answers on loopback only.
+ * The console route for the daemon's listener, given once the loops exist: on a non-loopback address the embedded
+ * API's tokens open it, per environment and scope as on the API; without an embedded API it answers on loopback only.
  */
-export function daemonConsole(loops: readonly ConsoleLoop[], context: Context & { host: string; verify: ((token: string) => boolean) | undefined }): (req: IncomingMessage, res: ServerResponse) => boolean {
-  return createConsoleHandler(daemonConsoleSource(loops, context), { host: context.host, verify: context.verify });
+export function daemonConsole(loops: readonly ConsoleLoop[], context: Context & { host: string; tokens: ConsoleTokens | undefined }): (req: IncomingMessage, res: ServerResponse) => boolean {
+  return createConsoleHandler(daemonConsoleSource(loops, context), { host: context.host, tokens: context.tokens });
 }
 
 /** An archived or fed event as the console lists it; one without a status is open until it has an end. */

@@ -3,8 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { createApiClient, type ApiClient } from '../client/api-client.js';
 import { environmentLabel } from '../client/environment-label.js';
+import type { ConsoleTokens } from '../console/console-access.js';
+import { consoleTokens } from '../console/console-tokens.js';
+import { isLoopback } from '../console/listener-host.js';
 import { DEFAULT_ENVIRONMENT, EnvironmentId } from '../schema/ids.js';
+import type { Logger } from '../lib/logger.js';
 import { startApiServer, type ApiServer } from '../server/api-server.js';
+import { guardedListener, refuseConnect } from '../server/create-server.js';
+import { answerClientError } from '../server/http/respond.js';
 import type { DaemonOptions, DaemonReady } from './daemon.js';
 import { handleStatusRequest, type StatusView } from './status-endpoints.js';
 
@@ -31,8 +37,8 @@ export interface Endpoint {
   statusUrl: string;
   /** A client for `spec`; with `env`, that is the archive folder's name (an environment's name). */
   target(spec: TargetSpec): Promise<LoopTarget>;
-  /** With the embedded API: whether a token of its store has ReadConfig (the console's sign-in). */
-  readConfigToken: ((token: string) => boolean) | undefined;
+  /** With the embedded API: its token stores, which the console authorises with as the API does. */
+  consoleTokens: ConsoleTokens | undefined;
   close(): Promise<void>;
 }
 
@@ -52,10 +58,11 @@ export async function openEndpoint(
   /** More routes beside the status endpoints (`/hooks/git`); each answers false for a path that is not its own. */
   routes: readonly ((req: IncomingMessage, res: ServerResponse) => boolean)[] = [],
 ): Promise<Endpoint> {
-  const statusHandler = (req: IncomingMessage, res: ServerResponse): boolean => handleStatusRequest(status, req, res) || routes.some((route) => route(req, res));
+  const loopback = isLoopback(options.listen.host);
+  const statusHandler = (req: IncomingMessage, res: ServerResponse): boolean => handleStatusRequest(status, req, res, loopback) || routes.some((route) => route(req, res));
   const clientOptions = { log: options.log.child({ component: 'client' }), signal: requests, ...(options.retry ? { retry: options.retry } : {}) };
   const api = options.embedded ? await startApiServer({ dataDir: resolve(options.cwd, options.dataDir), host: options.listen.host, port: options.listen.port, log: options.log, simulateEvents: options.simulateEvents, extraHandler: statusHandler }) : undefined;
-  const server = api ? undefined : await listenStatusOnly(options.listen, statusHandler);
+  const server = api ? undefined : await listenStatusOnly(options.listen, statusHandler, options.log);
   const clients: ApiClient[] = [];
   const connect = (baseUrl: string, token: string): ApiClient => {
     const client = createApiClient({ baseUrl, token, ...clientOptions });
@@ -72,7 +79,7 @@ export async function openEndpoint(
       const filesWritten = async (): Promise<void> => api.server.environments.get(envId)?.dashboards.flushed();
       return { client: connect(envUrl, token), label: envUrl, env: spec.env ?? 'local', api: { url: api.url, envUrl, token }, filesWritten };
     },
-    readConfigToken: api ? (token) => api.server.environments.ids().some((id) => api.server.environments.get(id)?.tokens.verify(token)?.scopes.includes('ReadConfig') === true) : undefined,
+    consoleTokens: api ? consoleTokens(api.server.environments) : undefined,
     async close() {
       await Promise.all(clients.map((client) => client.close()));
       if (api) await api.close();
@@ -90,12 +97,17 @@ async function embeddedSession(api: ApiServer, env: string | undefined): Promise
 async function listenStatusOnly(
   listen: { host: string; port: number },
   handler: (req: IncomingMessage, res: ServerResponse) => boolean,
+  log: Logger,
 ): Promise<Server> {
-  const server = createServer((req, res) => {
-    if (handler(req, res)) return;
-    res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
-    res.end(JSON.stringify({ error: { code: 404, message: 'Not found: this daemon serves /healthz, /status and /metrics' } }));
-  });
+  const server = createServer(
+    guardedListener((req, res) => {
+      if (handler(req, res)) return;
+      res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify({ error: { code: 404, message: 'Not found: this daemon serves /healthz, /status and /metrics' } }));
+    }, log),
+  );
+  server.on('clientError', answerClientError);
+  refuseConnect(server);
   await new Promise<void>((done, fail) => {
     server.once('error', fail);
     server.listen(listen.port, listen.host, () => done());

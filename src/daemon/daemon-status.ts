@@ -1,11 +1,27 @@
 import type { Diagnostic } from '../desired/load-desired.js';
 import type { GitInfo } from '../desired/git-info.js';
 import { labelledMetrics, MetricsRegistry, type MetricsScope } from '../lib/metrics.js';
+import type { PlanChange } from '../plan/build-plan.js';
 import type { SourceStatus } from './source-status.js';
 import type { FileStatus, HealthJson, LoopStatusJson, PollerStatus, SingleStatusJson } from './status-schema.js';
 import type { StatusView } from './status-endpoints.js';
 
 export type { FileResult, FileStatus, PollerStatus } from './status-schema.js';
+
+/**
+ * What the console shows of one file's dashboard, kept from the last pass that planned it: the console renders what
+ * the daemon knows and never reads the target itself.
+ */
+export interface ShownDashboard {
+  id: string;
+  name: string;
+  /** The file's content hash when `layout` was taken: an unchanged file keeps its layout without decoding it again. */
+  contentHash: string;
+  /** The dashboard's layout only (preview-model.ts), not its whole body. */
+  layout: unknown;
+  /** The pass's change when it is still pending (drift reported, a write not attempted); else it was written or equal. */
+  pending?: PlanChange;
+}
 
 const POLL_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 
@@ -46,6 +62,10 @@ export class DaemonStatus implements StatusView {
   alive = true;
   /** Following a repository: the live and pending revisions, fetching, staleness. */
   source: SourceStatus | undefined;
+  /** By file: each valid file's dashboard as the last pass left it (for the console; not in `/status`). */
+  readonly shown = new Map<string, ShownDashboard>();
+  /** By file: each invalid file's problems at file:line:col (for the console; `/status` lists them as text). */
+  private problemsByFile = new Map<string, Diagnostic[]>();
 
   /** The whole exposition; `metrics` is this loop's part of it (labelled with its environment, if any). */
   readonly registry: MetricsRegistry;
@@ -80,6 +100,11 @@ export class DaemonStatus implements StatusView {
     const kept = scope.full ? [] : this.invalid.filter((i) => !inScope.has(i.file) && !byFile.has(i.file));
     const at = new Date(this.now()).toISOString();
     for (const [file, errors] of byFile) this.files.set(file, { ...idOf(this.files.get(file)), result: 'invalid', at, error: errors.join('\n') });
+    const keptFiles = new Set(kept.map((i) => i.file));
+    const problems = new Map([...this.problemsByFile].filter(([file]) => keptFiles.has(file)));
+    for (const d of diagnostics) problems.set(d.file, [...(problems.get(d.file) ?? []), d]);
+    this.problemsByFile = problems;
+    for (const file of problems.keys()) this.shown.delete(file);
     this.invalid = [...kept, ...[...byFile].map(([file, errors]) => ({ file, errors }))].sort((a, b) => a.file.localeCompare(b.file));
     this.instruments.setInvalid(this.invalid.length);
   }
@@ -87,6 +112,12 @@ export class DaemonStatus implements StatusView {
   /** After a full pass: forget files that no longer exist. */
   keepOnlyFiles(present: ReadonlySet<string>): void {
     for (const file of this.files.keys()) if (!present.has(file)) this.files.delete(file);
+    for (const file of this.shown.keys()) if (!present.has(file)) this.shown.delete(file);
+  }
+
+  /** The invalid files' problems, file by file. */
+  problems(): Diagnostic[] {
+    return [...this.problemsByFile.values()].flat();
   }
 
   driftedFiles(): string[] {

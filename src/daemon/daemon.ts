@@ -96,7 +96,7 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
   const endpoint = await openEndpoint({ ...options, embedded }, view, requests.signal, [...(repo ? [repo.hook] : []), (req, res) => consoleRoute?.(req, res) ?? false]);
   const dir = resolve(options.cwd, options.dir);
   const loops = await openLoops(options, { endpoint, view, dir, repo });
-  consoleRoute = daemonConsole(loops, { ...options, dir, log: log.child({ component: 'console' }), following: repo !== undefined, host: options.listen.host, verify: endpoint.readConfigToken });
+  consoleRoute = daemonConsole(loops, { ...options, host: options.listen.host, tokens: endpoint.consoleTokens });
   // A checkout never changes under the daemon: following a repository, the fetch loop says when to read, not a watcher.
   const watcher = repo
     ? undefined

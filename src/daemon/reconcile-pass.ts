@@ -1,5 +1,6 @@
 import { applyPlan, countOutcomes, type ApplyOutcome } from '../apply/apply-plan.js';
-import { formatDiagnostic, type Diagnostic } from '../desired/load-desired.js';
+import { previewLayout } from '../console/console-data.js';
+import { formatDiagnostic, type Diagnostic, type DesiredDashboard } from '../desired/load-desired.js';
 import type { GitInfo } from '../desired/git-info.js';
 import type { ProjectConfig } from '../config/project-config.js';
 import type { Logger } from '../lib/logger.js';
@@ -181,7 +182,8 @@ export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePa
     if (result.kind === 'rejected') throw new Error('unreachable: skip-invalid never rejects');
     signal?.throwIfAborted();
     const rejected = new Map(result.skippedInvalid.map((v) => [v.id, v.message]));
-    recordFiles(planned.plan, result.outcomes, { drifted, rejected, hashes });
+    const desired = new Map(planned.desired.dashboards.map((d) => [d.id as string, d]));
+    recordFiles(planned.plan, result.outcomes, { drifted, rejected, hashes, desired });
     const deletedIds = new Set(result.outcomes.filter((o) => o.action === 'delete' && o.status === 'deleted').map((o) => o.id));
     const counts = { ...countOutcomes(result.outcomes), unchanged: result.unchanged, drift: drifted.size, rejected: rejected.size, invalid: planned.diagnostics.length };
     return { counts, deletedIds };
@@ -229,7 +231,11 @@ export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePa
   }
 
   /** Per-file results from the whole plan (drift left alone included), and the metrics of what was written. */
-  function recordFiles(plan: Plan, outcomes: readonly ApplyOutcome[], seen: { drifted: ReadonlySet<string>; rejected: ReadonlyMap<string, string>; hashes: ReadonlyMap<string, string> }): void {
+  function recordFiles(
+    plan: Plan,
+    outcomes: readonly ApplyOutcome[],
+    seen: { drifted: ReadonlySet<string>; rejected: ReadonlyMap<string, string>; hashes: ReadonlyMap<string, string>; desired: ReadonlyMap<string, DesiredDashboard> },
+  ): void {
     const at = new Date().toISOString();
     const byId = new Map(outcomes.filter((o) => o.action !== 'delete').map((o) => [o.id, o]));
     for (const change of plan.changes) {
@@ -237,6 +243,7 @@ export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePa
       const outcome = byId.get(change.id);
       const rejection = seen.rejected.get(change.id);
       const result = rejection !== undefined ? 'rejected' : fileResult(change, outcome, seen.drifted.has(change.id));
+      showFile(change, result, seen.desired.get(change.id));
       if (result === undefined) continue;
       const error = rejection ?? (outcome?.status === 'failed' ? outcome.error : undefined);
       const id = ownCopy(change.id);
@@ -248,6 +255,18 @@ export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePa
       if (outcome.status === 'failed') status.instruments.countFailure();
       else status.instruments.countWrite({ action: outcome.action });
     }
+  }
+
+  /**
+   * What the console shows of the file: its layout (taken again only when the file changed) and, while the change is
+   * still pending (drift reported, a write never attempted), the change itself for its before/after picture.
+   */
+  function showFile(change: FileChange, result: FileResult | undefined, dashboard: DesiredDashboard | undefined): void {
+    if (!dashboard) return;
+    const before = status.shown.get(change.file);
+    const layout = before?.contentHash === dashboard.contentHash ? before.layout : previewLayout(dashboard.body);
+    const pending = result === undefined || result === 'drift-reported' ? { pending: change } : {};
+    status.shown.set(change.file, { id: ownCopy(change.id), name: change.name, contentHash: dashboard.contentHash, layout, ...pending });
   }
 
   /** `undefined`: the write was never attempted (nothing to record). */

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { servesHost } from '../console/listener-host.js';
 import type { MetricsRegistry } from '../lib/metrics.js';
 import type { DaemonStatusJson, HealthJson } from './status-schema.js';
 
@@ -13,10 +14,19 @@ export interface StatusView {
 
 const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
 
-/** `/healthz`, `/status`, `/metrics`; answers false for any other path so the caller can route it on. */
-export function handleStatusRequest(status: StatusView, req: IncomingMessage, res: ServerResponse): boolean {
+/**
+ * `/healthz`, `/status`, `/metrics`; answers false for any other path so the caller can route it on. On a loopback
+ * listener (`loopback`) they answer only under a loopback name and their own port (421 otherwise), as the console
+ * does: `/status` tells the repository, files and errors, which a DNS-rebound web page must not read.
+ */
+export function handleStatusRequest(status: StatusView, req: IncomingMessage, res: ServerResponse, loopback = false): boolean {
   const path = (req.url ?? '/').split('?')[0];
   if (path !== '/healthz' && path !== '/status' && path !== '/metrics') return false;
+  if (loopback && !servesHost(req)) {
+    res.writeHead(421, JSON_TYPE);
+    res.end(JSON.stringify({ error: { code: 421, message: 'Misdirected request: this listener answers only under a loopback name and its own port' } }));
+    return true;
+  }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { allow: 'GET, HEAD', ...JSON_TYPE });
     res.end(JSON.stringify({ error: { code: 405, message: `Method ${req.method ?? ''} not allowed on ${path}` } }));

@@ -2,13 +2,14 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import type { AddressInfo, Socket } from 'node:net';
 import { systemClock, type Clock } from '../lib/clock.js';
 import type { FsLayer } from '../lib/fs-layer.js';
-import type { Logger } from '../lib/logger.js';
+import { redactText, type Logger } from '../lib/logger.js';
 import { DEFAULT_ENVIRONMENT, type EnvironmentId } from '../schema/ids.js';
 import { acquireOwnership, dataDirLayout, type DataDirLayout, type Ownership } from './data-dir.js';
 import { openEnvironments, type EnvironmentRegistry, type EnvironmentService } from './environments.js';
 import { descriptorBudget, limitConnections } from './http/descriptor-budget.js';
 import { BODY_LIMIT_BYTES } from './http/read-body.js';
-import { answerClientError } from './http/respond.js';
+import { HttpError } from './http/http-error.js';
+import { answerClientError, sendError } from './http/respond.js';
 import { createRequestHandler, type RequestListener } from './http/request-handler.js';
 import type { Route } from './http/route.js';
 import { createAdminApi } from './routes/admin.js';
@@ -166,6 +167,7 @@ async function listen(
     connectionsCheckingInterval: Math.min(1_000, timeouts.headersMs),
   });
   server.on('clientError', answerClientError);
+  refuseConnect(server);
   // `Expect: 100-continue` (curl does it above 1 kB): invite the body only when it may be read, so an oversized one is
   // refused with 413 before the client sends a byte of it.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
@@ -180,8 +182,33 @@ async function listen(
     });
   });
   const refused = limitConnections(server, budget, (error) => log.warn({ err: error.message }, 'accepting a connection failed; the server goes on'));
-  trackInFlight(server, handler, refused);
+  trackInFlight(server, guardedListener(handler, log), refused);
   return server;
+}
+
+/**
+ * `handler`, with a synchronous throw (a bug: handlers answer bad input themselves) turned into a logged 500: one
+ * request must never stop the process. For every listener of ours: the API's (its extra handler included) and the
+ * daemon's status-only one.
+ */
+export function guardedListener(handler: RequestListener, log: Logger): RequestListener {
+  return (req, res) => {
+    try {
+      handler(req, res);
+    } catch (error) {
+      log.error({ err: error instanceof Error ? error.message : String(error), method: req.method, url: redactText(req.url ?? '') }, 'request handler threw; answered 500');
+      if (res.headersSent) res.destroy();
+      else sendError(res, new HttpError(500, 'Internal error: the request could not be handled.'), { connection: 'close' });
+    }
+  };
+}
+
+/** CONNECT is no method of ours: answered 405, where Node would drop the connection without a word. */
+export function refuseConnect(server: Server): void {
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    socket.on('error', () => socket.destroy());
+    socket.end('HTTP/1.1 405 Method Not Allowed\r\nallow: GET, HEAD, POST, PUT, DELETE\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
+  });
 }
 
 /** Requests that arrive while closing are still answered, but on a connection that is then closed. */

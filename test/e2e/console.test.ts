@@ -79,7 +79,7 @@ describe('console on serve: live dashboards, and a token on a non-loopback addre
     const anonymous = await page(`${base}/ui/e/local`);
     expect(anonymous.status).toBe(401);
     expect(anonymous.html).toContain('action="/ui/login"');
-    expect((await page(`${base}/ui/e/local`, { headers: { authorization: `Api-Token ${writeOnly}` } })).status).toBe(401);
+    expect((await page(`${base}/ui/e/local`, { headers: { authorization: `Api-Token ${writeOnly}` } })).status).toBe(403);
     const withHeader = await page(`${base}/ui/e/local`, { headers: { authorization: `Api-Token ${token}` } });
     expect(withHeader.status).toBe(200);
     const login = await page(`${base}/ui/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token }).toString() });

@@ -3,19 +3,16 @@ import { isLoopback } from '../../src/console/console-access.js';
 import { consoleEvent } from '../../src/daemon/console-source.js';
 import { dashboardRows } from '../../src/console/sync-rows.js';
 import { timelineSvg } from '../../src/console/timeline.js';
-import type { Plan } from '../../src/plan/build-plan.js';
-
-const plan = (changes: Plan['changes']): Plan => ({ changes, summary: { create: 0, adopt: 0, update: 0, delete: 0, unchanged: 0, orphan: 0 }, scope: 'full', prune: { enabled: false }, target: 't' });
 
 describe('console sync status', () => {
   it('a file whose last write failed is failed, whatever the plan says; a pending create is drifted', () => {
     const rows = dashboardRows({
       kind: 'desired',
-      plan: plan([
+      changes: [
         { action: 'unchanged', id: 'a', name: 'A', file: 'a.yaml' },
         { action: 'unchanged', id: 'b', name: 'B', file: 'b.yaml' },
         { action: 'create', id: 'c', name: 'C', file: 'c.yaml', desired: { dashboardMetadata: { name: 'C', owner: 'o' }, tiles: [] } },
-      ]),
+      ],
       problems: [],
       results: { 'b.yaml': { result: 'failed', error: 'HTTP 500', at: '2026-11-23T10:00:00Z' } },
     });
@@ -24,7 +21,7 @@ describe('console sync status', () => {
   });
 
   it('orphans from the last full pass are listed once, beside those the plan shows', () => {
-    const rows = dashboardRows({ kind: 'desired', plan: plan([{ action: 'orphan', id: 'x', name: 'X' }]), problems: [], results: {}, orphans: [{ id: 'x', name: 'X' }, { id: 'y', name: 'Y' }] });
+    const rows = dashboardRows({ kind: 'desired', changes: [{ action: 'orphan', id: 'x', name: 'X' }], problems: [], results: {}, orphans: [{ id: 'x', name: 'X' }, { id: 'y', name: 'Y' }] });
     expect(rows.map((r) => [r.key, r.status])).toEqual([['x', 'orphan'], ['y', 'orphan']]);
   });
 });

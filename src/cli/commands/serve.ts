@@ -14,7 +14,8 @@ import { dataFlag } from '../common-flags.js';
 import { intFlag } from '../int-flag.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { createConsoleHandler } from '../../console/console-handler.js';
-import { readConfigToken, serveConsoleSource } from '../serve-console.js';
+import { consoleTokens } from '../../console/console-tokens.js';
+import { serveConsoleSource } from '../serve-console.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 const SERVE_CACHE_MB = SERVE_HOT_BYTES / (1024 * 1024);
@@ -58,7 +59,7 @@ export const serveCommand = defineCommand({
     // The console reads the server it is mounted on: bound once the server exists (nothing is served before).
     let consoleHandler: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined;
     const server = await start({ dataDir, host, port, log: io.log, hotBytes }, (req, res) => consoleHandler?.(req, res) ?? false);
-    consoleHandler = createConsoleHandler(serveConsoleSource(server, io.log), { host, verify: (token) => readConfigToken(server, token) });
+    consoleHandler = createConsoleHandler(serveConsoleSource(server, io.log), { host, tokens: consoleTokens(server.environments) });
     const simulator = booleanFlag(flags, 'simulate-events') ? simulate(server, io.log, io.signal) : undefined;
     io.stdout.write(`dashcd serving ${server.envUrl()} (base ${server.url}, data dir ${dataDir}; console ${server.url}/ui); Ctrl-C stops it\n`);
     await aborted(io.signal);
