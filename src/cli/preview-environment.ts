@@ -9,7 +9,7 @@ import { environmentTargets } from './environment-targets.js';
 import { UsageError } from './exit-codes.js';
 import { selectDashboards } from './dashboards-selection.js';
 
-/** `preview --env NAME`: the environment declared in the dashcd.yaml of the files' project; exit 64 listing them. */
+/** The environment `preview` draws files as: the one `--env` names, else the only one declared. */
 export interface PreviewEnvironment {
   environment: Environment;
   declared: Environment[];
@@ -17,15 +17,26 @@ export interface PreviewEnvironment {
   project: Awaited<ReturnType<typeof loadProjectConfigFor>>;
 }
 
-export async function previewEnvironment(name: string, io: CommandIo): Promise<PreviewEnvironment> {
+/**
+ * `--env NAME` from the dashcd.yaml of the files' project (exit 64 listing the declared ones when there is no such
+ * environment). Without `--env`, files that use templates or `dashcd:` (`templated`, as shown) look different in
+ * each environment, so drawing them as written would show `${{ … }}`: the only environment is used, and with
+ * several the choice is asked for (exit 64 listing them). Undefined: draw the files as written.
+ */
+export async function previewEnvironment(name: string | undefined, templated: readonly string[], io: CommandIo): Promise<PreviewEnvironment | undefined> {
+  if (name === undefined && templated.length === 0) return undefined;
   const { root } = await selectDashboards({ cwd: io.cwd, dir: undefined, paths: [] });
   const project = await loadProjectConfigFor(root, io.cwd);
   const declared = declaredEnvironments(project.config);
-  const environment = declared.find((e) => e.name === name);
-  if (!environment) {
-    const list = declared.length === 0 ? ' (dashcd.yaml declares none)' : `; declared:\n${describeEnvironments(declared).join('\n')}`;
-    throw new UsageError(`--env ${name}: no such environment${list}`);
+  const list = `; declared:\n${describeEnvironments(declared).join('\n')}`;
+  if (name === undefined) {
+    if (declared.length === 0) return undefined;
+    const [only] = declared;
+    if (declared.length === 1 && only) return { environment: only, declared, root, project };
+    throw new UsageError(`${templated.join(', ')} ${templated.length === 1 ? 'uses' : 'use'} templates, so ${templated.length === 1 ? 'it looks' : 'they look'} different in each environment: choose one with --env NAME${list}`);
   }
+  const environment = declared.find((e) => e.name === name);
+  if (!environment) throw new UsageError(`--env ${name}: no such environment${declared.length === 0 ? ' (dashcd.yaml declares none)' : list}`);
   return { environment, declared, root, project };
 }
 

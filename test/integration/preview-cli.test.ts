@@ -55,7 +55,7 @@ describe('dashcd preview', () => {
 
   it('bad input is a clear error with the right exit code', async () => {
     project = await createProject({ 'dashboards/bad.yaml': 'tiles: [unclosed' });
-    expect(await runDashcd(['preview', 'nope.yaml'], { cwd: project.root })).toMatchObject({ code: 64, stderr: expect.stringContaining("'nope.yaml' is neither a file nor a dashboard id") });
+    expect(await runDashcd(['preview', 'nope.yaml'], { cwd: project.root })).toMatchObject({ code: 64, stderr: expect.stringContaining("'nope.yaml' is neither a file, a folder nor a dashboard id") });
     expect(await runDashcd(['preview', '--format', 'gif', 'dashboards/bad.yaml'], { cwd: project.root })).toMatchObject({ code: 64 });
     expect(await runDashcd(['preview', 'dashboards/bad.yaml'], { cwd: project.root })).toMatchObject({ code: 3, stderr: expect.stringContaining('dashboards/bad.yaml: not a readable dashboard file') });
   });
@@ -76,4 +76,33 @@ describe('dashcd preview', () => {
     expect(unknown.stderr).toContain('--env qa: no such environment; declared:');
     expect(unknown.stderr).toMatch(/dev\s+embedded \/e\/dev/);
   });
+
+  it('without --env draws templated files as the only environment renders them; with several it asks for --env (exit 64 listing them)', async () => {
+    const file = markdownDashboard({ name: 'Checkout ${{ env.name }}', owner: 'shop@example.com', markdown: '"[Hosts](#dashboard;id=${{ dashboard(\\"hosts.yaml\\") }})"' });
+    const hosts = markdownDashboard({ name: 'Hosts', owner: 'shop@example.com', markdown: 'hosts', id: ID });
+    project = await createProject({ 'dashcd.yaml': 'environments:\n  dev:\n', 'dashboards/checkout.yaml': file, 'dashboards/hosts.yaml': hosts });
+    const one = await runDashcd(['preview', 'dashboards/checkout.yaml'], { cwd: project.root });
+    expect(one).toMatchObject({ code: 0, stderr: '' });
+    const svg = await readFile(join(project.root, 'previews', 'checkout.svg'), 'utf8');
+    expect(svg).toContain('>Checkout dev</text>');
+    expect(svg).not.toContain('${{');
+    expect(drawnTiles(svg).map((t) => t.texts)).toEqual([['Notes', 'markdown', `Hosts`]]);
+
+    await project.write('dashcd.yaml', 'environments:\n  dev:\n  prod:\n');
+    const several = await runDashcd(['preview', 'dashboards/checkout.yaml', 'dashboards/hosts.yaml'], { cwd: project.root });
+    expect(several.code).toBe(64);
+    expect(several.stderr).toContain('dashboards/checkout.yaml uses templates, so it looks different in each environment: choose one with --env NAME; declared:');
+    expect(several.stderr).toMatch(/prod\s+embedded \/e\/prod/);
+    // A file without templates looks the same everywhere: drawn as written.
+    expect(await runDashcd(['preview', 'dashboards/hosts.yaml'], { cwd: project.root })).toMatchObject({ code: 0, stderr: '' });
+  });
+
+  it('draws every dashboard file of a folder, as plan and validate read it', async () => {
+    project = await createProject({ 'dashboards/checkout.yaml': FILE, 'dashboards/team/hosts.yaml': markdownDashboard({ name: 'Hosts', owner: 'o', markdown: 'hosts' }) });
+    const result = await runDashcd(['preview', 'dashboards'], { cwd: project.root });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toBe(`${join(project.root, 'previews', 'checkout.svg')}\n${join(project.root, 'previews', 'team', 'hosts.svg')}\n`);
+    expect(await readFile(join(project.root, 'previews', 'team', 'hosts.svg'), 'utf8')).toContain('>Hosts</text>');
+  });
 });
+

@@ -1,10 +1,13 @@
 import { readFile, stat } from 'node:fs/promises';
-import { basename, extname, join, relative, resolve } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { mkdirDurable, writeFileDurable } from '../../lib/durable-file.js';
 import { renderHtmlPage } from '../../preview/render-html.js';
 import { renderLayoutSvg } from '../../preview/render-layout.js';
 import { svgToPng } from '../../preview/render-png.js';
+import { discoverFiles } from '../../desired/discover-files.js';
+import { isPlainObject } from '../../environments/deep-merge.js';
+import { templateUses } from '../../environments/template.js';
 import { parseDashboardId } from '../../schema/ids.js';
 import { defineCommand, stringFlag, type CommandIo } from '../command.js';
 import { dataFlag, targetFlag } from '../common-flags.js';
@@ -32,9 +35,9 @@ export const previewCommand = defineCommand({
     format: { type: 'string', description: 'svg | png | html', default: 'svg', valueName: 'format' },
     target: targetFlag,
     data: dataFlag,
-    env: { type: 'string', description: 'Draw files as this environment of dashcd.yaml renders them, and ids from its target', valueName: 'id' },
+    env: { type: 'string', description: 'Draw files as this environment of dashcd.yaml renders them (default: the only one), and ids from its target', valueName: 'id' },
   },
-  positionals: [{ name: 'file|id', description: 'Dashboard files, or ids of live dashboards', variadic: true, required: true }],
+  positionals: [{ name: 'file|id', description: 'Dashboard files or folders of them, or ids of live dashboards', variadic: true, required: true }],
   examples: ['dashcd preview dashboards/hosts.yaml', 'dashcd preview --format png --out previews dashboards/*.yaml', 'dashcd preview 0a1b2c3d-0000-4000-8000-000000000001', 'dashcd preview --env prod dashboards/service-health.yaml'],
   async run({ flags, positionals }, io) {
     const format = stringFlag(flags, 'format') ?? 'svg';
@@ -42,9 +45,9 @@ export const previewCommand = defineCommand({
     if (positionals.length === 0) throw new UsageError('give at least one dashboard file or id');
     const sources = await readSources(positionals, flags, io);
     const out = resolve(io.cwd, stringFlag(flags, 'out') ?? 'previews');
-    await mkdirDurable(out);
     for (const source of sources) {
       const path = join(out, `${source.stem}.${format}`);
+      await mkdirDurable(dirname(path));
       await writeFileDurable(path, picture(source, format as Format));
       io.stdout.write(`${path}\n`);
     }
@@ -60,18 +63,22 @@ function picture(source: Source, format: Format): string | Uint8Array {
 }
 
 async function readSources(args: readonly string[], flags: Parameters<typeof stringFlag>[0], io: CommandIo): Promise<Source[]> {
-  const files: { arg: string; path: string }[] = [];
+  const files: { shown: string; stem: string; path: string }[] = [];
   const ids: string[] = [];
   for (const arg of args) {
     const path = resolve(io.cwd, arg);
-    if (await isFile(path)) files.push({ arg, path });
+    const kind = await pathKind(path);
+    if (kind === 'file') files.push({ shown: arg, stem: basename(arg, extname(arg)), path });
+    else if (kind === 'folder') files.push(...(await filesIn(path, io)));
     else if (parseDashboardId(arg) !== undefined) ids.push(arg);
-    else throw new UsageError(`'${arg}' is neither a file nor a dashboard id`);
+    else throw new UsageError(`'${arg}' is neither a file, a folder nor a dashboard id`);
   }
-  const envName = stringFlag(flags, 'env');
-  const env = envName === undefined ? undefined : await previewEnvironment(envName, io);
-  const bodies = env ? await environmentBodies(env, files, io) : await Promise.all(files.map((f) => readDashboardFile(f.path, f.arg)));
-  const sources = files.map((f, i) => ({ stem: basename(f.arg, extname(f.arg)), dashboard: bodies[i] }));
+  const written = await Promise.all(files.map((f) => readDashboardFile(f.path)));
+  const templated = files.filter((_, i) => usesTemplates(written[i])).map((f) => f.shown);
+  const env = await previewEnvironment(stringFlag(flags, 'env'), templated, io);
+  // An environment reads the files itself and reports what does not parse, with where.
+  const bodies = env ? await environmentBodies(env, files, io) : files.map((f, i) => readable(written[i], f.shown));
+  const sources = files.map((f, i) => ({ stem: f.stem, dashboard: bodies[i] }));
   if (ids.length === 0) return sources;
   const live = env
     ? await liveFromEnvironment(env.environment, ids, stringFlag(flags, 'data'), io)
@@ -79,6 +86,19 @@ async function readSources(args: readonly string[], flags: Parameters<typeof str
   const missing = ids.find((_, i) => live.dashboards[i] === undefined);
   if (missing) throw new CliError(`dashboard ${missing} not found on ${live.label}`, ExitCode.Unexpected);
   return [...sources, ...ids.map((id, i) => ({ stem: id, dashboard: live.dashboards[i] }))];
+}
+
+/** A folder's dashboard files, as plan and validate read it; each picture keeps the file's place below the folder. */
+async function filesIn(folder: string, io: CommandIo): Promise<{ shown: string; stem: string; path: string }[]> {
+  const found = await discoverFiles(folder);
+  const names = found.missing ? [] : found.files;
+  return names.map((name) => ({ shown: relative(io.cwd, join(folder, name)), stem: name.slice(0, -extname(name).length), path: join(folder, name) }));
+}
+
+type Written = { value: unknown } | { error: unknown };
+
+function usesTemplates(written: Written | undefined): boolean {
+  return written !== undefined && 'value' in written && isPlainObject(written.value) && templateUses(written.value).length > 0;
 }
 
 /** The files as the environment renders them; a file that does not render there is exit 3 with its problems. */
@@ -95,14 +115,21 @@ async function environmentBodies(env: PreviewEnvironment, files: readonly { path
   });
 }
 
-async function isFile(path: string): Promise<boolean> {
-  return (await stat(path).catch(() => undefined))?.isFile() ?? false;
+async function pathKind(path: string): Promise<'file' | 'folder' | undefined> {
+  const info = await stat(path).catch(() => undefined);
+  return info?.isFile() ? 'file' : info?.isDirectory() ? 'folder' : undefined;
 }
 
-async function readDashboardFile(path: string, shown: string): Promise<unknown> {
+async function readDashboardFile(path: string): Promise<Written> {
   try {
-    return parseYaml(await readFile(path, 'utf8')) as unknown;
+    return { value: parseYaml(await readFile(path, 'utf8')) as unknown };
   } catch (error) {
-    throw new CliError(`${shown}: not a readable dashboard file (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`, ExitCode.InvalidDesiredState, { cause: error });
+    return { error };
   }
+}
+
+function readable(written: Written | undefined, shown: string): unknown {
+  if (written !== undefined && 'value' in written) return written.value;
+  const error = written?.error;
+  throw new CliError(`${shown}: not a readable dashboard file (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`, ExitCode.InvalidDesiredState, { cause: error });
 }
