@@ -5,6 +5,11 @@ import { readEventView, type ArchivedEvent, type ArchivedEventView } from './arc
 export { parseTimeArg, parseDuration } from './time-arg.js';
 export type { ArchivedEvent, ArchivedEventView } from './archived-event.js';
 
+/** An archived event and the environment folder it was read from (a query may read several). */
+export interface QueriedEvent extends ArchivedEvent {
+  readonly env: string;
+}
+
 export type BadLineHandler = (file: string, line: number, message: string) => void;
 
 export interface ArchiveFilter {
@@ -32,13 +37,13 @@ export interface QueryArchiveOptions extends ArchiveFilter {
  * bounded by one day of the archive. An unreadable line is reported to `onBadLine` with its file and line number,
  * and skipped.
  */
-export async function* queryArchive(options: QueryArchiveOptions): AsyncGenerator<ArchivedEvent> {
+export async function* queryArchive(options: QueryArchiveOptions): AsyncGenerator<QueriedEvent> {
   for (const partitions of byDay(await selectPartitions(options))) {
-    const day: ArchivedEvent[] = [];
+    const day: QueriedEvent[] = [];
     for (const partition of partitions) {
       const lines = readPartition(partition, options);
       for (const item of options.latest ? await foldLatest(lines) : await collect(lines)) {
-        if (matches(item.event, options) && (options.status === undefined || item.event.eventStatus === options.status)) day.push(item);
+        if (matches(item.event, options) && (options.status === undefined || item.event.eventStatus === options.status)) day.push({ ...item, env: partition.env });
       }
     }
     // Array.prototype.sort is stable: versions of one event keep their written order.

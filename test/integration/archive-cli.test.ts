@@ -110,7 +110,8 @@ describe('dashcd events query and stats', () => {
     const lines = await archiveSome();
     const all = await dashcd(['events', 'query']);
     expect(all.code).toBe(0);
-    expect(new Set(all.stdout.trim().split('\n'))).toEqual(new Set(lines));
+    // Each archived line whole, its environment folder put first.
+    expect(new Set(all.stdout.trim().split('\n'))).toEqual(new Set(lines.map((line) => `{"env":"prod",${line.slice(1)}`)));
     const open = await dashcd(['events', 'query', '--status', 'open', '--type', 'CUSTOM_INFO']);
     for (const line of open.stdout.trim().split('\n').filter(Boolean)) expect(JSON.parse(line)).toMatchObject({ eventStatus: 'OPEN', eventType: 'CUSTOM_INFO' });
   });
@@ -123,7 +124,7 @@ describe('dashcd events query and stats', () => {
     await writeFile(file, `${text.slice(0, 30)}\n${text}`);
     const result = await dashcd(['events', 'query', '--format', 'table']);
     expect(result.code).toBe(0);
-    expect(result.stdout.split('\n')[0]).toMatch(/^START \(UTC\)\s+STATUS\s+TYPE\s+ENTITY NAME\s+ENTITY ID\s+ID$/);
+    expect(result.stdout.split('\n')[0]).toMatch(/^START \(UTC\)\s+ENV\s+STATUS\s+TYPE\s+ENTITY NAME\s+ENTITY ID\s+ID$/);
     expect(result.stdout.trim().split('\n')).toHaveLength(61);
     expect(result.stderr).toBe(`${file}:1: skipped an unreadable line: not JSON: ${errorOf(text.slice(0, 30))}\n`);
   });

@@ -99,23 +99,35 @@ describe('--from/--to with bare dates', () => {
 });
 
 describe('events query output that helps the next query', () => {
-  it('warns on stderr, naming the archive\'s environments, when --env names none of them, and still exits 0', async () => {
-    const query = await dashcd(['events', 'query', '--env', 'nope']);
-    expect(query).toEqual({ code: 0, stdout: '', stderr: `dashcd events query: no environment 'nope' in ${join(cwd, 'events-archive')}; it has: prod\n` });
-    const stats = await dashcd(['events', 'stats', '--env', 'nope']);
-    expect(stats.code).toBe(0);
-    expect(stats.stderr).toBe(`dashcd events stats: no environment 'nope' in ${join(cwd, 'events-archive')}; it has: prod\n`);
-    const empty = await dashcd(['events', 'query', '--env', 'prod', '--archive', 'no-archive-here']);
-    expect(empty.stderr).toMatch(/no environment 'prod' in .*no-archive-here; it has none yet \(run 'dashcd events pull'\)\n$/);
-    expect((await dashcd(['events', 'query', '--env', 'prod'])).stderr).toBe('');
+  it('an --env or --archive that names nothing is exit 64, naming the environments the archive has', async () => {
+    const archive = join(cwd, 'events-archive');
+    const query = await dashcd(['events', 'query', '--env', 'prd']);
+    expect(query).toEqual({ code: 64, stdout: '', stderr: `dashcd events query: no environment 'prd' in ${archive}; it has: prod\n` });
+    const stats = await dashcd(['events', 'stats', '--env', 'prd']);
+    expect(stats).toEqual({ code: 64, stdout: '', stderr: `dashcd events stats: no environment 'prd' in ${archive}; it has: prod\n` });
+    for (const command of ['query', 'stats']) {
+      const missing = await dashcd(['events', command, '--archive', '/nonexistent']);
+      expect(missing).toMatchObject({ code: 64, stdout: '' });
+      expect(missing.stderr).toBe(`dashcd events ${command}: no events archive at /nonexistent: run 'dashcd events pull' first, or name the archive folder with --archive\n`);
+    }
+    await mkdir(join(cwd, 'empty-archive'), { recursive: true });
+    const empty = await dashcd(['events', 'query', '--env', 'prod', '--archive', 'empty-archive']);
+    expect(empty).toMatchObject({ code: 64, stderr: expect.stringMatching(/no environment 'prod' in .*empty-archive; it has none yet \(run 'dashcd events pull'\)\n$/) });
+    expect(await dashcd(['events', 'query', '--env', 'prod'])).toMatchObject({ code: 0, stderr: '' });
   });
 
-  it('shows in the table the entity name, then the ids, each cut with … to fit 100 columns', async () => {
+  it('names each event\'s environment: the first member of a JSONL line, the ENV column of the table', async () => {
+    const lines = (await dashcd(['events', 'query', '--from', '2026-11-17', '--to', '2026-11-17'])).stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^\{"env":"prod","eventId":/);
+    expect(JSON.parse(lines[0] ?? '')).toMatchObject({ env: 'prod', entityId: 'HOST-0000000000000001' });
+  });
+
+  it('shows in the table the environment, the entity name, then the ids whole (never cut), so they can be copied', async () => {
     const table = await dashcd(['events', 'query', '--format', 'table', '--from', '2026-11-18', '--to', '2026-11-18']);
     const [header, first] = table.stdout.split('\n');
-    expect(header).toMatch(/^START \(UTC\)\s+STATUS\s+TYPE\s+ENTITY NAME\s+ENTITY ID\s+ID$/);
-    expect(first).toMatch(/^2026-11-18 00:00:00\s+CLOSED\s+CUSTOM_INFO\s+host 2\s+HOST-0000000000…\s+-4314211936928…$/);
-    for (const line of table.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(100);
+    expect(header).toMatch(/^START \(UTC\)\s+ENV\s+STATUS\s+TYPE\s+ENTITY NAME\s+ENTITY ID\s+ID$/);
+    expect(first).toBe(`2026-11-18 00:00:00 prod    CLOSED CUSTOM_INFO          host 2              HOST-0000000000000002 -4314211936928920172_${DAY_18}`);
     const filtered = await dashcd(['events', 'query', '--entity', 'HOST-0000000000000002', '--format', 'table']);
     expect(filtered.stdout.trim().split('\n').slice(1)).toEqual([first]);
   });

@@ -1,7 +1,8 @@
 import type { Writable } from 'node:stream';
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { listEnvironments } from '../../archive/archive-layout.js';
-import { queryArchive, type ArchivedEvent, type QueryArchiveOptions } from '../../archive/query-archive.js';
+import { queryArchive, type QueriedEvent, type QueryArchiveOptions } from '../../archive/query-archive.js';
 import { parseTimeArg, type TimeBound } from '../../archive/time-arg.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
@@ -18,8 +19,9 @@ export const eventsQueryCommand = defineCommand({
     'start time). Times filter on the event start and take now, today, yesterday, ISO dates and date-times (UTC:\n' +
     '2024-05-01, "2024-05-01 10:00", 2024-05-01T10:00Z), epoch ms, or 7d / 12h / 30m back from now; both ends are\n' +
     'inclusive, and a bare date as --to covers that whole day (as today and yesterday do). --latest prints each event once,\n' +
-    'as its newest version (then --status matches that version). The table fits 100 columns: longer cells end in …\n' +
-    '(JSONL has every value whole). An unreadable archive line is reported on stderr as FILE:LINE.',
+    'as its newest version (then --status matches that version). Each event names its environment folder: an `env`\n' +
+    'member first in JSONL, the ENV column in the table. The table cuts long types and entity names with …, never an\n' +
+    'id. An --env or --archive that names nothing is exit 64. An unreadable archive line is reported on stderr as FILE:LINE.',
   flags: {
     archive: archiveFlag,
     env: { type: 'string', description: 'Only this environment folder (default: all)', valueName: 'id' },
@@ -38,10 +40,10 @@ export const eventsQueryCommand = defineCommand({
   ],
   async run({ flags }, io) {
     const options = queryOptions(flags, io);
-    await warnUnknownEnv('events query', options.archiveDir, options.env, io);
+    await checkArchive(options.archiveDir, options.env);
     const format = stringFlag(flags, 'format') ?? (io.stdout.isTTY === true ? 'table' : 'jsonl');
     if (format !== 'jsonl' && format !== 'table') throw new UsageError(`--format must be jsonl or table, got '${format}'`);
-    const render = format === 'table' ? tableRow : (item: ArchivedEvent): string => `${item.raw}\n`;
+    const render = format === 'table' ? tableRow : jsonLine;
     if (format === 'table') io.stdout.write(TABLE_HEADER);
     let closed = false;
     const onError = (): void => {
@@ -79,15 +81,17 @@ function queryOptions(flags: FlagValues, io: CommandIo): QueryArchiveOptions {
 }
 
 /**
- * An `--env` that names no folder of the archive gives an empty result, which is not an error (exit 0 stays), but a
- * typo must not pass for "no events": one line on stderr names the environments the archive has.
+ * The archive and environment a query reads must exist: an empty answer from a typo (`--env prd`) or a wrong
+ * `--archive` would pass for "no events". Exit 64, naming the environments the archive has.
  */
-export async function warnUnknownEnv(command: string, archiveDir: string, env: string | undefined, io: CommandIo): Promise<void> {
+export async function checkArchive(archiveDir: string, env: string | undefined): Promise<void> {
+  const found = await stat(archiveDir).catch(() => undefined);
+  if (!found?.isDirectory()) throw new UsageError(`no events archive at ${archiveDir}: run 'dashcd events pull' first, or name the archive folder with --archive`);
   if (env === undefined) return;
   const envs = await listEnvironments(archiveDir);
   if (envs.includes(env)) return;
   const has = envs.length > 0 ? `it has: ${envs.join(', ')}` : "it has none yet (run 'dashcd events pull')";
-  io.stderr.write(`dashcd ${command}: no environment '${env}' in ${archiveDir}; ${has}\n`);
+  throw new UsageError(`no environment '${env}' in ${archiveDir}; ${has}`);
 }
 
 export function timeFlag(flags: FlagValues, name: string, now: number, bound: TimeBound = 'start'): number | undefined {
@@ -117,24 +121,37 @@ function drainOrClose(stream: Writable): Promise<void> {
 }
 
 /**
- * Widths that fit a 100-column terminal with the separating spaces. The entity name is what a reader scans for, so it
- * comes before the long ids; the entity id stays (it is what --entity filters on). A longer cell ends in `…`.
+ * Minimum widths; rows stream, so a longer cell pushes the rest of its row. Type and entity name are cut with `…` to
+ * keep rows short; ids and the environment never are (they are what the next query's --entity and --env take, and
+ * what a reader copies), so the event id comes last.
  */
-const COLUMNS = [['START (UTC)', 19], ['STATUS', 6], ['TYPE', 20], ['ENTITY NAME', 19], ['ENTITY ID', 16], ['ID', 15]] as const;
-export const TABLE_WIDTH = COLUMNS.reduce((sum, [, width]) => sum + width, COLUMNS.length - 1);
+const COLUMNS = [
+  ['START (UTC)', 19, 'whole'],
+  ['ENV', 7, 'whole'],
+  ['STATUS', 6, 'whole'],
+  ['TYPE', 20, 'cut'],
+  ['ENTITY NAME', 19, 'cut'],
+  ['ENTITY ID', 21, 'whole'],
+  ['ID', 0, 'whole'],
+] as const;
 const TABLE_HEADER = row(COLUMNS.map(([title]) => title));
 
-function tableRow({ event }: ArchivedEvent): string {
+/** The archived line with the environment it came from as its first member (the line is a JSON object). */
+function jsonLine({ raw, env }: QueriedEvent): string {
+  return `{"env":${JSON.stringify(env)},${raw.trimStart().slice(1)}\n`;
+}
+
+function tableRow({ event, env }: QueriedEvent): string {
   const start = new Date(event.startTime).toISOString().slice(0, 19).replace('T', ' ');
-  const cells = [start, event.eventStatus ?? '-', event.eventType ?? '-', event.entityName ?? '-', event.entityId ?? '-', event.id];
+  const cells = [start, env, event.eventStatus ?? '-', event.eventType ?? '-', event.entityName ?? '-', event.entityId ?? '-', event.id];
   // Text from the feed must not move the cursor or break the row.
   return row(cells.map(printable));
 }
 
 function row(cells: readonly string[]): string {
   const fitted = cells.map((cell, i) => {
-    const width = COLUMNS[i]?.[1] ?? cell.length;
-    return cell.length > width ? `${cell.slice(0, width - 1)}…` : cell.padEnd(width);
+    const [, width, fit] = COLUMNS[i] ?? ['', 0, 'whole'];
+    return fit === 'cut' && cell.length > width ? `${cell.slice(0, width - 1)}…` : cell.padEnd(width);
   });
   return `${fitted.join(' ').trimEnd()}\n`;
 }

@@ -3,12 +3,12 @@ import { listEnvironments } from '../../archive/archive-layout.js';
 import { archiveStats, type ArchiveStats } from '../../archive/query-archive.js';
 import { defineCommand, stringFlag } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
-import { archiveFlag, timeFlag, toFlag, warnUnknownEnv } from './events-query.js';
+import { archiveFlag, checkArchive, timeFlag, toFlag } from './events-query.js';
 
 export const eventsStatsCommand = defineCommand({
   path: ['events', 'stats'],
   summary: 'Count archived events by type, status and day',
-  description: 'Each event counts once, by its newest version; "versions" counts every archived line of the events counted.',
+  description: 'Each event counts once, by its newest version; "versions" counts every archived line of the events counted.\nAn --env or --archive that names nothing is exit 64.',
   flags: {
     archive: archiveFlag,
     env: { type: 'string', description: 'Only this environment folder (default: each one)', valueName: 'id' },
@@ -23,7 +23,7 @@ export const eventsStatsCommand = defineCommand({
     const now = Date.now();
     const archiveDir = resolve(io.cwd, stringFlag(flags, 'archive') ?? 'events-archive');
     const envFlag = stringFlag(flags, 'env');
-    await warnUnknownEnv('events stats', archiveDir, envFlag, io);
+    await checkArchive(archiveDir, envFlag);
     const envs = envFlag ? [envFlag] : await listEnvironments(archiveDir);
     const results: Record<string, ArchiveStats> = {};
     for (const env of envs) {
