@@ -2,8 +2,10 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, normalize, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RepoOptions } from '../daemon/daemon-repo.js';
+import { parseTargetGrant, type TargetGrant } from '../daemon/target-allow-list.js';
 import { followProblem, type Follow } from '../source/follow.js';
-import type { GitCredentials } from '../source/git-credentials.js';
+import { checkRepositoryUrl, type GitCredentials } from '../source/git-credentials.js';
+import { SourceError } from '../source/source-error.js';
 import { booleanFlag, stringFlag, type CommandIo, type FlagSpec, type FlagValues } from './command.js';
 import { UsageError } from './exit-codes.js';
 import { durationFlag } from './int-flag.js';
@@ -16,6 +18,12 @@ export const repoFlags: Record<string, FlagSpec> = {
   path: { type: 'string', description: 'With --repo: the dashboards folder inside the repository, dashcd.yaml beside it (default: dashboards)', valueName: 'path' },
   fetch: { type: 'string', description: 'With --repo: fetch interval, at least 1s; a webhook fetches at once (default: 60s)', valueName: 'duration' },
   'skip-invalid': { type: 'boolean', description: 'With --repo: apply the valid files of a commit that has invalid ones (default: apply none of it)' },
+  'allow-target': {
+    type: 'string',
+    multiple: true,
+    description: "With --repo: dashcd.yaml may send the token in VAR to URL (repeatable); a commit asking for any other tokenEnv/target is refused",
+    valueName: 'VAR=URL',
+  },
 };
 
 /**
@@ -26,7 +34,7 @@ export const repoFlags: Record<string, FlagSpec> = {
 export function repoOptions(flags: FlagValues, io: CommandIo): RepoOptions | undefined {
   const repo = stringFlag(flags, 'repo');
   if (repo === undefined) {
-    const stray = ['branch', 'tag-pattern', 'path', 'fetch', 'skip-invalid'].find((name) => flags[name] !== undefined);
+    const stray = ['branch', 'tag-pattern', 'path', 'fetch', 'skip-invalid', 'allow-target'].find((name) => flags[name] !== undefined);
     if (stray) throw new UsageError(`--${stray} needs --repo`);
     return undefined;
   }
@@ -40,7 +48,18 @@ export function repoOptions(flags: FlagValues, io: CommandIo): RepoOptions | und
     credentials: credentialsFromEnv(io.env),
     ...(io.env.DASHCD_WEBHOOK_SECRET ? { webhookSecret: io.env.DASHCD_WEBHOOK_SECRET } : {}),
     skipInvalid: booleanFlag(flags, 'skip-invalid'),
+    allowTargets: targetGrants(flags),
   };
+}
+
+/** `--allow-target VAR=URL`, each as given (a URL may hold a comma, so no comma splitting). */
+function targetGrants(flags: FlagValues): TargetGrant[] {
+  const given = flags['allow-target'];
+  return (Array.isArray(given) ? given : typeof given === 'string' ? [given] : []).map((text) => {
+    const grant = parseTargetGrant(text);
+    if (typeof grant === 'string') throw new UsageError(grant);
+    return grant;
+  });
 }
 
 function followFlags(flags: FlagValues): Follow {
@@ -53,9 +72,18 @@ function followFlags(flags: FlagValues): Follow {
   return follow;
 }
 
-/** A local path (it exists) becomes a file:// URL, so git resolves it from here and not from the mirror. */
+/**
+ * A local path (it exists) becomes a file:// URL, so git resolves it from here and not from the mirror. A URL that
+ * carries credentials is a usage error here, before anything logs or shows it.
+ */
 function repositoryUrl(repo: string, cwd: string): string {
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(repo) && existsSync(resolve(cwd, repo))) return pathToFileURL(resolve(cwd, repo)).href;
+  try {
+    checkRepositoryUrl(repo);
+  } catch (error) {
+    if (error instanceof SourceError) throw new UsageError(error.message);
+    throw error;
+  }
   return repo;
 }
 

@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loadProjectConfigFor, type LoadProjectConfigResult } from '../config/project-config.js';
+import { declaredEnvironments } from '../environments/environment.js';
 import type { Logger } from '../lib/logger.js';
 import { describeFollow, followsRef, type Follow } from '../source/follow.js';
 import type { GitCredentials } from '../source/git-credentials.js';
@@ -9,6 +10,7 @@ import type { DaemonStatus } from './daemon-status.js';
 import { followRepository, type RepositoryFollower } from './follow-repository.js';
 import { gitHookHandler } from './git-hook-route.js';
 import { SourceStatus } from './source-status.js';
+import { targetRefusals, type TargetGrant } from './target-allow-list.js';
 
 /** `dashcd daemon --repo …`: the repository the daemon follows instead of a local folder. */
 export interface RepoOptions {
@@ -22,6 +24,11 @@ export interface RepoOptions {
   webhookSecret?: string;
   /** Apply a commit's valid files when others are invalid (else such a commit is not applied at all). */
   skipInvalid: boolean;
+  /**
+   * `--allow-target`: the only tokenEnv → target pairs a commit's dashcd.yaml may ask for; a commit asking for any
+   * other is refused whole. The repository's committers are not the operator: they must not pick what leaves.
+   */
+  allowTargets: readonly TargetGrant[];
 }
 
 export interface RepoFollowing {
@@ -29,9 +36,10 @@ export interface RepoFollowing {
   hook(req: IncomingMessage, res: ServerResponse): boolean;
   /**
    * dashcd.yaml as the followed ref's newest commit has it (fetched now, else the last one fetched): where a
-   * daemon following a repository learns its environments. Undefined when nothing could be fetched.
+   * daemon following a repository learns its environments. Undefined when nothing could be fetched. `refused`: why
+   * the operator's --allow-target list forbids that commit (then none of its targets may be used).
    */
-  projectConfig(signal: AbortSignal): Promise<LoadProjectConfigResult | undefined>;
+  projectConfig(signal: AbortSignal): Promise<(LoadProjectConfigResult & { refused: string[] }) | undefined>;
   /**
    * One reconcile loop's source: `follow` (default: the daemon's own) fetched on its own, its checkouts in the one
    * mirror of the repository; `env` labels its metrics. `onNewRevision` requests a full reconcile of that loop.
@@ -55,6 +63,7 @@ export async function openRepoFollowing(repo: RepoOptions, deps: { cwd: string; 
     openGitSource({ url: repo.url, follow, root: join(resolve(deps.cwd, deps.dataDir), 'git'), log, ...(repo.credentials ? { credentials: repo.credentials } : {}) });
   const sources = new Map<string, GitSource>([[describeFollow(repo.follow), await open(repo.follow)]]);
   const lanes: Lane[] = [];
+  const refusals = (root: string): Promise<string[]> => checkoutRefusals(join(root, repo.path), root, repo.allowTargets);
   // One mirror holds every lane's checkouts: each keeps what any lane still needs, not only its own.
   const shared = (source: GitSource): GitSource => ({ ...source, retain: () => source.retain(lanes.flatMap((lane) => lane.state.keptCommits())) });
   const sourceFor = async (follow: Follow): Promise<GitSource> => {
@@ -75,7 +84,8 @@ export async function openRepoFollowing(repo: RepoOptions, deps: { cwd: string; 
       const revision = (await source.fetch(signal).catch(() => undefined)) ?? (await source.lastFetched(signal).catch(() => undefined));
       if (!revision) return undefined;
       const root = await source.checkout(revision, signal);
-      return loadProjectConfigFor(join(root, repo.path), root);
+      const project = await loadProjectConfigFor(join(root, repo.path), root);
+      return { ...project, refused: await refusals(root) };
     },
     async attach(status, env, onNewRevision, follow = repo.follow) {
       const source = shared(await sourceFor(follow));
@@ -86,9 +96,22 @@ export async function openRepoFollowing(repo: RepoOptions, deps: { cwd: string; 
     },
     start(signal) {
       for (const lane of lanes) {
-        lane.follower = followRepository({ source: lane.source, state: lane.state, fetchMs: repo.fetchMs, log, signal, onNewRevision: lane.onNewRevision });
+        lane.follower = followRepository({ source: lane.source, state: lane.state, fetchMs: repo.fetchMs, log, signal, onNewRevision: lane.onNewRevision, refusals });
       }
       return { stopped: Promise.all(lanes.map((lane) => lane.follower?.stopped)).then(() => undefined) };
     },
   };
+}
+
+/**
+ * Why a checkout's dashcd.yaml may not be followed: targets and tokens the operator has not allowed. An invalid
+ * dashcd.yaml declares nothing here (the pass refuses it as invalid); one that cannot be read is refused.
+ */
+async function checkoutRefusals(dashboardsDir: string, root: string, grants: readonly TargetGrant[]): Promise<string[]> {
+  try {
+    const project = await loadProjectConfigFor(dashboardsDir, root);
+    return project.diagnostics.length > 0 ? [] : targetRefusals(declaredEnvironments(project.config), grants);
+  } catch (error) {
+    return [`dashcd.yaml could not be read to check its targets: ${error instanceof Error ? error.message : String(error)}`];
+  }
 }

@@ -185,11 +185,18 @@ async function openLoops(options: DaemonOptions, shared: Shared): Promise<Loop[]
 /**
  * Following a repository, its environments are in dashcd.yaml of the followed ref's newest commit, read once at
  * start (a change to the set of environments needs a restart; their values are read at every pass). Undefined:
- * none declared, or nothing fetched yet — then one loop, as without environments.
+ * none declared, nothing fetched yet, or a commit the operator's --allow-target list refuses — then one loop, as
+ * without environments.
  */
 async function repoEnvironments(repo: RepoFollowing, options: DaemonOptions): Promise<DaemonEnvironment[] | undefined> {
   const project = await repo.projectConfig(options.signal);
   if (!project || project.diagnostics.length > 0) return undefined;
+  // Refused (targets the operator did not allow): no environment of it gets a target or a token; the follower
+  // reports the commit as refused in /status and a later allowed commit takes effect at the next start.
+  if (project.refused.length > 0) {
+    options.log.warn({ refused: project.refused }, 'the newest commit asks for target tokens the operator has not allowed (--allow-target): none of its environments is started');
+    return undefined;
+  }
   const declared = declaredEnvironments(project.config);
   if (declared.length === 0) return undefined;
   return declared.map((environment) => ({

@@ -10,6 +10,8 @@ export interface FollowRepositoryOptions {
   signal: AbortSignal;
   /** A new commit is checked out and pending: reconcile it. */
   onNewRevision(): void;
+  /** Why the operator's configuration forbids the checkout at `root` (empty: it may be applied). Never throws. */
+  refusals?(root: string): Promise<string[]>;
   /** Longest wait between failed fetches (default 5 min, or `fetchMs` when that is longer). */
   maxBackoffMs?: number;
 }
@@ -42,9 +44,10 @@ export function followRepository(options: FollowRepositoryOptions): RepositoryFo
       const revision = await source.fetch(signal);
       const root = await source.checkout(revision, signal);
       failures = 0;
-      if (state.fetched({ revision, root })) {
+      const refused = (await options.refusals?.(root)) ?? [];
+      if (state.fetched({ revision, root, refused })) {
         log.info({ revision: revision.commit, ref: revision.ref, subject: revision.subject, author: revision.author, reasons: why }, 'new revision fetched');
-        options.onNewRevision();
+        announce(revision.commit, refused);
       }
       await source.retain(state.keptCommits());
     } catch (error) {
@@ -52,18 +55,28 @@ export function followRepository(options: FollowRepositoryOptions): RepositoryFo
       failures++;
       const message = error instanceof Error ? error.message : String(error);
       state.fetchFailed(message);
-      log.warn({ err: message, code: (error as { code?: string }).code, failures, retryInMs: delay() }, 'fetch failed; the live revision stays');
+      const live = state.liveCommit();
+      const outcome = live === undefined ? 'fetch failed; no revision is live yet' : 'fetch failed; the live revision stays';
+      log.warn({ err: message, code: (error as { code?: string }).code, failures, retryInMs: delay(), ...(live !== undefined ? { live } : {}) }, outcome);
       if (failures === 1) await recoverLastFetched();
     }
+  };
+
+  /** A pass for news that may be applied; a refused commit is only reported (its reasons name no secret). */
+  const announce = (commit: string, refused: readonly string[]): void => {
+    if (refused.length === 0) return options.onNewRevision();
+    log.warn({ revision: commit, refused }, 'revision refused: its dashcd.yaml asks for target tokens the operator has not allowed (--allow-target); nothing of it is applied');
   };
 
   const recoverLastFetched = async (): Promise<void> => {
     const revision = await source.lastFetched(signal).catch(() => undefined);
     if (!revision) return;
     const root = await source.checkout(revision, signal).catch(() => undefined);
-    if (root && state.recovered({ revision, root })) {
-      log.info({ revision: revision.commit }, 'reconciling the last fetched revision until the remote answers');
-      options.onNewRevision();
+    if (!root) return;
+    const refused = (await options.refusals?.(root)) ?? [];
+    if (state.recovered({ revision, root, refused })) {
+      if (refused.length === 0) log.info({ revision: revision.commit }, 'reconciling the last fetched revision until the remote answers');
+      announce(revision.commit, refused);
     }
   };
 

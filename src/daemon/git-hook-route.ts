@@ -3,6 +3,7 @@ import type { Logger } from '../lib/logger.js';
 import { HttpError } from '../server/http/http-error.js';
 import { readBodyBytes } from '../server/http/read-body.js';
 import { sendError, sendJson } from '../server/http/respond.js';
+import { DeliveryMemory } from '../source/delivery-memory.js';
 import { judgePushHook } from '../source/push-webhook.js';
 
 /** GitHub caps a push payload at 25 MB but sends at most 20 commits; real pushes stay far below this. */
@@ -25,9 +26,10 @@ export interface GitHookOptions {
  */
 export function gitHookHandler(options: GitHookOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
   const log = options.log.child({ component: 'webhook' });
+  const deliveries = new DeliveryMemory();
   return (req, res) => {
     if ((req.url ?? '').split('?')[0] !== HOOK_PATH) return false;
-    handle(req, options, log).then(
+    handle(req, options, log, deliveries).then(
       ({ status, body }) => sendJson(res, status, body),
       (error: unknown) => {
         const http = error instanceof HttpError ? error : new HttpError(500, 'internal error');
@@ -40,11 +42,11 @@ export function gitHookHandler(options: GitHookOptions): (req: IncomingMessage, 
   };
 }
 
-async function handle(req: IncomingMessage, options: GitHookOptions, log: Logger): Promise<{ status: number; body: object }> {
+async function handle(req: IncomingMessage, options: GitHookOptions, log: Logger, deliveries: DeliveryMemory): Promise<{ status: number; body: object }> {
   if (req.method !== 'POST') throw new HttpError(405, `Method ${req.method ?? ''} not allowed on ${HOOK_PATH}: webhooks POST`, undefined, { allow: 'POST' });
   if (options.secret === undefined) throw new HttpError(404, 'Webhooks are off: start the daemon with DASHCD_WEBHOOK_SECRET set');
   const body = await readBodyBytes(req, HOOK_BODY_LIMIT_BYTES);
-  const verdict = judgePushHook({ headers: req.headers, body, secret: options.secret, follows: options.follows });
+  const verdict = judgePushHook({ headers: req.headers, body, secret: options.secret, follows: options.follows, firstTime: (keys) => deliveries.firstTime(keys) });
   switch (verdict.kind) {
     case 'unauthorized':
       log.warn({ reason: verdict.message }, 'webhook refused');
@@ -54,6 +56,10 @@ async function handle(req: IncomingMessage, options: GitHookOptions, log: Logger
     case 'ignored':
       log.info({ host: verdict.host, reason: verdict.reason }, 'webhook ignored');
       return { status: 202, body: { fetch: false, reason: verdict.reason } };
+    case 'replay':
+      // 200, not 409: a host's redelivery is answered as done (it was), and nothing is queued again.
+      log.info({ host: verdict.host, ref: verdict.ref }, 'webhook: delivery already seen; not fetching again');
+      return { status: 200, body: { fetch: false, reason: 'delivery already seen: its fetch was queued when it first arrived' } };
     case 'push':
       log.info({ host: verdict.host, ref: verdict.ref }, 'webhook: fetching now');
       options.fetchNow(`webhook ${verdict.host} ${verdict.ref}`);

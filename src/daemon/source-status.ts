@@ -21,6 +21,8 @@ interface Checkout {
   revision: Revision;
   /** The clean checkout's folder. */
   root: string;
+  /** Why the operator's configuration forbids this commit (see target-allow-list.ts); never applied when any. */
+  refused?: readonly string[];
 }
 
 type Pending = Checkout & { fetchedAt: string; error?: string; invalid?: string[] };
@@ -30,7 +32,8 @@ type Pending = Checkout & { fetchedAt: string; error?: string; invalid?: string[
  * state, read by `/status`, `/healthz` and `/metrics`, and the reconcile pass's source of what to read.
  *
  * A fetched commit stays pending until a pass applied it; an invalid one stays pending with its diagnostics and is
- * not tried again until a newer commit arrives, while passes (drift checks) keep reading the live one.
+ * not tried again until a newer commit arrives, while passes (drift checks) keep reading the live one. A refused one
+ * (it asks for target tokens the operator did not allow) stays pending the same way, and no pass ever reads it.
  */
 export class SourceStatus implements PassSource {
   private live: (Checkout & { fetchedAt: string; appliedAt: string }) | undefined;
@@ -71,13 +74,18 @@ export class SourceStatus implements PassSource {
     this.countFetchFailure({ env: this.info.env });
   }
 
+  /** The live commit, if any pass applied one. */
+  liveCommit(): string | undefined {
+    return this.live?.revision.commit;
+  }
+
   /** Commits whose checkouts are still needed. */
   keptCommits(): string[] {
     return [this.live?.revision.commit, this.pending?.revision.commit].filter((c): c is string => c !== undefined);
   }
 
   next(): PassTree | undefined {
-    const checkout = this.pending && this.pending.invalid === undefined ? this.pending : this.live;
+    const checkout = this.pending && this.pending.invalid === undefined && this.pending.refused === undefined ? this.pending : this.live;
     if (!checkout) return undefined;
     const { revision, root } = checkout;
     const git: GitInfo = {
@@ -122,7 +130,9 @@ export class SourceStatus implements PassSource {
       follow: describeFollow(this.info.follow),
       path: this.info.path,
       live: this.live ? { ...this.live.revision, fetchedAt: this.live.fetchedAt, appliedAt: this.live.appliedAt } : null,
-      pending: this.pending ? { ...this.pending.revision, fetchedAt: this.pending.fetchedAt, error: this.pending.error ?? null, invalid: this.pending.invalid ?? [] } : null,
+      pending: this.pending
+        ? { ...this.pending.revision, fetchedAt: this.pending.fetchedAt, error: this.pending.error ?? null, invalid: this.pending.invalid ?? [], refused: [...(this.pending.refused ?? [])] }
+        : null,
       lastFetch: this.lastFetch ?? null,
       lastSuccessfulFetchAt: this.lastSuccessfulFetchAt ?? null,
       stale: stale.length > 0,
@@ -140,7 +150,12 @@ export class SourceStatus implements PassSource {
       this.pending = undefined;
       return hadPending;
     }
-    this.pending = { ...checkout, fetchedAt: at };
+    const { refused = [], ...rest } = checkout;
+    this.pending = {
+      ...rest,
+      fetchedAt: at,
+      ...(refused.length > 0 ? { refused, error: `refused, nothing of it is applied: ${refused.join('; ')}` } : {}),
+    };
     return true;
   }
 

@@ -37,7 +37,8 @@ export const SourceStatusJson = z.object({
   follow: z.string(),
   path: z.string(),
   live: Revision.extend({ fetchedAt: z.string(), appliedAt: z.string() }).nullable(),
-  pending: Revision.extend({ fetchedAt: z.string(), error: z.string().nullable(), invalid: z.array(z.string()) }).nullable(),
+  /** `refused`: why the operator's --allow-target list forbids this commit (it is never applied then). */
+  pending: Revision.extend({ fetchedAt: z.string(), error: z.string().nullable(), invalid: z.array(z.string()), refused: z.array(z.string()) }).nullable(),
   lastFetch: z.object({ at: z.string(), ok: z.boolean(), error: z.string().optional() }).nullable(),
   lastSuccessfulFetchAt: z.string().nullable(),
   stale: z.boolean(),

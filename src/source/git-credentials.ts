@@ -51,14 +51,45 @@ export function credentialSecrets(credentials: GitCredentials = {}): string[] {
 }
 
 /**
- * Refuses what would put a secret where it does not belong (user:password in the URL ends up in the mirror's
- * FETCH_HEAD and in error messages) and what git would read as an option.
+ * Refuses what would put a secret where it does not belong — credentials in the URL end up in the mirror's
+ * FETCH_HEAD, in log lines, `/status` and the console — and what git would read as an option. Only an SSH user name
+ * (`ssh://git@host/…`, `git@host:…`) may stand before the `@`: it is no secret. Percent-encoding hides nothing: git
+ * decodes `user%3Asecret` to `user:secret`.
  */
 export function checkRepositoryUrl(url: string): void {
   if (url.trim() === '' || url.startsWith('-')) throw new SourceError('git-failed', `not a repository URL: '${url}'`);
-  const origin = /^[a-z][a-z0-9+.-]*:\/\/([^/@]*)@/i.exec(url);
-  if (origin?.[1]?.includes(':')) {
-    throw new SourceError('auth-failed', 'the repository URL carries a password; put the token in DASHCD_GIT_TOKEN and remove it from --repo');
+  if (redactUrlCredentials(url) !== url || scpPassword(url)) {
+    throw new SourceError(
+      'auth-failed',
+      'the repository URL carries credentials before its @; give git the token in DASHCD_GIT_TOKEN (and the user in DASHCD_GIT_USERNAME) and pass --repo without them',
+    );
+  }
+}
+
+/**
+ * Replaces what stands before the `@` of every URL in `text` with `[REDACTED]`, except an SSH user name without a
+ * password. For messages that echo a URL (git's own errors do).
+ */
+export function redactUrlCredentials(text: string): string {
+  return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@'"]*)@/gi, (_match, scheme: string, userinfo: string) => {
+    const sshUser = /^(?:ssh|git\+ssh|ssh\+git):\/\/$/i.test(scheme) && !decoded(userinfo).includes(':');
+    return `${scheme}${sshUser ? userinfo : '[REDACTED]'}@`;
+  });
+}
+
+/** scp-like `user:password@host:path` (no scheme): a password before the @ of its host part. */
+function scpPassword(url: string): boolean {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return false;
+  const host = url.split('/')[0] ?? '';
+  const at = host.lastIndexOf('@');
+  return at >= 0 && decoded(host.slice(0, at)).includes(':');
+}
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
   }
 }
 

@@ -8,7 +8,9 @@ export type PushHookVerdict =
   /** Signed and about a ref that is followed: fetch now. */
   | { kind: 'push'; host: 'github' | 'gitlab'; ref: string }
   /** Signed, but nothing to do: another branch, a ping, another event type. */
-  | { kind: 'ignored'; host: 'github' | 'gitlab'; reason: string };
+  | { kind: 'ignored'; host: 'github' | 'gitlab'; reason: string }
+  /** Signed and about a followed ref, but already acted on: a replay or a redelivery queues no work again. */
+  | { kind: 'replay'; host: 'github' | 'gitlab'; ref: string };
 
 export interface PushHookInput {
   headers: IncomingHttpHeaders;
@@ -17,6 +19,11 @@ export interface PushHookInput {
   secret: string;
   /** Whether a push to this ref (`refs/heads/main`, `refs/tags/release-7`) concerns anything followed. */
   follows(ref: string): boolean;
+  /**
+   * Whether a push delivery is new, by its keys (the host's delivery ids, the body's digest); remembers it. See
+   * DeliveryMemory. Without it every valid delivery is acted on.
+   */
+  firstTime?(keys: readonly string[]): boolean;
 }
 
 /**
@@ -25,6 +32,8 @@ export interface PushHookInput {
  * answer's timing tells nothing about the secret.
  */
 export function judgePushHook(input: PushHookInput): PushHookVerdict {
+  // An empty secret would make every GitLab token '' and every GitHub signature computable by anyone.
+  if (input.secret === '') return { kind: 'unauthorized', message: 'no webhook secret is set: DASHCD_WEBHOOK_SECRET is empty' };
   const github = header(input.headers, 'x-hub-signature-256');
   const gitlab = header(input.headers, 'x-gitlab-token');
   if (github !== undefined) {
@@ -45,7 +54,20 @@ function judgeEvent(host: 'github' | 'gitlab', event: string, input: PushHookInp
   if (!(PUSH_EVENTS[host] as readonly string[]).includes(event)) return { kind: 'ignored', host, reason: `event '${event}' is not a push` };
   const ref = pushedRef(input.body, input.headers['content-type']);
   if (ref === undefined) return { kind: 'bad-request', message: 'the push payload has no "ref" (send it as application/json)' };
-  return input.follows(ref) ? { kind: 'push', host, ref } : { kind: 'ignored', host, reason: `push to ${ref}, which is not followed` };
+  if (!input.follows(ref)) return { kind: 'ignored', host, reason: `push to ${ref}, which is not followed` };
+  return input.firstTime?.(deliveryKeys(host, input)) === false ? { kind: 'replay', host, ref } : { kind: 'push', host, ref };
+}
+
+/**
+ * The host's delivery ids are sent beside the signature, not under it (GitHub signs the body only), so a replay may
+ * carry a fresh id: the signed body's digest is a key too. A push's body names its commits and time, so two pushes
+ * never share one. Gitea answers to GitHub's headers and adds its own id; GitLab retries keep the Idempotency-Key.
+ */
+const DELIVERY_HEADERS = { github: ['x-github-delivery', 'x-gitea-delivery'], gitlab: ['x-gitlab-event-uuid', 'idempotency-key'] } as const;
+
+function deliveryKeys(host: 'github' | 'gitlab', input: PushHookInput): string[] {
+  const ids = DELIVERY_HEADERS[host].map((name) => header(input.headers, name)).filter((id): id is string => id !== undefined && id !== '');
+  return [`${host} body ${createHash('sha256').update(input.body).digest('hex')}`, ...ids.map((id) => `${host} delivery ${id}`)];
 }
 
 /** `ref` of a JSON payload, or of GitHub's form encoding (`payload=<json>`). */
@@ -64,7 +86,7 @@ function pushedRef(body: Buffer, contentType: string | undefined): string | unde
 /** Compares digests of both sides: equal lengths for timingSafeEqual, and no early exit on the first difference. */
 function sameSecret(given: string, expected: string): boolean {
   const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
-  return timingSafeEqual(digest(given), digest(expected)) && given.length > 0;
+  return timingSafeEqual(digest(given), digest(expected));
 }
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {

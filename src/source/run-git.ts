@@ -1,10 +1,11 @@
 import { execFile, type ExecFileException } from 'node:child_process';
+import { redactUrlCredentials } from './git-credentials.js';
 import { classifyGitFailure, SourceError } from './source-error.js';
 
 export interface RunGitOptions {
   /** `--git-dir` (the mirror) or a working folder; relative paths in args resolve against it. */
   cwd: string;
-  /** Added to the parent's environment: credentials, GIT_INDEX_FILE. */
+  /** Added to what git gets of the parent's environment (see `inheritedEnvironment`): credentials, GIT_INDEX_FILE. */
   env?: Readonly<Record<string, string>>;
   /** Values that must never appear in an error message (tokens and their encodings). */
   secrets?: readonly string[];
@@ -29,7 +30,7 @@ export function runGit(args: readonly string[], options: RunGitOptions): Promise
       args,
       {
         cwd: options.cwd,
-        env: { ...process.env, ...options.env },
+        env: { ...inheritedEnvironment(process.env), ...options.env },
         timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         maxBuffer: MAX_BUFFER,
         encoding: 'utf8',
@@ -49,17 +50,39 @@ function gitFailure(args: readonly string[], error: ExecFileException, stderr: s
   if (signal?.aborted || error.name === 'AbortError') return new SourceError('aborted', `${command} was cancelled`);
   if (error.code === 'ENOENT') return new SourceError('git-missing', 'git is not installed (or not on PATH); dashcd runs the git CLI to follow a repository');
   if (error.killed) return new SourceError('unreachable', `${command} timed out`);
-  const detail = lastLines(stderr) || `exit code ${String(error.code)}`;
+  const detail = gitErrorDetail(stderr) || `exit code ${String(error.code)}`;
   return new SourceError(classifyGitFailure(stderr), `${command} failed: ${detail}`);
 }
 
-/** git's last lines say what went wrong; the first ones are progress. */
-function lastLines(stderr: string): string {
-  return stderr.trim().split('\n').slice(-3).map((line) => line.trim()).join(' / ');
+/**
+ * What git may see of the daemon's environment: where programs and the home folder are, the locale, proxies and CA
+ * certificates, an SSH agent, and the operator's own GIT_* settings. Never the rest: the daemon holds DASHCD_GIT_TOKEN,
+ * DASHCD_WEBHOOK_SECRET and target tokens, and git runs hooks, helpers and ssh that would all inherit them. A token
+ * reaches git only through `options.env`, and only for the remote that needs it (`gitEnvironment`).
+ */
+export function inheritedEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined && INHERITED.test(name) && !NEVER_INHERITED.test(name)) kept[name] = value;
+  return kept;
+}
+
+const INHERITED =
+  /^(?:PATH|HOME|USER|LOGNAME|SHELL|TMPDIR|TEMP|TMP|TZ|LANG|LANGUAGE|LC_[A-Z]+|XDG_CONFIG_HOME|SYSTEMROOT|COMSPEC|PATHEXT|SSH_AUTH_SOCK|SSL_CERT_FILE|SSL_CERT_DIR|CURL_CA_BUNDLE|(?:HTTPS?|ALL|NO)_PROXY|(?:https?|all|no)_proxy|GIT_[A-Z0-9_]+)$/;
+/** GIT_CONFIG_* pairs can carry headers (a credential): git gets only the ones `gitEnvironment` builds. */
+const NEVER_INHERITED = /^GIT_CONFIG_(?:COUNT|KEY_\d+|VALUE_\d+|PARAMETERS)$/;
+
+/**
+ * The cause first: git's `fatal:`, `error:` and `remote:` lines say what went wrong, while its closing lines are
+ * advice ("Please make sure you have the correct access rights"). Without such lines, the last lines.
+ */
+export function gitErrorDetail(stderr: string): string {
+  const lines = stderr.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  const causes = lines.filter((line) => /^(?:fatal|error|remote):/i.test(line));
+  return (causes.length > 0 ? causes : lines).slice(-3).join(' / ');
 }
 
 function scrub(text: string, secrets: readonly string[]): string {
-  let out = text;
+  let out = redactUrlCredentials(text);
   for (const secret of secrets) if (secret !== '') out = out.split(secret).join('[REDACTED]');
   return out;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { followProblem } from '../../src/source/follow.js';
-import { checkRepositoryUrl, credentialSecrets, gitEnvironment } from '../../src/source/git-credentials.js';
-import { classifyGitFailure } from '../../src/source/source-error.js';
+import { checkRepositoryUrl, credentialSecrets, gitEnvironment, redactUrlCredentials } from '../../src/source/git-credentials.js';
+import { classifyGitFailure, type SourceError } from '../../src/source/source-error.js';
 import { mirrorName } from '../../src/source/git-source.js';
 
 describe('gitEnvironment', () => {
@@ -37,11 +37,53 @@ describe('gitEnvironment', () => {
 });
 
 describe('checkRepositoryUrl', () => {
-  it('refuses URLs git would read as an option or that carry a password', () => {
-    expect(() => checkRepositoryUrl('--upload-pack=touch /tmp/x')).toThrow(/not a repository URL/);
-    expect(() => checkRepositoryUrl('https://me:secret@host/r.git')).toThrow(/DASHCD_GIT_TOKEN/);
-    expect(() => checkRepositoryUrl('https://me@host/r.git')).not.toThrow();
-    expect(() => checkRepositoryUrl('git@host:org/r.git')).not.toThrow();
+  const credentials = /carries credentials before its @; give git the token in DASHCD_GIT_TOKEN \(and the user in DASHCD_GIT_USERNAME\)/;
+
+  it('refuses URLs git would read as an option, and empty ones', () => {
+    expect(() => checkRepositoryUrl('--upload-pack=touch /tmp/x')).toThrow("not a repository URL: '--upload-pack=touch /tmp/x'");
+    expect(() => checkRepositoryUrl(' ')).toThrow(/not a repository URL/);
+    expect(() => checkRepositoryUrl('')).toThrow(/not a repository URL/);
+  });
+
+  it.each([
+    'https://me:secret@host/r.git',
+    'http://TOKEN@host/r.git',
+    'HTTPS://ghp_abc@host/r.git',
+    'https://user%3ASECRET@host/r.git',
+    'https://user%3aSECRET@host/r.git',
+    'https://a@b@host/r.git',
+    'git://tok@host/r.git',
+    'ssh://git:pw@host/r.git',
+    'ssh://git%3Apw@host/r.git',
+    'user:pw@host:org/r.git',
+    'user%3Apw@host:org/r.git',
+  ])('refuses credentials in %s, as an auth failure', (url) => {
+    expect(() => checkRepositoryUrl(url)).toThrow(credentials);
+    try {
+      checkRepositoryUrl(url);
+    } catch (error) {
+      expect((error as SourceError).code).toBe('auth-failed');
+    }
+  });
+
+  it.each(['https://host/r.git', 'https://host/r@v2.git', 'ssh://git@host/r.git', 'git+ssh://git@host/r.git', 'git@host:org/r.git', 'file:///srv/r@1.git', '/srv/a:b@c/r.git', 'host:org/r.git'])(
+    'accepts %s (no secret before an @)',
+    (url) => {
+      expect(() => checkRepositoryUrl(url)).not.toThrow();
+    },
+  );
+});
+
+describe('redactUrlCredentials', () => {
+  it('redacts what stands before the @ of every URL, keeping an SSH user name', () => {
+    expect(redactUrlCredentials("fatal: unable to access 'http://TOKEN@h/r.git/': 403 and https://u:p@x/y")).toBe("fatal: unable to access 'http://[REDACTED]@h/r.git/': 403 and https://[REDACTED]@x/y");
+    expect(redactUrlCredentials('ssh://git@host/r and ssh://git:pw@host/r and ssh+git://u%3Ap@h/')).toBe('ssh://git@host/r and ssh://[REDACTED]@host/r and ssh+git://[REDACTED]@h/');
+    expect(redactUrlCredentials('https://host/a@b and mail me@example.com')).toBe('https://host/a@b and mail me@example.com');
+  });
+
+  it('keeps a malformed percent-encoding as it is when deciding', () => {
+    expect(redactUrlCredentials('ssh://git%zz@host/r')).toBe('ssh://git%zz@host/r');
+    expect(redactUrlCredentials('ssh://g:%zz@host/r')).toBe('ssh://[REDACTED]@host/r');
   });
 });
 
