@@ -12,8 +12,9 @@ export interface UnknownKey {
 }
 
 /**
- * Every unknown key in `value`, walking it alongside `schema`: only through members the schema names, and into a
- * tile only when its `tileType` selects a model (a wrong type is the schema's error already).
+ * Every unknown key in `value`, walking it alongside `schema`: only through members the schema names. A tile whose
+ * `tileType` selects no model (the schema's error already) is still walked through the members every model has,
+ * so `bounds: { widht: … }` is reported with the wrong type, not only once the type is fixed.
  */
 export function findUnknownKeys(value: unknown, schema: z.ZodType = Dashboard): UnknownKey[] {
   const found: UnknownKey[] = [];
@@ -32,8 +33,10 @@ function walk(schema: z.ZodType, value: unknown, path: PathStep | undefined, fou
   if (node.kind === 'array') {
     if (Array.isArray(value)) value.forEach((item, i) => walk(node.element, item, { up: path, key: i }, found));
   } else if (node.kind === 'union') {
-    const option = isPlain(value) ? node.options.find((o) => o.accepts(value[node.discriminator]))?.schema : undefined;
+    if (!isPlain(value)) return;
+    const option = node.options.find((o) => o.accepts(value[node.discriminator]))?.schema;
     if (option !== undefined) walk(option, value, path, found);
+    else for (const [key, member] of node.shared) if (Object.hasOwn(value, key)) walk(member, value[key], { up: path, key }, found);
   } else if (node.kind === 'object' && isPlain(value)) {
     if (node.known !== undefined) {
       for (const key of Object.keys(value)) if (!Object.hasOwn(node.shape, key)) found.push({ parent: pathArray(path), key, known: node.known });
@@ -57,7 +60,13 @@ function pathArray(path: PathStep | undefined): PropertyKey[] {
  */
 type SchemaNode =
   | { kind: 'array'; element: z.ZodType }
-  | { kind: 'union'; discriminator: string; options: { schema: z.ZodType; accepts(tag: unknown): boolean }[] }
+  | {
+      kind: 'union';
+      discriminator: string;
+      options: { schema: z.ZodType; accepts(tag: unknown): boolean }[];
+      /** Members every option has, with the first option's schema: what an object of no option is walked through. */
+      shared: [string, z.ZodType][];
+    }
   | { kind: 'object'; shape: Record<string, z.ZodType>; keys: readonly string[]; known: readonly string[] | undefined }
   | { kind: 'other' };
 
@@ -76,7 +85,8 @@ function describeSchema(inner: z.ZodType): SchemaNode {
   if (inner instanceof z.ZodArray) return { kind: 'array', element: inner.element as z.ZodType };
   if (inner instanceof z.ZodDiscriminatedUnion) {
     const discriminator = inner._zod.def.discriminator;
-    return { kind: 'union', discriminator, options: (inner.options as z.ZodType[]).map((option) => ({ schema: option, accepts: tagTest(option, discriminator) })) };
+    const options = inner.options as z.ZodType[];
+    return { kind: 'union', discriminator, options: options.map((option) => ({ schema: option, accepts: tagTest(option, discriminator) })), shared: sharedMembers(options, discriminator) };
   }
   if (inner instanceof z.ZodObject) {
     const shape = inner.shape as Record<string, z.ZodType>;
@@ -84,6 +94,12 @@ function describeSchema(inner: z.ZodType): SchemaNode {
     return { kind: 'object', shape, keys, known: knownFields.has(inner) ? keys : undefined };
   }
   return { kind: 'other' };
+}
+
+function sharedMembers(options: readonly z.ZodType[], discriminator: string): [string, z.ZodType][] {
+  const shapes = options.map((option) => (option instanceof z.ZodObject ? (option.shape as Record<string, z.ZodType>) : {}));
+  const [first, ...rest] = shapes;
+  return Object.entries(first ?? {}).filter(([key]) => key !== discriminator && rest.every((shape) => Object.hasOwn(shape, key)));
 }
 
 /** Whether an option's discriminator field accepts a tag: a set lookup for an enum, else the field's own parse. */

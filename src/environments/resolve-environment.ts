@@ -78,7 +78,8 @@ export function resolveEnvironment(files: readonly TemplateFile[], env: Environm
       const made = validated(entry, rendered);
       if ('problems' in made) problems.push(...made.problems);
       else dashboards.push(made.dashboard);
-      if ('dashboard' in made) warnings.push(...unknownKeys(entry, made.dashboard.body).map((w) => deps.locate(entry.file, w, env)));
+      // Also beside schema errors: a wrong tileType must not hide a misspelt key of the same tile.
+      warnings.push(...unknownKeys(entry, rendered.value).map((w) => deps.locate(entry.file, w, env)));
     }
     problems.forEach((p) => fail(entry.file, p));
   }

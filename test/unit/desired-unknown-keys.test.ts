@@ -24,6 +24,13 @@ describe('findUnknownKeys', () => {
     ]);
   });
 
+  it('still walks a tile whose tileType is wrong, through the members every tile has', () => {
+    const tiles = [{ name: 't', tileType: 'MARKDWN', markdown: '', bounds: { widht: 1 }, tileFilter: { timeFrame: '-2h' }, anything: 1 }];
+    expect(findUnknownKeys({ ...base, tiles }).map((u) => [...u.parent, u.key].join('.'))).toEqual(['tiles.0.bounds.widht', 'tiles.0.tileFilter.timeFrame']);
+    const checked = checkDashboardSource('dashboardMetadata: { name: n, owner: o }\ntiles:\n  - { name: t, tileType: MARKDWN, markdown: x, bounds: { widht: 304 } }\n');
+    expect(checked).toMatchObject({ ok: false, warnings: [{ path: 'tiles[0].bounds.widht', message: expect.stringContaining('did you mean width?') }] });
+  });
+
   it('knows each tile model’s own fields, and leaves open objects (visualConfig, queries) alone', () => {
     const tiles = [
       { name: 'p', tileType: 'OPEN_PROBLEMS', bounds: {}, useBackgroundColor: true, markdown: 'not a problem tile field' },

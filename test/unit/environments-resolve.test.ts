@@ -177,6 +177,12 @@ describe('resolveEnvironments', () => {
     ]);
   });
 
+  it('reports a misspelt key of a tile whose tileType is wrong along with the type', () => {
+    const bad = resolve({ 'a.yaml': 'dashboardMetadata: { name: A, owner: o }\ntiles:\n  - { name: N, tileType: MARKDWN, markdown: x, bounds: { widht: 304 } }\n' }, CONFIG, ['dev']);
+    expect(bad.environments[0]?.diagnostics.map((d) => d.path)).toEqual(['tiles[0].tileType']);
+    expect(bad.environments[0]?.warnings.map(formatDiagnostic)).toEqual(['dashboards/a.yaml:3:65  [dev] tiles[0].bounds.widht: unknown key; did you mean width?']);
+  });
+
   it('suggests the used name for a misspelt value under an environment, as a warning of the environments it feeds', () => {
     const config = 'values:\n  managementZone: null\nenvironments:\n  dev:\n  prod:\n    values:\n      managmentZone: { id: "1" }\n';
     const file = 'dashboardMetadata:\n  name: A\n  owner: o\n  dashboardFilter: { managementZone: "${{ values.managementZone }}" }\ntiles: []\n';
