@@ -14,7 +14,7 @@ export interface EnvironmentTargets {
   close(): Promise<void>;
 }
 
-type Embedded = { session(env: string): Promise<{ url: string; token: string }>; label: string; close(): Promise<void> };
+type Embedded = { session(env: string): Promise<{ url: string; token: string }>; label(env: string): string; close(): Promise<void> };
 
 /**
  * Embedded environments share one server of the data dir (`/e/<name>` each): the server that owns it if one runs,
@@ -56,15 +56,15 @@ function openRemote(env: Environment, target: { url: string; tokenEnv: string },
 async function openEmbedded(env: Environment, server: Embedded, io: CommandIo): Promise<TargetSession> {
   const { url, token } = await server.session(EnvironmentId.parse(env.name));
   const { client, close } = runClient(io, { baseUrl: url, token, retry: retryFromEnv(io.env) });
-  return { client, label: `${server.label} /e/${env.name}`, env: env.name, kind: 'embedded', close };
+  return { client, label: server.label(env.name), env: env.name, kind: 'embedded', close };
 }
 
 async function startEmbedded(dataDir: string, io: CommandIo): Promise<Embedded> {
   const store = await claimLocalStore(dataDir, io);
   if (store.kind === 'owner') {
     const { owner } = store;
-    return { label: owner.url, session: async (env) => ({ url: `${owner.url}/e/${env}`, token: await requestSessionToken(owner, env) }), close: async () => undefined };
+    return { label: (env) => `${owner.url}/e/${env}`, session: async (env) => ({ url: `${owner.url}/e/${env}`, token: await requestSessionToken(owner, env) }), close: async () => undefined };
   }
   const { server } = store;
-  return { label: `embedded store ${dataDir}`, session: (env) => server.session(EnvironmentId.parse(env)), close: () => server.close() };
+  return { label: (env) => `/e/${env} of the embedded store ${dataDir}`, session: (env) => server.session(EnvironmentId.parse(env)), close: () => server.close() };
 }

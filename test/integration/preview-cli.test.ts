@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { markdownDashboard } from '../helpers/dashboards.js';
-import { createProject, runDashcd, type Project } from '../helpers/cli.js';
+import { createProject, runDashcd, startDashcdChild, type Project } from '../helpers/cli.js';
 import { drawnTiles, svgSize } from '../helpers/svg-shapes.js';
 
 const ID = '0a1b2c3d-0000-4000-8000-000000000001';
@@ -103,6 +103,21 @@ describe('dashcd preview', () => {
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(result.stdout).toBe(`${join(project.root, 'previews', 'checkout.svg')}\n${join(project.root, 'previews', 'team', 'hosts.svg')}\n`);
     expect(await readFile(join(project.root, 'previews', 'team', 'hosts.svg'), 'utf8')).toContain('>Hosts</text>');
+  });
+
+  it('names an embedded environment of a running server by its address, with no stray space', async () => {
+    project = await createProject({ 'dashcd.yaml': 'environments:\n  dev:\n', 'dashboards/checkout.yaml': FILE });
+    const missing = '0a1b2c3d-0000-4000-8000-000000000009';
+    const inProcess = await runDashcd(['preview', '--env', 'dev', missing], { cwd: project.root });
+    expect(inProcess.stderr).toContain(`dashboard ${missing} not found on /e/dev of the embedded store ${join(project.root, '.dashcd')}`);
+    const serve = await startDashcdChild(['serve', '--port', '0'], { cwd: project.root, ready: /dashcd serving (\S+)\/e\/local/ });
+    try {
+      const base = /dashcd serving (\S+)\/e\/local/.exec(serve.output())?.[1];
+      const owned = await runDashcd(['preview', '--env', 'dev', missing], { cwd: project.root });
+      expect(owned.stderr).toContain(`dashboard ${missing} not found on ${base}/e/dev\n`);
+    } finally {
+      await serve.stop();
+    }
   });
 });
 
