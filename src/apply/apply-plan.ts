@@ -8,10 +8,17 @@ import type { ConstraintViolation } from '../schema/error-envelope.js';
 type WriteChange = Extract<PlanChange, { action: 'create' | 'adopt' | 'update' }>;
 type DeleteChange = Extract<PlanChange, { action: 'delete' }>;
 
+/**
+ * What each write and delete did, as the target answered it, not as the plan expected: another apply may have
+ * created, changed or deleted the dashboard in between. An applied write's `action` is `create` when the target
+ * answered 201 (it created the dashboard) and otherwise the plan's own, `update` for a planned create (the
+ * dashboard was there by then). A delete the target answered 404 is `alreadyGone`: the dashboard is deleted, but not
+ * by this run.
+ */
 export type ApplyOutcome =
   | { action: WriteChange['action']; id: string; name: string; file: string; status: 'applied' }
   | { action: WriteChange['action']; id: string; name: string; file: string; status: 'failed'; error: string }
-  | { action: 'delete'; id: string; name: string; status: 'deleted' }
+  | { action: 'delete'; id: string; name: string; status: 'deleted'; alreadyGone?: true }
   | { action: 'delete'; id: string; name: string; status: 'failed'; error: string };
 
 export interface RemoteViolation {
@@ -106,9 +113,9 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ApplyResul
 async function writeOne(change: WriteChange, body: string, api: ApiClient, log: Logger): Promise<ApplyOutcome> {
   const { action, id, name, file } = change;
   try {
-    await api.dashboards.put(id, body);
-    log.info({ id, file, action }, WRITTEN[action]);
-    return { action, id, name, file, status: 'applied' };
+    const done = doneAction(action, await api.dashboards.put(id, body));
+    log.info({ id, file, action: done }, WRITTEN[done]);
+    return { action: done, id, name, file, status: 'applied' };
   } catch (error) {
     if (isAuthError(error)) throw error;
     const message = error instanceof Error ? error.message : String(error);
@@ -119,10 +126,19 @@ async function writeOne(change: WriteChange, body: string, api: ApiClient, log: 
 
 const WRITTEN: Record<WriteChange['action'], string> = { create: 'dashboard created', adopt: 'dashboard adopted', update: 'dashboard updated' };
 
+/** The write as the target's answer tells it (see ApplyOutcome). */
+export function doneAction(planned: WriteChange['action'], answer: 'created' | 'updated'): WriteChange['action'] {
+  if (answer === 'created') return 'create';
+  return planned === 'create' ? 'update' : planned;
+}
+
 async function deleteOne(orphan: DeleteChange, api: ApiClient, log: Logger): Promise<ApplyOutcome> {
   const { id, name } = orphan;
   try {
-    await api.dashboards.remove(id);
+    if (!(await api.dashboards.remove(id))) {
+      log.info({ id, name, action: 'delete' }, 'orphan dashboard already gone');
+      return { action: 'delete', id, name, status: 'deleted', alreadyGone: true };
+    }
     log.info({ id, name, action: 'delete' }, 'orphan dashboard deleted');
     return { action: 'delete', id, name, status: 'deleted' };
   } catch (error) {
@@ -133,9 +149,10 @@ async function deleteOne(orphan: DeleteChange, api: ApiClient, log: Logger): Pro
   }
 }
 
+/** What the target did; a delete of a dashboard already gone counts nowhere (nothing was changed). */
 export function countOutcomes(outcomes: readonly ApplyOutcome[]): { created: number; adopted: number; updated: number; deleted: number; failed: number } {
   const counts = { created: 0, adopted: 0, updated: 0, deleted: 0, failed: 0 };
   const key = { create: 'created', adopt: 'adopted', update: 'updated', delete: 'deleted' } as const;
-  for (const outcome of outcomes) counts[outcome.status === 'failed' ? 'failed' : key[outcome.action]]++;
+  for (const outcome of outcomes) if (!('alreadyGone' in outcome)) counts[outcome.status === 'failed' ? 'failed' : key[outcome.action]]++;
   return counts;
 }

@@ -99,3 +99,44 @@ describe('apply --concurrency', () => {
     expect(counting.maxInFlight()).toBe(8);
   });
 });
+
+describe('two applies at once against one server', () => {
+  it('each reports what the server says it did: the creates add up to the dashboards, the other writes are updates', async () => {
+    // Every PUT is held until more are open than one apply's --concurrency 8 allows: then both applies have planned
+    // (all creates: nothing is written yet) and both write every dashboard.
+    let open = 0;
+    const held = new Set<() => void>();
+    const gate = await startFaultServer({
+      upstream: server.baseUrl,
+      handle: async (request, forward) => {
+        if (request.method === 'PUT' && !request.path.endsWith('/validator')) {
+          open += 1;
+          await new Promise<void>((resolve) => {
+            const release = (): void => {
+              clearTimeout(timer);
+              resolve();
+            };
+            const timer = setTimeout(release, HOLD_LIMIT_MS);
+            held.add(release);
+            if (open > 8) for (const r of held) r();
+          });
+        }
+        return forward();
+      },
+    });
+    try {
+      const env = { DT_ENV_URL: `${gate.url}/e/local`, DT_API_TOKEN: server.token };
+      const results = await Promise.all([runDashcd(['apply'], { cwd: project.root, env }), runDashcd(['apply'], { cwd: project.root, env })]);
+      const counts = results.map((r) => {
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout).toMatch(/^\+ create {2}Board/m);
+        const [, created, updated] = /: (\d+) created, (\d+) updated, 0 unchanged/.exec(r.stdout) ?? [];
+        return { created: Number(created), updated: Number(updated) };
+      });
+      expect(counts.map((c) => c.created + c.updated)).toEqual([COUNT, COUNT]);
+      expect((counts[0]?.created ?? 0) + (counts[1]?.created ?? 0)).toBe(COUNT);
+    } finally {
+      await gate.close();
+    }
+  });
+});

@@ -136,6 +136,21 @@ describe('applyPlan', () => {
     expect(await api.dashboards.get(ID.foreign)).toBeDefined();
   });
 
+  it('reports what the target did when another writer got there first: a planned create it answered 204 is an update, a delete it answered 404 counts nowhere', async () => {
+    await api.dashboards.put(ID.orphan, { id: ID.orphan, ...dashboard('Old', 'Notes', [DEFAULT_OWNERSHIP_TAG]) });
+    const plan = await planFor([desired('a', dashboard('A')), desired('b', dashboard('B'))], { maxDelete: 5 });
+    expect(plan.summary).toMatchObject({ create: 2, delete: 1 });
+    // Another apply, between this plan and its writes: creates A and deletes the orphan.
+    await api.dashboards.put(ID.a, { id: ID.a, ...dashboard('A', 'Notes', [DEFAULT_OWNERSHIP_TAG]) });
+    await api.dashboards.remove(ID.orphan);
+
+    const result = await applyPlan(plan, deps());
+
+    if (result.kind !== 'applied') throw new Error('expected applied');
+    expect(result.outcomes.map((o) => [o.action, o.id, o.status])).toEqual([['update', ID.a, 'applied'], ['create', ID.b, 'applied'], ['delete', ID.orphan, 'deleted']]);
+    expect(countOutcomes(result.outcomes)).toEqual({ created: 1, adopted: 0, updated: 1, deleted: 0, failed: 0 });
+  });
+
   it('stops at a rejected token instead of reporting every dashboard as failed', async () => {
     const forbidden = { status: 403, body: { error: { code: 403, message: 'Token is missing required scope. Use one of: WriteConfig' } }, match: { method: 'PUT' } };
     proxy.script(...Array.from({ length: 6 }, () => forbidden));

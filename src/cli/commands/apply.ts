@@ -102,7 +102,7 @@ const DONE: Record<ApplyOutcome['action'], string> = { create: '+ created', adop
 function printOutcomes(outcomes: readonly ApplyOutcome[], io: CommandIo): void {
   for (const o of outcomes) {
     const where = o.action === 'delete' ? o.name : o.file;
-    const verb = o.status === 'failed' ? `✗ ${o.action} failed` : DONE[o.action];
+    const verb = o.status === 'failed' ? `✗ ${o.action} failed` : 'alreadyGone' in o ? '= already deleted' : DONE[o.action];
     io.stdout.write(`${verb}  ${o.id}  ${where}${o.status === 'failed' ? `: ${o.error}` : ''}\n`);
   }
 }
