@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/daemon.js';
 import { daemonScopePerTest } from '../helpers/daemon-scope.js';
 import { gitFixturePerTest, pushDashboard, sourceStatus, waitForLive } from '../helpers/git-scope.js';
 
@@ -38,9 +40,17 @@ describe('POST /hooks/git', { timeout: 120_000 }, () => {
     expect(server.fetches()).toBe(fetchesBefore);
     expect((await sourceStatus(d)).live?.commit).toBe(first);
 
-    const accepted = await post(d.url, githubPush('refs/heads/main'));
+    const accepted = await post(d.url, { ...githubPush('refs/heads/main'), headers: { ...githubPush('refs/heads/main').headers, 'x-github-delivery': 'delivery-1' } });
     expect(accepted).toEqual({ status: 202, json: { fetch: true, ref: 'refs/heads/main' } });
     await waitForLive(d, second);
+
+    // The same delivery again, or its signed body under a fresh delivery id: answered, nothing fetched.
+    const fetchesAfter = server.fetches();
+    const replay = { status: 200, json: { fetch: false, reason: 'delivery already seen: its fetch was queued when it first arrived' } };
+    expect(await post(d.url, { ...githubPush('refs/heads/main'), headers: { ...githubPush('refs/heads/main').headers, 'x-github-delivery': 'delivery-1' } })).toEqual(replay);
+    expect(await post(d.url, { ...githubPush('refs/heads/main'), headers: { ...githubPush('refs/heads/main').headers, 'x-github-delivery': 'delivery-2' } })).toEqual(replay);
+    expect(d.stdout()).toContain('delivery already seen');
+    expect(server.fetches()).toBe(fetchesAfter);
   });
 
   it('a GitLab push with the right X-Gitlab-Token fetches; a wrong token is a 401', async () => {
@@ -68,9 +78,45 @@ describe('POST /hooks/git', { timeout: 120_000 }, () => {
     expect(((await get.json()) as { error: { code: number } }).error.code).toBe(405);
     await d.stop('SIGTERM');
 
-    const off = await scope.startDaemon(['--repo', url, '--fetch', '1h'], { cwd, timeoutMs: 60_000 });
-    await waitForLive(off, first);
-    const answer = await post(off.url, githubPush('refs/heads/main'));
-    expect(answer).toEqual({ status: 404, json: { error: { code: 404, message: expect.stringContaining('DASHCD_WEBHOOK_SECRET') } } });
+    // A commit asking to send a variable to a host the operator did not allow (--allow-target grants that variable
+    // to another URL only): refused at start, no environment started, no request to that host, no value logged.
+    const { server: recorder, url: recorderUrl, requests } = await recordingServer();
+    try {
+      const evil = await remote.commit({ 'dashcd.yaml': `environments:\n  prod:\n    target: ${recorderUrl}\n    tokenEnv: TARGET_TOKEN\n` }, 'send the token elsewhere');
+      await remote.push();
+      const off = await scope.startDaemon(['--repo', url, '--fetch', '1h', '--allow-target', 'TARGET_TOKEN=https://prod.example.com'], {
+        cwd,
+        timeoutMs: 60_000,
+        env: { TARGET_TOKEN: 'target-token-e2e' },
+        until: 'listening',
+      });
+      const refused = await waitFor(async () => ((await sourceStatus(off)).pending?.commit === evil ? sourceStatus(off) : undefined), { what: 'the commit refused' });
+      expect(refused).toMatchObject({
+        live: null,
+        pending: { refused: [`environment 'prod': the operator has not allowed TARGET_TOKEN to be sent to ${recorderUrl} (--allow-target)`] },
+        stale: true,
+      });
+      const answer = await post(off.url, githubPush('refs/heads/main'));
+      expect(answer).toEqual({ status: 404, json: { error: { code: 404, message: expect.stringContaining('DASHCD_WEBHOOK_SECRET') } } });
+      expect(off.stdout()).toContain('none of its environments is started');
+      expect(off.stdout()).toContain('revision refused');
+      expect(off.stdout()).not.toContain('target-token-e2e');
+      expect(requests()).toBe(0);
+    } finally {
+      await new Promise((done) => recorder.close(done));
+    }
   });
 });
+
+/** A stand-in for a host a commit names as its target: it only counts the requests that reach it. */
+async function recordingServer(): Promise<{ server: Server; url: string; requests: () => number }> {
+  let count = 0;
+  const server = createServer((req, res) => {
+    count++;
+    res.writeHead(500).end();
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  return { server, url: `http://127.0.0.1:${port}`, requests: () => count };
+}

@@ -55,7 +55,7 @@ export async function pushDashboard(remote: GitRemote, name: string, marker: str
 export interface SourceJson {
   env: string;
   live: { commit: string; shortCommit: string; committedAt: string; author: string; subject: string; ref: string; fetchedAt: string; appliedAt: string } | null;
-  pending: { commit: string; error: string | null; invalid: string[] } | null;
+  pending: { commit: string; error: string | null; invalid: string[]; refused: string[] } | null;
   lastFetch: { at: string; ok: boolean; error?: string } | null;
   stale: boolean;
   staleReasons: string[];

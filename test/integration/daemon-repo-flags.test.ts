@@ -16,17 +16,24 @@ describe('dashcd daemon --repo flags', () => {
     [['--repo', 'https://h/r.git', '--path', '.'], '--path must be a folder inside the repository'],
     [['--repo', 'https://h/r.git', '--branch', 'a..b'], "--branch 'a..b' is not a valid git ref name"],
     [['--repo', 'https://h/r.git', '--dir', 'dashboards'], 'name the folder inside the repository with --path'],
+    [['--allow-target', 'T=https://h'], '--allow-target needs --repo'],
+    [['--repo', 'https://h/r.git', '--allow-target', 'https://h'], '--allow-target must be VARIABLE=URL'],
+    [['--repo', 'https://h/r.git', '--allow-target', 'DASHCD_WEBHOOK_SECRET=https://h'], "the daemon's own DASHCD_* variables can never be target tokens"],
+    [['--repo', 'https://h/r.git', '--allow-target', 'T=https://u:p@h'], "'https://u:p@h' is not an http(s) environment URL without credentials"],
   ])('%j is a usage error (64): %s', async (args, message) => {
     const result = await daemon(args);
     expect(result.code).toBe(64);
     expect(result.stderr).toContain(message);
   });
 
-  it('a password in --repo exits 64 without cloning anything or printing the password', async () => {
-    const result = await daemon(['--repo', 'https://me:hunter2@example.com/r.git']);
-    expect(result.code).toBe(64);
-    expect(result.stderr).toContain('DASHCD_GIT_TOKEN');
-    expect(result.stderr + result.stdout).not.toContain('hunter2');
-    expect(await readdir(cwd)).toEqual([]);
-  });
+  it.each(['https://me:hunter2@example.com/r.git', 'http://hunter2@example.com/r.git', 'https://me%3Ahunter2@example.com/r.git', 'me:hunter2@example.com:org/r.git'])(
+    'credentials in --repo %s exit 64 without cloning anything or printing them',
+    async (url) => {
+      const result = await daemon(['--repo', url]);
+      expect(result.code).toBe(64);
+      expect(result.stderr).toContain('DASHCD_GIT_TOKEN');
+      expect(result.stderr + result.stdout).not.toContain('hunter2');
+      expect(await readdir(cwd)).toEqual([]);
+    },
+  );
 });
