@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { openEndpoint } from '../../src/daemon/daemon-endpoint.js';
+import { DaemonStatus } from '../../src/daemon/daemon-status.js';
+import { silentLogger } from '../../src/lib/logger.js';
+import { startTestServer } from '../helpers/server.js';
+
+/** A handler that throws while answering: a bug, which must cost that request a 500, never the process. */
+const throwing = (req: { url?: string }): boolean => {
+  if (req.url === '/boom') throw new Error('a bug in a route');
+  return false;
+};
+
+describe('every listener turns a throwing handler into a 500 and goes on', () => {
+  it('the API server (its extra handler, as the console and status endpoints are mounted)', async () => {
+    const server = await startTestServer({ extraHandler: throwing });
+    try {
+      const boom = await fetch(`${server.baseUrl}/boom`);
+      expect(boom.status).toBe(500);
+      expect(await boom.json()).toEqual({ error: { code: 500, message: 'Internal error: the request could not be handled.' } });
+      expect((await fetch(`${server.url}/api/config/v1/dashboards`, { headers: { authorization: `Api-Token ${server.token}` } })).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("the daemon's status-only listener", async () => {
+    const requests = new AbortController();
+    const endpoint = await openEndpoint(
+      { listen: { host: '127.0.0.1', port: 0 }, cwd: '/', dataDir: 'unused', simulateEvents: false, log: silentLogger(), embedded: false },
+      new DaemonStatus(),
+      requests.signal,
+      [throwing],
+    );
+    try {
+      expect((await fetch(`${endpoint.statusUrl}/boom`)).status).toBe(500);
+      expect((await fetch(`${endpoint.statusUrl}/healthz`)).status).toBe(200);
+    } finally {
+      await endpoint.close();
+    }
+  });
+});
