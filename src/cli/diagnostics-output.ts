@@ -8,11 +8,11 @@ type Level = 'error' | 'warning';
 
 /**
  * Prints every problem, then every warning, and in GitHub Actions also `::error`/`::warning` annotations so the PR
- * shows them on the line.
+ * shows them on the line. `stderr` when stdout is machine output (`plan --output json`): no annotations then.
  */
-export function printDiagnostics(diagnostics: readonly Diagnostic[], io: CommandIo, warnings: readonly Diagnostic[] = []): void {
-  writeAll(diagnostics, 'error', io);
-  writeAll(warnings, 'warning', io);
+export function printDiagnostics(diagnostics: readonly Diagnostic[], io: CommandIo, warnings: readonly Diagnostic[] = [], to: 'stdout' | 'stderr' = 'stdout'): void {
+  writeAll(diagnostics, 'error', io, to);
+  writeAll(warnings, 'warning', io, to);
   const files = new Set(diagnostics.map((d) => d.file)).size;
   const also = warnings.length > 0 ? ` (and ${count(warnings.length, 'warning')})` : '';
   io.stderr.write(`✗ ${count(diagnostics.length, 'problem')} in ${count(files, 'file')}${also}\n`);
@@ -24,6 +24,33 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[], io: Command
  */
 export function printWarnings(warnings: readonly Diagnostic[], io: CommandIo, to: 'stdout' | 'stderr'): void {
   writeAll(warnings, 'warning', io, to);
+}
+
+/** One problem in machine output: every key always present (`line`/`col` 0 and `env` null when there is none). */
+export interface DiagnosticJson {
+  severity: Level;
+  file: string;
+  line: number;
+  col: number;
+  path: string;
+  message: string;
+  env: string | null;
+}
+
+/**
+ * What `plan --output json` prints when the desired state is invalid (exit 3), as Terraform's `-json` does: the
+ * problems as JSON on stdout, never text, so a pipe into jq still parses.
+ *
+ *     { "valid": false, "errorCount": n, "warningCount": n, "diagnostics": DiagnosticJson[] }   // errors first
+ */
+export function renderDiagnosticsJson(diagnostics: readonly Diagnostic[], warnings: readonly Diagnostic[] = []): string {
+  const json = { valid: false, errorCount: diagnostics.length, warningCount: warnings.length, diagnostics: diagnosticsToJson(diagnostics, warnings) };
+  return `${JSON.stringify(json, null, 2)}\n`;
+}
+
+export function diagnosticsToJson(diagnostics: readonly Diagnostic[], warnings: readonly Diagnostic[] = []): DiagnosticJson[] {
+  const one = (severity: Level) => (d: Diagnostic): DiagnosticJson => ({ severity, file: d.file, line: d.line, col: d.col, path: d.path, message: d.message, env: d.env ?? null });
+  return [...diagnostics.map(one('error')), ...warnings.map(one('warning'))];
 }
 
 export function count(n: number, noun: string): string {

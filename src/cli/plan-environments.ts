@@ -17,7 +17,7 @@ const RENDERERS: Record<string, (sections: readonly EnvironmentSection[]) => str
  * `--detailed-exitcode` 2 when any environment has changes pending.
  */
 export async function planEnvironments(mode: EnvironmentsMode, selection: DashboardsSelection, { flags, output }: { flags: FlagValues; output: string }, io: CommandIo): Promise<ExitCode> {
-  const runs = await runEnvironments(mode, selection, flags, io, async () => undefined);
+  const runs = await runEnvironments(mode, selection, flags, io, async () => undefined, output === 'json' ? 'stderr' : 'stdout');
   const sections = runs.map(toSection);
   io.stdout.write((RENDERERS[output] ?? renderEnvironmentsText)(sections));
   if (runs.some((r) => r.status === 'unreachable')) return ExitCode.TargetUnavailable;
@@ -29,6 +29,6 @@ export async function planEnvironments(mode: EnvironmentsMode, selection: Dashbo
 function toSection(run: EnvironmentRun<unknown>): EnvironmentSection {
   const { name } = run.env;
   if (run.status === 'done') return { name, target: run.target.label, status: 'planned', plan: run.planned.plan };
-  if (run.status === 'invalid') return { name, target: run.target, status: 'invalid', problems: run.diagnostics.length };
+  if (run.status === 'invalid') return { name, target: run.target, status: 'invalid', diagnostics: run.diagnostics };
   return { name, target: run.target, status: 'unreachable', error: run.error };
 }

@@ -34,6 +34,8 @@ export async function runEnvironments<T>(
   flags: FlagValues,
   io: CommandIo,
   work: (target: TargetSession, planned: Extract<PlanDashboardsResult, { kind: 'planned' }>, env: Environment) => Promise<T>,
+  /** Where the problems' text goes: `stderr` when stdout is machine output (`plan --output json`). */
+  diagnosticsTo: 'stdout' | 'stderr' = 'stdout',
 ): Promise<EnvironmentRun<T>[]> {
   const [load, git] = await Promise.all([
     loadEnvironments({ root: selection.root, cwd: io.cwd, ...(selection.only ? { only: selection.only } : {}), project: mode.project, declared: mode.declared, selected: mode.selected }),
@@ -43,7 +45,7 @@ export async function runEnvironments<T>(
   const strict = booleanFlag(flags, 'strict') || mode.project.config.strict === true;
   const environments = load.environments.map((e) => ({ environment: e.environment, desired: strict ? strictly(e.desired) : e.desired }));
   const invalid = environments.flatMap((e) => e.desired.diagnostics);
-  if (invalid.length > 0) printDiagnostics(collapseByEnvironment(invalid), io);
+  if (invalid.length > 0) printDiagnostics(collapseByEnvironment(invalid), io, [], diagnosticsTo);
   printWarnings([...collapseByEnvironment(environments.flatMap((e) => e.desired.warnings)), ...load.warnings], io, 'stderr');
   const targets = environmentTargets({ data: stringFlag(flags, 'data') }, io);
   try {

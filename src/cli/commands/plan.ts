@@ -6,7 +6,8 @@ import { colorFor } from '../render/colors.js';
 import { hasChanges, type Plan } from '../../plan/build-plan.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
 import { concurrencyFlag, dataFlag, dirFlag, pathsPositional, pruneFlags, strictFlag, targetFlag } from '../common-flags.js';
-import { printDiagnostics, printWarnings } from '../diagnostics-output.js';
+import { printDiagnostics, printWarnings, renderDiagnosticsJson } from '../diagnostics-output.js';
+import type { Diagnostic } from '../../desired/load-desired.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { withTarget } from '../with-target.js';
 import { planFromFlags } from '../plan-from-flags.js';
@@ -61,10 +62,7 @@ export const planCommand = defineCommand({
     const outFiles = outFilesOf(io.cwd, listOf(flags, 'out'));
     const selection = await selectionFromArgs(flags, positionals, io);
     const mode = await environmentMode(selection.root, flags, io);
-    if (mode.kind === 'invalid') {
-      printDiagnostics(mode.diagnostics, io);
-      return ExitCode.InvalidDesiredState;
-    }
+    if (mode.kind === 'invalid') return reportInvalid(output, io, mode.diagnostics);
     if (mode.kind === 'environments') {
       refuseSingleTargetOutputs(flags, output, outFiles);
       return planEnvironments(mode, selection, { flags, output }, io);
@@ -72,10 +70,7 @@ export const planCommand = defineCommand({
     // A plan only reads: a pull-request job can (and should) run it with a read-only token.
     return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data'), scopes: ['ReadConfig'] }, io, async (target) => {
       const result = await planFromFlags(selection, flags, io, target);
-      if (result.kind === 'invalid') {
-        printDiagnostics(result.diagnostics, io, result.desired?.warnings);
-        return ExitCode.InvalidDesiredState;
-      }
+      if (result.kind === 'invalid') return reportInvalid(output, io, result.diagnostics, result.desired?.warnings);
       printWarnings(result.desired.warnings, io, 'stderr');
       const { plan } = result;
       await emitPlan(plan, { flags, output, outFiles }, io);
@@ -99,6 +94,16 @@ async function emitPlan(plan: Plan, { flags, output, outFiles }: { flags: FlagVa
   if (output === 'html' && outFiles.some((f) => f.extension === '.html')) return;
   const pointer = (outFiles.find((f) => f.extension === '.json') ?? outFiles[0])?.given;
   io.stdout.write(RENDERERS[output]!(plan, { io, out: pointer }) + (output === 'markdown' ? links : ''));
+}
+
+/**
+ * Problems that stop the plan (exit 3). With `--output json` stdout stays JSON: the problems as a JSON document
+ * there (renderDiagnosticsJson), their text on stderr.
+ */
+function reportInvalid(output: string, io: CommandIo, diagnostics: readonly Diagnostic[], warnings: readonly Diagnostic[] = []): ExitCode {
+  if (output === 'json') io.stdout.write(renderDiagnosticsJson(diagnostics, warnings));
+  printDiagnostics(diagnostics, io, warnings, output === 'json' ? 'stderr' : 'stdout');
+  return ExitCode.InvalidDesiredState;
 }
 
 /** Per-environment plans print their sections; files and pictures are for one target's plan (not silently dropped). */

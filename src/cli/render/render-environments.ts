@@ -3,18 +3,23 @@ import { planToJson, type PlanJson } from './render-json.js';
 import { renderPlanMarkdown } from './render-markdown.js';
 import { renderPlanText } from './render-text.js';
 import { commitText, printable } from '../../plan/patch-lines.js';
+import type { Diagnostic } from '../../desired/load-desired.js';
+import { count, diagnosticsToJson, type DiagnosticJson } from '../diagnostics-output.js';
 
 /** One environment's part of a plan over several: its plan, or why there is none. */
 export type EnvironmentSection = { name: string; target: string } & (
   | { status: 'planned'; plan: Plan }
-  | { status: 'invalid'; problems: number }
+  | { status: 'invalid'; diagnostics: readonly Diagnostic[] }
   | { status: 'unreachable'; error: string }
 );
 
-/** `plan --output json` with environments: one entry per chosen environment, in declaration order. */
+/**
+ * `plan --output json` with environments: one entry per chosen environment, in declaration order. An invalid one
+ * has `error` and its problems in `diagnostics` (as renderDiagnosticsJson writes them); stdout is never text.
+ */
 export interface EnvironmentsPlanJson {
   git: PlanJson['git'];
-  environments: { name: string; target: string; changes: PlanJson['changes']; summary: PlanJson['summary'] | null; error: string | null }[];
+  environments: { name: string; target: string; changes: PlanJson['changes']; summary: PlanJson['summary'] | null; error: string | null; diagnostics: DiagnosticJson[] }[];
 }
 
 /**
@@ -51,7 +56,8 @@ export function renderEnvironmentsJson(sections: readonly EnvironmentSection[]):
     git: git ? planToJson(git).git : null,
     environments: sections.map((s) => {
       const plan = s.status === 'planned' ? planToJson(s.plan) : undefined;
-      return { name: s.name, target: s.target, changes: plan?.changes ?? [], summary: plan?.summary ?? null, error: s.status === 'planned' ? null : statusText(s) };
+      const error = s.status === 'planned' ? null : s.status === 'invalid' ? `invalid: ${count(s.diagnostics.length, 'problem')}; nothing planned` : statusText(s);
+      return { name: s.name, target: s.target, changes: plan?.changes ?? [], summary: plan?.summary ?? null, error, diagnostics: s.status === 'invalid' ? diagnosticsToJson(s.diagnostics) : [] };
     }),
   };
   return `${JSON.stringify(json, null, 2)}\n`;
@@ -74,7 +80,7 @@ function cells(section: EnvironmentSection, columns: readonly (keyof PlanSummary
 }
 
 function statusText(section: Exclude<EnvironmentSection, { status: 'planned' }>): string {
-  return section.status === 'invalid' ? `invalid: ${section.problems} problem${section.problems === 1 ? '' : 's'} (listed above); nothing planned` : `unreachable: ${printable(section.error)}`;
+  return section.status === 'invalid' ? `invalid: ${count(section.diagnostics.length, 'problem')} (listed above); nothing planned` : `unreachable: ${printable(section.error)}`;
 }
 
 function escape(text: string): string {
