@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { openEndpoint } from '../../src/daemon/daemon-endpoint.js';
 import { DaemonStatus } from '../../src/daemon/daemon-status.js';
@@ -34,6 +35,37 @@ describe('every listener turns a throwing handler into a 500 and goes on', () =>
     try {
       expect((await fetch(`${endpoint.statusUrl}/boom`)).status).toBe(500);
       expect((await fetch(`${endpoint.statusUrl}/healthz`)).status).toBe(200);
+    } finally {
+      await endpoint.close();
+    }
+  });
+});
+
+function statusWithHost(url: string, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { host } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe("the daemon's status endpoints on a loopback listener (DNS rebinding)", () => {
+  it('answer under a loopback name and their own port, 421 under any other', async () => {
+    const requests = new AbortController();
+    const endpoint = await openEndpoint(
+      { listen: { host: '127.0.0.1', port: 0 }, cwd: '/', dataDir: 'unused', simulateEvents: false, log: silentLogger(), embedded: false },
+      new DaemonStatus(),
+      requests.signal,
+    );
+    try {
+      const port = new URL(endpoint.statusUrl).port;
+      for (const path of ['/status', '/healthz', '/metrics']) {
+        expect(await statusWithHost(`${endpoint.statusUrl}${path}`, `localhost:${port}`), path).toBe(200);
+        expect(await statusWithHost(`${endpoint.statusUrl}${path}`, `rebind.attacker.example:${port}`), path).toBe(421);
+      }
     } finally {
       await endpoint.close();
     }
