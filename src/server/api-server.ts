@@ -13,7 +13,7 @@ export interface ApiServer {
   readonly url: string;
   /** The default environment's root, e.g. `http://127.0.0.1:8080/e/local`. */
   readonly envUrl: string;
-  /** An in-memory token with every scope, valid until this process stops. */
+  /** An in-memory token with every scope, valid until this process stops; with simulateEvents, `local` gets events from then on. */
   createSessionToken(): string;
   /**
    * Another environment of the store (`/e/<env>`, created if new) with a token like createSessionToken's; with
@@ -52,10 +52,9 @@ export async function startApiServer(options: {
   const simulate = (env: EnvironmentId, events: EventStore | undefined): void => {
     if (!options.simulateEvents || !events || simulated.has(env)) return;
     simulated.add(env);
-    simulators.push(startEventSimulator({ store: events, log: log.child({ component: 'simulator', env }), signal: stopSimulator.signal }));
+    simulators.push(startEventSimulator({ store: events, environment: env, log: log.child({ component: 'simulator', env }), signal: stopSimulator.signal }));
     log.info({ env }, 'simulating events');
   };
-  simulate(DEFAULT_ENVIRONMENT, local?.events);
   const sessionToken = (tokens: TokenStore): string =>
     tokens.addEphemeral(['ReadConfig', 'WriteConfig', 'DataExport', 'InstallerDownload'], 'session');
   return {
@@ -64,6 +63,8 @@ export async function startApiServer(options: {
     envUrl: server.envUrl(DEFAULT_ENVIRONMENT),
     createSessionToken: () => {
       if (!local) throw new Error('the default environment is not open');
+      // Simulated only once something uses it: with environments declared the daemon never does.
+      simulate(DEFAULT_ENVIRONMENT, local.events);
       return sessionToken(local.tokens);
     },
     session: async (env) => {

@@ -4,6 +4,9 @@ import { encodeEvent } from '../../src/server/feed/event-record.js';
 import { openEventStore, type EventStore } from '../../src/server/feed/event-store.js';
 import { EventSimulation, SIMULATOR_SOURCE, startEventSimulator } from '../../src/server/feed/simulator.js';
 import { seededRandom } from '../../src/server/feed/synthetic-events.js';
+import { startApiServer } from '../../src/server/api-server.js';
+import { silentLogger } from '../../src/lib/logger.js';
+import { DEFAULT_ENVIRONMENT, EnvironmentId } from '../../src/schema/ids.js';
 import { tempDirPerTest } from '../helpers/scratch.js';
 
 const T0 = 1_700_000_000_000;
@@ -39,8 +42,8 @@ async function eventually(condition: () => boolean, timeoutMs = 10_000): Promise
   }
 }
 
-async function allEvents(store: EventStore): Promise<Array<Record<string, unknown>>> {
-  const page = await store.query({ filter: { from: 0, to: T0 * 2 }, watermark: store.size, limit: 10_000, countTotal: false });
+async function allEvents(store: EventStore, to = T0 * 2): Promise<Array<Record<string, unknown>>> {
+  const page = await store.query({ filter: { from: 0, to }, watermark: store.size, limit: 10_000, countTotal: false });
   return page.texts.map((text) => JSON.parse(text.toString('utf8')) as Record<string, unknown>);
 }
 
@@ -92,4 +95,26 @@ describe('event simulator', () => {
     expect(events.find((e) => e['id'] === `78_${T0 - 5000}`)).toMatchObject({ eventStatus: 'OPEN' });
     await store.close();
   });
+
+  it('tags the simulated entities with the environment they are simulated into', () => {
+    const texts = new EventSimulation(seededRandom(3), INTERVAL, 12, 'dev').tick(T0).map((e) => e.text);
+    const envTags = texts.flatMap((text) => (JSON.parse(text) as { tags: { key: string; value: string }[] }).tags.filter((t) => t.key === 'env').map((t) => t.value));
+    expect(envTags.length).toBeGreaterThan(0);
+    expect(new Set(envTags)).toEqual(new Set(['dev']));
+  });
+
+  it('the embedded API simulates an environment once a session uses it, and never the unused local one', async () => {
+    const api = await startApiServer({ dataDir: dir, host: '127.0.0.1', port: 0, log: silentLogger(), simulateEvents: true });
+    try {
+      await api.session(EnvironmentId.parse('dev'));
+      const dev = api.server.environments.get(EnvironmentId.parse('dev'))?.events;
+      await eventually(() => (dev?.size ?? 0) > 0);
+      const tags = (await allEvents(dev as EventStore, Date.now() + 60_000)).flatMap((e) => (e['tags'] as { key: string; value: string }[]).filter((t) => t.key === 'env').map((t) => t.value));
+      expect(new Set(tags)).toEqual(new Set(['dev']));
+      expect(api.server.environments.get(DEFAULT_ENVIRONMENT)?.events?.size).toBe(0);
+    } finally {
+      await api.close();
+    }
+  });
 });
+

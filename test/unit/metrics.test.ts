@@ -103,8 +103,27 @@ describe('the metrics registry', () => {
     expect(metricValue(samples, 'app_seconds_count', { env: 'dev' })).toBe(1);
     expect(metricValue(samples, 'app_seconds_bucket', { env: 'prod', le: '1' })).toBe(0);
     expect(metricValue(samples, 'app_seconds_count', { env: 'prod' })).toBe(1);
-    expect(samples.filter((s) => s.name === 'app_info' && s.labels.env === 'prod')).toEqual([]);
+    expect(samples.filter((s) => s.name === 'app_info' && s.labels.revision !== undefined)).toEqual([]);
     expect(labelledMetrics(registry, {})).toBe(registry);
+  });
+
+  it('labelledMetrics: no series lacks its scope\'s labels, not even the zeros shown before the first value', () => {
+    const registry = new MetricsRegistry();
+    for (const env of ['dev', 'prod']) {
+      const scope = labelledMetrics(registry, { env });
+      scope.counter('app_total', 'Total');
+      scope.gauge('app_lag_seconds', 'Lag');
+      scope.histogram('app_seconds', 'Seconds', [1]);
+    }
+    labelledMetrics(registry, { env: 'dev' }).counter('app_total', 'Total')({ result: 'ok' });
+    const samples = parsePrometheus(registry.render());
+    expect(samples.filter((s) => s.labels.env === undefined)).toEqual([]);
+    expect(samples.filter((s) => s.name === 'app_total').map((s) => [s.labels, s.value])).toEqual([
+      [{ env: 'dev', result: 'ok' }, 1],
+      [{ env: 'prod' }, 0],
+    ]);
+    expect(metricValue(samples, 'app_lag_seconds', { env: 'dev' })).toBe(0);
+    expect(metricValue(samples, 'app_seconds_count', { env: 'prod' })).toBe(0);
   });
 });
 

@@ -25,8 +25,9 @@ export class EventSimulation {
     private readonly random: () => number,
     private readonly intervalMs: number,
     fleetSize = 12,
+    environment?: string,
   ) {
-    this.fleet = syntheticFleet(fleetSize);
+    this.fleet = syntheticFleet(fleetSize, environment);
   }
 
   get openCount(): number {
@@ -72,6 +73,8 @@ export interface SimulatorOptions {
   intervalMs?: number;
   random?: () => number;
   fleetSize?: number;
+  /** The environment simulated: its entities' `env` tag. Absent: a mix of prod and staging. */
+  environment?: string;
 }
 
 /**
@@ -83,7 +86,7 @@ export function startEventSimulator(options: SimulatorOptions): { stop(): Promis
   const { store, clock = systemClock, log = silentLogger(), intervalMs = 5_000, random = Math.random } = options;
   const controller = new AbortController();
   const signal = AbortSignal.any([options.signal, controller.signal]);
-  const simulation = new EventSimulation(random, intervalMs, options.fleetSize);
+  const simulation = new EventSimulation(random, intervalMs, options.fleetSize, options.environment);
   const loop = (async () => {
     await closeLeftovers(store, clock.now(), log).catch((error: unknown) => {
       log.warn({ err: error }, 'could not close simulated events left open by an earlier run');

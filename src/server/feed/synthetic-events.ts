@@ -54,13 +54,17 @@ const IMPACT: Readonly<Record<EntityKind, string>> = {
 const SERVICES = ['checkout', 'payments', 'catalog', 'search', 'auth', 'orders', 'inventory', 'shipping'];
 const ENVS = ['prod', 'staging'];
 
-/** A fleet of `size` hosts with their processes, services and a few applications, tagged like a real estate. */
-export function syntheticFleet(size = 12): SyntheticEntity[] {
+/**
+ * A fleet of `size` hosts with their processes, services and a few applications, tagged like a real estate. With
+ * `environment` (the one its events are simulated into) every entity is tagged `env:<environment>`, so dev's events
+ * say dev; without, a mix of prod and staging.
+ */
+export function syntheticFleet(size = 12, environment?: string): SyntheticEntity[] {
   const entities: SyntheticEntity[] = [];
   const hex = (n: number, kind: number): string => ((kind << 24) + n).toString(16).toUpperCase().padStart(16, '0');
   for (let n = 0; n < size; n++) {
     const service = SERVICES[n % SERVICES.length] ?? 'app';
-    const env = ENVS[n % 5 === 4 ? 1 : 0] ?? 'prod';
+    const env = environment ?? ENVS[n % 5 === 4 ? 1 : 0] ?? 'prod';
     const tags: TagInfo[] = [
       { context: 'CONTEXTLESS', key: 'env', value: env },
       { context: 'CONTEXTLESS', key: 'team', value: service },
