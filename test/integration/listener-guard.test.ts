@@ -11,6 +11,12 @@ const throwing = (req: { url?: string }): boolean => {
   return false;
 };
 
+/** The daemon's status-only listener on a free loopback port, with `routes` beside the status endpoints. */
+function statusOnly(routes: Parameters<typeof openEndpoint>[3]): ReturnType<typeof openEndpoint> {
+  const options = { listen: { host: '127.0.0.1', port: 0 }, cwd: '/', dataDir: 'unused', simulateEvents: false, log: silentLogger(), embedded: false };
+  return openEndpoint(options, new DaemonStatus(), new AbortController().signal, routes);
+}
+
 describe('every listener turns a throwing handler into a 500 and goes on', () => {
   it('the API server (its extra handler, as the console and status endpoints are mounted)', async () => {
     const server = await startTestServer({ extraHandler: throwing });
@@ -25,13 +31,7 @@ describe('every listener turns a throwing handler into a 500 and goes on', () =>
   });
 
   it("the daemon's status-only listener", async () => {
-    const requests = new AbortController();
-    const endpoint = await openEndpoint(
-      { listen: { host: '127.0.0.1', port: 0 }, cwd: '/', dataDir: 'unused', simulateEvents: false, log: silentLogger(), embedded: false },
-      new DaemonStatus(),
-      requests.signal,
-      [throwing],
-    );
+    const endpoint = await statusOnly([throwing]);
     try {
       expect((await fetch(`${endpoint.statusUrl}/boom`)).status).toBe(500);
       expect((await fetch(`${endpoint.statusUrl}/healthz`)).status).toBe(200);
@@ -54,12 +54,7 @@ function statusWithHost(url: string, host: string): Promise<number> {
 
 describe("the daemon's status endpoints on a loopback listener (DNS rebinding)", () => {
   it('answer under a loopback name and their own port, 421 under any other', async () => {
-    const requests = new AbortController();
-    const endpoint = await openEndpoint(
-      { listen: { host: '127.0.0.1', port: 0 }, cwd: '/', dataDir: 'unused', simulateEvents: false, log: silentLogger(), embedded: false },
-      new DaemonStatus(),
-      requests.signal,
-    );
+    const endpoint = await statusOnly([]);
     try {
       const port = new URL(endpoint.statusUrl).port;
       for (const path of ['/status', '/healthz', '/metrics']) {
