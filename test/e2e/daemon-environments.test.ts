@@ -65,6 +65,7 @@ describe('dashcd daemon with environments of the embedded API', () => {
     expect(await liveIn(d, project.root, 'prod')).toEqual([]);
 
     const samples = await d.metrics();
+    expect(samples.filter((s) => s.labels.env === undefined).map((s) => s.name)).toEqual([]);
     expect(metricValue(samples, 'dashcd_writes_total', { env: 'dev', action: 'create' })).toBe(1);
     expect(metricValue(samples, 'dashcd_writes_total', { env: 'staging', action: 'create' })).toBe(1);
     expect(metricValue(samples, 'dashcd_writes_total', { env: 'prod' })).toBe(0);
