@@ -166,3 +166,14 @@ describe('console on loopback: open, but only under its own names (DNS rebinding
     expect((await page('/ui')).status).toBe(200);
   });
 });
+
+describe('console on a network address without a token store (a daemon with a remote target)', () => {
+  beforeAll(() => {
+    mounted = createConsoleHandler(serveConsoleSource(server.server, silentLogger()), { host: '0.0.0.0' });
+  });
+
+  it('answers 403 to everyone, a valid token included', async () => {
+    const { token } = await store('local').create({ name: 'reader', scopes: ['ReadConfig', 'DataExport'] });
+    for (const path of ['/ui', '/ui/e/local', '/ui/e/local/events']) expect((await page(path, bearer(token))).status, path).toBe(403);
+  });
+});

@@ -12,8 +12,8 @@ const throwing = (req: { url?: string }): boolean => {
 };
 
 /** The daemon's status-only listener on a free loopback port, with `routes` beside the status endpoints. */
-function statusOnly(routes: Parameters<typeof openEndpoint>[3]): ReturnType<typeof openEndpoint> {
-  const options = { listen: { host: '127.0.0.1', port: 0 }, cwd: '/', dataDir: 'unused', simulateEvents: false, log: silentLogger(), embedded: false };
+function statusOnly(routes: Parameters<typeof openEndpoint>[3], host = '127.0.0.1'): ReturnType<typeof openEndpoint> {
+  const options = { listen: { host, port: 0 }, cwd: '/', dataDir: 'unused', simulateEvents: false, log: silentLogger(), embedded: false };
   return openEndpoint(options, new DaemonStatus(), new AbortController().signal, routes);
 }
 
@@ -61,6 +61,18 @@ describe("the daemon's status endpoints on a loopback listener (DNS rebinding)",
         expect(await statusWithHost(`${endpoint.statusUrl}${path}`, `localhost:${port}`), path).toBe(200);
         expect(await statusWithHost(`${endpoint.statusUrl}${path}`, `rebind.attacker.example:${port}`), path).toBe(421);
       }
+    } finally {
+      await endpoint.close();
+    }
+  });
+});
+
+describe("the daemon's status endpoints on a network address", () => {
+  it('answer any Host (probes and scrapers name the machine or pod address)', async () => {
+    const endpoint = await statusOnly([], '0.0.0.0');
+    try {
+      const port = new URL(endpoint.statusUrl).port;
+      expect(await statusWithHost(`http://127.0.0.1:${port}/healthz`, `10.1.2.3:${port}`)).toBe(200);
     } finally {
       await endpoint.close();
     }
