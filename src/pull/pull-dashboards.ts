@@ -1,4 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
+import { parse } from 'yaml';
 import { join, relative, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { ApiClient } from '../client/api-client.js';
@@ -7,11 +8,13 @@ import { loadDesired, type DesiredDashboard } from '../desired/load-desired.js';
 import { mapConcurrent } from '../lib/concurrency.js';
 import { writeFileDurable } from '../lib/durable-file.js';
 import { normalizeForCompare } from '../plan/normalize.js';
+import { planDashboard } from '../plan/build-plan.js';
 import { withoutOwnershipTag } from '../plan/ownership.js';
-import type { LiveDashboard } from '../schema/dashboard.js';
+import type { Dashboard, LiveDashboard } from '../schema/dashboard.js';
 
 export type PullOutcome =
-  | { id: string; file: string; status: 'written' | 'up-to-date' }
+  /** `adopted`: with `adopt`, the live dashboard was not owned and now carries the ownership tag. */
+  | { id: string; file: string; status: 'written' | 'up-to-date'; adopted?: true }
   | { id: string; file: string; status: 'kept-local-edits' }
   /** The file differs and uses values (templates, a `dashcd:` member): overwriting it would lose `uses`. */
   | { id: string; file: string; status: 'kept-templates'; uses: string[] }
@@ -36,6 +39,12 @@ export interface PullOptions {
    * resolves them, values applied), and per file what its templates use. Without it the files are read as they are.
    */
   environment?: { dashboards: readonly DesiredDashboard[]; uses: ReadonlyMap<string, readonly string[]> };
+  /**
+   * Also mark each pulled dashboard as owned, as apply adopts (the file's content plus the ownership tag), so the
+   * next plan shows it unchanged instead of `adopt`. Only dashboards whose file now means the live dashboard: one
+   * kept for its local edits or values is left to plan and apply.
+   */
+  adopt?: boolean;
   /** Parallel GETs (default 8); files are written one at a time, in `ids` order. */
   concurrency?: number;
   signal?: AbortSignal;
@@ -62,9 +71,27 @@ export async function pullDashboards(options: PullOptions): Promise<PullOutcome[
     }
     const pulled = withoutOwnershipTag(live, options.ownershipTag);
     const local = fileById.get(id.toLowerCase());
-    outcomes.push(local ? await refreshFile(local, pulled, options) : await writeNewFile(dir, pulled, taken, options));
+    const outcome = local ? await refreshFile(local, pulled, options) : await writeNewFile(dir, pulled, taken, options);
+    if (!options.adopt || (outcome.status !== 'written' && outcome.status !== 'up-to-date')) {
+      outcomes.push(outcome);
+      continue;
+    }
+    // The file's body as it now stands: the live dashboard's when written, else the file's own (it means the same).
+    const body = local === undefined || outcome.status === 'written' ? (parse(toDashboardYaml(pulled)) as Dashboard) : local.body;
+    outcomes.push(await adoptPulled(outcome, body, live, options));
   }
   return outcomes;
+}
+
+/**
+ * Writes what apply would write to adopt the dashboard (planDashboard's `adopt`: the file's body plus the tag), so
+ * ownership is recorded where apply records it, on the live dashboard.
+ */
+async function adoptPulled(outcome: Extract<PullOutcome, { status: 'written' | 'up-to-date' }>, body: Dashboard, live: LiveDashboard, options: PullOptions): Promise<PullOutcome> {
+  const change = planDashboard({ id: outcome.id, file: outcome.file, name: body.dashboardMetadata.name, body }, live, { ownershipTag: options.ownershipTag, ignore: options.ignore });
+  if (change.action !== 'adopt') return outcome;
+  await options.api.dashboards.put(change.id, change.desired);
+  return { ...outcome, adopted: true };
 }
 
 async function refreshFile(local: DesiredDashboard, pulled: LiveDashboard, options: PullOptions): Promise<PullOutcome> {

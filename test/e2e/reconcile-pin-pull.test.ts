@@ -127,6 +127,32 @@ describe('dashcd pull', () => {
     expect(after.find((c) => c.id === LIVE_ID)?.action).toBe('unchanged');
   });
 
+  it('pull --adopt marks the pulled dashboards as owned, so the next plan shows no change at all (without it: adopt, as the help says)', async () => {
+    const other = { ...LIVE, id: '3c9d1e2f-2222-4a2b-8c3d-4e5f6a7b8c9d', dashboardMetadata: { ...LIVE.dashboardMetadata, name: 'Also made in the UI' } };
+    await api.dashboards.put(LIVE_ID, LIVE);
+    await api.dashboards.put(other.id, other);
+    const pulled = await dashcd('pull', '--adopt', LIVE_ID, other.id);
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(pulled.stdout).toBe(
+      `↓ pulled  ${LIVE_ID}  dashboards/made-in-the-ui.yaml  (adopted: now owned by dashcd)\n↓ pulled  ${other.id}  dashboards/also-made-in-the-ui.yaml  (adopted: now owned by dashcd)\n`,
+    );
+    // The project's own payments.yaml is a create either way; the two pulled dashboards are unchanged.
+    const planned = await dashcd('plan', '--output', 'json');
+    expect((JSON.parse(planned.stdout) as { summary: Record<string, number> }).summary).toMatchObject({ create: 1, adopt: 0, update: 0, unchanged: 2 });
+    // The live dashboards changed by the tag alone; the file stays without it (apply adds it).
+    expect((await api.dashboards.get(LIVE_ID))?.dashboardMetadata.tags).toEqual(['ops', 'managed-by:dashcd']);
+    expect(await read('dashboards/made-in-the-ui.yaml')).not.toContain('managed-by');
+    // Pulled again with --adopt: already owned, nothing written.
+    expect((await dashcd('pull', '--adopt', LIVE_ID)).stdout).toBe(`= up to date  ${LIVE_ID}  dashboards/made-in-the-ui.yaml\n`);
+  });
+
+  it('pull without --adopt leaves ownership alone: every pulled dashboard plans as adopt', async () => {
+    await api.dashboards.put(LIVE_ID, LIVE);
+    expect((await dashcd('pull', '--all')).code).toBe(0);
+    const planned = await dashcd('plan', '--output', 'json');
+    expect((JSON.parse(planned.stdout) as { summary: Record<string, number> }).summary).toMatchObject({ create: 1, adopt: 1, unchanged: 0 });
+  });
+
   it('never overwrites a file with local edits without --force', async () => {
     await api.dashboards.put(LIVE_ID, LIVE);
     expect((await dashcd('pull', LIVE_ID)).code).toBe(0);

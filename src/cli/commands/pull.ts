@@ -19,7 +19,9 @@ export const pullCommand = defineCommand({
   path: ['pull'],
   summary: 'Write live dashboards into the folder as YAML (onboard existing dashboards)',
   description:
-    'Server-owned fields are dropped and keys put in a stable order; the id is kept, so plan afterwards shows no\nchange. ' +
+    'Server-owned fields are dropped and keys put in a stable order; the id is kept. A pulled dashboard is not yet\n' +
+    'owned by dashcd (prune never deletes it), so plan afterwards shows it as adopt (the ownership tag is its only\n' +
+    'change); with --adopt pull also writes the tag to each pulled dashboard, as apply would, and plan shows no change.\n' +
     'A dashboard a file already claims anywhere in the dashboards root (the folder next to dashcd.yaml, else\n' +
     'dashboards/) is refreshed in that file, never copied into --dir. A file without an `id` gets its id from its path\n' +
     'relative to that root, so run plan and apply on the root itself. A file with local edits is never overwritten\n' +
@@ -33,12 +35,13 @@ export const pullCommand = defineCommand({
     data: dataFlag,
     all: { type: 'boolean', description: 'Pull every dashboard on the target (except the service’s own presets)' },
     force: { type: 'boolean', description: 'Overwrite files that differ from the live dashboard' },
+    adopt: { type: 'boolean', description: 'Also mark the pulled dashboards as owned by dashcd (writes the ownership tag; needs WriteConfig), so plan shows no change' },
     env: { ...envFlag, description: 'The one environment of dashcd.yaml to pull from' },
     'all-envs': allEnvsFlag,
   },
   positionals: [{ name: 'id', description: 'Dashboard ids to pull', variadic: true }],
   quietLogs: true,
-  examples: ['dashcd pull 6a98d7bc-abb9-44f8-ae6a-73e68e71812a', 'dashcd pull --all --dir dashboards/imported'],
+  examples: ['dashcd pull 6a98d7bc-abb9-44f8-ae6a-73e68e71812a', 'dashcd pull --all --dir dashboards/imported', 'dashcd pull --all --adopt'],
   async run({ flags, positionals }, io) {
     const all = booleanFlag(flags, 'all');
     if (all === positionals.length > 0) throw new UsageError('give dashboard ids or --all (not both)');
@@ -65,6 +68,7 @@ export const pullCommand = defineCommand({
         cwd: io.cwd,
         ids,
         force: booleanFlag(flags, 'force'),
+        adopt: booleanFlag(flags, 'adopt'),
         ownershipTag: config.ownershipTag,
         ignore: config.ignore,
         signal: io.signal,
@@ -74,7 +78,9 @@ export const pullCommand = defineCommand({
       return reportPulls(outcomes, { dir, cwd: io.cwd, target: target.label, env: environment?.name }, io) > 0 ? ExitCode.Unexpected : ExitCode.Success;
     };
     if (mode.kind === 'environments') return pullEnvironment(mode, root, flags, io, pull);
-    return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data'), scopes: ['ReadConfig'] }, io, (target) => pull(target));
+    // Pulling only reads; adopting writes the tag.
+    const scopes = booleanFlag(flags, 'adopt') ? ['ReadConfig', 'WriteConfig'] : ['ReadConfig'];
+    return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data'), scopes }, io, (target) => pull(target));
   },
 });
 
@@ -97,7 +103,8 @@ function reportPulls(outcomes: readonly PullOutcome[], where: { dir: string; cwd
       io.stderr.write(`dashcd pull: ${o.file} differs from live dashboard ${o.id} (local edits?); not overwritten, use --force to replace it\n`);
     } else {
       const elsewhere = isWithin(resolve(where.cwd, o.file), where.dir) ? '' : `  (already managed there: ${o.status === 'written' ? 'updated in place' : 'left as is'}, not copied into ${dirShown})`;
-      io.stdout.write(`${o.status === 'written' ? '↓ pulled' : '= up to date'}  ${o.id}  ${o.file}${elsewhere}\n`);
+      const adopted = o.adopted ? '  (adopted: now owned by dashcd)' : '';
+      io.stdout.write(`${o.status === 'written' ? '↓ pulled' : '= up to date'}  ${o.id}  ${o.file}${elsewhere}${adopted}\n`);
     }
   }
   return problems;
