@@ -2,8 +2,6 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { isLoopback, servesHost } from './listener-host.js';
 
-export { isLoopback };
-
 /** How long a browser stays signed in after giving a token (unless the token goes first). */
 const SESSION_MS = 12 * 3_600_000;
 const COOKIE = 'dashcd_console';

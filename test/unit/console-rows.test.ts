@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { isLoopback } from '../../src/console/console-access.js';
 import { consoleEvent } from '../../src/daemon/console-source.js';
 import { dashboardRows } from '../../src/console/sync-rows.js';
 import { timelineSvg } from '../../src/console/timeline.js';
@@ -39,12 +38,5 @@ describe('console timeline', () => {
     const window = { from, to: from + 2 * 3_600_000 };
     expect(bars(timelineSvg(events, window, 'type', 'by type'))).toEqual(['2026-11-23T10 ERROR_EVENT 2', '2026-11-23T11 CUSTOM_INFO 1']);
     expect(bars(timelineSvg(events, window, 'status', 'by status'))).toEqual(['2026-11-23T10 CLOSED 1', '2026-11-23T10 OPEN 1', '2026-11-23T11 CLOSED 1']);
-  });
-});
-
-describe('console access', () => {
-  it('treats only loopback addresses as open', () => {
-    expect(['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'localhost'].map(isLoopback)).toEqual([true, true, true, true, true]);
-    expect(['0.0.0.0', '::', '10.0.0.5', '192.168.1.2'].map(isLoopback)).toEqual([false, false, false, false]);
   });
 });
