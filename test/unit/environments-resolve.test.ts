@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseProjectConfig } from '../../src/config/project-config.js';
 import { deriveDashboardId, formatDiagnostic } from '../../src/desired/load-desired.js';
 import { declaredEnvironments } from '../../src/environments/environment.js';
+import { flowTemplateMessage, quoteFlowTemplates, unquotedFlowTemplates } from '../../src/environments/flow-templates.js';
 import { parseTemplateFile } from '../../src/environments/load-templates.js';
 import { resolveEnvironments, type ResolveResult } from '../../src/environments/resolve-environments.js';
 
@@ -209,6 +210,39 @@ describe('an unquoted template in a flow collection', () => {
     const parsed = parseTemplateFile('dashboardMetadata: { name: A, owner: o, tags: [team, x-${{ env.name }}-${{ env.group }} , "q"] }\ntiles: []\n');
     expect(parsed.problems?.map((p) => [p.line, p.col])).toEqual([[1, 56]]);
     expect('value' in parsed && parsed.value.dashboardMetadata).toEqual({ name: 'A', owner: 'o', tags: ['team', 'x-${{ env.name }}-${{ env.group }}', 'q'] });
+  });
+
+  it('finds only unquoted templates inside flow collections, each plain scalar once, up to a comment or an indicator', () => {
+    const source = [
+      'a: ${{ env.name }}',
+      'b: { q: "${{ env.name }}", s: \'${{ env.name }}\' }',
+      'c: [ x${{ env.name }}y z , ${{ env.group }}]',
+      'd: {',
+      '  e: ${{ values.a }} # note',
+      '}',
+      'f: [$${{ values.b }}]',
+      'g: [${{ values.c ]',
+      '',
+    ].join('\n');
+    const found = unquotedFlowTemplates(source);
+    const at = (offset: number): string => source.slice(offset, offset + 4);
+    expect(found.map((f) => [at(f.offset), f.template, source.slice(f.scalar.start, f.scalar.end)])).toEqual([
+      ['${{ ', '${{ env.name }}', 'x${{ env.name }}y z'],
+      ['${{ ', '${{ env.group }}', '${{ env.group }}'],
+      ['${{ ', '${{ values.a }}', '${{ values.a }}'],
+      ['${{ ', '${{ values.b }}', '$${{ values.b }}'],
+    ]);
+    expect(quoteFlowTemplates(source, found).split('\n').slice(2, 7)).toEqual(['c: [ "x${{ env.name }}y z" , "${{ env.group }}"]', 'd: {', '  e: "${{ values.a }}" # note', '}', 'f: ["$${{ values.b }}"]']);
+    expect(flowTemplateMessage({ offset: 0, template: '${{ dashboard("a.yaml") }}', scalar: { start: 0, end: 0 } })).toBe(
+      'a template inside a flow collection ({ … } or [ … ]) must be quoted: write "${{ dashboard(\\"a.yaml\\") }}" (in quotes a whole-value template still gives a number or an object)',
+    );
+  });
+
+  it('leaves a file whose flow problems are more than unquoted templates with all its problems', () => {
+    const parsed = parseTemplateFile('dashboardMetadata: { name: A, owner: ${{ env.name }} }\ntiles: [\n');
+    expect('value' in parsed).toBe(false);
+    expect(parsed.problems?.[0]).toMatchObject({ line: 1, col: 38, message: expect.stringContaining('must be quoted') });
+    expect(parsed.problems?.length).toBeGreaterThan(1);
   });
 
   it('still counts for the other files (no false missing reference, no false unused value) and deploys nowhere', () => {

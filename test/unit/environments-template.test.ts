@@ -3,7 +3,7 @@ import { mergeDeep } from '../../src/environments/deep-merge.js';
 import type { Environment } from '../../src/environments/environment.js';
 import { renderTemplates } from '../../src/environments/render-templates.js';
 import { describeEnvironments, selectEnvironments } from '../../src/environments/select-environments.js';
-import { parseTemplate, templatesIn } from '../../src/environments/template.js';
+import { hasTemplate, parseExpression, parseTemplate, templatesIn, templateUses } from '../../src/environments/template.js';
 
 describe('template syntax', () => {
   it('splits a string into text and expressions, with where each starts', () => {
@@ -39,7 +39,52 @@ describe('template syntax', () => {
     ]);
   });
 
+  it('tells a string with template syntax from one without', () => {
+    expect([hasTemplate('a ${{ b'), hasTemplate('${ b }}'), hasTemplate('{{ b }}'), hasTemplate('$ {{'), hasTemplate('')]).toEqual([true, false, false, false, false]);
+  });
+
+  it('reads an expression only when all of it is one of the forms', () => {
+    const kinds = (texts: string[]): unknown[] => texts.map((t) => parseExpression(t));
+    expect(kinds(['values.a-b_c.D9', 'env.name', 'env.group', 'dashboard( "a b.yaml" )', "dashboard('')"])).toEqual([
+      { kind: 'value', path: ['a-b_c', 'D9'] },
+      { kind: 'env', member: 'name' },
+      { kind: 'env', member: 'group' },
+      { kind: 'dashboard', file: 'a b.yaml' },
+      { kind: 'dashboard', file: '' },
+    ]);
+    const invalid = ['values', 'values.', 'values.a.', 'xvalues.a', 'values.a b', 'values.a!', 'env.names', 'xenv.name', 'env', 'dashboard("a")x', 'xdashboard("a")', 'dashboard("a\')', 'dashboard(a)', ''];
+    for (const text of invalid) expect(parseExpression(text), text).toEqual({ kind: 'invalid', message: `unknown template ${JSON.stringify(text)}: use values.NAME, env.name, env.group or dashboard("file.yaml")` });
+  });
+
+  it('keeps text around escapes and expressions in order, adjacent expressions apart', () => {
+    expect(parseTemplate('')).toEqual([]);
+    expect(parseTemplate('plain')).toEqual([{ kind: 'text', text: 'plain' }]);
+    expect(parseTemplate('$${{x}}${{ env.name }}${{env.group}}!')).toEqual([
+      { kind: 'text', text: '${{x}}' },
+      { kind: 'expr', expr: { kind: 'env', member: 'name' }, source: '${{ env.name }}', offset: 7 },
+      { kind: 'expr', expr: { kind: 'env', member: 'group' }, source: '${{env.group}}', offset: 22 },
+      { kind: 'text', text: '!' },
+    ]);
+    expect(parseTemplate('a $${{ b $${{ c')).toEqual([{ kind: 'text', text: 'a ${{ b ${{ c' }]);
+    expect(parseTemplate('$${{ }} ${{ env.name')).toEqual([
+      { kind: 'text', text: '${{ }} ' },
+      { kind: 'expr', expr: { kind: 'invalid', message: 'unclosed ${{ (a template ends with }})' }, source: '${{ env.name', offset: 8 },
+    ]);
+  });
+
+  it('says what a file’s templates and dashcd: member use, each once, in the order written', () => {
+    const file = {
+      dashboardMetadata: { name: '${{ env.name }} ${{ values.mz.name }}', tags: ['${{ env.group }}', '${{ values.mz.name }}', '${{ nope }}', 7, null, true] },
+      tiles: [{ markdown: '${{ dashboard("hosts.yaml") }} $${{ values.escaped }}' }],
+      dashcd: { environments: ['dev'] },
+    };
+    expect(templateUses(file)).toEqual(['env.name', 'values.mz.name', 'env.group', 'dashboard("hosts.yaml")', 'dashcd:']);
+    expect(templateUses({ dashboardMetadata: { name: 'plain' }, tiles: [] })).toEqual([]);
+  });
+
   it('finds every template in a value with the path of its string; keys are not templates', () => {
+    expect([...templatesIn('${{ env.name }}')].map((f) => f.path)).toEqual([[]]);
+    expect([...templatesIn([[1, null, 'no'], [true, '${{ env.group }}']])].map((f) => f.path)).toEqual([[1, 1]]);
     const found = [...templatesIn({ a: ['x', '${{ values.one }}'], '${{ values.key }}': { b: 'y ${{ env.name }}' } })];
     expect(found.map((f) => [f.path, f.part.source])).toEqual([
       [['a', 1], '${{ values.one }}'],
