@@ -29,11 +29,11 @@ export function gitEnvironment(url: string, credentials: GitCredentials = {}): R
   if (credentials.token !== undefined) {
     const origin = httpOrigin(url);
     if (origin) {
-      config.push([`http.${origin}/.extraHeader`, `Authorization: Basic ${basicAuth(credentials)}`]);
+      config.push([`http.${origin}/.extraHeader`, `Authorization: Basic ${basicAuth(credentials.token, credentials.username)}`]);
       config.push(['credential.helper', '']);
     }
   }
-  if (credentials.sshKeyFile !== undefined) env.GIT_SSH_COMMAND = sshCommand(credentials);
+  if (credentials.sshKeyFile !== undefined) env.GIT_SSH_COMMAND = sshCommand(credentials.sshKeyFile, credentials.sshKnownHostsFile);
   if (config.length > 0) {
     env.GIT_CONFIG_COUNT = String(config.length);
     config.forEach(([key, value], i) => {
@@ -47,7 +47,7 @@ export function gitEnvironment(url: string, credentials: GitCredentials = {}): R
 /** Every form in which a credential could show up in git's output: scrubbed from errors and logs. */
 export function credentialSecrets(credentials: GitCredentials = {}): string[] {
   if (credentials.token === undefined || credentials.token === '') return [];
-  return [credentials.token, basicAuth(credentials), encodeURIComponent(credentials.token)];
+  return [credentials.token, basicAuth(credentials.token, credentials.username), encodeURIComponent(credentials.token)];
 }
 
 /**
@@ -72,17 +72,16 @@ export function checkRepositoryUrl(url: string): void {
  */
 export function redactUrlCredentials(text: string): string {
   return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@'"]*)@/gi, (_match, scheme: string, userinfo: string) => {
-    const sshUser = /^(?:ssh|git\+ssh|ssh\+git):\/\/$/i.test(scheme) && !decoded(userinfo).includes(':');
+    const sshUser = SSH_SCHEMES.includes(scheme.toLowerCase()) && !decoded(userinfo).includes(':');
     return `${scheme}${sshUser ? userinfo : '[REDACTED]'}@`;
   });
 }
 
-/** scp-like `user:password@host:path` (no scheme): a password before the @ of its host part. */
+const SSH_SCHEMES = ['ssh://', 'git+ssh://', 'ssh+git://'];
+
+/** scp-like `user:password@host:path`: a `:` before an `@`, both before the first `/` (decoded first). */
 function scpPassword(url: string): boolean {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return false;
-  const host = url.split('/')[0] ?? '';
-  const at = host.lastIndexOf('@');
-  return at >= 0 && decoded(host.slice(0, at)).includes(':');
+  return /^[^/]*:[^/]*@/.test(decoded(url));
 }
 
 function decoded(text: string): string {
@@ -95,20 +94,17 @@ function decoded(text: string): string {
 
 /** `https://host[:port]` of an HTTP(S) URL, or undefined for ssh, git and file URLs. */
 function httpOrigin(url: string): string | undefined {
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.origin : undefined;
-  } catch {
-    return undefined;
-  }
+  if (!URL.canParse(url)) return undefined;
+  const parsed = new URL(url);
+  return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.origin : undefined;
 }
 
-function basicAuth({ token = '', username = 'x-access-token' }: GitCredentials): string {
+function basicAuth(token: string, username = 'x-access-token'): string {
   return Buffer.from(`${username}:${token}`, 'utf8').toString('base64');
 }
 
 /** GIT_SSH_COMMAND is run by a shell: every path is single-quoted. BatchMode: fail instead of asking. */
-function sshCommand({ sshKeyFile = '', sshKnownHostsFile }: GitCredentials): string {
+function sshCommand(sshKeyFile: string, sshKnownHostsFile: string | undefined): string {
   const parts = ['ssh', '-i', shellQuote(sshKeyFile), '-o', 'IdentitiesOnly=yes', '-o', 'BatchMode=yes'];
   if (sshKnownHostsFile !== undefined) parts.push('-o', `UserKnownHostsFile=${shellQuote(sshKnownHostsFile)}`, '-o', 'StrictHostKeyChecking=yes');
   return parts.join(' ');

@@ -72,15 +72,17 @@ function deliveryKeys(host: 'github' | 'gitlab', input: PushHookInput): string[]
 
 /** `ref` of a JSON payload, or of GitHub's form encoding (`payload=<json>`). */
 function pushedRef(body: Buffer, contentType: string | undefined): string | undefined {
+  const text = body.toString('utf8');
+  // No payload field: String(null) parses as null, which has no ref.
+  const json = contentType?.startsWith('application/x-www-form-urlencoded') ? String(new URLSearchParams(text).get('payload')) : text;
+  let parsed: { ref?: unknown } | null | undefined;
   try {
-    const text = body.toString('utf8');
-    const json = contentType?.startsWith('application/x-www-form-urlencoded') ? new URLSearchParams(text).get('payload') ?? '' : text;
-    const parsed: unknown = JSON.parse(json);
-    const ref = typeof parsed === 'object' && parsed !== null ? (parsed as { ref?: unknown }).ref : undefined;
-    return typeof ref === 'string' ? ref : undefined;
+    parsed = JSON.parse(json) as { ref?: unknown } | null;
   } catch {
-    return undefined;
+    // Not JSON: no ref.
   }
+  const ref = parsed?.ref;
+  return typeof ref === 'string' ? ref : undefined;
 }
 
 /** Compares digests of both sides: equal lengths for timingSafeEqual, and no early exit on the first difference. */

@@ -17,6 +17,18 @@ describe('gitEnvironment', () => {
     });
   });
 
+  it('without credentials: never a prompt, only the five plain transports, no header and no ssh command', () => {
+    const plain = { GIT_TERMINAL_PROMPT: '0', GIT_ALLOW_PROTOCOL: 'https:http:ssh:git:file', GCM_INTERACTIVE: 'never' };
+    expect(gitEnvironment('https://h.example.com/r.git')).toEqual(plain);
+    expect(gitEnvironment('https://h.example.com/r.git', { sshKnownHostsFile: '/kh', username: 'u' })).toEqual(plain);
+  });
+
+  it('sends the header to a plain http origin too, and to no other transport', () => {
+    expect(gitEnvironment('http://127.0.0.1:8080/r.git', { token: 't' })).toMatchObject({ GIT_CONFIG_KEY_0: 'http.http://127.0.0.1:8080/.extraHeader', GIT_CONFIG_VALUE_0: `Authorization: Basic ${Buffer.from('x-access-token:t').toString('base64')}` });
+    expect(gitEnvironment('ftp://h.example.com/r.git', { token: 't' }).GIT_CONFIG_COUNT).toBeUndefined();
+    expect(gitEnvironment('file:///srv/r.git', { token: 't' }).GIT_CONFIG_COUNT).toBeUndefined();
+  });
+
   it('sends no header to ssh or file remotes, and allows no command-running transports', () => {
     const env = gitEnvironment('git@github.com:org/dash.git', { token: 't0k' });
     expect(env.GIT_CONFIG_COUNT).toBeUndefined();
@@ -33,6 +45,8 @@ describe('gitEnvironment', () => {
   it('lists the token and its Basic encoding as secrets to scrub', () => {
     expect(credentialSecrets({ token: 'a b' })).toEqual(['a b', Buffer.from('x-access-token:a b').toString('base64'), 'a%20b']);
     expect(credentialSecrets({})).toEqual([]);
+    expect(credentialSecrets({ token: '' })).toEqual([]);
+    expect(credentialSecrets({ token: 't', username: 'me' })).toEqual(['t', Buffer.from('me:t').toString('base64'), 't']);
   });
 });
 
@@ -55,6 +69,8 @@ describe('checkRepositoryUrl', () => {
     'git://tok@host/r.git',
     'ssh://git:pw@host/r.git',
     'ssh://git%3Apw@host/r.git',
+    'xssh://git@host/r.git',
+    'sshx://git@host/r.git',
     'user:pw@host:org/r.git',
     'user%3Apw@host:org/r.git',
   ])('refuses credentials in %s, as an auth failure', (url) => {
@@ -66,7 +82,7 @@ describe('checkRepositoryUrl', () => {
     }
   });
 
-  it.each(['https://host/r.git', 'https://host/r@v2.git', 'ssh://git@host/r.git', 'git+ssh://git@host/r.git', 'git@host:org/r.git', 'file:///srv/r@1.git', '/srv/a:b@c/r.git', 'host:org/r.git'])(
+  it.each(['https://host/r.git', 'https://host/r@v2.git', 'ssh://git@host/r.git', 'SSH://git@host/r.git', 'git+ssh://git@host/r.git', 'ssh+git://git@host/r.git', 'ssh://git@host/a:b@c.git', 'git@host:org/r.git', 'git@host:org/a:b@c.git', 'file:///srv/r@1.git', '/srv/a:b@c/r.git', 'host:org/r.git'])(
     'accepts %s (no secret before an @)',
     (url) => {
       expect(() => checkRepositoryUrl(url)).not.toThrow();

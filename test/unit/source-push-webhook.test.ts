@@ -100,7 +100,8 @@ describe('judgePushHook: who is let through', () => {
     expect(judgePushHook(gitlab(secret, 'push'))).toEqual({ kind: 'ignored', host: 'gitlab', reason: "event 'push' is not a push" });
     expect(judgePushHook(signed(push, { 'x-github-event': 'Push Hook' }))).toEqual({ kind: 'ignored', host: 'github', reason: "event 'Push Hook' is not a push" });
     expect(judgePushHook({ ...gitlab(secret), headers: { 'x-gitlab-token': secret } })).toMatchObject({ kind: 'ignored', reason: "event '' is not a push" });
-    expect(judgePushHook({ ...signed(push), headers: { 'x-hub-signature-256': signed(push).headers['x-hub-signature-256'] } })).toMatchObject({ kind: 'ignored' });
+    expect(judgePushHook({ ...signed(push), headers: { 'x-hub-signature-256': signed(push).headers['x-hub-signature-256'] } })).toEqual({ kind: 'ignored', host: 'github', reason: "event '' is not a push" });
+    expect(judgePushHook(signed('{"ref":"refs/heads/dev"}'))).toEqual({ kind: 'ignored', host: 'github', reason: 'push to refs/heads/dev, which is not followed' });
   });
 
   it('finds the ref in JSON only when it is a string of an object, and in a form body only as form-encoded', () => {
@@ -110,6 +111,8 @@ describe('judgePushHook: who is let through', () => {
     expect(judgePushHook(signed(form))).toEqual(badRequest);
     expect(judgePushHook(signed('other=1', { 'content-type': 'application/x-www-form-urlencoded' }))).toEqual(badRequest);
     expect(judgePushHook(signed(push, { 'content-type': 'application/json; charset=utf-8' })).kind).toBe('push');
+    expect(judgePushHook(signed(form, { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' })).kind).toBe('push');
+    expect(judgePushHook(signed('payload=null', { 'content-type': 'application/x-www-form-urlencoded' }))).toEqual(badRequest);
   });
 });
 
