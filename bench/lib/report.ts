@@ -102,7 +102,7 @@ function keptFromEarlierRuns(results: BenchResults): string[] {
     .map((f) => `${f.name} (${f.takenAt.slice(0, 16).replace('T', ' ')} UTC, commit ${f.commit ?? 'unknown'})`);
 }
 
-/** The table the lead pastes into the README: machine first, then every figure, then the growth curves. */
+/** The table the lead pastes into docs/benchmarks.md: machine first, then every figure, then the growth curves. */
 export function renderReport(results: BenchResults): string {
   const parts = [
     `Benchmarks (${results.mode}), ${results.takenAt}`,

@@ -10,7 +10,7 @@ import { booleanFlag, stringFlag, type CommandIo, type FlagSpec, type FlagValues
 import { UsageError } from './exit-codes.js';
 import { durationFlag } from './int-flag.js';
 
-/** The daemon's flags for following a repository (README "Running as a GitOps controller"). */
+/** The daemon's flags for following a repository (docs/gitops-controller.md, "Running as a GitOps controller"). */
 export const repoFlags: Record<string, FlagSpec> = {
   repo: { type: 'string', description: 'Follow this git repository (https, ssh, file:// or a local path) instead of watching --dir', valueName: 'url' },
   branch: { type: 'string', description: 'With --repo: the branch to follow (default: main)', valueName: 'name' },

@@ -71,7 +71,7 @@ function describeForbidden(serverMessage: string | undefined, ctx: FailureContex
   return `403 from ${ctx.baseUrl}: ${serverMessage ?? 'forbidden'} — use a token with ${needs}`;
 }
 
-/** The scope the real service asks for, by endpoint family (real-service-notes §7), for a 403 without one. */
+/** The scope the real service asks for, by endpoint family, for a 403 without one (docs/real-service-behaviour.md §7). */
 export function requiredScope(method: string, url: string): Scope | undefined {
   if (url.includes('/api/config/v1/')) return method === 'GET' ? 'ReadConfig' : 'WriteConfig';
   if (url.includes('/api/v1/events')) return 'DataExport';

@@ -1,8 +1,8 @@
 import { canonicalJson, compareCodeUnits, isJsonObject, type JsonObject, type JsonValue } from './json-value.js';
 
 /*
- * What the real service returns on GET that a PUT may not have sent (reference notes §2.3, after the Terraform
- * provider's diff suppression, and confirmed by what the 47 real exports in the corpus always carry). Filled on
+ * What the real service returns on GET that a PUT may not have sent (docs/real-service-behaviour.md §2.3, after the
+ * Terraform provider's diff suppression, and confirmed by what the 47 real exports in the corpus always carry). Filled on
  * BOTH sides of a comparison, only where a member is absent, so "absent" and "the default" compare equal and a real
  * environment shows no phantom diff. Runs after nulls are dropped, so explicit `null` counts as absent too.
  */

@@ -31,7 +31,7 @@ export const EVENT_TYPES = [
 export const EventType = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof EventType>;
 
-/** Push-event types that only inform: they close at once (real-service notes §4.2). */
+/** Push-event types that only inform: they close at once (docs/real-service-behaviour.md §4). */
 export const INFO_EVENT_TYPES = [
   'CUSTOM_ANNOTATION', 'CUSTOM_CONFIGURATION', 'CUSTOM_DEPLOYMENT', 'CUSTOM_INFO', 'MARKED_FOR_TERMINATION',
 ] as const;

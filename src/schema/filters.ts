@@ -16,7 +16,8 @@ export type EntityShortRepresentation = z.infer<typeof EntityShortRepresentation
 export const DashboardFilter = closedObject(
   z.looseObject({
     managementZone: opt(EntityShortRepresentation),
-    // Free text in the real service: `l_72_HOURS`, `-2h`, `today`, absolute ranges… (reference notes §2.3).
+    // Free text in the real service: `l_72_HOURS`, `-2h`, `today`, absolute ranges…
+    // (docs/real-service-behaviour.md §2.3).
     timeframe: opt(z.string()),
   }),
 );

@@ -147,7 +147,8 @@ describe('environments of the embedded API', () => {
     expect(applied.stdout).toContain('✓ dev: applied\n✓ prod-eu: applied\n✗ prod-us: invalid, nothing written (exit 3)\n');
     const state = await live(['dev', 'prod-eu']);
     expect([state.dev?.length, state['prod-eu']?.length]).toEqual([1, 3]);
-    // Nothing was written to prod-us: the embedded store never even opened it (README: .dashcd/env/<env>/dashboards/).
+    // Nothing was written to prod-us: the embedded store never even opened it (docs/embedded-api.md:
+    // .dashcd/env/<env>/dashboards/).
     expect(existsSync(join((project as Project).root, '.dashcd/env/prod-us'))).toBe(false);
   });
 

@@ -1,6 +1,6 @@
 /**
- * Readers for the two places flags are documented: a command's `--help` text and the README's tables. Both are
- * parsed from their text, so a new flag or command is checked without anyone adding it to a list.
+ * Readers for the two places flags are documented: a command's `--help` text and the markdown tables of the README
+ * and docs/. Both are parsed from their text, so a new flag or command is checked without anyone adding it to a list.
  */
 
 export interface HelpFlag {
@@ -10,7 +10,8 @@ export interface HelpFlag {
   readonly default: string | undefined;
 }
 
-const HELP_FLAG = /^ {2}(--[a-z][a-z0-9-]*)(?: <([^>]+)>)?\s{2,}(.*)$/;
+// One space at least: the help pads the flag column to 22 characters, so a longer `--flag <value>` is followed by one.
+const HELP_FLAG = /^ {2}(--[a-z][a-z0-9-]*)(?: <([^>]+)>)? +(.*)$/;
 
 /** The flags of a command's `--help` text (`  --name <value>  description (default: x)`), `--help` itself left out. */
 export function helpFlags(help: string): Map<string, HelpFlag> {
@@ -37,7 +38,7 @@ export function tableCells(line: string): string[] {
 export function tableAfter(markdown: string, heading: string, firstColumn: string): string[][] {
   const lines = markdown.split('\n');
   const start = lines.findIndex((line) => line === heading);
-  if (start < 0) throw new Error(`README has no heading '${heading}'`);
+  if (start < 0) throw new Error(`no heading '${heading}'`);
   const header = lines.findIndex((line, i) => i > start && line.startsWith(`| ${firstColumn} |`));
   if (header < 0) throw new Error(`no table starting with '${firstColumn}' after '${heading}'`);
   const rows: string[][] = [];
@@ -60,7 +61,7 @@ export function mentionedFlags(usage: string): MentionedFlag[] {
 }
 
 /**
- * Whether a value written after a flag in the README states a default: `16`, `30d`, `events-archive` do; a
+ * Whether a value written after a flag in the docs states a default: `16`, `30d`, `events-archive` do; a
  * placeholder (`URL`, `T`, `DIR`) or a list of choices (`text|json`) does not.
  */
 export function isStatedDefault(value: string | undefined): value is string {

@@ -7,11 +7,21 @@ import { silentLogger } from '../../src/lib/logger.js';
 import { helpFlags, isStatedDefault, mentionedFlags, tableAfter, usagePaths, type HelpFlag } from '../helpers/help-text.js';
 
 /**
- * The README's command table and daemon flag table against every command's `--help`: each is parsed, not listed
+ * The documented flags against every command's `--help`: the README's command table, the daemon's flag table in
+ * docs/gitops-controller.md and the editor's `$schema=` line in docs/files-and-plans.md. Each is parsed, not listed
  * here, so a flag added anywhere is held to the same rules.
  */
-let readme = '';
+const COMMAND_TABLE = { file: 'README.md', heading: '## Commands' };
+const DAEMON_TABLE = { file: 'docs/gitops-controller.md', heading: '## The daemon' };
+const EDITOR_SUPPORT = 'docs/files-and-plans.md';
+const docs = new Map<string, string>();
 const help = new Map<string, string>();
+
+function doc(file: string): string {
+  const text = docs.get(file);
+  if (text === undefined) throw new Error(`${file} was not read`);
+  return text;
+}
 
 async function helpText(path: readonly string[]): Promise<string> {
   let out = '';
@@ -22,7 +32,7 @@ async function helpText(path: readonly string[]): Promise<string> {
 }
 
 beforeAll(async () => {
-  readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+  for (const file of [COMMAND_TABLE.file, DAEMON_TABLE.file, EDITOR_SUPPORT]) docs.set(file, await readFile(new URL(`../../${file}`, import.meta.url), 'utf8'));
   for (const command of commands) help.set(command.path.join(' '), await helpText(command.path));
 });
 
@@ -40,7 +50,7 @@ function lookup(flags: Map<string, HelpFlag>, flag: string): HelpFlag | undefine
 /** One line per disagreement, so a failure lists everything to fix at once. */
 function commandTableProblems(): string[] {
   const problems: string[] = [];
-  const rows = tableAfter(readme, '## Commands', 'Command');
+  const rows = tableAfter(doc(COMMAND_TABLE.file), COMMAND_TABLE.heading, 'Command');
   const documented = new Set<string>();
   for (const [usageCell = '', , exampleCell = ''] of rows) {
     const usage = usageCell.replace(/`/g, '');
@@ -77,14 +87,14 @@ function daemonTableProblems(): string[] {
   const problems: string[] = [];
   const flags = flagsOf('daemon');
   const documented = new Set<string>();
-  for (const [flagCell = '', defaultCell = ''] of tableAfter(readme, '## The daemon', 'Flag')) {
+  for (const [flagCell = '', defaultCell = ''] of tableAfter(doc(DAEMON_TABLE.file), DAEMON_TABLE.heading, 'Flag')) {
     const named = [...flagCell.matchAll(/`(--[a-z][a-z0-9-]*)`/g)].map((m) => m[1] as string);
     // `--prune`, `--max-delete` | off, `5`: one default per flag, in order.
     const defaults = named.length > 1 ? defaultCell.split(/,\s*/) : [defaultCell];
     for (const [i, flag] of named.entries()) {
       const spec = lookup(flags, flag);
       if (!spec) {
-        problems.push(`README daemon table: daemon has no flag ${flag}`);
+        problems.push(`${DAEMON_TABLE.file} daemon table: daemon has no flag ${flag}`);
         continue;
       }
       documented.add(flags.has(flag) ? flag : flag.replace(/^--no-/, '--'));
@@ -92,20 +102,20 @@ function daemonTableProblems(): string[] {
       // A default in help that is one token (not prose such as "dashboards/ next to dashcd.yaml…") must be stated.
       const plain = spec.valueName !== undefined && spec.default !== undefined && !/\s/.test(spec.default) ? spec.default : undefined;
       if ((stated !== undefined || plain !== undefined) && stated !== plain && spec.valueName !== undefined) {
-        problems.push(`README daemon table: ${flag} default ${stated === undefined ? `'${defaults[i] ?? ''}'` : `\`${stated}\``}, --help says ${plain === undefined ? 'none' : `'${plain}'`}`);
+        problems.push(`${DAEMON_TABLE.file} daemon table: ${flag} default ${stated === undefined ? `'${defaults[i] ?? ''}'` : `\`${stated}\``}, --help says ${plain === undefined ? 'none' : `'${plain}'`}`);
       }
     }
   }
-  for (const flag of flags.keys()) if (!documented.has(flag)) problems.push(`README daemon table has no row for ${flag}`);
+  for (const flag of flags.keys()) if (!documented.has(flag)) problems.push(`${DAEMON_TABLE.file} daemon table has no row for ${flag}`);
   return problems;
 }
 
-describe('--help and the README agree', () => {
+describe('--help and the docs agree', () => {
   it('every command has a row in the README command table, whose flags and stated defaults are those of its --help', () => {
     expect(commandTableProblems()).toEqual([]);
   });
 
-  it('the README daemon table lists exactly the flags of daemon --help, with the same defaults', () => {
+  it('the daemon table of docs/gitops-controller.md lists exactly the flags of daemon --help, with the same defaults', () => {
     expect(daemonTableProblems()).toEqual([]);
   });
 
@@ -122,9 +132,9 @@ describe('--help and the README agree', () => {
     expect(mixed).toEqual([]);
   });
 
-  it('every $schema= line a --help suggests is the one the README shows', () => {
+  it('every $schema= line a --help suggests is the one docs/files-and-plans.md shows', () => {
     const suggested = [...help.values()].flatMap((text) => [...text.matchAll(/\$schema=([^\s`]+)/g)].map((m) => m[1] as string));
     expect(suggested.length).toBeGreaterThan(0);
-    expect(suggested.filter((path) => !readme.includes(`$schema=${path}`))).toEqual([]);
+    expect(suggested.filter((path) => !doc(EDITOR_SUPPORT).includes(`$schema=${path}`))).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-// Merges Stryker incremental files into the committed one (README "Mutation testing"):
+// Merges Stryker incremental files into the committed one (docs/testing.md, "Mutation testing"):
 //   node test/mutation/merge-incremental.mjs reports/mutation/incremental/*.json
 // Each source file keeps the results of the last input (in argument order, after the committed file) that mutated
 // it. Test ids are numbers local to each run, so mutants refer to tests by test file and name while merging and get

@@ -8,7 +8,7 @@ import { idPosition, sourceLocator } from '../../src/desired/locate-problems.js'
 /*
  * Positions are counted by hand in the sources below (1-based line and column of the offending value, or of its key
  * when the value is empty, or of the nearest enclosing node when the member is missing); messages are the ones the
- * README and the real service's constraint violations use.
+ * docs (docs/files-and-plans.md) and the real service's constraint violations use.
  */
 
 const UUID_HINT = 'use the 8-4-4-4-12 hex form, or remove the id to derive one from the file path';

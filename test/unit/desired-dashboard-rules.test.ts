@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
  * dashboard-rules.ts is imported inside each test, not at the top of the file: its constants and `schemaErrorMap`
  * are made while the module loads, so only a test that loads it sees a change to them (a mutation run counts the
  * module's loading against the test running at that moment: each test loads it afresh). Expected texts are the
- * README's, written out here.
+ * docs' (docs/files-and-plans.md), written out here.
  */
 
 beforeEach(() => {

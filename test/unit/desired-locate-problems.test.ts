@@ -5,8 +5,8 @@ import { TILE_TYPES } from '../../src/schema/tiles.js';
 /*
  * The slow path on its own: every position below is counted by hand in its source (1-based line and column of the
  * offending value, of its key when the value is empty, of the nearest enclosing node when a member is missing, or
- * of the alias a member is reached through). Messages: yaml's and zod's own texts where they are kept, the README's
- * otherwise.
+ * of the alias a member is reached through). Messages: yaml's and zod's own texts where they are kept,
+ * docs/files-and-plans.md's otherwise.
  */
 
 const problem = (line: number, col: number, path: string, message: string) => ({ line, col, path, message });

@@ -3,9 +3,9 @@ import type { JsonObject } from '../../src/plan/json-value.js';
 import { fillServiceDefaults, sortSetMembers } from '../../src/plan/service-defaults.js';
 
 /*
- * Each expectation is a literal: what the real service returns on GET for what was PUT (reference notes §2.3, the
- * Terraform provider's comparison defaults), on tiles copied from real exports in the corpus. Never computed by the
- * module under test.
+ * Each expectation is a literal: what the real service returns on GET for what was PUT
+ * (docs/real-service-behaviour.md §2.3, the Terraform provider's comparison defaults), on tiles copied from real
+ * exports in the corpus. Never computed by the module under test.
  */
 
 function filled(dashboard: JsonObject): JsonObject {

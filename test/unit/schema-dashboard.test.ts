@@ -17,8 +17,8 @@ const SPEC_MODELS = new Map(
 const SPEC_FILTERS = [...(/^Allowed entries of `filters`: (.*)$/m.exec(SPEC)?.[1] ?? '').matchAll(/`([A-Z_]+)(:<[a-z]+>)?`/g)].map((m) => ({ kind: m[1] as string, parameterized: m[2] !== undefined }));
 
 /**
- * The members each model requires beyond the common ones (reference notes §3.2, SPEC-2023 `required`), with
- * values of the shapes real exports carry.
+ * The members each model requires beyond the common ones (docs/real-service-behaviour.md §3, the 2023 spec's
+ * `required`), with values of the shapes real exports carry.
  */
 const REQUIRED_BY_MODEL: Record<string, Record<string, unknown>> = {
   DataExplorerTile: { queries: [{ id: 'A', enabled: true }], visualConfig: { type: 'GRAPH_CHART', rules: [] } },

@@ -22,7 +22,7 @@ export interface EventRouteDeps {
   readonly newCorrelationId?: () => string;
 }
 
-/** The events API v1 has `application/json` without a charset (real-service notes §4). */
+/** The events API v1 has `application/json` without a charset (docs/real-service-behaviour.md §4). */
 const JSON_HEADERS = { 'content-type': 'application/json' } as const;
 const PATH = '/api/v1/events';
 
