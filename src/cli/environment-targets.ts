@@ -21,13 +21,13 @@ type Embedded = { session(env: string): Promise<{ url: string; token: string }>;
  * else one started in-process for the command. A remote environment's token comes from the variable its
  * `tokenEnv` names, so a dev token can never be sent to prod.
  */
-export function environmentTargets(flags: { data?: string | undefined }, io: CommandIo): EnvironmentTargets {
+export function environmentTargets(flags: { data?: string | undefined; scopes?: readonly string[] | undefined }, io: CommandIo): EnvironmentTargets {
   const dataDir = resolve(io.cwd, flags.data ?? DEFAULT_DATA_DIR);
   let embedded: Promise<Embedded> | undefined;
   const sessions: TargetSession[] = [];
   return {
     async open(env) {
-      const session = env.target.kind === 'remote' ? openRemote(env, env.target, io) : await openEmbedded(env, await (embedded ??= startEmbedded(dataDir, io)), io);
+      const session = env.target.kind === 'remote' ? openRemote(env, env.target, io, flags.scopes) : await openEmbedded(env, await (embedded ??= startEmbedded(dataDir, io)), io);
       sessions.push(session);
       return session;
     },
@@ -38,18 +38,31 @@ export function environmentTargets(flags: { data?: string | undefined }, io: Com
   };
 }
 
-/** The token of a remote environment, from the variable its `tokenEnv` names; exit 4 naming it when unset. */
-export function environmentToken(env: Environment, target: { url: string; tokenEnv: string }, io: CommandIo): string {
+/** A remote environment's `tokenEnv` variable is unset: the environment cannot be used (exit 4), nothing was sent. */
+export class MissingTokenError extends CliError {
+  constructor(message: string) {
+    super(message, ExitCode.TargetUnavailable);
+    this.name = 'MissingTokenError';
+  }
+}
+
+/**
+ * The token of a remote environment, from the variable its `tokenEnv` names. Unset: a MissingTokenError naming the
+ * variable, where the target came from, and the scopes this command needs (default: what apply needs).
+ */
+export function environmentToken(env: Environment, target: { url: string; tokenEnv: string }, io: CommandIo, scopes: readonly string[] = ['ReadConfig', 'WriteConfig']): string {
   const token = io.env[target.tokenEnv];
   if (token === undefined || token === '') {
-    throw new CliError(`no API token for ${env.name} (${target.url}): set ${target.tokenEnv}, as dashcd.yaml's tokenEnv says, to a token with scopes ReadConfig and WriteConfig`, ExitCode.TargetUnavailable);
+    const needs = scopes.length === 1 ? `scope ${scopes[0] ?? ''}` : `scopes ${scopes.join(' and ')}`;
+    throw new MissingTokenError(`${target.tokenEnv} is not set: ${env.name}'s target (${target.url}, from dashcd.yaml) takes its token from ${target.tokenEnv} (tokenEnv); set it to a token with ${needs}`);
   }
   return token;
 }
 
-function openRemote(env: Environment, target: { url: string; tokenEnv: string }, io: CommandIo): TargetSession {
-  const token = environmentToken(env, target, io);
-  const { client, close } = runClient(io, { baseUrl: target.url, token, retry: retryFromEnv(io.env) });
+function openRemote(env: Environment, target: { url: string; tokenEnv: string }, io: CommandIo, scopes: readonly string[] | undefined): TargetSession {
+  const token = environmentToken(env, target, io, scopes);
+  const origin = { url: `${env.name}'s target in dashcd.yaml`, token: target.tokenEnv };
+  const { client, close } = runClient(io, { baseUrl: target.url, token, retry: retryFromEnv(io.env), origin });
   return { client, label: target.url, env: env.name, kind: 'remote', close };
 }
 

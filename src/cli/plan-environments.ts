@@ -17,10 +17,11 @@ const RENDERERS: Record<string, (sections: readonly EnvironmentSection[]) => str
  * `--detailed-exitcode` 2 when any environment has changes pending.
  */
 export async function planEnvironments(mode: EnvironmentsMode, selection: DashboardsSelection, { flags, output }: { flags: FlagValues; output: string }, io: CommandIo): Promise<ExitCode> {
-  const runs = await runEnvironments(mode, selection, flags, io, async () => undefined, output === 'json' ? 'stderr' : 'stdout');
+  // A plan only reads: a missing token is asked for with ReadConfig alone.
+  const runs = await runEnvironments(mode, selection, flags, io, async () => undefined, { diagnosticsTo: output === 'json' ? 'stderr' : 'stdout', scopes: ['ReadConfig'] });
   const sections = runs.map(toSection);
   io.stdout.write((RENDERERS[output] ?? renderEnvironmentsText)(sections));
-  if (runs.some((r) => r.status === 'unreachable')) return ExitCode.TargetUnavailable;
+  if (runs.some((r) => r.status === 'unreachable' || r.status === 'no-token')) return ExitCode.TargetUnavailable;
   if (runs.some((r) => r.status === 'invalid')) return ExitCode.InvalidDesiredState;
   const pending = runs.some((r) => r.status === 'done' && hasChanges(r.planned.plan));
   return booleanFlag(flags, 'detailed-exitcode') && pending ? ExitCode.ChangesPending : ExitCode.Success;
@@ -30,5 +31,5 @@ function toSection(run: EnvironmentRun<unknown>): EnvironmentSection {
   const { name } = run.env;
   if (run.status === 'done') return { name, target: run.target.label, status: 'planned', plan: run.planned.plan };
   if (run.status === 'invalid') return { name, target: run.target, status: 'invalid', diagnostics: run.diagnostics };
-  return { name, target: run.target, status: 'unreachable', error: run.error };
+  return { name, target: run.target, status: run.status, error: run.error };
 }

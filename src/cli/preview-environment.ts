@@ -58,7 +58,7 @@ export async function renderFilesFor(
 
 /** Live dashboards by id from the environment's own target (its token variable, or the embedded `/e/<name>`). */
 export async function liveFromEnvironment(environment: Environment, ids: readonly string[], data: string | undefined, io: CommandIo): Promise<{ label: string; dashboards: (unknown | undefined)[] }> {
-  const targets = environmentTargets({ data }, io);
+  const targets = environmentTargets({ data, scopes: ['ReadConfig'] }, io);
   try {
     const session = await targets.open(environment);
     return { label: session.label, dashboards: await Promise.all(ids.map((id) => session.client.dashboards.get(id))) };

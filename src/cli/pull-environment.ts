@@ -2,7 +2,7 @@ import type { DesiredDashboard } from '../desired/load-desired.js';
 import { loadTemplates } from '../environments/load-templates.js';
 import { templateUses } from '../environments/template.js';
 import { loadEnvironments } from '../reconcile/load-environments.js';
-import { stringFlag, type CommandIo, type FlagValues } from './command.js';
+import { booleanFlag, stringFlag, type CommandIo, type FlagValues } from './command.js';
 import { printDiagnostics } from './diagnostics-output.js';
 import { requireChoice, type EnvironmentMode } from './environment-choice.js';
 import { environmentTargets } from './environment-targets.js';
@@ -42,7 +42,8 @@ export async function pullEnvironment(
     return ExitCode.InvalidDesiredState;
   }
   const uses = new Map(templates.files.map((f) => [f.file, templateUses(f.value)] as const).filter(([, used]) => used.length > 0));
-  const targets = environmentTargets({ data: stringFlag(flags, 'data') }, io);
+  // Pulling only reads; --adopt writes the ownership tag.
+  const targets = environmentTargets({ data: stringFlag(flags, 'data'), scopes: booleanFlag(flags, 'adopt') ? ['ReadConfig', 'WriteConfig'] : ['ReadConfig'] }, io);
   try {
     return await pull(await targets.open(env), { name: env.name, dashboards: desired.dashboards, uses });
   } catch (error) {

@@ -8,7 +8,7 @@ import { planLoaded, type PlanDashboardsResult } from '../reconcile/plan-dashboa
 import { booleanFlag, stringFlag, type CommandIo, type FlagValues } from './command.js';
 import type { DashboardsSelection } from './dashboards-selection.js';
 import { printDiagnostics, printWarnings } from './diagnostics-output.js';
-import { environmentTargets } from './environment-targets.js';
+import { environmentTargets, MissingTokenError } from './environment-targets.js';
 import type { EnvironmentMode } from './environment-choice.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { concurrencyOf, planOptionsOf } from './plan-from-flags.js';
@@ -21,7 +21,16 @@ export type EnvironmentsMode = Extract<EnvironmentMode, { kind: 'environments' }
 export type EnvironmentRun<T> =
   | { env: Environment; status: 'done'; target: TargetSession; planned: Extract<PlanDashboardsResult, { kind: 'planned' }>; value: T }
   | { env: Environment; status: 'invalid'; target: string; diagnostics: Diagnostic[] }
-  | { env: Environment; status: 'unreachable'; target: string; error: string };
+  | { env: Environment; status: 'unreachable'; target: string; error: string }
+  /** Its `tokenEnv` variable is unset: nothing was sent, so the target was never tried. */
+  | { env: Environment; status: 'no-token'; target: string; error: string };
+
+export interface RunEnvironmentsOptions {
+  /** Where the problems' text goes: `stderr` when stdout is machine output (`plan --output json`). */
+  diagnosticsTo?: 'stdout' | 'stderr';
+  /** The scopes the command needs, named when a token variable is unset (default: what apply needs). */
+  scopes?: readonly string[];
+}
 
 /**
  * Plans each chosen environment in turn against its own target and hands the plan to `work`; an environment whose
@@ -34,8 +43,7 @@ export async function runEnvironments<T>(
   flags: FlagValues,
   io: CommandIo,
   work: (target: TargetSession, planned: Extract<PlanDashboardsResult, { kind: 'planned' }>, env: Environment) => Promise<T>,
-  /** Where the problems' text goes: `stderr` when stdout is machine output (`plan --output json`). */
-  diagnosticsTo: 'stdout' | 'stderr' = 'stdout',
+  { diagnosticsTo = 'stdout', scopes }: RunEnvironmentsOptions = {},
 ): Promise<EnvironmentRun<T>[]> {
   const [load, git] = await Promise.all([
     loadEnvironments({ root: selection.root, cwd: io.cwd, ...(selection.only ? { only: selection.only } : {}), project: mode.project, declared: mode.declared, selected: mode.selected }),
@@ -47,7 +55,7 @@ export async function runEnvironments<T>(
   const invalid = environments.flatMap((e) => e.desired.diagnostics);
   if (invalid.length > 0) printDiagnostics(collapseByEnvironment(invalid), io, [], diagnosticsTo);
   printWarnings([...collapseByEnvironment(environments.flatMap((e) => e.desired.warnings)), ...load.warnings], io, 'stderr');
-  const targets = environmentTargets({ data: stringFlag(flags, 'data') }, io);
+  const targets = environmentTargets({ data: stringFlag(flags, 'data'), scopes }, io);
   try {
     const runs: EnvironmentRun<T>[] = [];
     for (const { environment: env, desired } of environments) {
@@ -70,11 +78,12 @@ export async function runEnvironments<T>(
   }
 }
 
-/** A target failure (exit 4) in one environment is that environment's result, not the command's end. */
+/** A target failure or an unset token variable (exit 4) in one environment is its result, not the command's end. */
 async function runOne<T>(env: Environment, where: string, run: () => Promise<EnvironmentRun<T>>): Promise<EnvironmentRun<T>> {
   try {
     return await run();
   } catch (error) {
+    if (error instanceof MissingTokenError) return { env, status: 'no-token', target: where, error: error.message };
     const targetDown = isTargetFailure(error) || (error instanceof CliError && error.exitCode === ExitCode.TargetUnavailable);
     if (!targetDown) throw error;
     return { env, status: 'unreachable', target: where, error: error instanceof Error ? error.message : String(error) };

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { environmentLabel } from '../client/environment-label.js';
 import { createApiClient, type ApiClient, type RetryPolicy } from '../client/api-client.js';
+import type { TargetOrigin } from '../client/messages.js';
 import type { CommandIo } from './command.js';
 import { CliError, ExitCode, UsageError } from './exit-codes.js';
 import { parseDuration } from './int-flag.js';
@@ -34,18 +35,19 @@ export interface TargetFlags {
  */
 export async function openTarget(flags: TargetFlags, io: CommandIo): Promise<TargetSession> {
   const url = flags.target ?? envValue(io.env, 'DT_ENV_URL', 'DYNATRACE_ENV_URL');
-  if (url) return openRemote(url, io, flags.scopes);
+  if (url) return openRemote(url, io, flags.scopes, flags.target === undefined ? envName(io.env, 'DT_ENV_URL', 'DYNATRACE_ENV_URL') : '--target');
   return openLocal(resolve(io.cwd, flags.data ?? DEFAULT_DATA_DIR), io);
 }
 
-function openRemote(rawUrl: string, io: CommandIo, scopes: readonly string[] = ['ReadConfig', 'WriteConfig']): TargetSession {
+function openRemote(rawUrl: string, io: CommandIo, scopes: readonly string[] = ['ReadConfig', 'WriteConfig'], urlFrom = 'DT_ENV_URL'): TargetSession {
   const baseUrl = parseTargetUrl(rawUrl);
   const token = envValue(io.env, 'DT_API_TOKEN', 'DYNATRACE_API_TOKEN');
   if (!token) {
     const needs = scopes.length === 1 ? `scope ${scopes[0] ?? ''}` : `scopes ${scopes.join(' and ')}`;
     throw new CliError(`no API token for ${baseUrl}: set DT_API_TOKEN to a token with ${needs}`, ExitCode.TargetUnavailable);
   }
-  const { client, close } = runClient(io, { baseUrl, token, retry: retryFromEnv(io.env) });
+  const origin = { url: urlFrom, token: envName(io.env, 'DT_API_TOKEN', 'DYNATRACE_API_TOKEN') };
+  const { client, close } = runClient(io, { baseUrl, token, retry: retryFromEnv(io.env), origin });
   return { client, label: baseUrl, env: environmentLabel(baseUrl), kind: 'remote', close };
 }
 
@@ -72,7 +74,7 @@ async function openLocal(dataDir: string, io: CommandIo): Promise<TargetSession>
 }
 
 /** The client for this run: its requests and retry waits stop when the run is aborted (Ctrl-C). */
-export function runClient(io: CommandIo, options: { baseUrl: string; token: string; retry?: Partial<RetryPolicy> }): { client: ApiClient; close(): Promise<void> } {
+export function runClient(io: CommandIo, options: { baseUrl: string; token: string; retry?: Partial<RetryPolicy>; origin?: TargetOrigin }): { client: ApiClient; close(): Promise<void> } {
   const client = createApiClient({ ...options, log: io.log, signal: io.signal });
   return { client, close: () => client.close() };
 }
@@ -108,6 +110,11 @@ export function parseTargetUrl(raw: string): string {
 
 /** `/api`, `/api/v2`, `/api/config/v1`… at the end of a path: where the API starts under an environment root. */
 const API_BASE = /\/api(?:\/config)?(?:\/v\d+)?$/;
+
+/** Which of `names` is set (the first of them when none is), to name it in hints. */
+function envName(env: CommandIo['env'], ...names: [string, ...string[]]): string {
+  return names.find((name) => (env[name] ?? '') !== '') ?? names[0];
+}
 
 /** The first of `names` set to a non-empty value: `DT_ENV_URL=` (set but empty, as CI templating leaves it) is unset. */
 function envValue(env: CommandIo['env'], ...names: string[]): string | undefined {

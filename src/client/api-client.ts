@@ -3,7 +3,7 @@ import { silentLogger, type Logger } from '../lib/logger.js';
 import { createDashboardsApi, type DashboardsApi } from './dashboards-api.js';
 import type { ApiError, HttpMethod } from './errors.js';
 import { createEventsApi, type EventsApi } from './events-api.js';
-import { apiErrorFrom } from './messages.js';
+import { apiErrorFrom, type TargetOrigin } from './messages.js';
 import { createRedactor, displayUrl } from './redact.js';
 import { createRequester, type RequestTextOptions } from './request.js';
 import type { TextResponse } from './response.js';
@@ -31,6 +31,8 @@ export interface ApiClientOptions {
   signal?: AbortSignal;
   /** Jitter source, injectable for tests (default Math.random). */
   random?: () => number;
+  /** Where the URL and token came from, named in failures' hints (default DT_ENV_URL and DT_API_TOKEN). */
+  origin?: TargetOrigin;
 }
 
 export interface ApiClient {
@@ -70,9 +72,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     log,
     redact,
     signal: options.signal,
+    origin: options.origin,
   });
   const fail = (response: TextResponse): ApiError =>
-    apiErrorFrom(response.status, response.text, { ...response, baseUrl, redact });
+    apiErrorFrom(response.status, response.text, { ...response, baseUrl, redact, origin: options.origin });
   const core = { request, fail };
   return {
     baseUrl,

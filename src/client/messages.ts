@@ -2,11 +2,23 @@ import { ErrorEnvelope } from '../schema/error-envelope.js';
 import { SCOPE_DESCRIPTIONS, type Scope } from '../schema/scopes.js';
 import { ApiError, TransportError, type RequestSite } from './errors.js';
 
+/**
+ * Where the target's URL and token came from, as the hints name them: `DT_ENV_URL`/`DT_API_TOKEN` (the default),
+ * `--target`, or an environment of dashcd.yaml and the variable its `tokenEnv` names.
+ */
+export interface TargetOrigin {
+  readonly url: string;
+  readonly token: string;
+}
+
+export const DEFAULT_ORIGIN: TargetOrigin = { url: 'DT_ENV_URL', token: 'DT_API_TOKEN' };
+
 /** Everything a message needs besides the failure itself; every string here is already redacted. */
 export interface FailureContext extends RequestSite {
   readonly baseUrl: string;
   readonly attempts: number;
   readonly redact: (text: string) => string;
+  readonly origin?: TargetOrigin | undefined;
 }
 
 /** Builds the ApiError for a final non-accepted status: one line saying what, where and what to do. */
@@ -42,13 +54,14 @@ function describeStatus(
 ): string {
   const where = `${ctx.method} ${ctx.url}`;
   const tries = ctx.attempts > 1 ? ` (gave up after ${ctx.attempts} attempts)` : '';
+  const origin = ctx.origin ?? DEFAULT_ORIGIN;
   if (status === 401) {
     const detail = serverMessage === undefined ? '' : ` (${serverMessage})`;
-    return `401 from ${ctx.baseUrl}: token rejected${detail} — check DT_API_TOKEN`;
+    return `401 from ${ctx.baseUrl}: token rejected${detail} — check ${origin.token}`;
   }
   if (status === 403) return describeForbidden(serverMessage, ctx);
   if (status === 404 && envelope === undefined) {
-    return `404 from ${where}: no such API path — is DT_ENV_URL the environment root (http://host/e/<env> or https://<id>.live.dynatrace.com)?`;
+    return `404 from ${where}: no such API path — is ${origin.url} the environment root (http://host/e/<env> or https://<id>.live.dynatrace.com)?`;
   }
   if (status === 429) return `429 from ${where}: rate limited${tries} — retry later or lower the concurrency`;
   if (status >= 500) {
@@ -97,11 +110,12 @@ const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ET
 /** Builds the TransportError for a request that got no HTTP answer, after the retry loop gave up. */
 export function transportErrorFrom(reason: string, cause: unknown, ctx: FailureContext): TransportError {
   const tries = ctx.attempts > 1 ? ` (after ${ctx.attempts} attempts)` : '';
+  const origin = ctx.origin ?? DEFAULT_ORIGIN;
   let message: string;
   if (reason === 'ENOTFOUND') {
-    message = `could not reach ${ctx.baseUrl}: ENOTFOUND${tries} — check the host name in DT_ENV_URL`;
+    message = `could not reach ${ctx.baseUrl}: ENOTFOUND${tries} — check the host name in ${origin.url}`;
   } else if (NEVER_CONNECTED.has(reason)) {
-    message = `could not reach ${ctx.baseUrl}: ${reason}${tries} — is the target running? (DT_ENV_URL)`;
+    message = `could not reach ${ctx.baseUrl}: ${reason}${tries} — is the target running? (${origin.url})`;
   } else if (reason.startsWith('ERR_SSL') && ctx.baseUrl.startsWith('https:')) {
     // A TLS handshake answered in plain HTTP (`wrong version number`): retrying cannot help, the scheme is wrong.
     message = `could not reach ${ctx.baseUrl}: ${reason} — the server does not speak TLS; if it serves plain HTTP (as dashcd serve does), use ${ctx.baseUrl.replace(/^https:/, 'http:')}`;

@@ -1,7 +1,7 @@
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { HttpMethod } from './errors.js';
-import { transportErrorFrom } from './messages.js';
+import { transportErrorFrom, type TargetOrigin } from './messages.js';
 import { displayUrl } from './redact.js';
 import type { TextResponse } from './response.js';
 import { createRetryLogger } from './retry-log.js';
@@ -33,6 +33,8 @@ export interface RequesterConfig {
   readonly log: Logger;
   readonly redact: (text: string) => string;
   readonly signal?: AbortSignal;
+  /** Named in the hints of failures. */
+  readonly origin?: TargetOrigin | undefined;
 }
 
 /**
@@ -63,7 +65,7 @@ export function createRequester(config: RequesterConfig): RequestText {
       },
     ).finally(release);
     if (outcome.kind === 'transport') {
-      const ctx = { ...site, baseUrl: config.baseUrl, attempts, redact: config.redact };
+      const ctx = { ...site, baseUrl: config.baseUrl, attempts, redact: config.redact, origin: config.origin };
       throw transportErrorFrom(outcome.reason, outcome.cause, ctx);
     }
     return { status: outcome.status, headers: outcome.headers, text: outcome.text, ...site, attempts };

@@ -24,10 +24,17 @@ export const Values = z.record(ValueName, z.unknown()).superRefine((values, ctx)
 });
 export type Values = Record<string, unknown>;
 
+/**
+ * The variable's name, never its value: anything else may be the secret itself, pasted, so the message never echoes
+ * it (it would reach CI logs) and says to replace a token that was committed.
+ */
 const TokenEnv = z.string().superRefine((name, ctx) => {
-  if (TOKEN_SHAPED.test(name) || name.startsWith('dt0c01.')) ctx.addIssue({ code: 'custom', message: TOKEN_REFUSED });
+  if (TOKEN_SHAPED.test(name) || /^dt0[a-z][0-9]{2}\./i.test(name)) ctx.addIssue({ code: 'custom', message: TOKEN_REFUSED });
   else if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
-    ctx.addIssue({ code: 'custom', message: `tokenEnv names an environment variable (e.g. PROD_DT_API_TOKEN), got ${JSON.stringify(name)}` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `tokenEnv is the name of an environment variable (letters, digits and _, e.g. PROD_DT_API_TOKEN); this value (${name.length} characters, not shown) is not one. If it is a token, it is now in the file: revoke it and make a new one`,
+    });
   }
 });
 

@@ -101,6 +101,6 @@ describe('dashcd daemon with environments of the embedded API', () => {
       'dashboards/hosts.yaml': HOSTS.replace('${{ values.height }}', '152').replace('${{ values.note }}', 'x'),
     });
     const started = scope.startDaemon([], { cwd: project.root, timeoutMs: 30_000 });
-    await expect(started).rejects.toThrow(/exited with 4:[\s\S]*no API token for prod \(https:\/\/prod\.example\.invalid\): set PROD_TOKEN/);
+    await expect(started).rejects.toThrow(/exited with 4:[\s\S]*PROD_TOKEN is not set: prod's target \(https:\/\/prod\.example\.invalid, from dashcd\.yaml\) takes its token from PROD_TOKEN/);
   });
 });

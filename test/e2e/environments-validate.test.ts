@@ -55,7 +55,7 @@ describe('validate with environments', () => {
     expect(valid.code, valid.stdout + valid.stderr).toBe(0);
     const missing = await runDashcd(['validate', '--remote', '--env', 'prod'], { cwd: project.root, env: { DEV_TOKEN: server.token } });
     expect(missing.code).toBe(4);
-    expect(missing.stderr).toContain('set PROD_TOKEN');
+    expect(missing.stderr).toContain('PROD_TOKEN is not set');
   });
 
   it('unknown keys of the rendered dashboards are warnings naming the environment; --strict and strict: true make them errors there only', async () => {

@@ -32,6 +32,14 @@ describe('client error messages', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('names where the URL and token came from when the caller says (an environment of dashcd.yaml and its tokenEnv)', async () => {
+    const { server, client, base } = await setup({ origin: { url: "prod's target in dashcd.yaml", token: 'PROD_DT_TOKEN' } });
+    server.script({ status: 401, body: envelope(401, 'Missing authorization parameter.') });
+    expect(((await client.dashboards.list().catch((e: unknown) => e)) as Error).message).toBe(`401 from ${base}: token rejected (Missing authorization parameter.) — check PROD_DT_TOKEN`);
+    server.script({ status: 404, body: 'not here' });
+    await expect(client.dashboards.list()).rejects.toThrow(/no such API path — is prod's target in dashcd\.yaml the environment root/);
+  });
+
   it('names the missing scope of a 403 as the service words it', async () => {
     const { server, client, base } = await setup();
     server.script({ status: 403, body: envelope(403, 'Token is missing required scope. Use one of: WriteConfig (Write configuration)') });

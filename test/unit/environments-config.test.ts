@@ -74,6 +74,14 @@ describe('dashcd.yaml environments', () => {
     ]);
   });
 
+  it('never echoes a tokenEnv that is not a variable name: it may be a secret of another shape (a platform token, a cut-off token)', () => {
+    for (const secret of ['dt0s16.SHORTER.THAN.A.CLASSIC.TOKEN', 'ghp-Zx9!s3cr3t/v4lue', 'dt0c01.ABC']) {
+      const [problem = ''] = diagnosticsOf(`environments:\n  prod:\n    target: https://x.example.com\n    tokenEnv: "${secret}"\n`);
+      expect(problem).toMatch(/^4:15 environments\.prod\.tokenEnv: (looks like an API token|tokenEnv is the name of an environment variable)/);
+      for (const part of secret.split(/[.!/-]/)) if (part.length > 3) expect(problem).not.toContain(part);
+    }
+  });
+
   it('refuses a token anywhere among the values', () => {
     expect(diagnosticsOf(`values:\n  links:\n    - "https://x/?t=${TOKEN}"\nenvironments:\n  dev:\n`)).toEqual([
       '3:7 values.links[0]: looks like an API token: never put a token in a file; put it in an environment variable (a CI secret) and name that variable in tokenEnv',
@@ -90,7 +98,7 @@ describe('dashcd.yaml environments', () => {
   it('checks the target URL and the variable name', () => {
     expect(diagnosticsOf('environments:\n  prod:\n    target: ftp://x\n    tokenEnv: "my token"\n')).toEqual([
       '3:13 environments.prod.target: the target must be http or https',
-      '4:15 environments.prod.tokenEnv: tokenEnv names an environment variable (e.g. PROD_DT_API_TOKEN), got "my token"',
+      '4:15 environments.prod.tokenEnv: tokenEnv is the name of an environment variable (letters, digits and _, e.g. PROD_DT_API_TOKEN); this value (8 characters, not shown) is not one. If it is a token, it is now in the file: revoke it and make a new one',
     ]);
   });
 

@@ -1,4 +1,4 @@
-import type { Plan, PlanSummary } from '../../plan/build-plan.js';
+import { ACTION_ORDER, type Plan, type PlanSummary } from '../../plan/build-plan.js';
 import { planToJson, type PlanJson } from './render-json.js';
 import { renderPlanMarkdown } from './render-markdown.js';
 import { renderPlanText } from './render-text.js';
@@ -10,7 +10,7 @@ import { count, diagnosticsToJson, type DiagnosticJson } from '../diagnostics-ou
 export type EnvironmentSection = { name: string; target: string } & (
   | { status: 'planned'; plan: Plan }
   | { status: 'invalid'; diagnostics: readonly Diagnostic[] }
-  | { status: 'unreachable'; error: string }
+  | { status: 'unreachable' | 'no-token'; error: string }
 );
 
 /**
@@ -30,9 +30,13 @@ export function renderEnvironmentsText(sections: readonly EnvironmentSection[]):
   const git = firstPlan(sections)?.git;
   const head = `Plan for ${sections.length} environment${sections.length === 1 ? '' : 's'}${git ? ` ${printable(commitText(git))}` : ''}`;
   const columns = summaryColumns(sections);
+  // Every row has every count column (`-` where nothing was planned), then why not: a long reason widens nothing.
   const rows = [['environment', ...columns], ...sections.map((s) => [s.name, ...cells(s, columns)])];
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
-  const table = rows.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ').trimEnd());
+  const table = rows.map((r, row) => {
+    const reason = sections[row - 1]?.status === 'planned' || row === 0 ? '' : `  ${statusText(sections[row - 1] as Exclude<EnvironmentSection, { status: 'planned' }>)}`;
+    return `${r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ')}${reason}`.trimEnd();
+  });
   const bodies = sections.map((s) => `== ${s.name} · ${printable(s.target)} ==\n${s.status === 'planned' ? renderPlanText(s.plan) : `${statusText(s)}\n`}`);
   return `${[head, '', ...table, '', ...bodies].join('\n')}`;
 }
@@ -71,16 +75,16 @@ function firstPlan(sections: readonly EnvironmentSection[]): Plan | undefined {
 /** The plan's own summary members, in its order: the table follows whatever actions plans have. */
 function summaryColumns(sections: readonly EnvironmentSection[]): (keyof PlanSummary)[] {
   const plan = firstPlan(sections);
-  return plan ? (Object.keys(plan.summary) as (keyof PlanSummary)[]) : ['create', 'update', 'unchanged', 'orphan'];
+  return plan ? (Object.keys(plan.summary) as (keyof PlanSummary)[]) : [...ACTION_ORDER];
 }
 
 function cells(section: EnvironmentSection, columns: readonly (keyof PlanSummary)[]): string[] {
-  if (section.status !== 'planned') return [statusText(section)];
-  return columns.map((c) => String(section.plan.summary[c]));
+  return columns.map((c) => (section.status === 'planned' ? String(section.plan.summary[c]) : '-'));
 }
 
 function statusText(section: Exclude<EnvironmentSection, { status: 'planned' }>): string {
-  return section.status === 'invalid' ? `invalid: ${count(section.diagnostics.length, 'problem')} (listed above); nothing planned` : `unreachable: ${printable(section.error)}`;
+  if (section.status === 'invalid') return `invalid: ${count(section.diagnostics.length, 'problem')} (listed above); nothing planned`;
+  return section.status === 'no-token' ? `not planned: ${printable(section.error)}` : `unreachable: ${printable(section.error)}`;
 }
 
 function escape(text: string): string {

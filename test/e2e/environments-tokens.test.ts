@@ -1,0 +1,59 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createProject, runDashcd, type Project } from '../helpers/cli.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let project: Project | undefined;
+let server: TestServer | undefined;
+afterEach(async () => {
+  await project?.cleanup();
+  await server?.close();
+  project = undefined;
+  server = undefined;
+});
+
+const HOSTS = 'dashboardMetadata:\n  name: Hosts\n  owner: ops@example.com\ntiles: []\n';
+
+/** dev is embedded; prod is a real server whose token comes from PROD_DT_TOKEN. */
+async function projectWithProd(): Promise<{ project: Project; server: TestServer }> {
+  server = await startTestServer();
+  project = await createProject({
+    'dashcd.yaml': `environments:\n  dev:\n  prod:\n    target: ${server.baseUrl}/e/local\n    tokenEnv: PROD_DT_TOKEN\n`,
+    'dashboards/hosts.yaml': HOSTS,
+  });
+  return { project, server };
+}
+
+describe('an environment whose tokenEnv variable is unset', () => {
+  it('plan says the variable is unset, where the target came from, asks only for ReadConfig, and keeps the table\'s columns', async () => {
+    const { project, server } = await projectWithProd();
+    const result = await runDashcd(['plan'], { cwd: project.root, env: {} });
+    expect(result.code).toBe(4);
+    const reason = `PROD_DT_TOKEN is not set: prod's target (${server.baseUrl}/e/local, from dashcd.yaml) takes its token from PROD_DT_TOKEN (tokenEnv); set it to a token with scope ReadConfig`;
+    const [header, dev, prod] = result.stdout.split('\n').slice(2, 5);
+    expect(header).toMatch(/^environment {2}create {2}adopt {2}update {2}delete {2}unchanged {2}orphan$/);
+    // Every count column (right-aligned under its heading), then the reason: it widens no column.
+    const ends = (line: string, cell: RegExp): number[] => [...line.matchAll(cell)].map((m) => m.index + m[0].length);
+    expect(dev).toMatch(/^dev(\s+\d+){6}$/);
+    expect(ends(dev ?? '', /\d+/g)).toEqual(ends(header ?? '', /(?<=\s)[a-z]+/g));
+    expect(prod).toMatch(/^prod(\s+-){6} {2}not planned: /);
+    expect(ends(prod ?? '', /(?<=\s)-(?=\s)/g)).toEqual(ends(header ?? '', /(?<=\s)[a-z]+/g));
+    expect(prod?.endsWith(`not planned: ${reason}`)).toBe(true);
+    expect(result.stdout).not.toMatch(/unreachable|WriteConfig|DT_ENV_URL/);
+  });
+
+  it('apply asks for ReadConfig and WriteConfig', async () => {
+    const { project } = await projectWithProd();
+    const result = await runDashcd(['apply', '--env', 'prod'], { cwd: project.root, env: {} });
+    expect(result.code).toBe(4);
+    expect(result.stdout).toMatch(/✗ prod: target unavailable, nothing written \(exit 4\): PROD_DT_TOKEN is not set: .* set it to a token with scopes ReadConfig and WriteConfig$/m);
+  });
+
+  it('a rejected token names the environment\'s variable, not DT_API_TOKEN', async () => {
+    const { project, server } = await projectWithProd();
+    const result = await runDashcd(['plan', '--env', 'prod'], { cwd: project.root, env: { PROD_DT_TOKEN: 'not-the-token' } });
+    expect(result.code).toBe(4);
+    expect(result.stdout).toContain(`unreachable: 401 from ${server.baseUrl}/e/local: token rejected`);
+    expect(result.stdout).toContain('— check PROD_DT_TOKEN');
+    expect(result.stdout).not.toContain('DT_API_TOKEN');
+  });
+});
