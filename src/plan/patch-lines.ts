@@ -2,7 +2,7 @@ import type { Operation } from 'fast-json-patch';
 import { stringify } from 'yaml';
 import type { Plan, PlanChange } from './build-plan.js';
 import type { GitInfo } from '../desired/git-info.js';
-import { pointerToPath } from './json-pointer.js';
+import { parsePointer, pointerToPath } from './json-pointer.js';
 
 export { pointerToPath };
 
@@ -18,23 +18,51 @@ const VALUE_INDENT = '    ';
  * an added tile instead of an abbreviated JSON line.
  */
 export function patchLines(change: PatchedChange): string[] {
-  return change.patch.flatMap((op, i) => patchLine(op, change.before[i]));
+  return change.patch.flatMap((op, i) => patchLine(op, change.before[i], change.desired));
 }
 
-function patchLine(op: Operation, before: unknown): string[] {
+function patchLine(op: Operation, before: unknown, file: unknown): string[] {
   const path = pointerToPath(op.path) || '(dashboard)';
   switch (op.op) {
-    case 'replace':
-      if (isBlock(before) || isBlock(op.value)) return [`~ ${path}:`, ...blockLines('-', before), ...blockLines('+', op.value)];
-      return [`~ ${path}: ${formatValue(before)} → ${formatValue(op.value)}`];
-    case 'add':
-      return isBlock(op.value) ? [`+ ${path}:`, ...blockLines('+', op.value)] : [`+ ${path}: ${formatValue(op.value)}`];
+    case 'replace': {
+      const value = asWritten(op.value, file, op.path);
+      if (isBlock(before) || isBlock(value)) return [`~ ${path}:`, ...blockLines('-', before), ...blockLines('+', value)];
+      return [`~ ${path}: ${formatValue(before)} → ${formatValue(value)}`];
+    }
+    case 'add': {
+      const value = asWritten(op.value, file, op.path);
+      return isBlock(value) ? [`+ ${path}:`, ...blockLines('+', value)] : [`+ ${path}: ${formatValue(value)}`];
+    }
     case 'remove':
       return isBlock(before) ? [`- ${path}:`, ...blockLines('-', before)] : [`- ${path}: ${formatValue(before)}`];
     default:
       // diffJson only produces the three above; anything else is shown plainly rather than dropped.
       return [`${op.op} ${path}`];
   }
+}
+
+/**
+ * An added or new value as the file writes it: the patch holds the compared form, in which the service's read-side
+ * defaults were filled in (service-defaults.ts: `configured: true`, `isAutoRefreshDisabled: false`, …), so an added
+ * tile would show members nobody wrote. Only members the file's own value at the same place has are kept; the diff
+ * puts added items at their index in the file (diff.ts), so the pointer finds them there. Where the file has no
+ * object at that place (an ignore rule, a set sorted for comparison), the compared value is shown as it is.
+ */
+function asWritten(value: unknown, file: unknown, pointer: string): unknown {
+  let written = file;
+  for (const segment of parsePointer(pointer)) written = isContainer(written) ? (written as Record<string, unknown>)[segment] : undefined;
+  return ownMembers(value, written);
+}
+
+function ownMembers(value: unknown, written: unknown): unknown {
+  if (Array.isArray(value)) return Array.isArray(written) && written.length === value.length ? value.map((item, i) => ownMembers(item, written[i])) : value;
+  if (!isContainer(value) || !isContainer(written) || Array.isArray(written)) return value;
+  const own = Object.entries(value as Record<string, unknown>).filter(([key]) => Object.hasOwn(written, key));
+  return Object.fromEntries(own.map(([key, member]) => [key, ownMembers(member, (written as Record<string, unknown>)[key])]));
+}
+
+function isContainer(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
 }
 
 /** Members that identify an object; shown first so an added tile says at once which tile it is. */

@@ -1,7 +1,8 @@
 import type { Operation } from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
-import type { PlanChange, PlanSummary } from '../../src/plan/build-plan.js';
+import { buildPlan, type PlanChange, type PlanSummary } from '../../src/plan/build-plan.js';
 import type { JsonValue } from '../../src/plan/json-value.js';
+import type { Dashboard } from '../../src/schema/dashboard.js';
 import { commitText, dirtyText, formatValue, patchLines, printable, summaryText } from '../../src/plan/patch-lines.js';
 
 type PatchedChange = Extract<PlanChange, { action: 'update' }>;
@@ -72,6 +73,49 @@ describe('formatValue and printable', () => {
 
   it('replaces each control character with a space', () => {
     expect(printable('CPU\u0007 load\n\u009b1')).toBe('CPU  load  1');
+  });
+});
+
+describe('patchLines of added values: the file\'s own members', () => {
+  const ID = '33333333-3333-4333-8333-333333333333';
+  const notes = { name: 'Notes', tileType: 'MARKDOWN', bounds: { top: 0, left: 0, width: 304, height: 152 }, markdown: 'hi' };
+  // A Data Explorer tile written with few members: the compared form gains configured, isAutoRefreshDisabled,
+  // customName, queriesSettings and per-query defaults (service-defaults.ts).
+  const written = { name: 'CPU', tileType: 'DATA_EXPLORER', bounds: { top: 0, left: 304, width: 304, height: 152 }, queries: [{ id: 'A', metric: 'builtin:host.cpu.usage' }] };
+  const board = (tiles: object[]): Dashboard => ({ dashboardMetadata: { name: 'Hosts', owner: 'ops', tags: ['dashcd'] }, tiles }) as Dashboard;
+
+  function planned(live: object[], desired: object[]): PatchedChange {
+    const plan = buildPlan({ desired: [{ id: ID, file: 'd.yaml', name: 'Hosts', body: board(desired) }], live: new Map([[ID, { ...board(live), id: ID }]]), liveOwned: [], ownershipTag: 'dashcd', ignore: [], target: 't' });
+    const change = plan.changes[0];
+    if (change?.action !== 'update') throw new Error(`expected an update, got ${change?.action}`);
+    return change;
+  }
+
+  it('an added tile shows what the file says, not the service defaults the comparison filled in', () => {
+    const change = planned([notes], [notes, written]);
+    // The comparison itself still holds the defaults: an unchanged live tile carrying them stays unchanged.
+    expect(change.patch[0]).toMatchObject({ op: 'add', path: '/tiles/1', value: { configured: true, isAutoRefreshDisabled: false } });
+    expect(patchLines(change)).toEqual([
+      '+ tiles[1]:',
+      '+    name: CPU',
+      '+    tileType: DATA_EXPLORER',
+      '+    bounds:',
+      '+      height: 152',
+      '+      left: 304',
+      '+      top: 0',
+      '+      width: 304',
+      '+    queries:',
+      '+      - id: A',
+      '+        metric: builtin:host.cpu.usage',
+    ]);
+  });
+
+  it('an added member of a kept tile is shown as written too; a value the file has nowhere is shown as compared', () => {
+    const change = planned([notes], [{ ...notes, queries: [{ id: 'A', metric: 'm' }] }]);
+    expect(patchLines(change)).toEqual(['+ tiles[0].queries:', '+    - id: A', '+      metric: m']);
+    // No file value at the pointer (the helper's file has no tiles): the compared value, whole.
+    expect(lines({ op: 'add', path: '/tiles/5', value: { configured: true, name: 'X' } })).toEqual(['+ tiles[5]:', '+    name: X', '+    configured: true']);
+    expect(lines({ op: 'replace', path: '/tiles/0', value: { configured: true } }, 'x')).toEqual(['~ tiles[0]:', '-    x', '+    configured: true']);
   });
 });
 

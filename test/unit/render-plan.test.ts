@@ -55,8 +55,6 @@ describe('patch lines', () => {
       '+      left: 0',
       '+      top: 152',
       '+      width: 304',
-      '+    configured: true',
-      '+    isAutoRefreshDisabled: false',
       '+    markdown: text',
     ]);
   });
@@ -125,7 +123,7 @@ describe('renderPlanMarkdown', () => {
     expect(lines).toContain('| `~ update` | Hosts | <code>dashboards/hosts.yaml</code> |');
     expect(md.match(/<details>/g)).toHaveLength(1);
     expect(md).toContain('<summary>~ update <b>Hosts</b> (<code>dashboards/hosts.yaml</code>): 3 changes</summary>');
-    expect(md).toMatch(/```diff\n- dashboardMetadata.tags\[2\]: "y"\n~ tiles\[3\].name: "CPU" → "CPU usage"\n\+ tiles\[4\]:\n\+ {4}name: Disk\n(\+ .*\n){9}```\n\n<\/details>/);
+    expect(md).toMatch(/```diff\n- dashboardMetadata.tags\[2\]: "y"\n~ tiles\[3\].name: "CPU" → "CPU usage"\n\+ tiles\[4\]:\n\+ {4}name: Disk\n(\+ .*\n){7}```\n\n<\/details>/);
   });
 
   it('escapes names so they cannot break the table or inject markup', () => {
