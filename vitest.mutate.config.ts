@@ -15,6 +15,7 @@ export default defineConfig({
   test: {
     include: ['test/unit/**/*.test.ts'],
     exclude: [...configDefaults.exclude, '.stryker-tmp/**', ...(examplesOnly ? ['test/unit/**/*.property.test.ts'] : [])],
+    setupFiles: ['test/helpers/byte-equality.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

@@ -14,15 +14,19 @@ export function startModuleWorker(name: string, from: string, options: WorkerOpt
 
 /**
  * Only for running from TypeScript sources (vitest): a worker thread started from a `.ts` entry needs a loader,
- * since Node 20 cannot strip types. Returns a `--import` value that registers module hooks transpiling `.ts` with
- * the project's own `typescript` (a dev dependency) and resolving `./x.js` imports to `./x.ts`. Built code
- * (`dist/`) never calls this.
+ * since Node 20 cannot strip types. Returns a `--import` value that registers module hooks resolving `./x.js` imports
+ * to `./x.ts` and loading each `.ts` module as JavaScript: the build's own output (`dist/`, which `npm test` makes
+ * first) while it is at least as new as the source, else the source transpiled with the project's `typescript` (a
+ * dev dependency), imported only then. Loading and running the compiler in every worker took seconds per worker on
+ * a busy 2-core machine. Built code (`dist/`) never calls this.
  */
 function tsSourceLoaderImport(): string {
   const typescript = pathToFileURL(createRequire(import.meta.url).resolve('typescript')).href;
+  // This file is src/lib/module-worker.ts; tsconfig.json builds src/ into dist/.
+  const srcRoot = new URL('../', import.meta.url).href;
+  const distRoot = new URL('../../dist/', import.meta.url).href;
   const hooks = `
-import ts from ${JSON.stringify(typescript)};
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 export async function resolve(specifier, context, next) {
   try { return await next(specifier, context); }
   catch (error) {
@@ -30,11 +34,20 @@ export async function resolve(specifier, context, next) {
     throw error;
   }
 }
+async function built(url) {
+  if (!url.startsWith(${JSON.stringify(srcRoot)})) return undefined;
+  const output = new URL(${JSON.stringify(distRoot)} + url.slice(${srcRoot.length}, -3) + '.js');
+  const [source, js] = await Promise.all([stat(new URL(url)), stat(output).catch(() => undefined)]);
+  return js && js.mtimeMs >= source.mtimeMs ? readFile(output, 'utf8') : undefined;
+}
+async function transpiled(url) {
+  const { default: ts } = await import(${JSON.stringify(typescript)});
+  const options = { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 };
+  return ts.transpileModule(await readFile(new URL(url), 'utf8'), { compilerOptions: options, fileName: url }).outputText;
+}
 export async function load(url, context, next) {
   if (!url.startsWith('file:') || !url.endsWith('.ts')) return next(url, context);
-  const source = await readFile(new URL(url), 'utf8');
-  const options = { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 };
-  return { format: 'module', source: ts.transpileModule(source, { compilerOptions: options, fileName: url }).outputText, shortCircuit: true };
+  return { format: 'module', source: (await built(url)) ?? (await transpiled(url)), shortCircuit: true };
 }`;
   const register = `import { register } from 'node:module'; register(${JSON.stringify(toDataUrl(hooks))});`;
   return toDataUrl(register);
