@@ -4,6 +4,7 @@ import { deriveDashboardId, formatDiagnostic } from '../../src/desired/load-desi
 import { declaredEnvironments } from '../../src/environments/environment.js';
 import { flowTemplateMessage, quoteFlowTemplates, unquotedFlowTemplates } from '../../src/environments/flow-templates.js';
 import { parseTemplateFile } from '../../src/environments/load-templates.js';
+import type { EnvironmentDesired } from '../../src/environments/resolve-environment.js';
 import { resolveEnvironments, type ResolveResult } from '../../src/environments/resolve-environments.js';
 
 const CONFIG = `values:
@@ -93,11 +94,16 @@ function resolve(files: Record<string, string>, config = CONFIG, names?: string[
 const FILES = { 'platform/hosts.yaml': HOSTS, 'platform/service.yaml': SERVICE, 'budget.yaml': PROD_ONLY };
 const SERVICE_ID = deriveDashboardId('platform/service.yaml');
 
-describe('resolveEnvironments', () => {
+/** Resolved in each test, not once for the file: mutation testing then knows which tests reach which code. */
+function sample(): { result: ResolveResult; dev?: EnvironmentDesired; staging?: EnvironmentDesired; prod?: EnvironmentDesired } {
   const result = resolve(FILES);
   const [dev, staging, prod] = result.environments;
+  return { result, ...(dev ? { dev } : {}), ...(staging ? { staging } : {}), ...(prod ? { prod } : {}) };
+}
 
+describe('resolveEnvironments', () => {
   it('gives each environment its own dashboards from the same files', () => {
+    const { result, dev } = sample();
     expect(result.diagnostics).toEqual([]);
     expect(dev?.diagnostics).toEqual([]);
     expect(dev?.dashboards.map((d) => [d.file, d.name, d.id])).toEqual([
@@ -115,6 +121,7 @@ describe('resolveEnvironments', () => {
   });
 
   it('applies group overrides with tiles matched by name, drops tiles limited elsewhere, and resolves references per environment', () => {
+    const { prod } = sample();
     expect(prod?.diagnostics).toEqual([]);
     expect(prod?.dashboards.map((d) => [d.file, d.id])).toEqual([
       ['dashboards/platform/hosts.yaml', deriveDashboardId('platform/hosts.yaml')],
@@ -131,6 +138,7 @@ describe('resolveEnvironments', () => {
   });
 
   it('fails only the environment whose value is bad, at the template and at the value’s definition', () => {
+    const { staging } = sample();
     expect(staging?.dashboards.map((d) => d.file)).toEqual(['dashboards/platform/hosts.yaml']);
     expect(staging?.diagnostics.map(formatDiagnostic)).toEqual([
       'dashboards/platform/service.yaml:9:15  [staging] tiles[0].bounds.height: Invalid input: expected number, received string (values.height = "tall", set in environments.staging.values at dashcd.yaml:9:15)',
@@ -138,6 +146,7 @@ describe('resolveEnvironments', () => {
   });
 
   it('warns about a value no dashboard uses, at its definition', () => {
+    const { result } = sample();
     expect(result.warnings.map(formatDiagnostic)).toEqual(['dashcd.yaml:4:11  values.unused: value unused is declared but no dashboard uses it (${{ values.unused }})']);
   });
 
