@@ -3,11 +3,11 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/lib/logger.js';
-import { openEventStore } from '../../src/server/feed/event-store.js';
+import { openEventStore } from '../../src/server/feed/open-event-store.js';
 import { tempDirPerTest } from '../helpers/scratch.js';
 
 /** The compiled store (npm test builds first), driven by a child that a test can SIGKILL at any moment. */
-const STORE_JS = fileURLToPath(new URL('../../dist/server/feed/event-store.js', import.meta.url));
+const STORE_JS = fileURLToPath(new URL('../../dist/server/feed/open-event-store.js', import.meta.url));
 const RECORD_JS = fileURLToPath(new URL('../../dist/server/feed/event-record.js', import.meta.url));
 const T0 = 1_700_000_000_000;
 

@@ -6,7 +6,8 @@ import { TEMP_MARKER } from '../../src/lib/durable-file.js';
 import { nodeFs, type FsLayer } from '../../src/lib/fs-layer.js';
 import { EVENT_LOG_FILE } from '../../src/server/feed/event-log.js';
 import { encodeEvent, type EncodedEvent } from '../../src/server/feed/event-record.js';
-import { openEventStore, type EventStore } from '../../src/server/feed/event-store.js';
+import type { EventStore } from '../../src/server/feed/event-store.js';
+import { openEventStore } from '../../src/server/feed/open-event-store.js';
 import { captureLog } from '../helpers/log-capture.js';
 
 const T0 = 1_700_000_000_000;

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { encodeEvent, fieldsOfLine, type EncodedEvent } from '../../src/server/feed/event-record.js';
 import { EVENT_LOG_FILE } from '../../src/server/feed/event-log.js';
-import { openEventStore, type EventStore } from '../../src/server/feed/event-store.js';
+import type { EventStore } from '../../src/server/feed/event-store.js';
+import { openEventStore } from '../../src/server/feed/open-event-store.js';
 import type { IndexFilter } from '../../src/server/feed/index-query.js';
 import { tempDirPerTest } from '../helpers/scratch.js';
 

@@ -7,7 +7,7 @@ import { eventsImportCommand } from '../../src/cli/commands/events-import.js';
 import { ExitCode } from '../../src/cli/exit-codes.js';
 import { EnvironmentId } from '../../src/schema/ids.js';
 import { dataDirLayout } from '../../src/server/data-dir.js';
-import { openEventStore } from '../../src/server/feed/event-store.js';
+import { openEventStore } from '../../src/server/feed/open-event-store.js';
 import { importEvents } from '../../src/server/feed/importer.js';
 import { runDashcd } from '../helpers/cli.js';
 import { startTestServer } from '../helpers/server.js';

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeEvent, type EncodedEvent } from '../../src/server/feed/event-record.js';
-import { openEventStore, type EventStore } from '../../src/server/feed/event-store.js';
+import type { EventStore } from '../../src/server/feed/event-store.js';
+import { openEventStore } from '../../src/server/feed/open-event-store.js';
 import { readFeedPage } from '../../src/server/feed/feed-page.js';
 import { parseFeedQuery } from '../../src/server/feed/feed-query.js';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/lib/clock.js';
 import { encodeEvent } from '../../src/server/feed/event-record.js';
-import { openEventStore, type EventStore } from '../../src/server/feed/event-store.js';
+import type { EventStore } from '../../src/server/feed/event-store.js';
+import { openEventStore } from '../../src/server/feed/open-event-store.js';
 import { EventSimulation, SIMULATOR_SOURCE, startEventSimulator } from '../../src/server/feed/simulator.js';
 import { seededRandom } from '../../src/server/feed/synthetic-events.js';
 import { startApiServer } from '../../src/server/api-server.js';

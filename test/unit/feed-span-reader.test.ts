@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileHandle } from 'node:fs/promises';
-import type { LogSpan } from '../../src/server/feed/event-log.js';
+import type { LogSpan } from '../../src/server/feed/span-reader.js';
 import { SpanReader } from '../../src/server/feed/span-reader.js';
 
 /** A log of lines of very different lengths, so runs are dense, sparse, merged or split at the scratch size. */

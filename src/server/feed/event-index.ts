@@ -1,5 +1,5 @@
 import { CodeTable, EventColumns, IdTable, type ColumnArray } from './event-columns.js';
-import type { EventFields } from './event-record.js';
+import type { EventFields } from './event-fields.js';
 import { EndBlocks } from './end-blocks.js';
 import { SlotList } from './slot-list.js';
 

@@ -4,18 +4,13 @@ import { appendDurable, fsyncDir, mkdirDurable, TEMP_MARKER } from '../../lib/du
 import { nodeFs, type FsLayer } from '../../lib/fs-layer.js';
 import type { Logger } from '../../lib/logger.js';
 import { StoreError } from '../store/store-error.js';
-import { fieldsOfLine, type EventFields } from './event-record.js';
-import { SpanReader } from './span-reader.js';
+import type { EventFields } from './event-fields.js';
+import { fieldsOfLine } from './event-record.js';
+import { SpanReader, type LogSpan } from './span-reader.js';
 
 export const EVENT_LOG_FILE = 'events.log';
 const NEWLINE = 0x0a;
 const SCAN_CHUNK = 8 << 20;
-
-/** Where one event text lies in the log (without its newline). */
-export interface LogSpan {
-  readonly offset: number;
-  readonly length: number;
-}
 
 export interface ScanOutcome {
   /** Lines in the whole log (damaged ones included), counting those before `from`. */

@@ -1,17 +1,8 @@
 import { formatIssuePath } from '../../schema/error-envelope.js';
 import { EventRestEntry } from '../../schema/events.js';
 import { parseEncodedEventId } from './int64.js';
+import type { EventFields } from './event-fields.js';
 import { scanCanonicalPrefix } from './line-scan.js';
-
-/** What the index keeps of an event. `endTime` is undefined while the event is open. */
-export interface EventFields {
-  readonly hi: number;
-  readonly lo: number;
-  readonly startTime: number;
-  readonly endTime: number | undefined;
-  readonly eventType: string;
-  readonly entityId: string | undefined;
-}
 
 /** An event ready to store: its canonical one-line text and its index fields. */
 export interface EncodedEvent {

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { silentLogger, type Logger } from '../../lib/logger.js';
 import { encodeEvent, type EncodedEvent, type EncodeResult } from './event-record.js';
-import { openEventStore } from './event-store.js';
+import { openEventStore } from './open-event-store.js';
 
 export interface BadLine {
   readonly line: number;

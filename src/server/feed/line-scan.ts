@@ -1,4 +1,4 @@
-import type { EventFields } from './event-record.js';
+import type { EventFields } from './event-fields.js';
 
 /**
  * The fast path of a restart: reads the index fields from the fixed prefix that encodeEvent writes,

@@ -1,6 +1,11 @@
 import { readSync } from 'node:fs';
 import { StoreError } from '../store/store-error.js';
-import type { LogSpan } from './event-log.js';
+
+/** Where one event text lies in the log (without its newline). */
+export interface LogSpan {
+  readonly offset: number;
+  readonly length: number;
+}
 
 /** Spans closer than this are read together; farther apart, reading the gap costs more than another read. */
 const MERGE_GAP = 4 * 1024;
