@@ -1,6 +1,6 @@
 import type { ApiClient } from '../client/api-client.js';
 import type { CompareRules, DesiredInput, PlanChange } from '../plan/build-plan.js';
-import { readAndPlan } from './plan-against-live.js';
+import { readAndPlan, type EarlyChanges } from './plan-against-live.js';
 
 interface Early {
   id: string;
@@ -18,7 +18,7 @@ type Offered = DesiredInput & { bodyJson: string };
  * and body, and reads anything else itself. An invalid file means no plan will be made, and a failed read says the
  * target needs the plan's own error handling: both stop early reading, in-flight reads included.
  */
-export class EarlyPlans {
+export class EarlyPlans implements EarlyChanges {
   private readonly byFile = new Map<string, Early>();
   private readonly waiting: { dashboard: Offered; settle: (change: PlanChange | undefined) => void }[] = [];
   /** Aborted by stop(), and by the caller's signal (a listener removed again by stop(): that signal may be a daemon's). */

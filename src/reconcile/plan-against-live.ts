@@ -2,13 +2,17 @@ import type { ApiClient } from '../client/api-client.js';
 import { mapConcurrent } from '../lib/concurrency.js';
 import { planDashboard, type CompareRules, type DesiredInput, type PlanChange } from '../plan/build-plan.js';
 import { isWrittenText } from '../plan/written-text.js';
-import type { EarlyPlans } from './early-plans.js';
 
 export interface PlannedAgainstLive {
   /** One change per desired file, in the desired order. */
   changes: PlanChange[];
   /** Every live dashboard carrying the ownership tag: the prune candidates. */
   owned: { id: string; name: string; owner?: string }[];
+}
+
+/** Changes read and compared ahead of the plan (early-plans.ts): one for the same file, id and body, else undefined. */
+export interface EarlyChanges {
+  take(dashboard: DesiredInput): Promise<PlanChange | undefined> | undefined;
 }
 
 /**
@@ -18,7 +22,7 @@ export interface PlannedAgainstLive {
  */
 export async function planAgainstLive(
   desired: readonly DesiredInput[],
-  deps: { api: ApiClient; rules: CompareRules; concurrency: number; signal?: AbortSignal; withOwned: boolean; early?: EarlyPlans },
+  deps: { api: ApiClient; rules: CompareRules; concurrency: number; signal?: AbortSignal; withOwned: boolean; early?: EarlyChanges },
 ): Promise<PlannedAgainstLive> {
   const { api, rules, concurrency, signal, early } = deps;
   const plan = async (d: DesiredInput): Promise<PlanChange> => (await early?.take(d)) ?? readAndPlan(d, { api, rules, ...(signal ? { signal } : {}) });

@@ -12,21 +12,12 @@ import { HttpError } from './http/http-error.js';
 import { answerClientError, sendError } from './http/respond.js';
 import { createRequestHandler, type RequestListener } from './http/request-handler.js';
 import type { Route } from './http/route.js';
+import type { RouteFactory, ServerContext } from './route-factory.js';
 import { createAdminApi } from './routes/admin.js';
 import { createDashboardBodyPool, type DashboardBodyPool } from './routes/dashboard-body-pool.js';
 import { createDashboardRoutes } from './routes/dashboards.js';
 import { eventsServerOptions } from './routes/events.js';
 import { createInstallerRoutes } from './routes/installer.js';
-
-/** What an extra route factory (e.g. the events feed) gets to build its routes from. */
-export interface ServerContext<E extends EnvironmentService = EnvironmentService> {
-  readonly environments: EnvironmentRegistry<E>;
-  readonly layout: DataDirLayout;
-  readonly clock: Clock;
-  readonly log: Logger;
-}
-
-export type RouteFactory<E extends EnvironmentService = EnvironmentService> = (context: ServerContext<E>) => Route[];
 
 export interface ServerTimeouts {
   /** Time allowed for the request headers (slowloris guard). */

@@ -2,7 +2,7 @@ import type { Clock } from '../../lib/clock.js';
 import { EVENT_ID_DIGITS } from '../../schema/events.js';
 import type { EnvironmentId } from '../../schema/ids.js';
 import type { Logger } from '../../lib/logger.js';
-import type { RouteFactory } from '../create-server.js';
+import type { RouteFactory } from '../route-factory.js';
 import type { EventStore } from '../feed/event-store.js';
 import { openEventStore } from '../feed/open-event-store.js';
 import { readFeedPage } from '../feed/feed-page.js';
