@@ -1,0 +1,216 @@
+import { randomUUID as nodeRandomUUID } from 'node:crypto';
+import type { ReadStream } from 'node:fs';
+import type { Clock } from '../../lib/clock.js';
+import type { DocumentAccess, DocumentMetadata } from '../../schema/documents.js';
+import { HttpError } from '../http/http-error.js';
+import type { ContentUpload } from './content-files.js';
+import type { StoredContent, StoredDocument } from './document-record.js';
+import type { DocumentStore } from './document-store.js';
+
+/** Who calls: the subject of the platform token or OAuth client (the owner of what it creates). */
+export interface Caller {
+  readonly subject: string;
+}
+
+export interface NewContent {
+  readonly upload: ContentUpload;
+  readonly contentType: string;
+}
+
+export interface CreateInput {
+  readonly id?: string;
+  readonly name: string;
+  readonly type: string;
+  readonly description?: string;
+  readonly isPrivate?: boolean;
+  readonly content: NewContent;
+}
+
+export interface UpdateInput {
+  readonly name?: string;
+  readonly type?: string;
+  readonly description?: string;
+  readonly isPrivate?: boolean;
+  readonly content?: NewContent;
+}
+
+/**
+ * The Document service's rules over a store: versions (each write names the version it read, a mismatch is 409 and
+ * changes nothing, a success bumps it by one), ownership (the caller's subject owns what it creates; documents are
+ * private unless made public; only the owner writes, deletes or changes privacy; others read public ones), and the
+ * trash (delete moves a document there, where only its owner sees, restores or purges it; its id stays taken).
+ * Every refusal is an HttpError; an upload the write does not keep is discarded.
+ */
+export class DocumentService {
+  constructor(
+    private readonly store: DocumentStore,
+    private readonly clock: Pick<Clock, 'now'>,
+    private readonly randomUUID: () => string = nodeRandomUUID,
+  ) {}
+
+  upload(): ContentUpload {
+    return this.store.upload();
+  }
+
+  async create(input: CreateInput, caller: Caller): Promise<StoredDocument> {
+    const id = input.id ?? this.freshId();
+    const now = this.nowIso();
+    return this.withContent(input.content, (content) =>
+      this.store.write(id, (current) => {
+        if (current) {
+          throw new HttpError(409, current.trashed ? `A document with id ${id} is in the trash; its id is still taken.` : `A document with id ${id} already exists.`);
+        }
+        const record: StoredDocument = {
+          id,
+          name: input.name,
+          type: input.type,
+          ...(input.description !== undefined ? { description: input.description } : {}),
+          version: 1,
+          owner: caller.subject,
+          isPrivate: input.isPrivate ?? true,
+          modificationInfo: { createdBy: caller.subject, createdTime: now, lastModifiedBy: caller.subject, lastModifiedTime: now },
+          content: content as StoredContent,
+        };
+        return { next: record, result: record };
+      }),
+    );
+  }
+
+  /** A document the caller may read; 404 when absent or trashed, 403 when it is someone else's private one. */
+  get(id: string, caller: Caller): StoredDocument {
+    return this.readable(this.store.get(id), id, caller);
+  }
+
+  /** The content stream of a readable document, opened against concurrent replacement. */
+  async content(id: string, caller: Caller): Promise<{ record: StoredDocument; stream: ReadStream }> {
+    for (;;) {
+      const record = this.get(id, caller);
+      const stream = await this.store.openContent(record);
+      if (stream) return { record, stream };
+    }
+  }
+
+  list(caller: Caller): StoredDocument[] {
+    return [...this.store.all()].filter((record) => !record.trashed && (record.owner === caller.subject || !record.isPrivate));
+  }
+
+  async update(id: string, version: number, input: UpdateInput, caller: Caller): Promise<StoredDocument> {
+    return this.withContent(input.content, (content) =>
+      this.store.write(id, (current) => {
+        const record = this.writable(current, id, version, caller);
+        const next: StoredDocument = {
+          ...record,
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(input.type !== undefined ? { type: input.type } : {}),
+          ...(input.description !== undefined ? { description: input.description } : {}),
+          ...(input.isPrivate !== undefined ? { isPrivate: input.isPrivate } : {}),
+          ...(content ? { content } : {}),
+          version: record.version + 1,
+          modificationInfo: { ...record.modificationInfo, lastModifiedBy: caller.subject, lastModifiedTime: this.nowIso() },
+        };
+        return { next, result: next };
+      }),
+    );
+  }
+
+  async trash(id: string, version: number, caller: Caller): Promise<void> {
+    await this.store.write(id, (current) => {
+      const record = this.writable(current, id, version, caller);
+      return { next: { ...record, trashed: { deletedBy: caller.subject, deletedTime: this.nowIso() } }, result: undefined };
+    });
+  }
+
+  trashList(caller: Caller): StoredDocument[] {
+    return [...this.store.all()].filter((record) => record.trashed && record.owner === caller.subject);
+  }
+
+  trashed(id: string, caller: Caller): StoredDocument {
+    const record = this.store.get(id);
+    if (!record?.trashed || record.owner !== caller.subject) throw notInTrash(id);
+    return record;
+  }
+
+  async restore(id: string, caller: Caller): Promise<StoredDocument> {
+    return this.store.write(id, (current) => {
+      if (!current?.trashed || current.owner !== caller.subject) throw notInTrash(id);
+      const { trashed: _trashed, ...restored } = current;
+      return { next: restored, result: restored };
+    });
+  }
+
+  async purge(id: string, caller: Caller): Promise<void> {
+    await this.store.write(id, (current) => {
+      if (!current?.trashed || current.owner !== caller.subject) throw notInTrash(id);
+      return { next: null, result: undefined };
+    });
+  }
+
+  /** The metadata as the caller sees it: `access` lists what it may do; `description` where asked for. */
+  metadata(record: StoredDocument, caller: Caller, { description = true }: { description?: boolean } = {}): DocumentMetadata {
+    return {
+      id: record.id,
+      name: record.name,
+      type: record.type,
+      ...(description && record.description !== undefined ? { description: record.description } : {}),
+      version: record.version,
+      owner: record.owner,
+      isPrivate: record.isPrivate,
+      modificationInfo: record.modificationInfo,
+      access: accessOf(record, caller),
+      originAppId: null,
+      originExtensionId: null,
+    };
+  }
+
+  private readable(record: StoredDocument | undefined, id: string, caller: Caller): StoredDocument {
+    if (!record || record.trashed) throw notFound(id);
+    if (record.isPrivate && record.owner !== caller.subject) throw new HttpError(403, `Document ${id} is private to its owner.`);
+    return record;
+  }
+
+  private writable(current: StoredDocument | undefined, id: string, version: number, caller: Caller): StoredDocument {
+    const record = this.readable(current, id, caller);
+    if (record.owner !== caller.subject) throw new HttpError(403, `Only the owner of document ${id} may change or delete it.`);
+    if (record.version !== version) {
+      throw new HttpError(409, `Optimistic locking failed: document ${id} is at version ${record.version}, not ${version}. Read it again and retry.`);
+    }
+    return record;
+  }
+
+  /**
+   * Runs a write with its upload finished first (durable before any record refers to it); a write that refuses or
+   * fails discards it.
+   */
+  private async withContent<T>(input: NewContent | undefined, write: (content: StoredContent | undefined) => Promise<T>): Promise<T> {
+    try {
+      const finished = input && { ...(await input.upload.finish()), contentType: input.contentType };
+      return await write(finished);
+    } catch (error) {
+      await input?.upload.discard();
+      throw error;
+    }
+  }
+
+  private freshId(): string {
+    for (;;) {
+      const id = this.randomUUID();
+      if (!this.store.get(id)) return id;
+    }
+  }
+
+  private nowIso(): string {
+    return new Date(this.clock.now()).toISOString();
+  }
+}
+
+function accessOf(record: StoredDocument, caller: Caller): DocumentAccess[] {
+  return record.owner === caller.subject ? ['read', 'write', 'delete'] : ['read'];
+}
+
+function notFound(id: string): HttpError {
+  return new HttpError(404, `Document ${id} not found.`);
+}
+
+function notInTrash(id: string): HttpError {
+  return new HttpError(404, `Document ${id} is not in the trash.`);
+}
