@@ -1,7 +1,10 @@
 import { hasChanges } from '../plan/build-plan.js';
-import { booleanFlag, type CommandIo, type FlagValues } from './command.js';
+import { booleanFlag, stringFlag, type CommandIo, type FlagValues } from './command.js';
 import type { DashboardsSelection } from './dashboards-selection.js';
 import { ExitCode } from './exit-codes.js';
+import { writeEnvironmentOutFiles, type OutFile } from './plan-out-files.js';
+import { previewDirOf, writeEnvironmentPreviews } from './plan-previews.js';
+import { renderEnvironmentsHtml } from './render/render-html.js';
 import { renderEnvironmentsJson, renderEnvironmentsMarkdown, renderEnvironmentsText, type EnvironmentSection } from './render/render-environments.js';
 import { runEnvironments, type EnvironmentRun, type EnvironmentsMode } from './run-environments.js';
 
@@ -9,6 +12,7 @@ const RENDERERS: Record<string, (sections: readonly EnvironmentSection[]) => str
   text: renderEnvironmentsText,
   json: renderEnvironmentsJson,
   markdown: renderEnvironmentsMarkdown,
+  html: renderEnvironmentsHtml,
 };
 
 /**
@@ -16,11 +20,15 @@ const RENDERERS: Record<string, (sections: readonly EnvironmentSection[]) => str
  * environment's target could not be reached, else 3 when some environment is invalid, else with
  * `--detailed-exitcode` 2 when any environment has changes pending.
  */
-export async function planEnvironments(mode: EnvironmentsMode, selection: DashboardsSelection, { flags, output }: { flags: FlagValues; output: string }, io: CommandIo): Promise<ExitCode> {
-  // A plan only reads: a missing token is asked for with ReadConfig alone.
-  const runs = await runEnvironments(mode, selection, flags, io, async () => undefined, { diagnosticsTo: output === 'json' ? 'stderr' : 'stdout', scopes: ['ReadConfig'] });
+export async function planEnvironments(mode: EnvironmentsMode, selection: DashboardsSelection, { flags, output, outFiles }: { flags: FlagValues; output: string; outFiles: readonly OutFile[] }, io: CommandIo): Promise<ExitCode> {
+  // A plan only reads: a missing token is asked for with ReadConfig alone. JSON and HTML stdout stay one document.
+  const runs = await runEnvironments(mode, selection, flags, io, async () => undefined, { diagnosticsTo: output === 'json' || output === 'html' ? 'stderr' : 'stdout', scopes: ['ReadConfig'] });
   const sections = runs.map(toSection);
-  io.stdout.write((RENDERERS[output] ?? renderEnvironmentsText)(sections));
+  // As a single target's plan: pictures (one folder per environment), `--out` files, then stdout unless an .html file holds the page.
+  const dir = previewDirOf(io.cwd, stringFlag(flags, 'preview-dir'));
+  const links = dir === undefined ? '' : await writeEnvironmentPreviews(sections, dir, stringFlag(flags, 'preview-url'));
+  await writeEnvironmentOutFiles(sections, outFiles);
+  if (output !== 'html' || !outFiles.some((f) => f.extension === '.html')) io.stdout.write((RENDERERS[output] ?? renderEnvironmentsText)(sections) + (output === 'markdown' ? links : ''));
   if (runs.some((r) => r.status === 'unreachable' || r.status === 'no-token')) return ExitCode.TargetUnavailable;
   if (runs.some((r) => r.status === 'invalid')) return ExitCode.InvalidDesiredState;
   const pending = runs.some((r) => r.status === 'done' && hasChanges(r.planned.plan));

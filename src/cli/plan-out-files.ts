@@ -2,7 +2,8 @@ import { extname, resolve } from 'node:path';
 import type { Plan } from '../plan/build-plan.js';
 import { writeFileDurable } from '../lib/durable-file.js';
 import { CliError, ExitCode, UsageError } from './exit-codes.js';
-import { renderPlanHtml } from './render/render-html.js';
+import { renderEnvironmentsJson, renderEnvironmentsMarkdown, renderEnvironmentsText, type EnvironmentSection } from './render/render-environments.js';
+import { renderEnvironmentsHtml, renderPlanHtml } from './render/render-html.js';
 import { renderPlanJson } from './render/render-json.js';
 import { renderPlanMarkdown } from './render/render-markdown.js';
 import { renderPlanText } from './render/render-text.js';
@@ -13,6 +14,14 @@ const FILE_RENDERERS: Record<string, (plan: Plan) => string> = {
   '.html': renderPlanHtml,
   '.md': (plan) => renderPlanMarkdown(plan, { complete: true }),
   '.txt': (plan) => renderPlanText(plan),
+};
+
+/** The same formats for a plan over environments: each file holds every environment's section. */
+const ENVIRONMENT_FILE_RENDERERS: Record<keyof typeof FILE_RENDERERS, (sections: readonly EnvironmentSection[]) => string> = {
+  '.json': renderEnvironmentsJson,
+  '.html': renderEnvironmentsHtml,
+  '.md': renderEnvironmentsMarkdown,
+  '.txt': renderEnvironmentsText,
 };
 
 export interface OutFile {
@@ -35,6 +44,10 @@ export function outFilesOf(cwd: string, values: readonly string[]): OutFile[] {
 
 export async function writeOutFiles(plan: Plan, files: readonly OutFile[]): Promise<void> {
   for (const file of files) await writeOutFile(file.path, FILE_RENDERERS[file.extension]!(plan));
+}
+
+export async function writeEnvironmentOutFiles(sections: readonly EnvironmentSection[], files: readonly OutFile[]): Promise<void> {
+  for (const file of files) await writeOutFile(file.path, ENVIRONMENT_FILE_RENDERERS[file.extension]!(sections));
 }
 
 /** A path that cannot be written is the user's to fix, named with the reason (not an unexpected error). */

@@ -43,7 +43,7 @@ export function dashboardPage(env: string, row: DashboardRow, revision: string |
   const change = row.change;
   if (change && (change.action === 'update' || change.action === 'adopt')) {
     const picture = patchedPicture(change);
-    parts.push(`<h2>Live drift: live (left) → file (right)</h2><div class="picture drift">${picture.svg}</div>`);
+    parts.push(`<h2>Live drift: live (above) → file (below)</h2><div class="picture drift">${picture.svg}</div>`);
     parts.push(`<pre class="diff">${picture.diffLines.map(diffLine).join('\n')}</pre>`);
   } else if (row.body !== undefined) {
     parts.push(`<h2>Layout</h2><div class="picture layout">${renderLayoutSvg(row.body)}</div>`);

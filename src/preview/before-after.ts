@@ -2,73 +2,63 @@ import type { Operation } from 'fast-json-patch';
 import fastJsonPatch from 'fast-json-patch';
 import type { JsonValue } from '../plan/json-value.js';
 import { readPreviewDashboard } from './preview-model.js';
-import { layoutPart, MARK_COLOURS, svgDocument, type LayoutPart } from './render-layout.js';
-import { clip, escapeXml } from './svg-text.js';
-import { tileChanges } from './tile-changes.js';
+import { layoutPart, MARK_COLOURS, MARK_LABELS, SMALL_FONT, svgDocument, type LayoutPart } from './render-layout.js';
+import { escapeXml } from './svg-text.js';
+import { tileChanges, type TileMark } from './tile-changes.js';
 
 export interface BeforeAfterInput {
-  /** The live dashboard, normalised as the plan compared it; absent for a create. */
+  /** The live dashboard, normalised as the plan compared it; absent for a create (or when it cannot be recovered). */
   before?: unknown;
   /** The desired dashboard, normalised the same way; absent for a delete. */
   after?: unknown;
   /** The plan's patch, live → desired (empty for a create or a delete). */
   patch: readonly Operation[];
-  /** The plan's own text for the patch (patch-lines), shown beside the pictures. */
-  diffLines: readonly string[];
 }
 
-const GAP = 40;
-const DIFF_WIDTH = 760;
-const DIFF_LINE_HEIGHT = 16;
-const MAX_DIFF_LINES = 300;
-const DIFF_CHARS = 104;
+const GAP = 12;
+const LEGEND_HEIGHT = 24;
 
 /**
- * One picture of an update: the live layout (removed tiles red, moved or edited amber), the desired layout (added
- * green, moved or edited amber) and the plan's diff text beside them. Pure: same input, same bytes.
+ * One picture of a planned write, PICTURE_WIDTH wide so it reads in a pull-request comment: the live layout above
+ * the desired one, each tile marked with what happens to it (added green, removed red, changed amber, moved or
+ * resized blue, with a label saying which) and a legend of the marks used. A create is one layout, "new dashboard".
+ * The diff text is not repeated here: the comment and the HTML page show it beside the picture. Pure.
  */
 export function renderBeforeAfterSvg(input: BeforeAfterInput): string {
   const before = input.before === undefined ? undefined : readPreviewDashboard(input.before);
   const changes = tileChanges(input.patch, before?.tiles.length ?? 0);
-  const parts: LayoutPart[] = [];
-  let x = 0;
-  if (before) {
-    parts.push(layoutPart(before, { x, caption: 'before (live)', marks: changes.before, headerChanged: changes.headerChanged }));
-    x += (parts[0]?.width ?? 0) + GAP;
-  }
+  const parts: string[] = [];
+  let y = 0;
+  const add = (part: LayoutPart): void => {
+    parts.push(part.body);
+    y += part.height + GAP;
+  };
+  if (before) add(layoutPart(before, { y, caption: 'before (live)', marks: changes.before, headerChanged: changes.headerChanged }));
   if (input.after !== undefined) {
     const after = readPreviewDashboard(input.after);
-    const marks = before ? changes.after : new Map(after.tiles.map((_, i) => [i, 'added'] as const));
-    const part = layoutPart(after, { x, caption: before ? 'after (desired)' : 'new dashboard', marks, headerChanged: changes.headerChanged });
-    parts.push(part);
-    x += part.width + GAP;
+    add(layoutPart(after, before ? { y, caption: 'after (desired)', marks: changes.after, headerChanged: changes.headerChanged } : { y, caption: afterCaption(input.patch) }));
   }
-  const diff = diffPart(input.diffLines, x);
-  const height = Math.max(diff.height, ...parts.map((p) => p.height));
-  return svgDocument(x + diff.width, height, [...parts.map((p) => p.body), diff.body].join(''));
+  const used = new Set([...changes.before.values(), ...changes.after.values()]);
+  const marked = used.size > 0 || changes.headerChanged;
+  if (marked) parts.push(legend(used, changes.headerChanged, y));
+  return svgDocument(marked ? y + LEGEND_HEIGHT : Math.max(1, y - GAP), parts.join(''));
 }
 
-function diffPart(lines: readonly string[], x: number): LayoutPart {
-  const shown = lines.slice(0, MAX_DIFF_LINES);
-  if (lines.length > shown.length) shown.push(`… ${lines.length - shown.length} more lines (see dashcd plan)`);
-  if (shown.length === 0) shown.push('(no changes)');
-  const body = [
-    `<g class="diff">`,
-    `<text class="caption" x="${x}" y="16" font-size="16" font-weight="bold">diff</text>`,
-    ...shown.map(
-      (line, i) =>
-        `<text x="${x}" y="${40 + i * DIFF_LINE_HEIGHT}" font-family="DejaVu Sans Mono, monospace" fill="${lineColour(line)}">${escapeXml(clip(line, DIFF_CHARS))}</text>`,
-    ),
-    `</g>`,
-  ];
-  return { width: DIFF_WIDTH, height: 48 + shown.length * DIFF_LINE_HEIGHT, body: `${body.join('\n')}\n` };
+/** Without a live side: a create, or an update whose live layout could not be recovered from the patch. */
+function afterCaption(patch: readonly Operation[]): string {
+  return patch.length === 0 ? 'new dashboard' : 'after (desired); the live layout could not be drawn, see the diff';
 }
 
-function lineColour(line: string): string {
-  if (line.startsWith('+')) return MARK_COLOURS.added.stroke;
-  if (line.startsWith('-')) return MARK_COLOURS.removed.stroke;
-  if (line.startsWith('~')) return '#9a6700';
-  return '#24292f';
+function legend(used: ReadonlySet<TileMark>, headerChanged: boolean, y: number): string {
+  const entries: { label: string; colour: string }[] = (Object.keys(MARK_LABELS) as TileMark[]).filter((m) => used.has(m)).map((m) => ({ label: MARK_LABELS[m], colour: MARK_COLOURS[m].stroke }));
+  if (headerChanged) entries.push({ label: 'name, tags or filters changed', colour: MARK_COLOURS.changed.stroke });
+  let x = 8;
+  const items = entries.map(({ label, colour }) => {
+    const item = `<rect x="${x}" y="${y + 4}" width="14" height="14" rx="3" fill="${colour}"/><text x="${x + 19}" y="${y + 16}" font-size="${SMALL_FONT}">${escapeXml(label)}</text>`;
+    x += 19 + Math.ceil(label.length * SMALL_FONT * 0.62) + 16;
+    return item;
+  });
+  return `<g class="legend">${items.join('')}</g>\n`;
 }
 
 /**

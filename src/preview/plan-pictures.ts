@@ -11,31 +11,32 @@ export interface PlanPicture {
   /** `dashboards_hosts.yaml.png`-style: unique per file, safe in a path and a URL. */
   fileName: string;
   svg: string;
+  /** The plan's diff for the change (patch-lines), shown beside the picture by the page or comment that has it. */
   diffLines: string[];
 }
 
 /**
- * One picture per dashboard the plan would write: an update shows live (recovered from the plan's patch) beside
+ * One picture per dashboard the plan would write: an update shows live (recovered from the plan's patch) above
  * desired, a create shows the new layout. Pure: drawn from the plan value only.
  */
 export function planPictures(plan: Plan): PlanPicture[] {
   return plan.changes.flatMap((change) => {
     if (change.action === 'update') return [patchedPicture(change)];
     if (change.action === 'create') {
-      const svg = renderBeforeAfterSvg({ after: change.desired, patch: [], diffLines: [] });
+      const svg = renderBeforeAfterSvg({ after: change.desired, patch: [] });
       return [{ change, fileName: pictureFileName(change.file), svg, diffLines: [] }];
     }
     return [];
   });
 }
 
-/** An update's or adoption's before/after: live (recovered from the patch) beside desired, with the diff lines. */
+/** An update's or adoption's before/after: live (recovered from the patch) above desired, and the diff lines. */
 export function patchedPicture(change: PatchedChange): PlanPicture {
   // The plan's patch is between normalised values, so the picture is drawn from them: its indexes match.
   const after = normalizeForCompare(change.desired, { ignore: [] });
   const before = undoPatch(after, change.patch, change.before);
   const diffLines = patchLines(change);
-  const svg = renderBeforeAfterSvg({ ...(before === undefined ? {} : { before }), after, patch: before === undefined ? [] : change.patch, diffLines });
+  const svg = renderBeforeAfterSvg({ ...(before === undefined ? {} : { before }), after, patch: change.patch });
   return { change, fileName: pictureFileName(change.file), svg, diffLines };
 }
 
@@ -43,12 +44,12 @@ export function pictureFileName(file: string): string {
   return `${file.replace(/[^A-Za-z0-9._-]+/g, '_')}.png`;
 }
 
-/** Markdown lines linking the uploaded pictures, for the end of the PR comment. */
-export function previewLinksMarkdown(pictures: readonly PlanPicture[], baseUrl: string): string {
+/** Markdown lines linking the uploaded pictures, for the end of the PR comment, under `heading` (markdown). */
+export function previewLinksMarkdown(pictures: readonly PlanPicture[], baseUrl: string, heading = 'Layout previews'): string {
   if (pictures.length === 0) return '';
   const base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
   const links = pictures.map((p) => `- [${escapeLinkText(p.change.name)}](${base}${encodeURIComponent(p.fileName)})`);
-  return `\n**Layout previews**\n\n${links.join('\n')}\n`;
+  return `\n**${heading}**\n\n${links.join('\n')}\n`;
 }
 
 function escapeLinkText(text: string): string {

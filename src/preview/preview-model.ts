@@ -10,12 +10,19 @@ const text = z.string().nullish().catch(undefined);
 
 export const PreviewBounds = z.object({ top: count.default(0), left: count.default(0), width: count.default(0), height: count.default(0) });
 
+/** A member holding `{ type }`: how Data Explorer (`visualConfig`) and custom charts (`chartConfig`) pick a chart. */
+const Typed = z.object({ type: text }).nullish().catch(undefined);
+
 export const PreviewTile = z.object({
   tileType: z.string().catch('UNKNOWN'),
   name: text,
   customName: text,
   markdown: text,
   bounds: PreviewBounds.nullish().catch(undefined),
+  /** DTAQL tiles name their chart here. */
+  type: text,
+  visualConfig: Typed,
+  filterConfig: z.object({ customName: text, chartConfig: Typed }).nullish().catch(undefined),
 });
 export type PreviewTile = z.infer<typeof PreviewTile>;
 
@@ -42,6 +49,14 @@ export interface PlacedTile {
   y: number;
   width: number;
   height: number;
+}
+
+/**
+ * The title the service shows on a tile: a custom chart's own name (its tile `name` is often "Custom chart"), else
+ * the tile's name (a Data Explorer tile's `customName` is mostly "Data explorer results"), else its customName.
+ */
+export function tileTitle(tile: PreviewTile): string {
+  return tile.filterConfig?.customName || tile.name || tile.customName || '';
 }
 
 /** The service lays tiles out on a 38 px grid. */

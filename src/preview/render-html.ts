@@ -2,10 +2,16 @@ import { escapeXml } from './svg-text.js';
 
 export interface HtmlSection {
   heading: string;
+  /** Paragraphs under the heading (an environment's target and summary). */
+  intro?: readonly string[];
   /** A preview SVG (already escaped inside), inlined as is. */
   svg?: string;
   /** Plain text lines shown in a block under the picture (a plan's diff). */
   lines?: readonly string[];
+  /** Sections inside this one, a heading level deeper (an environment's dashboards). */
+  sections?: readonly HtmlSection[];
+  /** `data-env` of the section, so a reader (or a test) finds an environment's part. */
+  env?: string;
 }
 
 /**
@@ -13,20 +19,27 @@ export interface HtmlSection {
  * artifact download or a file:// URL. Pure: same sections, same bytes.
  */
 export function renderHtmlPage(title: string, intro: readonly string[], sections: readonly HtmlSection[]): string {
-  const body = sections.map((s) => {
-    const picture = s.svg ? `<div class="picture">${s.svg}</div>` : '';
-    const lines = s.lines && s.lines.length > 0 ? `<pre class="diff">${s.lines.map(diffLine).join('\n')}</pre>` : '';
-    return `<section><h2>${escapeXml(s.heading)}</h2>\n${picture}\n${lines}</section>`;
-  });
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeXml(title)}</title>
 <style>${PAGE_CSS}</style></head>
 <body><h1>${escapeXml(title)}</h1>
-${intro.map((p) => `<p>${escapeXml(p)}</p>`).join('\n')}
-${body.join('\n')}
+${paragraphs(intro)}
+${sections.map((s) => sectionHtml(s, 2)).join('\n')}
 </body></html>
 `;
+}
+
+function sectionHtml(s: HtmlSection, level: number): string {
+  const picture = s.svg ? `<div class="picture">${s.svg}</div>` : '';
+  const lines = s.lines && s.lines.length > 0 ? `<pre class="diff">${s.lines.map(diffLine).join('\n')}</pre>` : '';
+  const inner = (s.sections ?? []).map((child) => sectionHtml(child, Math.min(6, level + 1)));
+  const env = s.env === undefined ? '' : ` data-env="${escapeXml(s.env)}"`;
+  return [`<section${env}><h${level}>${escapeXml(s.heading)}</h${level}>`, paragraphs(s.intro ?? []), picture, lines, ...inner, '</section>'].filter((l) => l !== '').join('\n');
+}
+
+function paragraphs(texts: readonly string[]): string {
+  return texts.map((p) => `<p>${escapeXml(p)}</p>`).join('\n');
 }
 
 /** One diff line coloured by its mark (`+` added, `-` removed, `~` changed). */

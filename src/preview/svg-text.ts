@@ -1,7 +1,12 @@
 /** Text helpers for SVG output: escaping, clipping to a width, and a plain-text excerpt of markdown. */
 
-/** Average advance of the preview's 12 px sans-serif, used to fit text into tiles without measuring fonts. */
-export const CHAR_WIDTH = 7;
+/** Average advance of the preview's sans-serif, in ems: fits text into tiles without measuring fonts. */
+const CHAR_EM = 0.6;
+
+/** How many characters of `fontSize` px text fit in `width` px (at least one, so a clip always shows `…`). */
+export function charsFor(width: number, fontSize: number): number {
+  return Math.max(1, Math.floor(width / (fontSize * CHAR_EM)));
+}
 
 /**
  * Text safe inside an XML element or a double-quoted attribute: markup characters escaped, and the characters XML

@@ -1,11 +1,16 @@
 import type { Operation } from 'fast-json-patch';
-import type { TileMark } from './render-layout.js';
+
+/**
+ * How a tile changed in a before/after picture; unmarked tiles are drawn plainly. `changed`: something other than
+ * its place or size (the diff says what), which outweighs a move or a resize.
+ */
+export type TileMark = 'added' | 'removed' | 'changed' | 'moved' | 'resized' | 'moved-resized';
 
 /** Which tiles a plan's patch touches, by index on each side, and whether the dashboard's header changed. */
 export interface TileChanges {
-  /** Marks on the live (before) tiles: removed, moved or edited. */
+  /** Marks on the live (before) tiles: removed, changed, moved or resized. */
   before: Map<number, TileMark>;
-  /** Marks on the desired (after) tiles: added, moved or edited. */
+  /** Marks on the desired (after) tiles: added, changed, moved or resized. */
   after: Map<number, TileMark>;
   headerChanged: boolean;
 }
@@ -13,14 +18,21 @@ export interface TileChanges {
 interface Slot {
   /** Index in the before tiles; null for an added tile. */
   origin: number | null;
-  mark?: 'moved' | 'edited';
+  moved?: boolean;
+  resized?: boolean;
+  changed?: boolean;
 }
+
+/** `bounds` members: a new top or left moves a tile, a new width or height resizes it. */
+const MOVES = new Set(['top', 'left']);
+const RESIZES = new Set(['width', 'height']);
 
 /**
  * Reads the tile marks off a plan's patch (live → desired, diff.ts) instead of diffing again: replaying the patch's
  * operations on `/tiles` over a list of slots, each remembering which live tile it holds, leaves the slots in the
- * desired order, so added, removed and changed tiles are known on both sides. A change under `bounds` is a move,
- * any other change of a tile an edit; a change outside `tiles` (name, tags, filters) marks the header.
+ * desired order, so added, removed and changed tiles are known on both sides. A change of `bounds.top`/`left` is a
+ * move, of `bounds.width`/`height` a resize (of `bounds` whole, a move), any other change of a tile a change; a
+ * change outside `tiles` (name, tags, filters) marks the header.
  */
 export function tileChanges(patch: readonly Operation[], beforeTileCount: number): TileChanges {
   const slots: Slot[] = Array.from({ length: beforeTileCount }, (_, i) => ({ origin: i }));
@@ -56,9 +68,19 @@ function applyTileOp(slots: Slot[], removed: Set<number>, op: Operation, segment
   } else {
     const slot = slots[index];
     if (!slot) return;
-    // An edit outweighs a move: amber either way, but "edited" tells the reader to look at the diff.
-    slot.mark = segments[2] === 'bounds' && slot.mark !== 'edited' ? 'moved' : 'edited';
+    const member = segments[3];
+    if (segments[2] !== 'bounds' || segments.length > 4) slot.changed = true;
+    else if (member !== undefined && RESIZES.has(member)) slot.resized = true;
+    else if (member === undefined || MOVES.has(member)) slot.moved = true;
+    else slot.changed = true;
   }
+}
+
+function markOf(slot: Slot): TileMark | undefined {
+  if (slot.changed) return 'changed';
+  if (slot.moved && slot.resized) return 'moved-resized';
+  if (slot.moved) return 'moved';
+  return slot.resized ? 'resized' : undefined;
 }
 
 function collect(slots: readonly Slot[], removed: ReadonlySet<number>, headerChanged: boolean): TileChanges {
@@ -66,11 +88,10 @@ function collect(slots: readonly Slot[], removed: ReadonlySet<number>, headerCha
   const after = new Map<number, TileMark>();
   for (const origin of [...removed].sort((a, b) => a - b)) before.set(origin, 'removed');
   slots.forEach((slot, i) => {
-    if (slot.origin === null) after.set(i, 'added');
-    else if (slot.mark) {
-      after.set(i, slot.mark);
-      before.set(slot.origin, slot.mark);
-    }
+    const mark = slot.origin === null ? 'added' : markOf(slot);
+    if (mark === undefined) return;
+    after.set(i, mark);
+    if (slot.origin !== null) before.set(slot.origin, mark);
   });
   return { before, after, headerChanged };
 }

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProject, runDashcd, type Project } from '../helpers/cli.js';
 import { markdownDashboard } from '../helpers/dashboards.js';
-import { drawnTiles } from '../helpers/svg-shapes.js';
+import { hostsTemplate } from '../helpers/environments.js';
+import { drawnTiles, pngSize } from '../helpers/svg-shapes.js';
 
 const ID = '0a1b2c3d-0000-4000-8000-000000000002';
 const BEFORE = markdownDashboard({ name: 'Checkout', owner: 'shop@example.com', markdown: '"Checkout funnel"', id: ID });
@@ -40,7 +41,9 @@ describe('plan with pictures', () => {
     expect(svgs).toHaveLength(2);
     const marks = svgs.map((svg) => drawnTiles(svg).map((t) => t.mark ?? 'same'));
     expect(marks).toContainEqual(['same', 'same', 'added']);
-    expect(marks).toContainEqual(['added']);
+    // The new dashboard: one layout, captioned as new, its tiles drawn plainly.
+    expect(marks).toContainEqual(['same']);
+    expect(svgs.find((svg) => drawnTiles(svg).length === 1)).toContain('>new dashboard</text>');
     expect(html).toContain('<span class="add">+ tiles[1]:');
   });
 
@@ -87,15 +90,77 @@ describe('plan with pictures', () => {
     expect(result.stdout).toContain('1 to create, 1 to update');
   });
 
-  it('with environments in dashcd.yaml, --out/--preview-dir/--output html exit 64 instead of being ignored', async () => {
-    project = await createProject({ 'dashcd.yaml': 'environments:\n  dev:\n', 'dashboards/new.yaml': NEW });
-    const result = await runDashcd(['plan', '--output', 'html', '--out', 'plan.json'], { cwd: project.root });
-    expect(result).toMatchObject({ code: 64, stdout: '' });
-    expect(result.stderr).toContain('--out, --output html: not available yet when dashcd.yaml declares environments');
-  });
-
   it('--preview-url without --preview-dir is a usage error', async () => {
     project = await createProject({ 'dashboards/new.yaml': NEW });
     expect(await runDashcd(['plan', '--preview-url', 'https://x'], { cwd: project.root })).toMatchObject({ code: 64, stderr: expect.stringContaining('--preview-url needs --preview-dir') });
+  });
+});
+
+describe('plan with pictures over environments', () => {
+  const CONFIG = 'environments:\n  dev:\n    values: { note: Dev notes }\n  prod:\n    values: { note: Prod notes }\n';
+  const GROWN = `${hostsTemplate()}  - name: Errors
+    tileType: MARKDOWN
+    bounds: { top: 0, left: 304, width: 304, height: 152 }
+    markdown: "Error budget"
+`;
+
+  /** Two embedded environments, both applied; then a tile added to hosts.yaml and a new file: per environment one update, one create. */
+  async function environmentsProject(): Promise<Project> {
+    const p = await createProject({ 'dashcd.yaml': CONFIG, 'dashboards/hosts.yaml': hostsTemplate() });
+    expect((await runDashcd(['apply', '--all-envs'], { cwd: p.root })).code).toBe(0);
+    await p.write('dashboards/hosts.yaml', GROWN);
+    await p.write('dashboards/new.yaml', NEW);
+    return p;
+  }
+
+  it('--output html --out plan.html: one section per environment, each with its pictures as that environment gets them', async () => {
+    project = await environmentsProject();
+    const result = await runDashcd(['plan', '--output', 'html', '--out', 'plan.html', '--out', 'plan.json'], { cwd: project.root });
+    expect(result).toMatchObject({ code: 0, stdout: '' });
+    const html = await readFile(join(project.root, 'plan.html'), 'utf8');
+    expect(html).toMatch(/^<!doctype html>/i);
+    expect(html).toContain('<h1>dashcd plan for 2 environments</h1>');
+    const sections = [...html.matchAll(/<section data-env="([a-z]+)">([\s\S]*?)(?=<section data-env=|<\/body>)/g)];
+    expect(sections.map((m) => m[1])).toEqual(['dev', 'prod']);
+    for (const [, env = '', body = ''] of sections) {
+      expect(body).toContain('1 to create, 1 to update');
+      const svgs = body.match(/<svg [\s\S]*?<\/svg>/g) ?? [];
+      expect(svgs).toHaveLength(2);
+      const hosts = svgs.find((svg) => svg.includes(`>Hosts ${env}</text>`)) ?? '';
+      // Before: the one live tile; after: it and the added one, drawn with this environment's values.
+      expect(drawnTiles(hosts).map((t) => [t.mark ?? 'same', ...t.texts.slice(0, 2)])).toEqual([
+        ['same', 'Notes', `${env === 'dev' ? 'Dev' : 'Prod'} notes`],
+        ['same', 'Notes', `${env === 'dev' ? 'Dev' : 'Prod'} notes`],
+        ['added', 'Errors', 'Error budget'],
+      ]);
+    }
+    const json = JSON.parse(await readFile(join(project.root, 'plan.json'), 'utf8')) as { environments: { name: string; summary: { create: number; update: number } }[] };
+    expect(json.environments.map((e) => [e.name, e.summary.create, e.summary.update])).toEqual([['dev', 1, 1], ['prod', 1, 1]]);
+  });
+
+  it('--preview-dir writes one folder per environment; the markdown plan links each under --preview-url', async () => {
+    project = await environmentsProject();
+    const result = await runDashcd(['plan', '--output', 'markdown', '--preview-dir', 'pics', '--preview-url', 'https://ci.example/run/7'], { cwd: project.root });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect((await readdir(join(project.root, 'pics'))).sort()).toEqual(['dev', 'prod']);
+    for (const env of ['dev', 'prod']) {
+      const files = (await readdir(join(project.root, 'pics', env))).sort();
+      expect(files).toEqual(['dashboards_hosts.yaml.png', 'dashboards_new.yaml.png']);
+      expect(pngSize(await readFile(join(project.root, 'pics', env, files[0] ?? ''))).width).toBe(1600);
+      expect(result.stdout).toContain(`**Layout previews: \`${env}\`**`);
+      expect(result.stdout).toContain(`- [Hosts ${env}](https://ci.example/run/7/${env}/dashboards_hosts.yaml.png)`);
+      expect(result.stdout).toContain(`- [Brand new](https://ci.example/run/7/${env}/dashboards_new.yaml.png)`);
+    }
+  });
+
+  it('--output html without an .html --out prints the page; problems go to stderr, never into the page', async () => {
+    project = await environmentsProject();
+    await project.write('dashboards/bad.yaml', 'dashboardMetadata: { name: Bad, owner: ops }\ntiles:\n  - tileType: NOPE\n');
+    const result = await runDashcd(['plan', '--output', 'html'], { cwd: project.root });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toMatch(/^<!doctype html>[\s\S]*<\/html>\n$/i);
+    expect(result.stdout).toContain('problem');
+    expect(result.stdout).not.toContain('NOPE');
+    expect(result.stderr).toContain('dashboards/bad.yaml');
   });
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { markdownDashboard } from '../helpers/dashboards.js';
 import { createProject, runDashcd, startDashcdChild, type Project } from '../helpers/cli.js';
-import { drawnTiles, svgSize } from '../helpers/svg-shapes.js';
+import { drawnTiles, pngSize, svgSize } from '../helpers/svg-shapes.js';
 
 const ID = '0a1b2c3d-0000-4000-8000-000000000001';
 const FILE = markdownDashboard({ name: 'Checkout', owner: 'shop@example.com', markdown: '"## Checkout funnel"', id: ID });
@@ -23,17 +23,17 @@ describe('dashcd preview', () => {
     const path = join(project.root, 'pics', 'checkout.svg');
     expect(result.stdout).toBe(`${path}\n`);
     const svg = await readFile(path, 'utf8');
-    expect(drawnTiles(svg).map((t) => t.texts)).toEqual([['Notes', 'markdown', 'Checkout funnel']]);
+    expect(drawnTiles(svg).map((t) => t.texts)).toEqual([['Notes', 'Checkout funnel', 'markdown']]);
   });
 
-  it('renders PNG without a browser, at the SVG size', async () => {
+  it('renders PNG without a browser, at twice the SVG size (sharp when shown at the SVG\'s 800 px)', async () => {
     project = await createProject({ 'dashboards/checkout.yaml': FILE });
     const result = await runDashcd(['preview', '--format', 'png', 'dashboards/checkout.yaml'], { cwd: project.root });
     expect(result.code).toBe(0);
     const png = await readFile(join(project.root, 'previews', 'checkout.png'));
     expect(png.subarray(0, 8)).toEqual(PNG_SIGNATURE);
     const svg = (await runDashcd(['preview', 'dashboards/checkout.yaml'], { cwd: project.root }), await readFile(join(project.root, 'previews', 'checkout.svg'), 'utf8'));
-    expect(png.readUInt32BE(16)).toBe(svgSize(svg).width);
+    expect(pngSize(png)).toEqual({ width: 2 * svgSize(svg).width, height: 2 * svgSize(svg).height });
   });
 
   it('writes a self-contained HTML page (no script, no external address)', async () => {
@@ -69,8 +69,8 @@ describe('dashcd preview', () => {
       expect(result).toMatchObject({ code: 0, stderr: '' });
       return drawnTiles(await readFile(join(project!.root, env, 'checkout.svg'), 'utf8')).map((t) => t.texts);
     };
-    expect(await drawn('dev')).toEqual([['Notes', 'markdown', 'Dev funnel']]);
-    expect(await drawn('prod')).toEqual([['Notes', 'markdown', 'Prod funnel']]);
+    expect(await drawn('dev')).toEqual([['Notes', 'Dev funnel', 'markdown']]);
+    expect(await drawn('prod')).toEqual([['Notes', 'Prod funnel', 'markdown']]);
     const unknown = await runDashcd(['preview', '--env', 'qa', 'dashboards/checkout.yaml'], { cwd: project.root });
     expect(unknown.code).toBe(64);
     expect(unknown.stderr).toContain('--env qa: no such environment; declared:');
@@ -86,7 +86,7 @@ describe('dashcd preview', () => {
     const svg = await readFile(join(project.root, 'previews', 'checkout.svg'), 'utf8');
     expect(svg).toContain('>Checkout dev</text>');
     expect(svg).not.toContain('${{');
-    expect(drawnTiles(svg).map((t) => t.texts)).toEqual([['Notes', 'markdown', `Hosts`]]);
+    expect(drawnTiles(svg).map((t) => t.texts)).toEqual([['Notes', `Hosts`, 'markdown']]);
 
     await project.write('dashcd.yaml', 'environments:\n  dev:\n  prod:\n');
     const several = await runDashcd(['preview', 'dashboards/checkout.yaml', 'dashboards/hosts.yaml'], { cwd: project.root });

@@ -2,10 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
 import { describe, expect, it } from 'vitest';
-import { renderLayoutSvg } from '../../src/preview/render-layout.js';
+import { PICTURE_WIDTH, renderLayoutSvg } from '../../src/preview/render-layout.js';
 import { markdownExcerpt, wrap } from '../../src/preview/svg-text.js';
 import { CORPUS_DASHBOARDS_DIR } from '../helpers/corpus.js';
-import { drawnTiles, svgSize } from '../helpers/svg-shapes.js';
+import { drawnTiles, fontSizes, svgSize } from '../helpers/svg-shapes.js';
 
 const corpusFiles = readdirSync(CORPUS_DASHBOARDS_DIR).filter((f) => f.endsWith('.json')).sort();
 
@@ -51,7 +51,7 @@ describe('layout preview', () => {
     expect(svg).toContain('>tags: shop · prod</text>');
     expect(svg).toContain('>timeframe: -2h · zone: Shop zone · filter: SERVICE_TYPE</text>');
     const [tile] = drawnTiles(svg);
-    expect(tile?.texts).toEqual(['Notes', 'markdown', 'Runbook Call on-call first']);
+    expect(tile?.texts).toEqual(['Notes', 'Runbook Call on-call first', 'markdown']);
   });
 
   it('escapes every text: names, tags, types and markdown cannot inject markup', () => {
@@ -70,6 +70,67 @@ describe('layout preview', () => {
     const svg = renderLayoutSvg({ dashboardMetadata: { name: 'Bare' }, tiles: [{ tileType: 'HEADER', name: 'h', bounds: null }, 'junk'] });
     expect(drawnTiles(svg)).toHaveLength(2);
     expect(drawnTiles(renderLayoutSvg(null))).toEqual([]);
+  });
+});
+
+describe('tile sketches', () => {
+  const at = (i: number, tile: object) => ({ ...tile, name: `Tile ${i}`, bounds: { top: Math.floor(i / 4) * 228, left: (i % 4) * 304, width: 304, height: 228 } });
+  // What a reviewer should recognise, per tile type and chart setting, and the SVG elements that draw it.
+  const CASES: [object, string, string[]][] = [
+    [{ tileType: 'DATA_EXPLORER', visualConfig: { type: 'GRAPH_CHART' } }, 'line', ['line', 'polyline']],
+    [{ tileType: 'DATA_EXPLORER' }, 'line', ['line', 'polyline']],
+    [{ tileType: 'CUSTOM_CHARTING', filterConfig: { customName: 'CPU usage %', chartConfig: { type: 'TIMESERIES' } } }, 'line', ['line', 'polyline']],
+    [{ tileType: 'DTAQL', type: 'LINE_CHART' }, 'line', ['line', 'polyline']],
+    [{ tileType: 'DATA_EXPLORER', visualConfig: { type: 'SINGLE_VALUE' } }, 'number', ['text']],
+    [{ tileType: 'CUSTOM_CHARTING', filterConfig: { chartConfig: { type: 'SINGLE_VALUE' } } }, 'number', ['text']],
+    [{ tileType: 'SLO' }, 'number', ['text']],
+    [{ tileType: 'DATA_EXPLORER', visualConfig: { type: 'TABLE' } }, 'table', ['rect', 'line', 'line', 'line', 'line', 'line', 'line']],
+    [{ tileType: 'DTAQL', type: 'TABLE' }, 'table', ['rect', 'line', 'line', 'line', 'line', 'line', 'line']],
+    [{ tileType: 'DATA_EXPLORER', visualConfig: { type: 'TOP_LIST' } }, 'toplist', ['rect', 'rect', 'rect', 'rect']],
+    [{ tileType: 'DATA_EXPLORER', visualConfig: { type: 'STACKED_COLUMN' } }, 'columns', ['line', ...Array<string>(8).fill('rect')]],
+    [{ tileType: 'DTAQL', type: 'PIE_CHART' }, 'pie', ['circle', 'path']],
+    [{ tileType: 'DATA_EXPLORER', visualConfig: { type: 'HONEYCOMB' } }, 'honeycomb', Array<string>(8).fill('polygon')],
+    [{ tileType: 'HOSTS' }, 'honeycomb', Array<string>(8).fill('polygon')],
+    [{ tileType: 'DATA_EXPLORER', visualConfig: { type: 'HEATMAP' } }, 'heatmap', Array<string>(24).fill('rect')],
+    [{ tileType: 'OPEN_PROBLEMS' }, 'list', ['circle', 'rect', 'circle', 'rect', 'circle', 'rect', 'circle', 'rect']],
+    [{ tileType: 'APPLICATION_WORLDMAP' }, 'map', ['ellipse', 'ellipse', 'line']],
+    [{ tileType: 'MARKDOWN', markdown: '# Runbook' }, 'markdown', ['text']],
+    [{ tileType: 'MARKDOWN' }, 'markdown', ['rect', 'rect', 'rect']],
+    [{ tileType: 'HEADER' }, 'header', ['rect']],
+    [{ tileType: 'IMAGE' }, 'image', ['rect', 'polygon', 'circle']],
+    [{ tileType: 'PURE_MODEL' }, 'entity', ['circle', 'rect']],
+  ];
+
+  it('draws each tile type with its sketch and its title', () => {
+    const svg = renderLayoutSvg({ dashboardMetadata: { name: 'Sketches' }, tiles: CASES.map(([tile], i) => at(i, tile)) });
+    const tiles = drawnTiles(svg);
+    expect(tiles.map((t) => [t.type, t.glyph, t.glyphShapes])).toEqual(CASES.map(([tile, glyph, shapes]) => [(tile as { tileType: string }).tileType, glyph, shapes]));
+    // The title first: a custom chart's own name, else the tile's.
+    expect(tiles.map((t) => t.texts[0])).toEqual(CASES.map(([tile], i) => (i === 2 ? 'CPU usage %' : `Tile ${i}`)));
+    expect(tiles.find((t) => t.glyph === 'number')?.texts).toContain('42');
+    expect(tiles.find((t) => t.glyph === 'markdown')?.texts).toContain('Runbook');
+  });
+
+  it('a Data Explorer title is its name, not the customName the service fills in; an unnamed tile has no title', () => {
+    const place = (i: number, tile: object) => ({ ...at(i, {}), ...tile });
+    const svg = renderLayoutSvg({ tiles: [place(0, { tileType: 'DATA_EXPLORER', name: 'Response time', customName: 'Data explorer results' }), place(1, { tileType: 'DATA_EXPLORER', name: undefined, customName: 'Only custom' }), place(2, { tileType: 'DATA_EXPLORER', name: ' ' })] });
+    expect(drawnTiles(svg).map((t) => t.texts[0])).toEqual(['Response time', 'Only custom', 'data explorer']);
+  });
+
+  it('a tile too small for its sketch keeps its box, and a header its band', () => {
+    const svg = renderLayoutSvg({ tiles: [{ tileType: 'DATA_EXPLORER', name: 'Tiny', bounds: { top: 0, left: 0, width: 38, height: 38 } }, { tileType: 'HEADER', name: 'Section', bounds: { top: 0, left: 38, width: 304, height: 38 } }] });
+    const [tiny, header] = drawnTiles(svg);
+    expect(tiny?.glyphShapes).toEqual([]);
+    expect(header?.glyphShapes).toEqual(['rect']);
+    expect(header?.texts).toEqual(['Section']);
+  });
+
+  it('scales any dashboard into the picture width with fonts of at least 11 px', () => {
+    for (const file of corpusFiles) {
+      const svg = renderLayoutSvg(JSON.parse(readFileSync(join(CORPUS_DASHBOARDS_DIR, file), 'utf8')));
+      expect(svgSize(svg).width).toBe(PICTURE_WIDTH);
+      expect(Math.min(...fontSizes(svg))).toBeGreaterThanOrEqual(11);
+    }
   });
 });
 

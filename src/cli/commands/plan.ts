@@ -63,10 +63,7 @@ export const planCommand = defineCommand({
     const selection = await selectionFromArgs(flags, positionals, io);
     const mode = await environmentMode(selection.root, flags, io);
     if (mode.kind === 'invalid') return reportInvalid(output, io, mode.diagnostics);
-    if (mode.kind === 'environments') {
-      refuseSingleTargetOutputs(flags, output, outFiles);
-      return planEnvironments(mode, selection, { flags, output }, io);
-    }
+    if (mode.kind === 'environments') return planEnvironments(mode, selection, { flags, output, outFiles }, io);
     // A plan only reads: a pull-request job can (and should) run it with a read-only token.
     return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data'), scopes: ['ReadConfig'] }, io, async (target) => {
       const result = await planFromFlags(selection, flags, io, target);
@@ -104,12 +101,6 @@ function reportInvalid(output: string, io: CommandIo, diagnostics: readonly Diag
   if (output === 'json') io.stdout.write(renderDiagnosticsJson(diagnostics, warnings));
   printDiagnostics(diagnostics, io, warnings, output === 'json' ? 'stderr' : 'stdout');
   return ExitCode.InvalidDesiredState;
-}
-
-/** Per-environment plans print their sections; files and pictures are for one target's plan (not silently dropped). */
-function refuseSingleTargetOutputs(flags: FlagValues, output: string, outFiles: readonly OutFile[]): void {
-  const used = [outFiles.length > 0 ? '--out' : '', stringFlag(flags, 'preview-dir') === undefined ? '' : '--preview-dir', output === 'html' ? '--output html' : ''].filter((s) => s !== '');
-  if (used.length > 0) throw new UsageError(`${used.join(', ')}: not available yet when dashcd.yaml declares environments (plan prints each environment's section to stdout)`);
 }
 
 function listOf(flags: FlagValues, name: string): string[] {

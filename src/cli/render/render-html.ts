@@ -1,7 +1,8 @@
 import type { Plan } from '../../plan/build-plan.js';
 import { renderHtmlPage, type HtmlSection } from '../../preview/render-html.js';
-import { printable, summaryText } from '../../plan/patch-lines.js';
+import { commitText, printable, summaryText } from '../../plan/patch-lines.js';
 import { planPictures } from '../../preview/plan-pictures.js';
+import type { EnvironmentSection } from './render-environments.js';
 
 /**
  * The plan as one self-contained page: the summary, then per dashboard to be written its before/after picture and
@@ -10,6 +11,28 @@ import { planPictures } from '../../preview/plan-pictures.js';
 export function renderPlanHtml(plan: Plan): string {
   const intro = [`Target: ${printable(plan.target)}`, `${summaryText(plan)}.`];
   if (plan.git?.commit) intro.push(`Commit ${plan.git.commit}${plan.git.branch ? ` on ${plan.git.branch}` : ''}${plan.git.dirty ? ' (uncommitted changes)' : ''}`);
+  return renderHtmlPage('dashcd plan', intro, planSections(plan));
+}
+
+/**
+ * A plan over several environments as one page: one section per environment (its target and summary, then its
+ * dashboards as renderPlanHtml draws them), or why it has no plan. Its problems, if invalid, are on stderr.
+ */
+export function renderEnvironmentsHtml(sections: readonly EnvironmentSection[]): string {
+  const git = sections.find((s) => s.status === 'planned')?.plan.git;
+  const title = `dashcd plan for ${sections.length} environment${sections.length === 1 ? '' : 's'}`;
+  const intro = git ? [printable(commitText(git))] : [];
+  return renderHtmlPage(title, intro, sections.map(environmentSection));
+}
+
+function environmentSection(s: EnvironmentSection): HtmlSection {
+  const heading = `${s.name} · ${printable(s.target)}`;
+  if (s.status === 'planned') return { heading, env: s.name, intro: [`${summaryText(s.plan)}.`], sections: planSections(s.plan) };
+  const why = s.status === 'invalid' ? `invalid: ${s.diagnostics.length} problem${s.diagnostics.length === 1 ? '' : 's'} (listed on stderr); nothing planned` : `${s.status === 'no-token' ? 'not planned' : 'unreachable'}: ${printable(s.error)}`;
+  return { heading, env: s.name, intro: [why] };
+}
+
+function planSections(plan: Plan): HtmlSection[] {
   const sections: HtmlSection[] = planPictures(plan).map((p) => ({
     heading: `${p.change.action} ${printable(p.change.name)}${'file' in p.change ? ` (${p.change.file})` : ''}`,
     svg: p.svg,
@@ -17,5 +40,5 @@ export function renderPlanHtml(plan: Plan): string {
   }));
   const others = plan.changes.filter((c) => c.action !== 'unchanged' && c.action !== 'create' && c.action !== 'update');
   if (others.length > 0) sections.push({ heading: 'Other changes', lines: others.map((c) => `- ${c.action} ${printable(c.name)} (id ${c.id})`) });
-  return renderHtmlPage('dashcd plan', intro, sections);
+  return sections;
 }
