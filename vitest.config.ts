@@ -1,10 +1,43 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+const EXCLUDE = [...configDefaults.exclude, '.stryker-tmp/**'];
+
+/**
+ * Test files that replace modules (`vi.mock`): a mock only takes hold in a fresh module graph, so these run
+ * isolated. Found by reading the files, so a new one needs no entry here.
+ */
+const MOCKING = readdirSync('test', { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.test.ts') && /\bvi\.(do)?mock\(/.test(readFileSync(join('test', file), 'utf8')))
+  .map((file) => `test/${file}`);
+
+/**
+ * The files that take longest (measured, tens of seconds each on the 2-core machine), started first so that no
+ * worker is left running one alone at the end. Vitest orders later runs by the durations it cached; on a fresh
+ * clone it has none, and would start the largest files first, which are not these.
+ */
+const LONGEST = [
+  'test/integration/bench-smoke.test.ts',
+  'test/e2e/daemon-git.test.ts',
+  'test/e2e/daemon-chunked-pass.test.ts',
+  'test/integration/server-body-pool.test.ts',
+  'test/e2e/console.test.ts',
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (spec: TestSpecification): number => {
+      const at = LONGEST.findIndex((file) => spec.moduleId.endsWith(file));
+      return at === -1 ? LONGEST.length : at;
+    };
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // Stryker's sandbox copies of the repository (npm run mutate).
-    exclude: [...configDefaults.exclude, '.stryker-tmp/**'],
     // Byte arrays compared as bytes, not index by index (seconds per MB).
     setupFiles: ['test/helpers/byte-equality.ts'],
     // Timeouts only end a hung test: tests wait on conditions, never on time, and the suite must pass on a 2-core
@@ -13,5 +46,11 @@ export default defineConfig({
     hookTimeout: 180_000,
     // Integration tests spawn servers and child processes; two workers match the 2-core machines.
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
+    projects: [
+      { extends: true, test: { name: 'mocks', include: MOCKING, exclude: EXCLUDE, isolate: true } },
+      // Test files share their worker's module graph: importing src/ afresh for each file took a third of the run.
+      { extends: true, test: { name: 'tests', include: ['test/**/*.test.ts'], exclude: [...EXCLUDE, ...MOCKING], isolate: false } },
+    ],
   },
 });
