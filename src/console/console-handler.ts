@@ -4,7 +4,7 @@ import { createAccess, verdict, type AccessOptions, type Caller, type ConsoleSco
 import { dashboardPage, dashboardsPage, environmentsPage } from './dashboard-pages.js';
 import { eventFilterOf, eventsPage } from './events-page.js';
 import { h, page } from './page-shell.js';
-import { dashboardRows, SYNC_STATUSES } from './sync-rows.js';
+import { dashboardRows, ROW_STATUSES } from './sync-rows.js';
 
 const HOUR = 3_600_000;
 const HEADERS = {
@@ -64,7 +64,12 @@ export function createConsoleHandler(source: ConsoleSource, access: AccessOption
     if (parts.length === 1) {
       if (caller.kind === 'anonymous') return signInPage(401, '');
       const readable = (await source.environments()).filter((e) => verdict(caller, e.name, 'ReadConfig') === 'allowed');
-      return { status: 200, html: environmentsPage(readable) };
+      // The cards' counts come from the same state as each dashboards page: the source's own, never the target's.
+      const rows = await Promise.all(readable.map(async (e) => {
+        const state = await source.dashboards(e.name);
+        return state === undefined ? undefined : dashboardRows(state);
+      }));
+      return { status: 200, html: environmentsPage(readable, rows) };
     }
     const [, e, env, view] = parts;
     if (e !== 'e' || env === undefined || parts.length > 4) return notFound();
@@ -82,7 +87,7 @@ export function createConsoleHandler(source: ConsoleSource, access: AccessOption
     const revision = state.kind === 'desired' ? state.revision : undefined;
     if (view === undefined) {
       const status = url.searchParams.get('status') ?? undefined;
-      return { status: 200, html: dashboardsPage(env, rows, (SYNC_STATUSES as readonly string[]).includes(status ?? '') ? status : undefined, revision) };
+      return { status: 200, html: dashboardsPage(env, rows, (ROW_STATUSES as readonly string[]).includes(status ?? '') ? status : undefined, revision) };
     }
     const row = view === 'dashboard' ? rows.find((r) => r.key === url.searchParams.get('key')) : undefined;
     return row ? { status: 200, html: dashboardPage(env, row, revision) } : notFound();

@@ -3,22 +3,32 @@ import { patchedPicture } from '../preview/plan-pictures.js';
 import { diffLine } from '../preview/render-html.js';
 import type { ConsoleEnvironment } from './console-data.js';
 import { envPath, h, page } from './page-shell.js';
-import { SYNC_STATUSES, type DashboardRow } from './sync-rows.js';
+import { statusCounts, type DashboardRow } from './sync-rows.js';
 
-export function environmentsPage(environments: readonly ConsoleEnvironment[]): string {
-  const cards = environments.map((e) => {
+/**
+ * One card per environment: its target, revision and notes, and how many of its dashboards are in each sync state
+ * (`rows`: the same rows its dashboards page lists, from what the console source already holds; undefined: none known).
+ */
+export function environmentsPage(environments: readonly ConsoleEnvironment[], rows: readonly (readonly DashboardRow[] | undefined)[] = []): string {
+  const cards = environments.map((e, i) => {
     const notes = (e.notes ?? []).map((n) => `<li>${h(n)}</li>`).join('');
+    const known = rows[i];
+    const counts = known === undefined ? '' : `<p class="counts">${known.length === 0 ? '<span class="muted">No dashboards.</span>' : statusChips(e.name, known).join(' ')}</p>`;
     return `<section class="card environment" data-env="${h(e.name)}"><h2><a href="${envPath(e.name)}">${h(e.name)}</a></h2>
-<p class="muted">${h(e.target)}</p>${e.revision ? `<p>Revision <code>${h(e.revision)}</code></p>` : ''}${notes ? `<ul>${notes}</ul>` : ''}
+<p class="muted">${h(e.target)}</p>${counts}${e.revision ? `<p>Revision <code>${h(e.revision)}</code></p>` : ''}${notes ? `<ul>${notes}</ul>` : ''}
 <p><a href="${envPath(e.name)}">Dashboards</a> · <a href="${envPath(e.name, '/events')}">Events</a></p></section>`;
   });
   return page('Environments', undefined, `<div class="cards">${cards.join('\n')}</div>`);
 }
 
+/** `3 synced`, `1 drifted`…: one chip per status with dashboards, linking to the dashboards page filtered to it. */
+function statusChips(env: string, rows: readonly DashboardRow[]): string[] {
+  return statusCounts(rows).map(([s, n]) => `<a href="${envPath(env)}?status=${s}"><span class="status status-${s}" data-status="${s}" data-count="${n}">${n} ${s}</span></a>`);
+}
+
 /** The dashboards of one environment with their sync status; `status` keeps only those (a count links to each). */
 export function dashboardsPage(env: string, rows: readonly DashboardRow[], filter: string | undefined, revision: string | undefined): string {
-  const counts = SYNC_STATUSES.map((s) => [s, rows.filter((r) => r.status === s).length] as const).filter(([, n]) => n > 0);
-  const chips = counts.map(([s, n]) => `<a href="${envPath(env)}?status=${s}"><span class="status status-${s}">${n} ${s}</span></a>`);
+  const chips = statusChips(env, rows);
   if (filter !== undefined) chips.push(`<a href="${envPath(env)}">all</a>`);
   const shown = filter === undefined ? rows : rows.filter((r) => r.status === filter);
   const body = shown.map((r) => `<tr class="dashboard" data-status="${r.status}" data-key="${h(r.key)}">

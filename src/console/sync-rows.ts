@@ -4,6 +4,13 @@ import type { ConsoleProblem, DashboardsState } from './console-data.js';
 export const SYNC_STATUSES = ['synced', 'drifted', 'invalid', 'orphan', 'failed'] as const;
 /** `live`: served without desired state (serve), so no sync status. */
 export type SyncStatus = (typeof SYNC_STATUSES)[number] | 'live';
+/** Every status a row can have, in the order counts are shown. */
+export const ROW_STATUSES: readonly SyncStatus[] = [...SYNC_STATUSES, 'live'];
+
+/** How many rows have each status, for the statuses that have any, in ROW_STATUSES order. */
+export function statusCounts(rows: readonly { status: SyncStatus }[]): [SyncStatus, number][] {
+  return ROW_STATUSES.map((s) => [s, rows.filter((r) => r.status === s).length] as [SyncStatus, number]).filter(([, n]) => n > 0);
+}
 
 export interface DashboardRow {
   /** The dashboard id, or for a file that does not parse, its path: what the dashboard page is looked up by. */

@@ -50,5 +50,5 @@ export function diffLine(line: string): string {
 
 export const PAGE_CSS = `body{font-family:system-ui,sans-serif;margin:1rem;color:#24292f}
 .picture svg{max-width:100%;height:auto;border:1px solid #d0d7de}
-pre.diff{background:#f6f8fa;padding:.5rem;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
+pre.diff{background:#f6f8fa;padding:.5rem;overflow-x:auto;white-space:pre-wrap;overflow-wrap:anywhere}
 .add{color:#1a7f37}.remove{color:#cf222e}.change{color:#9a6700}section{margin:1.5rem 0}`;

@@ -17,6 +17,7 @@ import { createAdminApi } from './routes/admin.js';
 import { createDashboardBodyPool, type DashboardBodyPool } from './routes/dashboard-body-pool.js';
 import { createDashboardRoutes } from './routes/dashboards.js';
 import { eventsServerOptions } from './routes/events.js';
+import { createDocumentApi, type DocumentApi } from './documents/document-api.js';
 import { createInstallerRoutes } from './routes/installer.js';
 
 export interface ServerTimeouts {
@@ -81,17 +82,20 @@ export async function startServer<E extends EnvironmentService = EnvironmentServ
   const { dataDir, log, clock = systemClock } = options;
   const ownership = await acquireOwnership(dataDir, { lasting: options.lasting ?? true });
   let environments: EnvironmentRegistry<E> | undefined;
+  let documents: DocumentApi | undefined;
   const bodies = createDashboardBodyPool({ workers: options.bodyWorkers, log });
   try {
     const layout = dataDirLayout(dataDir);
     environments = await openEnvironments<E>({ ...options, layout, log, clock });
-    const handler = buildHandler({ ...options, layout, clock, environments, bodies, adminKey: ownership.adminKey });
-    const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     const bodyLimit = options.bodyLimit ?? BODY_LIMIT_BYTES;
+    documents = createDocumentApi({ environments, layout, clock, log: log.child({ component: 'documents' }), bodyLimit });
+    const handler = buildHandler({ ...options, layout, clock, environments, bodies, documents, adminKey: ownership.adminKey });
+    const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     const server = await listen(handler, options.host ?? '127.0.0.1', options.port ?? 8080, { timeouts, bodyLimit, log });
-    return await running(server, { environments, bodies }, ownership, { log, timeouts });
+    return await running(server, { environments, bodies, documents }, ownership, { log, timeouts });
   } catch (error) {
     await bodies.close();
+    await documents?.close();
     await environments?.close();
     await ownership.release();
     throw error;
@@ -128,7 +132,7 @@ export async function startEmbeddedServer({ dataDir, log }: { dataDir: string; l
 }
 
 function buildHandler<E extends EnvironmentService>(
-  options: ServerOptions<E> & { layout: DataDirLayout; clock: Clock; environments: EnvironmentRegistry<E>; bodies: DashboardBodyPool; adminKey: string },
+  options: ServerOptions<E> & { layout: DataDirLayout; clock: Clock; environments: EnvironmentRegistry<E>; bodies: DashboardBodyPool; documents: DocumentApi; adminKey: string },
 ): RequestListener {
   const { environments, layout, clock, log } = options;
   const context: ServerContext<E> = { environments, layout, clock, log };
@@ -138,7 +142,10 @@ function buildHandler<E extends EnvironmentService>(
     ...(options.routeFactories ?? []).flatMap((factory) => factory(context)),
   ];
   const admin = createAdminApi({ environments, adminKey: options.adminKey, log: log.child({ component: 'admin' }) });
-  const api = createRequestHandler({ environments, routes, admin, log, clock, bodyLimit: options.bodyLimit });
+  const classic = createRequestHandler({ environments, routes, admin, log, clock, bodyLimit: options.bodyLimit });
+  // The platform Document service and its token endpoint (/platform/…, /sso/…) have their own auth and envelope.
+  const { documents } = options;
+  const api: RequestListener = (req, res) => (documents.handles(req.url ?? '') ? documents.listener(req, res) : classic(req, res));
   const { extraHandler } = options;
   return extraHandler ? (req, res) => extraHandler(req, res) || api(req, res) : api;
 }
@@ -221,7 +228,7 @@ function trackInFlight(server: Server, handler: RequestListener, refused: (socke
 
 async function running<E extends EnvironmentService>(
   server: Server,
-  { environments, bodies }: { environments: EnvironmentRegistry<E>; bodies: DashboardBodyPool },
+  { environments, bodies, documents }: { environments: EnvironmentRegistry<E>; bodies: DashboardBodyPool; documents: DocumentApi },
   ownership: Ownership,
   { log, timeouts }: { log: Logger; timeouts: Required<ServerTimeouts> },
 ): Promise<RunningServer<E>> {
@@ -235,6 +242,7 @@ async function running<E extends EnvironmentService>(
     await stopped;
     clearTimeout(grace);
     await bodies.close();
+    await documents.close();
     await environments.close();
     await ownership.release();
     log.info({ url }, 'dashcd API stopped');

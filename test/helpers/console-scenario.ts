@@ -15,16 +15,23 @@ export interface ConsoleScenario {
 /** What each sample dashboard's console status must be. */
 export const EXPECTED_STATUS = { 'Web v1': 'synced', 'DB v1': 'drifted', 'Gone v1': 'orphan', 'dashboards/bad.yaml': 'invalid' } as const;
 
+/** What each environment card of the scenario counts: the statuses above, one dashboard each. */
+export const EXPECTED_COUNTS = { synced: '1', drifted: '1', invalid: '1', orphan: '1' } as const;
+
 /**
  * A daemon (no self-heal, events simulated and archived) over sample dashboards in every sync state: Web synced, DB
  * edited live (drifted), Gone's file deleted after it was applied (orphan), bad.yaml invalid; and events archived.
+ * The folder is a git work tree whose last two edits are not committed, so its revision says "uncommitted changes".
  */
 export async function consoleScenario(scope: DaemonScope): Promise<ConsoleScenario> {
-  const project = await scope.createProject({
-    'dashboards/web.yaml': dashboardYaml('Web'),
-    'dashboards/db.yaml': dashboardYaml('DB'),
-    'dashboards/gone.yaml': dashboardYaml('Gone'),
-  });
+  const project = await scope.createProject(
+    {
+      'dashboards/web.yaml': dashboardYaml('Web'),
+      'dashboards/db.yaml': dashboardYaml('DB'),
+      'dashboards/gone.yaml': dashboardYaml('Gone'),
+    },
+    { git: true },
+  );
   const d = await scope.startDaemon(['--resync', '1s', '--poll', '200ms', '--no-self-heal', '--simulate-events'], { cwd: project.root });
   const token = await createToken(project.root, '.dashcd', 'ReadConfig,WriteConfig');
   const id = (await d.status()).files['dashboards/db.yaml']?.id ?? '';

@@ -15,6 +15,14 @@ import { dataFlag } from '../common-flags.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { ownerAdmin, type OwnerAdmin } from '../owner-admin.js';
 import { closest } from '../parse-args.js';
+import {
+  PLATFORM_SCOPE_LIST,
+  PLATFORM_TOKEN_FLAGS,
+  createPlatformCredential,
+  renderPlatformCredentials,
+  revokePlatformCredential,
+  wantsPlatformCredential,
+} from './platform-token.js';
 
 const envFlag: FlagSpec = { type: 'string', description: 'Environment id', default: DEFAULT_ENVIRONMENT, valueName: 'id' };
 const VALID_SCOPES = Object.entries(SCOPE_DESCRIPTIONS).map(([scope, description]) => `${scope} (${description})`).join(', ');
@@ -24,22 +32,27 @@ const WHERE =
 
 export const tokenCreateCommand = defineCommand({
   path: ['token', 'create'],
-  summary: 'Create an API token; it is printed once, alone on the last line of stdout',
-  description: WHERE,
+  summary: 'Create an API token (or, with platform scopes, a platform token or OAuth client); it is printed once, alone on the last line of stdout',
+  description: `${WHERE} Platform scopes (${PLATFORM_SCOPE_LIST}) make a platform token for the Document service instead (Authorization: Bearer), or with --oauth-client an OAuth client; those live in <data>/env/<env>/platform-tokens.json, written directly.`,
   flags: {
     data: dataFlag,
     env: envFlag,
-    scopes: { type: 'string', description: `Comma-separated scopes: ${Object.keys(SCOPE_DESCRIPTIONS).join(', ')}`, valueName: 'list', multiple: true },
+    scopes: { type: 'string', description: `Comma-separated scopes: ${Object.keys(SCOPE_DESCRIPTIONS).join(', ')}; or platform scopes`, valueName: 'list', multiple: true },
     name: { type: 'string', description: 'A label shown by token list, usable with token revoke', default: 'unnamed', valueName: 'name' },
+    ...PLATFORM_TOKEN_FLAGS,
   },
   examples: [
     'dashcd token create --scopes ReadConfig,WriteConfig --name ci',
     'export DT_API_TOKEN=$(dashcd token create --env staging --scopes DataExport --name archiver | tail -n 1)',
+    'export DT_PLATFORM_TOKEN=$(dashcd token create --scopes document:documents:read,document:documents:write --name docs | tail -n 1)',
+    'dashcd token create --oauth-client --scopes document:documents:read,document:documents:write --name ci-client',
   ],
   async run({ flags }, io) {
-    const scopes = parseScopes(listFlag(flags, 'scopes'));
-    const name = stringFlag(flags, 'name') ?? 'unnamed';
     const { root, env } = location(flags, io);
+    const raw = listFlag(flags, 'scopes');
+    if (wantsPlatformCredential(raw, flags)) return createPlatformCredential(root, env, raw, flags, io);
+    const scopes = parseScopes(raw);
+    const name = stringFlag(flags, 'name') ?? 'unnamed';
     const { token, info } = await withTokens(root, io, 'write', {
       viaOwner: (admin) => admin.createToken(env, { name, scopes }),
       viaFile: async () => (await openStore(root, env)).create({ name, scopes }),
@@ -66,7 +79,9 @@ export const tokenListCommand = defineCommand({
       },
     });
     io.stdout.write(renderTokenTable(tokens));
-    if (tokens.length === 0) io.stderr.write(`No tokens in environment ${env}; create one with 'dashcd token create'.\n`);
+    const platform = await renderPlatformCredentials(root, env);
+    if (platform !== '') io.stdout.write(`\nPlatform tokens and OAuth clients:\n${platform}`);
+    if (tokens.length === 0 && platform === '') io.stderr.write(`No tokens in environment ${env}; create one with 'dashcd token create'.\n`);
     return ExitCode.Success;
   },
 });
@@ -81,6 +96,10 @@ export const tokenRevokeCommand = defineCommand({
   async run({ flags, positionals }, io) {
     const idOrName = positionals[0] ?? '';
     const { root, env } = location(flags, io);
+    if (await revokePlatformCredential(root, env, idOrName)) {
+      io.stderr.write(`Revoked platform credential '${idOrName}' in environment ${env}.\n`);
+      return ExitCode.Success;
+    }
     const revoked = await withTokens(root, io, 'write', {
       viaOwner: (admin) => admin.revokeToken(env, idOrName),
       viaFile: async () => {

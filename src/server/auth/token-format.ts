@@ -10,15 +10,27 @@ export const TOKEN_LENGTH = TOKEN_PREFIX.length + 1 + PUBLIC_ID_LENGTH + 1 + SEC
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 const PUBLIC_ID = /^[A-Z2-7]{24}$/;
 const TOKEN_SHAPE = /^dt0c01\.([A-Z2-7]{24})\.[A-Z2-7]{64}$/;
+const SECRET = /^[A-Z2-7]{64}$/;
 
 export function isPublicId(value: string): boolean {
   return PUBLIC_ID.test(value);
 }
 
-/** A fresh token: 120 random bits of public id, 320 random bits of secret. */
-export function generateToken(): { token: string; publicId: string } {
+/**
+ * A fresh token: 120 random bits of public id, 320 random bits of secret. The same shape serves the platform's
+ * credentials under their own prefixes (platform-credentials.ts).
+ */
+export function generateToken(prefix: string = TOKEN_PREFIX): { token: string; publicId: string } {
   const publicId = randomSymbols(PUBLIC_ID_LENGTH);
-  return { token: `${TOKEN_PREFIX}.${publicId}.${randomSymbols(SECRET_LENGTH)}`, publicId };
+  return { token: `${prefix}.${publicId}.${randomSymbols(SECRET_LENGTH)}`, publicId };
+}
+
+/** The public id of a well-formed `<prefix>.<public id>.<secret>` token; `undefined` for anything else. */
+export function publicIdWithPrefix(token: unknown, prefix: string): string | undefined {
+  if (typeof token !== 'string' || token.length !== prefix.length + 2 + PUBLIC_ID_LENGTH + SECRET_LENGTH || !token.startsWith(`${prefix}.`)) return undefined;
+  const publicId = token.slice(prefix.length + 1, prefix.length + 1 + PUBLIC_ID_LENGTH);
+  const secret = token.slice(prefix.length + 2 + PUBLIC_ID_LENGTH);
+  return token[prefix.length + 1 + PUBLIC_ID_LENGTH] === '.' && isPublicId(publicId) && SECRET.test(secret) ? publicId : undefined;
 }
 
 /** The public id of a well-formed token; `undefined` for anything else (wrong length, alphabet or prefix). */

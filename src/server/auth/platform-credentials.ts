@@ -1,0 +1,213 @@
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { open, readFile, stat, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import { mkdirDurable, writeFileDurable } from '../../lib/durable-file.js';
+import { PlatformScope } from '../../schema/scopes.js';
+import { TokenName } from './token-records.js';
+import { digestToken, generateToken, publicIdWithPrefix } from './token-format.js';
+
+/**
+ * The platform's credentials of one environment: platform tokens (`dt0s16.<public id>.<secret>`, sent as
+ * `Authorization: Bearer`) and OAuth clients (id `dt0s02.<public id>`, secret `dt0s02.<public id>.<secret>`), which
+ * trade their secret for a short-lived access token at the token endpoint. Each has a subject (the owner of what it
+ * creates) and platform scopes. As with API tokens only SHA-256 digests are stored; the file (`platform-tokens.json`,
+ * mode 0600) is written by the CLI alone, and a running server reads it again when it changes.
+ */
+
+export const PLATFORM_TOKEN_PREFIX = 'dt0s16';
+export const OAUTH_CLIENT_PREFIX = 'dt0s02';
+/** The lifetime of an OAuth access token, as Dynatrace SSO grants it. */
+export const ACCESS_TOKEN_SECONDS = 300;
+
+export const CredentialKind = z.enum(['platform-token', 'oauth-client']);
+export type CredentialKind = z.infer<typeof CredentialKind>;
+
+export const CredentialInfo = z.object({
+  kind: CredentialKind,
+  id: z.string(),
+  name: z.string(),
+  scopes: z.array(PlatformScope),
+  subject: z.string(),
+  createdAt: z.string(),
+});
+export type CredentialInfo = z.infer<typeof CredentialInfo>;
+
+const StoredCredential = CredentialInfo.extend({ sha256: z.string().regex(/^[0-9a-f]{64}$/) });
+type StoredCredential = z.infer<typeof StoredCredential>;
+const CredentialFile = z.object({ version: z.literal(1), credentials: z.array(StoredCredential) });
+
+export const CreateCredentialInput = z.object({
+  kind: CredentialKind,
+  name: TokenName,
+  scopes: z.array(PlatformScope).min(1, 'A platform credential needs at least one scope.'),
+  subject: z.string().regex(/^[A-Za-z0-9._@-]{1,128}$/, 'A subject is 1 to 128 letters, digits, dots, dashes, underscores or @.').optional(),
+});
+export type CreateCredentialInput = z.input<typeof CreateCredentialInput>;
+
+/** Who a verified credential speaks for. */
+export interface Principal {
+  readonly subject: string;
+  readonly scopes: readonly PlatformScope[];
+}
+
+const RELOAD_INTERVAL_MS = 250;
+
+/** Reads the file again when it changed (at most every 250 ms), verifies tokens and client secrets, issues access tokens. */
+export class PlatformCredentials {
+  private records: StoredCredential[] = [];
+  private signature = '';
+  private lastCheck = Number.NEGATIVE_INFINITY;
+  private readonly accessTokens = new Map<string, Principal & { readonly expiresAt: number }>();
+
+  constructor(
+    private readonly file: string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** A platform token's principal; undefined for anything unknown. */
+  async verifyPlatformToken(token: string): Promise<Principal | undefined> {
+    return this.verifySecret('platform-token', PLATFORM_TOKEN_PREFIX, token);
+  }
+
+  /** A live access token's principal (issued by `grant`); undefined for anything unknown or expired. */
+  verifyAccessToken(token: string): Principal | undefined {
+    const digest = digestToken(token).toString('hex');
+    const found = this.accessTokens.get(digest);
+    if (!found || found.expiresAt <= this.now()) return undefined;
+    return found;
+  }
+
+  /**
+   * The client-credentials grant: the client's secret checked, the scopes asked for (all of the client's when none)
+   * within the client's. `invalid_client` / `invalid_scope` as RFC 6749 §5.2 names them.
+   */
+  async grant(clientId: string, secret: string, scopes: readonly string[] | undefined): Promise<
+    | { ok: true; accessToken: string; scopes: readonly PlatformScope[]; expiresIn: number }
+    | { ok: false; error: 'invalid_client' | 'invalid_scope'; description: string }
+  > {
+    const client = await this.verifySecret('oauth-client', OAUTH_CLIENT_PREFIX, secret);
+    // The id is the secret's first two parts: a secret presented with another client's id is refused.
+    if (!client || clientId !== `${OAUTH_CLIENT_PREFIX}.${publicIdWithPrefix(secret, OAUTH_CLIENT_PREFIX) ?? ''}`) {
+      return { ok: false, error: 'invalid_client', description: 'Unknown client id or wrong client secret.' };
+    }
+    const granted = scopes ?? client.scopes;
+    const foreign = granted.filter((scope) => !client.scopes.includes(scope as PlatformScope));
+    if (foreign.length > 0) return { ok: false, error: 'invalid_scope', description: `The client may not ask for: ${foreign.join(' ')}.` };
+    const accessToken = randomBytes(32).toString('base64url');
+    const now = this.now();
+    for (const [digest, { expiresAt }] of this.accessTokens) if (expiresAt <= now) this.accessTokens.delete(digest);
+    this.accessTokens.set(digestToken(accessToken).toString('hex'), {
+      subject: client.subject,
+      scopes: granted as PlatformScope[],
+      expiresAt: now + ACCESS_TOKEN_SECONDS * 1000,
+    });
+    return { ok: true, accessToken, scopes: granted as PlatformScope[], expiresIn: ACCESS_TOKEN_SECONDS };
+  }
+
+  private async verifySecret(kind: CredentialKind, prefix: string, secret: string): Promise<Principal | undefined> {
+    const id = publicIdWithPrefix(secret, prefix);
+    if (id === undefined) return undefined;
+    const find = () => this.records.find((candidate) => candidate.id === id && candidate.kind === kind);
+    await this.refresh(false);
+    // A credential created a moment ago (the command just printed it) is looked for in the file at once.
+    const record = find() ?? (await this.refresh(true), find());
+    if (!record || !timingSafeEqual(digestToken(secret), Buffer.from(record.sha256, 'hex'))) return undefined;
+    return { subject: record.subject, scopes: record.scopes };
+  }
+
+  private async refresh(force: boolean): Promise<void> {
+    const now = this.now();
+    if (!force && now - this.lastCheck < RELOAD_INTERVAL_MS) return;
+    this.lastCheck = now;
+    const signature = await fileSignature(this.file);
+    if (signature === this.signature) return;
+    try {
+      this.records = await readCredentials(this.file);
+      this.signature = signature;
+    } catch {
+      // A hand edit that broke the file keeps the last good set; the next change is read again.
+    }
+  }
+}
+
+/** Every credential of the file, without digests. */
+export async function listCredentials(file: string): Promise<CredentialInfo[]> {
+  return (await readCredentials(file)).map(({ sha256: _digest, ...info }) => info);
+}
+
+/** Creates a credential; the secret is returned once and never stored. */
+export async function createCredential(file: string, input: CreateCredentialInput, now = new Date()): Promise<{ secret: string; clientId?: string; info: CredentialInfo }> {
+  const { kind, name, scopes, subject = randomUUID() } = CreateCredentialInput.parse(input);
+  const prefix = kind === 'platform-token' ? PLATFORM_TOKEN_PREFIX : OAUTH_CLIENT_PREFIX;
+  return mutate(file, (records) => {
+    let fresh = generateToken(prefix);
+    while (records.some((record) => record.id === fresh.publicId)) fresh = generateToken(prefix);
+    const info: CredentialInfo = { kind, id: fresh.publicId, name, scopes: [...new Set(scopes)], subject, createdAt: now.toISOString() };
+    const result = { secret: fresh.token, info, ...(kind === 'oauth-client' ? { clientId: `${prefix}.${fresh.publicId}` } : {}) };
+    return { records: [...records, { ...info, sha256: digestToken(fresh.token).toString('hex') }], result };
+  });
+}
+
+/** Removes by public id (or client id), else by name; false when nothing matches; an ambiguous name throws. */
+export async function revokeCredential(file: string, idOrName: string): Promise<boolean> {
+  const id = idOrName.startsWith(`${OAUTH_CLIENT_PREFIX}.`) ? idOrName.slice(OAUTH_CLIENT_PREFIX.length + 1) : idOrName;
+  return mutate(file, (records) => {
+    const byId = records.filter((record) => record.id === id);
+    const matches = byId.length > 0 ? byId : records.filter((record) => record.name === idOrName);
+    if (matches.length > 1) throw new Error(`name '${idOrName}' matches ${matches.length} platform credentials — revoke by id`);
+    if (matches.length === 0) return { records, result: false };
+    return { records: records.filter((record) => record !== matches[0]), result: true };
+  });
+}
+
+async function readCredentials(file: string): Promise<StoredCredential[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const parsed = CredentialFile.safeParse(JSON.parse(text));
+  if (!parsed.success) throw new Error(`platform credential file ${file} has an unexpected shape: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  return parsed.data.credentials;
+}
+
+const LOCK_ATTEMPTS = 100;
+const LOCK_WAIT_MS = 20;
+
+/**
+ * One read-modify-write of the file at a time across processes (an exclusive lock file beside it); the new file is
+ * written durably. The server never writes it, so commands may change it while a server runs.
+ */
+async function mutate<T>(file: string, change: (records: StoredCredential[]) => { records: StoredCredential[]; result: T }): Promise<T> {
+  await mkdirDurable(dirname(file));
+  const lock = `${file}.lock`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await (await open(lock, 'wx', 0o600)).close();
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= LOCK_ATTEMPTS) {
+        throw new Error(`cannot lock ${file}: ${lock} exists — another token command is running, or one was killed (then remove the lock file)`, { cause: error });
+      }
+      await new Promise((resolve) => setTimeout(resolve, LOCK_WAIT_MS));
+    }
+  }
+  try {
+    const current = await readCredentials(file);
+    const { records, result } = change(current);
+    if (records !== current) {
+      await writeFileDurable(file, `${JSON.stringify({ version: 1, credentials: records }, null, 2)}\n`, { mode: 0o600 });
+    }
+    return result;
+  } finally {
+    await unlink(lock).catch(() => undefined);
+  }
+}
+
+async function fileSignature(file: string): Promise<string> {
+  const info = await stat(file).catch(() => undefined);
+  return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : 'missing';
+}

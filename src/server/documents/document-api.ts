@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import type { Clock } from '../../lib/clock.js';
+import { redactText, type Logger } from '../../lib/logger.js';
+import { DOCUMENT_CONTENT_MAX_BYTES, platformErrorEnvelope } from '../../schema/documents.js';
+import { DEFAULT_ENVIRONMENT, EnvironmentId } from '../../schema/ids.js';
+import { PLATFORM_SCOPE_DESCRIPTIONS } from '../../schema/scopes.js';
+import { PlatformCredentials, type Principal } from '../auth/platform-credentials.js';
+import type { DataDirLayout } from '../data-dir.js';
+import type { EnvironmentRegistry } from '../environments.js';
+import { HttpError } from '../http/http-error.js';
+import { createRouter, splitPath } from '../http/router.js';
+import { StoreError } from '../store/store-error.js';
+import { DOCUMENT_ROUTES, type DocumentResponse, type DocumentRoute } from './document-routes.js';
+import { DocumentService } from './document-service.js';
+import { openDocumentStore, type DocumentStore } from './document-store.js';
+import { answerTokenRequest } from './oauth-token.js';
+
+export interface DocumentApiDeps {
+  readonly environments: EnvironmentRegistry;
+  readonly layout: DataDirLayout;
+  readonly clock: Clock;
+  readonly log: Logger;
+  /** The API's own body limit: above it node:http leaves `Expect: 100-continue` to us. */
+  readonly bodyLimit: number;
+}
+
+export interface DocumentApi {
+  /** Whether the URL is the Document service's or the token endpoint's (`/platform/…`, `/sso/…`, per environment too). */
+  handles(url: string): boolean;
+  listener(req: IncomingMessage, res: ServerResponse): void;
+  /** Lets writes in flight finish and closes every environment's document store. */
+  close(): Promise<void>;
+}
+
+interface DocumentEnvironment {
+  readonly service: DocumentService;
+  readonly store: DocumentStore;
+  readonly credentials: PlatformCredentials;
+}
+
+const DOCUMENT_PREFIX = ['platform', 'document', 'v1'];
+const TOKEN_PATH = ['sso', 'oauth2', 'token'];
+const HANDLED = /^(?:\/e\/[^/?]*)?\/(?:platform|sso)(?:[/?]|$)/;
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+const MAX_UPLOAD_BYTES = DOCUMENT_CONTENT_MAX_BYTES + 1024 * 1024;
+
+/**
+ * The platform Document service and its OAuth token endpoint on the embedded server, beside the classic API:
+ * `/platform/document/v1/…` for `local`, `/e/{env}/platform/document/v1/…` for the others, likewise
+ * `/sso/oauth2/token`. Its own auth (`Authorization: Bearer` with a platform token or an OAuth access token, and
+ * platform scopes) and its own error envelope (`details.errorRef`), since both differ from the classic API's.
+ * Each environment's store opens on first use under `env/<env>/documents/`.
+ */
+export function createDocumentApi(deps: DocumentApiDeps): DocumentApi {
+  const router = createRouter(DOCUMENT_ROUTES);
+  const opened = new Map<EnvironmentId, Promise<DocumentEnvironment>>();
+  let closed = false;
+
+  const environment = async (raw: string): Promise<{ id: EnvironmentId; documents: DocumentEnvironment }> => {
+    const parsed = EnvironmentId.safeParse(raw);
+    const known = parsed.success ? (deps.environments.get(parsed.data) ?? (await deps.environments.find(parsed.data))) : undefined;
+    if (!parsed.success || !known) throw new HttpError(404, `Environment ${raw.slice(0, 80)} not found.`);
+    if (closed) throw new StoreError('STORE_CLOSED', 'The server is shutting down.');
+    let documents = opened.get(parsed.data);
+    if (!documents) {
+      documents = openEnvironment(parsed.data, deps);
+      opened.set(parsed.data, documents);
+      documents.catch(() => opened.delete(parsed.data));
+    }
+    return { id: parsed.data, documents: await documents };
+  };
+
+  const dispatch = async (req: IncomingMessage, res: ServerResponse): Promise<DocumentResponse> => {
+    const url = req.url ?? '/';
+    const mark = url.indexOf('?');
+    const segments = splitPath(mark === -1 ? url : url.slice(0, mark));
+    const query = new URLSearchParams(mark === -1 ? '' : url.slice(mark + 1));
+    const start = segments[0] === 'e' ? 2 : 0;
+    const rest = segments.slice(start);
+    const { documents } = await environment(start === 2 ? (segments[1] ?? '') : DEFAULT_ENVIRONMENT);
+    if (rest.length === TOKEN_PATH.length && TOKEN_PATH.every((segment, i) => rest[i] === segment)) {
+      if (req.method !== 'POST') throw new HttpError(405, 'Method not allowed here; allowed: POST.', undefined, { allow: 'POST' });
+      return answerTokenRequest(req, documents.credentials);
+    }
+    if (!DOCUMENT_PREFIX.every((segment, i) => rest[i] === segment)) throw new HttpError(404, `No resource at ${url.slice(0, 80)}`);
+    const match = router(req.method ?? 'GET', segments, start + DOCUMENT_PREFIX.length);
+    if (match.kind === 'method-not-allowed') throw new HttpError(405, `Method not allowed here; allowed: ${match.allow.join(', ')}.`, undefined, { allow: match.allow.join(', ') });
+    if (match.kind === 'not-found') throw new HttpError(404, `No resource at ${url.slice(0, 80)}`);
+    const principal = await authenticate(req.headers.authorization, documents.credentials, match.route);
+    inviteBody(req, res, deps.bodyLimit);
+    return match.route.handle({ req, params: match.params, query, caller: { subject: principal.subject }, service: documents.service });
+  };
+
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    dispatch(req, res).then(
+      (response) => send(res, response),
+      (error: unknown) => {
+        const errorRef = randomUUID();
+        const failure = asHttpError(error);
+        if (failure.status >= 500) deps.log.error({ err: error, errorRef, method: req.method, url: redactText(req.url ?? '') }, 'document request failed');
+        send(res, { status: failure.status, body: platformErrorEnvelope(failure.status, failure.message, errorRef), headers: { ...failure.headers, ...(req.complete ? {} : { connection: 'close' }) } });
+      },
+    );
+  };
+
+  return {
+    handles: (url) => HANDLED.test(url),
+    listener,
+    async close() {
+      closed = true;
+      const all = await Promise.allSettled(opened.values());
+      await Promise.all(all.map((result) => (result.status === 'fulfilled' ? result.value.store.close() : undefined)));
+    },
+  };
+}
+
+async function openEnvironment(env: EnvironmentId, { layout, clock, log }: DocumentApiDeps): Promise<DocumentEnvironment> {
+  const store = await openDocumentStore({ dir: join(layout.envDir(env), 'documents'), log: log.child({ env, component: 'document-store' }) });
+  return {
+    store,
+    service: new DocumentService(store, clock),
+    credentials: new PlatformCredentials(platformCredentialsFile(layout, env), () => clock.now()),
+  };
+}
+
+export function platformCredentialsFile(layout: DataDirLayout, env: EnvironmentId): string {
+  return join(layout.envDir(env), 'platform-tokens.json');
+}
+
+/** 401 without a usable bearer token, 403 without the route's scope. */
+async function authenticate(header: string | undefined, credentials: PlatformCredentials, route: DocumentRoute): Promise<Principal> {
+  const token = BEARER.exec(header ?? '')?.[1];
+  if (!token) throw new HttpError(401, "Authentication required: send 'Authorization: Bearer <platform token or OAuth access token>'.", undefined, { 'www-authenticate': 'Bearer realm="dashcd"' });
+  const principal = (await credentials.verifyPlatformToken(token)) ?? credentials.verifyAccessToken(token);
+  if (!principal) throw new HttpError(401, 'The bearer token is unknown, revoked or expired.', undefined, { 'www-authenticate': 'Bearer realm="dashcd", error="invalid_token"' });
+  if (!principal.scopes.includes(route.scope)) {
+    throw new HttpError(403, `Forbidden: the token lacks the scope ${route.scope} (${PLATFORM_SCOPE_DESCRIPTIONS[route.scope]}).`);
+  }
+  return principal;
+}
+
+/** node:http invites a body (`100 Continue`) only up to the classic API's limit; documents may be larger. */
+function inviteBody(req: IncomingMessage, res: ServerResponse, bodyLimit: number): void {
+  const declared = Number(req.headers['content-length']);
+  if (req.headers.expect?.toLowerCase() === '100-continue' && declared > bodyLimit && declared <= MAX_UPLOAD_BYTES) res.writeContinue();
+}
+
+function asHttpError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  if (error instanceof StoreError && error.code === 'STORE_CLOSED') return new HttpError(503, 'The server is shutting down; retry shortly.', undefined, { 'retry-after': '1' });
+  return new HttpError(500, 'Internal server error; the server log has the details under this errorRef.');
+}
+
+function send(res: ServerResponse, { status, body, headers = {} }: DocumentResponse): void {
+  if (res.destroyed || res.headersSent) {
+    if (body instanceof Readable) body.destroy();
+    return;
+  }
+  if (status === 204 || body === undefined) {
+    res.writeHead(status, headers);
+    res.end();
+    return;
+  }
+  if (body instanceof Readable) {
+    body.once('error', () => res.destroy());
+    res.once('close', () => body.destroy());
+    res.writeHead(status, headers);
+    if (res.req.method === 'HEAD') {
+      body.destroy();
+      res.end();
+      return;
+    }
+    body.pipe(res);
+    return;
+  }
+  const bytes = Buffer.from(JSON.stringify(body));
+  res.writeHead(status, { 'content-type': 'application/json', ...headers, 'content-length': String(bytes.length) });
+  res.end(bytes);
+}

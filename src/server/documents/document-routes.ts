@@ -1,0 +1,245 @@
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+import { closingDelimiter, multipartContentType, newBoundary, partHead } from '../../lib/multipart-write.js';
+import { DOCUMENT_VERSION_HEADER, LOCKING_VERSION_PARAM, isDocumentId } from '../../schema/documents.js';
+import type { PlatformScope } from '../../schema/scopes.js';
+import { HttpError } from '../http/http-error.js';
+import type { StoredDocument } from './document-record.js';
+import { createInput, readDocumentForm, updateInput } from './document-form.js';
+import type { Caller, DocumentService } from './document-service.js';
+import { listPage } from './list-query.js';
+
+export type DocumentMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface DocumentRequest {
+  readonly req: IncomingMessage;
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: URLSearchParams;
+  readonly caller: Caller;
+  readonly service: DocumentService;
+}
+
+/** JSON unless `body` is bytes or a stream (then `headers` carry its type). */
+export interface DocumentResponse {
+  readonly status: number;
+  readonly body?: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export interface DocumentRoute {
+  readonly method: DocumentMethod;
+  /** Below `/platform/document/v1`. */
+  readonly path: string;
+  readonly scope: PlatformScope;
+  handle(request: DocumentRequest): Promise<DocumentResponse>;
+}
+
+const READ: PlatformScope = 'document:documents:read';
+const WRITE: PlatformScope = 'document:documents:write';
+
+/** The Document service's calls a GitOps tool makes (snapshots, locks and shares are not among them). */
+export const DOCUMENT_ROUTES: readonly DocumentRoute[] = [
+  {
+    method: 'POST',
+    path: '/documents',
+    scope: WRITE,
+    async handle({ req, caller, service }) {
+      const record = await service.create(createInput(await readDocumentForm(req, () => service.upload())), caller);
+      return { status: 201, body: service.metadata(record, caller), headers: versionHeader(record) };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/documents',
+    scope: READ,
+    async handle({ query, caller, service }) {
+      const description = (query.get('add-fields') ?? '').split(',').some((field) => field.trim() === 'description');
+      const page = listPage(service.list(caller), query);
+      return {
+        status: 200,
+        body: {
+          documents: page.items.map((record) => service.metadata(record, caller, { description })),
+          totalCount: page.totalCount,
+          ...(page.nextPageKey ? { nextPageKey: page.nextPageKey } : {}),
+        },
+      };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/documents/{id}',
+    scope: READ,
+    async handle({ params, caller, service }) {
+      const { record, stream } = await service.content(documentId(params), caller);
+      return multipartDocument(service.metadata(record, caller), record, stream);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/documents/{id}/metadata',
+    scope: READ,
+    async handle({ params, caller, service }) {
+      const record = service.get(documentId(params), caller);
+      return { status: 200, body: service.metadata(record, caller), headers: versionHeader(record) };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/documents/{id}/content',
+    scope: READ,
+    async handle({ params, caller, service }) {
+      const { record, stream } = await service.content(documentId(params), caller);
+      return {
+        status: 200,
+        body: stream,
+        headers: { 'content-type': record.content.contentType, 'content-length': String(record.content.size), ...versionHeader(record) },
+      };
+    },
+  },
+  {
+    method: 'PATCH',
+    path: '/documents/{id}',
+    scope: WRITE,
+    async handle({ req, params, query, caller, service }) {
+      const id = documentId(params);
+      const version = lockingVersion(query);
+      const input = updateInput(await readDocumentForm(req, () => service.upload()));
+      const record = await service.update(id, version, input, caller);
+      return { status: 200, body: { documentMetadata: service.metadata(record, caller) }, headers: versionHeader(record) };
+    },
+  },
+  {
+    method: 'PATCH',
+    path: '/documents/{id}/metadata',
+    scope: WRITE,
+    async handle({ req, params, query, caller, service }) {
+      const id = documentId(params);
+      const version = lockingVersion(query);
+      const form = await readDocumentForm(req, () => service.upload());
+      if (form.content) {
+        await form.content.upload.discard();
+        throw new HttpError(400, "The metadata update takes 'name' and 'type' only; send content to PUT /documents/{id}/content.");
+      }
+      const { name, type } = updateInput(form);
+      const record = await service.update(id, version, { ...(name !== undefined ? { name } : {}), ...(type !== undefined ? { type } : {}) }, caller);
+      return { status: 200, body: service.metadata(record, caller), headers: versionHeader(record) };
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/documents/{id}/content',
+    scope: WRITE,
+    async handle({ req, params, query, caller, service }) {
+      const id = documentId(params);
+      const version = lockingVersion(query);
+      const form = await readDocumentForm(req, () => service.upload());
+      if (!form.content) throw new HttpError(400, "Replacing the content needs a 'content' part.");
+      const record = await service.update(id, version, { content: form.content }, caller);
+      return { status: 200, body: service.metadata(record, caller), headers: versionHeader(record) };
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/documents/{id}',
+    scope: 'document:documents:delete',
+    async handle({ params, query, caller, service }) {
+      await service.trash(documentId(params), lockingVersion(query), caller);
+      return { status: 204 };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/trash/documents',
+    scope: 'document:trash.documents:read',
+    async handle({ query, caller, service }) {
+      const page = listPage(service.trashList(caller), query, { sortable: false });
+      return {
+        status: 200,
+        body: {
+          documents: page.items.map((record) => ({ id: record.id, name: record.name, type: record.type, deletionInfo: record.trashed })),
+          totalCount: page.totalCount,
+          ...(page.nextPageKey ? { nextPageKey: page.nextPageKey } : {}),
+        },
+      };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/trash/documents/{id}',
+    scope: 'document:trash.documents:read',
+    async handle({ params, caller, service }) {
+      const record = service.trashed(documentId(params), caller);
+      const { id, name, type, version, owner, modificationInfo, trashed } = record;
+      return { status: 200, body: { id, name, type, version, owner, modificationInfo, deletionInfo: trashed } };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/trash/documents/{id}/restore',
+    scope: 'document:trash.documents:restore',
+    async handle({ params, caller, service }) {
+      await service.restore(documentId(params), caller);
+      return { status: 204 };
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/trash/documents/{id}',
+    scope: 'document:trash.documents:delete',
+    async handle({ params, caller, service }) {
+      await service.purge(documentId(params), caller);
+      return { status: 204 };
+    },
+  },
+];
+
+function versionHeader(record: StoredDocument): Record<string, string> {
+  return { [DOCUMENT_VERSION_HEADER]: String(record.version) };
+}
+
+/** A path id that could name a document; anything else (a `..`, a slash encoded) cannot exist: 404. */
+function documentId(params: Readonly<Record<string, string>>): string {
+  const raw = params.id ?? '';
+  let id: string;
+  try {
+    id = decodeURIComponent(raw);
+  } catch {
+    id = raw;
+  }
+  if (!isDocumentId(id)) throw new HttpError(404, `Document ${id.slice(0, 100)} not found.`);
+  return id;
+}
+
+/** Every write names the version it read; without one it is refused (400) rather than applied blindly. */
+function lockingVersion(query: URLSearchParams): number {
+  const raw = query.get(LOCKING_VERSION_PARAM);
+  if (raw === null || raw === '') throw new HttpError(400, `The query parameter '${LOCKING_VERSION_PARAM}' is required: the version of the document you last read.`);
+  if (!/^\d{1,15}$/.test(raw)) throw new HttpError(400, `'${LOCKING_VERSION_PARAM}' must be a whole number, not '${raw.slice(0, 20)}'.`);
+  return Number(raw);
+}
+
+/**
+ * The GET answer as Go's ReadForm needs it (Monaco, Terraform): a `metadata` part without filename, so it is a form
+ * value, and a `content` part with the document's name as filename, so it is a file. Streamed, with its length.
+ */
+function multipartDocument(metadata: unknown, record: StoredDocument, content: Readable): DocumentResponse {
+  const boundary = newBoundary();
+  const metaBytes = Buffer.from(JSON.stringify(metadata));
+  const head = Buffer.concat([partHead(boundary, { name: 'metadata', contentType: 'application/json' }, true), metaBytes]);
+  const contentHead = partHead(boundary, { name: 'content', filename: record.name, contentType: record.content.contentType }, false);
+  const close = closingDelimiter(boundary);
+  const length = head.length + contentHead.length + record.content.size + close.length;
+  async function* body(): AsyncGenerator<Buffer> {
+    yield head;
+    yield contentHead;
+    for await (const chunk of content) yield chunk as Buffer;
+    yield close;
+  }
+  const stream = Readable.from(body(), { objectMode: false });
+  stream.once('close', () => content.destroy());
+  return {
+    status: 200,
+    body: stream,
+    headers: { 'content-type': multipartContentType(boundary), 'content-length': String(length), ...versionHeader(record) },
+  };
+}

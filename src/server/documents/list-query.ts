@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { FILTER_FIELDS, FilterError, type FilterField } from '../../schema/document-filter.js';
+import { compileFilter, type FilterSubject } from '../../schema/document-filter-match.js';
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../../schema/documents.js';
+import { HttpError } from '../http/http-error.js';
+
+const MAX_SORT_FIELDS = 5;
+
+/**
+ * A list request: `filter`, `sort` (comma-separated fields, `-` for descending, at most 5; by id when absent),
+ * `page-size` (1–1000, default 20) and `page-key`. A page key carries the filter, sort, size and position of the
+ * listing it continues, so the parameters sent beside it (Monaco sends the filter again) do not change it. Other
+ * query parameters are ignored, as the service does (Monaco sends a misspelt `add-field`).
+ */
+interface Listing {
+  readonly filter: string | undefined;
+  readonly sort: string | undefined;
+  readonly pageSize: number;
+  readonly offset: number;
+}
+
+const PageKey = z.object({ f: z.string().optional(), s: z.string().optional(), n: z.number().int().min(1).max(PAGE_SIZE_MAX), o: z.number().int().min(0) });
+
+export interface Page<T> {
+  readonly items: T[];
+  readonly totalCount: number;
+  readonly nextPageKey: string | undefined;
+}
+
+/** One page of `records` as the query asks; 400 for a bad filter, sort, page size or page key. */
+export function listPage<T extends FilterSubject>(records: readonly T[], query: URLSearchParams, { sortable = true }: { sortable?: boolean } = {}): Page<T> {
+  const listing = listingOf(query, sortable);
+  let predicate: (record: T) => boolean = () => true;
+  if (listing.filter !== undefined && listing.filter.trim() !== '') {
+    try {
+      predicate = compileFilter(listing.filter);
+    } catch (error) {
+      if (error instanceof FilterError) throw new HttpError(400, `Invalid filter: ${error.message}`);
+      throw error;
+    }
+  }
+  const matching = records.filter(predicate).sort(comparator(parseSort(listing.sort)));
+  const end = listing.offset + listing.pageSize;
+  const nextPageKey = end < matching.length ? encodeKey({ ...listing, offset: end }) : undefined;
+  return { items: matching.slice(listing.offset, end), totalCount: matching.length, nextPageKey };
+}
+
+function listingOf(query: URLSearchParams, sortable: boolean): Listing {
+  const key = query.get('page-key');
+  if (key !== null) return decodeKey(key);
+  const rawSize = query.get('page-size');
+  let pageSize = PAGE_SIZE_DEFAULT;
+  if (rawSize !== null) {
+    pageSize = Number(rawSize);
+    if (!/^\d+$/.test(rawSize) || pageSize < 1 || pageSize > PAGE_SIZE_MAX) throw new HttpError(400, `page-size must be a whole number from 1 to ${PAGE_SIZE_MAX}, not '${rawSize.slice(0, 20)}'.`);
+  }
+  const sort = sortable ? (query.get('sort') ?? undefined) : undefined;
+  parseSort(sort);
+  return { filter: query.get('filter') ?? undefined, sort, pageSize, offset: 0 };
+}
+
+function encodeKey(listing: Listing): string {
+  return Buffer.from(JSON.stringify({ f: listing.filter, s: listing.sort, n: listing.pageSize, o: listing.offset })).toString('base64url');
+}
+
+function decodeKey(key: string): Listing {
+  try {
+    const parsed = PageKey.parse(JSON.parse(Buffer.from(key, 'base64url').toString('utf8')));
+    return { filter: parsed.f, sort: parsed.s, pageSize: parsed.n, offset: parsed.o };
+  } catch {
+    throw new HttpError(400, 'Invalid page-key: pass the nextPageKey of a previous page unchanged.');
+  }
+}
+
+interface SortKey {
+  readonly field: FilterField;
+  readonly descending: boolean;
+}
+
+const SORTABLE: ReadonlySet<string> = new Set(FILTER_FIELDS);
+
+function parseSort(sort: string | undefined): SortKey[] {
+  if (sort === undefined) return [];
+  const keys = sort.split(',').map((raw) => {
+    const item = raw.trim();
+    const descending = item.startsWith('-');
+    const field = descending ? item.slice(1) : item;
+    if (field === '') throw new HttpError(400, `Invalid sort '${sort.slice(0, 100)}': a blank field.`);
+    if (!SORTABLE.has(field)) throw new HttpError(400, `Invalid sort: unknown field '${field.slice(0, 100)}'; the fields are ${FILTER_FIELDS.join(', ')}.`);
+    return { field: field as FilterField, descending };
+  });
+  if (keys.length > MAX_SORT_FIELDS) throw new HttpError(400, `Invalid sort: at most ${MAX_SORT_FIELDS} fields.`);
+  return keys;
+}
+
+function comparator(keys: readonly SortKey[]): (a: FilterSubject, b: FilterSubject) => number {
+  // The id last, always: a stable order that page keys can rely on.
+  const all = [...keys, { field: 'id' as const, descending: false }];
+  return (a, b) => {
+    for (const { field, descending } of all) {
+      const order = compareValues(sortValue(a, field), sortValue(b, field));
+      if (order !== 0) return descending ? -order : order;
+    }
+    return 0;
+  };
+}
+
+function sortValue(document: FilterSubject, field: FilterField): string | number | null {
+  if (field.startsWith('modificationInfo.')) return document.modificationInfo[field.slice('modificationInfo.'.length) as keyof FilterSubject['modificationInfo']];
+  return (document[field as Exclude<FilterField, `modificationInfo.${string}`>] as string | number | null | undefined) ?? null;
+}
+
+/** Nulls first; numbers as numbers, strings by code unit. */
+function compareValues(a: string | number | null, b: string | number | null): number {
+  if (a === b) return 0;
+  if (a === null) return -1;
+  if (b === null) return 1;
+  return a < b ? -1 : 1;
+}

@@ -1,0 +1,318 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readMultipart } from '../../src/lib/multipart-read.js';
+import { EnvironmentId } from '../../src/schema/ids.js';
+import { DocumentMetadata } from '../../src/schema/documents.js';
+import {
+  documentCall,
+  expectPlatformError,
+  json,
+  rawRequest,
+  startDocumentServer,
+  type DocumentParts,
+  type DocumentServer,
+  type RawResponse,
+} from '../helpers/documents.js';
+
+const DASHBOARD = '{"version":21,"variables":[],"tiles":{"0":{"type":"markdown","content":"# Hi"}},"layouts":{"0":{"x":0,"y":0,"w":24,"h":2}},"settings":{},"importedWithCode":false}';
+
+let server: DocumentServer;
+let token = '';
+let docs = '';
+
+beforeAll(async () => {
+  server = await startDocumentServer();
+  token = await server.platformToken({ subject: 'alice' });
+  docs = server.docsUrl();
+});
+afterAll(() => server.close());
+
+const create = (form: DocumentParts, as = token) => documentCall(`${docs}/documents`, as, { method: 'POST', form });
+const dashboard = (name: string, id?: string): DocumentParts => ({ name, type: 'dashboard', ...(id ? { id } : {}), content: { bytes: DASHBOARD, contentType: 'application/json' } });
+
+/** The parts of a multipart answer, read as Go's ReadForm sorts them: with a filename a file, else a value. */
+async function parts(response: RawResponse): Promise<Array<{ name: string; filename: string | undefined; contentType: string | undefined; body: Buffer }>> {
+  const boundary = /boundary=(\S+)/.exec(String(response.headers['content-type']))?.[1] ?? '';
+  const found: Array<{ name: string; filename: string | undefined; contentType: string | undefined; body: Buffer }> = [];
+  await readMultipart([response.body], boundary, (headers) => {
+    const chunks: Buffer[] = [];
+    return { write: (chunk) => void chunks.push(Buffer.from(chunk)), end: () => void found.push({ ...headers, body: Buffer.concat(chunks) }) };
+  });
+  return found;
+}
+
+describe('documents: create and read', () => {
+  it('creates from a Go-framed multipart body (201, bare metadata, version a JSON number, Document-Version) and reads it back', async () => {
+    const created = await create({ ...dashboard('Ops overview', 'ops-overview'), description: 'the ops view' });
+    expect(created.status).toBe(201);
+    expect(created.headers['document-version']).toBe('1');
+    const metadata = json(created);
+    expect(DocumentMetadata.parse(metadata)).toBeTruthy();
+    expect(metadata).toMatchObject({ id: 'ops-overview', name: 'Ops overview', type: 'dashboard', description: 'the ops view', version: 1, owner: 'alice', isPrivate: true, access: ['read', 'write', 'delete'], originAppId: null, originExtensionId: null });
+    expect(created.body.toString()).toContain('"version":1,');
+
+    const meta = await documentCall(`${docs}/documents/ops-overview/metadata`, token);
+    expect(json(meta)).toEqual(metadata);
+    expect(meta.headers['document-version']).toBe('1');
+
+    const content = await documentCall(`${docs}/documents/ops-overview/content`, token);
+    expect(content.status).toBe(200);
+    expect(content.headers['content-type']).toBe('application/json');
+    expect(content.body.toString('utf8')).toBe(DASHBOARD);
+  });
+
+  it('GET answers the layout Go\'s ReadForm needs: metadata without filename (a value), content with the name as filename (a file), byte-exact', async () => {
+    const bytes = Buffer.from([0x00, 0xff, 0x0d, 0x0a, 0x2d, 0x2d, 0x41]);
+    await create({ name: 'Bin "quoted" doc', type: 'blob', id: 'binary-doc', content: { bytes, contentType: 'application/octet-stream' } });
+    const response = await documentCall(`${docs}/documents/binary-doc`, token);
+    expect(response.status).toBe(200);
+    const contentType = String(response.headers['content-type']);
+    expect(contentType).toMatch(/^multipart\/form-data; boundary=[0-9a-f]{60}$/);
+    const boundary = contentType.slice(contentType.indexOf('=') + 1);
+    expect(Number(response.headers['content-length'])).toBe(response.body.length);
+    const text = response.body.toString('latin1');
+    const metadataJson = JSON.stringify(json(await documentCall(`${docs}/documents/binary-doc/metadata`, token)));
+    expect(text).toBe(
+      `--${boundary}\r\nContent-Disposition: form-data; name="metadata"\r\nContent-Type: application/json\r\n\r\n${metadataJson}` +
+        `\r\n--${boundary}\r\nContent-Disposition: form-data; name="content"; filename="Bin \\"quoted\\" doc"\r\nContent-Type: application/octet-stream\r\n\r\n` +
+        `${bytes.toString('latin1')}\r\n--${boundary}--\r\n`,
+    );
+    const [metadata, content] = await parts(response);
+    expect(metadata).toMatchObject({ name: 'metadata', filename: undefined, contentType: 'application/json' });
+    expect(content).toMatchObject({ name: 'content', filename: 'Bin "quoted" doc', contentType: 'application/octet-stream', body: bytes });
+  });
+
+  it('generates a UUID id when none is given; refuses a taken id (409), a UUID, bad characters or over 100 characters (400)', async () => {
+    const generated = json(await create(dashboard('No id')));
+    expect(generated.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    await create(dashboard('First', 'taken-id'));
+    expectPlatformError(await create(dashboard('Second', 'taken-id')), 409, /already exists/);
+    expectPlatformError(await create(dashboard('Uuid', '0b4e3c5a-1d2f-4a6b-8c9d-0e1f2a3b4c5d')), 400, /must not be a UUID/);
+    expectPlatformError(await create(dashboard('Chars', 'a_b')), 400, /letters, digits and dashes/);
+    expectPlatformError(await create(dashboard('Long', 'x'.repeat(101))), 400, /at most 100/);
+    expect((await create(dashboard('Contains a UUID', 'my-0b4e3c5a-1d2f-4a6b-8c9d-0e1f2a3b4c5d'))).status).toBe(201);
+  });
+});
+
+describe('documents: versions', () => {
+  it('PATCH needs the version: stale is 409 and changes nothing; a match bumps it by one, tolerating extra parts such as id; isPrivate as a string', async () => {
+    await create(dashboard('Versioned', 'versioned'));
+    const url = `${docs}/documents/versioned`;
+    expectPlatformError(await documentCall(url, token, { method: 'PATCH', form: { name: 'x' } }), 400, /optimistic-locking-version/);
+    expectPlatformError(await documentCall(`${url}?optimistic-locking-version=2`, token, { method: 'PATCH', form: { name: 'Stale' } }), 409, /version 1, not 2/);
+    expect(json(await documentCall(`${url}/metadata`, token))).toMatchObject({ name: 'Versioned', version: 1 });
+
+    const patched = await documentCall(`${url}?optimistic-locking-version=1`, token, {
+      method: 'PATCH',
+      form: { name: 'Renamed', type: 'dashboard', id: 'versioned', isPrivate: 'false', content: { bytes: '{"version":21}', contentType: 'application/octet-stream' } },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.headers['document-version']).toBe('2');
+    expect(json(patched)).toMatchObject({ documentMetadata: { id: 'versioned', name: 'Renamed', version: 2, isPrivate: false } });
+    const content = await documentCall(`${url}/content`, token);
+    expect([content.headers['content-type'], content.body.toString()]).toEqual(['application/octet-stream', '{"version":21}']);
+
+    expectPlatformError(await documentCall(`${url}?optimistic-locking-version=2`, token, { method: 'PATCH', form: { extra: [['id', 'versioned']] } }), 400, /at least one of the parts/);
+    expectPlatformError(await documentCall(`${url}?optimistic-locking-version=2`, token, { method: 'PATCH', form: { isPrivate: 'yes' } }), 400, /isPrivate/);
+
+    const put = await documentCall(`${url}/content?optimistic-locking-version=2`, token, { method: 'PUT', form: { content: { bytes: 'new', contentType: 'text/plain' } } });
+    expect(put.status).toBe(200);
+    expect(json(put)).toMatchObject({ version: 3 });
+    expectPlatformError(await documentCall(`${url}/content?optimistic-locking-version=2`, token, { method: 'PUT', form: { content: { bytes: 'late', contentType: 'text/plain' } } }), 409);
+    expect((await documentCall(`${url}/content`, token)).body.toString()).toBe('new');
+  });
+});
+
+describe('documents: trash', () => {
+  it('delete moves to the trash (404 at the document, id still taken); restore brings it back; purge frees the id', async () => {
+    await create(dashboard('Trashed', 'to-trash'));
+    const url = `${docs}/documents/to-trash`;
+    expectPlatformError(await documentCall(url, token, { method: 'DELETE' }), 400, /optimistic-locking-version/);
+    expectPlatformError(await documentCall(`${url}?optimistic-locking-version=9`, token, { method: 'DELETE' }), 409);
+    expect((await documentCall(`${url}?optimistic-locking-version=1`, token, { method: 'DELETE' })).status).toBe(204);
+    expectPlatformError(await documentCall(url, token), 404);
+    expectPlatformError(await documentCall(`${url}/metadata`, token), 404);
+    expectPlatformError(await create(dashboard('Again', 'to-trash')), 409, /in the trash/);
+
+    const trash = json<{ documents: Array<Record<string, unknown>>; totalCount: number }>(await documentCall(`${docs}/trash/documents`, token));
+    expect(trash.documents.find((d) => d.id === 'to-trash')).toMatchObject({ name: 'Trashed', type: 'dashboard', deletionInfo: { deletedBy: 'alice' } });
+    expect(json(await documentCall(`${docs}/trash/documents/to-trash`, token))).toMatchObject({ id: 'to-trash', version: 1, owner: 'alice', deletionInfo: { deletedBy: 'alice' } });
+
+    expect((await documentCall(`${docs}/trash/documents/to-trash/restore`, token, { method: 'POST' })).status).toBe(204);
+    expect(json(await documentCall(`${url}/metadata`, token))).toMatchObject({ name: 'Trashed', version: 1 });
+    expectPlatformError(await documentCall(`${docs}/trash/documents/to-trash`, token), 404);
+
+    await documentCall(`${url}?optimistic-locking-version=1`, token, { method: 'DELETE' });
+    expect((await documentCall(`${docs}/trash/documents/to-trash`, token, { method: 'DELETE' })).status).toBe(204);
+    expectPlatformError(await documentCall(`${docs}/trash/documents/to-trash`, token, { method: 'DELETE' }), 404);
+    expect((await create(dashboard('Reborn', 'to-trash'))).status).toBe(201);
+  });
+});
+
+describe('documents: list', () => {
+  let lister = '';
+  beforeAll(async () => {
+    lister = await server.platformToken({ subject: 'lister' });
+    for (let i = 0; i < 25; i++) {
+      await create({ name: `Doc ${String(i).padStart(2, '0')}`, type: i % 2 === 0 ? 'dashboard' : 'notebook', id: `list-${String(i).padStart(2, '0')}`, content: { bytes: '{}', contentType: 'application/json' } }, lister);
+    }
+  });
+  const list = (query: string) => documentCall(`${docs}/documents${query}`, lister);
+  // Others' public documents (made public by tests above) are visible too: these tests look at their own.
+  const OWN = `filter=${encodeURIComponent("owner = 'lister'")}`;
+  type Listed = { documents: Array<{ id: string; name: string; description?: string }>; totalCount: number; nextPageKey?: string };
+
+  it('pages by 20 by default, with totalCount over the whole result and a nextPageKey until the end', async () => {
+    const first = json<Listed>(await list(`?${OWN}`));
+    expect(first.documents).toHaveLength(20);
+    expect(first.totalCount).toBe(25);
+    expect(first.documents[0]?.id).toBe('list-00');
+    const second = json<Listed>(await list(`?page-key=${first.nextPageKey ?? ''}&filter=ignored-beside-a-page-key`));
+    expect(second.documents.map((d) => d.id)).toEqual(['list-20', 'list-21', 'list-22', 'list-23', 'list-24']);
+    expect(second.nextPageKey).toBeUndefined();
+  });
+
+  it('filters, sorts and sizes pages; ignores unknown query parameters', async () => {
+    const page = json<Listed>(await list(`?filter=${encodeURIComponent("type=='notebook' and name contains 'doc 1'")}&sort=-name&page-size=3&add-field=originExtensionId`));
+    expect(page.totalCount).toBe(5);
+    expect(page.documents.map((d) => d.id)).toEqual(['list-19', 'list-17', 'list-15']);
+    const next = json<Listed>(await list(`?page-key=${page.nextPageKey ?? ''}`));
+    expect(next.documents.map((d) => d.id)).toEqual(['list-13', 'list-11']);
+    expect(json<Listed>(await list(`?${OWN}&page-size=1000`)).documents).toHaveLength(25);
+  });
+
+  it('lists only what the caller may read: its own and public documents', async () => {
+    const other = await server.platformToken({ subject: 'stranger' });
+    const mine = `${docs}/documents?${OWN}`;
+    expect(json<Listed>(await documentCall(mine, other)).totalCount).toBe(0);
+    await documentCall(`${docs}/documents/list-00?optimistic-locking-version=1`, lister, { method: 'PATCH', form: { isPrivate: 'false' } });
+    const seen = json<Listed & { documents: Array<{ access: string[] }> }>(await documentCall(mine, other));
+    expect(seen.documents.map((d) => [d.id, d.access])).toEqual([['list-00', ['read']]]);
+    expectPlatformError(await documentCall(`${docs}/documents/list-01`, other), 403);
+    expectPlatformError(await documentCall(`${docs}/documents/list-00?optimistic-locking-version=2`, other, { method: 'PATCH', form: { name: 'mine now' } }), 403);
+    expectPlatformError(await documentCall(`${docs}/documents/list-00?optimistic-locking-version=2`, other, { method: 'DELETE' }), 403);
+  });
+
+  it.each([
+    ['?filter=' + encodeURIComponent("title = 'x'"), /Unknown field 'title'/],
+    ['?filter=' + encodeURIComponent("name = 'x"), /not closed/],
+    ['?page-size=0', /page-size/],
+    ['?page-size=1001', /page-size/],
+    ['?page-size=ten', /page-size/],
+    ['?sort=name,', /blank field/],
+    ['?sort=color', /unknown field 'color'/],
+    ['?page-key=garbage', /page-key/],
+  ])('400 for %s', async (query, message) => {
+    expectPlatformError(await list(query), 400, message);
+  });
+});
+
+describe('documents: auth', () => {
+  it('401 without a bearer token, with an unknown one, or with a classic Api-Token; 403 without the scope', async () => {
+    expectPlatformError(await documentCall(`${docs}/documents`, undefined), 401, /Bearer/);
+    expectPlatformError(await documentCall(`${docs}/documents`, 'dt0s16.AAAAAAAAAAAAAAAAAAAAAAAA.' + 'A'.repeat(64)), 401);
+    expectPlatformError(await rawRequest(`${docs}/documents`, { headers: { authorization: `Api-Token ${server.token}` } }), 401);
+    expectPlatformError(await documentCall(`${docs}/documents`, server.token), 401);
+    const reader = await server.platformToken({ scopes: ['document:documents:read'] });
+    expect((await documentCall(`${docs}/documents`, reader)).status).toBe(200);
+    expectPlatformError(await create(dashboard('No write'), reader), 403, /document:documents:write/);
+    expectPlatformError(await documentCall(`${docs}/trash/documents`, reader), 403, /document:trash\.documents:read/);
+  });
+
+  it('a platform token is refused by the classic API', async () => {
+    const response = await rawRequest(`${server.url}/api/config/v1/dashboards`, { headers: { authorization: `Api-Token ${token}` } });
+    expect(response.status).toBe(401);
+  });
+
+  it('the OAuth client-credentials grant issues a bearer token with the asked scopes; bad secrets and scopes are refused in OAuth\'s terms', async () => {
+    const client = await server.oauthClient({ subject: 'svc', scopes: ['document:documents:read', 'document:documents:write'] });
+    const grant = (form: Record<string, string>) =>
+      rawRequest(`${server.baseUrl}/sso/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() });
+    const granted = await grant({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.secret, scope: 'document:documents:read', resource: 'urn:dtenvironment:local' });
+    expect(granted.status).toBe(200);
+    const body = json<{ access_token: string; token_type: string; expires_in: number; scope: string }>(granted);
+    expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 300, scope: 'document:documents:read' });
+    expect((await documentCall(`${docs}/documents`, body.access_token)).status).toBe(200);
+    expectPlatformError(await create(dashboard('Read only grant'), body.access_token), 403);
+
+    expect(json(await grant({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: `${client.secret.slice(0, -1)}A` }))).toMatchObject({ error: 'invalid_client' });
+    expect(json(await grant({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.secret, scope: 'document:documents:delete' }))).toMatchObject({ error: 'invalid_scope' });
+    expect(json(await grant({ grant_type: 'password', client_id: client.clientId, client_secret: client.secret }))).toMatchObject({ error: 'unsupported_grant_type' });
+    const basic = await rawRequest(`${server.baseUrl}/sso/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${client.clientId}:${client.secret}`).toString('base64')}` },
+      body: 'grant_type=client_credentials',
+    });
+    expect(json(basic)).toMatchObject({ scope: 'document:documents:read document:documents:write' });
+  });
+});
+
+describe('documents: bad input is a 4xx with the envelope, never a 5xx', () => {
+  it.each<[string, DocumentParts, RegExp]>([
+    ['no content part', { name: 'x', type: 'dashboard' }, /needs a 'content' part/],
+    ['empty content', { name: 'x', type: 'dashboard', content: { bytes: '', contentType: 'application/json' } }, /empty/],
+    ['no name', { type: 'dashboard', content: { bytes: '{}', contentType: 'application/json' } }, /name/],
+    ['a name over 128', { name: 'n'.repeat(129), type: 'dashboard', content: { bytes: '{}', contentType: 'application/json' } }, /at most 128/],
+    ['a type over 128', { name: 'n', type: 't'.repeat(129), content: { bytes: '{}', contentType: 'application/json' } }, /at most 128/],
+    ['a description over 256', { name: 'n', type: 't', description: 'd'.repeat(257), content: { bytes: '{}', contentType: 'application/json' } }, /at most 256/],
+    ['a content type that is no MIME type', { name: 'n', type: 't', content: { bytes: '{}', contentType: 'json' } }, /not a valid MIME type/],
+  ])('POST with %s: 400', async (_what, form, message) => {
+    expectPlatformError(await create(form), 400, message);
+  });
+
+  it('malformed multipart, a wrong media type, a content part without Content-Type: 400', async () => {
+    const post = (body: string, contentType: string) => rawRequest(`${docs}/documents`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': contentType }, body });
+    expectPlatformError(await post('--b\r\nContent-Disposition: form-data; name="name"\r\n\r\nx', 'multipart/form-data; boundary=b'), 400, /closing boundary/);
+    expectPlatformError(await post('{"name":"x"}', 'application/json'), 400, /multipart\/form-data/);
+    expectPlatformError(await post('--b\r\nContent-Disposition: form-data; name="content"; filename="a"\r\n\r\n{}\r\n--b--\r\n', 'multipart/form-data; boundary=b'), 400, /Content-Type header of its own/);
+    expectPlatformError(await post('x', 'multipart/form-data'), 400, /boundary/);
+  });
+
+  it('413 for content over 50 MB, before the body is sent when its length is declared', async () => {
+    const response = await new Promise<RawResponse>((resolve, reject) => {
+      const declared = 52 * 1024 * 1024;
+      import('node:http').then(({ request }) => {
+        const req = request(`${docs}/documents`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'multipart/form-data; boundary=b', 'content-length': String(declared), expect: '100-continue' },
+        }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        });
+        req.on('continue', () => reject(new Error('the server invited a body over the limit')));
+        req.on('error', reject);
+        req.flushHeaders();
+      }, reject);
+    });
+    expectPlatformError(response, 413, /50 MB/);
+  });
+
+  it('413 for a streamed body whose content passes 50 MB', async () => {
+    const big = Buffer.alloc(50 * 1024 * 1024 + 1, 0x61);
+    const response = await create({ name: 'big', type: 'blob', content: { bytes: big, contentType: 'application/octet-stream' } }).catch((error: unknown) => error);
+    // Answered while the body is still arriving: the status if the client read it, else a cut connection; never a 5xx.
+    if (response instanceof Error) expect(response.message).toMatch(/EPIPE|ECONNRESET|socket hang up/);
+    else expectPlatformError(response as RawResponse, 413, /50 MB/);
+  });
+
+  it('404 for ids that cannot exist and unknown environments; 405 for a method the path lacks', async () => {
+    expectPlatformError(await documentCall(`${docs}/documents/..%2F..%2Fetc`, token), 404);
+    expectPlatformError(await documentCall(`${docs}/documents/${'x'.repeat(101)}`, token), 404);
+    expectPlatformError(await documentCall(`${server.baseUrl}/e/nowhere/platform/document/v1/documents`, token), 404, /Environment/);
+    expectPlatformError(await documentCall(`${docs}/documents/x`, token, { method: 'PUT' }), 405);
+    expectPlatformError(await documentCall(`${docs}/nothing-here`, token), 404);
+  });
+});
+
+describe('documents: environments', () => {
+  it('each environment has its own documents and platform credentials under /e/{env}/platform/document/v1', async () => {
+    const staging = EnvironmentId.parse('staging');
+    await server.server.environments.ensure(staging);
+    const stagingToken = await server.platformToken({ env: staging, subject: 'alice' });
+    const created = await documentCall(`${server.docsUrl(staging)}/documents`, stagingToken, { method: 'POST', form: dashboard('Staging only', 'env-doc') });
+    expect(created.status).toBe(201);
+    expectPlatformError(await documentCall(`${docs}/documents/env-doc`, token), 404);
+    expectPlatformError(await documentCall(`${server.docsUrl(staging)}/documents`, token), 401);
+    expect(json(await documentCall(`${server.docsUrl(staging)}/documents/env-doc/metadata`, stagingToken))).toMatchObject({ name: 'Staging only' });
+  });
+});
