@@ -46,7 +46,7 @@ export function boundaryOf(contentType: string | undefined): string {
  * sink write, so a slow disk slows the reading rather than filling memory. Throws MultipartError for bad framing,
  * including a body that ends before its closing boundary.
  */
-export async function readMultipart(source: AsyncIterable<Uint8Array>, boundary: string, onPart: (headers: PartHeaders) => PartSink): Promise<void> {
+export async function readMultipart(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, boundary: string, onPart: (headers: PartHeaders) => PartSink): Promise<void> {
   // The first delimiter may open the body without a CRLF before it: one is put in front so every delimiter looks alike.
   const delimiter = Buffer.from(`\r\n--${boundary}`);
   let buffer: Buffer = CRLF;

@@ -159,7 +159,7 @@ describe('documents: list', () => {
   const list = (query: string) => documentCall(`${docs}/documents${query}`, lister);
   // Others' public documents (made public by tests above) are visible too: these tests look at their own.
   const OWN = `filter=${encodeURIComponent("owner = 'lister'")}`;
-  type Listed = { documents: Array<{ id: string; name: string; description?: string }>; totalCount: number; nextPageKey?: string };
+  type Listed = { documents: Array<{ id: string; name: string; access: string[] }>; totalCount: number; nextPageKey?: string };
 
   it('pages by 20 by default, with totalCount over the whole result and a nextPageKey until the end', async () => {
     const first = json<Listed>(await list(`?${OWN}`));
@@ -185,7 +185,7 @@ describe('documents: list', () => {
     const mine = `${docs}/documents?${OWN}`;
     expect(json<Listed>(await documentCall(mine, other)).totalCount).toBe(0);
     await documentCall(`${docs}/documents/list-00?optimistic-locking-version=1`, lister, { method: 'PATCH', form: { isPrivate: 'false' } });
-    const seen = json<Listed & { documents: Array<{ access: string[] }> }>(await documentCall(mine, other));
+    const seen = json<Listed>(await documentCall(mine, other));
     expect(seen.documents.map((d) => [d.id, d.access])).toEqual([['list-00', ['read']]]);
     expectPlatformError(await documentCall(`${docs}/documents/list-01`, other), 403);
     expectPlatformError(await documentCall(`${docs}/documents/list-00?optimistic-locking-version=2`, other, { method: 'PATCH', form: { name: 'mine now' } }), 403);

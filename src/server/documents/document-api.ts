@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import type { Clock } from '../../lib/clock.js';
 import { redactText, type Logger } from '../../lib/logger.js';
 import { DOCUMENT_CONTENT_MAX_BYTES, platformErrorEnvelope } from '../../schema/documents.js';
@@ -11,6 +10,7 @@ import { PlatformCredentials, type Principal } from '../auth/platform-credential
 import type { DataDirLayout } from '../data-dir.js';
 import type { EnvironmentRegistry } from '../environments.js';
 import { HttpError } from '../http/http-error.js';
+import { sendRouteResponse } from '../http/respond.js';
 import { createRouter, splitPath } from '../http/router.js';
 import { StoreError } from '../store/store-error.js';
 import { DOCUMENT_ROUTES, type DocumentResponse, type DocumentRoute } from './document-routes.js';
@@ -96,12 +96,12 @@ export function createDocumentApi(deps: DocumentApiDeps): DocumentApi {
 
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     dispatch(req, res).then(
-      (response) => send(res, response),
+      (response) => sendRouteResponse(res, response),
       (error: unknown) => {
         const errorRef = randomUUID();
         const failure = asHttpError(error);
         if (failure.status >= 500) deps.log.error({ err: error, errorRef, method: req.method, url: redactText(req.url ?? '') }, 'document request failed');
-        send(res, { status: failure.status, body: platformErrorEnvelope(failure.status, failure.message, errorRef), headers: { ...failure.headers, ...(req.complete ? {} : { connection: 'close' }) } });
+        sendRouteResponse(res, { status: failure.status, body: platformErrorEnvelope(failure.status, failure.message, errorRef), headers: { ...failure.headers, ...(req.complete ? {} : { connection: 'close' }) } });
       },
     );
   };
@@ -152,31 +152,4 @@ function asHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof StoreError && error.code === 'STORE_CLOSED') return new HttpError(503, 'The server is shutting down; retry shortly.', undefined, { 'retry-after': '1' });
   return new HttpError(500, 'Internal server error; the server log has the details under this errorRef.');
-}
-
-function send(res: ServerResponse, { status, body, headers = {} }: DocumentResponse): void {
-  if (res.destroyed || res.headersSent) {
-    if (body instanceof Readable) body.destroy();
-    return;
-  }
-  if (status === 204 || body === undefined) {
-    res.writeHead(status, headers);
-    res.end();
-    return;
-  }
-  if (body instanceof Readable) {
-    body.once('error', () => res.destroy());
-    res.once('close', () => body.destroy());
-    res.writeHead(status, headers);
-    if (res.req.method === 'HEAD') {
-      body.destroy();
-      res.end();
-      return;
-    }
-    body.pipe(res);
-    return;
-  }
-  const bytes = Buffer.from(JSON.stringify(body));
-  res.writeHead(status, { 'content-type': 'application/json', ...headers, 'content-length': String(bytes.length) });
-  res.end(bytes);
 }

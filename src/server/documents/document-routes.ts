@@ -5,7 +5,7 @@ import { DOCUMENT_VERSION_HEADER, LOCKING_VERSION_PARAM, isDocumentId } from '..
 import type { PlatformScope } from '../../schema/scopes.js';
 import { HttpError } from '../http/http-error.js';
 import type { StoredDocument } from './document-record.js';
-import { createInput, readDocumentForm, updateInput } from './document-form.js';
+import { createInput, readDocumentForm, updateInput, type DocumentForm } from './document-form.js';
 import type { Caller, DocumentService } from './document-service.js';
 import { listPage } from './list-query.js';
 
@@ -100,10 +100,10 @@ export const DOCUMENT_ROUTES: readonly DocumentRoute[] = [
     method: 'PATCH',
     path: '/documents/{id}',
     scope: WRITE,
-    async handle({ req, params, query, caller, service }) {
-      const id = documentId(params);
-      const version = lockingVersion(query);
-      const input = updateInput(await readDocumentForm(req, () => service.upload()));
+    async handle(request) {
+      const { id, version, form } = await versionedForm(request);
+      const { caller, service } = request;
+      const input = updateInput(form);
       const record = await service.update(id, version, input, caller);
       return { status: 200, body: { documentMetadata: service.metadata(record, caller) }, headers: versionHeader(record) };
     },
@@ -112,10 +112,9 @@ export const DOCUMENT_ROUTES: readonly DocumentRoute[] = [
     method: 'PATCH',
     path: '/documents/{id}/metadata',
     scope: WRITE,
-    async handle({ req, params, query, caller, service }) {
-      const id = documentId(params);
-      const version = lockingVersion(query);
-      const form = await readDocumentForm(req, () => service.upload());
+    async handle(request) {
+      const { id, version, form } = await versionedForm(request);
+      const { caller, service } = request;
       if (form.content) {
         await form.content.upload.discard();
         throw new HttpError(400, "The metadata update takes 'name' and 'type' only; send content to PUT /documents/{id}/content.");
@@ -129,10 +128,9 @@ export const DOCUMENT_ROUTES: readonly DocumentRoute[] = [
     method: 'PUT',
     path: '/documents/{id}/content',
     scope: WRITE,
-    async handle({ req, params, query, caller, service }) {
-      const id = documentId(params);
-      const version = lockingVersion(query);
-      const form = await readDocumentForm(req, () => service.upload());
+    async handle(request) {
+      const { id, version, form } = await versionedForm(request);
+      const { caller, service } = request;
       if (!form.content) throw new HttpError(400, "Replacing the content needs a 'content' part.");
       const record = await service.update(id, version, { content: form.content }, caller);
       return { status: 200, body: service.metadata(record, caller), headers: versionHeader(record) };
@@ -192,6 +190,13 @@ export const DOCUMENT_ROUTES: readonly DocumentRoute[] = [
     },
   },
 ];
+
+/** A write's id, the version it names and its form, checked in that order (a bad version costs no upload). */
+async function versionedForm({ req, params, query, service }: DocumentRequest): Promise<{ id: string; version: number; form: DocumentForm }> {
+  const id = documentId(params);
+  const version = lockingVersion(query);
+  return { id, version, form: await readDocumentForm(req, () => service.upload()) };
+}
 
 function versionHeader(record: StoredDocument): Record<string, string> {
   return { [DOCUMENT_VERSION_HEADER]: String(record.version) };
