@@ -133,7 +133,7 @@ function tileLines(placed: PlacedTile, origin: { x: number; y: number; scale: nu
     `<rect x="${n(x)}" y="${n(y)}" width="${n(width)}" height="${n(height)}" rx="3" fill="${kind === 'header' && !mark ? '#eaeef2' : colour.fill}" stroke="${colour.stroke}" stroke-width="${mark ? 2.5 : 1}"${mark === 'removed' ? ' stroke-dasharray="6 4"' : ''}/>`,
   ];
   const title = tileTitle(tile).trim();
-  const nameRoom = width - 10 - (tall ? 0 : badgeWidth + 4);
+  const nameRoom = width - 10 - (tall || !mark ? 0 : badgeWidth + 4);
   if (height >= 13 && title !== '' && nameRoom >= TEXT_FONT) {
     out.push(`<text class="tile-name" x="${n(x + 5)}" y="${n(y + Math.min(14, height / 2 + 4.5))}" font-weight="bold">${escapeXml(clip(title, charsFor(nameRoom, TEXT_FONT)))}</text>`);
   }
