@@ -1,6 +1,7 @@
 import type { ErrorEnvelope } from '../schema/error-envelope.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+/** PATCH: the platform Document service's updates (documents-api.ts). */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Where a request went; `url` is already redacted (no token, no userinfo). */
 export interface RequestSite {

@@ -1,0 +1,295 @@
+import { Pool } from 'undici';
+import { systemClock, type Clock } from '../lib/clock.js';
+import { silentLogger, type Logger } from '../lib/logger.js';
+import { readMultipart } from '../lib/multipart-read.js';
+import { encodeMultipart, multipartContentType, newBoundary, type PartSpec } from '../lib/multipart-write.js';
+import {
+  DOCUMENT_API_PREFIX,
+  DocumentList,
+  DocumentMetadata,
+  LOCKING_VERSION_PARAM,
+  TrashDocument,
+  TrashDocumentList,
+  UpdateDocumentResult,
+} from '../schema/documents.js';
+import type { ApiError, HttpMethod } from './errors.js';
+import { apiErrorFrom, transportErrorFrom, transportReason, type TargetOrigin } from './messages.js';
+import { bearerSource, type BearerSource, type PlatformCredential } from './platform-auth.js';
+import { createRedactor, displayUrl } from './redact.js';
+import { parseBodyAs, unexpectedResponse, type TextResponse } from './response.js';
+import { createRetryLogger } from './retry-log.js';
+import { runWithRetry } from './retry-loop.js';
+import { DEFAULT_RETRY_POLICY, type ResponseHeaders, type RetryPolicy } from './retry.js';
+
+export interface DocumentsClientOptions {
+  /** The environment's platform URL, e.g. https://abc123.apps.dynatrace.com or http://127.0.0.1:8080/e/dev. */
+  readonly platformUrl: string;
+  readonly credential: PlatformCredential | BearerSource;
+  readonly log?: Logger;
+  readonly clock?: Clock;
+  readonly retry?: Partial<RetryPolicy>;
+  readonly connections?: number;
+  readonly requestTimeoutMs?: number;
+  readonly signal?: AbortSignal;
+  readonly random?: () => number;
+}
+
+export interface DocumentContent {
+  readonly bytes: Uint8Array | string;
+  readonly contentType: string;
+}
+
+export interface NewDocument {
+  readonly name: string;
+  readonly type: string;
+  readonly description?: string;
+  /** A custom id (letters, digits, dashes; not a UUID); the service makes a UUID when absent. */
+  readonly id?: string;
+  readonly isPrivate?: boolean;
+  readonly content: DocumentContent;
+}
+
+export interface DocumentChanges {
+  readonly name?: string;
+  readonly type?: string;
+  readonly description?: string;
+  readonly isPrivate?: boolean;
+  readonly content?: DocumentContent;
+}
+
+export interface ListOptions {
+  readonly filter?: string;
+  readonly sort?: string;
+  readonly pageSize?: number;
+  readonly addFields?: readonly string[];
+}
+
+export interface DocumentsClient {
+  /** The platform URL, redacted for display. */
+  readonly baseUrl: string;
+  create(document: NewDocument): Promise<DocumentMetadata>;
+  /** Metadata and content in one call (the multipart GET). */
+  get(id: string): Promise<{ metadata: DocumentMetadata; content: Buffer; contentType: string }>;
+  metadata(id: string): Promise<DocumentMetadata>;
+  content(id: string): Promise<{ bytes: Buffer; contentType: string }>;
+  /** Needs the version last read: a 409 ApiError when it is stale (never retried: re-read and decide). */
+  update(id: string, version: number, changes: DocumentChanges): Promise<DocumentMetadata>;
+  replaceContent(id: string, version: number, content: DocumentContent): Promise<DocumentMetadata>;
+  /** Moves the document to the trash. */
+  delete(id: string, version: number): Promise<void>;
+  /** Every page of a listing. */
+  list(options?: ListOptions): Promise<DocumentMetadata[]>;
+  trash: {
+    list(filter?: string): Promise<TrashDocumentList['documents']>;
+    get(id: string): Promise<TrashDocument>;
+    restore(id: string): Promise<void>;
+    purge(id: string): Promise<void>;
+  };
+  close(): Promise<void>;
+}
+
+const ORIGIN: TargetOrigin = { url: 'DT_PLATFORM_URL', token: 'DT_PLATFORM_TOKEN (or DT_CLIENT_ID and DT_CLIENT_SECRET)' };
+const MAX_PAGES = 10_000;
+
+interface Call {
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly query?: URLSearchParams;
+  readonly parts?: ReadonlyArray<PartSpec & { readonly body: Uint8Array | string }>;
+  /** The statuses the operation accepts; anything else is an ApiError. */
+  readonly ok: readonly number[];
+}
+
+interface BinaryResponse extends TextResponse {
+  readonly bytes: Buffer;
+}
+
+/**
+ * The platform Document service's client, for the embedded server and a real environment alike: a bearer token
+ * (platform token, or an OAuth client's access token refreshed before it expires and once more after a 401), the
+ * config client's retry policy and rate-limit handling, binary bodies both ways. Writes are conditional
+ * (optimistic locking), so they retry only where the server cannot have acted (429, 503, never connected): a 409 is
+ * the caller's to resolve by reading again.
+ */
+export function createDocumentsClient(options: DocumentsClientOptions): DocumentsClient {
+  const { log = silentLogger(), clock = systemClock, random = Math.random } = options;
+  const { credential } = options;
+  const auth = 'kind' in credential ? bearerSource(credential, { clock }) : credential;
+  const refreshable = !('kind' in credential) || credential.kind === 'oauth-client';
+  const root = new URL(options.platformUrl);
+  const redact = (text: string): string => auth.secrets().reduce((scrubbed, secret) => createRedactor(secret)(scrubbed), text);
+  const baseUrl = displayUrl(root, redact);
+  const prefix = `${root.pathname.replace(/\/+$/, '')}${DOCUMENT_API_PREFIX}`;
+  const pool = new Pool(root.origin, {
+    connections: options.connections ?? 8,
+    headersTimeout: options.requestTimeoutMs ?? 60_000,
+    bodyTimeout: options.requestTimeoutMs ?? 60_000,
+    keepAliveTimeout: 10_000,
+  });
+  const policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+  const logRetry = createRetryLogger(log, clock);
+
+  const attempt = async (call: Call, path: string, body: Buffer | undefined, contentType: string | undefined, token: string) => {
+    try {
+      const response = await pool.request({
+        method: call.method,
+        path,
+        headers: { authorization: `Bearer ${token}`, accept: 'application/json, multipart/form-data', 'user-agent': 'dashcd', ...(contentType ? { 'content-type': contentType } : {}) },
+        body: body ?? null,
+        signal: options.signal ?? null,
+      });
+      const bytes = Buffer.from(await response.body.arrayBuffer());
+      return { kind: 'response' as const, status: response.statusCode, headers: response.headers as ResponseHeaders, bytes };
+    } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      return { kind: 'transport' as const, reason: transportReason(error), cause: error };
+    }
+  };
+
+  const send = async (call: Call): Promise<BinaryResponse> => {
+    const search = call.query?.toString() ?? '';
+    const path = `${prefix}${call.path}${search === '' ? '' : `?${search}`}`;
+    const site = { method: call.method, url: displayUrl(new URL(path, root.origin), redact) };
+    const boundary = call.parts ? newBoundary() : undefined;
+    const body = call.parts && boundary ? encodeMultipart(boundary, call.parts) : undefined;
+    const contentType = boundary ? multipartContentType(boundary) : undefined;
+    let outcome;
+    let attempts = 0;
+    // One more round after a 401 with a fresh access token: the one held may have been revoked or expired early.
+    for (let round = 0; round < 2; round++) {
+      const token = await auth.token(options.signal);
+      const result = await runWithRetry(() => attempt(call, path, body, contentType, token), {
+        policy,
+        clock,
+        random,
+        idempotent: call.method === 'GET',
+        ...(options.signal ? { signal: options.signal } : {}),
+        onRetry: (info) => logRetry(site, info),
+      });
+      outcome = result.outcome;
+      attempts += result.attempts;
+      if (!refreshable || outcome.kind !== 'response' || outcome.status !== 401) break;
+      auth.invalidate();
+    }
+    if (!outcome || outcome.kind === 'transport') {
+      throw transportErrorFrom(outcome?.reason ?? 'unknown', outcome?.cause, { ...site, baseUrl, attempts, redact, origin: ORIGIN });
+    }
+    const response: BinaryResponse = { status: outcome.status, headers: outcome.headers, text: '', bytes: outcome.bytes, ...site, attempts };
+    if (!call.ok.includes(outcome.status)) throw fail({ ...response, text: outcome.bytes.toString('utf8') });
+    return response;
+  };
+
+  const fail = (response: TextResponse): ApiError => apiErrorFrom(response.status, response.text, { ...response, baseUrl, redact, origin: ORIGIN });
+  const asJson = (response: BinaryResponse): TextResponse => ({ ...response, text: response.bytes.toString('utf8') });
+  const metadataOf = async (call: Call): Promise<DocumentMetadata> => parseBodyAs(asJson(await send(call)), DocumentMetadata);
+  const docPath = (id: string) => `/documents/${encodeURIComponent(id)}`;
+  const versioned = (version: number) => new URLSearchParams({ [LOCKING_VERSION_PARAM]: String(version) });
+
+  const listAll = async <T>(path: string, query: URLSearchParams, read: (response: TextResponse) => { items: T[]; next: string | null | undefined }): Promise<T[]> => {
+    const items: T[] = [];
+    let page = query;
+    for (let n = 0; n < MAX_PAGES; n++) {
+      const { items: found, next } = read(asJson(await send({ method: 'GET', path, query: page, ok: [200] })));
+      items.push(...found);
+      if (!next) return items;
+      page = new URLSearchParams({ 'page-key': next });
+    }
+    throw new Error(`listing ${path} did not end after ${MAX_PAGES} pages`);
+  };
+
+  return {
+    baseUrl,
+    create: (document) =>
+      metadataOf({
+        method: 'POST',
+        path: '/documents',
+        ok: [201],
+        parts: [
+          ...textParts({ name: document.name, type: document.type, description: document.description, id: document.id, isPrivate: document.isPrivate }),
+          contentPart(document.name, document.content),
+        ],
+      }),
+    async get(id) {
+      const response = await send({ method: 'GET', path: docPath(id), ok: [200] });
+      return readDocumentParts(response);
+    },
+    metadata: (id) => metadataOf({ method: 'GET', path: `${docPath(id)}/metadata`, ok: [200] }),
+    async content(id) {
+      const response = await send({ method: 'GET', path: `${docPath(id)}/content`, ok: [200] });
+      return { bytes: response.bytes, contentType: headerText(response.headers['content-type']) };
+    },
+    async update(id, version, changes) {
+      const { name, type, description, isPrivate } = changes;
+      const parts = [...textParts({ name, type, description, isPrivate }), ...(changes.content ? [contentPart(changes.name ?? id, changes.content)] : [])];
+      const response = await send({ method: 'PATCH', path: docPath(id), query: versioned(version), parts, ok: [200] });
+      return parseBodyAs(asJson(response), UpdateDocumentResult).documentMetadata;
+    },
+    replaceContent: (id, version, content) =>
+      metadataOf({ method: 'PUT', path: `${docPath(id)}/content`, query: versioned(version), parts: [contentPart(id, content)], ok: [200] }),
+    async delete(id, version) {
+      await send({ method: 'DELETE', path: docPath(id), query: versioned(version), ok: [204] });
+    },
+    list: ({ filter, sort, pageSize, addFields } = {}) => {
+      const query = new URLSearchParams();
+      if (filter !== undefined) query.set('filter', filter);
+      if (sort !== undefined) query.set('sort', sort);
+      if (pageSize !== undefined) query.set('page-size', String(pageSize));
+      if (addFields?.length) query.set('add-fields', addFields.join(','));
+      return listAll('/documents', query, (response) => {
+        const page = parseBodyAs(response, DocumentList);
+        return { items: page.documents, next: page.nextPageKey };
+      });
+    },
+    trash: {
+      list: (filter) =>
+        listAll('/trash/documents', new URLSearchParams(filter === undefined ? {} : { filter }), (response) => {
+          const page = parseBodyAs(response, TrashDocumentList);
+          return { items: page.documents, next: page.nextPageKey };
+        }),
+      get: async (id) => parseBodyAs(asJson(await send({ method: 'GET', path: `/trash${docPath(id)}`, ok: [200] })), TrashDocument),
+      async restore(id) {
+        await send({ method: 'POST', path: `/trash${docPath(id)}/restore`, ok: [200, 204] });
+      },
+      async purge(id) {
+        await send({ method: 'DELETE', path: `/trash${docPath(id)}`, ok: [204] });
+      },
+    },
+    close: () => pool.close(),
+  };
+}
+
+/** Go sends form fields without a Content-Type; a text/plain one is what browsers and undici send, and equally read. */
+function textParts(fields: Readonly<Record<string, string | boolean | undefined>>): Array<PartSpec & { body: string }> {
+  return Object.entries(fields).flatMap(([name, value]) => (value === undefined ? [] : [{ name, contentType: 'text/plain; charset=utf-8', body: String(value) }]));
+}
+
+function contentPart(filename: string, content: DocumentContent): PartSpec & { body: Uint8Array | string } {
+  return { name: 'content', filename, contentType: content.contentType, body: content.bytes };
+}
+
+function headerText(value: string | string[] | undefined): string {
+  return Array.isArray(value) ? (value[0] ?? '') : (value ?? '');
+}
+
+/** The multipart GET: the `metadata` part's JSON and the `content` part's bytes and type. */
+async function readDocumentParts(response: BinaryResponse): Promise<{ metadata: DocumentMetadata; content: Buffer; contentType: string }> {
+  const boundary = /boundary="?([^";]+)"?/.exec(headerText(response.headers['content-type']))?.[1];
+  const parts = new Map<string, { bytes: Buffer; contentType: string }>();
+  if (boundary) {
+    try {
+      await readMultipart([response.bytes], boundary, (part) => {
+        const chunks: Buffer[] = [];
+        return {
+          write: (chunk) => void chunks.push(Buffer.from(chunk)),
+          end: () => void parts.set(part.name, { bytes: Buffer.concat(chunks), contentType: part.contentType ?? '' }),
+        };
+      });
+    } catch (error) {
+      throw unexpectedResponse({ ...response, text: '' }, [`the multipart body does not parse: ${error instanceof Error ? error.message : String(error)}`]);
+    }
+  }
+  const metadata = parts.get('metadata');
+  const content = parts.get('content');
+  if (!metadata || !content) throw unexpectedResponse({ ...response, text: '' }, ["a document's GET needs a 'metadata' and a 'content' part"]);
+  return { metadata: parseBodyAs({ ...response, text: metadata.bytes.toString('utf8') }, DocumentMetadata), content: content.bytes, contentType: content.contentType };
+}
