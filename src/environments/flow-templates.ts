@@ -16,21 +16,18 @@ const MARKERS = new Set([CST.DOCUMENT, CST.FLOW_END, CST.SCALAR]);
 /**
  * Unquoted templates inside `{ … }` or `[ … ]`. There a plain scalar cannot hold `{`, so `height: ${{ values.h }}`
  * reads as `$` followed by two flow mappings, and `yaml` reports a dozen errors about braces instead of the one
- * mistake; finding the `$` directly before `{{` in flow context names it.
+ * mistake. Only in flow context does the lexer end a plain scalar at `{`, so a token ending in `$` right before
+ * `{`, `{` is such a template (in block context `${{ … }}` stays inside its scalar and is fine).
  */
 export function unquotedFlowTemplates(source: string): FlowTemplate[] {
   const tokens = [...new Lexer().lex(source)];
   const found: FlowTemplate[] = [];
   let offset = 0;
-  let depth = 0;
   for (const [i, token] of tokens.entries()) {
     if (MARKERS.has(token)) continue;
-    const type = CST.tokenType(token);
-    if (type === 'flow-map-start' || type === 'flow-seq-start') depth++;
-    else if (type === 'flow-map-end' || type === 'flow-seq-end') depth--;
-    else if (depth > 0 && tokens[i - 1] === CST.SCALAR && token.endsWith('$') && tokens[i + 1] === '{' && tokens[i + 2] === '{') {
+    if (token.endsWith('$') && tokens[i + 1] === '{' && tokens[i + 2] === '{') {
       const at = offset + token.length - 1;
-      const close = source.indexOf('}}', at);
+      const close = closeOnLine(source, at);
       const previous = found[found.length - 1];
       // A second template in the same scalar is part of the first one's quoting.
       if (close !== -1 && (previous === undefined || previous.scalar.end <= at)) found.push({ offset: at, template: source.slice(at, close + 2), scalar: { start: offset, end: scalarEnd(source, close + 2) } });
@@ -45,13 +42,20 @@ function scalarEnd(source: string, from: number): number {
   let end = from;
   while (end < source.length && !/[,\]}\n\r]/.test(source[end] as string) && !source.startsWith(' #', end)) {
     if (source.startsWith('${{', end)) {
-      const close = source.indexOf('}}', end);
+      const close = closeOnLine(source, end);
       if (close === -1) break;
       end = close + 2;
     } else end++;
   }
   while (end > from && source[end - 1] === ' ') end--;
   return end;
+}
+
+/** Where the `}}` closing a template opened at `from` is, on its line; -1 when it is not closed there. */
+function closeOnLine(source: string, from: number): number {
+  const close = source.indexOf('}}', from);
+  const eol = source.indexOf('\n', from);
+  return eol !== -1 && close > eol ? -1 : close;
 }
 
 /** The source with each such scalar quoted, as the user is told to write it (JSON quoting is valid YAML). */

@@ -31,7 +31,7 @@ export function parseTemplate(text: string): TemplatePart[] {
   let buffer = '';
   let at = 0;
   for (let open = text.indexOf(OPEN); open !== -1; open = text.indexOf(OPEN, at)) {
-    if (open > 0 && text[open - 1] === '$') {
+    if (text[open - 1] === '$') {
       buffer += text.slice(at, open - 1) + OPEN;
       at = open + OPEN.length;
       continue;
@@ -58,7 +58,8 @@ export function parseExpression(text: string): Expression {
   if (value) return { kind: 'value', path: (value[1] as string).slice(1).split('.') };
   if (text === 'env.name' || text === 'env.group') return { kind: 'env', member: text === 'env.name' ? 'name' : 'group' };
   const dashboard = DASHBOARD.exec(text);
-  if (dashboard) return { kind: 'dashboard', file: dashboard[1] ?? dashboard[2] ?? '' };
+  // One of the two quote groups always matched.
+  if (dashboard) return { kind: 'dashboard', file: (dashboard[1] ?? dashboard[2]) as string };
   return {
     kind: 'invalid',
     message: `unknown template ${JSON.stringify(text)}: use values.NAME, env.name, env.group or dashboard("file.yaml")`,

@@ -193,6 +193,21 @@ describe('resolveEnvironments', () => {
     expect(bad.environments[0]?.warnings.map(formatDiagnostic)).toEqual(['dashboards/a.yaml:3:65  [dev] tiles[0].bounds.widht: unknown key; did you mean width?']);
   });
 
+  it('refuses a dashcd: member that does not parse, and unknown names in its overrides and tile limits', () => {
+    const bad = resolve({ 'a.yaml': 'dashboardMetadata: { name: A, owner: o }\ntiles: []\ndashcd:\n  overrides:\n    prd: {}\n  tiles:\n    N: { environments: [dev, qa] }\n', 'b.yaml': 'dashboardMetadata: { name: B, owner: o }\ntiles: []\ndashcd: { bogus: 1 }\n' });
+    expect(bad.diagnostics.map(formatDiagnostic)).toEqual([
+      'dashboards/a.yaml:5:10  dashcd.overrides.prd: unknown environment or group prd (declared in dashcd.yaml: dev, staging, prod, production)',
+      'dashboards/a.yaml:7:30  dashcd.tiles.N.environments[1]: unknown environment or group qa (declared in dashcd.yaml: dev, staging, prod, production)',
+      'dashboards/b.yaml:3:9  dashcd: Unrecognized key: "bogus"',
+    ]);
+  });
+
+  it('gives a misspelt value of a group to the group’s members only', () => {
+    const config = 'values:\n  note: x\nenvironments:\n  dev:\n  prod:\ngroups:\n  production:\n    environments: [prod]\n    values:\n      ntoe: y\n';
+    const typo = resolve({ 'a.yaml': 'dashboardMetadata: { name: "${{ values.note }}", owner: o }\ntiles: []\n' }, config);
+    expect(typo.environments.map((e) => e.warnings.map((w) => [w.env, w.path]))).toEqual([[], [['prod', 'groups.production.values.ntoe']]]);
+  });
+
   it('suggests the used name for a misspelt value under an environment, as a warning of the environments it feeds', () => {
     const config = 'values:\n  managementZone: null\nenvironments:\n  dev:\n  prod:\n    values:\n      managmentZone: { id: "1" }\n';
     const file = 'dashboardMetadata:\n  name: A\n  owner: o\n  dashboardFilter: { managementZone: "${{ values.managementZone }}" }\ntiles: []\n';
@@ -245,6 +260,15 @@ describe('an unquoted template in a flow collection', () => {
     expect(flowTemplateMessage({ offset: 0, template: '${{ dashboard("a.yaml") }}', scalar: { start: 0, end: 0 } })).toBe(
       'a template inside a flow collection ({ … } or [ … ]) must be quoted: write "${{ dashboard(\\"a.yaml\\") }}" (in quotes a whole-value template still gives a number or an object)',
     );
+  });
+
+  it('takes no other `$` and braces for a template, trims spaces before an indicator, stops at an unclosed one and at the end', () => {
+    const lookalikes = 'a: [ x${b: 1}, y$ {c: 2}, z{{ d }}, "w${{ e }}" ]\nb: w${{ f }}\n';
+    expect(unquotedFlowTemplates(lookalikes)).toEqual([]);
+    const source = 'a: [${{ x }} ,b]\nc: [${{ y }}${{ z ]\ne: [${{ v ]\nd: [${{ w }}';
+    const scalars = unquotedFlowTemplates(source).map((f) => source.slice(f.scalar.start, f.scalar.end));
+    expect(scalars).toEqual(['${{ x }}', '${{ y }}', '${{ w }}']);
+    expect(unquotedFlowTemplates(source)[2]?.scalar.end).toBe(source.length);
   });
 
   it('leaves a file whose flow problems are more than unquoted templates with all its problems', () => {

@@ -130,10 +130,29 @@ describe('renderTemplates', () => {
 
   it('leaves out a list item that is a whole template giving an empty string (env.group without a group), nothing else', () => {
     const rendered = renderTemplates(
-      { tags: ['team', '${{ env.group }}', 'g-${{ env.group }}', '${{ values.empty }}', ''], name: '${{ env.group }}' },
+      { tags: ['team', '${{ env.group }}', 'g-${{ env.group }}', '${{ values.empty }}', '', '${{ env.name }}', 7], name: '${{ env.group }}' },
       { env: { name: 'dev', group: null }, values: { empty: '' }, dashboardId: noDashboards },
     );
-    expect(rendered).toMatchObject({ problems: [], value: { tags: ['team', 'g-', ''], name: '' } });
+    expect(rendered).toMatchObject({ problems: [], value: { tags: ['team', 'g-', '', 'dev', 7], name: '' } });
+  });
+
+  it('writes strings, numbers and booleans into a longer string, a template first included; refuses null and lists there', () => {
+    const rendered = renderTemplates(
+      { a: '${{ env.name }}/x', b: 'on=${{ values.shared }} top=${{ values.top }}', c: 'n ${{ values.none }}', d: 'l ${{ values.tags }}' },
+      { env: PROD, values: { ...values, none: null }, dashboardId: noDashboards },
+    );
+    expect(rendered.value).toMatchObject({ a: 'prod/x', b: 'on=true top=304' });
+    expect(rendered.problems.map((p) => p.message)).toEqual([
+      'values.none is null: inside a longer string a template needs a string, number or boolean (write it as the whole value to insert null)',
+      'values.tags is a list: inside a longer string a template needs a string, number or boolean (write it as the whole value to insert a list)',
+    ]);
+  });
+
+  it('names the first unknown step of a value path, a step below a value without members, and no values at all', () => {
+    const problems = (path: string, vals: Record<string, unknown>): string[] => renderTemplates(`\${{ ${path} }}`, { env: PROD, values: vals, dashboardId: noDashboards }).problems.map((p) => p.message);
+    expect(problems('values.zzzzzz.x', values)).toEqual(['unknown value values.zzzzzz (known: top, shared, mz, tags)']);
+    expect(problems('values.top.x.y', values)).toEqual(['values.top.x: values.top has no members']);
+    expect(problems('values.a', {})).toEqual(['unknown value values.a (no values declared)']);
   });
 
   it('resolves dashboard("…") through the context and reports what it refuses', () => {
