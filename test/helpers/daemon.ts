@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { versionKey, readEventView } from '../../src/archive/archived-event.js';
 import { Checkpoint } from '../../src/archive/checkpoint.js';
-import { MAIN_JS, runDashcdChild, unusedPort } from './cli.js';
+import { MAIN_JS, runDashcd, unusedPort } from './cli.js';
 import { waitFor } from './wait.js';
 
 // The daemon tests import waitFor from here along with the daemon helpers.
@@ -153,9 +153,12 @@ export function metricValue(samples: readonly Sample[], name: string, labels: Re
     .reduce((sum, s) => sum + s.value, 0);
 }
 
-/** A stored token of the data dir's `local` environment, through the daemon or serve that owns it (or the file). */
+/**
+ * A stored token of the data dir's `local` environment, through the daemon or serve that owns it (or the file). Run
+ * in this process (the real command, as main.ts runs it): a child process cost more than half a second a token.
+ */
 export async function createToken(cwd: string, dataDir: string, scopes = 'ReadConfig,WriteConfig,DataExport', env = 'local'): Promise<string> {
-  const result = await runDashcdChild(['token', 'create', '--data', dataDir, '--env', env, '--scopes', scopes, '--name', 'test'], { cwd });
+  const result = await runDashcd(['token', 'create', '--data', dataDir, '--env', env, '--scopes', scopes, '--name', 'test'], { cwd });
   if (result.code !== 0) throw new Error(`token create failed (${result.code}): ${result.stderr}`);
   return result.stdout.trim().split('\n').pop() ?? '';
 }

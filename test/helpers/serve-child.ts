@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, expect } from 'vitest';
 import { Dashboard } from '../../src/schema/dashboard.js';
 import { serverNodeOptions } from '../../src/server/server-node-options.js';
+import { runDashcd } from './cli.js';
 import { CORPUS_DASHBOARDS_DIR } from './corpus.js';
 
 /** The built CLI: crash tests kill a real `dashcd serve` process. */
@@ -23,13 +24,10 @@ export const serveChildren = new Set<ChildProcess>();
 
 const CHILD_ENV = { ...process.env, DASHCD_LOG_LEVEL: 'warn' };
 
-/** `dashcd token create` on the data dir (no server running): the token is the last line of stdout. */
-export function createToken(dataDir: string): string {
-  const result = spawnSync(process.execPath, [MAIN, 'token', 'create', '--data', dataDir, '--scopes', 'ReadConfig,WriteConfig', '--name', 'crash'], {
-    encoding: 'utf8',
-    env: CHILD_ENV,
-  });
-  expect(result.status, result.stderr).toBe(0);
+/** `dashcd token create` on the data dir (no server running), in this process: the token is the last line of stdout. */
+async function createToken(dataDir: string): Promise<string> {
+  const result = await runDashcd(['token', 'create', '--data', dataDir, '--scopes', 'ReadConfig,WriteConfig', '--name', 'crash'], { cwd: dataDir });
+  expect(result.code, result.stderr).toBe(0);
   return result.stdout.trim().split('\n').at(-1) ?? '';
 }
 
@@ -122,7 +120,7 @@ export function killTestScope(prefix: string): { seed: number; random: () => num
       expect(existsSync(MAIN), 'the kill tests run the built CLI: run `npm run build` first').toBe(true);
       const dataDir = await mkdtemp(join(tmpdir(), prefix));
       dirs.push(dataDir);
-      return { dataDir, token: createToken(dataDir) };
+      return { dataDir, token: await createToken(dataDir) };
     },
     replayable: (run) =>
       run().catch((error: unknown) => {
