@@ -57,6 +57,42 @@ describe('tile marks from the plan patch', () => {
     expect(tileChanges([op('/tiles/0/name')], 1).headerChanged).toBe(false);
   });
 
+  it('a whole tiles list replaced or removed: every live tile goes, every desired one is new', () => {
+    const marks = (patch: Operation[], count = 2) => {
+      const m = tileChanges(patch, count);
+      return [[...m.before], [...m.after]];
+    };
+    expect(marks([{ op: 'replace', path: '/tiles', value: [{}, {}, {}] }])).toEqual([[[0, 'removed'], [1, 'removed']], [[0, 'added'], [1, 'added'], [2, 'added']]]);
+    expect(marks([{ op: 'remove', path: '/tiles' }])).toEqual([[[0, 'removed'], [1, 'removed']], []]);
+    expect(marks([{ op: 'add', path: '/tiles', value: [{}] }], 0)).toEqual([[], [[0, 'added']]]);
+    expect(marks([{ op: 'replace', path: '/tiles', value: 'not a list' }])).toEqual([[[0, 'removed'], [1, 'removed']], []]);
+  });
+
+  it('a tile added at the end (`-`) or at the length is added; operations past the end or on no index are ignored', () => {
+    const after = (patch: Operation[]) => [...tileChanges(patch, 1).after];
+    expect(after([{ op: 'add', path: '/tiles/-', value: {} }])).toEqual([[1, 'added']]);
+    expect(after([{ op: 'add', path: '/tiles/1', value: {} }])).toEqual([[1, 'added']]);
+    expect(after([{ op: 'add', path: '/tiles/0', value: {} }])).toEqual([[0, 'added']]);
+    for (const path of ['/tiles/2', '/tiles/-1', '/tiles/x', '/tiles/0.5', '/tiles/1/name']) expect(after([{ op: 'add', path, value: {} }]), path).toEqual([]);
+    expect(after([op('/tiles/-/name')])).toEqual([]);
+  });
+
+  it('adding or removing a member of a tile, or replacing a tile whole, changes it (neither adds nor removes it)', () => {
+    const marks = (patch: Operation[]) => {
+      const m = tileChanges(patch, 2);
+      return [[...m.before], [...m.after]];
+    };
+    expect(marks([{ op: 'add', path: '/tiles/1/queries', value: [] }])).toEqual([[[1, 'changed']], [[1, 'changed']]]);
+    expect(marks([{ op: 'remove', path: '/tiles/0/markdown' }])).toEqual([[[0, 'changed']], [[0, 'changed']]]);
+    expect(marks([{ op: 'replace', path: '/tiles/0', value: {} }])).toEqual([[[0, 'changed']], [[0, 'changed']]]);
+  });
+
+  it('lists removed live tiles in their order, whatever order the patch removed them in', () => {
+    const patch: Operation[] = ['/tiles/2', '/tiles/0', '/tiles/1'].map((path) => ({ op: 'remove', path }));
+    expect([...tileChanges(patch, 4).before]).toEqual([[0, 'removed'], [2, 'removed'], [3, 'removed']]);
+    expect([...tileChanges(patch, 4).after]).toEqual([]);
+  });
+
   it('undoing the patch on the desired side gives the live side the plan compared', () => {
     const change = update(LIVE, DESIRED);
     const after = normalizeForCompare(change.desired, { ignore: [] });
