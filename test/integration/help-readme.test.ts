@@ -137,4 +137,15 @@ describe('--help and the docs agree', () => {
     expect(suggested.length).toBeGreaterThan(0);
     expect(suggested.filter((path) => !doc(EDITOR_SUPPORT).includes(`$schema=${path}`))).toEqual([]);
   });
+
+  it("every sample file an example names (README's table, each --help's examples) exists in this repository, so a newcomer can run it", async () => {
+    const readme = doc(COMMAND_TABLE.file);
+    const table = readme.slice(readme.indexOf(COMMAND_TABLE.heading), readme.indexOf('\n## ', readme.indexOf(COMMAND_TABLE.heading) + 1));
+    const examples = [table, ...commands.flatMap((command) => command.examples)].join('\n');
+    const named = [...new Set([...examples.matchAll(/(?<![\w/.-])dashboards\/[\w./-]+\.ya?ml\b/g)].map((m) => m[0]))];
+    expect(named.length).toBeGreaterThan(0);
+    const missing: string[] = [];
+    for (const path of named) if (!(await readFile(new URL(`../../${path}`, import.meta.url)).then(() => true, () => false))) missing.push(path);
+    expect(missing).toEqual([]);
+  });
 });

@@ -30,7 +30,7 @@ export const applyCommand = defineCommand({
   },
   positionals: [pathsPositional],
   quietLogs: true,
-  examples: ['dashcd apply --env dev', 'dashcd apply', 'dashcd apply --concurrency 16', 'dashcd apply --prune --max-delete 20', 'dashcd apply dashboards/team/api.yaml'],
+  examples: ['dashcd apply --env dev', 'dashcd apply', 'dashcd apply --concurrency 16', 'dashcd apply --prune --max-delete 20', 'dashcd apply dashboards/platform/hosts.yaml'],
   async run({ flags, positionals }, io) {
     const started = Date.now();
     const concurrency = concurrencyOf(flags);

@@ -7,7 +7,7 @@ import { hasChanges, type Plan } from '../../plan/build-plan.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
 import { concurrencyFlag, dataFlag, dirFlag, pathsPositional, pruneFlags, strictFlag, targetFlag } from '../common-flags.js';
 import { printDiagnostics, printWarnings, renderDiagnosticsJson } from '../diagnostics-output.js';
-import type { Diagnostic } from '../../desired/load-desired.js';
+import type { Diagnostic } from '../../desired/diagnostic.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { withTarget } from '../with-target.js';
 import { planFromFlags } from '../plan-from-flags.js';
@@ -54,7 +54,7 @@ export const planCommand = defineCommand({
   },
   positionals: [pathsPositional],
   quietLogs: true,
-  examples: ['dashcd plan', 'dashcd plan --output markdown --out plan.json > plan.md', 'dashcd plan --output html --out plan.html --out plan.json --preview-dir previews', 'dashcd plan --prune', 'dashcd plan --output json --detailed-exitcode', 'dashcd plan dashboards/team/api.yaml dashboards/ops/', 'dashcd plan --env production --output markdown'],
+  examples: ['dashcd plan', 'dashcd plan --output markdown --out plan.json > plan.md', 'dashcd plan --output html --out plan.html --out plan.json --preview-dir previews', 'dashcd plan --prune', 'dashcd plan --output json --detailed-exitcode', 'dashcd plan dashboards/platform/hosts.yaml dashboards/frontend/', 'dashcd plan --env production --output markdown'],
   async run({ flags, positionals }, io) {
     const output = stringFlag(flags, 'output') ?? 'text';
     if (!Object.hasOwn(RENDERERS, output)) throw new UsageError(`--output must be text, json, markdown or html, got '${output}'`);

@@ -38,7 +38,7 @@ export const previewCommand = defineCommand({
     env: { type: 'string', description: 'Draw files as this environment of dashcd.yaml renders them (default: the only one), and ids from its target', valueName: 'id' },
   },
   positionals: [{ name: 'file|id', description: 'Dashboard files or folders of them, or ids of live dashboards', variadic: true, required: true }],
-  examples: ['dashcd preview dashboards/hosts.yaml', 'dashcd preview --format png --out previews dashboards/*.yaml', 'dashcd preview 0a1b2c3d-0000-4000-8000-000000000001', 'dashcd preview --env prod dashboards/service-health.yaml'],
+  examples: ['dashcd preview dashboards/platform/hosts.yaml', 'dashcd preview --format png --out previews dashboards/platform', 'dashcd preview 0a1b2c3d-0000-4000-8000-000000000001', 'dashcd preview --env prod dashboards/platform/service-health.yaml'],
   async run({ flags, positionals }, io) {
     const format = stringFlag(flags, 'format') ?? 'svg';
     if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be svg, png or html, got '${format}'`);
