@@ -107,6 +107,21 @@ describe('before/after legend', () => {
   });
 });
 
+describe('before/after legend spacing', () => {
+  it('places each entry after the previous label', () => {
+    const before = dashboard([at(0, 0, 304, 152), at(0, 304, 304, 152)]);
+    const svg = renderBeforeAfterSvg({ before, after: { ...before, tiles: [at(0, 0, 304, 228)] }, patch: [{ op: 'replace', path: '/tiles/0/bounds/height', value: 228 }, { op: 'remove', path: '/tiles/1' }, { op: 'replace', path: '/dashboardMetadata/name', value: 'E' }] });
+    const legend = /<g class="legend">([\s\S]*?)<\/g>/.exec(svg)?.[1] ?? '';
+    const entries = [...legend.matchAll(/<rect x="(\d+)"[^>]*fill="([^"]+)"\/><text x="(\d+)"[^>]*>([^<]*)<\/text>/g)].map((m) => [Number(m[1]), m[2], Number(m[3]), m[4]]);
+    // 19 px from swatch to label, then the label (11 px × 0.62 a character, rounded up) and 16 px.
+    expect(entries).toEqual([
+      [8, '#cf222e', 27, 'removed'],
+      [91, '#0969da', 110, 'resized'],
+      [174, '#bf8700', 193, 'name, tags or filters changed'],
+    ]);
+  });
+});
+
 describe('tile titles', () => {
   it('a custom chart\'s own name, else the tile\'s name, else its customName, else none', () => {
     const title = (tile: object): string => tileTitle(readPreviewDashboard({ tiles: [{ tileType: 'X', ...tile }] }).tiles[0]!);
