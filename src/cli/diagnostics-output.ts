@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Diagnostic } from '../desired/load-desired.js';
-import { formatDiagnostic, formatWarning } from '../desired/load-desired.js';
+import type { Diagnostic } from '../desired/diagnostic.js';
+import { formatDiagnostic, formatWarning } from '../desired/diagnostic.js';
 import type { CommandIo } from './command.js';
 
 type Level = 'error' | 'warning';

@@ -1,5 +1,5 @@
 import { loadProjectConfigFor, type LoadProjectConfigResult } from '../config/project-config.js';
-import type { Diagnostic } from '../desired/load-desired.js';
+import type { Diagnostic } from '../desired/diagnostic.js';
 import { declaredEnvironments, type Environment } from '../environments/environment.js';
 import { describeEnvironments, selectEnvironments } from '../environments/select-environments.js';
 import { booleanFlag, listFlag, stringFlag, type CommandIo, type FlagSpec, type FlagValues } from './command.js';

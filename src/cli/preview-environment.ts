@@ -1,6 +1,6 @@
 import { relative, sep } from 'node:path';
 import { loadProjectConfigFor } from '../config/project-config.js';
-import type { Diagnostic } from '../desired/load-desired.js';
+import type { Diagnostic } from '../desired/diagnostic.js';
 import { declaredEnvironments, type Environment } from '../environments/environment.js';
 import { describeEnvironments } from '../environments/select-environments.js';
 import { loadEnvironments } from '../reconcile/load-environments.js';

@@ -1,5 +1,5 @@
 import { readGitInfo } from '../desired/git-info.js';
-import type { Diagnostic } from '../desired/load-desired.js';
+import type { Diagnostic } from '../desired/diagnostic.js';
 import { strictly } from '../desired/strict.js';
 import type { Environment } from '../environments/environment.js';
 import { collapseByEnvironment } from '../environments/locate-diagnostics.js';

@@ -1,4 +1,5 @@
-import type { DesiredResult, Diagnostic } from '../desired/load-desired.js';
+import type { DesiredResult } from '../desired/load-desired.js';
+import type { Diagnostic } from '../desired/diagnostic.js';
 import { strictly } from '../desired/strict.js';
 import type { Environment } from '../environments/environment.js';
 import { collapseByEnvironment } from '../environments/locate-diagnostics.js';

@@ -1,5 +1,6 @@
 import type { ApiClient } from '../client/api-client.js';
-import type { DesiredDashboard, Diagnostic } from '../desired/load-desired.js';
+import type { DesiredDashboard } from '../desired/load-desired.js';
+import type { Diagnostic } from '../desired/diagnostic.js';
 import { mapConcurrent } from '../lib/concurrency.js';
 import type { CommandIo } from './command.js';
 

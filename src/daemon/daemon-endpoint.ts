@@ -11,7 +11,7 @@ import type { Logger } from '../lib/logger.js';
 import { startApiServer, type ApiServer } from '../server/api-server.js';
 import { guardedListener, refuseConnect } from '../server/create-server.js';
 import { answerClientError } from '../server/http/respond.js';
-import type { DaemonOptions, DaemonReady } from './daemon.js';
+import type { DaemonOptions, DaemonReady } from './daemon-options.js';
 import { handleStatusRequest, type StatusView } from './status-endpoints.js';
 
 /** Where one reconcile loop writes and archives from. */

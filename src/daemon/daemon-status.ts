@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../desired/load-desired.js';
+import type { Diagnostic } from '../desired/diagnostic.js';
 import type { GitInfo } from '../desired/git-info.js';
 import { labelledMetrics, MetricsRegistry, type MetricsScope } from '../lib/metrics.js';
 import type { PlanChange } from '../plan/build-plan.js';

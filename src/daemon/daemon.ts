@@ -1,71 +1,22 @@
 import { setMaxListeners } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
-import type { RetryPolicy } from '../client/api-client.js';
-import { declaredEnvironments, type Environment } from '../environments/environment.js';
+import { declaredEnvironments } from '../environments/environment.js';
 import type { Logger } from '../lib/logger.js';
 import { createDesiredCache } from '../desired/load-desired.js';
 import { planEnvironment } from '../reconcile/plan-environment.js';
 import { describeFollow } from '../source/follow.js';
 import { openEndpoint, type Endpoint, type LoopTarget, type TargetSpec } from './daemon-endpoint.js';
 import { aborted, startPollerAfter } from './daemon-poller.js';
-import { openRepoFollowing, type RepoFollowing, type RepoOptions } from './daemon-repo.js';
+import { openRepoFollowing, type RepoFollowing } from './daemon-repo.js';
 import { daemonConsole } from './console-source.js';
+import type { DaemonEnvironment, DaemonOptions, DaemonReady } from './daemon-options.js';
 import { DaemonStatus } from './daemon-status.js';
 import { EnvironmentsStatus } from './environments-status.js';
-import { createReconcilePass, type PassSource } from './reconcile-pass.js';
+import type { PassSource } from './pass-source.js';
+import { createReconcilePass } from './reconcile-pass.js';
 import { createReconcileQueue, type ReconcileQueue } from './reconcile-queue.js';
 import { watchDashboards } from './watch-dashboards.js';
-
-export interface DaemonOptions {
-  dir: string;
-  cwd: string;
-  archiveDir: string;
-  dataDir: string;
-  /** A remote environment; without it the daemon serves the embedded API on `listen` and reconciles into it. */
-  target?: { baseUrl: string; token: string } | undefined;
-  /**
-   * The environments of dashcd.yaml to reconcile, each into its own target (`target` is then unused): one loop
-   * each, with its own queue, resync timer, events archive folder and status. Undefined: one loop into `target`.
-   */
-  environments?: readonly DaemonEnvironment[] | undefined;
-  listen: { host: string; port: number };
-  resyncMs: number;
-  pollMs: number;
-  sinceMs: number;
-  selfHeal: boolean;
-  /** Delete owned orphans; undefined: `prune` in dashcd.yaml decides. */
-  prune: boolean | undefined;
-  /** undefined: `maxDelete` in dashcd.yaml, else 5. */
-  maxDelete: number | undefined;
-  concurrency: number;
-  simulateEvents: boolean;
-  /** Follow a git repository instead of watching `dir`: each pass reads a clean checkout of the fetched commit. */
-  repo?: RepoOptions;
-  /** A remote environment's token (from the variable its `tokenEnv` names); throws when it is unset. */
-  tokenFor?(environment: Environment): string;
-  /** The client's per-request retry policy (e.g. a shorter deadline from DASHCD_RETRY_DEADLINE). */
-  retry?: Partial<RetryPolicy>;
-  /** How long shutdown lets a running pass finish its writes before aborting its requests (default 3 s). */
-  shutdownGraceMs?: number;
-  log: Logger;
-  /** Aborting it shuts the daemon down. */
-  signal: AbortSignal;
-  onReady?(info: DaemonReady): void;
-}
-
-export interface DaemonEnvironment {
-  environment: Environment;
-  /** Its target; a remote one with the token its `tokenEnv` variable holds. */
-  target: { kind: 'remote'; baseUrl: string; token: string } | { kind: 'embedded' };
-}
-
-export interface DaemonReady {
-  statusUrl: string;
-  /** Present when the daemon serves the embedded API. `token` is valid until the daemon stops. */
-  api?: { url: string; envUrl: string; token: string };
-  target: string;
-}
 
 /**
  * The composition root of `dashcd daemon`: the listener (the embedded API with the status endpoints on the same

@@ -1,7 +1,7 @@
 import { applyPlan, countOutcomes, type ApplyOutcome } from '../apply/apply-plan.js';
 import { previewLayout } from '../console/console-data.js';
-import { formatDiagnostic, type Diagnostic, type DesiredDashboard } from '../desired/load-desired.js';
-import type { GitInfo } from '../desired/git-info.js';
+import { type DesiredDashboard } from '../desired/load-desired.js';
+import { formatDiagnostic, type Diagnostic } from '../desired/diagnostic.js';
 import type { ProjectConfig } from '../config/project-config.js';
 import type { Logger } from '../lib/logger.js';
 import type { Plan, PlanChange } from '../plan/build-plan.js';
@@ -10,6 +10,7 @@ import type { DaemonStatus, FileResult } from './daemon-status.js';
 import { fullPassChunks, PASS_CHUNK_FILES } from './pass-chunks.js';
 import { releaseMemoryAfter } from './release-memory.js';
 import { addTotals, driftPatch, emptyTotals, ownCopy, type PassTotals } from './pass-values.js';
+import type { PassSource, PassTree } from './pass-source.js';
 import type { ReconcilePass } from './reconcile-queue.js';
 
 export interface ReconcilePassDeps {
@@ -26,25 +27,6 @@ export interface ReconcilePassDeps {
   filesWritten: () => Promise<void>;
   /** How a pass plans: the folder as it is (default), or one environment of it (values applied). */
   plan?: (ctx: PlanContext, options: PlanOptions) => Promise<PlanDashboardsResult>;
-}
-
-/** A clean checkout of one commit, as a pass reads it. */
-export interface PassTree {
-  dir: string;
-  cwd: string;
-  git: GitInfo;
-  /** The full sha, named in every log line of the pass. */
-  revision: string;
-  /** Skip invalid files (else a tree with any invalid file is not applied at all). */
-  tolerateInvalid: boolean;
-}
-
-export type PassOutcome = { kind: 'applied' } | { kind: 'invalid'; errors: string[] } | { kind: 'failed'; error: string };
-
-export interface PassSource {
-  /** The tree the next pass reads; undefined while nothing was fetched (the pass does nothing). */
-  next(): PassTree | undefined;
-  settled(tree: PassTree, outcome: PassOutcome): void;
 }
 
 type FileChange = Exclude<PlanChange, { action: 'orphan' | 'delete' }>;

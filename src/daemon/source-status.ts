@@ -3,7 +3,7 @@ import type { GitInfo } from '../desired/git-info.js';
 import type { MetricsScope } from '../lib/metrics.js';
 import { describeFollow, type Follow } from '../source/follow.js';
 import type { Revision } from '../source/revision.js';
-import type { PassOutcome, PassSource, PassTree } from './reconcile-pass.js';
+import type { PassOutcome, PassSource, PassTree } from './pass-source.js';
 import type { SourceStatusJson } from './status-schema.js';
 
 export interface SourceInfo {

@@ -1,6 +1,6 @@
 import type { DashboardId } from '../schema/ids.js';
 import { readAtHead } from './git-info.js';
-import type { Diagnostic } from './load-desired.js';
+import type { Diagnostic } from './diagnostic.js';
 import { idPosition } from './locate-problems.js';
 
 /** One file claiming an id: where it is (relative to `cwd`) and whether the id is written in it or derived. */

@@ -3,7 +3,7 @@ import { parseAllDocuments, LineCounter } from 'yaml';
 import { isDashboardShaped, NOT_A_DASHBOARD } from '../desired/dashboard-rules.js';
 import { discoverFiles } from '../desired/discover-files.js';
 import { fastParseYaml } from '../desired/fast-yaml/fast-parse.js';
-import type { Diagnostic } from '../desired/load-desired.js';
+import type { Diagnostic } from '../desired/diagnostic.js';
 import { readSources } from '../desired/read-sources.js';
 import type { PlainObject } from './deep-merge.js';
 import { flowTemplateMessage, quoteFlowTemplates, unquotedFlowTemplates } from './flow-templates.js';

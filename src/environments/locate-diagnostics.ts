@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../desired/load-desired.js';
+import type { Diagnostic } from '../desired/diagnostic.js';
 import { sourceLocator, type SourceLocator } from '../desired/locate-problems.js';
 import { formatIssuePath } from '../schema/error-envelope.js';
 import { getPath } from './deep-merge.js';

@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../desired/load-desired.js';
+import type { Diagnostic } from '../desired/diagnostic.js';
 import { closest } from '../lib/closest.js';
 import type { DashboardId } from '../schema/ids.js';
 import { DASHCD_KEY, DashcdBlock } from './dashcd-block.js';

@@ -1,6 +1,7 @@
 import { relative, resolve, sep } from 'node:path';
 import type { ProjectConfig } from '../config/project-config.js';
-import { deriveDashboardId, type DesiredResult, type Diagnostic } from '../desired/load-desired.js';
+import { deriveDashboardId, type DesiredResult } from '../desired/load-desired.js';
+import type { Diagnostic } from '../desired/diagnostic.js';
 import type { Environment } from '../environments/environment.js';
 import { loadTemplates } from '../environments/load-templates.js';
 import { resolveEnvironments } from '../environments/resolve-environments.js';

@@ -4,7 +4,8 @@ import { loadProjectConfigFor, type ProjectConfig } from '../config/project-conf
 import { readGitInfo, type GitInfo } from '../desired/git-info.js';
 import { strictly } from '../desired/strict.js';
 import { declaredEnvironments } from '../environments/environment.js';
-import { loadDesired, type DesiredCache, type DesiredDashboard, type Diagnostic, type DesiredResult } from '../desired/load-desired.js';
+import { loadDesired, type DesiredCache, type DesiredDashboard, type DesiredResult } from '../desired/load-desired.js';
+import type { Diagnostic } from '../desired/diagnostic.js';
 import type { Logger } from '../lib/logger.js';
 import { assemblePlan, type CompareRules, type Plan } from '../plan/build-plan.js';
 import { EarlyPlans } from './early-plans.js';

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkDashboardSource } from '../../src/desired/check-file.js';
 import { toDashboardYaml } from '../../src/desired/dashboard-yaml.js';
 import { fastParseYaml } from '../../src/desired/fast-yaml/fast-parse.js';
-import { loadDesired, type DesiredResult, type Diagnostic } from '../../src/desired/load-desired.js';
+import { loadDesired, type DesiredResult } from '../../src/desired/load-desired.js';
+import type { Diagnostic } from '../../src/desired/diagnostic.js';
 import { CORPUS_DASHBOARDS_DIR } from '../helpers/corpus.js';
 
 const CORPUS = CORPUS_DASHBOARDS_DIR;

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import { deriveDashboardId, formatDiagnostic, loadDesired, type Diagnostic } from '../../src/desired/load-desired.js';
+import { deriveDashboardId, loadDesired } from '../../src/desired/load-desired.js';
+import { formatDiagnostic, type Diagnostic } from '../../src/desired/diagnostic.js';
 import { markdownDashboard } from '../helpers/dashboards.js';
 
 const roots: string[] = [];

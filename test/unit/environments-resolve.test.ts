@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseProjectConfig } from '../../src/config/project-config.js';
-import { deriveDashboardId, formatDiagnostic } from '../../src/desired/load-desired.js';
+import { deriveDashboardId } from '../../src/desired/load-desired.js';
+import { formatDiagnostic } from '../../src/desired/diagnostic.js';
 import { declaredEnvironments } from '../../src/environments/environment.js';
 import { flowTemplateMessage, quoteFlowTemplates, unquotedFlowTemplates } from '../../src/environments/flow-templates.js';
 import { parseTemplateFile } from '../../src/environments/load-templates.js';

@@ -1,4 +1,5 @@
-import { runDaemon, type DaemonEnvironment, type DaemonOptions, type DaemonReady } from '../../daemon/daemon.js';
+import { runDaemon } from '../../daemon/daemon.js';
+import type { DaemonEnvironment, DaemonOptions, DaemonReady } from '../../daemon/daemon-options.js';
 import { createLogger, type Logger } from '../../lib/logger.js';
 import { prettyLogStream } from '../../lib/pretty-log.js';
 import { DataDirLockedError } from '../../server/data-dir.js';
@@ -8,7 +9,7 @@ import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { durationFlag, intFlag, lookbackFlag } from '../int-flag.js';
 import { parseTargetUrl, retryFromEnv } from '../target.js';
 import { selectionFromArgs } from '../dashboards-selection.js';
-import { formatDiagnostic } from '../../desired/load-desired.js';
+import { formatDiagnostic } from '../../desired/diagnostic.js';
 import { allEnvsFlag, envFlag, environmentMode } from '../environment-choice.js';
 import { environmentToken } from '../environment-targets.js';
 import { repoFlags, repoOptions } from '../repo-flags.js';

@@ -7,7 +7,7 @@ import { count, printDiagnostics, printWarnings } from '../diagnostics-output.js
 import { strictly } from '../../desired/strict.js';
 import { ExitCode } from '../exit-codes.js';
 import { allEnvsFlag, envFlag, environmentMode } from '../environment-choice.js';
-import type { Diagnostic } from '../../desired/load-desired.js';
+import type { Diagnostic } from '../../desired/diagnostic.js';
 
 export const validateCommand = defineCommand({
   path: ['validate'],

@@ -3,7 +3,7 @@ import { planToJson, type PlanJson } from './render-json.js';
 import { renderPlanMarkdown } from './render-markdown.js';
 import { renderPlanText } from './render-text.js';
 import { commitText, printable } from '../../plan/patch-lines.js';
-import type { Diagnostic } from '../../desired/load-desired.js';
+import type { Diagnostic } from '../../desired/diagnostic.js';
 import { count, diagnosticsToJson, type DiagnosticJson } from '../diagnostics-output.js';
 
 /** One environment's part of a plan over several: its plan, or why there is none. */

@@ -1,0 +1,57 @@
+import type { RetryPolicy } from '../client/api-client.js';
+import type { Environment } from '../environments/environment.js';
+import type { Logger } from '../lib/logger.js';
+import type { RepoOptions } from './daemon-repo.js';
+
+// What `dashcd daemon` is started with and what it reports when ready: apart from daemon.ts, which composes the
+// daemon, so the parts it composes (the endpoint) can read the options without importing their composer.
+
+export interface DaemonOptions {
+  dir: string;
+  cwd: string;
+  archiveDir: string;
+  dataDir: string;
+  /** A remote environment; without it the daemon serves the embedded API on `listen` and reconciles into it. */
+  target?: { baseUrl: string; token: string } | undefined;
+  /**
+   * The environments of dashcd.yaml to reconcile, each into its own target (`target` is then unused): one loop
+   * each, with its own queue, resync timer, events archive folder and status. Undefined: one loop into `target`.
+   */
+  environments?: readonly DaemonEnvironment[] | undefined;
+  listen: { host: string; port: number };
+  resyncMs: number;
+  pollMs: number;
+  sinceMs: number;
+  selfHeal: boolean;
+  /** Delete owned orphans; undefined: `prune` in dashcd.yaml decides. */
+  prune: boolean | undefined;
+  /** undefined: `maxDelete` in dashcd.yaml, else 5. */
+  maxDelete: number | undefined;
+  concurrency: number;
+  simulateEvents: boolean;
+  /** Follow a git repository instead of watching `dir`: each pass reads a clean checkout of the fetched commit. */
+  repo?: RepoOptions;
+  /** A remote environment's token (from the variable its `tokenEnv` names); throws when it is unset. */
+  tokenFor?(environment: Environment): string;
+  /** The client's per-request retry policy (e.g. a shorter deadline from DASHCD_RETRY_DEADLINE). */
+  retry?: Partial<RetryPolicy>;
+  /** How long shutdown lets a running pass finish its writes before aborting its requests (default 3 s). */
+  shutdownGraceMs?: number;
+  log: Logger;
+  /** Aborting it shuts the daemon down. */
+  signal: AbortSignal;
+  onReady?(info: DaemonReady): void;
+}
+
+export interface DaemonEnvironment {
+  environment: Environment;
+  /** Its target; a remote one with the token its `tokenEnv` variable holds. */
+  target: { kind: 'remote'; baseUrl: string; token: string } | { kind: 'embedded' };
+}
+
+export interface DaemonReady {
+  statusUrl: string;
+  /** Present when the daemon serves the embedded API. `token` is valid until the daemon stops. */
+  api?: { url: string; envUrl: string; token: string };
+  target: string;
+}
