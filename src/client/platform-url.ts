@@ -51,3 +51,14 @@ function mapHost(raw: string, direction: 'toPlatform' | 'toClassic'): string | u
 function isEmbedded(url: URL): boolean {
   return url.protocol === 'http:' && (url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.hostname === '[::1]');
 }
+
+/**
+ * The platform URL a command talks to: `DT_PLATFORM_URL`, else derived from `DT_ENV_URL` where that is certain;
+ * undefined when neither gives one (the caller names both variables in its error).
+ */
+export function platformUrlFromEnv(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const explicit = env.DT_PLATFORM_URL?.trim();
+  if (explicit) return explicit.replace(/\/+$/, '');
+  const classic = env.DT_ENV_URL?.trim();
+  return classic ? platformUrlOf(classic) : undefined;
+}

@@ -3,7 +3,7 @@ import { systemClock, type Clock } from '../../src/lib/clock.js';
 import { createDocumentsClient, type DocumentsClient } from '../../src/client/documents-api.js';
 import { ApiError } from '../../src/client/errors.js';
 import { bearerSource, platformCredentialFromEnv, PlatformAuthError } from '../../src/client/platform-auth.js';
-import { classicUrlOf, platformUrlOf } from '../../src/client/platform-url.js';
+import { classicUrlOf, platformUrlFromEnv, platformUrlOf } from '../../src/client/platform-url.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { captureLog } from '../helpers/log-capture.js';
 import { startDocumentServer, type DocumentServer } from '../helpers/documents.js';
@@ -141,5 +141,12 @@ describe('platform and classic URLs', () => {
   it.each(['https://managed.example.com/e/abc', 'https://dynatrace.example.com', 'http://abc.live.dynatrace.com', 'not a url'])('derives nothing from %s', (url) => {
     expect(platformUrlOf(url)).toBeUndefined();
     expect(classicUrlOf(url)).toBeUndefined();
+  });
+
+  it('DT_PLATFORM_URL wins; else the platform URL is derived from DT_ENV_URL where certain', () => {
+    expect(platformUrlFromEnv({ DT_PLATFORM_URL: 'https://x.apps.dynatrace.com/', DT_ENV_URL: 'https://y.live.dynatrace.com' })).toBe('https://x.apps.dynatrace.com');
+    expect(platformUrlFromEnv({ DT_ENV_URL: 'https://y.live.dynatrace.com' })).toBe('https://y.apps.dynatrace.com');
+    expect(platformUrlFromEnv({ DT_ENV_URL: 'https://managed.example.com/e/abc' })).toBeUndefined();
+    expect(platformUrlFromEnv({})).toBeUndefined();
   });
 });
