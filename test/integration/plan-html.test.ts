@@ -45,6 +45,10 @@ describe('plan with pictures', () => {
     expect(marks).toContainEqual(['same']);
     expect(svgs.find((svg) => drawnTiles(svg).length === 1)).toContain('>new dashboard</text>');
     expect(html).toContain('<span class="add">+ tiles[1]:');
+    // The added tile as its file writes it: none of the defaults the comparison fills in (issue 32 #13).
+    const added = html.slice(html.indexOf('<span class="add">+ tiles[1]:'), html.indexOf('</pre>', html.indexOf('<span class="add">+ tiles[1]:')));
+    expect(added).toContain('+    markdown: Error budget');
+    expect(added).not.toMatch(/configured|isAutoRefreshDisabled/);
   });
 
   it('--preview-dir writes before/after PNGs and the markdown plan links them under --preview-url', async () => {

@@ -1,0 +1,92 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tokenCreateCommand, tokenListCommand, tokenRevokeCommand } from '../../src/cli/commands/token.js';
+import { runCli } from '../../src/cli/run.js';
+import { silentLogger } from '../../src/lib/logger.js';
+import { PlatformCredentials } from '../../src/server/auth/platform-credentials.js';
+
+let cwd: string;
+let file: string;
+beforeEach(async () => {
+  cwd = await mkdtemp(join(tmpdir(), 'dashcd-platform-token-'));
+  file = join(cwd, '.dashcd', 'env', 'local', 'platform-tokens.json');
+});
+afterEach(() => rm(cwd, { recursive: true, force: true }));
+
+async function dashcd(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const sink = (into: string[]): Writable => new Writable({ write: (chunk, _enc, done) => (into.push(String(chunk)), done()) });
+  const io = { stdout: sink(out), stderr: sink(err), env: {}, cwd, log: silentLogger(), signal: new AbortController().signal };
+  const code = await runCli([tokenCreateCommand, tokenListCommand, tokenRevokeCommand], argv, io);
+  return { code, stdout: out.join(''), stderr: err.join('') };
+}
+
+describe('dashcd token create with platform scopes', () => {
+  it('makes a platform token (dt0s16, the last line of stdout) that the Document service verifies, stored as a digest in a 0600 file', async () => {
+    const created = await dashcd('token', 'create', '--scopes', 'document:documents:read,document:documents:write', '--name', 'docs', '--subject', 'alice');
+    expect(created.code, created.stderr).toBe(0);
+    const token = created.stdout.trim().split('\n').at(-1) ?? '';
+    expect(token).toMatch(/^dt0s16\.[A-Z2-7]{24}\.[A-Z2-7]{64}$/);
+    expect(created.stderr).toMatch(/Created platform token [A-Z2-7]{24} "docs" \(document:documents:read, document:documents:write\) acting as alice/);
+    const text = await readFile(file, 'utf8');
+    expect(text).not.toContain(token.split('.')[2]);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(await new PlatformCredentials(file).verifyPlatformToken(token)).toEqual({ subject: 'alice', scopes: ['document:documents:read', 'document:documents:write'] });
+  });
+
+  it('--oauth-client prints DT_CLIENT_ID and DT_CLIENT_SECRET, whose grant gives an access token; list shows it; revoke by client id ends it', async () => {
+    const created = await dashcd('token', 'create', '--oauth-client', '--scopes', 'document:documents:read', '--name', 'ci');
+    expect(created.code, created.stderr).toBe(0);
+    const [idLine, secretLine] = created.stdout.trim().split('\n');
+    const clientId = idLine?.replace('DT_CLIENT_ID=', '') ?? '';
+    const secret = secretLine?.replace('DT_CLIENT_SECRET=', '') ?? '';
+    expect(clientId).toMatch(/^dt0s02\.[A-Z2-7]{24}$/);
+    expect(secret.startsWith(`${clientId}.`)).toBe(true);
+    const credentials = new PlatformCredentials(file);
+    expect(await credentials.grant(clientId, secret, undefined)).toMatchObject({ ok: true, scopes: ['document:documents:read'], expiresIn: 300 });
+
+    const listed = await dashcd('token', 'list');
+    expect(listed.stdout).toContain('Platform tokens and OAuth clients:');
+    expect(listed.stdout).toMatch(new RegExp(`${clientId.replace('.', '\\.')}\\s+oauth-client\\s+ci\\s`));
+    expect(listed.stdout).not.toContain(secret);
+
+    const revoked = await dashcd('token', 'revoke', clientId);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(await new PlatformCredentials(file).grant(clientId, secret, undefined)).toMatchObject({ ok: false, error: 'invalid_client' });
+  });
+
+  it('refuses mixing classic and platform scopes, and unknown platform scopes, with the valid ones named', async () => {
+    const mixed = await dashcd('token', 'create', '--scopes', 'ReadConfig,document:documents:read');
+    expect(mixed.code).toBe(64);
+    expect(mixed.stderr).toMatch(/'ReadConfig' is not a platform scope.*document:documents:read/);
+    const typo = await dashcd('token', 'create', '--scopes', 'document:document:read');
+    expect(typo.code).toBe(64);
+    expect(typo.stderr).toMatch(/did you mean document:documents:read/);
+    const bad = await dashcd('token', 'create', '--scopes', 'document:documents:read', '--subject', 'no spaces allowed');
+    expect(bad.code).toBe(64);
+  });
+});
+
+describe('platform credentials', () => {
+  it('an access token works until it expires; a grant asks for at most the client\'s scopes; a secret with another client id is refused', async () => {
+    const created = await dashcd('token', 'create', '--oauth-client', '--scopes', 'document:documents:read,document:documents:write', '--name', 'svc', '--subject', 'svc');
+    const [clientId = '', secret = ''] = created.stdout.trim().split('\n').map((line) => line.split('=')[1] ?? '');
+    let now = 1_000_000;
+    const credentials = new PlatformCredentials(file, () => now);
+    const grant = await credentials.grant(clientId, secret, ['document:documents:read']);
+    if (!grant.ok) throw new Error(grant.description);
+    expect(credentials.verifyAccessToken(grant.accessToken)).toMatchObject({ subject: 'svc', scopes: ['document:documents:read'] });
+    now += 299_999;
+    expect(credentials.verifyAccessToken(grant.accessToken)).toBeDefined();
+    now += 1;
+    expect(credentials.verifyAccessToken(grant.accessToken)).toBeUndefined();
+    expect(await credentials.grant(clientId, secret, ['document:documents:delete'])).toMatchObject({ ok: false, error: 'invalid_scope' });
+    expect(await credentials.grant('dt0s02.AAAAAAAAAAAAAAAAAAAAAAAA', secret, undefined)).toMatchObject({ ok: false, error: 'invalid_client' });
+    // The OAuth secret is no bearer token, nor a platform token the other way round.
+    expect(await credentials.verifyPlatformToken(secret)).toBeUndefined();
+  });
+});
