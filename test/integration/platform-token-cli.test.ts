@@ -1,12 +1,9 @@
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tokenCreateCommand, tokenListCommand, tokenRevokeCommand } from '../../src/cli/commands/token.js';
-import { runCli } from '../../src/cli/run.js';
-import { silentLogger } from '../../src/lib/logger.js';
 import { PlatformCredentials } from '../../src/server/auth/platform-credentials.js';
+import { runTokenCli } from '../helpers/token-cli.js';
 
 let cwd: string;
 let file: string;
@@ -16,13 +13,8 @@ beforeEach(async () => {
 });
 afterEach(() => rm(cwd, { recursive: true, force: true }));
 
-async function dashcd(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const sink = (into: string[]): Writable => new Writable({ write: (chunk, _enc, done) => (into.push(String(chunk)), done()) });
-  const io = { stdout: sink(out), stderr: sink(err), env: {}, cwd, log: silentLogger(), signal: new AbortController().signal };
-  const code = await runCli([tokenCreateCommand, tokenListCommand, tokenRevokeCommand], argv, io);
-  return { code, stdout: out.join(''), stderr: err.join('') };
+function dashcd(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runTokenCli(cwd, argv);
 }
 
 describe('dashcd token create with platform scopes', () => {

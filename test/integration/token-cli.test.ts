@@ -3,18 +3,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DATA_DIR_GITIGNORE } from '../../src/server/data-dir-root.js';
 import { ownerAdmin } from '../../src/cli/owner-admin.js';
-import { tokenCreateCommand, tokenListCommand, tokenRevokeCommand } from '../../src/cli/commands/token.js';
-import { runCli } from '../../src/cli/run.js';
-import { silentLogger } from '../../src/lib/logger.js';
 import { EnvironmentId } from '../../src/schema/ids.js';
 import { Scope } from '../../src/schema/scopes.js';
 import { CreateTokenInput } from '../../src/server/auth/token-records.js';
 import { TokenStoreError, openTokenStore, type TokenStore } from '../../src/server/auth/token-store.js';
 import { acquireOwnership, dataDirLayout, listEnvironments, type Ownership } from '../../src/server/data-dir.js';
+import { runTokenCli } from '../helpers/token-cli.js';
 
 const TOKEN_LINE = /^dt0c01\.[A-Z2-7]{24}\.[A-Z2-7]{64}$/;
 
@@ -28,13 +25,8 @@ afterEach(async () => {
   await rm(cwd, { recursive: true, force: true });
 });
 
-async function dashcd(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const sink = (into: string[]): Writable => new Writable({ write: (chunk, _enc, done) => (into.push(String(chunk)), done()) });
-  const io = { stdout: sink(out), stderr: sink(err), env: {}, cwd, log: silentLogger(), signal: new AbortController().signal };
-  const code = await runCli([tokenCreateCommand, tokenListCommand, tokenRevokeCommand], argv, io);
-  return { code, stdout: out.join(''), stderr: err.join('') };
+function dashcd(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runTokenCli(cwd, argv);
 }
 
 async function createToken(...extra: string[]): Promise<string> {
