@@ -1,3 +1,6 @@
+import { readdir } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMultipart } from '../../src/lib/multipart-read.js';
 import { EnvironmentId } from '../../src/schema/ids.js';
@@ -12,15 +15,18 @@ import {
   type DocumentServer,
   type RawResponse,
 } from '../helpers/documents.js';
+import { captureLog } from '../helpers/log-capture.js';
+import { waitFor } from '../helpers/wait.js';
 
 const DASHBOARD = '{"version":21,"variables":[],"tiles":{"0":{"type":"markdown","content":"# Hi"}},"layouts":{"0":{"x":0,"y":0,"w":24,"h":2}},"settings":{},"importedWithCode":false}';
 
 let server: DocumentServer;
 let token = '';
 let docs = '';
+const captured = captureLog('warn');
 
 beforeAll(async () => {
-  server = await startDocumentServer();
+  server = await startDocumentServer({ log: captured.log });
   token = await server.platformToken({ subject: 'alice' });
   docs = server.docsUrl();
 });
@@ -293,6 +299,26 @@ describe('documents: bad input is a 4xx with the envelope, never a 5xx', () => {
     // Answered while the body is still arriving: the status if the client read it, else a cut connection; never a 5xx.
     if (response instanceof Error) expect(response.message).toMatch(/EPIPE|ECONNRESET|socket hang up/);
     else expectPlatformError(response as RawResponse, 413, /50 MB/);
+  });
+
+  it('a client that goes away mid-upload costs a discarded upload and no server error; the server goes on', async () => {
+    const contentDir = join(server.dataDir, 'env', 'local', 'documents', 'content');
+    const uploads = async () => (await readdir(contentDir)).filter((name) => name.includes('.tmp-'));
+    expect(await uploads()).toEqual([]);
+    const head =
+      `POST /platform/document/v1/documents HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n` +
+      'Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 10000000\r\n\r\n' +
+      '--b\r\nContent-Disposition: form-data; name="name"\r\n\r\ncut\r\n--b\r\nContent-Disposition: form-data; name="type"\r\n\r\nx\r\n' +
+      '--b\r\nContent-Disposition: form-data; name="content"; filename="cut"\r\nContent-Type: application/json\r\n\r\n';
+    const socket = connect(server.server.port, '127.0.0.1');
+    socket.on('error', () => undefined);
+    socket.write(head);
+    socket.write(Buffer.alloc(256 * 1024, 0x61));
+    const upload = await waitFor(async () => (await uploads())[0], { what: 'the upload to start' });
+    socket.destroy();
+    await waitFor(async () => !(await uploads()).includes(upload), { what: 'the cut upload to be discarded' });
+    expect(captured.lines.filter((line) => line.msg === 'document request failed')).toEqual([]);
+    expect((await documentCall(`${docs}/documents`, token)).status).toBe(200);
   });
 
   it('404 for ids that cannot exist and unknown environments; 405 for a method the path lacks', async () => {

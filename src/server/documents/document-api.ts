@@ -94,15 +94,27 @@ export function createDocumentApi(deps: DocumentApiDeps): DocumentApi {
     return match.route.handle({ req, params: match.params, query, caller: { subject: principal.subject }, service: documents.service });
   };
 
+  const fail = (req: IncomingMessage, res: ServerResponse, error: unknown): void => {
+    const errorRef = randomUUID();
+    const failure = asHttpError(error);
+    if (failure.status >= 500) deps.log.error({ err: error, errorRef, method: req.method, url: redactText(req.url ?? '') }, 'document request failed');
+    try {
+      sendRouteResponse(res, { status: failure.status, body: platformErrorEnvelope(failure.status, failure.message, errorRef), headers: { ...failure.headers, ...(req.complete ? {} : { connection: 'close' }) } });
+    } catch {
+      res.destroy();
+    }
+  };
+
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     dispatch(req, res).then(
-      (response) => sendRouteResponse(res, response),
-      (error: unknown) => {
-        const errorRef = randomUUID();
-        const failure = asHttpError(error);
-        if (failure.status >= 500) deps.log.error({ err: error, errorRef, method: req.method, url: redactText(req.url ?? '') }, 'document request failed');
-        sendRouteResponse(res, { status: failure.status, body: platformErrorEnvelope(failure.status, failure.message, errorRef), headers: { ...failure.headers, ...(req.complete ? {} : { connection: 'close' }) } });
+      (response) => {
+        try {
+          sendRouteResponse(res, response);
+        } catch (error) {
+          fail(req, res, error);
+        }
       },
+      (error: unknown) => fail(req, res, error),
     );
   };
 

@@ -14,7 +14,7 @@ const BODY_SLACK_BYTES = 1024 * 1024;
 const MIME_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:\s*;.*)?$/s;
 
 /** The parts of a document request: text values by name (repeatable, as `labels`), and the content if sent. */
-export interface DocumentForm {
+interface DocumentForm {
   readonly text: ReadonlyMap<string, readonly string[]>;
   readonly content: (NewContent & { readonly size: number }) | undefined;
 }
@@ -24,7 +24,7 @@ export interface DocumentForm {
  * the document's) and keeping the others as text. 413 as soon as the content passes 50 MB (or the declared length
  * promises it will), 400 for anything malformed; the upload is discarded whenever this throws.
  */
-export async function readDocumentForm(req: IncomingMessage, upload: () => ContentUpload): Promise<DocumentForm> {
+async function readDocumentForm(req: IncomingMessage, upload: () => ContentUpload): Promise<DocumentForm> {
   const declared = Number(req.headers['content-length']);
   if (declared > DOCUMENT_CONTENT_MAX_BYTES + BODY_SLACK_BYTES) throw tooLarge();
   const text = new Map<string, string[]>();
@@ -70,6 +70,8 @@ export async function readDocumentForm(req: IncomingMessage, upload: () => Conte
   } catch (error) {
     await (content as { upload: ContentUpload } | undefined)?.upload.discard();
     if (error instanceof MultipartError) throw new HttpError(400, `Malformed multipart/form-data body: ${error.message}`);
+    // The client went away mid-body: nobody reads the answer, and it is no server fault to log.
+    if (!(error instanceof HttpError) && !req.complete) throw new HttpError(400, 'The request body was cut off before its end.');
     throw error;
   }
   return { text, content };
@@ -100,13 +102,33 @@ const UpdateFields = z.object({
 
 const UPDATABLE_PARTS = ['name', 'type', 'description', 'content', 'isPrivate', 'isReshareable', 'snapshotDescription', 'labels'];
 
-export function createInput(form: DocumentForm): CreateInput {
+/** A create's parts, read and validated; the upload is discarded when they are refused. */
+export function readCreateInput(req: IncomingMessage, upload: () => ContentUpload): Promise<CreateInput> {
+  return readValidated(req, upload, createInput);
+}
+
+/** An update's parts, read and validated; the upload is discarded when they are refused. */
+export function readUpdateInput(req: IncomingMessage, upload: () => ContentUpload): Promise<UpdateInput> {
+  return readValidated(req, upload, updateInput);
+}
+
+async function readValidated<T>(req: IncomingMessage, upload: () => ContentUpload, validate: (form: DocumentForm) => T): Promise<T> {
+  const form = await readDocumentForm(req, upload);
+  try {
+    return validate(form);
+  } catch (error) {
+    await form.content?.upload.discard();
+    throw error;
+  }
+}
+
+function createInput(form: DocumentForm): CreateInput {
   if (!form.content) throw new HttpError(400, "A new document needs a 'content' part.");
   const fields = parseFields(CreateFields, form);
   return { ...definedOnly(fields), content: form.content } as CreateInput;
 }
 
-export function updateInput(form: DocumentForm): UpdateInput {
+function updateInput(form: DocumentForm): UpdateInput {
   if (!UPDATABLE_PARTS.some((name) => form.text.has(name) || (name === 'content' && form.content))) {
     throw new HttpError(400, `An update needs at least one of the parts ${UPDATABLE_PARTS.join(', ')}.`);
   }

@@ -5,8 +5,8 @@ import { DOCUMENT_VERSION_HEADER, LOCKING_VERSION_PARAM, isDocumentId } from '..
 import type { PlatformScope } from '../../schema/scopes.js';
 import { HttpError } from '../http/http-error.js';
 import type { StoredDocument } from './document-record.js';
-import { createInput, readDocumentForm, updateInput, type DocumentForm } from './document-form.js';
-import type { Caller, DocumentService } from './document-service.js';
+import { readCreateInput, readUpdateInput } from './document-form.js';
+import type { Caller, DocumentService, UpdateInput } from './document-service.js';
 import { listPage } from './list-query.js';
 
 export type DocumentMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -44,7 +44,7 @@ export const DOCUMENT_ROUTES: readonly DocumentRoute[] = [
     path: '/documents',
     scope: WRITE,
     async handle({ req, caller, service }) {
-      const record = await service.create(createInput(await readDocumentForm(req, () => service.upload())), caller);
+      const record = await service.create(await readCreateInput(req, () => service.upload()), caller);
       return { status: 201, body: service.metadata(record, caller), headers: versionHeader(record) };
     },
   },
@@ -101,9 +101,8 @@ export const DOCUMENT_ROUTES: readonly DocumentRoute[] = [
     path: '/documents/{id}',
     scope: WRITE,
     async handle(request) {
-      const { id, version, form } = await versionedForm(request);
+      const { id, version, input } = await versionedUpdate(request);
       const { caller, service } = request;
-      const input = updateInput(form);
       const record = await service.update(id, version, input, caller);
       return { status: 200, body: { documentMetadata: service.metadata(record, caller) }, headers: versionHeader(record) };
     },
@@ -113,13 +112,13 @@ export const DOCUMENT_ROUTES: readonly DocumentRoute[] = [
     path: '/documents/{id}/metadata',
     scope: WRITE,
     async handle(request) {
-      const { id, version, form } = await versionedForm(request);
+      const { id, version, input } = await versionedUpdate(request);
       const { caller, service } = request;
-      if (form.content) {
-        await form.content.upload.discard();
+      if (input.content) {
+        await input.content.upload.discard();
         throw new HttpError(400, "The metadata update takes 'name' and 'type' only; send content to PUT /documents/{id}/content.");
       }
-      const { name, type } = updateInput(form);
+      const { name, type } = input;
       const record = await service.update(id, version, { ...(name !== undefined ? { name } : {}), ...(type !== undefined ? { type } : {}) }, caller);
       return { status: 200, body: service.metadata(record, caller), headers: versionHeader(record) };
     },
@@ -129,10 +128,10 @@ export const DOCUMENT_ROUTES: readonly DocumentRoute[] = [
     path: '/documents/{id}/content',
     scope: WRITE,
     async handle(request) {
-      const { id, version, form } = await versionedForm(request);
+      const { id, version, input } = await versionedUpdate(request);
       const { caller, service } = request;
-      if (!form.content) throw new HttpError(400, "Replacing the content needs a 'content' part.");
-      const record = await service.update(id, version, { content: form.content }, caller);
+      if (!input.content) throw new HttpError(400, "Replacing the content needs a 'content' part.");
+      const record = await service.update(id, version, { content: input.content }, caller);
       return { status: 200, body: service.metadata(record, caller), headers: versionHeader(record) };
     },
   },
@@ -191,11 +190,11 @@ export const DOCUMENT_ROUTES: readonly DocumentRoute[] = [
   },
 ];
 
-/** A write's id, the version it names and its form, checked in that order (a bad version costs no upload). */
-async function versionedForm({ req, params, query, service }: DocumentRequest): Promise<{ id: string; version: number; form: DocumentForm }> {
+/** A write's id, the version it names and its parts, checked in that order (a bad version costs no upload). */
+async function versionedUpdate({ req, params, query, service }: DocumentRequest): Promise<{ id: string; version: number; input: UpdateInput }> {
   const id = documentId(params);
   const version = lockingVersion(query);
-  return { id, version, form: await readDocumentForm(req, () => service.upload()) };
+  return { id, version, input: await readUpdateInput(req, () => service.upload()) };
 }
 
 function versionHeader(record: StoredDocument): Record<string, string> {
