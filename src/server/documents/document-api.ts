@@ -106,16 +106,9 @@ export function createDocumentApi(deps: DocumentApiDeps): DocumentApi {
   };
 
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
-    dispatch(req, res).then(
-      (response) => {
-        try {
-          sendRouteResponse(res, response);
-        } catch (error) {
-          fail(req, res, error);
-        }
-      },
-      (error: unknown) => fail(req, res, error),
-    );
+    dispatch(req, res)
+      .then((response) => sendRouteResponse(res, response))
+      .catch((error: unknown) => fail(req, res, error));
   };
 
   return {
