@@ -85,7 +85,11 @@ describe('misspelled keys', () => {
     await project?.cleanup();
     const planned = await run(['plan', '--output', 'json'], files);
     expect(planned.code).toBe(3);
-    expect(planned.stdout).toContain('dashboards/typos.yaml:5:3  dashboardMetadata.dashbordFilter: unknown key; did you mean dashboardFilter?');
+    // Machine output stays JSON: the problems as a document on stdout, their text on stderr, no plan.
+    const report = JSON.parse(planned.stdout) as { valid: boolean; diagnostics: { file: string; line: number; col: number; message: string }[] };
+    expect(report.valid).toBe(false);
+    expect(report.diagnostics).toContainEqual(expect.objectContaining({ file: 'dashboards/typos.yaml', line: 5, col: 3, message: expect.stringContaining('did you mean dashboardFilter?') as unknown }));
+    expect(planned.stderr).toContain('dashboards/typos.yaml:5:3  dashboardMetadata.dashbordFilter: unknown key; did you mean dashboardFilter?');
     expect(planned.stdout).not.toContain('"changes"');
   });
 
