@@ -47,9 +47,9 @@ export function tileChanges(patch: readonly Operation[], beforeTileCount: number
     if (segments.length === 1) {
       // The whole tiles array replaced (or removed): every live tile goes, every desired tile is new.
       for (const slot of slots.splice(0)) if (slot.origin !== null) removed.add(slot.origin);
-      if (op.op !== 'remove' && Array.isArray((op as { value?: unknown }).value)) {
-        slots.push(...((op as { value: unknown[] }).value).map(() => ({ origin: null })));
-      }
+      // A remove has no value: nothing new.
+      const value = (op as { value?: unknown }).value;
+      if (Array.isArray(value)) slots.push(...value.map(() => ({ origin: null })));
       continue;
     }
     applyTileOp(slots, removed, op, segments);
