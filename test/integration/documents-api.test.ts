@@ -293,6 +293,16 @@ describe('documents: bad input is a 4xx with the envelope, never a 5xx', () => {
     expectPlatformError(response, 413, /50 MB/);
   });
 
+  it('accepts content of exactly 50 MB and streams it back byte for byte', async () => {
+    const big = Buffer.alloc(50 * 1024 * 1024);
+    for (let i = 0; i < big.length; i += 4096) big[i] = i % 251;
+    const created = await create({ name: 'fifty', type: 'blob', id: 'fifty-mb', content: { bytes: big, contentType: 'application/octet-stream' } });
+    expect(created.status, created.body.toString().slice(0, 200)).toBe(201);
+    const content = await documentCall(`${docs}/documents/fifty-mb/content`, token);
+    expect(Number(content.headers['content-length'])).toBe(big.length);
+    expect(content.body.equals(big)).toBe(true);
+  });
+
   it('413 for a streamed body whose content passes 50 MB', async () => {
     const big = Buffer.alloc(50 * 1024 * 1024 + 1, 0x61);
     const response = await create({ name: 'big', type: 'blob', content: { bytes: big, contentType: 'application/octet-stream' } }).catch((error: unknown) => error);

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DocumentsClient, TrashClient, isConflict, isDocumentOrSnapshotNotFound } from '@dynatrace-sdk/client-document';
-import { _OAuthHttpClient } from '@dynatrace-sdk/http-client';
+import { PlatformHttpClient, _OAuthHttpClient } from '@dynatrace-sdk/http-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORPUS_DIR } from '../helpers/corpus.js';
 import { ALL_PLATFORM_SCOPES, documentCall, startDocumentServer, type DocumentServer } from '../helpers/documents.js';
@@ -93,6 +93,14 @@ describe('the official @dynatrace-sdk/client-document against the embedded serve
     await trash.deleteTrashedDocument({ id: 'sdk-dash' });
     expect((await trash.listTrashedDocuments()).totalCount).toBe(0);
     expect(isDocumentOrSnapshotNotFound(await rejection(documents.getDocumentMetadata({ id: 'sdk-dash' })))).toBe(true);
+  });
+
+  it('works with a platform token as the bearer of a plain http-client too', async () => {
+    const token = await server.platformToken({ subject: 'token-user', scopes: ['document:documents:read', 'document:documents:write'] });
+    const viaToken = new DocumentsClient(new PlatformHttpClient({ baseUrl: server.baseUrl, defaultHeaders: { Authorization: `Bearer ${token}` } }));
+    const created = await viaToken.createDocument({ body: { name: 'By token', type: 'notebook', content: blob(Buffer.from('{"version":"6"}')) } });
+    expect(created.owner).toBe('token-user');
+    expect((await viaToken.listDocuments({ filter: "owner = 'token-user'" })).documents.map((d) => d.id)).toEqual([created.id]);
   });
 
   it('stores every document of the corpus and returns it byte for byte (SDK upload; multipart GET and content download)', async () => {
