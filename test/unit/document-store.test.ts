@@ -2,6 +2,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
+import { nodeFs, type FsLayer } from '../../src/lib/fs-layer.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { DocumentService, type Caller, type NewContent } from '../../src/server/documents/document-service.js';
 import { openDocumentStore, type DocumentStore } from '../../src/server/documents/document-store.js';
@@ -123,5 +124,56 @@ describe('document store and service', () => {
     expect(second.store.get('kept')).toEqual(doc);
     expect(await readdir(join(dir, 'content'))).toEqual([doc.content.file]);
     await second.store.close();
+  });
+});
+
+describe('document store: the order of durable steps', () => {
+  let dir = '';
+  tempDirPerTest('dashcd-docstore-order-', (created) => (dir = created));
+
+  /** Records every open, write, sync, rename and unlink, by base name (directories as `dir:<name>`). */
+  function recordingFs(steps: string[]): FsLayer {
+    const label = (path: string) => path.split('/').slice(-2).join('/');
+    return {
+      ...nodeFs,
+      async open(path, flags, mode) {
+        const handle = await nodeFs.open(path, flags, mode);
+        const name = flags === 'r' ? `dir:${label(path)}` : label(path);
+        return {
+          write: (data) => (steps.push(`write ${name}`), handle.write(data)),
+          sync: () => (steps.push(`sync ${name}`), handle.sync()),
+          close: () => handle.close(),
+        };
+      },
+      rename: (from, to) => (steps.push(`rename ${label(from)} -> ${label(to)}`), nodeFs.rename(from, to)),
+      unlink: (path) => (steps.push(`unlink ${label(path)}`), nodeFs.unlink(path)),
+    };
+  }
+
+  it('a content file is durable under its name before the record that refers to it is journalled, and the write is acknowledged after that; the replaced file goes last', async () => {
+    const steps: string[] = [];
+    const store = await openDocumentStore({ dir, log: silentLogger(), fs: recordingFs(steps) });
+    const service = new DocumentService(store, { now: () => 0 });
+    const upload = service.upload();
+    await upload.write(Buffer.from('{"v":1}'));
+    steps.length = 0;
+    const created = await service.create({ id: 'ordered', name: 'O', type: 'x', content: { upload, contentType: 'application/json' } }, { subject: 'a' });
+    steps.push('acknowledged');
+    const file = created.content.file;
+    const at = (pattern: RegExp) => steps.findIndex((step) => pattern.test(step));
+    const temp = `content/${file}.tmp-upload`;
+    expect(at(new RegExp(`^sync ${temp}$`))).toBeGreaterThanOrEqual(0);
+    expect(at(new RegExp(`^sync ${temp}$`))).toBeLessThan(at(new RegExp(`^rename ${temp} -> content/${file}$`)));
+    expect(at(/^rename /)).toBeLessThan(at(/^sync dir:.*\/content$/));
+    expect(at(/^sync dir:.*\/content$/)).toBeLessThan(at(/^write journal\//));
+    expect(at(/^write journal\//)).toBeLessThan(at(/^acknowledged$/));
+
+    const next = service.upload();
+    await next.write(Buffer.from('{"v":2}'));
+    steps.length = 0;
+    await service.update('ordered', 1, { content: { upload: next, contentType: 'application/json' } }, { subject: 'a' });
+    expect(at(/^write journal\//)).toBeGreaterThanOrEqual(0);
+    expect(at(/^write journal\//)).toBeLessThan(at(new RegExp(`^unlink content/${file}$`)));
+    await store.close();
   });
 });
