@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
@@ -111,6 +111,14 @@ describe('document store and service', () => {
     expect(service.metadata(service.get('mine', BOB), BOB).access).toEqual(['read']);
     expect(service.list(BOB).map((d) => d.id)).toEqual(['mine']);
     expect(await refusal(service.update('mine', 2, { name: 'hijack' }, BOB))).toBe(403);
+    await store.close();
+  });
+
+  it('a content file missing under its record is a store error, not an endless wait', async () => {
+    const { store, service } = await open();
+    const doc = await service.create({ id: 'lost', name: 'L', type: 'x', content: await content(service, 'l') }, ALICE);
+    await rm(join(dir, 'content', doc.content.file));
+    await expect(service.content('lost', ALICE)).rejects.toMatchObject({ code: 'STORE_IO' });
     await store.close();
   });
 

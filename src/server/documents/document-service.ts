@@ -3,6 +3,7 @@ import type { ReadStream } from 'node:fs';
 import type { Clock } from '../../lib/clock.js';
 import type { DocumentAccess, DocumentMetadata } from '../../schema/documents.js';
 import { HttpError } from '../http/http-error.js';
+import { StoreError } from '../store/store-error.js';
 import type { ContentUpload } from './content-files.js';
 import type { StoredContent, StoredDocument } from './document-record.js';
 import type { DocumentStore } from './document-store.js';
@@ -81,12 +82,18 @@ export class DocumentService {
     return this.readable(this.store.get(id), id, caller);
   }
 
-  /** The content stream of a readable document, opened against concurrent replacement. */
+  /**
+   * The content stream of a readable document. A write may replace the file between reading the record and opening
+   * it: then the newer record is read again. A file missing under an unchanged record is a damaged store.
+   */
   async content(id: string, caller: Caller): Promise<{ record: StoredDocument; stream: ReadStream }> {
+    let record = this.get(id, caller);
     for (;;) {
-      const record = this.get(id, caller);
       const stream = await this.store.openContent(record);
       if (stream) return { record, stream };
+      const again = this.get(id, caller);
+      if (again.content.file === record.content.file) throw new StoreError('STORE_IO', `The content file ${record.content.file} of document ${id} is missing.`);
+      record = again;
     }
   }
 
