@@ -55,7 +55,7 @@ function nameOf(loop: ConsoleLoop): string {
 
 export function dashboardsOf(status: DaemonStatus): DashboardsState {
   const json = status.loopJSON();
-  const shown = [...status.shown];
+  const shown = status.shownDashboards();
   return {
     kind: 'desired',
     changes: shown.map(([file, d]) => d.pending ?? { action: 'unchanged', id: d.id, name: d.name, file }),

@@ -37,12 +37,11 @@ function startPoller(options: PollerOptions, target: LoopTarget, status: DaemonS
     signal: options.signal,
     log,
     onProgress: recordPollerProgress(status, log),
-    onPoll: ({ durationMs }) => status.instruments.observePoll(durationMs / 1000),
+    onPoll: ({ durationMs }) => status.observePoll(durationMs),
   }).catch((error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
-    status.poller = { ...status.poller, lastError: message };
     // followEvents survives feed failures; reaching here means the archive itself is unusable (lock, checkpoint).
-    if (!options.signal.aborted) status.alive = false;
+    status.pollerStopped(message, options.signal.aborted);
     log.error({ err: message }, 'events poller stopped');
   });
 }
@@ -52,12 +51,7 @@ function recordPollerProgress(status: DaemonStatus, log: Logger): (progress: Pul
   let counted = 0;
   let logged = 0;
   return (progress) => {
-    status.poller = {
-      lastPollAt: new Date().toISOString(),
-      ...(progress.watermark !== null ? { position: progress.watermark } : {}),
-      eventsArchived: progress.written,
-    };
-    status.instruments.countEvents({}, Math.max(0, progress.written - counted));
+    status.pollerProgress(progress, Math.max(0, progress.written - counted));
     counted = progress.written;
     if (progress.phase === 'idle' && progress.written > logged) {
       log.info({ archived: progress.written - logged, total: progress.written, lagMs: progress.lagMs }, 'events archived');

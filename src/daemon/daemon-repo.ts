@@ -90,7 +90,7 @@ export async function openRepoFollowing(repo: RepoOptions, deps: { cwd: string; 
     async attach(status, env, onNewRevision, follow = repo.follow) {
       const source = shared(await sourceFor(follow));
       const state = new SourceStatus({ repo: repo.url, follow, path: repo.path, env, skipInvalid: repo.skipInvalid }, status.metrics);
-      status.source = state;
+      status.follow(state);
       lanes.push({ source, state, onNewRevision });
       return state;
     },

@@ -1,3 +1,4 @@
+import type { ApplyOutcome } from '../apply/apply-plan.js';
 import type { Diagnostic } from '../desired/diagnostic.js';
 import type { GitInfo } from '../desired/git-info.js';
 import { labelledMetrics, MetricsRegistry, type MetricsScope } from '../lib/metrics.js';
@@ -50,27 +51,27 @@ function loopInstruments(metrics: MetricsScope) {
  */
 export class DaemonStatus implements StatusView {
   readonly startedAt = new Date().toISOString();
-  git: GitInfo | undefined;
-  lastReconcile: { at: string; full: boolean; durationMs: number; ok: boolean; error?: string } | undefined;
-  readonly files = new Map<string, FileStatus>();
-  driftCount = 0;
-  invalid: { file: string; errors: string[] }[] = [];
+  private git: GitInfo | undefined;
+  private lastReconcile: { at: string; full: boolean; durationMs: number; ok: boolean; error?: string } | undefined;
+  private readonly files = new Map<string, FileStatus>();
+  private driftCount = 0;
+  private invalidFiles: { file: string; errors: string[] }[] = [];
   /** Owned live dashboards no file claims (found by the last full pass; pruned only with --prune). */
-  orphans: { id: string; name: string }[] = [];
-  poller: PollerStatus = { eventsArchived: 0 };
+  private orphans: { id: string; name: string }[] = [];
+  private poller: PollerStatus = { eventsArchived: 0 };
   /** False once shutdown starts, or when a loop died: `/healthz` answers 503 then. */
-  alive = true;
+  private running = true;
   /** Following a repository: the live and pending revisions, fetching, staleness. */
-  source: SourceStatus | undefined;
+  private source: SourceStatus | undefined;
   /** By file: each valid file's dashboard as the last pass left it (for the console; not in `/status`). */
-  readonly shown = new Map<string, ShownDashboard>();
+  private readonly shownByFile = new Map<string, ShownDashboard>();
   /** By file: each invalid file's problems at file:line:col (for the console; `/status` lists them as text). */
   private problemsByFile = new Map<string, Diagnostic[]>();
 
   /** The whole exposition; `metrics` is this loop's part of it (labelled with its environment, if any). */
   readonly registry: MetricsRegistry;
   readonly metrics: MetricsScope;
-  readonly instruments: ReturnType<typeof loopInstruments>;
+  private readonly instruments: ReturnType<typeof loopInstruments>;
   private readonly now: () => number;
 
   constructor(options: { now?: () => number; registry?: MetricsRegistry; env?: string } = {}) {
@@ -89,6 +90,98 @@ export class DaemonStatus implements StatusView {
     return this.poller.position === undefined ? undefined : Math.max(0, this.now() - this.poller.position) / 1000;
   }
 
+  get alive(): boolean {
+    return this.running;
+  }
+
+  /** Shutdown started, or the loop died (its events archive unusable). */
+  stop(): void {
+    this.running = false;
+  }
+
+  /** Following a repository: the source's state, shown in `/status` and asked why the loop is stale. */
+  follow(source: SourceStatus): void {
+    this.source = source;
+  }
+
+  /** The commit (and work tree state) the last plan was made at. */
+  recordGit(git: GitInfo | undefined): void {
+    this.git = git;
+  }
+
+  /** A file's latest result (a write, its failure, drift left alone, or equal). */
+  recordFile(file: string, status: FileStatus): void {
+    this.files.set(file, status);
+  }
+
+  /** A write the pass made, or one that failed after retries. */
+  recordWrite(outcome: ApplyOutcome): void {
+    if (outcome.status === 'failed') this.instruments.countFailure();
+    else this.instruments.countWrite({ action: outcome.action });
+  }
+
+  driftFound(): void {
+    this.driftCount++;
+    this.instruments.countDrift();
+  }
+
+  pruneRefused(): void {
+    this.instruments.countPruneRefused();
+  }
+
+  /** Owned live dashboards no file claims, as the last full pass without invalid files found them. */
+  recordOrphans(orphans: readonly { id: string; name: string }[]): void {
+    this.orphans = orphans.map(({ id, name }) => ({ id, name }));
+  }
+
+  /** A pass ended: when, how long it took, whether it succeeded (and why not). */
+  passEnded(pass: { full: boolean; durationMs: number; ok: boolean; error?: string }): void {
+    const { full, durationMs, ok, error } = pass;
+    this.lastReconcile = { at: new Date(this.now()).toISOString(), full, durationMs, ok, ...(error ? { error } : {}) };
+    this.instruments.countReconcile({ result: ok ? 'ok' : 'failed' });
+    this.instruments.observeReconcile(durationMs / 1000);
+    if (ok) this.instruments.setLastSuccess(this.now() / 1000);
+  }
+
+  /** What the console shows of `file` now. */
+  shown(file: string): ShownDashboard | undefined {
+    return this.shownByFile.get(file);
+  }
+
+  show(file: string, dashboard: ShownDashboard): void {
+    this.shownByFile.set(file, dashboard);
+  }
+
+  /** Each valid file's dashboard as the last pass left it, by file. */
+  shownDashboards(): [string, ShownDashboard][] {
+    return [...this.shownByFile];
+  }
+
+  /** The invalid files with their problems as text, by file name. */
+  invalid(): readonly { file: string; errors: string[] }[] {
+    return this.invalidFiles;
+  }
+
+  /** The events poller archived up to `progress` (a page, or the end of a poll); `added` of its events are new. */
+  pollerProgress(progress: { watermark: number | null; written: number }, added: number): void {
+    this.poller = {
+      lastPollAt: new Date(this.now()).toISOString(),
+      ...(progress.watermark !== null ? { position: progress.watermark } : {}),
+      eventsArchived: progress.written,
+    };
+    this.instruments.countEvents({}, added);
+  }
+
+  /** The events poller stopped: the archive itself is unusable (lock, checkpoint); the loop is dead unless shutting down. */
+  pollerStopped(error: string, shuttingDown: boolean): void {
+    this.poller = { ...this.poller, lastError: error };
+    if (!shuttingDown) this.running = false;
+  }
+
+  observePoll(durationMs: number): void {
+    this.instruments.observePoll(durationMs / 1000);
+  }
+
   /**
    * Records a pass's invalid files. A full pass replaces the list; a partial pass only knows about its own files,
    * so what earlier passes found elsewhere is kept.
@@ -97,22 +190,22 @@ export class DaemonStatus implements StatusView {
     const byFile = new Map<string, string[]>();
     for (const d of diagnostics) byFile.set(d.file, [...(byFile.get(d.file) ?? []), format(d)]);
     const inScope = new Set(scope.files);
-    const kept = scope.full ? [] : this.invalid.filter((i) => !inScope.has(i.file) && !byFile.has(i.file));
+    const kept = scope.full ? [] : this.invalidFiles.filter((i) => !inScope.has(i.file) && !byFile.has(i.file));
     const at = new Date(this.now()).toISOString();
     for (const [file, errors] of byFile) this.files.set(file, { ...idOf(this.files.get(file)), result: 'invalid', at, error: errors.join('\n') });
     const keptFiles = new Set(kept.map((i) => i.file));
     const problems = new Map([...this.problemsByFile].filter(([file]) => keptFiles.has(file)));
     for (const d of diagnostics) problems.set(d.file, [...(problems.get(d.file) ?? []), d]);
     this.problemsByFile = problems;
-    for (const file of problems.keys()) this.shown.delete(file);
-    this.invalid = [...kept, ...[...byFile].map(([file, errors]) => ({ file, errors }))].sort((a, b) => a.file.localeCompare(b.file));
-    this.instruments.setInvalid(this.invalid.length);
+    for (const file of problems.keys()) this.shownByFile.delete(file);
+    this.invalidFiles = [...kept, ...[...byFile].map(([file, errors]) => ({ file, errors }))].sort((a, b) => a.file.localeCompare(b.file));
+    this.instruments.setInvalid(this.invalidFiles.length);
   }
 
   /** After a full pass: forget files that no longer exist. */
   keepOnlyFiles(present: ReadonlySet<string>): void {
     for (const file of this.files.keys()) if (!present.has(file)) this.files.delete(file);
-    for (const file of this.shown.keys()) if (!present.has(file)) this.shown.delete(file);
+    for (const file of this.shownByFile.keys()) if (!present.has(file)) this.shownByFile.delete(file);
   }
 
   /** The invalid files' problems, file by file. */
@@ -138,7 +231,7 @@ export class DaemonStatus implements StatusView {
       driftCount: this.driftCount,
       drifted: this.driftedFiles(),
       files: Object.fromEntries(files),
-      invalid: this.invalid,
+      invalid: this.invalidFiles,
       orphans: this.orphans,
       poller: {
         ...this.poller,

@@ -72,7 +72,7 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
 
   await aborted(signal);
   log.info({}, 'shutting down: stopping the watcher and poller, finishing in-flight writes');
-  view.alive = false;
+  view.stop();
   for (const loop of loops) clearInterval(loop.resync);
   await watcher?.close();
   await follower?.stopped;

@@ -33,9 +33,10 @@ export class EnvironmentsStatus implements StatusView {
     return this.running && this.lanes.every((lane) => lane.status.alive);
   }
 
-  set alive(value: boolean) {
-    this.running = value;
-    for (const lane of this.lanes) lane.status.alive = value && lane.status.alive;
+  /** Shutdown started: every environment's loop stops with it. */
+  stop(): void {
+    this.running = false;
+    for (const lane of this.lanes) lane.status.stop();
   }
 
   toJSON(): EnvironmentsStatusJson {

@@ -1,5 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import type { Logger } from '../lib/logger.js';
 
 let collect: (() => void) | undefined;
 
@@ -36,4 +37,10 @@ export function releaseMemory(): void {
 export async function releaseMemoryAfter(written: Promise<void>, release: () => void = releaseMemory): Promise<void> {
   await written.catch(() => undefined);
   release();
+}
+
+/** After a pass larger than one chunk: releases memory once `written` settles and logs the heap it kept. */
+export async function releaseMemoryAfterLargePass(written: Promise<void>, log: Logger): Promise<void> {
+  await releaseMemoryAfter(written);
+  log.info({ heapUsedMb: Math.round(process.memoryUsage().heapUsed / 2 ** 20) }, 'memory released after a large pass');
 }

@@ -111,7 +111,7 @@ export function assemblePlan(input: Omit<BuildPlanInput, 'live'>, desiredChanges
   // Only a full scope prunes: absence from a partial one says nothing.
   const maxDelete = scope === 'full' ? input.prune?.maxDelete : undefined;
   const pruning = maxDelete !== undefined;
-  const orphans = scope === 'full' ? findOrphans(input, pruning ? 'delete' : 'orphan') : [];
+  const orphans = scope === 'full' ? findOrphans(input.desired, input.liveOwned, pruning ? 'delete' : 'orphan') : [];
   changes.push(...orphans);
   changes.sort(compareChanges);
   const refused = pruning ? pruneRefusal({ desiredCount: input.desired.length, orphanCount: orphans.length, maxDelete }) : undefined;
@@ -163,10 +163,18 @@ function bodyToWrite(desired: DesiredInput, tag: string): Dashboard {
   return { id: desired.id, ...body };
 }
 
-function findOrphans(input: Omit<BuildPlanInput, 'live'>, action: 'delete' | 'orphan'): PlanChange[] {
-  const claimed = new Set(input.desired.map((d) => d.id.toLowerCase()));
-  const orphans = new Map<string, PlanChange>();
-  for (const live of input.liveOwned) {
+/**
+ * The owned live dashboards no desired dashboard claims, each once (ids compared case-blind, as the service does):
+ * `delete` when pruning, else `orphan`. The daemon's chunked pass, which never holds the whole folder, uses it too.
+ */
+export function findOrphans(
+  desired: readonly { id: string }[],
+  liveOwned: BuildPlanInput['liveOwned'],
+  action: 'delete' | 'orphan',
+): Extract<PlanChange, { action: 'delete' | 'orphan' }>[] {
+  const claimed = new Set(desired.map((d) => d.id.toLowerCase()));
+  const orphans = new Map<string, Extract<PlanChange, { action: 'delete' | 'orphan' }>>();
+  for (const live of liveOwned) {
     const key = live.id.toLowerCase();
     if (claimed.has(key) || orphans.has(key)) continue;
     orphans.set(key, { action, id: live.id, name: live.name, ...(live.owner !== undefined ? { owner: live.owner } : {}) });

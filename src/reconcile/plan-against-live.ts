@@ -26,18 +26,20 @@ export async function planAgainstLive(
 ): Promise<PlannedAgainstLive> {
   const { api, rules, concurrency, signal, early } = deps;
   const plan = async (d: DesiredInput): Promise<PlanChange> => (await early?.take(d)) ?? readAndPlan(d, { api, rules, ...(signal ? { signal } : {}) });
-  const [changes, stubs] = await Promise.all([
-    mapConcurrent(desired, concurrency, plan, signal),
-    deps.withOwned ? api.dashboards.list({ tags: [rules.ownershipTag] }) : Promise.resolve([]),
-  ]);
+  const [changes, owned] = await Promise.all([mapConcurrent(desired, concurrency, plan, signal), deps.withOwned ? listOwned(api, rules.ownershipTag) : Promise.resolve([])]);
   // An aborted run leaves dashboards never read: a plan from it would call them new.
   signal?.throwIfAborted();
-  const owned = stubs.map((stub) => ({
+  return { changes: changes as PlanChange[], owned };
+}
+
+/** Every live dashboard carrying the ownership tag, as the plan's orphan candidates. */
+export async function listOwned(api: ApiClient, ownershipTag: string): Promise<PlannedAgainstLive['owned']> {
+  const stubs = await api.dashboards.list({ tags: [ownershipTag] });
+  return stubs.map((stub) => ({
     id: stub.id,
     name: stub.name ?? '',
     ...(stub.owner ? { owner: stub.owner } : {}),
   }));
-  return { changes: changes as PlanChange[], owned };
 }
 
 /** One desired file against its live dashboard, read now; settled on the live text when that is what apply wrote. */
