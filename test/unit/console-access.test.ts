@@ -138,4 +138,45 @@ describe('createAccess', () => {
     // Gone for good: the token coming back would not revive it (a new token has a new id anyway).
     expect(access.caller(request({ cookie: again }))).toEqual({ kind: 'anonymous' });
   });
+
+  it('reads only the exact header shape: the scheme first, one token, blanks around it', () => {
+    const access = createAccess({ host: '0.0.0.0', tokens });
+    const asked = (authorization: string): Caller => access.caller(request({ authorization }));
+    expect(asked(`Api-Token  \t${devRead.token}`)).toMatchObject({ kind: 'token', env: 'dev' });
+    for (const header of [`xApi-Token ${devRead.token}`, `Api-Token ${devRead.token} x`, `Api-Token${devRead.token}`, `Api-Token ${devRead.token} ${prodRead}`])
+      expect(asked(header), header).toEqual({ kind: 'anonymous' });
+  });
+
+  it('signs nobody in without a token store', () => {
+    expect(createAccess({ host: '0.0.0.0' }).signIn(devRead.token)).toBeUndefined();
+  });
+
+  it('keeps each browser its own session: a later sign-in ends none that is live', () => {
+    const access = createAccess({ host: '0.0.0.0', tokens, now: () => clock });
+    const first = (access.signIn(devRead.token) ?? '').split(';')[0] ?? '';
+    clock += 1000;
+    const second = (access.signIn(prodRead) ?? '').split(';')[0] ?? '';
+    expect(first).not.toBe(second);
+    expect(access.caller(request({ cookie: first }))).toEqual({ kind: 'token', env: 'dev', scopes: ['DataExport'] });
+    expect(access.caller(request({ cookie: second }))).toEqual({ kind: 'token', env: 'prod', scopes: ['ReadConfig'] });
+  });
+
+  it('takes the whole cookie value as the session id: one with text after it is no session', () => {
+    const access = createAccess({ host: '0.0.0.0', tokens, now: () => clock });
+    const session = (access.signIn(devRead.token) ?? '').split(';')[0] ?? '';
+    expect(access.caller(request({ cookie: `${session}=` }))).toEqual({ kind: 'anonymous' });
+    expect(access.caller(request({ cookie: `${session}=x` }))).toEqual({ kind: 'anonymous' });
+    expect(access.caller(request({ cookie: 'dashcd_console=' }))).toEqual({ kind: 'anonymous' });
+    expect(access.caller(request({ cookie: session }))).toMatchObject({ kind: 'token', env: 'dev' });
+  });
+
+  it('an expired session stays ended, whatever the clock says later', () => {
+    const access = createAccess({ host: '0.0.0.0', tokens, now: () => clock });
+    const start = clock;
+    const session = (access.signIn(devRead.token) ?? '').split(';')[0] ?? '';
+    clock = start + 12 * 3_600_000;
+    expect(access.caller(request({ cookie: session }))).toEqual({ kind: 'anonymous' });
+    clock = start;
+    expect(access.caller(request({ cookie: session }))).toEqual({ kind: 'anonymous' });
+  });
 });
