@@ -1,8 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../lib/logger.js';
 import { DEFAULT_ENVIRONMENT, type EnvironmentId } from '../schema/ids.js';
-import { startServer, type RunningServer } from './create-server.js';
-import type { TokenStore } from './auth/token-store.js';
+import { SESSION_SCOPES, sessionCredentials, startServer, type RunningServer, type SessionCredentials } from './create-server.js';
 import type { EventStore } from './feed/event-store.js';
 import { startEventSimulator } from './feed/simulator.js';
 import { eventsServerOptions } from './routes/events.js';
@@ -16,10 +15,10 @@ export interface ApiServer {
   /** An in-memory token with every scope, valid until this process stops; with simulateEvents, `local` gets events from then on. */
   createSessionToken(): string;
   /**
-   * Another environment of the store (`/e/<env>`, created if new) with a token like createSessionToken's; with
-   * simulateEvents it gets its own simulated event stream.
+   * Another environment of the store (`/e/<env>`, created if new) with a token like createSessionToken's and a platform
+   * token for its Document service; with simulateEvents it gets its own simulated event stream.
    */
-  session(env: EnvironmentId): Promise<{ envUrl: string; token: string }>;
+  session(env: EnvironmentId): Promise<SessionCredentials & { envUrl: string }>;
   /** Stops the simulator, then the server (in-flight writes finish). */
   close(): Promise<void>;
 }
@@ -55,8 +54,6 @@ export async function startApiServer(options: {
     simulators.push(startEventSimulator({ store: events, environment: env, log: log.child({ component: 'simulator', env }), signal: stopSimulator.signal }));
     log.info({ env }, 'simulating events');
   };
-  const sessionToken = (tokens: TokenStore): string =>
-    tokens.addEphemeral(['ReadConfig', 'WriteConfig', 'DataExport', 'InstallerDownload'], 'session');
   return {
     server,
     url: server.url,
@@ -65,12 +62,12 @@ export async function startApiServer(options: {
       if (!local) throw new Error('the default environment is not open');
       // Simulated only once something uses it: with environments declared the daemon never does.
       simulate(DEFAULT_ENVIRONMENT, local.events);
-      return sessionToken(local.tokens);
+      return local.tokens.addEphemeral([...SESSION_SCOPES], 'session');
     },
     session: async (env) => {
-      const environment = await server.environments.ensure(env);
-      simulate(env, environment.events);
-      return { envUrl: server.envUrl(env), token: sessionToken(environment.tokens) };
+      const credentials = await sessionCredentials(server, env, 'session');
+      simulate(env, server.environments.get(env)?.events);
+      return { envUrl: server.envUrl(env), ...credentials };
     },
     close: async () => {
       stopSimulator.abort();

@@ -4,6 +4,7 @@ import { systemClock, type Clock } from '../lib/clock.js';
 import type { FsLayer } from '../lib/fs-layer.js';
 import { redactText, type Logger } from '../lib/logger.js';
 import { DEFAULT_ENVIRONMENT, type EnvironmentId } from '../schema/ids.js';
+import { PlatformScope, Scope } from '../schema/scopes.js';
 import { acquireOwnership, dataDirLayout, type DataDirLayout, type Ownership } from './data-dir.js';
 import { openEnvironments, type EnvironmentRegistry, type EnvironmentService } from './environments.js';
 import { descriptorBudget, limitConnections } from './http/descriptor-budget.js';
@@ -69,6 +70,8 @@ export interface RunningServer<E extends EnvironmentService = EnvironmentService
   readonly environments: EnvironmentRegistry<E>;
   /** `…/e/{env}`, the root API clients are pointed at. */
   envUrl(env?: EnvironmentId): string;
+  /** A platform token of an open environment for the Document service, in memory until this process stops. */
+  addPlatformToken(env: EnvironmentId, scopes: readonly PlatformScope[], subject: string): Promise<string>;
   /** Stops accepting, lets in-flight requests and writes finish, closes the stores, releases the data dir. */
   close(): Promise<void>;
 }
@@ -102,33 +105,47 @@ export async function startServer<E extends EnvironmentService = EnvironmentServ
   }
 }
 
+/** What a session of the embedded API may do: every classic scope (the API server's and the embedded target's alike)… */
+export const SESSION_SCOPES: readonly Scope[] = Scope.options;
+/** …and every platform scope, for the Document service. */
+export const SESSION_PLATFORM_SCOPES: readonly PlatformScope[] = PlatformScope.options;
 /**
- * The reconciler's no-target mode: a private server (dashboards and events feed) on a free loopback port, with a
- * token for this run only.
+ * The owner of what sessions create in the Document service. One subject for every session and run: a document made
+ * private (the default) by one run stays the next run's to change and delete.
  */
-export async function startEmbeddedServer({ dataDir, log }: { dataDir: string; log: Logger }): Promise<{
-  url: string;
+export const SESSION_SUBJECT = 'dashcd-session';
+
+/** A session's credentials for an open environment: a classic API token and a platform token, both in memory only. */
+export interface SessionCredentials {
   token: string;
-  /** Another environment of the same store (created if new), with a token of its own: one server for all of them. */
-  session(env: EnvironmentId): Promise<{ url: string; token: string }>;
-  close(): Promise<void>;
-}> {
-  const server = await startServer({ dataDir, log, host: '127.0.0.1', port: 0, lasting: false, ...eventsServerOptions({ log }) });
-  const local = server.environments.get(DEFAULT_ENVIRONMENT);
-  if (!local) {
-    await server.close();
-    throw new Error('the default environment did not open');
+  platformToken: string;
+}
+
+export async function sessionCredentials(server: RunningServer, env: EnvironmentId, name: string): Promise<SessionCredentials> {
+  const environment = await server.environments.ensure(env);
+  return { token: environment.tokens.addEphemeral([...SESSION_SCOPES], name), platformToken: await server.addPlatformToken(env, SESSION_PLATFORM_SCOPES, SESSION_SUBJECT) };
+}
+
+/**
+ * The reconciler's no-target mode: a private server (dashboards, events feed, Document service) on a free loopback
+ * port, with credentials for this run only.
+ */
+export async function startEmbeddedServer({ dataDir, log }: { dataDir: string; log: Logger }): Promise<
+  SessionCredentials & {
+    url: string;
+    /** Another environment of the same store (created if new), with credentials of its own: one server for all of them. */
+    session(env: EnvironmentId): Promise<SessionCredentials & { url: string }>;
+    close(): Promise<void>;
   }
-  const token = local.tokens.addEphemeral(['ReadConfig', 'WriteConfig', 'DataExport'], 'embedded');
-  return {
-    url: server.envUrl(DEFAULT_ENVIRONMENT),
-    token,
-    async session(env) {
-      const environment = await server.environments.ensure(env);
-      return { url: server.envUrl(env), token: environment.tokens.addEphemeral(['ReadConfig', 'WriteConfig', 'DataExport'], 'embedded') };
-    },
-    close: () => server.close(),
-  };
+> {
+  const server = await startServer({ dataDir, log, host: '127.0.0.1', port: 0, lasting: false, ...eventsServerOptions({ log }) });
+  const session = async (env: EnvironmentId): Promise<SessionCredentials & { url: string }> => ({ url: server.envUrl(env), ...(await sessionCredentials(server, env, 'embedded')) });
+  try {
+    return { ...(await session(DEFAULT_ENVIRONMENT)), session, close: () => server.close() };
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
 }
 
 function buildHandler<E extends EnvironmentService>(
@@ -259,6 +276,7 @@ async function running<E extends EnvironmentService>(
     port,
     environments,
     envUrl: (env = DEFAULT_ENVIRONMENT) => `${url}/e/${env}`,
+    addPlatformToken: (env, scopes, subject) => documents.addEphemeralToken(env, scopes, subject),
     close: () => (closing ??= close()),
   };
 }

@@ -59,6 +59,8 @@ export class PlatformCredentials {
   private signature = '';
   private lastCheck = Number.NEGATIVE_INFINITY;
   private readonly accessTokens = new Map<string, Principal & { readonly expiresAt: number }>();
+  /** Platform tokens held in memory only (digest → principal), for the embedded server's own sessions. */
+  private readonly ephemeral = new Map<string, Principal>();
 
   constructor(
     private readonly file: string,
@@ -67,7 +69,18 @@ export class PlatformCredentials {
 
   /** A platform token's principal; undefined for anything unknown. */
   async verifyPlatformToken(token: string): Promise<Principal | undefined> {
-    return this.verifySecret('platform-token', PLATFORM_TOKEN_PREFIX, token);
+    return this.ephemeral.get(digestToken(token).toString('hex')) ?? this.verifySecret('platform-token', PLATFORM_TOKEN_PREFIX, token);
+  }
+
+  /**
+   * A platform token valid until this process stops, never written to the file (as `TokenStore.addEphemeral`): what
+   * the embedded server hands its own commands. The caller chooses the subject, so a later run's token owns what an
+   * earlier one created.
+   */
+  addEphemeral(scopes: readonly PlatformScope[], subject: string): string {
+    const { token } = generateToken(PLATFORM_TOKEN_PREFIX);
+    this.ephemeral.set(digestToken(token).toString('hex'), { subject, scopes: [...new Set(scopes)] });
+    return token;
   }
 
   /** A live access token's principal (issued by `grant`); undefined for anything unknown or expired. */

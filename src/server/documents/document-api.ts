@@ -5,7 +5,7 @@ import type { Clock } from '../../lib/clock.js';
 import { redactText, type Logger } from '../../lib/logger.js';
 import { DOCUMENT_CONTENT_MAX_BYTES, platformErrorEnvelope } from '../../schema/documents.js';
 import { DEFAULT_ENVIRONMENT, EnvironmentId } from '../../schema/ids.js';
-import { PLATFORM_SCOPE_DESCRIPTIONS } from '../../schema/scopes.js';
+import { PLATFORM_SCOPE_DESCRIPTIONS, type PlatformScope } from '../../schema/scopes.js';
 import { PlatformCredentials, type Principal } from '../auth/platform-credentials.js';
 import type { DataDirLayout } from '../data-dir.js';
 import type { EnvironmentRegistry } from '../environments.js';
@@ -31,6 +31,8 @@ export interface DocumentApi {
   /** Whether the URL is the Document service's or the token endpoint's (`/platform/…`, `/sso/…`, per environment too). */
   handles(url: string): boolean;
   listener(req: IncomingMessage, res: ServerResponse): void;
+  /** An in-memory platform token of the environment (see PlatformCredentials.addEphemeral); its store opens if not yet. */
+  addEphemeralToken(env: EnvironmentId, scopes: readonly PlatformScope[], subject: string): Promise<string>;
   /** Lets writes in flight finish and closes every environment's document store. */
   close(): Promise<void>;
 }
@@ -114,6 +116,7 @@ export function createDocumentApi(deps: DocumentApiDeps): DocumentApi {
   return {
     handles: (url) => HANDLED.test(url),
     listener,
+    addEphemeralToken: async (env, scopes, subject) => (await environment(env)).documents.credentials.addEphemeral(scopes, subject),
     async close() {
       closed = true;
       const all = await Promise.allSettled(opened.values());
