@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createDocumentsClient } from '../../src/client/documents-api.js';
 import { platformUrlOf } from '../../src/client/platform-url.js';
 import { silentLogger } from '../../src/lib/logger.js';
+import { EnvironmentId } from '../../src/schema/ids.js';
 import { startApiServer } from '../../src/server/api-server.js';
 import { startEmbeddedServer } from '../../src/server/create-server.js';
 import { api, minimalDashboard } from '../helpers/server.js';
@@ -16,7 +17,7 @@ describe('embedded session credentials', () => {
 
   it('startEmbeddedServer hands out a platform token per environment whose documents a later run may still change', async () => {
     const first = await startEmbeddedServer({ dataDir, log: silentLogger() });
-    const staging = await first.session('staging');
+    const staging = await first.session(EnvironmentId.parse('staging'));
     const docs = (url: string, token: string) => createDocumentsClient({ platformUrl: platformUrlOf(url) ?? url, credential: { kind: 'platform-token', token }, retry: { maxAttempts: 1 } });
     const local = docs(first.url, first.platformToken);
     const stage = docs(staging.url, staging.platformToken);
@@ -54,7 +55,7 @@ describe('embedded session credentials', () => {
     const server = await startApiServer({ dataDir, host: '127.0.0.1', port: 0, log: silentLogger(), simulateEvents: false });
     const embeddedMade = { name: 'Shared', type: 'dashboard', id: 'shared', content: json('{"b":2}') };
     try {
-      const { envUrl, token, platformToken } = await server.session('dev');
+      const { envUrl, token, platformToken } = await server.session(EnvironmentId.parse('dev'));
       const client = createDocumentsClient({ platformUrl: envUrl, credential: { kind: 'platform-token', token: platformToken }, retry: { maxAttempts: 1 } });
       try {
         const made = await client.create(embeddedMade);
@@ -68,7 +69,7 @@ describe('embedded session credentials', () => {
     }
     // The same store under the embedded target: the API server's session and the embedded one are one owner.
     const embedded = await startEmbeddedServer({ dataDir, log: silentLogger() });
-    const dev = await embedded.session('dev');
+    const dev = await embedded.session(EnvironmentId.parse('dev'));
     const client = createDocumentsClient({ platformUrl: dev.url, credential: { kind: 'platform-token', token: dev.platformToken }, retry: { maxAttempts: 1 } });
     try {
       // Restoring and purging are the owner's: a session under another subject could not.
