@@ -1,9 +1,7 @@
-import { readGitInfo } from '../desired/git-info.js';
 import type { Diagnostic } from '../desired/diagnostic.js';
-import { strictly } from '../desired/strict.js';
 import type { Environment } from '../environments/environment.js';
 import { collapseByEnvironment } from '../environments/locate-diagnostics.js';
-import { loadEnvironments } from '../reconcile/load-environments.js';
+import { loadEnvironmentStates } from '../reconcile/desired-state.js';
 import { planLoaded, type PlanDashboardsResult } from '../reconcile/plan-dashboards.js';
 import { booleanFlag, stringFlag, type CommandIo, type FlagValues } from './command.js';
 import type { DashboardsSelection } from './dashboards-selection.js';
@@ -45,29 +43,25 @@ export async function runEnvironments<T>(
   work: (target: TargetSession, planned: Extract<PlanDashboardsResult, { kind: 'planned' }>, env: Environment) => Promise<T>,
   { diagnosticsTo = 'stdout', scopes }: RunEnvironmentsOptions = {},
 ): Promise<EnvironmentRun<T>[]> {
-  const [load, git] = await Promise.all([
-    loadEnvironments({ root: selection.root, cwd: io.cwd, ...(selection.only ? { only: selection.only } : {}), project: mode.project, declared: mode.declared, selected: mode.selected }),
-    readGitInfo(selection.root),
-  ]);
   // --strict (or `strict: true`) holds each environment's rendered dashboards to it: unknown keys are errors there.
-  const strict = booleanFlag(flags, 'strict') || mode.project.config.strict === true;
-  const environments = load.environments.map((e) => ({ environment: e.environment, desired: strict ? strictly(e.desired) : e.desired }));
-  const invalid = environments.flatMap((e) => e.desired.diagnostics);
+  const source = { dir: selection.root, cwd: io.cwd, strict: booleanFlag(flags, 'strict'), only: selection.only };
+  const { states, warnings } = await loadEnvironmentStates(source, mode);
+  const invalid = states.flatMap((e) => e.state.desired.diagnostics);
   if (invalid.length > 0) printDiagnostics(collapseByEnvironment(invalid), io, [], diagnosticsTo);
-  printWarnings([...collapseByEnvironment(environments.flatMap((e) => e.desired.warnings)), ...load.warnings], io, 'stderr');
+  printWarnings([...collapseByEnvironment(states.flatMap((e) => e.state.desired.warnings)), ...warnings], io, 'stderr');
   const targets = environmentTargets({ data: stringFlag(flags, 'data'), scopes }, io);
   try {
     const runs: EnvironmentRun<T>[] = [];
-    for (const { environment: env, desired } of environments) {
+    for (const { environment: env, state } of states) {
       const where = env.target.kind === 'remote' ? env.target.url : `embedded /e/${env.name}`;
-      if (desired.diagnostics.length > 0) {
-        runs.push({ env, status: 'invalid', target: where, diagnostics: desired.diagnostics });
+      if (state.desired.diagnostics.length > 0) {
+        runs.push({ env, status: 'invalid', target: where, diagnostics: state.desired.diagnostics });
         continue;
       }
       runs.push(await runOne(env, where, async () => {
         const target = await targets.open(env);
         const ctx = { api: target.client, targetLabel: target.label, log: io.log, concurrency: concurrencyOf(flags), signal: io.signal };
-        const planned = await planLoaded(ctx, { project: mode.project, desired, git }, planOptionsOf(selection, flags));
+        const planned = await planLoaded(ctx, state, planOptionsOf(selection, flags));
         if (planned.kind === 'invalid') throw new Error('unreachable: diagnostics were checked before');
         return { env, status: 'done', target, planned, value: await work(target, planned, env) };
       }));

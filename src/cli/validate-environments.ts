@@ -1,3 +1,4 @@
+import { isStrict } from '../config/project-config.js';
 import type { DesiredResult } from '../desired/load-desired.js';
 import type { Diagnostic } from '../desired/diagnostic.js';
 import { strictly } from '../desired/strict.js';
@@ -21,7 +22,7 @@ import { asTargetUnavailable } from './with-target.js';
  */
 export async function validateEnvironments(mode: EnvironmentsMode, selection: DashboardsSelection, flags: FlagValues, io: CommandIo): Promise<ExitCode> {
   const load = await loadEnvironments({ root: selection.root, cwd: io.cwd, ...(selection.only ? { only: selection.only } : {}), project: mode.project, declared: mode.declared, selected: mode.selected });
-  const strict = booleanFlag(flags, 'strict') || mode.project.config.strict === true;
+  const strict = isStrict(booleanFlag(flags, 'strict'), mode.project.config);
   const environments = load.environments.map((e) => ({ environment: e.environment, desired: strict ? strictly(e.desired) : e.desired }));
   let diagnostics = collapseByEnvironment(environments.flatMap((e) => e.desired.diagnostics));
   if (diagnostics.length === 0 && booleanFlag(flags, 'remote')) diagnostics = await validateRemotely(environments, flags, io);

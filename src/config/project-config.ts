@@ -57,6 +57,14 @@ export interface LoadProjectConfigResult {
   diagnostics: ProjectConfigDiagnostic[];
 }
 
+/**
+ * The one strictness decision: `--strict` (`flag`), or `strict: true` in dashcd.yaml. Strict, every unknown key is
+ * an error and its file is invalid (desired/strict.ts).
+ */
+export function isStrict(flag: boolean | undefined, config: Pick<ProjectConfig, 'strict'>): boolean {
+  return flag === true || config.strict === true;
+}
+
 export const DEFAULT_PROJECT_CONFIG: ProjectConfig = { ignore: [], ownershipTag: DEFAULT_OWNERSHIP_TAG, prune: false };
 
 /** Reads the optional `dashcd.yaml` at `root`. Every problem is a diagnostic at its line and column, never a throw. */

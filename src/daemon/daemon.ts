@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { declaredEnvironments } from '../environments/environment.js';
 import type { Logger } from '../lib/logger.js';
 import { createDesiredCache } from '../desired/load-desired.js';
-import { planEnvironment } from '../reconcile/plan-environment.js';
+import { planEnvironment } from '../reconcile/plan-dashboards.js';
 import { describeFollow } from '../source/follow.js';
 import { openEndpoint, type Endpoint, type LoopTarget, type TargetSpec } from './daemon-endpoint.js';
 import { aborted, startPollerAfter } from './daemon-poller.js';

@@ -1,15 +1,13 @@
-import { relative, resolve, sep } from 'node:path';
 import type { ApiClient } from '../client/api-client.js';
-import { loadProjectConfigFor, type ProjectConfig } from '../config/project-config.js';
-import { readGitInfo, type GitInfo } from '../desired/git-info.js';
-import { strictly } from '../desired/strict.js';
-import { declaredEnvironments } from '../environments/environment.js';
-import { loadDesired, type DesiredCache, type DesiredDashboard, type DesiredResult } from '../desired/load-desired.js';
+import type { ProjectConfig } from '../config/project-config.js';
 import type { Diagnostic } from '../desired/diagnostic.js';
+import type { GitInfo } from '../desired/git-info.js';
+import type { DesiredCache, DesiredResult } from '../desired/load-desired.js';
 import type { Logger } from '../lib/logger.js';
 import { assemblePlan, type CompareRules, type Plan } from '../plan/build-plan.js';
-import { EarlyPlans } from './early-plans.js';
-import { planAgainstLive } from './plan-against-live.js';
+import { loadEnvironmentState, loadFolderState, type DesiredState } from './desired-state.js';
+import { withEarlyPlans } from './early-plans.js';
+import { planAgainstLive, type EarlyChanges } from './plan-against-live.js';
 
 export interface PlanContext {
   /** The dashboards folder, relative to `cwd` or absolute. */
@@ -50,78 +48,42 @@ export interface PlanOptions {
 
 export const DEFAULT_MAX_DELETE = 5;
 
-/** The read half of a reconcile: project config + desired state + live state → a plan (pure). */
+/**
+ * One target's plan from the folder as it is: its desired state (desired-state.ts reads dashcd.yaml, git and the
+ * files) and the target's live dashboards, compared by plan/ (the pure part). Impure: it reads all of them. Live
+ * dashboards are read while the files are still being checked (early-plans.ts), within this call only.
+ */
 export async function planDashboards(ctx: PlanContext, options: PlanOptions = {}): Promise<PlanDashboardsResult> {
-  const dir = resolve(ctx.cwd, ctx.dir);
-  const [project, git] = await Promise.all([loadProjectConfigFor(dir, ctx.cwd), ctx.git ?? readGitInfo(dir)]);
-  // One target for files with templates would write `${{ values.x }}` literally: environments need their own loops.
-  if (declaredEnvironments(project.config).length > 0) return { kind: 'invalid', diagnostics: [environmentsDeclared(project.file ?? dir, ctx.cwd)] };
-  const strict = ctx.strict === true || project.config.strict === true;
-  const early = project.diagnostics.length === 0 ? earlyPlansFor(ctx, project.config) : undefined;
-  // However the plan ends (invalid files, a failed read, an abort), reads it did not take are abandoned.
-  try {
-    return await planWithEarlyReads(ctx, { dir, project, git, strict, early }, options);
-  } finally {
-    early?.stop();
-  }
-}
-
-/** Loads the files, offering each valid one to `early` as it is checked, then plans. */
-async function planWithEarlyReads(
-  ctx: PlanContext,
-  { dir, project, git, strict, early }: { dir: string; project: LoadedState['project']; git: GitInfo | undefined; strict: boolean; early: EarlyPlans | undefined },
-  options: PlanOptions,
-): Promise<PlanDashboardsResult> {
-  const { only } = options;
-  const loaded = await loadDesired({
-    dir,
-    cwd: ctx.cwd,
-    ...(only ? { only: [...only] } : {}),
-    ...(ctx.cache ? { cache: ctx.cache } : {}),
-    ...(ctx.workers !== undefined ? { workers: ctx.workers } : {}),
-    ...(early
-      ? {
-          onFileChecked: ({ dashboard, warned }: { dashboard: DesiredDashboard | undefined; warned: boolean }) => {
-            if (dashboard !== undefined && !(strict && warned)) early.offer(dashboard);
-            else if (!options.tolerateInvalid) early.stop();
-          },
-        }
-      : {}),
+  const early = { api: ctx.api, concurrency: ctx.concurrency, signal: ctx.signal, tolerateInvalid: options.tolerateInvalid === true };
+  return withEarlyPlans(early, async (files) => {
+    const read = await loadFolderState(ctx, { only: options.only, cache: ctx.cache, workers: ctx.workers, files });
+    return read.kind === 'invalid' ? read : planLoaded(ctx, read.state, options, files);
   });
-  const desired = strict ? strictly(loaded) : loaded;
-  return planLoaded(ctx, { project, desired, git }, options, early);
 }
 
-function earlyPlansFor(ctx: PlanContext, config: ProjectConfig): EarlyPlans {
-  return new EarlyPlans({ api: ctx.api, rules: compareRules(config), concurrency: ctx.concurrency, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+/**
+ * One environment of the folder against its target: its desired state (desired-state.ts: dashcd.yaml read again,
+ * the files resolved for this environment), then planned as planDashboards plans. A problem the environment's
+ * values cause stops all of its writes, whatever `tolerateInvalid` says; other problems are treated as there.
+ */
+export async function planEnvironment(name: string, ctx: PlanContext, options: PlanOptions = {}): Promise<PlanDashboardsResult> {
+  const read = await loadEnvironmentState(ctx, name, options.only);
+  return read.kind === 'invalid' ? read : planLoaded(ctx, read.state, options);
 }
 
 function compareRules(config: ProjectConfig): CompareRules {
   return { ownershipTag: config.ownershipTag, ignore: config.ignore };
 }
 
-/** A daemon that started without environments meets a commit that declares some (they are read at start). */
-function environmentsDeclared(file: string, cwd: string): Diagnostic {
-  const shown = relative(cwd, file).split(sep).join('/') || file;
-  const message = 'dashcd.yaml declares environments, but this run reconciles one target; restart the daemon to run one loop per environment (commands: choose with --env)';
-  return { file: shown, line: 0, col: 0, path: 'environments', message };
-}
-
-export interface LoadedState {
-  project: { config: ProjectConfig; diagnostics: readonly Diagnostic[] };
-  desired: DesiredResult;
-  git: GitInfo | undefined;
-}
-
 /**
- * The rest of planDashboards once the desired state is loaded: also the path of one environment, whose desired
- * state comes from the environments stage instead of the files as they are.
+ * The plan step: a desired state (desired-state.ts) against the target's live dashboards. Invalid files stop it
+ * unless tolerated (then orphans are not looked for: an invalid file's dashboard would look like one).
  */
 export async function planLoaded(
   ctx: Omit<PlanContext, 'dir' | 'cwd'>,
-  { project, desired, git }: LoadedState,
+  { project, desired, git }: DesiredState,
   options: PlanOptions = {},
-  early?: EarlyPlans,
+  early?: EarlyChanges,
 ): Promise<PlanDashboardsResult> {
   const { only } = options;
   const diagnostics: Diagnostic[] = [...project.diagnostics, ...desired.diagnostics];

@@ -1,4 +1,4 @@
-import { loadProjectConfigFor } from '../../config/project-config.js';
+import { isStrict, loadProjectConfigFor } from '../../config/project-config.js';
 import { loadDesired } from '../../desired/load-desired.js';
 import { booleanFlag, defineCommand, stringFlag } from '../command.js';
 import { dataFlag, dirFlag, pathsPositional, strictFlag, targetFlag } from '../common-flags.js';
@@ -35,7 +35,7 @@ export const validateCommand = defineCommand({
     if (mode.kind === 'environments') return (await import('../validate-environments.js')).validateEnvironments(mode, selection, flags, io);
     // dashcd.yaml is part of the desired state: a config plan would refuse must not pass validation.
     const [project, loaded] = await Promise.all([loadProjectConfigFor(root, io.cwd), loadDesired({ dir: root, cwd: io.cwd, ...(only ? { only } : {}) })]);
-    const desired = booleanFlag(flags, 'strict') || project.config.strict === true ? strictly(loaded) : loaded;
+    const desired = isStrict(booleanFlag(flags, 'strict'), project.config) ? strictly(loaded) : loaded;
     let diagnostics: Diagnostic[] = [...project.diagnostics, ...desired.diagnostics];
     if (diagnostics.length === 0 && booleanFlag(flags, 'remote')) {
       // Loaded only for --remote: plain validation needs no HTTP client or server code, and starts faster without.
