@@ -48,7 +48,10 @@ describe('glyph drawings', () => {
     const [axis, line] = draw('line');
     expect(axis).toMatchObject({ name: 'line', attrs: { x1: '10', y1: '70', x2: '110', y2: '70' } });
     expect(line?.attrs.points).toBe('10,52.5 24.3,42.5 38.6,47.5 52.9,35 67.1,45 81.4,30 95.7,40 110,32.5');
-    expect(line?.attrs.fill).toBe('none');
+    expect(line?.attrs).toMatchObject({ fill: 'none', stroke: '#0969da' });
+    expect(axis?.attrs.stroke).toBe('#d0d7de');
+    // The elements one after the other, nothing between them.
+    expect(glyphSvg('line', BOX, tile({}))).toMatch(/^<line [^>]*\/><polyline [^>]*\/>$/);
   });
 
   it('columns: one per point of the wave, standing on the axis', () => {
@@ -82,8 +85,9 @@ describe('glyph drawings', () => {
     const [head, ...lines] = draw('table');
     expect(head).toMatchObject({ name: 'rect', attrs: { x: '10', y: '20', width: '100', height: '10' } });
     expect(lines.map((l) => l.name)).toEqual(['line', 'line', 'line', 'line', 'line', 'line']);
-    expect(lines.slice(0, 4).map((l) => l.attrs.y1)).toEqual(['40', '50', '60', '70']);
-    expect(lines.slice(4).map((l) => [l.attrs.x1, l.attrs.y1, l.attrs.y2])).toEqual([['50', '20', '70'], ['80', '20', '70']]);
+    expect(lines.slice(0, 4).map((l) => [l.attrs.x1, l.attrs.x2, l.attrs.y1, l.attrs.y2, l.attrs.stroke])).toEqual(['40', '50', '60', '70'].map((y) => ['10', '110', y, y, '#d0d7de']));
+    expect(lines.slice(4).map((l) => [l.attrs.x1, l.attrs.x2, l.attrs.y1, l.attrs.y2])).toEqual([['50', '50', '20', '70'], ['80', '80', '20', '70']]);
+    expect(head?.attrs.fill).toBe('#d0d7de');
   });
 
   it('a problems list: a red dot and a grey line per row', () => {
@@ -95,7 +99,8 @@ describe('glyph drawings', () => {
 
   it('a pie: a disc and a slice from 12 o\'clock', () => {
     const [disc, slice] = draw('pie');
-    expect(disc?.attrs).toMatchObject({ cx: '60', cy: '45', r: '25' });
+    expect(disc?.attrs).toMatchObject({ cx: '60', cy: '45', r: '25', fill: '#54aeff' });
+    expect(slice?.attrs.fill).toBe('#0969da');
     expect(slice?.attrs.d).toBe('M60,45 L60,20 A25,25 0 0 1 78.6,61.7 Z');
   });
 
