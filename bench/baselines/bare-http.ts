@@ -11,7 +11,7 @@ export interface ServedBaseline {
   settled?(): Promise<void>;
 }
 
-async function listen(server: Server): Promise<ServedBaseline> {
+export async function listen(server: Server): Promise<ServedBaseline> {
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -44,7 +44,7 @@ export async function serveBytesFromMemory(bytesFile: string): Promise<ServedBas
   return listen(server);
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
+export function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));

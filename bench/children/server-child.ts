@@ -1,4 +1,5 @@
 import { serveBytesFromMemory, serveDiscardedPuts, serveDurablePuts, type ServedBaseline } from '../baselines/bare-http.js';
+import { serveBytesFromFiles, serveDurableCreates } from '../baselines/bare-documents.js';
 import { serveNaiveEvents } from '../baselines/naive-events.js';
 import { serveDashcd } from './dashcd-server.js';
 import { reportChildFailure, serveUntilStopped } from '../lib/child.js';
@@ -13,6 +14,8 @@ const KINDS: Record<string, (arg: string) => Promise<ServedBaseline & { events?:
   'bare-put': serveDurablePuts,
   'null-put': serveDiscardedPuts,
   'naive-events': serveNaiveEvents,
+  'bare-document-create': serveDurableCreates,
+  'bare-document-get': serveBytesFromFiles,
 };
 
 async function main(): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Figure } from '../lib/figure.js';
 import { getFigure } from './get.js';
 import { putFigure } from './put.js';
+import { documentsCreateFigure, documentsGetFigure, documentsListFigure } from './documents.js';
 import { eventsGrowthFigure } from './events-growth.js';
 import { eventsPageFigure } from './events-page.js';
 import { eventsPullFigure } from './events-pull.js';
@@ -16,6 +17,9 @@ import { validateFigure } from './validate.js';
 export const FIGURES: readonly Figure[] = [
   getFigure,
   putFigure,
+  documentsCreateFigure,
+  documentsGetFigure,
+  documentsListFigure,
   validateFigure,
   planFigure,
   applyFigure,

@@ -16,7 +16,8 @@ export const dashboardsPath = (endpoint: Endpoint, id: string): string => `${end
 
 export const authHeaders = (endpoint: Endpoint): Record<string, string> => ({ authorization: `Api-Token ${endpoint.token}` });
 
-async function eachConcurrently(count: number, concurrency: number, work: (i: number) => Promise<void>): Promise<void> {
+/** Runs `work(0…count-1)`, `concurrency` at a time. */
+export async function eachConcurrently(count: number, concurrency: number, work: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
   const loop = async (): Promise<void> => {
     while (next < count) await work(next++);
@@ -47,13 +48,18 @@ export async function seedDashboards(endpoint: Endpoint, seed: number, count: nu
 }
 
 /** The exact bytes the server answers for each dashboard path: what the bare baseline serves from memory. */
-export async function fetchBodies(endpoint: Endpoint, ids: readonly string[]): Promise<Record<string, string>> {
-  const pool = new Pool(endpointParts(endpoint).origin, { connections: 8 });
+export function fetchBodies(endpoint: Endpoint, ids: readonly string[]): Promise<Record<string, string>> {
+  return fetchPaths(endpointParts(endpoint).origin, ids.map((id) => dashboardsPath(endpoint, id)), authHeaders(endpoint));
+}
+
+/** The exact bytes (as text) the server at `origin` answers GET with for each path; anything but 200 is an error. */
+export async function fetchPaths(origin: string, paths: readonly string[], headers: Record<string, string>): Promise<Record<string, string>> {
+  const pool = new Pool(origin, { connections: 8 });
   const bodies: Record<string, string> = {};
   try {
-    await eachConcurrently(ids.length, 8, async (i) => {
-      const path = dashboardsPath(endpoint, ids[i] ?? '');
-      const res = await pool.request({ path, method: 'GET', headers: authHeaders(endpoint) });
+    await eachConcurrently(paths.length, 8, async (i) => {
+      const path = paths[i] ?? '';
+      const res = await pool.request({ path, method: 'GET', headers });
       const text = await res.body.text();
       if (res.statusCode !== 200) throw new Error(`GET ${path} answered ${res.statusCode}: ${text.slice(0, 300)}`);
       bodies[path] = text;

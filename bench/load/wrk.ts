@@ -17,7 +17,10 @@ export const WRK_THREADS = 2;
 
 /** Long-bracket level no JSON body or path contains, so bodies go into the script verbatim. */
 const LONG = '=====';
+const LUA_ESCAPES: Record<string, string> = { '\\': '\\\\', '"': '\\"', '\r': '\\r', '\n': '\\n', '\0': '\\000' };
 const luaString = (s: string): string => {
+  // A long bracket turns every line ending into "\n" and drops a leading one: multipart's CRLFs need escapes.
+  if (/[\r\n]/.test(s)) return `"${s.replace(/[\\"\r\n\0]/g, (c) => LUA_ESCAPES[c] ?? c)}"`;
   if (s.includes(`]${LONG}]`)) throw new Error('a request body contains the Lua long-bracket terminator');
   return `[${LONG}[${s}]${LONG}]`;
 };

@@ -11,6 +11,11 @@ describe('bench wrk load generator', () => {
     expect(script).toContain('wrk.format([=====[PUT]=====], paths[(i % #paths) + 1], headers, body)');
   });
 
+  it('escapes a body with line endings (multipart CRLFs), which a long string would turn into bare newlines', () => {
+    const script = wrkScript({ method: 'POST', paths: ['/a'], bodies: ['--b\r\nContent-Disposition: form-data; name="x"\r\n\r\n\\]=====]\0' + '1\r\n--b--\r\n'], headers: {} });
+    expect(script).toContain('local bodies = {"--b\\r\\nContent-Disposition: form-data; name=\\"x\\"\\r\\n\\r\\n\\\\]=====]\\0001\\r\\n--b--\\r\\n"}');
+  });
+
   it('refuses a body that would end the Lua long string early', () => {
     expect(() => wrkScript({ method: 'PUT', paths: ['/a'], bodies: [']=====]'], headers: {} })).toThrow(/long-bracket/);
   });
