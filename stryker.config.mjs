@@ -54,7 +54,7 @@ export default {
     // archive/: planning and parsing; writers, locks, sessions and the pull loop do I/O.
     'src/archive/archived-event.ts',
     'src/archive/checkpoint.ts',
-    'src/archive/feed-page.ts',
+    'src/archive/feed-page-parse.ts',
     'src/archive/page-window.ts',
     'src/archive/pull-plan.ts',
     'src/archive/time-arg.ts',

@@ -4,6 +4,7 @@ import { mapConcurrent } from '../lib/concurrency.js';
 import type { Logger } from '../lib/logger.js';
 import type { Plan, PlanChange } from '../plan/build-plan.js';
 import type { ConstraintViolation } from '../schema/error-envelope.js';
+import { errorMessage } from '../lib/error-message.js';
 
 type WriteChange = Extract<PlanChange, { action: 'create' | 'adopt' | 'update' }>;
 type DeleteChange = Extract<PlanChange, { action: 'delete' }>;
@@ -118,7 +119,7 @@ async function writeOne(change: WriteChange, body: string, api: ApiClient, log: 
     return { action: done, id, name, file, status: 'applied' };
   } catch (error) {
     if (isAuthError(error)) throw error;
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     log.error({ id, file, action, err: message }, 'dashboard write failed');
     return { action, id, name, file, status: 'failed', error: message };
   }
@@ -143,7 +144,7 @@ async function deleteOne(orphan: DeleteChange, api: ApiClient, log: Logger): Pro
     return { action: 'delete', id, name, status: 'deleted' };
   } catch (error) {
     if (isAuthError(error)) throw error;
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     log.error({ id, name, err: message }, 'orphan delete failed');
     return { action: 'delete', id, name, status: 'failed', error: message };
   }

@@ -1,4 +1,4 @@
-import { compactJson, scanObjectMembers } from '../lib/json-scan.js';
+import { compactJson, scanObjectMembers } from '../lib/json-split.js';
 import { ArchiveError } from './archive-error.js';
 
 /**

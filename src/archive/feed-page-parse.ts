@@ -1,4 +1,4 @@
-import { scanObject } from '../lib/json-scan.js';
+import { scanObject } from '../lib/json-split.js';
 import { EventQueryResult } from '../schema/events.js';
 import { archivedEventFromFeed, type ArchivedEvent } from './archived-event.js';
 import { ArchiveError } from './archive-error.js';

@@ -1,5 +1,5 @@
 import { ArchiveError } from './archive-error.js';
-import { cursorParams, parseFeedPage, windowParams, type FeedPage, type WindowQuery } from './feed-page.js';
+import { cursorParams, parseFeedPage, windowParams, type FeedPage, type WindowQuery } from './feed-page-parse.js';
 
 /** Raw JSON text of one EventQueryResult for `query`. Retries are the caller's (the client module does them). */
 export type FetchPage = (query: URLSearchParams, signal: AbortSignal) => Promise<string>;

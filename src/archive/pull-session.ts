@@ -9,7 +9,7 @@ import { createCommitQueue } from './commit-queue.js';
 import { DAY_MS, utcDay } from './archived-event.js';
 import { readCheckpoint, streamKey, type Checkpoint, type RunState } from './checkpoint.js';
 import { createCheckpointKeeper, type CheckpointKeeper } from './checkpoint-keeper.js';
-import type { FeedPage, WindowQuery } from './feed-page.js';
+import type { FeedPage, WindowQuery } from './feed-page-parse.js';
 import { pageWindow, type FetchPage } from './page-window.js';
 import { createPartitionWriter, type PartitionWriter } from './partition-writer.js';
 import {

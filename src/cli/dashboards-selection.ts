@@ -1,9 +1,10 @@
 import { stat } from 'node:fs/promises';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { DASHBOARD_FILE, discoverFiles } from '../desired/discover-files.js';
 import { stringFlag, type CommandIo, type FlagValues } from './command.js';
 import { CliError, ExitCode, UsageError } from './exit-codes.js';
 import { defaultDashboardsRoot, findDashboardsRoot } from './dashboards-root.js';
+import { shownPath } from '../lib/shown-path.js';
 
 /**
  * What a command reads. Ids always derive from paths relative to `root`, however the command was invoked, so a
@@ -39,7 +40,7 @@ export async function selectDashboards(input: { cwd: string; dir?: string | unde
   const roots = await Promise.all(targets.map((t) => findDashboardsRoot(t.folder ? t.abs : dirname(t.abs), cwd)));
   const root = roots[0] as string;
   const other = roots.findIndex((r) => r !== root);
-  if (other >= 0) throw new UsageError(`${paths[0]} and ${paths[other]} are in different dashboards folders (${shown(cwd, root)}, ${shown(cwd, roots[other] as string)}); plan them separately`);
+  if (other >= 0) throw new UsageError(`${paths[0]} and ${paths[other]} are in different dashboards folders (${shownPath(cwd, root)}, ${shownPath(cwd, roots[other] as string)}); plan them separately`);
   const files = await Promise.all(targets.map((t) => (t.folder ? filesUnder(t.abs, t.path) : [checkedFile(t.abs, t.path)])));
   return { root, only: [...new Set(files.flat())].sort() };
 }
@@ -64,9 +65,6 @@ async function filesUnder(folder: string, given: string): Promise<string[]> {
   return found.files.map((name) => resolve(folder, name));
 }
 
-function shown(cwd: string, path: string): string {
-  return relative(cwd, path).split(sep).join('/') || '.';
-}
 
 /** The dashboards `plan`, `apply`, `validate` and `pin` read: `--dir` or the paths given, else the project's root. */
 export function selectionFromArgs(flags: FlagValues, positionals: readonly string[], io: CommandIo): Promise<DashboardsSelection> {

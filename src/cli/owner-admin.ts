@@ -5,6 +5,7 @@ import type { Scope } from '../schema/scopes.js';
 import type { OwnerInfo } from '../server/data-dir.js';
 import { TokenInfo } from '../server/auth/token-records.js';
 import { CliError, ExitCode } from './exit-codes.js';
+import { errorMessage } from '../lib/error-message.js';
 
 /**
  * The CLI side of the admin API of the dashcd that owns a data dir (`/_dashcd/admin/…`, `Authorization: Bearer
@@ -86,7 +87,7 @@ async function callAdmin(
     const text = await response.body.text();
     return { status: response.statusCode, json: parseJson(text), site };
   } catch (error) {
-    const reason = (error as { code?: string }).code ?? (error instanceof Error ? error.message : String(error));
+    const reason = (error as { code?: string }).code ?? (errorMessage(error));
     throw new CliError(
       `cannot reach the dashcd that owns the data dir at ${owner.url} (${reason}) — is it still running?`,
       ExitCode.TargetUnavailable,

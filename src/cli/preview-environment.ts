@@ -1,4 +1,3 @@
-import { relative, sep } from 'node:path';
 import { loadProjectConfigFor } from '../config/project-config.js';
 import type { Diagnostic } from '../desired/diagnostic.js';
 import { declaredEnvironments, type Environment } from '../environments/environment.js';
@@ -8,6 +7,7 @@ import type { CommandIo } from './command.js';
 import { environmentTargets } from './environment-targets.js';
 import { UsageError } from './exit-codes.js';
 import { selectDashboards } from './dashboards-selection.js';
+import { shownPath } from '../lib/shown-path.js';
 
 /** The environment `preview` draws files as: the one `--env` names, else the only one declared. */
 export interface PreviewEnvironment {
@@ -53,7 +53,7 @@ export async function renderFilesFor(
   const desired = load.environments[0]?.desired;
   if (!desired || desired.diagnostics.length > 0) return { kind: 'invalid', diagnostics: desired?.diagnostics ?? load.shared };
   const byFile = new Map(desired.dashboards.map((d) => [d.file, d.body as unknown]));
-  return { kind: 'rendered', bodies: new Map(paths.map((path) => [path, byFile.get(relative(io.cwd, path).split(sep).join('/'))])) };
+  return { kind: 'rendered', bodies: new Map(paths.map((path) => [path, byFile.get(shownPath(io.cwd, path))])) };
 }
 
 /** Live dashboards by id from the environment's own target (its token variable, or the embedded `/e/<name>`). */

@@ -12,6 +12,7 @@ import { CliError, ExitCode } from './exit-codes.js';
 import { concurrencyOf, planOptionsOf } from './plan-from-flags.js';
 import type { TargetSession } from './target.js';
 import { isTargetFailure } from './with-target.js';
+import { errorMessage } from '../lib/error-message.js';
 
 export type EnvironmentsMode = Extract<EnvironmentMode, { kind: 'environments' }>;
 
@@ -80,7 +81,7 @@ async function runOne<T>(env: Environment, where: string, run: () => Promise<Env
     if (error instanceof MissingTokenError) return { env, status: 'no-token', target: where, error: error.message };
     const targetDown = isTargetFailure(error) || (error instanceof CliError && error.exitCode === ExitCode.TargetUnavailable);
     if (!targetDown) throw error;
-    return { env, status: 'unreachable', target: where, error: error instanceof Error ? error.message : String(error) };
+    return { env, status: 'unreachable', target: where, error: errorMessage(error) };
   }
 }
 

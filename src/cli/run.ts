@@ -3,6 +3,7 @@ import { CliError, ExitCode } from './exit-codes.js';
 import { commandHelp, groupHelp, groupMembers, overviewHelp } from './help.js';
 import { closest, parseArgs } from './parse-args.js';
 import { dashcdVersion } from './version.js';
+import { errorMessage } from '../lib/error-message.js';
 
 /**
  * Selects the command from the leading words, parses its flags and runs it. The one place where errors become exit
@@ -38,7 +39,7 @@ export async function runCli(commands: readonly Command[], argv: readonly string
       return error.exitCode;
     }
     io.log.error({ err: error, command: command.path.join(' ') }, 'unexpected error');
-    io.stderr.write(`dashcd ${command.path.join(' ')}: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr.write(`dashcd ${command.path.join(' ')}: unexpected error: ${errorMessage(error)}\n`);
     return ExitCode.Unexpected;
   }
 }

@@ -1,7 +1,7 @@
-import { parseFeedPage, cursorParams, windowParams } from '../archive/feed-page.js';
+import { parseFeedPage, cursorParams, windowParams } from '../archive/feed-page-parse.js';
 import { createApiClient } from '../client/api-client.js';
 import type { ConsoleEvent, ConsoleSource } from '../console/console-data.js';
-import { consoleEvent } from '../daemon/console-source.js';
+import { consoleEvent } from '../daemon/daemon-console.js';
 import type { Logger } from '../lib/logger.js';
 import { parseDashboardId } from '../schema/ids.js';
 import type { RunningServer } from '../server/create-server.js';

@@ -2,6 +2,7 @@ import { ApiError, isClientError } from '../client/errors.js';
 import { openTarget, type TargetFlags, type TargetSession } from './target.js';
 import type { CommandIo } from './command.js';
 import { CliError, ExitCode } from './exit-codes.js';
+import { errorMessage } from '../lib/error-message.js';
 
 /**
  * Opens the target for the duration of `work` and always closes it. A target that cannot be used becomes exit code
@@ -22,7 +23,7 @@ export async function withTarget<T>(flags: TargetFlags, io: CommandIo, work: (ta
 /** A target failure becomes exit 4 with its message; anything else is passed on as it is. */
 export function asTargetUnavailable(error: unknown): unknown {
   if (!isTargetFailure(error)) return error;
-  return new CliError(error instanceof Error ? error.message : String(error), ExitCode.TargetUnavailable, { cause: error });
+  return new CliError(errorMessage(error), ExitCode.TargetUnavailable, { cause: error });
 }
 
 /** Statuses that say "this target cannot serve us now" rather than "dashcd sent something wrong". */

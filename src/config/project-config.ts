@@ -1,11 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
 import { checkEnvironmentsConfig, environmentsShape } from '../environments/environments-config.js';
 import { pointerProblem } from '../plan/json-pointer.js';
 import { DEFAULT_OWNERSHIP_TAG } from '../plan/ownership.js';
 import { formatIssuePath } from '../schema/error-envelope.js';
+import { shownPath } from '../lib/shown-path.js';
 
 /** Looked up in this order at the repository root; the first that exists is the project config. */
 export const PROJECT_CONFIG_FILES = ['dashcd.yaml', 'dashcd.yml'] as const;
@@ -86,8 +87,7 @@ export async function loadProjectConfig(root: string): Promise<LoadProjectConfig
  */
 export async function loadProjectConfigFor(dashboardsDir: string, cwd: string): Promise<LoadProjectConfigResult> {
   const result = await loadProjectConfig(dirname(dashboardsDir));
-  const shown = (file: string): string => (relative(cwd, file) || file).split(sep).join('/');
-  return { ...result, diagnostics: result.diagnostics.map((d) => ({ ...d, file: shown(d.file) })) };
+  return { ...result, diagnostics: result.diagnostics.map((d) => ({ ...d, file: shownPath(cwd, d.file) })) };
 }
 
 /** The pure half of `loadProjectConfig`, for a file's text. */

@@ -3,6 +3,7 @@ import { followEvents, type PullProgress } from '../archive/pull-events.js';
 import type { Logger } from '../lib/logger.js';
 import type { LoopTarget } from './daemon-endpoint.js';
 import type { DaemonStatus } from './daemon-status.js';
+import { errorMessage } from '../lib/error-message.js';
 
 export interface PollerOptions {
   cwd: string;
@@ -39,7 +40,7 @@ function startPoller(options: PollerOptions, target: LoopTarget, status: DaemonS
     onProgress: recordPollerProgress(status, log),
     onPoll: ({ durationMs }) => status.observePoll(durationMs),
   }).catch((error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     // followEvents survives feed failures; reaching here means the archive itself is unusable (lock, checkpoint).
     status.pollerStopped(message, options.signal.aborted);
     log.error({ err: message }, 'events poller stopped');

@@ -11,6 +11,7 @@ import { followRepository, type RepositoryFollower } from './follow-repository.j
 import { gitHookHandler } from './git-hook-route.js';
 import { SourceStatus } from './source-status.js';
 import { targetRefusals, type TargetGrant } from './target-allow-list.js';
+import { errorMessage } from '../lib/error-message.js';
 
 /** `dashcd daemon --repo …`: the repository the daemon follows instead of a local folder. */
 export interface RepoOptions {
@@ -112,6 +113,6 @@ async function checkoutRefusals(dashboardsDir: string, root: string, grants: rea
     const project = await loadProjectConfigFor(dashboardsDir, root);
     return project.diagnostics.length > 0 ? [] : targetRefusals(declaredEnvironments(project.config), grants);
   } catch (error) {
-    return [`dashcd.yaml could not be read to check its targets: ${error instanceof Error ? error.message : String(error)}`];
+    return [`dashcd.yaml could not be read to check its targets: ${errorMessage(error)}`];
   }
 }

@@ -9,7 +9,7 @@ import { describeFollow } from '../source/follow.js';
 import { openEndpoint, type Endpoint, type LoopTarget, type TargetSpec } from './daemon-endpoint.js';
 import { aborted, startPollerAfter } from './daemon-poller.js';
 import { openRepoFollowing, type RepoFollowing } from './daemon-repo.js';
-import { daemonConsole } from './console-source.js';
+import { daemonConsole } from './daemon-console.js';
 import type { DaemonEnvironment, DaemonOptions, DaemonReady } from './daemon-options.js';
 import { DaemonStatus } from './daemon-status.js';
 import { EnvironmentsStatus } from './environments-status.js';

@@ -1,6 +1,7 @@
 import type { Logger } from '../lib/logger.js';
 import type { GitSource } from '../source/git-source.js';
 import type { SourceStatus } from './source-status.js';
+import { errorMessage } from '../lib/error-message.js';
 
 export interface FollowRepositoryOptions {
   source: GitSource;
@@ -53,7 +54,7 @@ export function followRepository(options: FollowRepositoryOptions): RepositoryFo
     } catch (error) {
       if (signal.aborted) return;
       failures++;
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       state.fetchFailed(message);
       const live = state.liveCommit();
       const outcome = live === undefined ? 'fetch failed; no revision is live yet' : 'fetch failed; the live revision stays';

@@ -5,6 +5,7 @@ import { readBodyBytes } from '../server/http/read-body.js';
 import { sendError, sendJson } from '../server/http/respond.js';
 import { DeliveryMemory } from '../source/delivery-memory.js';
 import { judgePushHook } from '../source/push-webhook.js';
+import { errorMessage } from '../lib/error-message.js';
 
 /** GitHub caps a push payload at 25 MB but sends at most 20 commits; real pushes stay far below this. */
 export const HOOK_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
@@ -33,7 +34,7 @@ export function gitHookHandler(options: GitHookOptions): (req: IncomingMessage, 
       ({ status, body }) => sendJson(res, status, body),
       (error: unknown) => {
         const http = error instanceof HttpError ? error : new HttpError(500, 'internal error');
-        if (!(error instanceof HttpError)) log.error({ err: error instanceof Error ? error.message : String(error) }, 'webhook handler failed');
+        if (!(error instanceof HttpError)) log.error({ err: errorMessage(error) }, 'webhook handler failed');
         sendError(res, http);
         if (http.headers.connection === 'close') req.socket.destroySoon();
       },

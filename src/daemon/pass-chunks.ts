@@ -1,5 +1,6 @@
-import { relative, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { discoverFiles } from '../desired/discover-files.js';
+import { shownPath } from '../lib/shown-path.js';
 
 /**
  * Files per chunk of a large full pass. A full pass over the whole folder at once holds every file's text, parsed
@@ -16,7 +17,7 @@ export async function fullPassChunks(dir: string, cwd: string, size = PASS_CHUNK
   const root = resolve(cwd, dir);
   const found = await discoverFiles(root);
   if (found.missing || found.files.length <= size) return undefined;
-  const files = found.files.map((name) => relative(cwd, resolve(root, name)).split(sep).join('/'));
+  const files = found.files.map((name) => shownPath(cwd, resolve(root, name)));
   const chunks: string[][] = [];
   for (let i = 0; i < files.length; i += size) chunks.push(files.slice(i, i + size));
   return chunks;

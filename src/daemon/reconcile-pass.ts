@@ -14,6 +14,7 @@ import { releaseMemoryAfterLargePass } from './release-memory.js';
 import { addTotals, driftPatch, emptyTotals, ownCopy, type PassTotals } from './pass-values.js';
 import type { PassSource, PassTree } from './pass-source.js';
 import type { ReconcilePass } from './reconcile-queue.js';
+import { errorMessage } from '../lib/error-message.js';
 
 export interface ReconcilePassDeps {
   planContext: PlanContext;
@@ -91,7 +92,7 @@ class PassRun {
       if (tree) deps.source?.settled(tree, { kind: 'applied' });
       this.finish(started, pass, true);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       if (tree) deps.source?.settled(tree, { kind: 'failed', error: message });
       this.finish(started, pass, false, message);
       throw error;

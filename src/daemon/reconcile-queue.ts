@@ -1,4 +1,5 @@
 import type { Logger } from '../lib/logger.js';
+import { errorMessage } from '../lib/error-message.js';
 
 export interface ReconcilePass {
   /** A full pass plans every file (startup, resync, deletions); otherwise only `files`. */
@@ -96,7 +97,7 @@ export function createReconcileQueue(options: ReconcileQueueOptions): ReconcileQ
         failures = 0;
       },
       (error: unknown) => {
-        const err = error instanceof Error ? error.message : String(error);
+        const err = errorMessage(error);
         if (stopped) return log.info({ err }, 'reconcile pass interrupted by shutdown');
         failures++;
         putBack(pass);

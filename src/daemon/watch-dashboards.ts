@@ -1,6 +1,7 @@
-import { relative } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Logger } from '../lib/logger.js';
+import { errorMessage } from '../lib/error-message.js';
+import { shownPath } from '../lib/shown-path.js';
 
 const DASHBOARD_FILE = /\.(ya?ml|json)$/i;
 
@@ -32,14 +33,13 @@ export function watchDashboards(options: {
       return stats?.isFile() === true && !DASHBOARD_FILE.test(path);
     },
   });
-  const rel = (path: string): string => relative(cwd, path).split('\\').join('/');
   const interesting = (path: string): boolean => DASHBOARD_FILE.test(path);
-  watcher.on('add', (path) => interesting(path) && options.onChange([rel(path)]));
-  watcher.on('change', (path) => interesting(path) && options.onChange([rel(path)]));
-  watcher.on('unlink', (path) => interesting(path) && options.onTreeChange([rel(path)]));
-  watcher.on('unlinkDir', (path) => options.onTreeChange([rel(path)]));
-  watcher.on('addDir', (path) => path === dir && options.onTreeChange([rel(path)]));
-  watcher.on('error', (error) => log.error({ err: error instanceof Error ? error.message : String(error) }, 'watcher error'));
+  watcher.on('add', (path) => interesting(path) && options.onChange([shownPath(cwd, path)]));
+  watcher.on('change', (path) => interesting(path) && options.onChange([shownPath(cwd, path)]));
+  watcher.on('unlink', (path) => interesting(path) && options.onTreeChange([shownPath(cwd, path)]));
+  watcher.on('unlinkDir', (path) => options.onTreeChange([shownPath(cwd, path)]));
+  watcher.on('addDir', (path) => path === dir && options.onTreeChange([shownPath(cwd, path)]));
+  watcher.on('error', (error) => log.error({ err: errorMessage(error) }, 'watcher error'));
   const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   return { ready, close: () => watcher.close() };
 }

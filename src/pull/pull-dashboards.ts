@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { parse } from 'yaml';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { ApiClient } from '../client/api-client.js';
 import { toDashboardYaml } from '../desired/dashboard-yaml.js';
@@ -11,6 +11,7 @@ import { normalizeForCompare } from '../plan/normalize.js';
 import { planDashboard } from '../plan/build-plan.js';
 import { withoutOwnershipTag } from '../plan/ownership.js';
 import type { Dashboard, LiveDashboard } from '../schema/dashboard.js';
+import { shownPath } from '../lib/shown-path.js';
 
 export type PullOutcome =
   /** `adopted`: with `adopt`, the live dashboard was not owned and now carries the ownership tag. */
@@ -115,7 +116,7 @@ async function writeNewFile(dir: string, pulled: LiveDashboard, taken: Set<strin
   const path = await freeFileName(dir, pulled, taken);
   taken.add(path);
   await writeFileDurable(path, toDashboardYaml(pulled));
-  return { id: String(pulled.id), file: relative(options.cwd, path).split('\\').join('/'), status: 'written' };
+  return { id: String(pulled.id), file: shownPath(options.cwd, path), status: 'written' };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { relative, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { isStrict, loadProjectConfigFor, type LoadProjectConfigResult, type ProjectConfig } from '../config/project-config.js';
 import type { Diagnostic } from '../desired/diagnostic.js';
 import { readGitInfo, type GitInfo } from '../desired/git-info.js';
@@ -6,6 +6,7 @@ import { loadDesired, type DesiredCache, type DesiredDashboard, type DesiredResu
 import { strictly } from '../desired/strict.js';
 import { declaredEnvironments, type Environment } from '../environments/environment.js';
 import { loadEnvironments } from './load-environments.js';
+import { shownPath } from '../lib/shown-path.js';
 
 /**
  * The desired state a plan starts from: dashcd.yaml, the commit it was read at, and the dashboards — the folder's
@@ -121,8 +122,4 @@ export async function loadEnvironmentStates(
 function environmentsDeclared(file: string, cwd: string): Diagnostic {
   const message = 'dashcd.yaml declares environments, but this run reconciles one target; restart the daemon to run one loop per environment (commands: choose with --env)';
   return { file: shownPath(cwd, file), line: 0, col: 0, path: 'environments', message };
-}
-
-function shownPath(cwd: string, file: string): string {
-  return relative(cwd, file).split(sep).join('/') || file;
 }

@@ -1,10 +1,11 @@
-import { relative, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import type { ProjectConfig } from '../config/project-config.js';
 import { deriveDashboardId, type DesiredResult } from '../desired/load-desired.js';
 import type { Diagnostic } from '../desired/diagnostic.js';
 import type { Environment } from '../environments/environment.js';
 import { loadTemplates } from '../environments/load-templates.js';
 import { resolveEnvironments } from '../environments/resolve-environments.js';
+import { shownPath } from '../lib/shown-path.js';
 
 export interface EnvironmentsLoadInput {
   /** The dashboards root: ids and `dashboard("…")` paths are relative to it. */
@@ -32,7 +33,7 @@ export async function loadEnvironments(input: EnvironmentsLoadInput): Promise<En
   const configFile = input.project.file ?? resolve(input.root, '..', 'dashcd.yaml');
   const resolved = resolveEnvironments({
     files: templates.files,
-    project: { file: shown(input.cwd, configFile), source: input.project.source ?? '', config: input.project.config },
+    project: { file: shownPath(input.cwd, configFile), source: input.project.source ?? '', config: input.project.config },
     declared: input.declared,
     selected: input.selected,
     deriveId: deriveDashboardId,
@@ -54,10 +55,6 @@ export async function loadEnvironments(input: EnvironmentsLoadInput): Promise<En
 /** Whether a file (as diagnostics show it, relative to cwd) is part of the run. */
 function selectedFiles(input: EnvironmentsLoadInput): (file: string) => boolean {
   if (input.only === undefined) return () => true;
-  const wanted = new Set(input.only.map((path) => shown(input.cwd, path)));
+  const wanted = new Set(input.only.map((path) => shownPath(input.cwd, path)));
   return (file) => wanted.has(file);
-}
-
-function shown(cwd: string, path: string): string {
-  return relative(cwd, path).split(sep).join('/') || path;
 }

@@ -20,6 +20,7 @@ import { createDashboardRoutes } from './routes/dashboards.js';
 import { eventsServerOptions } from './routes/events.js';
 import { createDocumentApi, type DocumentApi } from './documents/document-api.js';
 import { createInstallerRoutes } from './routes/installer.js';
+import { errorMessage } from '../lib/error-message.js';
 
 export interface ServerTimeouts {
   /** Time allowed for the request headers (slowloris guard). */
@@ -211,7 +212,7 @@ export function guardedListener(handler: RequestListener, log: Logger): RequestL
     try {
       handler(req, res);
     } catch (error) {
-      log.error({ err: error instanceof Error ? error.message : String(error), method: req.method, url: redactText(req.url ?? '') }, 'request handler threw; answered 500');
+      log.error({ err: errorMessage(error), method: req.method, url: redactText(req.url ?? '') }, 'request handler threw; answered 500');
       if (res.headersSent) res.destroy();
       else sendError(res, new HttpError(500, 'Internal error: the request could not be handled.'), { connection: 'close' });
     }

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ArchiveError } from '../../src/archive/archive-error.js';
-import { cursorParams, parseFeedPage, windowParams } from '../../src/archive/feed-page.js';
-import { JsonScanError } from '../../src/lib/json-scan.js';
+import { cursorParams, parseFeedPage, windowParams } from '../../src/archive/feed-page-parse.js';
+import { JsonScanError } from '../../src/lib/json-split.js';
 import { CORPUS_DIR } from '../helpers/corpus.js';
 
 /** The specification's EventQueryResult example, as published (pretty-printed). */

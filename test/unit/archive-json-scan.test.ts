@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compactJson, extractArrayItems, JsonScanError, scanObjectMembers, splitArrayItems } from '../../src/lib/json-scan.js';
+import { compactJson, extractArrayItems, JsonScanError, scanObjectMembers, splitArrayItems } from '../../src/lib/json-split.js';
 import { CORPUS_DIR } from '../helpers/corpus.js';
 
 const CORPUS_PAGE = join(CORPUS_DIR, 'events', 'dt-openapi-env-v1-1.254__EventQueryResult-example.json');

@@ -3,7 +3,7 @@ import { getEventListeners } from 'node:events';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ArchiveError } from '../../src/archive/archive-error.js';
-import type { FeedPage } from '../../src/archive/feed-page.js';
+import type { FeedPage } from '../../src/archive/feed-page-parse.js';
 import { pageWindow, type FetchPage } from '../../src/archive/page-window.js';
 import { CORPUS_DIR } from '../helpers/corpus.js';
 

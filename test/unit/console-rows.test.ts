@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { consoleEvent } from '../../src/daemon/console-source.js';
+import { consoleEvent } from '../../src/daemon/daemon-console.js';
 import { environmentsPage } from '../../src/console/dashboard-pages.js';
 import { dashboardRows, statusCounts, type DashboardRow } from '../../src/console/sync-rows.js';
 import { countLevels, scaleTop, timelineSvg, timeTicks } from '../../src/console/timeline.js';

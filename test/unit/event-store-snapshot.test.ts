@@ -6,7 +6,7 @@ import { encodeEvent, type EncodedEvent } from '../../src/server/feed/event-reco
 import type { EventStore } from '../../src/server/feed/event-store.js';
 import { openEventStore } from '../../src/server/feed/open-event-store.js';
 import { INDEX_SNAPSHOT_FILE } from '../../src/server/feed/index-snapshot.js';
-import { readFeedPage } from '../../src/server/feed/feed-page.js';
+import { readFeedPage } from '../../src/server/feed/feed-page-write.js';
 import { parseFeedQuery } from '../../src/server/feed/feed-query.js';
 import { captureLog } from '../helpers/log-capture.js';
 import { tempDirPerTest } from '../helpers/scratch.js';

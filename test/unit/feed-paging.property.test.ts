@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeEvent, type EncodedEvent } from '../../src/server/feed/event-record.js';
 import type { EventStore } from '../../src/server/feed/event-store.js';
 import { openEventStore } from '../../src/server/feed/open-event-store.js';
-import { readFeedPage } from '../../src/server/feed/feed-page.js';
+import { readFeedPage } from '../../src/server/feed/feed-page-write.js';
 import { parseFeedQuery } from '../../src/server/feed/feed-query.js';
 
 /** A small world so random queries hit ties, boundaries, filters and empty results often. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../src/server/http/http-error.js';
-import { scanJson } from '../../src/server/http/json-scan.js';
+import { scanJson } from '../../src/server/http/json-guard.js';
 import { parseJsonText } from '../../src/server/http/read-body.js';
 
 const DEPTH = 8;

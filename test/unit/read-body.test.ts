@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../src/server/http/http-error.js';
-import { scanJson } from '../../src/server/http/json-scan.js';
+import { scanJson } from '../../src/server/http/json-guard.js';
 import { checkJsonContentType, parseJsonBytes, parseJsonText } from '../../src/server/http/read-body.js';
 
 function refusal(fn: () => unknown): HttpError {

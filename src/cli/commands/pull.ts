@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import { relative, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { pullDashboards, type PullOutcome } from '../../pull/pull-dashboards.js';
 import { parseDashboardId } from '../../schema/ids.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo } from '../command.js';
@@ -11,6 +11,7 @@ import { withTarget } from '../with-target.js';
 import { allEnvsFlag, envFlag, environmentMode } from '../environment-choice.js';
 import { pullEnvironment, type PulledEnvironment } from '../pull-environment.js';
 import type { TargetSession } from '../target.js';
+import { shownPath } from '../../lib/shown-path.js';
 
 /** Dashboards the service owns itself; onboarding them would fight the service. */
 const SERVICE_OWNER = 'Dynatrace';
@@ -90,7 +91,7 @@ export const pullCommand = defineCommand({
  */
 function reportPulls(outcomes: readonly PullOutcome[], where: { dir: string; cwd: string; target: string; env: string | undefined }, io: CommandIo): number {
   let problems = 0;
-  const dirShown = relative(where.cwd, where.dir).split(sep).join('/') || '.';
+  const dirShown = shownPath(where.cwd, where.dir);
   for (const o of outcomes) {
     if (o.status === 'not-found') {
       problems++;

@@ -1,4 +1,4 @@
-import { FORBIDDEN_KEYS } from './json-scan.js';
+import { FORBIDDEN_KEYS } from './json-guard.js';
 
 /**
  * Where the members of an object lie in its JSON text, for a text that is exactly what JSON.stringify writes for the

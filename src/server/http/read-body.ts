@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from './http-error.js';
 import { BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from '../../schema/limits.js';
-import { lineAndColumn, scanJson } from './json-scan.js';
+import { lineAndColumn, scanJson } from './json-guard.js';
 import { scanPlainJson, type CanonicalText } from './plain-json.js';
 
 export { BODY_LIMIT_BYTES, MAX_JSON_DEPTH };

@@ -5,7 +5,7 @@ import type { Logger } from '../../lib/logger.js';
 import type { RouteFactory } from '../route-factory.js';
 import type { EventStore } from '../feed/event-store.js';
 import { openEventStore } from '../feed/open-event-store.js';
-import { readFeedPage } from '../feed/feed-page.js';
+import { readFeedPage } from '../feed/feed-page-write.js';
 import { parseFeedQuery } from '../feed/feed-query.js';
 import { closeDueProblems } from '../feed/problem-expiry.js';
 import { pushEvent } from '../feed/push-events.js';
