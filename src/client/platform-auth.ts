@@ -1,9 +1,8 @@
 import { request } from 'undici';
 import { z } from 'zod';
 import { systemClock, type Clock } from '../lib/clock.js';
+import { DEFAULT_TOKEN_URL } from '../lib/platform-url.js';
 
-/** Dynatrace SSO's token endpoint, where OAuth clients of a SaaS environment get their access tokens. */
-export const DEFAULT_TOKEN_URL = 'https://sso.dynatrace.com/sso/oauth2/token';
 /** An access token is replaced this long before it expires, so no request goes out with one about to lapse. */
 const REFRESH_MARGIN_MS = 30_000;
 

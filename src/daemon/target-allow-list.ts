@@ -1,8 +1,13 @@
+import type { PlatformTarget } from '../environments/environment.js';
+
 /**
  * Which target tokens a repository's dashcd.yaml may use when the daemon follows it (`daemon --repo`): the operator
  * grants `--allow-target VAR=URL` (the token in VAR may go to URL), and a revision asking for any other pair is
  * refused whole. Whoever can push to the repository chooses `target` and `tokenEnv`; without this, a commit could name
- * any of the daemon's variables and any host, and the daemon would send that variable's value there.
+ * any of the daemon's variables and any host, and the daemon would send that variable's value there. The platform
+ * members are held to the same rule: `platformTokenEnv` → the platform URL; an OAuth client's `oauthClientIdEnv`
+ * and `oauthClientSecretEnv` → its token endpoint, and the secret once more → the platform URL, where the access
+ * token it buys goes.
  */
 
 /** One operator grant: the token in the variable `tokenEnv` may be sent to `url`. */
@@ -14,7 +19,30 @@ export interface TargetGrant {
 /** An environment of dashcd.yaml as far as the check needs it. */
 export interface TargetRequest {
   name: string;
-  target: { kind: 'embedded' } | { kind: 'remote'; url: string; tokenEnv: string };
+  target: { kind: 'embedded' } | { kind: 'remote'; url: string; tokenEnv: string; platform?: PlatformTarget };
+}
+
+/** One value the environment would send: a variable's (named by `key` in dashcd.yaml), to a URL. */
+interface Send {
+  key: string;
+  variable: string;
+  url: string;
+  /** For the access token an OAuth client's secret buys: said in the refusal. */
+  note?: string;
+}
+
+function sends(target: { url: string; tokenEnv: string; platform?: PlatformTarget }): Send[] {
+  const classic: Send = { key: 'tokenEnv', variable: target.tokenEnv, url: target.url };
+  const platform = target.platform;
+  if (!platform) return [classic];
+  const { credential } = platform;
+  if (credential.kind === 'platform-token') return [classic, { key: 'platformTokenEnv', variable: credential.tokenEnv, url: platform.url }];
+  return [
+    classic,
+    { key: 'oauthClientIdEnv', variable: credential.clientIdEnv, url: credential.tokenUrl },
+    { key: 'oauthClientSecretEnv', variable: credential.clientSecretEnv, url: credential.tokenUrl },
+    { key: 'oauthClientSecretEnv', variable: credential.clientSecretEnv, url: platform.url, note: ' (as the access token it buys)' },
+  ];
 }
 
 /** The daemon's own variables (DASHCD_GIT_TOKEN, DASHCD_WEBHOOK_SECRET, …) never leave it as a target token. */
@@ -53,13 +81,17 @@ export function targetRefusals(environments: readonly TargetRequest[], grants: r
   const refusals: string[] = [];
   for (const { name, target } of environments) {
     if (target.kind !== 'remote') continue;
-    if (OWN_VARIABLES.test(target.tokenEnv)) {
-      refusals.push(`environment '${name}': tokenEnv ${target.tokenEnv} is one of the daemon's own DASHCD_* variables, never a target token`);
-      continue;
+    const own = new Set<string>();
+    for (const { key, variable, url, note = '' } of sends(target)) {
+      if (OWN_VARIABLES.test(variable)) {
+        if (!own.has(variable)) refusals.push(`environment '${name}': ${key} ${variable} is one of the daemon's own DASHCD_* variables, never a target token`);
+        own.add(variable);
+        continue;
+      }
+      const canonical = canonicalTargetUrl(url);
+      const granted = canonical !== undefined && grants.some((grant) => grant.tokenEnv === variable && canonicalTargetUrl(grant.url) === canonical);
+      if (!granted) refusals.push(`environment '${name}': the operator has not allowed ${variable}${note} to be sent to ${url} (--allow-target)`);
     }
-    const url = canonicalTargetUrl(target.url);
-    const granted = url !== undefined && grants.some((grant) => grant.tokenEnv === target.tokenEnv && canonicalTargetUrl(grant.url) === url);
-    if (!granted) refusals.push(`environment '${name}': the operator has not allowed ${target.tokenEnv} to be sent to ${target.url} (--allow-target)`);
   }
   return refusals;
 }

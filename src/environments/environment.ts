@@ -1,9 +1,24 @@
 import type { Follow } from '../source/follow.js';
+import { platformUrlOf, tokenUrlOf } from '../lib/platform-url.js';
 import { mergeDeep } from './deep-merge.js';
-import { groupValues, membersOf, type EnvironmentsConfig, type Values } from './environments-config.js';
+import { groupValues, membersOf, type EnvironmentSpec, type EnvironmentsConfig, type Values } from './environments-config.js';
 
-/** Where an environment's dashboards live: a real environment, or `/e/<name>` of the embedded API. */
-export type EnvironmentTarget = { kind: 'embedded' } | { kind: 'remote'; url: string; tokenEnv: string };
+/** Where a platform credential comes from: the variables holding it, and where an OAuth client trades its secret. */
+export type PlatformCredentialSource =
+  | { kind: 'platform-token'; tokenEnv: string }
+  | { kind: 'oauth-client'; clientIdEnv: string; clientSecretEnv: string; tokenUrl: string };
+
+/** A real environment's Document service: its platform URL (given, or derived from the target) and credential. */
+export interface PlatformTarget {
+  url: string;
+  credential: PlatformCredentialSource;
+}
+
+/**
+ * Where an environment's dashboards live: a real environment, or `/e/<name>` of the embedded API. A real one has a
+ * platform when dashcd.yaml names a platform credential for it; an embedded one always has the embedded server's.
+ */
+export type EnvironmentTarget = { kind: 'embedded' } | { kind: 'remote'; url: string; tokenEnv: string; platform?: PlatformTarget };
 
 /**
  * One environment as the later stages use it: a plain value (never a global), so plan, apply and the daemon run one
@@ -27,10 +42,25 @@ export function declaredEnvironments(config: EnvironmentsConfig): Environment[] 
     const found = groups.find(([, group]) => membersOf(group).includes(name));
     const layers = [config.values, found ? groupValues(found[1]) : undefined, spec.values];
     const values = layers.reduce<unknown>((merged, layer) => mergeDeep(merged, layer ?? {}), {}) as Values;
+    const platform = spec.target === undefined ? undefined : platformTarget(spec, spec.target);
     const target: EnvironmentTarget =
-      spec.target !== undefined && spec.tokenEnv !== undefined ? { kind: 'remote', url: spec.target.replace(/\/+$/, ''), tokenEnv: spec.tokenEnv } : { kind: 'embedded' };
+      spec.target !== undefined && spec.tokenEnv !== undefined
+        ? { kind: 'remote', url: withoutSlash(spec.target), tokenEnv: spec.tokenEnv, ...(platform ? { platform } : {}) }
+        : { kind: 'embedded' };
     return { name, target, group: found ? found[0] : null, values, ...(spec.source ? { source: spec.source } : {}) };
   });
+}
+
+const withoutSlash = (url: string): string => url.replace(/\/+$/, '');
+
+/** The platform of a validated spec (environments-config.ts refuses what this could not complete); none without a credential. */
+function platformTarget(spec: EnvironmentSpec, target: string): PlatformTarget | undefined {
+  const url = spec.platformTarget === undefined ? platformUrlOf(target) : withoutSlash(spec.platformTarget);
+  if (url === undefined) return undefined;
+  if (spec.platformTokenEnv !== undefined) return { url, credential: { kind: 'platform-token', tokenEnv: spec.platformTokenEnv } };
+  const tokenUrl = spec.oauthTokenUrl ?? tokenUrlOf(url);
+  if (spec.oauthClientIdEnv === undefined || spec.oauthClientSecretEnv === undefined || tokenUrl === undefined) return undefined;
+  return { url, credential: { kind: 'oauth-client', clientIdEnv: spec.oauthClientIdEnv, clientSecretEnv: spec.oauthClientSecretEnv, tokenUrl } };
 }
 
 /** Where a value layer lives in dashcd.yaml, most specific first: the environment's, its group's, the defaults. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { platformUrlOf, tokenUrlOf } from '../lib/platform-url.js';
 import { followProblem } from '../source/follow.js';
 
 /**
@@ -25,23 +26,25 @@ export const Values = z.record(ValueName, z.unknown()).superRefine((values, ctx)
 export type Values = Record<string, unknown>;
 
 /**
- * The variable's name, never its value: anything else may be the secret itself, pasted, so the message never echoes
- * it (it would reach CI logs) and says to replace a token that was committed.
+ * A variable's name, never its value: anything else may be the secret itself, pasted, so the message never echoes
+ * it (it would reach CI logs) and says to replace a token that was committed. `key` and `example` name the member.
  */
-const TokenEnv = z.string().superRefine((name, ctx) => {
-  if (TOKEN_SHAPED.test(name) || /^dt0[a-z][0-9]{2}\./i.test(name)) ctx.addIssue({ code: 'custom', message: TOKEN_REFUSED });
-  else if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `tokenEnv is the name of an environment variable (letters, digits and _, e.g. PROD_DT_API_TOKEN); this value (${name.length} characters, not shown) is not one. If it is a token, it is now in the file: revoke it and make a new one`,
-    });
-  }
-});
+const variableName = (key: string, example: string) =>
+  z.string().superRefine((name, ctx) => {
+    if (TOKEN_SHAPED.test(name) || /^dt0[a-z][0-9]{2}\./i.test(name)) ctx.addIssue({ code: 'custom', message: TOKEN_REFUSED.replace('tokenEnv', key) });
+    else if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${key} is the name of an environment variable (letters, digits and _, e.g. ${example}); this value (${name.length} characters, not shown) is not one. If it is a token, it is now in the file: revoke it and make a new one`,
+      });
+    }
+  });
 
-const TargetUrl = z.string().superRefine((raw, ctx) => {
-  const problem = targetUrlProblem(raw);
-  if (problem) ctx.addIssue({ code: 'custom', message: problem });
-});
+const targetUrl = (tokenKey: string) =>
+  z.string().superRefine((raw, ctx) => {
+    const problem = targetUrlProblem(raw, tokenKey);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 /**
  * What `dashcd daemon --repo` follows for this environment: a branch's head, or the highest-versioned tag matching
@@ -57,8 +60,18 @@ export const SourceSpec = z
 export const EnvironmentSpec = z
   .strictObject({
     /** Absent: an environment of the embedded API (`/e/<name>`), so the whole flow runs on a laptop and in CI. */
-    target: TargetUrl.optional(),
-    tokenEnv: TokenEnv.optional(),
+    target: targetUrl('tokenEnv').optional(),
+    tokenEnv: variableName('tokenEnv', 'PROD_DT_API_TOKEN').optional(),
+    /**
+     * The Document service's host (`https://<id>.apps.dynatrace.com`), where it is not derived from `target` (see
+     * lib/platform-url.ts), and its credential: a platform token's variable, or an OAuth client's two variables (and
+     * its token endpoint where that is not derived either). All absent: the environment has no platform.
+     */
+    platformTarget: targetUrl('platformTokenEnv').optional(),
+    platformTokenEnv: variableName('platformTokenEnv', 'PROD_DT_PLATFORM_TOKEN').optional(),
+    oauthClientIdEnv: variableName('oauthClientIdEnv', 'PROD_DT_CLIENT_ID').optional(),
+    oauthClientSecretEnv: variableName('oauthClientSecretEnv', 'PROD_DT_CLIENT_SECRET').optional(),
+    oauthTokenUrl: targetUrl('oauthClientSecretEnv').optional(),
     values: Values.optional(),
     source: SourceSpec.optional(),
   })
@@ -69,8 +82,38 @@ export const EnvironmentSpec = z
     if (spec.target === undefined && spec.tokenEnv !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['tokenEnv'], message: 'tokenEnv without a target: an embedded environment needs no token (add target: URL for a real one)' });
     }
+    for (const problem of platformProblems(spec)) ctx.addIssue({ code: 'custom', ...problem });
   });
 export type EnvironmentSpec = z.output<typeof EnvironmentSpec>;
+
+const PLATFORM_KEYS = ['platformTarget', 'platformTokenEnv', 'oauthClientIdEnv', 'oauthClientSecretEnv', 'oauthTokenUrl'] as const;
+
+/** The platform members' rules: one credential, and a platform URL and token endpoint known or derivable. */
+function platformProblems(spec: Omit<EnvironmentSpec, 'values' | 'source'>): { path: string[]; message: string }[] {
+  const given = PLATFORM_KEYS.filter((key) => spec[key] !== undefined);
+  if (given.length === 0) return [];
+  if (spec.target === undefined) {
+    return given.map((key) => ({ path: [key], message: `${key} without a target: an embedded environment's Document service is the embedded server's (add target: URL for a real one)` }));
+  }
+  const oauth = spec.oauthClientIdEnv !== undefined || spec.oauthClientSecretEnv !== undefined;
+  if (spec.platformTokenEnv !== undefined && oauth) return [{ path: ['platformTokenEnv'], message: 'platformTokenEnv or an OAuth client (oauthClientIdEnv, oauthClientSecretEnv), not both' }];
+  if (oauth && (spec.oauthClientIdEnv === undefined || spec.oauthClientSecretEnv === undefined)) {
+    const missing = spec.oauthClientIdEnv === undefined ? 'oauthClientIdEnv' : 'oauthClientSecretEnv';
+    return [{ path: [missing], message: `an OAuth client needs both oauthClientIdEnv and oauthClientSecretEnv; ${missing} is missing` }];
+  }
+  if (spec.platformTokenEnv === undefined && !oauth) {
+    return [{ path: [given[0] ?? 'platformTarget'], message: 'a platform needs a credential: platformTokenEnv (a platform token), or oauthClientIdEnv and oauthClientSecretEnv (an OAuth client)' }];
+  }
+  if (spec.oauthTokenUrl !== undefined && !oauth) return [{ path: ['oauthTokenUrl'], message: 'oauthTokenUrl is an OAuth client\'s token endpoint; a platform token needs none' }];
+  const platform = spec.platformTarget ?? platformUrlOf(spec.target);
+  if (platform === undefined) {
+    return [{ path: ['platformTarget'], message: `the platform URL cannot be derived from target ${spec.target} (only <id>.live.dynatrace.com, the sprint/dev stages and dashcd's own server are certain); set platformTarget, e.g. https://abc12345.apps.dynatrace.com` }];
+  }
+  if (oauth && spec.oauthTokenUrl === undefined && tokenUrlOf(platform) === undefined) {
+    return [{ path: ['oauthTokenUrl'], message: `the OAuth token endpoint of ${platform} cannot be derived; set oauthTokenUrl, e.g. https://sso.dynatrace.com/sso/oauth2/token` }];
+  }
+  return [];
+}
 
 /** `production: [prod-eu, prod-us]`, or with values: `production: { environments: [...], values: {...} }`. */
 export const GroupSpec = z.union([
@@ -132,8 +175,11 @@ export function groupValues(spec: GroupSpec): Values | undefined {
   return Array.isArray(spec) ? undefined : spec.values;
 }
 
-/** Accepts an environment root over http(s) without credentials or query, the rule `--target` applies. */
-export function targetUrlProblem(raw: string): string | undefined {
+/**
+ * Accepts an environment root over http(s) without credentials or query, the rule `--target` applies; `tokenKey`
+ * names the member a credential belongs in instead.
+ */
+export function targetUrlProblem(raw: string, tokenKey = 'tokenEnv'): string | undefined {
   let url: URL;
   try {
     url = new URL(raw);
@@ -141,7 +187,7 @@ export function targetUrlProblem(raw: string): string | undefined {
     return `not a URL: ${JSON.stringify(raw)} (expected e.g. https://abc123.live.dynatrace.com)`;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'the target must be http or https';
-  if (url.search || url.username || url.password) return 'the target URL must not carry credentials or a query; name the token variable in tokenEnv';
+  if (url.search || url.username || url.password) return `the target URL must not carry credentials or a query; name the secret's variable in ${tokenKey}`;
   return undefined;
 }
 

@@ -3,7 +3,7 @@ import { systemClock, type Clock } from '../../src/lib/clock.js';
 import { createDocumentsClient, type DocumentsClient } from '../../src/client/documents-api.js';
 import { ApiError } from '../../src/client/errors.js';
 import { bearerSource, platformCredentialFromEnv, PlatformAuthError } from '../../src/client/platform-auth.js';
-import { classicUrlOf, platformUrlFromEnv, platformUrlOf } from '../../src/client/platform-url.js';
+import { classicUrlOf, platformUrlFromEnv, platformUrlOf } from '../../src/lib/platform-url.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { captureLog } from '../helpers/log-capture.js';
 import { startDocumentServer, type DocumentServer } from '../helpers/documents.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createDocumentsClient } from '../../src/client/documents-api.js';
-import { platformUrlOf } from '../../src/client/platform-url.js';
+import { platformUrlOf } from '../../src/lib/platform-url.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { EnvironmentId } from '../../src/schema/ids.js';
 import { startApiServer } from '../../src/server/api-server.js';

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { parseProjectConfig } from '../../src/config/project-config.js';
 import { canonicalTargetUrl, parseTargetGrant, targetRefusals, type TargetRequest } from '../../src/daemon/target-allow-list.js';
+import { declaredEnvironments } from '../../src/environments/environment.js';
 
 const remote = (name: string, url: string, tokenEnv: string): TargetRequest => ({ name, target: { kind: 'remote', url, tokenEnv } });
 const PROD = { tokenEnv: 'DT_PROD_TOKEN', url: 'https://prod.example.com' };
@@ -85,5 +87,65 @@ describe('targetRefusals', () => {
       "environment 'prod': tokenEnv DASHCD_WEBHOOK_SECRET is one of the daemon's own DASHCD_* variables, never a target token",
     ]);
     expect(targetRefusals([remote('a', 'https://prod.example.com', 'dashcd_git_token'), remote('b', 'https://prod.example.com', 'DASHCD_WEBHOOK_SECRET')], granted)).toHaveLength(2);
+  });
+});
+
+describe('targetRefusals for platform targets', () => {
+  const PLATFORM_URL = 'https://abc12345.apps.dynatrace.com';
+  const SSO = 'https://sso.dynatrace.com/sso/oauth2/token';
+  const withPlatform = (name: string, platform: NonNullable<Extract<TargetRequest['target'], { kind: 'remote' }>['platform']>): TargetRequest => ({
+    name,
+    target: { kind: 'remote', url: PROD.url, tokenEnv: PROD.tokenEnv, platform },
+  });
+  const platformToken = (tokenEnv: string, url = PLATFORM_URL) => withPlatform('prod', { url, credential: { kind: 'platform-token', tokenEnv } });
+  const oauth = (clientIdEnv: string, clientSecretEnv: string, tokenUrl = SSO, url = PLATFORM_URL) =>
+    withPlatform('prod', { url, credential: { kind: 'oauth-client', clientIdEnv, clientSecretEnv, tokenUrl } });
+  const OAUTH_GRANTS = [PROD, { tokenEnv: 'DT_CLIENT_ID', url: SSO }, { tokenEnv: 'DT_CLIENT_SECRET', url: SSO }, { tokenEnv: 'DT_CLIENT_SECRET', url: PLATFORM_URL }];
+
+  it('lets a platform token through only to the platform URL granted for its variable', () => {
+    const grants = [PROD, { tokenEnv: 'DT_PLATFORM_TOKEN', url: `${PLATFORM_URL}/` }];
+    expect(targetRefusals([platformToken('DT_PLATFORM_TOKEN')], grants)).toEqual([]);
+    expect(targetRefusals([platformToken('DT_PLATFORM_TOKEN', 'https://attacker.example')], grants)).toEqual([
+      "environment 'prod': the operator has not allowed DT_PLATFORM_TOKEN to be sent to https://attacker.example (--allow-target)",
+    ]);
+    // The classic grant does not carry over: another variable to the platform, or the classic token's variable.
+    expect(targetRefusals([platformToken('AWS_SECRET_ACCESS_KEY')], grants)).toEqual([
+      "environment 'prod': the operator has not allowed AWS_SECRET_ACCESS_KEY to be sent to https://abc12345.apps.dynatrace.com (--allow-target)",
+    ]);
+    expect(targetRefusals([platformToken('DT_PROD_TOKEN')], grants)).toHaveLength(1);
+    expect(targetRefusals([platformToken('DT_PLATFORM_TOKEN')], [PROD])).toHaveLength(1);
+  });
+
+  it("needs an OAuth client's id and secret granted to the token endpoint, and the secret to the platform URL its access token goes to", () => {
+    expect(targetRefusals([oauth('DT_CLIENT_ID', 'DT_CLIENT_SECRET')], OAUTH_GRANTS)).toEqual([]);
+    expect(targetRefusals([oauth('DT_CLIENT_ID', 'DT_CLIENT_SECRET', 'https://attacker.example/token')], OAUTH_GRANTS)).toEqual([
+      "environment 'prod': the operator has not allowed DT_CLIENT_ID to be sent to https://attacker.example/token (--allow-target)",
+      "environment 'prod': the operator has not allowed DT_CLIENT_SECRET to be sent to https://attacker.example/token (--allow-target)",
+    ]);
+    expect(targetRefusals([oauth('DT_CLIENT_ID', 'DT_CLIENT_SECRET', SSO, 'https://attacker.example')], OAUTH_GRANTS)).toEqual([
+      "environment 'prod': the operator has not allowed DT_CLIENT_SECRET (as the access token it buys) to be sent to https://attacker.example (--allow-target)",
+    ]);
+    expect(targetRefusals([oauth('AWS_SECRET_ACCESS_KEY', 'DT_CLIENT_SECRET')], OAUTH_GRANTS)).toEqual([
+      "environment 'prod': the operator has not allowed AWS_SECRET_ACCESS_KEY to be sent to https://sso.dynatrace.com/sso/oauth2/token (--allow-target)",
+    ]);
+  });
+
+  it("checks a commit's dashcd.yaml as the daemon reads it: a derived platform URL needs its grant as a given one does", () => {
+    const yaml = `environments:\n  prod:\n    target: https://abc12345.live.dynatrace.com\n    tokenEnv: DT_PROD_TOKEN\n    platformTokenEnv: DT_PLATFORM_TOKEN\n`;
+    const environments = declaredEnvironments(parseProjectConfig(yaml, 'dashcd.yaml').config);
+    const classic = { tokenEnv: 'DT_PROD_TOKEN', url: 'https://abc12345.live.dynatrace.com' };
+    expect(targetRefusals(environments, [classic])).toEqual([
+      "environment 'prod': the operator has not allowed DT_PLATFORM_TOKEN to be sent to https://abc12345.apps.dynatrace.com (--allow-target)",
+    ]);
+    expect(targetRefusals(environments, [classic, { tokenEnv: 'DT_PLATFORM_TOKEN', url: PLATFORM_URL }])).toEqual([]);
+  });
+
+  it("refuses the daemon's own variables as platform credentials, once per variable", () => {
+    expect(targetRefusals([platformToken('DASHCD_GIT_TOKEN')], [PROD, { tokenEnv: 'DASHCD_GIT_TOKEN', url: PLATFORM_URL }])).toEqual([
+      "environment 'prod': platformTokenEnv DASHCD_GIT_TOKEN is one of the daemon's own DASHCD_* variables, never a target token",
+    ]);
+    expect(targetRefusals([oauth('DT_CLIENT_ID', 'DASHCD_WEBHOOK_SECRET')], OAUTH_GRANTS)).toEqual([
+      "environment 'prod': oauthClientSecretEnv DASHCD_WEBHOOK_SECRET is one of the daemon's own DASHCD_* variables, never a target token",
+    ]);
   });
 });
