@@ -65,10 +65,10 @@ function platformTarget(spec: EnvironmentSpec, target: string): PlatformTarget |
 
 /** Where a value layer lives in dashcd.yaml, most specific first: the environment's, its group's, the defaults. */
 export function valueLayers(config: EnvironmentsConfig, env: Environment): { path: string[]; values: Values | undefined }[] {
-  const group = env.group === null ? undefined : config.groups?.[env.group];
-  return [
-    { path: ['environments', env.name, 'values'], values: config.environments?.[env.name]?.values },
-    ...(group !== undefined && env.group !== null ? [{ path: ['groups', env.group, 'values'], values: groupValues(group) }] : []),
-    { path: ['values'], values: config.values },
-  ];
+  const own = { path: ['environments', env.name, 'values'], values: config.environments?.[env.name]?.values };
+  const defaults = { path: ['values'], values: config.values };
+  const name = env.group;
+  if (name === null) return [own, defaults];
+  const group = config.groups?.[name];
+  return group === undefined ? [own, defaults] : [own, { path: ['groups', name, 'values'], values: groupValues(group) }, defaults];
 }

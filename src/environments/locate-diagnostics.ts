@@ -29,6 +29,7 @@ export function createDiagnosticLocator(project: ProjectText): (file: { file: st
   const locators = new Map<string, SourceLocator>();
   const locatorOf = (file: string, source: string): SourceLocator => {
     const known = locators.get(file);
+    // Stryker disable next-line ConditionalExpression: a memo: parsing the text again finds the same positions
     if (known) return known;
     const made = sourceLocator(source);
     locators.set(file, made);
@@ -38,6 +39,7 @@ export function createDiagnosticLocator(project: ProjectText): (file: { file: st
     const locator = locatorOf(file.file, file.source);
     const node = locator.at(problem.path);
     const inside = problem.template && node.exact ? file.source.indexOf(problem.template.source, node.start) : -1;
+    // Stryker disable next-line EqualityOperator: a node's text never ends right before a `${{` (a line break, comma, bracket or blank follows it)
     const { line, col } = inside !== -1 && inside < node.end ? locator.linePos(inside) : node;
     const definition = env && problem.valuePath ? valueDefinition(project, env, problem.valuePath, locatorOf(project.file, project.source)) : '';
     return { file: file.file, line, col, path: formatIssuePath(problem.path), message: problem.message + definition, ...(env ? { env: env.name } : {}) };
@@ -53,7 +55,7 @@ function valueDefinition(project: ProjectText, env: Environment, valuePath: read
       if (found === undefined) continue;
       const { line, col } = locator.at([...layer.path, ...prefix]);
       const shown = JSON.stringify(getPath(env.values, valuePath) ?? found);
-      const value = shown !== undefined && shown.length <= 60 ? ` = ${shown}` : '';
+      const value = shown.length <= 60 ? ` = ${shown}` : '';
       return ` (values.${valuePath.join('.')}${value}, set in ${layer.path.join('.')} at ${project.file}:${line}:${col})`;
     }
   }

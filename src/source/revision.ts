@@ -19,6 +19,7 @@ export type Revision = z.infer<typeof Revision>;
 export const REVISION_FORMAT = '%H%x00%h%x00%cI%x00%an <%ae>%x00%s';
 
 export function parseRevision(output: string, ref: string): Revision {
-  const [commit = '', shortCommit = '', committedAt = '', author = '', subject = ''] = output.replace(/\n$/, '').split('\0');
+  // A field git did not print is missing, and the schema refuses it.
+  const [commit, shortCommit, committedAt, author, subject] = output.replace(/\n$/, '').split('\0');
   return Revision.parse({ commit, shortCommit, committedAt, author, subject, ref });
 }

@@ -117,6 +117,15 @@ describe('parseRevision', () => {
     expect(parseRevision(`${'b'.repeat(64)}\0bbbb\0d\0a\0s`, 'r').commit).toBe('b'.repeat(64));
   });
 
+  it('takes only the last line break as git\'s own', () => {
+    expect(parseRevision(`${sha}\0aaaa\0d\0a\nb\0s\n`, 'r')).toMatchObject({ author: 'a\nb', subject: 's' });
+  });
+
+  it('refuses output with a field missing, an empty subject not', () => {
+    expect(parseRevision(`${sha}\0aaaa\0d\0a\0`, 'r').subject).toBe('');
+    for (const output of [sha, `${sha}\0aaaa`, `${sha}\0aaaa\0d`, `${sha}\0aaaa\0d\0a`]) expect(() => parseRevision(output, 'r'), JSON.stringify(output)).toThrow();
+  });
+
   it('refuses output that is not a commit', () => {
     for (const output of ['', `${'A'.repeat(40)}\0aaaa\0d\0a\0s`, `x${sha}\0aaaa\0d\0a\0s`, `${sha}x\0aaaa\0d\0a\0s`, `${'a'.repeat(41)}\0aaaa\0d\0a\0s`, `${sha}\0aaa\0d\0a\0s`])
       expect(() => parseRevision(output, 'r'), JSON.stringify(output)).toThrow();
