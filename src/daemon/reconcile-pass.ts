@@ -1,11 +1,9 @@
 import { applyPlan, countOutcomes } from '../apply/apply-plan.js';
-import { previewLayout } from '../console/console-data.js';
 import type { DesiredDashboard } from '../desired/load-desired.js';
 import { formatDiagnostic, type Diagnostic } from '../desired/diagnostic.js';
 import type { ProjectConfig } from '../config/project-config.js';
 import type { Logger } from '../lib/logger.js';
 import { findOrphans } from '../plan/build-plan.js';
-import { listOwned } from '../reconcile/plan-against-live.js';
 import { planDashboards, type PlanContext, type PlanDashboardsResult, type PlanOptions } from '../reconcile/plan-dashboards.js';
 import type { DaemonStatus } from './daemon-status.js';
 import { decideWrites, forgetMissing, FRESH_MEMORY, noteRefusal, settleFiles, settleOrphans, type FileSettled, type Orphan, type PassMemory } from './drift-rules.js';
@@ -15,6 +13,7 @@ import { addTotals, driftPatch, emptyTotals, ownCopy, type PassTotals } from './
 import type { PassSource, PassTree } from './pass-source.js';
 import type { ReconcilePass } from './reconcile-queue.js';
 import { errorMessage } from '../lib/error-message.js';
+import { classicDashboards } from '../kinds/classic-dashboards.js';
 
 export interface ReconcilePassDeps {
   planContext: PlanContext;
@@ -143,7 +142,7 @@ class PassRun {
       config = planned.config;
     }
     this.recordInvalid(seen.diagnostics, pass);
-    const owned = seen.diagnostics.length === 0 && config ? await listOwned(deps.planContext.api, config.ownershipTag) : [];
+    const owned = seen.diagnostics.length === 0 && config ? await classicDashboards.live(deps.planContext.api).listOwned(config.ownershipTag) : [];
     const orphans = findOrphans(seen.dashboards, owned, 'orphan');
     // Deleting is the whole pass's job, within its prune guards; kept orphans are only listed.
     if (orphans.length > 0 && (deps.prune ?? config?.prune) === true) return undefined;
@@ -217,7 +216,7 @@ class PassRun {
     const { status } = this.deps;
     const { change } = file;
     const before = status.shown(change.file);
-    const layout = before?.contentHash === dashboard.contentHash ? before.layout : previewLayout(dashboard.body);
+    const layout = before?.contentHash === dashboard.contentHash ? before.layout : classicDashboards.layout(dashboard.body);
     status.show(change.file, { id: file.id, name: change.name, contentHash: dashboard.contentHash, layout, ...(file.pending ? { pending: change } : {}) });
   }
 

@@ -2,8 +2,7 @@ import { watch, type FSWatcher } from 'chokidar';
 import type { Logger } from '../lib/logger.js';
 import { errorMessage } from '../lib/error-message.js';
 import { shownPath } from '../lib/shown-path.js';
-
-const DASHBOARD_FILE = /\.(ya?ml|json)$/i;
+import { classicDashboards } from '../kinds/classic-dashboards.js';
 
 export interface DashboardWatcher {
   ready: Promise<void>;
@@ -30,10 +29,10 @@ export function watchDashboards(options: {
     ignored: (path, stats) => {
       const name = path.split(/[\\/]/).pop() ?? '';
       if (name.startsWith('.') && path !== dir) return true;
-      return stats?.isFile() === true && !DASHBOARD_FILE.test(path);
+      return stats?.isFile() === true && !classicDashboards.isFile(path);
     },
   });
-  const interesting = (path: string): boolean => DASHBOARD_FILE.test(path);
+  const interesting = (path: string): boolean => classicDashboards.isFile(path);
   watcher.on('add', (path) => interesting(path) && options.onChange([shownPath(cwd, path)]));
   watcher.on('change', (path) => interesting(path) && options.onChange([shownPath(cwd, path)]));
   watcher.on('unlink', (path) => interesting(path) && options.onTreeChange([shownPath(cwd, path)]));

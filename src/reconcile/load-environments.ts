@@ -1,11 +1,12 @@
 import { resolve } from 'node:path';
 import type { ProjectConfig } from '../config/project-config.js';
-import { deriveDashboardId, type DesiredResult } from '../desired/load-desired.js';
+import type { DesiredResult } from '../desired/load-desired.js';
 import type { Diagnostic } from '../desired/diagnostic.js';
 import type { Environment } from '../environments/environment.js';
 import { loadTemplates } from '../environments/load-templates.js';
 import { resolveEnvironments } from '../environments/resolve-environments.js';
 import { shownPath } from '../lib/shown-path.js';
+import { classicDashboards } from '../kinds/classic-dashboards.js';
 
 export interface EnvironmentsLoadInput {
   /** The dashboards root: ids and `dashboard("…")` paths are relative to it. */
@@ -36,7 +37,7 @@ export async function loadEnvironments(input: EnvironmentsLoadInput): Promise<En
     project: { file: shownPath(input.cwd, configFile), source: input.project.source ?? '', config: input.project.config },
     declared: input.declared,
     selected: input.selected,
-    deriveId: deriveDashboardId,
+    deriveId: classicDashboards.deriveId,
   });
   const selectedFile = selectedFiles(input);
   const shared = [...templates.diagnostics, ...resolved.diagnostics].filter((d) => selectedFile(d.file));

@@ -2,6 +2,7 @@ import type { ApiClient } from '../client/api-client.js';
 import { mapConcurrent } from '../lib/concurrency.js';
 import { planDashboard, type CompareRules, type DesiredInput, type PlanChange } from '../plan/build-plan.js';
 import { isWrittenText } from '../plan/written-text.js';
+import { classicDashboards } from '../kinds/classic-dashboards.js';
 
 export interface PlannedAgainstLive {
   /** One change per desired file, in the desired order. */
@@ -26,26 +27,16 @@ export async function planAgainstLive(
 ): Promise<PlannedAgainstLive> {
   const { api, rules, concurrency, signal, early } = deps;
   const plan = async (d: DesiredInput): Promise<PlanChange> => (await early?.take(d)) ?? readAndPlan(d, { api, rules, ...(signal ? { signal } : {}) });
-  const [changes, owned] = await Promise.all([mapConcurrent(desired, concurrency, plan, signal), deps.withOwned ? listOwned(api, rules.ownershipTag) : Promise.resolve([])]);
+  const [changes, owned] = await Promise.all([mapConcurrent(desired, concurrency, plan, signal), deps.withOwned ? classicDashboards.live(api).listOwned(rules.ownershipTag) : Promise.resolve([])]);
   // An aborted run leaves dashboards never read: a plan from it would call them new.
   signal?.throwIfAborted();
   return { changes: changes as PlanChange[], owned };
 }
 
-/** Every live dashboard carrying the ownership tag, as the plan's orphan candidates. */
-export async function listOwned(api: ApiClient, ownershipTag: string): Promise<PlannedAgainstLive['owned']> {
-  const stubs = await api.dashboards.list({ tags: [ownershipTag] });
-  return stubs.map((stub) => ({
-    id: stub.id,
-    name: stub.name ?? '',
-    ...(stub.owner ? { owner: stub.owner } : {}),
-  }));
-}
-
 /** One desired file against its live dashboard, read now; settled on the live text when that is what apply wrote. */
 export async function readAndPlan(desired: DesiredInput, deps: { api: ApiClient; rules: CompareRules; signal?: AbortSignal }): Promise<PlanChange> {
   const { api, rules, signal } = deps;
-  const live = await api.dashboards.getText(desired.id, signal ? { signal } : {});
+  const live = await classicDashboards.live(api).getText(desired.id, signal ? { signal } : {});
   if (live !== undefined && desired.bodyJson !== undefined && isWrittenText(live.text, desired.bodyJson, rules.ownershipTag)) {
     return { action: 'unchanged', id: desired.id, name: desired.name, file: desired.file };
   }

@@ -22,9 +22,11 @@ const ALLOWED: Record<string, readonly string[]> = {
   archive: ['client', 'schema', 'lib'],
   apply: ['plan', 'client', 'schema', 'lib'],
   pull: ['plan', 'client', 'desired', 'schema', 'lib'],
-  reconcile: ['environments', 'plan', 'client', 'desired', 'config', 'apply', 'schema', 'lib'],
-  daemon: ['console', 'environments', 'source', 'reconcile', 'apply', 'plan', 'client', 'desired', 'config', 'archive', 'server', 'schema', 'lib'],
-  cli: ['preview', 'console', 'environments', 'source', 'daemon', 'reconcile', 'apply', 'pull', 'plan', 'client', 'desired', 'config', 'archive', 'server', 'schema', 'lib'],
+  // A kind of document (kinds/kind.ts) names what each stage does for it; the pipeline above asks the kind.
+  kinds: ['preview', 'plan', 'client', 'desired', 'schema', 'lib'],
+  reconcile: ['kinds', 'environments', 'plan', 'client', 'desired', 'config', 'apply', 'schema', 'lib'],
+  daemon: ['kinds', 'console', 'environments', 'source', 'reconcile', 'apply', 'plan', 'client', 'desired', 'config', 'archive', 'server', 'schema', 'lib'],
+  cli: ['kinds', 'preview', 'console', 'environments', 'source', 'daemon', 'reconcile', 'apply', 'pull', 'plan', 'client', 'desired', 'config', 'archive', 'server', 'schema', 'lib'],
   // The read-only web console: pure pictures (preview) and plan values in, pages and JSON out; it never writes.
   preview: ['plan', 'schema', 'lib'],
   console: ['preview', 'plan', 'schema', 'lib'],

@@ -1,6 +1,6 @@
-import { dashboardFileJsonSchema } from '../../schema/json-schema.js';
 import { defineCommand } from '../command.js';
 import { ExitCode } from '../exit-codes.js';
+import { classicDashboards } from '../../kinds/classic-dashboards.js';
 
 export const schemaCommand = defineCommand({
   path: ['schema'],
@@ -12,7 +12,7 @@ export const schemaCommand = defineCommand({
   flags: {},
   examples: ['dashcd schema > dashboard.schema.json'],
   async run(_args, io) {
-    io.stdout.write(`${JSON.stringify(dashboardFileJsonSchema(), null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify(classicDashboards.jsonSchema(), null, 2)}\n`);
     return ExitCode.Success;
   },
 });
