@@ -145,9 +145,12 @@ function unknownKeys(entry: Entry, body: unknown): FileProblem[] {
   return findUnknownKeys(body).map((unknown) => ({ path: entry.layered.originOf([...unknown.parent, unknown.key] as (string | number)[]), message: unknownKeyMessage(unknown) }));
 }
 
-/** The value whose output holds `path` (the path itself, or an object value inserted at an ancestor). */
+/**
+ * The value whose output holds `path` (the path itself, or an object value inserted at an ancestor). Not the root:
+ * a dashboard file is a mapping, never a template's output.
+ */
 function valueAt(fromValues: ReadonlyMap<string, string[]>, path: readonly (string | number)[]): string[] | undefined {
-  for (let depth = path.length; depth >= 0; depth--) {
+  for (let depth = path.length; depth >= 1; depth--) {
     const found = fromValues.get(JSON.stringify(path.slice(0, depth)));
     if (found !== undefined) return found;
   }
