@@ -79,6 +79,7 @@ function parseWithYaml(source: string): Parsed {
   const second = docs[1];
   if (second !== undefined) problems.push({ ...at(second.range[0]), path: '', message: 'more than one YAML document (---): a dashboard file holds exactly one' });
   if (problems.length > 0) return { problems };
+  // Stryker disable next-line OptionalChaining: there is a document (checked above); `?.` is for the type
   const value: unknown = docs[0]?.toJS();
   return isDashboardShaped(value) ? { value } : { problems: [{ line: 1, col: 1, path: '', message: NOT_A_DASHBOARD }] };
 }
