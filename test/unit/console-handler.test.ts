@@ -73,7 +73,8 @@ afterAll(async () => {
 async function get(base: string, path: string, init: RequestInit & { token?: string } = {}): Promise<{ status: number; html: string; headers: Headers }> {
   const headers = new Headers(init.headers);
   if (init.token !== undefined) headers.set('authorization', `Api-Token ${init.token}`);
-  const response = await fetch(`${base}${path}`, { ...init, headers, redirect: 'manual' });
+  // A request the handler never answers fails fast (a mutation test of the handler meets many).
+  const response = await fetch(`${base}${path}`, { ...init, headers, redirect: 'manual', signal: AbortSignal.timeout(5000) });
   return { status: response.status, html: await response.text(), headers: response.headers };
 }
 const status = async (path: string, token?: string): Promise<number> => (await get(remote, path, token === undefined ? {} : { token })).status;
@@ -205,6 +206,7 @@ describe('console pages: routes', () => {
         res.on('end', () => resolve({ status: res.statusCode ?? 0, html }));
       });
       req.on('error', reject);
+      req.setTimeout(5000, () => req.destroy(new Error('no answer')));
       req.end(`token=${devRead}`);
     });
     expect(rebound.status).toBe(421);
