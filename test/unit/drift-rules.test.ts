@@ -102,6 +102,8 @@ describe('drift rules: per-file results', () => {
       { file: 'f.yaml', id: 'f', result: 'rejected', error: 'bad tile', pending: false },
     ]);
     expect(settled.files[0]?.change).toBe(plan.changes[0]);
+    // No `error` member at all without an error (the status JSON would otherwise carry `error: undefined`).
+    expect(Object.keys(settled.files[0] ?? {})).not.toContain('error');
   });
 
   it('remembers a file as synced at its hash once live is known equal to it: written, or unchanged; not failed, drifted, rejected or unwritten', () => {
