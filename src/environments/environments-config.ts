@@ -54,6 +54,7 @@ export const SourceSpec = z
   .union([z.strictObject({ branch: z.string() }), z.strictObject({ tagPattern: z.string() })], { error: 'source is { branch: NAME } or { tagPattern: GLOB }' })
   .superRefine((follow, ctx) => {
     const problem = followProblem(follow);
+    // Stryker disable next-line Regex: followProblem's message starts with the option, so its first match is at the start anyway
     if (problem) ctx.addIssue({ code: 'custom', message: problem.replace(/^--(branch|tag-pattern)/, (_, what: string) => (what === 'branch' ? 'branch' : 'tagPattern')) });
   });
 
@@ -156,10 +157,11 @@ export function checkEnvironmentsConfig(config: EnvironmentsConfig, ctx: z.core.
     const base = Array.isArray(spec) ? ['groups', group] : ['groups', group, 'environments'];
     if (Object.hasOwn(declared, group)) ctx.addIssue({ code: 'custom', path: ['groups', group], message: `${group} is already an environment's name; a group needs its own name` });
     membersOf(spec).forEach((env, i) => {
+      const other = groupOf.get(env);
       const problem = !Object.hasOwn(declared, env)
         ? `unknown environment ${env} (declared: ${Object.keys(declared).join(', ')})`
-        : groupOf.has(env)
-          ? `${env} is already in group ${groupOf.get(env) ?? ''}: an environment belongs to at most one group, so its values have one order`
+        : other !== undefined
+          ? `${env} is already in group ${other}: an environment belongs to at most one group, so its values have one order`
           : undefined;
       if (problem) ctx.addIssue({ code: 'custom', path: [...base, i], message: problem });
       else groupOf.set(env, group);
