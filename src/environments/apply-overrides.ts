@@ -21,6 +21,7 @@ export interface Layered {
 
 /** Whether `names` (environment or group names) include this environment. */
 export function appliesTo(names: readonly string[] | undefined, env: EnvironmentRef): boolean {
+  // Stryker disable next-line ConditionalExpression: the null check narrows the type; names never include null
   return names === undefined || names.includes(env.name) || (env.group !== null && names.includes(env.group));
 }
 
@@ -42,6 +43,7 @@ export function applyOverrides(file: PlainObject, block: DashcdBlock | undefined
     if (found.length === 0) problems.push({ path: [DASHCD_KEY, 'tiles', name], message: `no tile is named ${JSON.stringify(name)}` });
     if (appliesTo(limit.environments, env)) continue;
     tileOrigins = tileOrigins.filter((_, i) => !found.includes(i));
+    // Stryker disable next-line OptionalChaining: a tile was found, so there are tiles
     found.reverse().forEach((i) => tiles?.splice(i, 1));
   }
   const layers = [env.group, env.name].flatMap((key) => (key !== null && block?.overrides?.[key] ? [{ key, override: block.overrides[key] }] : []));
@@ -62,6 +64,7 @@ export function applyOverrides(file: PlainObject, block: DashcdBlock | undefined
         tileOrigins.push([at]);
       } else {
         tiles[index] = mergeDeep(tiles[index], overTile, { nullDeletes: true });
+        // Stryker disable next-line OptionalChaining: every tile has its origins from the start
         tileOrigins[index]?.unshift(at);
       }
     });
