@@ -28,6 +28,8 @@ export interface DaemonOptions {
   /** undefined: `maxDelete` in dashcd.yaml, else 5. */
   maxDelete: number | undefined;
   concurrency: number;
+  /** Files per chunk of a large full pass (DASHCD_PASS_CHUNK_FILES); default PASS_CHUNK_FILES. */
+  passChunkFiles?: number;
   simulateEvents: boolean;
   /** Follow a git repository instead of watching `dir`: each pass reads a clean checkout of the fetched commit. */
   repo?: RepoOptions;

@@ -183,6 +183,7 @@ function createLoopQueue(options: DaemonOptions, loop: LoopParts, onFullPassEnd:
     prune: options.prune,
     maxDelete: options.maxDelete,
     filesWritten: () => target.filesWritten(),
+    ...(options.passChunkFiles !== undefined ? { passChunkFiles: options.passChunkFiles } : {}),
     ...(source ? { source } : {}),
     ...(name !== undefined ? { plan: (ctx, planOptions) => planEnvironment(name, ctx, planOptions) } : {}),
   });

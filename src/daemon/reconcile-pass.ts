@@ -27,6 +27,8 @@ export interface ReconcilePassDeps {
   source?: PassSource;
   /** Resolves once the target's files hold every write it acknowledged (LoopTarget.filesWritten). */
   filesWritten: () => Promise<void>;
+  /** Files per chunk of a large full pass; default PASS_CHUNK_FILES. */
+  passChunkFiles?: number;
   /** How a pass plans: the folder as it is (default), or one environment of it (values applied). */
   plan?: (ctx: PlanContext, options: PlanOptions) => Promise<PlanDashboardsResult>;
 }
@@ -77,7 +79,7 @@ class PassRun {
     const { deps, log } = this;
     const planContext = tree ? { ...deps.planContext, dir: tree.dir, cwd: tree.cwd, git: tree.git, log } : deps.planContext;
     try {
-      const chunks = pass.full && !tree && !deps.plan ? await fullPassChunks(planContext.dir, planContext.cwd) : undefined;
+      const chunks = pass.full && !tree && !deps.plan ? await fullPassChunks(planContext.dir, planContext.cwd, deps.passChunkFiles) : undefined;
       const done = (chunks && (await this.chunkedFullPass(planContext, chunks, pass))) ?? (await this.wholePass(planContext, pass, tree));
       if (done.kind === 'invalid') {
         if (tree) deps.source?.settled(tree, { kind: 'invalid', errors: done.diagnostics.map(formatDiagnostic) });
@@ -86,7 +88,7 @@ class PassRun {
       }
       const { totals } = done;
       log.info({ full: pass.full, files: done.files, reasons: pass.reasons, ...totals, ...(done.chunks ? { chunks: done.chunks } : {}), durationMs: Date.now() - started }, 'reconcile finished');
-      if (done.files > PASS_CHUNK_FILES) void releaseMemoryAfterLargePass(deps.filesWritten(), log);
+      if (done.files > (deps.passChunkFiles ?? PASS_CHUNK_FILES)) void releaseMemoryAfterLargePass(deps.filesWritten(), log);
       if (totals.failed > 0) throw new Error(`${totals.failed} dashboard write(s) failed`);
       if (tree) deps.source?.settled(tree, { kind: 'applied' });
       this.finish(started, pass, true);

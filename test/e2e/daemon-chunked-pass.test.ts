@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { PASS_CHUNK_FILES } from '../../src/daemon/pass-chunks.js';
 import { createToken, dashboardYaml, waitFor, type DaemonChild } from '../helpers/daemon.js';
 import { daemonScopePerTest } from '../helpers/daemon-scope.js';
 import { api } from '../helpers/server.js';
 
 const scope = daemonScopePerTest();
 
-/** One file more than a chunk holds, then a few: the full pass runs in two chunks. */
-const COUNT = PASS_CHUNK_FILES + 10;
+/**
+ * A chunk of 20 files (DASHCD_PASS_CHUNK_FILES; 500 by default) and one file more than a chunk holds, then a few: the
+ * full pass runs in two chunks. The chunking is the same at any size; a small one keeps each daemon's folder small.
+ */
+const CHUNK = 20;
+const COUNT = CHUNK + 5;
+const chunked = (cwd: string): { cwd: string; env: Record<string, string> } => ({ cwd, env: { DASHCD_PASS_CHUNK_FILES: String(CHUNK) } });
 const PINNED = '6a1f3c52-0d4e-4f7b-9a28-1c5e7d9b3f40';
 
 const fileName = (i: number): string => `dashboards/d${String(i).padStart(4, '0')}.yaml`;
@@ -30,7 +34,7 @@ async function liveName(d: DaemonChild, root: string, id: string): Promise<strin
 describe('dashcd daemon: a full pass over a large folder, chunk by chunk', () => {
   it('writes every dashboard of a folder larger than one chunk, in chunks, and lists every file', async () => {
     const project = await scope.createProject(folder());
-    const d = await scope.startDaemon(['--resync', '10m', '--poll', '60s'], { cwd: project.root });
+    const d = await scope.startDaemon(['--resync', '10m', '--poll', '60s'], chunked(project.root));
     expect(finishedLines(d)[0]).toMatchObject({ full: true, files: COUNT, created: COUNT, failed: 0, chunks: 2 });
     const status = await d.status();
     expect(Object.keys(status.files)).toHaveLength(COUNT);
@@ -43,7 +47,7 @@ describe('dashcd daemon: a full pass over a large folder, chunk by chunk', () =>
 
   it('without pruning, lists a dashboard whose file was deleted as an orphan, and logs it once, still in chunks', async () => {
     const project = await scope.createProject(folder());
-    const d = await scope.startDaemon(['--resync', '1s', '--poll', '60s'], { cwd: project.root });
+    const d = await scope.startDaemon(['--resync', '1s', '--poll', '60s'], chunked(project.root));
     const gone = (await d.status()).files[fileName(3)]?.id ?? '';
     await project.remove(fileName(3));
     await waitFor(async () => (await d.status()).orphans.length === 1, { what: 'the orphan to be listed' });
@@ -57,7 +61,7 @@ describe('dashcd daemon: a full pass over a large folder, chunk by chunk', () =>
 
   it('still finds and prunes a dashboard whose file was deleted (the whole folder is planned for it)', async () => {
     const project = await scope.createProject(folder({ 'dashcd.yaml': 'prune: true\nmaxDelete: 1\n' }));
-    const d = await scope.startDaemon(['--resync', '10m', '--poll', '60s'], { cwd: project.root });
+    const d = await scope.startDaemon(['--resync', '10m', '--poll', '60s'], chunked(project.root));
     const gone = (await d.status()).files[fileName(3)]?.id ?? '';
     await project.remove(fileName(3));
     await waitFor(() => d.stdout().includes('orphan dashboard deleted'), { what: 'the orphan to be pruned' });
@@ -71,7 +75,7 @@ describe('dashcd daemon: a full pass over a large folder, chunk by chunk', () =>
   it('reports an id repeated in two chunks on the later file and writes only the first', async () => {
     const pinned = (i: number): string => `id: ${PINNED}\n${dashboardYaml(`D${i}`)}`;
     const project = await scope.createProject(folder({ [fileName(0)]: pinned(0), [fileName(COUNT - 1)]: pinned(COUNT - 1) }));
-    const d = await scope.startDaemon(['--resync', '10m', '--poll', '60s'], { cwd: project.root });
+    const d = await scope.startDaemon(['--resync', '10m', '--poll', '60s'], chunked(project.root));
     const status = await d.status();
     expect(status.invalid.map((i) => i.file)).toEqual([fileName(COUNT - 1)]);
     expect(status.invalid[0]?.errors.join('\n')).toContain(`duplicate dashboard id ${PINNED}`);

@@ -36,4 +36,11 @@ describe('dashcd daemon --repo flags', () => {
       expect(await readdir(cwd)).toEqual([]);
     },
   );
+
+  it.each(['0', 'many', '-5', '1.5'])('DASHCD_PASS_CHUNK_FILES=%s is a usage error (64) naming the variable, before anything starts', async (value) => {
+    const result = await runDashcd(['daemon', '--listen', '127.0.0.1:0'], { cwd, env: { DASHCD_PASS_CHUNK_FILES: value } });
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain(`DASHCD_PASS_CHUNK_FILES must be a whole number of files from 1 to 9999999, got '${value}'`);
+    expect(await readdir(cwd)).toEqual([]);
+  });
 });

@@ -109,9 +109,18 @@ function daemonOptions(flags: FlagValues, io: CommandIo): Omit<DaemonOptions, 'l
     concurrency: Math.max(1, intFlag(flags, 'concurrency', 8)),
     simulateEvents: booleanFlag(flags, 'simulate-events'),
     retry: retryFromEnv(io.env),
+    ...passChunkFromEnv(io.env),
     tokenFor: (environment) => (environment.target.kind === 'remote' ? environmentToken(environment, environment.target, io) : ''),
     ...withRepo(flags, io),
   };
+}
+
+/** DASHCD_PASS_CHUNK_FILES: a smaller chunk holds less memory in a large full pass; a larger one plans in fewer steps. */
+function passChunkFromEnv(env: CommandIo['env']): Pick<DaemonOptions, 'passChunkFiles'> {
+  const raw = env.DASHCD_PASS_CHUNK_FILES;
+  if (raw === undefined || raw === '') return {};
+  if (!/^[1-9]\d{0,6}$/.test(raw)) throw new UsageError(`DASHCD_PASS_CHUNK_FILES must be a whole number of files from 1 to 9999999, got '${raw}'`);
+  return { passChunkFiles: Number(raw) };
 }
 
 function withRepo(flags: FlagValues, io: CommandIo): Pick<DaemonOptions, 'repo'> {
