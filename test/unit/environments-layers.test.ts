@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyOverrides, appliesTo } from '../../src/environments/apply-overrides.js';
 import type { DashcdBlock } from '../../src/environments/dashcd-block.js';
 
-const md = (name: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ name, tileType: 'MARKDOWN', markdown: name, ...extra });
+const md = (name: string, extra: Record<string, unknown> = {}): { name: string } & Record<string, unknown> => ({ name, tileType: 'MARKDOWN', markdown: name, ...extra });
 const DEV = { name: 'dev', group: null };
 
 describe('applyOverrides: edge cases of the layers', () => {
