@@ -63,12 +63,17 @@ function byPosition(problems: Problem[]): Problem[] {
 /** Each unknown key at the key itself, with a did-you-mean when a known key is close. */
 function unknownKeyWarnings(value: unknown, doc: Document.Parsed, at: (offset: number) => { line: number; col: number }): Problem[] {
   const warnings = findUnknownKeys(value).map((unknown) => {
-    const parent = locate(doc, unknown.parent);
-    const pair = parent.exact && isMap(parent.node) ? parent.node.items.find((p) => isScalar(p.key) && String(p.key.value) === unknown.key) : undefined;
-    const offset = (pair?.key as Node | undefined)?.range?.[0] ?? parent.offset;
+    const offset = keyOffset(doc, unknown.parent, unknown.key);
     return { ...at(offset), path: formatIssuePath([...unknown.parent, unknown.key]), message: unknownKeyMessage(unknown) };
   });
   return byPosition(warnings);
+}
+
+/** Where the key `key` of the mapping at `parent` is written; the parent's position when there is no such key. */
+function keyOffset(doc: Document.Parsed, parent: readonly PropertyKey[], key: string): number {
+  const located = locate(doc, parent);
+  const pair = located.exact && isMap(located.node) ? located.node.items.find((p) => isScalar(p.key) && String(p.key.value) === key) : undefined;
+  return (pair?.key as Node | undefined)?.range?.[0] ?? located.offset;
 }
 
 function duplicateKeyCount(doc: Document.Parsed): number {
@@ -163,6 +168,8 @@ export interface SourcePosition {
 
 export interface SourceLocator {
   at(path: readonly PropertyKey[]): SourcePosition;
+  /** 1-based line and column of the key that ends `path` (an unknown key is pointed at, not its value). */
+  keyAt(path: readonly PropertyKey[]): { line: number; col: number };
   /** 1-based line and column of an offset in the text. */
   linePos(offset: number): { line: number; col: number };
 }
@@ -180,6 +187,10 @@ export function sourceLocator(source: string): SourceLocator {
       const located = locate(doc, path);
       const end = located.exact ? (located.node?.range?.[1] ?? located.offset) : located.offset;
       return { ...lines.linePos(located.offset), start: located.offset, end, exact: located.exact };
+    },
+    keyAt(path) {
+      if (doc === undefined || path.length === 0) return { line: 1, col: 1 };
+      return lines.linePos(keyOffset(doc, path.slice(0, -1), String(path[path.length - 1])));
     },
     linePos: (offset) => lines.linePos(offset),
   };

@@ -32,6 +32,8 @@ function walk(schema: z.ZodType, value: unknown, path: PathStep | undefined, fou
   const node = nodeOf(schema);
   if (node.kind === 'array') {
     if (Array.isArray(value)) value.forEach((item, i) => walk(node.element, item, { up: path, key: i }, found));
+  } else if (node.kind === 'record') {
+    if (isPlain(value)) for (const key of Object.keys(value)) walk(node.element, value[key], { up: path, key }, found);
   } else if (node.kind === 'union') {
     if (!isPlain(value)) return;
     const option = node.options.find((o) => o.accepts(value[node.discriminator]))?.schema;
@@ -60,6 +62,8 @@ function pathArray(path: PathStep | undefined): PropertyKey[] {
  */
 type SchemaNode =
   | { kind: 'array'; element: z.ZodType }
+  /** A map (platform dashboards' `tiles` and `layouts`): each member is walked as the record's value. */
+  | { kind: 'record'; element: z.ZodType }
   | {
       kind: 'union';
       discriminator: string;
@@ -83,6 +87,7 @@ function nodeOf(schema: z.ZodType): SchemaNode {
 
 function describeSchema(inner: z.ZodType): SchemaNode {
   if (inner instanceof z.ZodArray) return { kind: 'array', element: inner.element as z.ZodType };
+  if (inner instanceof z.ZodRecord) return { kind: 'record', element: inner.valueType as z.ZodType };
   if (inner instanceof z.ZodDiscriminatedUnion) {
     const discriminator = inner._zod.def.discriminator;
     const options = inner.options as z.ZodType[];

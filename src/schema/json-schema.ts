@@ -11,7 +11,16 @@ export const DASHBOARD_FILE_SCHEMA_ID = 'urn:dashcd:schema:dashboard-file';
  * whose fields are fully known are closed, so an editor flags `tag:` where `validate` warns about it.
  */
 export function dashboardFileJsonSchema(): object {
-  const generated = z.toJSONSchema(Dashboard, {
+  return fileJsonSchema(Dashboard, {
+    $id: DASHBOARD_FILE_SCHEMA_ID,
+    title: 'dashcd dashboard file',
+    description: 'One dashboard per file, in the config API Dashboard shape. `id` is optional: without it, dashcd derives one from the file path.',
+  });
+}
+
+/** A file schema's JSON Schema as editors read it (see dashboardFileJsonSchema), headed by its id and title. */
+export function fileJsonSchema(schema: z.ZodType, header: { $id: string; title: string; description: string }): object {
+  const generated = z.toJSONSchema(schema, {
     io: 'input',
     target: 'draft-7',
     unrepresentable: 'any',
@@ -21,11 +30,5 @@ export function dashboardFileJsonSchema(): object {
   });
   // zod names the draft it was asked for; a schema without it would be read as the newest draft by editors.
   const { $schema, ...rest } = generated;
-  return {
-    $schema,
-    $id: DASHBOARD_FILE_SCHEMA_ID,
-    title: 'dashcd dashboard file',
-    description: 'One dashboard per file, in the config API Dashboard shape. `id` is optional: without it, dashcd derives one from the file path.',
-    ...rest,
-  };
+  return { $schema, ...header, ...rest };
 }

@@ -13,3 +13,7 @@ export const SHARED_DIR =
 
 export const CORPUS_DIR = join(SHARED_DIR, 'corpus');
 export const CORPUS_DASHBOARDS_DIR = join(CORPUS_DIR, 'dashboards');
+/** Platform documents' contents (the Dashboards and Notebooks apps), as the Document service stores them. */
+export const CORPUS_DOCUMENTS_DIR = join(CORPUS_DIR, 'documents');
+export const CORPUS_DOCUMENT_DASHBOARDS_DIR = join(CORPUS_DOCUMENTS_DIR, 'dashboards');
+export const CORPUS_NOTEBOOKS_DIR = join(CORPUS_DOCUMENTS_DIR, 'notebooks');

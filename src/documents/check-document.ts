@@ -1,0 +1,115 @@
+import { parseDocument } from 'yaml';
+import type { z } from 'zod';
+import { schemaErrorMap, type Problem } from '../desired/dashboard-rules.js';
+import { closedSetMessage, unknownKeyMessage } from '../desired/hints.js';
+import { sourceLocator } from '../desired/locate-problems.js';
+import { findUnknownKeys } from '../desired/unknown-keys.js';
+import { DOCUMENT_FILE_SCHEMAS, type DocumentKind } from '../schema/document-content.js';
+import { formatIssuePath } from '../schema/error-envelope.js';
+import { detectFileKind, type FilePath } from './detect-kind.js';
+
+/** A problem found on a parsed file, placed in its text later by its path (desired/locate-problems.ts). */
+export interface PathProblem {
+  path: FilePath;
+  message: string;
+  /** The problem is the member itself (unknown, or missing its partner), not its value: point at its key. */
+  atKey?: true;
+}
+
+/** `warnings` are unknown keys: errors only when the run is strict, as for classic dashboards. */
+export interface DocumentFileCheck {
+  problems: PathProblem[];
+  warnings: PathProblem[];
+}
+
+/**
+ * Everything a document file's value alone decides, once its kind is known (detect-kind.ts): the kind's schema,
+ * tiles and layouts keyed alike, section ids unique, and unknown keys of closed objects (with a did-you-mean).
+ */
+export function checkDocumentFile(value: Record<string, unknown>, kind: DocumentKind): DocumentFileCheck {
+  const schema: z.ZodType = DOCUMENT_FILE_SCHEMAS[kind];
+  const parsed = schema.safeParse(value, { error: schemaErrorMap });
+  const problems = parsed.success ? [] : parsed.error.issues.map((issue) => issueProblem(issue, value));
+  problems.push(...(kind === 'dashboard' ? layoutProblems(value) : sectionIdProblems(value)));
+  const warnings = findUnknownKeys(value, schema).map((found): PathProblem => ({ path: [...found.parent, found.key] as FilePath, message: unknownKeyMessage(found), atKey: true }));
+  return { problems, warnings };
+}
+
+function issueProblem(issue: z.core.$ZodIssue, value: unknown): PathProblem {
+  const path = issue.path as FilePath;
+  return { path, message: closedSetMessage(issue, valueAt(value, path)) ?? issue.message };
+}
+
+/** A tile is drawn where `layouts` has its key: one without the other is a mistake the app would not make. */
+function layoutProblems(value: Record<string, unknown>): PathProblem[] {
+  const { tiles, layouts } = value;
+  if (!isPlain(tiles) || !isPlain(layouts)) return [];
+  const noLayout = Object.keys(tiles)
+    .filter((key) => !Object.hasOwn(layouts, key))
+    .map((key): PathProblem => ({ path: ['tiles', key], message: `tile ${JSON.stringify(key)} has no layout: add layouts.${key}: { x, y, w, h }`, atKey: true }));
+  const noTile = Object.keys(layouts)
+    .filter((key) => !Object.hasOwn(tiles, key))
+    .map((key): PathProblem => ({ path: ['layouts', key], message: `layout ${JSON.stringify(key)} has no tile: no tiles.${key}`, atKey: true }));
+  return [...noLayout, ...noTile];
+}
+
+/** Sections are matched by id (plans, overrides), so two with one id would be one section twice. */
+function sectionIdProblems(value: Record<string, unknown>): PathProblem[] {
+  const { sections } = value;
+  if (!Array.isArray(sections)) return [];
+  const first = new Map<unknown, number>();
+  const problems: PathProblem[] = [];
+  sections.forEach((section: unknown, index) => {
+    const id = isPlain(section) ? section.id : undefined;
+    if (typeof id !== 'string') return;
+    const earlier = first.get(id);
+    if (earlier === undefined) first.set(id, index);
+    else problems.push({ path: ['sections', index, 'id'], message: `section id ${JSON.stringify(id)} is also sections[${earlier}]'s: ids must be unique` });
+  });
+  return problems;
+}
+
+/** A located problem list of one file, as classic checks give (`Problem`), errors and warnings apart. */
+export interface LocatedDocumentCheck {
+  problems: Problem[];
+  warnings: Problem[];
+}
+
+/**
+ * Checks a document file's text: YAML (JSON is YAML) parsed, its kind detected, the value checked, and each
+ * problem placed at `line:col` by its path. A file that is not a platform document (a classic dashboard included)
+ * is a problem here: the caller dispatches by kind first.
+ */
+export function checkDocumentSource(source: string): LocatedDocumentCheck {
+  const doc = parseDocument(source, { prettyErrors: false, uniqueKeys: true });
+  const locator = sourceLocator(source);
+  const place = (p: PathProblem): Problem => {
+    const { line, col } = p.atKey ? locator.keyAt(p.path) : locator.at(p.path);
+    return { line, col, path: formatIssuePath(p.path), message: p.message };
+  };
+  if (doc.errors.length > 0) {
+    return { problems: doc.errors.map((error) => ({ ...locator.linePos(error.pos[0]), path: '', message: error.message })), warnings: [] };
+  }
+  const value: unknown = doc.toJS({ maxAliasCount: 0 });
+  const kind = detectFileKind(value);
+  if (kind.kind !== 'platform-dashboard' && kind.kind !== 'notebook') {
+    const reason = kind.kind === 'unknown' ? kind : { path: [], reason: 'a classic dashboard, not a platform document' };
+    return { problems: [place({ path: reason.path, message: reason.reason })], warnings: [] };
+  }
+  const checked = checkDocumentFile(value as Record<string, unknown>, kind.kind === 'notebook' ? 'notebook' : 'dashboard');
+  return { problems: byPosition(checked.problems.map(place)), warnings: byPosition(checked.warnings.map(place)) };
+}
+
+function byPosition(problems: Problem[]): Problem[] {
+  return problems.sort((a, b) => a.line - b.line || a.col - b.col);
+}
+
+function valueAt(value: unknown, path: FilePath): unknown {
+  let at = value;
+  for (const segment of path) at = typeof at === 'object' && at !== null && Object.hasOwn(at, segment) ? (at as Record<string | number, unknown>)[segment] : undefined;
+  return at;
+}
+
+function isPlain(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

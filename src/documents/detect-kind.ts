@@ -1,0 +1,70 @@
+import { closedSetMessage } from '../desired/hints.js';
+import { DOCUMENT_KEY, DocumentKind } from '../schema/document-content.js';
+
+export type FilePath = (string | number)[];
+
+/**
+ * Which kind a parsed file of the dashboards folder is. Unknown comes with the reason, said as the fix, and the
+ * path of the member at fault (`[]`: the file as a whole), for `file:line:col`.
+ */
+export type FileKind =
+  | { kind: 'classic-dashboard' }
+  | { kind: 'platform-dashboard' }
+  | { kind: 'notebook' }
+  | { kind: 'unknown'; reason: string; path: FilePath };
+
+const KIND_OF_DOCUMENT = { dashboard: 'platform-dashboard', notebook: 'notebook' } as const;
+
+export const NOT_A_DOCUMENT =
+  'not a dashboard or notebook: expected dashboardMetadata and tiles (a classic dashboard), or a document: member (a platform dashboard or notebook)';
+
+/**
+ * A `document:` member makes a file a platform document, of the kind it names; otherwise `dashboardMetadata` or a
+ * `tiles` list makes it a classic dashboard. The content decides nothing alone: an app's download without
+ * `document:` is refused with what to add (its name cannot be guessed), and a `kind` the content contradicts (a
+ * notebook's sections under `kind: dashboard`) is refused rather than validated as the wrong kind.
+ */
+export function detectFileKind(value: unknown): FileKind {
+  if (!isPlain(value)) return unknown(`${NOT_A_DOCUMENT} (the file does not hold a mapping)`, []);
+  if (Object.hasOwn(value, DOCUMENT_KEY)) return fromBlock(value);
+  if (Object.hasOwn(value, 'dashboardMetadata') || Array.isArray(value.tiles)) return { kind: 'classic-dashboard' };
+  const shape = contentShape(value);
+  if (shape === undefined) return unknown(NOT_A_DOCUMENT, []);
+  return unknown(`${CONTENT_OF[shape]} without the document: member dashcd needs; add document: { kind: ${shape}, name: … }`, []);
+}
+
+const CONTENT_OF: Record<DocumentKind, string> = {
+  dashboard: "a platform dashboard's content (tiles and layouts maps)",
+  notebook: "a notebook's content (sections)",
+};
+
+/** What the content looks like: tiles or layouts as maps are a platform dashboard's, a list of sections a notebook's. */
+function contentShape(value: Record<string, unknown>): DocumentKind | undefined {
+  if (isPlain(value.tiles) || isPlain(value.layouts)) return 'dashboard';
+  if (Array.isArray(value.sections)) return 'notebook';
+  return undefined;
+}
+
+function fromBlock(value: Record<string, unknown>): FileKind {
+  const block = value[DOCUMENT_KEY];
+  if (!isPlain(block)) return unknown('document: must be a mapping with kind (dashboard or notebook) and name', [DOCUMENT_KEY]);
+  const parsed = DocumentKind.safeParse(block.kind);
+  if (!parsed.success) {
+    const [issue] = parsed.error.issues;
+    const why = issue === undefined ? undefined : closedSetMessage(issue, block.kind);
+    return unknown(why ?? `expected ${DocumentKind.options.join(' or ')}`, [DOCUMENT_KEY, 'kind']);
+  }
+  const shape = contentShape(value);
+  if (shape !== undefined && shape !== parsed.data) {
+    return unknown(`kind is ${parsed.data}, but the file holds ${CONTENT_OF[shape]}; say kind: ${shape}`, [DOCUMENT_KEY, 'kind']);
+  }
+  return { kind: KIND_OF_DOCUMENT[parsed.data] };
+}
+
+function unknown(reason: string, path: FilePath): FileKind {
+  return { kind: 'unknown', reason, path };
+}
+
+function isPlain(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
