@@ -4,6 +4,7 @@ import { schemaErrorMap, type Problem } from '../desired/dashboard-rules.js';
 import { closedSetMessage, unknownKeyMessage } from '../desired/hints.js';
 import { sourceLocator } from '../desired/locate-problems.js';
 import { findUnknownKeys } from '../desired/unknown-keys.js';
+import { aliasProblems, documentValue } from '../desired/yaml-hazards.js';
 import { DOCUMENT_FILE_SCHEMAS, type DocumentKind } from '../schema/document-content.js';
 import { formatIssuePath } from '../schema/error-envelope.js';
 import { detectFileKind, type FilePath } from './detect-kind.js';
@@ -87,10 +88,13 @@ export function checkDocumentSource(source: string): LocatedDocumentCheck {
     const { line, col } = p.atKey ? locator.keyAt(p.path) : locator.at(p.path);
     return { line, col, path: formatIssuePath(p.path), message: p.message };
   };
-  if (doc.errors.length > 0) {
-    return { problems: doc.errors.map((error) => ({ ...locator.linePos(error.pos[0]), path: '', message: error.message })), warnings: [] };
-  }
-  const value: unknown = doc.toJS({ maxAliasCount: 0 });
+  const atOffset = (offset: number, message: string): Problem => ({ ...locator.linePos(offset), path: '', message });
+  if (doc.errors.length > 0) return { problems: doc.errors.map((error) => atOffset(error.pos[0], error.message)), warnings: [] };
+  // Aliases read as classic files read them (yaml-hazards.ts): one without its anchor, or too many, is a problem.
+  const aliases = aliasProblems(doc);
+  const read = aliases.length === 0 ? documentValue(doc) : undefined;
+  if (read?.ok !== true) return { problems: (read ? [read.problem] : aliases).map((p) => atOffset(p.offset, p.message)), warnings: [] };
+  const { value } = read;
   const kind = detectFileKind(value);
   if (kind.kind !== 'platform-dashboard' && kind.kind !== 'notebook') {
     const reason = kind.kind === 'unknown' ? kind : { path: [], reason: 'a classic dashboard, not a platform document' };

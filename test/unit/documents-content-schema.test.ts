@@ -205,6 +205,33 @@ describe('checkDocumentSource: problems at file:line:col', () => {
   });
 });
 
+describe('checkDocumentSource: text that is not one readable mapping', () => {
+  const head = 'document: { kind: notebook, name: x }\nversion: "5"\n';
+
+  it('reports an alias without its anchor, or aliases that expand too far, instead of throwing', () => {
+    expect(checkDocumentSource(`${head}sections: [*nope]\n`)).toEqual({
+      problems: [{ line: 3, col: 12, path: '', message: 'alias *nope has no anchor &nope before it: define the anchor first, or write the value out' }],
+      warnings: [],
+    });
+    const bomb = ['a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]', 'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]', 'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]', 'd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c, *c]'];
+    expect(checkDocumentSource(`${bomb.join('\n')}\n`).problems).toEqual([
+      { line: 2, col: 8, path: '', message: expect.stringMatching(/^aliases expand to too many values/) as unknown },
+    ]);
+  });
+
+  it('reads an alias with its anchor as its value', () => {
+    const section = '{ id: a, type: markdown, markdown: x }';
+    expect(checkDocumentSource(`${head}sections: [&s ${section}, *s]\n`).problems).toEqual([
+      { line: 3, col: 55, path: 'sections[1].id', message: 'section id "a" is also sections[0]\'s: ids must be unique' },
+    ]);
+  });
+
+  it('reports a second YAML document and a syntax error where they are', () => {
+    expect(checkDocumentSource(`${head}sections: []\n---\nb: 2\n`).problems).toMatchObject([{ line: 4, col: 1, path: '' }]);
+    expect(checkDocumentSource(`${head}sections: [\n`).problems).toMatchObject([{ line: 4, path: '' }]);
+  });
+});
+
 describe('documentFileJsonSchema', () => {
   const schemas = { dashboard: documentFileJsonSchema('dashboard') as Plain, notebook: documentFileJsonSchema('notebook') as Plain };
   const properties = (schema: Plain): Record<string, Plain> => schema.properties as Record<string, Plain>;
