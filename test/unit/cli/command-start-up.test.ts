@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../../src');
+
+/**
+ * The modules a command loads before its `run` starts: its static imports, followed through every module they
+ * statically import (`import type` and dynamic `import()` are not loaded at start-up). Packages are kept by name.
+ */
+function staticClosure(entry: string): Set<string> {
+  const seen = new Set<string>();
+  const visit = (file: string): void => {
+    const key = relative(SRC, file);
+    if (seen.has(key)) return;
+    seen.add(key);
+    const text = readFileSync(file, 'utf8');
+    for (const match of text.matchAll(/^import\s+(?!type\s)[^;]*?from\s+'([^']+)';/gms)) {
+      const target = match[1] ?? '';
+      if (target.startsWith('.')) visit(resolve(dirname(file), target.replace(/\.js$/, '.ts')));
+      else seen.add(`package:${target.split('/')[0]}`);
+    }
+  };
+  visit(resolve(SRC, entry));
+  return seen;
+}
+
+describe('what validate loads at start-up', () => {
+  // Start-up is a large part of a small validate: the HTTP client (undici alone costs ~120 ms to load), the server
+  // code and the plan are loaded only for --remote or a project with environments, which need a target.
+  const loaded = staticClosure('cli/commands/validate.ts');
+
+  it('does not load the HTTP client, the server or the plan', () => {
+    expect([...loaded].filter((m) => m === 'package:undici' || /^(client|server|reconcile|apply)\//.test(m) || m === 'plan/build-plan.ts')).toEqual([]);
+  });
+
+  it('loads the desired-state loader it needs (the walk follows imports)', () => {
+    expect(loaded.has('desired/load-desired.ts')).toBe(true);
+    expect(loaded.has('package:zod')).toBe(true);
+  });
+});

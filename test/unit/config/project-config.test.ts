@@ -1,0 +1,76 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadProjectConfig, parseProjectConfig } from '../../../src/config/project-config.js';
+import { DEFAULT_OWNERSHIP_TAG } from '../../../src/plan/ownership.js';
+import { tempDirPerTest } from '../../helpers/scratch.js';
+
+let root: string;
+tempDirPerTest('dashcd-project-config-', (created) => (root = created));
+
+describe('loadProjectConfig', () => {
+  it('returns the defaults and no file when there is no dashcd.yaml', async () => {
+    const result = await loadProjectConfig(root);
+    expect(result).toEqual({ config: { ignore: [], ownershipTag: DEFAULT_OWNERSHIP_TAG, prune: false }, diagnostics: [] });
+  });
+
+  it('reads ignore pointers, the ownership tag and maxDelete', async () => {
+    const file = join(root, 'dashcd.yaml');
+    await writeFile(file, 'ignore:\n  - /tiles/*/bounds\n  - /dashboardMetadata/shared\nownershipTag: team:web\nmaxDelete: 10\n');
+    const result = await loadProjectConfig(root);
+    expect(result).toEqual({
+      config: { ignore: ['/tiles/*/bounds', '/dashboardMetadata/shared'], ownershipTag: 'team:web', maxDelete: 10, prune: false },
+      file,
+      source: 'ignore:\n  - /tiles/*/bounds\n  - /dashboardMetadata/shared\nownershipTag: team:web\nmaxDelete: 10\n',
+      diagnostics: [],
+    });
+  });
+
+  it('accepts dashcd.yml too', async () => {
+    await writeFile(join(root, 'dashcd.yml'), 'ownershipTag: x\n');
+    expect((await loadProjectConfig(root)).config.ownershipTag).toBe('x');
+  });
+
+  it('treats an empty file as the defaults', async () => {
+    await writeFile(join(root, 'dashcd.yaml'), '# nothing yet\n');
+    expect((await loadProjectConfig(root)).diagnostics).toEqual([]);
+  });
+});
+
+describe('parseProjectConfig diagnostics', () => {
+  it('reports a bad pointer at its line and column', () => {
+    const { diagnostics } = parseProjectConfig('ignore:\n  - /tiles/*/bounds\n  - tiles/name\n', 'dashcd.yaml');
+    expect(diagnostics).toEqual([
+      { file: 'dashcd.yaml', line: 3, col: 5, path: 'ignore[1]', message: 'Not a JSON Pointer: must start with "/", as in /tiles/*/bounds' },
+    ]);
+  });
+
+  it('reports an unknown key at the key, naming the allowed keys', () => {
+    const { diagnostics } = parseProjectConfig('ownershipTag: a\nignores:\n  - /x\n', 'dashcd.yaml');
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]).toMatchObject({ line: 2, col: 1, path: 'ignores' });
+    expect(diagnostics[0]?.message).toMatch(/^unknown key \(allowed: ignore, ownershipTag, maxDelete, prune, strict, environments, groups, values\)/);
+  });
+
+  it('reports every problem, not only the first, in file order', () => {
+    const { diagnostics } = parseProjectConfig('maxDelete: -1\nownershipTag: " x"\nignore: [a, /ok, "/b~"]\n', 'f');
+    expect(diagnostics.map((d) => `${d.line}:${d.col}`)).toEqual(['1:12', '2:15', '3:10', '3:18']);
+  });
+
+  it('reports YAML syntax errors and duplicate keys with positions', () => {
+    expect(parseProjectConfig('ignore: [\n', 'f').diagnostics[0]).toMatchObject({ file: 'f', line: expect.any(Number) });
+    const dup = parseProjectConfig('maxDelete: 1\nmaxDelete: 2\n', 'f').diagnostics;
+    expect(dup).toHaveLength(1);
+    expect(dup[0]).toMatchObject({ line: 2, col: 1 });
+  });
+
+  it('reports a document that is not a mapping at the start', () => {
+    expect(parseProjectConfig('- a\n', 'f').diagnostics).toEqual([
+      { file: 'f', line: 1, col: 1, path: '', message: expect.stringMatching(/expected object/) },
+    ]);
+  });
+
+  it('falls back to the defaults when there are diagnostics', () => {
+    expect(parseProjectConfig('ownershipTag: 5\n', 'f').config.ownershipTag).toBe(DEFAULT_OWNERSHIP_TAG);
+  });
+});

@@ -1,0 +1,139 @@
+import { describe, expect, it, vi } from 'vitest';
+import { parseDocument, YAMLParseError } from 'yaml';
+import { locateProblems } from '../../../src/desired/locate-problems.js';
+import { aliasProblems, documentValue, nestingMessage, TOO_DEEP_MESSAGE, tooDeepPath } from '../../../src/desired/yaml-hazards.js';
+
+/*
+ * Depths are counted by hand: the value passed in is depth 1, each object or array inside it one more. A target
+ * accepts containers down to depth 64 (schema/limits.ts MAX_JSON_DEPTH); a container at depth 65 is refused.
+ */
+
+/** `levels` arrays, one inside the other, the innermost holding `inner`: the outermost is depth 1. */
+const arrays = (levels: number, inner: unknown): unknown => (levels === 0 ? inner : [arrays(levels - 1, inner)]);
+/** The same with objects of one member `k`. */
+const objects = (levels: number, inner: unknown): unknown => (levels === 0 ? inner : { k: objects(levels - 1, inner) });
+const zeros = (n: number): number[] => Array.from({ length: n }, () => 0);
+
+describe('tooDeepPath', () => {
+  it('accepts 64 levels of arrays or objects, whatever scalar the innermost one holds', () => {
+    for (const inner of ['text', 7, true, null]) {
+      expect(tooDeepPath(arrays(64, inner)), JSON.stringify(inner)).toBeUndefined();
+      expect(tooDeepPath(objects(64, inner)), JSON.stringify(inner)).toBeUndefined();
+    }
+  });
+
+  it('points at the first container at depth 65: 64 steps down from the value', () => {
+    expect(tooDeepPath(arrays(65, 'x'))).toStrictEqual(zeros(64));
+    expect(tooDeepPath(arrays(64, {}))).toStrictEqual(zeros(64));
+    expect(tooDeepPath(arrays(64, [[]]))).toStrictEqual(zeros(64));
+    expect(tooDeepPath(objects(65, 1))).toStrictEqual(Array.from({ length: 64 }, () => 'k'));
+    expect(tooDeepPath(objects(64, { deeper: [] }))).toStrictEqual(Array.from({ length: 64 }, () => 'k'));
+  });
+
+  it('skips shallow siblings (scalars, null, small containers) and names the deep one by index or key', () => {
+    // The array is depth 1; arrays(64, 0) inside it reaches depth 65.
+    expect(tooDeepPath([1, 'a', null, {}, [], arrays(64, 0)])).toStrictEqual([5, ...zeros(63)]);
+    expect(tooDeepPath({ a: 1, b: null, c: { x: [] }, d: arrays(64, 0), e: arrays(70, 0) })).toStrictEqual(['d', ...zeros(63)]);
+    expect(tooDeepPath({ a: [1, 2, arrays(63, 0)] })).toStrictEqual(['a', 2, ...zeros(62)]);
+  });
+
+  it('leaves scalars alone', () => {
+    for (const value of ['x', 0, false, null, undefined]) expect(tooDeepPath(value)).toBeUndefined();
+  });
+
+  it('has one message for every too-deep value, made when the module loads', async () => {
+    expect(TOO_DEEP_MESSAGE).toBe('nested deeper than a target accepts (64 levels of objects and arrays): flatten it');
+    // Loaded afresh inside the test, so that a mutation run counts this test as one that sees the constant made.
+    vi.resetModules();
+    const loaded = await import('../../../src/desired/yaml-hazards.js');
+    expect(loaded.TOO_DEEP_MESSAGE).toBe('nested deeper than a target accepts (64 levels of objects and arrays): flatten it');
+  });
+});
+
+describe('aliasProblems', () => {
+  it('accepts an alias that names an earlier anchor outside it', () => {
+    expect(aliasProblems(parseDocument('a: &x {b: 1}\nc: *x\nd: [*x, *x]\n'))).toStrictEqual([]);
+  });
+
+  it('reports an alias with no anchor and an alias inside its anchor, at the alias', () => {
+    expect(aliasProblems(parseDocument('a: *x\nb: &y [1, *y]\n'))).toStrictEqual([
+      { offset: 3, message: 'alias *x has no anchor &x before it: define the anchor first, or write the value out' },
+      { offset: 16, message: 'alias *y is inside the node its anchor &y names, so the value would contain itself: write the value out' },
+    ]);
+  });
+});
+
+/** Twelve levels of nine aliases each: 9^11 values if expanded (the e2e test's bomb); the first alias is `*a0` on line 3. */
+function aliasBomb(): string {
+  const levels = ['a0: &a0 [x, x, x, x, x, x, x, x, x]'];
+  for (let i = 1; i < 12; i++) levels.push(`a${i}: &a${i} [${Array.from({ length: 9 }, () => `*a${i - 1}`).join(', ')}]`);
+  return `x:\n  ${levels.join('\n  ')}\ndashboardMetadata:\n  name: Bomb\n  owner: me\ntiles: []\n`;
+}
+
+const BOMB_MESSAGE =
+  'aliases expand to too many values (Excessive alias count indicates a resource exhaustion attack): write the values out, or use fewer aliases of aliases';
+
+describe('documentValue', () => {
+  it('returns the value of an ordinary document', () => {
+    expect(documentValue(parseDocument('a: &x [1]\nb: *x\n'))).toStrictEqual({ ok: true, value: { a: [1], b: [1] } });
+  });
+
+  it('reports an alias bomb at its first alias, with yaml’s reason', () => {
+    const source = aliasBomb();
+    // `  a1: &a1 [` is 11 characters: the first alias starts line 3 at column 12.
+    expect(documentValue(parseDocument(source))).toStrictEqual({ ok: false, problem: { offset: source.indexOf('*a0'), message: BOMB_MESSAGE } });
+    expect(locateProblems(source)).toStrictEqual({ ok: false, problems: [{ line: 3, col: 12, path: '', message: BOMB_MESSAGE }] });
+  });
+
+  it('reports a ReferenceError without any alias at the start of the content', () => {
+    const doc = parseDocument('# comment\na: 1\n');
+    doc.toJS = () => {
+      throw new ReferenceError('too many');
+    };
+    expect(documentValue(doc)).toStrictEqual({
+      ok: false,
+      problem: { offset: 10, message: 'aliases expand to too many values (too many): write the values out, or use fewer aliases of aliases' },
+    });
+  });
+
+  it('lets any other error through', () => {
+    const doc = parseDocument('a: 1\n');
+    doc.toJS = () => {
+      throw new TypeError('not about aliases');
+    };
+    expect(() => documentValue(doc)).toThrow(new TypeError('not about aliases'));
+  });
+});
+
+const NESTING_MESSAGE = 'collections nested too deeply to read (a dashboard nests about 10 levels; a target accepts at most 64)';
+
+describe('nestingMessage', () => {
+  it('replaces yaml’s call-stack message, and only that one', () => {
+    expect(nestingMessage(new YAMLParseError([5, 6], 'RESOURCE_EXHAUSTION', 'Maximum call stack size exceeded'))).toBe(NESTING_MESSAGE);
+    expect(nestingMessage(new YAMLParseError([5, 6], 'RESOURCE_EXHAUSTION', 'Excessive alias count'))).toBeUndefined();
+    expect(nestingMessage(new YAMLParseError([5, 6], 'BAD_INDENT', 'call stack'))).toBeUndefined();
+    expect(nestingMessage(new YAMLParseError([5, 6], 'MISSING_CHAR', 'Missing closing "quote'))).toBeUndefined();
+  });
+
+  it('is what a flow collection nested 10,000 deep reports, on the line it is written', () => {
+    const source = `dashboardMetadata:\n  name: Deep\n  owner: me\n  x: ${'['.repeat(10_000)}${']'.repeat(10_000)}\ntiles: []\n`;
+    const check = locateProblems(source);
+    expect(check.ok).toBe(false);
+    if (check.ok) return;
+    // Where yaml gives up depends on the stack it has (a mutation run's instrumented code has less to spare, and
+    // may then see a second error further on): the first problem is the nesting message on line 4.
+    expect(check.problems[0]).toMatchObject({ line: 4, path: '', message: NESTING_MESSAGE });
+  });
+});
+
+describe('too deep for a target, located', () => {
+  it('points at the first container at depth 65 with its path, and still warns about the unknown key', () => {
+    // `x` (column 6) is depth 3 (dashboard 1, dashboardMetadata 2): the 63rd `[`, column 68, is depth 65.
+    const source = `dashboardMetadata:\n  name: Deep\n  owner: me\n  x: ${'['.repeat(70)}${']'.repeat(70)}\ntiles: []\n`;
+    expect(locateProblems(source)).toStrictEqual({
+      ok: false,
+      problems: [{ line: 4, col: 68, path: `dashboardMetadata.x${'[0]'.repeat(62)}`, message: TOO_DEEP_MESSAGE }],
+      warnings: [{ line: 4, col: 3, path: 'dashboardMetadata.x', message: expect.stringMatching(/^unknown key/) }],
+    });
+  });
+});

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { pruneRefusal } from '../../../src/plan/prune-guard.js';
+
+describe('pruneRefusal', () => {
+  it('lets a run with nothing to delete proceed, even from an empty folder', () => {
+    expect(pruneRefusal({ desiredCount: 0, orphanCount: 0, maxDelete: 5 })).toBeUndefined();
+  });
+
+  it('refuses when the folder has no dashboards but managed ones exist, whatever --max-delete says', () => {
+    const reason = pruneRefusal({ desiredCount: 0, orphanCount: 2, maxDelete: 100 });
+    expect(reason).toMatch(/no dashboards/);
+    expect(reason).toContain('2 managed dashboards');
+  });
+
+  it('allows deletions up to and including --max-delete', () => {
+    expect(pruneRefusal({ desiredCount: 3, orphanCount: 5, maxDelete: 5 })).toBeUndefined();
+  });
+
+  it('refuses one deletion more than --max-delete and says how to raise it', () => {
+    const reason = pruneRefusal({ desiredCount: 3, orphanCount: 6, maxDelete: 5 });
+    expect(reason).toMatch(/refusing to prune 6 dashboards/);
+    expect(reason).toContain('--max-delete 5');
+  });
+
+  it('with --max-delete 0 refuses any deletion', () => {
+    expect(pruneRefusal({ desiredCount: 1, orphanCount: 1, maxDelete: 0 })).toMatch(/more than --max-delete 0/);
+  });
+});

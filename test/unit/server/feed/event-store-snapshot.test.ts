@@ -1,0 +1,105 @@
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EVENT_LOG_FILE } from '../../../../src/server/feed/event-log.js';
+import { encodeEvent, type EncodedEvent } from '../../../../src/server/feed/event-record.js';
+import type { EventStore } from '../../../../src/server/feed/event-store.js';
+import { openEventStore } from '../../../../src/server/feed/open-event-store.js';
+import { INDEX_SNAPSHOT_FILE } from '../../../../src/server/feed/index-snapshot.js';
+import { readFeedPage } from '../../../../src/server/feed/feed-page-write.js';
+import { parseFeedQuery } from '../../../../src/server/feed/feed-query.js';
+import { captureLog } from '../../../helpers/log-capture.js';
+import { tempDirPerTest } from '../../../helpers/scratch.js';
+
+const T0 = 1_700_000_000_000;
+const TYPES = ['CPU_SATURATED', 'SLOW_DISK', 'CUSTOM_INFO'];
+
+function event(n: number, extra: Record<string, unknown> = {}): EncodedEvent {
+  const result = encodeEvent({
+    id: `${BigInt(n) * 7919n - 4314211936928920170n}_${T0 + n * 10}`,
+    startTime: T0 + n * 10,
+    endTime: T0 + n * 10 + (n % 5) * 100,
+    eventType: TYPES[n % 3],
+    entityId: `HOST-${n % 4}`,
+    ...extra,
+  });
+  if (!result.ok) throw new Error(result.problems.join('; '));
+  return result.event;
+}
+
+/** Every page of a query, as the feed answers it (texts, totals, cursors and next fields). */
+async function allPages(store: EventStore, query: string): Promise<string[]> {
+  const bodies: string[] = [];
+  let params = new URLSearchParams(query);
+  for (;;) {
+    const request = parseFeedQuery(params, T0 + 10_000, store.cursorKey, 'local');
+    const body = (await readFeedPage(store, request, { cursorKey: store.cursorKey, env: 'local', pageSize: 7 })).toString();
+    bodies.push(body);
+    const next = (JSON.parse(body) as { nextCursor: string | null }).nextCursor;
+    if (next === null) return bodies;
+    params = new URLSearchParams({ cursor: next });
+  }
+}
+
+const QUERIES = [`from=${T0 + 150}&to=${T0 + 600}`, `from=${T0}&to=${T0 + 900}&eventType=SLOW_DISK`, `from=${T0 + 200}&to=${T0 + 800}&entityId=HOST-1`];
+
+describe('index snapshot', () => {
+  let dir: string;
+  tempDirPerTest('dashcd-events-snapshot-', (created) => (dir = created));
+
+  it('is written on close and gives the same answers after a restart without scanning the log', async () => {
+    const first = await openEventStore({ dir });
+    await first.put(Array.from({ length: 60 }, (_, n) => event(n)));
+    await first.put([event(7, { endTime: T0 + 70 + 5000, eventType: 'HIGH_LATENCY' }), event(61)]);
+    const before = await Promise.all(QUERIES.map((q) => allPages(first, q)));
+    await first.close();
+    expect((await stat(join(dir, INDEX_SNAPSHOT_FILE))).size).toBeGreaterThan(0);
+
+    const { lines, log } = captureLog();
+    const second = await openEventStore({ dir, log });
+    expect(lines).toContainEqual(expect.objectContaining({ msg: 'event store opened', scannedLines: 0, events: 61 }));
+    expect(await Promise.all(QUERIES.map((q) => allPages(second, q)))).toEqual(before);
+    await second.put([event(62)]);
+    expect(second.size).toBe(62);
+    await second.close();
+  });
+
+  it('covers only what it saw: events appended after it (a crash before close) are scanned and indexed', async () => {
+    const first = await openEventStore({ dir });
+    await first.put(Array.from({ length: 20 }, (_, n) => event(n)));
+    await first.close();
+    const crashed = await openEventStore({ dir });
+    await crashed.put([event(20), event(3, { eventType: 'HIGH_LATENCY' })]);
+    const expected = await Promise.all(QUERIES.map((q) => allPages(crashed, q)));
+    // No close: the snapshot on disk still covers only the first 20 lines.
+
+    const { lines, log } = captureLog();
+    const reopened = await openEventStore({ dir, log });
+    expect(lines).toContainEqual(expect.objectContaining({ msg: 'event store opened', scannedLines: 2 }));
+    expect(await Promise.all(QUERIES.map((q) => allPages(reopened, q)))).toEqual(expected);
+    await reopened.close();
+    await crashed.close();
+  });
+
+  it('is ignored (and the log scanned) when it is damaged or the log under it was replaced', async () => {
+    const first = await openEventStore({ dir });
+    await first.put(Array.from({ length: 20 }, (_, n) => event(n)));
+    await first.close();
+    const snapshot = await readFile(join(dir, INDEX_SNAPSHOT_FILE));
+    await writeFile(join(dir, INDEX_SNAPSHOT_FILE), snapshot.subarray(0, snapshot.length - 3));
+    const damaged = captureLog();
+    const second = await openEventStore({ dir, log: damaged.log });
+    expect(damaged.lines).toContainEqual(expect.objectContaining({ msg: 'ignored the index snapshot: scanning the whole log', reason: 'wrong length' }));
+    expect(second.size).toBe(20);
+    await second.close();
+
+    const log = await readFile(join(dir, EVENT_LOG_FILE), 'utf8');
+    const rewritten = log.replace(`"eventType":"SLOW_DISK"`, `"eventType":"SLOW_DISX"`);
+    await writeFile(join(dir, EVENT_LOG_FILE), rewritten);
+    const replaced = captureLog();
+    const third = await openEventStore({ dir, log: replaced.log });
+    expect(replaced.lines).toContainEqual(expect.objectContaining({ reason: 'the log does not match the snapshot' }));
+    expect((await third.query({ filter: { from: 0, to: 2 * T0, eventType: 'SLOW_DISX' }, watermark: 20, limit: 50, countTotal: true })).total).toBe(1);
+    await third.close();
+  });
+});
