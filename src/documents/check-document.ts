@@ -7,7 +7,7 @@ import { findUnknownKeys } from '../desired/unknown-keys.js';
 import { aliasProblems, documentValue } from '../desired/yaml-hazards.js';
 import { DOCUMENT_FILE_SCHEMAS, type DocumentKind } from '../schema/document-content.js';
 import { formatIssuePath } from '../schema/error-envelope.js';
-import { detectFileKind, type FilePath } from './detect-kind.js';
+import { detectFileKind, isPlain, type FilePath } from './detect-kind.js';
 
 /** A problem found on a parsed file, placed in its text later by its path (desired/locate-problems.ts). */
 export interface PathProblem {
@@ -82,7 +82,8 @@ export interface LocatedDocumentCheck {
  * is a problem here: the caller dispatches by kind first.
  */
 export function checkDocumentSource(source: string): LocatedDocumentCheck {
-  const doc = parseDocument(source, { prettyErrors: false, uniqueKeys: true });
+  // Plain messages: the position is ours to give (`file:line:col`), not a copy of the line inside the message.
+  const doc = parseDocument(source, { prettyErrors: false });
   const locator = sourceLocator(source);
   const place = (p: PathProblem): Problem => {
     const { line, col } = p.atKey ? locator.keyAt(p.path) : locator.at(p.path);
@@ -108,12 +109,9 @@ function byPosition(problems: Problem[]): Problem[] {
   return problems.sort((a, b) => a.line - b.line || a.col - b.col);
 }
 
+/** The value an issue is about: zod's paths run through objects and arrays of the value, ending at most one member past it. */
 function valueAt(value: unknown, path: FilePath): unknown {
   let at = value;
-  for (const segment of path) at = typeof at === 'object' && at !== null && Object.hasOwn(at, segment) ? (at as Record<string | number, unknown>)[segment] : undefined;
+  for (const segment of path) at = (at as Record<string | number, unknown> | undefined)?.[segment];
   return at;
-}
-
-function isPlain(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -28,6 +28,7 @@ function slugOf(relativePath: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .slice(0, SLUG_MAX)
-    .replace(/^-+|-+$/g, '');
+    // Runs are single dashes by now: only one can lead or trail (the cut may leave one).
+    .replace(/^-|-$/g, '');
   return slug === '' ? 'document' : slug;
 }

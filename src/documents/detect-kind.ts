@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { closedSetMessage } from '../desired/hints.js';
 import { DOCUMENT_KEY, DocumentKind } from '../schema/document-content.js';
 
@@ -50,8 +51,8 @@ function fromBlock(value: Record<string, unknown>): FileKind {
   if (!isPlain(block)) return unknown('document: must be a mapping with kind (dashboard or notebook) and name', [DOCUMENT_KEY]);
   const parsed = DocumentKind.safeParse(block.kind);
   if (!parsed.success) {
-    const [issue] = parsed.error.issues;
-    const why = issue === undefined ? undefined : closedSetMessage(issue, block.kind);
+    // A failed parse has at least one issue.
+    const why = closedSetMessage(parsed.error.issues[0] as z.core.$ZodIssue, block.kind);
     return unknown(why ?? `expected ${DocumentKind.options.join(' or ')}`, [DOCUMENT_KEY, 'kind']);
   }
   const shape = contentShape(value);
@@ -65,6 +66,7 @@ function unknown(reason: string, path: FilePath): FileKind {
   return { kind: 'unknown', reason, path };
 }
 
-function isPlain(value: unknown): value is Record<string, unknown> {
+/** A mapping: what a file, `document:`, tiles and layouts must be. */
+export function isPlain(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

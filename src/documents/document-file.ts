@@ -48,7 +48,8 @@ export function documentFileYaml(metadata: DocumentFileMetadata, content: Plain)
   const doc = new Document(value, { aliasDuplicateObjects: false });
   visit(doc, {
     Scalar(_, node) {
-      if (typeof node.value === 'string' && BLANK_LINE.test(node.value)) node.type = Scalar.QUOTE_DOUBLE;
+      // Only strings hold line breaks; other scalars never match.
+      if (BLANK_LINE.test(String(node.value))) node.type = Scalar.QUOTE_DOUBLE;
     },
   });
   return doc.toString({ lineWidth: 0, doubleQuotedAsJSON: true });

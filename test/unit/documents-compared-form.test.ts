@@ -97,7 +97,8 @@ describe('the compared form of documents', () => {
     const content = { version: 21, tiles: { '0': { type: 'markdown', content: 'x' } }, layouts: { '0': { x: 0, y: 0, w: 8, h: 4 } } };
     const moved = { ...content, layouts: { '0': { x: 8, y: 0, w: 8, h: 4 } } };
     expect(comparedForm(META, content, ['/layouts/*/x'])).toEqual(comparedForm(META, moved, ['/layouts/*/x']));
-    expect(comparedForm(META, content, ['layouts', ''])).toEqual(comparedForm(META, content, []));
+    // `~layouts` is no pointer (no leading /): read as one it would drop the layouts.
+    expect(comparedForm(META, content, ['~layouts', 'layouts', ''])).toEqual(comparedForm(META, content, []));
     expect(jsonEqual(comparedForm(META, content, ['/layouts']), comparedForm(META, content, []))).toBe(false);
     expect(content.layouts['0']).toEqual({ x: 0, y: 0, w: 8, h: 4 });
   });

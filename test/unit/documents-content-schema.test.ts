@@ -134,6 +134,33 @@ describe('checkDocumentFile', () => {
     expect(check({ name: 'x', isprivate: true })).toMatchObject({ warnings: [{ path: ['document', 'isprivate'], message: 'unknown key; did you mean isPrivate?' }] });
   });
 
+  it('reports content of the wrong shape through the schema alone, never throwing on it', () => {
+    expect(checkDocumentFile(asFile('dashboard', { version: 21 }), 'dashboard').problems).toEqual([
+      { path: ['tiles'], message: 'Required' },
+      { path: ['layouts'], message: 'Required' },
+    ]);
+    expect(checkDocumentFile(dashboard({ tiles: { '0': MARKDOWN }, layouts: null }), 'dashboard').problems).toEqual([
+      { path: ['layouts'], message: 'Invalid input: expected record, received null' },
+    ]);
+    expect(checkDocumentFile(dashboard({ tiles: [MARKDOWN] }), 'dashboard').problems).toMatchObject([{ path: ['tiles'] }]);
+    expect(checkDocumentFile(notebook({ sections: { a: {} } }), 'notebook').problems).toMatchObject([{ path: ['sections'] }]);
+  });
+
+  it('leaves ids that are missing or not strings to the schema, never calling them duplicates', () => {
+    const sections = [
+      { type: 'markdown', markdown: 'x' },
+      { type: 'markdown', markdown: 'y' },
+      { id: 1, type: 'markdown', markdown: 'x' },
+      { id: 1, type: 'markdown', markdown: 'y' },
+    ];
+    expect(checkDocumentFile(notebook({ sections }), 'notebook').problems).toEqual([
+      { path: ['sections', 0, 'id'], message: 'Required' },
+      { path: ['sections', 1, 'id'], message: 'Required' },
+      { path: ['sections', 2, 'id'], message: 'Invalid input: expected string, received number' },
+      { path: ['sections', 3, 'id'], message: 'Invalid input: expected string, received number' },
+    ]);
+  });
+
   it('does not ask the kind of content the other kind has, and leaves dashcd: to environments', () => {
     expect(checkDocumentFile(notebook({ dashcd: { anything: true } }), 'notebook')).toEqual({ problems: [], warnings: [] });
   });
@@ -226,9 +253,34 @@ describe('checkDocumentSource: text that is not one readable mapping', () => {
     ]);
   });
 
-  it('reports a second YAML document and a syntax error where they are', () => {
-    expect(checkDocumentSource(`${head}sections: []\n---\nb: 2\n`).problems).toMatchObject([{ line: 4, col: 1, path: '' }]);
-    expect(checkDocumentSource(`${head}sections: [\n`).problems).toMatchObject([{ line: 4, path: '' }]);
+  it('reports a second YAML document and a syntax error where they are, in one plain line', () => {
+    expect(checkDocumentSource(`${head}sections: []\n---\nb: 2\n`)).toEqual({
+      problems: [{ line: 4, col: 1, path: '', message: 'Source contains multiple documents; please use YAML.parseAllDocuments()' }],
+      warnings: [],
+    });
+    expect(checkDocumentSource(`${head}sections: [\n`).problems).toEqual([
+      { line: 4, col: 1, path: '', message: 'Flow sequence in block collection must be sufficiently indented and end with a ]' },
+    ]);
+  });
+
+  it('checks a notebook file as a notebook, and lists problems in text order whatever order they are found in', () => {
+    const text = [
+      'document: { kind: notebook, name: x }',
+      'version: "5"',
+      'sections:',
+      '  - { type: markdown, markdown: y, id: a }',
+      '  - { markdown: 3, id: a, type: markdown }',
+      '',
+    ].join('\n');
+    expect(checkDocumentSource(text)).toEqual({
+      problems: [
+        { line: 5, col: 17, path: 'sections[1].markdown', message: 'Invalid input: expected string, received number' },
+        { line: 5, col: 24, path: 'sections[1].id', message: 'section id "a" is also sections[0]\'s: ids must be unique' },
+      ],
+      warnings: [],
+    });
+    const layouts = ['document: { kind: dashboard, name: x }', 'version: 1', 'layouts:', '  "9": { y: "b", x: "a", w: 1, h: 1 }', 'tiles: {}', ''].join('\n');
+    expect(checkDocumentSource(layouts).problems.map((p) => `${p.line}:${p.col} ${p.path}`)).toEqual(['4:3 layouts.9', '4:13 layouts.9.y', '4:21 layouts.9.x']);
   });
 });
 

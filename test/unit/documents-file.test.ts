@@ -54,6 +54,14 @@ describe('the file pull writes', () => {
     expect(checkDocumentSource(documentFileYaml(metadataOf(content), content) ?? '')).toEqual({ problems: [], warnings: [] });
   });
 
+  it('writes an object the content holds twice out twice, never as an anchor and alias', () => {
+    const settings = { value: { from: 'now()-2h', to: 'now()' }, enabled: true };
+    const content = { version: 21, tiles: {}, layouts: {}, settings: { defaultTimeframe: settings }, copy: settings };
+    const text = documentFileYaml(metadataOf(content, { name: 'Copies' }), content) ?? '';
+    expect(text).not.toMatch(/[&*]/);
+    expect(parse(text)).toMatchObject({ copy: settings, settings: { defaultTimeframe: settings } });
+  });
+
   it('refuses a content with its own top-level document or dashcd member, which the file form cannot hold', () => {
     const metadata = metadataOf({});
     expect(documentFileValue(metadata, { version: 21, tiles: {}, layouts: {}, document: 1 })).toBeUndefined();
