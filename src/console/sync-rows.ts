@@ -43,6 +43,7 @@ export function dashboardRows(state: DashboardsState): DashboardRow[] {
 }
 
 function rank(row: DashboardRow): (typeof SYNC_STATUSES)[number] {
+  // Stryker disable next-line ConditionalExpression,StringLiteral: only narrows the type: rows of desired state are never live (live rows are not sorted)
   return row.status === 'live' ? 'synced' : row.status;
 }
 
@@ -52,6 +53,7 @@ function planRow(change: PlanChange, results: Desired['results'], problems: Map<
   const file = 'file' in change ? change.file : undefined;
   const base = { key: change.id, name: change.name, file, change, problems: file === undefined ? [] : (problems.get(file) ?? []) };
   const body = 'desired' in change ? change.desired : bodies[change.id];
+  // Stryker disable next-line ConditionalExpression: results are keyed by file path, and no path is "undefined"
   const last = file === undefined ? undefined : results[file];
   if (last && FAILED_RESULTS.has(last.result)) return { ...base, body, status: 'failed', detail: `${last.result} at ${last.at}${last.error ? `: ${last.error}` : ''}` };
   switch (change.action) {
