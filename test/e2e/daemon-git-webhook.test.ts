@@ -90,7 +90,8 @@ describe('POST /hooks/git', { timeout: 120_000 }, () => {
         env: { TARGET_TOKEN: 'target-token-e2e' },
         until: 'listening',
       });
-      const refused = await waitFor(async () => ((await sourceStatus(off)).pending?.commit === evil ? sourceStatus(off) : undefined), { what: 'the commit refused' });
+      // Until the first fetch has run, /status has no source block yet.
+      const refused = await waitFor(async () => ((await sourceStatus(off))?.pending?.commit === evil ? sourceStatus(off) : undefined), { what: 'the commit refused' });
       expect(refused).toMatchObject({
         live: null,
         pending: { refused: [`environment 'prod': the operator has not allowed TARGET_TOKEN to be sent to ${recorderUrl} (--allow-target)`] },

@@ -68,8 +68,9 @@ export async function sourceStatus(d: DaemonChild): Promise<SourceJson> {
 /** Waits until `/status` says `commit` is live. */
 export function waitForLive(d: DaemonChild, commit: string, timeoutMs = 60_000): Promise<SourceJson> {
   return waitFor(async () => {
-    const source = await sourceStatus(d);
-    return source.live?.commit === commit ? source : undefined;
+    // Until its first fetch, a daemon that is only listening has no source block yet.
+    const source = (await sourceStatus(d)) as SourceJson | undefined;
+    return source?.live?.commit === commit ? source : undefined;
   }, { timeoutMs, what: `commit ${commit.slice(0, 7)} live`, failFast: () => (d.process.exitCode !== null ? `the daemon exited: ${d.stdout()}` : undefined) });
 }
 
