@@ -20,6 +20,7 @@ const HOUR = 3_600_000;
 const dashboards: Record<string, DashboardsState> = {
   dev: { kind: 'live', dashboards: [{ id: 'dev-1', name: 'Dev board', body: { tiles: [] } }] },
   prod: { kind: 'live', dashboards: [{ id: 'prod-1', name: 'Prod board', body: { tiles: [] } }] },
+  staging: { kind: 'desired', changes: [{ action: 'unchanged', id: 's-1', name: 'Staging board', file: 'dashboards/s.yaml' }], problems: [], results: {}, revision: 'abc1234 on main' },
 };
 const windows: { env: string; from: number; to: number }[] = [];
 const source: ConsoleSource = {
@@ -27,6 +28,9 @@ const source: ConsoleSource = {
   environments: async () => [
     { name: 'dev', target: 'embedded /e/dev' },
     { name: 'prod', target: 'embedded /e/prod' },
+    // Its daemon has not planned it yet: no dashboards known.
+    { name: 'void', target: 'embedded /e/void' },
+    { name: 'staging', target: 'embedded /e/staging' },
   ],
   dashboards: async (env) => (env === 'broken' ? Promise.reject(new Error('store <gone>')) : dashboards[env]),
   events: async (env, window) => {
@@ -111,6 +115,7 @@ describe('console pages: authorised per environment and scope', () => {
     expect((await get(remote, '/ui/e/prod', { token: devRead })).html).toContain('This page needs a token of environment prod with the ReadConfig scope.');
     const forbidden = await get(remote, '/ui/e/dev/events', { token: devRead });
     expect(forbidden.html).toContain('Your token lacks the DataExport scope in environment dev.');
+    expect(forbidden.html).toContain('<title>Forbidden · dashcd</title>');
     expect((await get(remote, '/ui/e/dev', { token: devExport })).html).toContain('Your token lacks the ReadConfig scope in environment dev.');
   });
 
@@ -123,22 +128,36 @@ describe('console pages: authorised per environment and scope', () => {
     expect(anonymous.status).toBe(401);
     expect(anonymous.html).toContain('action="/ui/login"');
     expect(anonymous.html).not.toContain('class="status status-invalid"');
+    expect(anonymous.html).toContain('<title>Sign in · dashcd</title>');
+    expect(anonymous.html).toContain('for its events (the token is not kept; the browser gets a session cookie that ends with the token).</p>\n<form class="filter" method="post" action="/ui/login">');
     expect(await envs()).toEqual([]);
   });
 
   it('a loopback listener lets anyone read every page', async () => {
-    expect((await get(loopback, '/ui')).html.match(/data-env="([^"]+)"/g)).toEqual(['data-env="dev"', 'data-env="prod"']);
+    const home = (await get(loopback, '/ui')).html;
+    expect(home.match(/data-env="([^"]+)"/g)).toEqual(['data-env="dev"', 'data-env="prod"', 'data-env="void"', 'data-env="staging"']);
+    // Counts per environment whose dashboards are known; none for one not planned yet.
+    expect(home.match(/data-status="(\w+)" data-count="(\d+)"/g)).toEqual(['data-status="live" data-count="1"', 'data-status="live" data-count="1"', 'data-status="synced" data-count="1"']);
     expect((await get(loopback, '/ui/e/prod/events')).status).toBe(200);
   });
 });
 
 describe('console pages: routes', () => {
   it('answers unknown paths, environments and dashboards 404', async () => {
-    for (const path of ['/ui/x', '/ui/x/dev', '/ui/e', '/ui/e/dev/dashboard/x', '/ui/e/dev/dashboard?key=nope', '/ui/e/dev/dashboard', '/ui/e/dev/other'])
-      expect((await get(loopback, path)).status, path).toBe(404);
+    for (const path of ['/ui/x', '/ui/x/dev', '/ui/e', '/ui/e/dev/dashboard/x', '/ui/e/dev/events/x', '/ui/e/dev/dashboard?key=nope', '/ui/e/dev/dashboard', '/ui/e/dev/other', '/ui/e/dev/other?key=dev-1']) {
+      const answer = await get(loopback, path);
+      expect([answer.status, answer.html.includes('<title>Not found · dashcd</title>')], path).toEqual([404, true]);
+    }
+    expect((await get(loopback, '/ui/e')).html).toContain('<p>No such page. <a href="/ui">Environments</a></p>');
     const missing = await get(loopback, '/ui/e/nowhere');
     expect(missing.status).toBe(404);
     expect(missing.html).toContain('No environment nowhere.');
+  });
+
+  it("shows the revision a daemon's environment was planned at", async () => {
+    expect((await get(loopback, '/ui/e/staging')).html).toContain('<td data-label="Revision"><code>abc1234 on main</code></td>');
+    expect((await get(loopback, '/ui/e/staging/dashboard?key=s-1')).html).toContain('revision <code>abc1234 on main</code>');
+    expect((await get(loopback, '/ui/e/dev')).html).not.toContain('abc1234');
   });
 
   it('shows a dashboard by its key, and filters the list by a known status only', async () => {
@@ -157,12 +176,16 @@ describe('console pages: routes', () => {
     const malformed = await get(loopback, '/ui/e/%E0%A4%A');
     expect(malformed.status).toBe(400);
     expect(malformed.html).toContain('The request path has a malformed percent-encoding.');
+    expect(malformed.html).toContain('<title>Bad Request · dashcd</title>');
+    expect(malformed.headers.get('connection')).not.toBe('close');
   });
 
   it('reads events over the last 24 hours by default, 1 to 168 as asked, ending at the next whole hour', async () => {
+    // A listener of its own, made in the test: the clock it was given is what this test is about.
+    const base = await listen('127.0.0.1');
     const windowOf = async (query: string): Promise<number> => {
       windows.length = 0;
-      expect((await get(loopback, `/ui/e/dev/events${query}`)).status).toBe(200);
+      expect((await get(base, `/ui/e/dev/events${query}`)).status).toBe(200);
       const [window] = windows;
       expect(window?.to).toBe(Date.UTC(2026, 10, 28, 11));
       return ((window?.to ?? 0) - (window?.from ?? 0)) / HOUR;
@@ -180,12 +203,14 @@ describe('console pages: routes', () => {
     const broken = await get(loopback, '/ui/e/broken');
     expect(broken.status).toBe(502);
     expect(broken.html).toContain('Could not read: store &lt;gone&gt;');
+    expect(broken.html).toContain('<title>Not available · dashcd</title>');
   });
 
   it('is read-only: other methods 405 with Allow; HEAD answers the headers only; every answer has the strict headers', async () => {
     const posted = await get(loopback, '/ui/e/dev', { method: 'POST' });
     expect([posted.status, posted.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
     expect(posted.html).toContain('The console is read-only.');
+    expect(posted.html).toContain('<title>Method not allowed · dashcd</title>');
     const head = await get(loopback, '/ui/e/dev', { method: 'HEAD' });
     expect([head.status, head.html]).toEqual([200, '']);
     for (const answer of [posted, head, await get(remote, '/ui')]) {
@@ -211,6 +236,7 @@ describe('console pages: routes', () => {
     });
     expect(rebound.status).toBe(421);
     expect(rebound.html).toContain('answers only under a loopback name');
+    expect(rebound.html).toContain('<title>Misdirected request · dashcd</title>');
   });
 
   it('a listener without a token store off loopback answers 403 to every page', async () => {
@@ -222,6 +248,7 @@ describe('console pages: routes', () => {
     const answer = await get(base, '/ui/e/dev', { token: devRead });
     expect(answer.status).toBe(403);
     expect(answer.html).toContain('no token store');
+    expect(answer.html).toContain('<title>Loopback only · dashcd</title>');
   });
 });
 
@@ -233,6 +260,7 @@ describe('console sign-in', () => {
     const answer = await signIn(` ${devRead}\n`);
     expect(answer.status).toBe(303);
     expect(answer.headers.get('location')).toBe('/ui');
+    expect(answer.html).toBe('');
     const cookie = (answer.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
     expect(cookie).toMatch(/^dashcd_console=/);
     expect((await get(remote, '/ui/e/dev', { headers: { cookie } })).status).toBe(200);
@@ -259,5 +287,28 @@ describe('console sign-in', () => {
     expect(big.status).toBe(413);
     expect(big.headers.get('connection')).toBe('close');
     expect(big.html).toContain(`A sign-in body is at most ${LOGIN_BODY_LIMIT} bytes.`);
+    expect(big.html).toContain('<title>Payload Too Large · dashcd</title>');
+  });
+
+  /** A sign-in written by hand: `length` announced (or chunked when absent), `body` sent, the request left open. */
+  function rawSignIn(body: string, length?: number): Promise<{ status: number; connection: string | undefined }> {
+    const { port } = new URL(remote);
+    return new Promise((resolve, reject) => {
+      const headers: Record<string, string | number> = { 'content-type': 'application/x-www-form-urlencoded' };
+      if (length !== undefined) headers['content-length'] = length;
+      const req = request({ host: '127.0.0.1', port, path: '/ui/login', method: 'POST', headers }, (res) => {
+        res.resume();
+        resolve({ status: res.statusCode ?? 0, connection: res.headers.connection });
+        req.destroy();
+      });
+      req.on('error', () => undefined);
+      req.setTimeout(5000, () => reject(new Error('no answer')));
+      req.write(body);
+    });
+  }
+
+  it('refuses a body announced past the limit before reading it, and a chunked one once it passes the limit', async () => {
+    expect(await rawSignIn('token=x', LOGIN_BODY_LIMIT + 1)).toEqual({ status: 413, connection: 'close' });
+    expect(await rawSignIn('x'.repeat(LOGIN_BODY_LIMIT + 1))).toEqual({ status: 413, connection: 'close' });
   });
 });
