@@ -45,6 +45,8 @@ export interface Endpoint {
 type EndpointOptions = Pick<DaemonOptions, 'listen' | 'cwd' | 'dataDir' | 'simulateEvents' | 'retry' | 'log'> & {
   /** Serve the embedded API on `listen` (some loop reconciles into it); else only the status endpoints listen there. */
   embedded: boolean;
+  /** Create the embedded API's default environment `local` (false: only if it is on disk already). */
+  openDefault: boolean;
 };
 
 /**
@@ -61,7 +63,7 @@ export async function openEndpoint(
   const loopback = isLoopback(options.listen.host);
   const statusHandler = (req: IncomingMessage, res: ServerResponse): boolean => handleStatusRequest(status, req, res, loopback) || routes.some((route) => route(req, res));
   const clientOptions = { log: options.log.child({ component: 'client' }), signal: requests, ...(options.retry ? { retry: options.retry } : {}) };
-  const api = options.embedded ? await startApiServer({ dataDir: resolve(options.cwd, options.dataDir), host: options.listen.host, port: options.listen.port, log: options.log, simulateEvents: options.simulateEvents, extraHandler: statusHandler }) : undefined;
+  const api = options.embedded ? await startApiServer({ dataDir: resolve(options.cwd, options.dataDir), host: options.listen.host, port: options.listen.port, log: options.log, simulateEvents: options.simulateEvents, extraHandler: statusHandler, openDefault: options.openDefault }) : undefined;
   const server = api ? undefined : await listenStatusOnly(options.listen, statusHandler, options.log);
   const clients: ApiClient[] = [];
   const connect = (baseUrl: string, token: string): ApiClient => {

@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { declaredEnvironments } from '../environments/environment.js';
@@ -32,11 +31,6 @@ import { watchDashboards } from './watch-dashboards.js';
 export async function runDaemon(options: DaemonOptions): Promise<void> {
   const { log, signal } = options;
   const requests = new AbortController();
-  // undici adds an abort listener to the client's signal per request in flight (queued ones too) and each retry wait
-  // adds one: a pass at --concurrency 8, its list read and the poller pass Node's default of 10 and print a
-  // MaxListenersExceededWarning. Each listener goes when its request settles, so the count is bounded by the
-  // requests in flight, not a leak; the limit is lifted for this signal only (as the CLI does for its client).
-  setMaxListeners(0, requests.signal);
   const repo = options.repo ? await openRepoFollowing(options.repo, { cwd: options.cwd, dataDir: options.dataDir, log }) : undefined;
   const environments = options.environments ?? (repo ? await repoEnvironments(repo, options) : undefined);
   options = { ...options, environments };
@@ -44,7 +38,8 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
   const embedded = environments ? environments.some((e) => e.target.kind === 'embedded') : !options.target;
   // The console reads the loops, which need the endpoint first: its route is bound once they exist.
   let consoleRoute: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined;
-  const endpoint = await openEndpoint({ ...options, embedded }, view, requests.signal, [...(repo ? [repo.hook] : []), (req, res) => consoleRoute?.(req, res) ?? false]);
+  // With environments declared nothing uses the embedded API's `local`: it is not created.
+  const endpoint = await openEndpoint({ ...options, embedded, openDefault: environments === undefined }, view, requests.signal, [...(repo ? [repo.hook] : []), (req, res) => consoleRoute?.(req, res) ?? false]);
   const dir = resolve(options.cwd, options.dir);
   const loops = await openLoops(options, { endpoint, view, dir, repo });
   consoleRoute = daemonConsole(loops, { ...options, host: options.listen.host, tokens: endpoint.consoleTokens });

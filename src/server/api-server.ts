@@ -34,6 +34,8 @@ export async function startApiServer(options: {
   log: Logger;
   simulateEvents: boolean;
   extraHandler?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** False: `local` is opened only if it is already on disk (a daemon whose dashcd.yaml declares environments). */
+  openDefault?: boolean;
 }): Promise<ApiServer> {
   const { log } = options;
   const server = await startServer({
@@ -43,6 +45,7 @@ export async function startApiServer(options: {
     log,
     ...eventsServerOptions({ log }),
     ...(options.extraHandler ? { extraHandler: options.extraHandler } : {}),
+    ...(options.openDefault === false ? { openDefault: false } : {}),
   });
   const local = server.environments.get(DEFAULT_ENVIRONMENT);
   const stopSimulator = new AbortController();

@@ -62,6 +62,8 @@ export interface ServerOptions<E extends EnvironmentService = EnvironmentService
    * asks for defaultBodyWorkers().
    */
   readonly bodyWorkers?: number;
+  /** Open (and create) `local` at start even when it is not on disk; default true (EnvironmentRegistryOptions). */
+  readonly openDefault?: boolean;
 }
 
 export interface RunningServer<E extends EnvironmentService = EnvironmentService> {

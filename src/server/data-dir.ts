@@ -35,9 +35,9 @@ export function dataDirLayout(root: string): DataDirLayout {
   };
 }
 
-/** `local` plus every `env/<id>/` directory whose name is a valid id, sorted. */
-export async function listEnvironments(root: string): Promise<EnvironmentId[]> {
-  const found = new Set<EnvironmentId>([DEFAULT_ENVIRONMENT]);
+/** `local` (unless `withDefault` is false) plus every `env/<id>/` directory whose name is a valid id, sorted. */
+export async function listEnvironments(root: string, { withDefault = true }: { withDefault?: boolean } = {}): Promise<EnvironmentId[]> {
+  const found = new Set<EnvironmentId>(withDefault ? [DEFAULT_ENVIRONMENT] : []);
   const entries = await fsp.readdir(join(root, 'env'), { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [];
     throw error;

@@ -32,6 +32,11 @@ export interface EnvironmentRegistryOptions<E extends EnvironmentService> {
   readonly openEvents?: (env: EnvironmentId, dir: string) => Promise<E>;
   /** Each environment's dashboard store's budget for GET bodies kept uncompressed (served-bytes.ts). */
   readonly hotBytes?: number;
+  /**
+   * Open (and create) the default environment `local` at start; default true. A daemon whose dashcd.yaml declares
+   * environments never uses it: it is then opened only if it is already on disk.
+   */
+  readonly openDefault?: boolean;
 }
 
 export interface EnvironmentRegistry<E extends EnvironmentService = EnvironmentService> {
@@ -51,7 +56,7 @@ export interface EnvironmentRegistry<E extends EnvironmentService = EnvironmentS
   close(): Promise<void>;
 }
 
-/** Opens `local` (always there) and every environment found in the data dir. */
+/** Opens `local` (unless `openDefault` is false and it is not on disk) and every environment found in the data dir. */
 export async function openEnvironments<E extends EnvironmentService = EnvironmentService>(
   options: EnvironmentRegistryOptions<E>,
 ): Promise<EnvironmentRegistry<E>> {
@@ -96,7 +101,7 @@ export async function openEnvironments<E extends EnvironmentService = Environmen
       await Promise.all(all.map((result) => (result.status === 'fulfilled' ? closeEnvironment(result.value) : undefined)));
     },
   };
-  for (const env of await listEnvironments(layout.root)) {
+  for (const env of await listEnvironments(layout.root, { withDefault: options.openDefault ?? true })) {
     await (env === DEFAULT_ENVIRONMENT ? registry.ensure(env) : load(env));
   }
   return registry;

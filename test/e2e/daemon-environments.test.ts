@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EnvironmentsStatusJson } from '../../src/daemon/status-schema.js';
@@ -85,6 +85,9 @@ describe('dashcd daemon with environments of the embedded API', () => {
 
     expect((await d.stop('SIGTERM')).code).toBe(0);
     for (const env of ['dev', 'staging', 'prod']) expect((await expectConsistentArchive(join(project.root, 'events-archive'), env)).size).toBeGreaterThan(0);
+    // No environment of dashcd.yaml is `local`: the embedded API never created it, nor simulated or archived into it.
+    expect((await readdir(join(project.root, '.dashcd', 'env'))).sort()).toEqual(['dev', 'prod', 'staging']);
+    expect((await readdir(join(project.root, 'events-archive'))).filter((name) => !name.startsWith('.')).sort()).toEqual(['dev', 'prod', 'staging']);
   });
 
   it('--env reconciles only the chosen environments (a group stands for its members)', async () => {

@@ -13,7 +13,7 @@ const throwing = (req: { url?: string }): boolean => {
 
 /** The daemon's status-only listener on a free loopback port, with `routes` beside the status endpoints. */
 function statusOnly(routes: Parameters<typeof openEndpoint>[3], host = '127.0.0.1'): ReturnType<typeof openEndpoint> {
-  const options = { listen: { host, port: 0 }, cwd: '/', dataDir: 'unused', simulateEvents: false, log: silentLogger(), embedded: false };
+  const options = { listen: { host, port: 0 }, cwd: '/', dataDir: 'unused', simulateEvents: false, log: silentLogger(), embedded: false, openDefault: true };
   return openEndpoint(options, new DaemonStatus(), new AbortController().signal, routes);
 }
 
