@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ConsoleEvent } from '../../src/console/console-data.js';
-import { dashboardPage, dashboardsPage } from '../../src/console/dashboard-pages.js';
+import { dashboardPage, dashboardsPage, environmentsPage } from '../../src/console/dashboard-pages.js';
 import { eventFilterOf, eventsPage } from '../../src/console/events-page.js';
 import { envPath, page } from '../../src/console/page-shell.js';
 import type { DashboardRow } from '../../src/console/sync-rows.js';
@@ -31,6 +31,10 @@ describe('console events page', () => {
     expect(html).toContain('<td data-label="Entity"><code></code></td><td data-label="Id"><code>E-3</code></td>');
     expect(html).toContain('<p class="muted">3 of 3 events that started from 2026-11-28 00:00:00 to 2026-11-29 00:00:00.</p>');
     expect(html).toContain('<title>Events in dev · dashcd</title>');
+    expect(html).toContain('</select></label>\n<label>Status<select name="status">');
+    expect(html).toContain('</form><p class="muted">3 of 3');
+    expect(html).toContain('.</p><table class="stack events"><thead><tr><th>Start (UTC)</th><th>Type</th><th>Status</th><th>End</th><th>Entity</th><th>Id</th></tr></thead><tbody><tr class="event"');
+    expect(html).toContain('</figure>\n<figure class="timeline" data-group="status">');
   });
 
   it('filters by type, status and part of the entity or id, ignoring case', () => {
@@ -42,6 +46,7 @@ describe('console events page', () => {
     expect(ids({ text: 'e-3' })).toEqual(['E-3']);
     expect(ids({ text: 'SERVICE' })).toEqual(['e-2']);
     expect(ids({ text: 'nothing' })).toEqual([]);
+    expect(ids({ text: 'h' })).toEqual(['e-1']);
     expect(eventsPage('dev', EVENTS, WINDOW, { status: 'CLOSED' })).toContain('<p class="muted">2 of 3 events that started');
   });
 
@@ -109,6 +114,11 @@ describe('console dashboard pages', () => {
     expect(html).toContain('<a href="/ui/e/dev/dashboard?key=c%20d">Board c d</a>');
     expect(html).toContain('<td data-label="File"><span class="muted">—</span></td>');
     expect(html).not.toContain('No dashboards.');
+    expect(html).toContain('<title>Dashboards in dev · dashcd</title>');
+    expect(html).toContain('<div class="counts"><a href="/ui/e/dev?status=synced">');
+    expect(html).toContain('<table class="stack dashboards"><thead><tr><th>Dashboard</th><th>Status</th><th>File</th><th>Revision</th><th>Detail</th></tr></thead><tbody><tr class="dashboard" data-status="synced" data-key="a">');
+    expect(html).toContain('</td></tr>\n<tr class="dashboard" data-status="drifted" data-key="b">');
+    expect(html).toContain('</tbody></table>\n</main>');
     expect(dashboardsPage('dev', ROWS, undefined, undefined)).toContain('<td data-label="Revision"><span class="muted">—</span></td>');
   });
 
@@ -127,11 +137,46 @@ describe('console dashboard pages', () => {
       body: { dashboardMetadata: { name: 'A', owner: 'o' }, tiles: [] },
     }), 'abc1234');
     expect(html).toContain('<p class="facts"><span class="status status-invalid">invalid</span> · <code>dashboards/a.yaml</code> · revision <code>abc1234</code> · tiles[0]: bad</p>');
-    expect(html).toContain('<h2>Validation problems</h2><ul class="problems"><li><code>dashboards/a.yaml:3:5</code> tiles[0]: bad &lt;thing&gt;</li></ul>');
+    expect(html).toContain('<h2>Validation problems</h2><ul class="problems"><li><code>dashboards/a.yaml:3:5</code> tiles[0]: bad &lt;thing&gt;</li></ul>\n<h2>Layout</h2>');
+    expect(html).toContain('<title>Board a · dashcd</title>');
     expect(html).toContain('<h2>Layout</h2><div class="picture layout"><svg');
     const bare = dashboardPage('dev', row('x', 'live', { file: undefined }), undefined);
     expect(bare).toContain('<p class="facts"><span class="status status-live">live</span></p>');
     expect(bare).not.toContain('Validation problems');
     expect(bare).not.toContain('<h2>Layout</h2>');
   });
+
+  it('shows the live drift of an update or adoption as a picture and a diff, instead of the layout', () => {
+    const desired = { dashboardMetadata: { name: 'New', owner: 'o' }, tiles: [] };
+    for (const action of ['update', 'adopt'] as const) {
+      const change = { action, id: 'a', name: 'A', file: 'a.yaml', desired, patch: [{ op: 'replace' as const, path: '/dashboardMetadata/name', value: 'New' }], before: ['Old'] };
+      const html = dashboardPage('dev', row('a', 'drifted', { change, body: desired }), undefined);
+      expect(html).toContain('<h2>Live drift: live (above) → file (below)</h2><div class="picture drift"><svg');
+      expect(html).toMatch(/<pre class="diff">[^<]*<span[^>]*>[\s\S]*Old[\s\S]*<\/pre>/);
+      expect(html).not.toContain('<h2>Layout</h2>');
+    }
+    const created = dashboardPage('dev', row('c', 'drifted', { change: { action: 'create', id: 'c', name: 'C', file: 'c.yaml', desired }, body: desired }), undefined);
+    expect(created).toContain('<h2>Layout</h2>');
+    expect(created).not.toContain('Live drift');
+  });
 });
+
+describe('console environments page', () => {
+  it('a card per environment: its link, target, counts, revision and notes', () => {
+    const html = environmentsPage(
+      [
+        { name: 'dev', target: 'embedded /e/dev', revision: 'abc1234 on main', notes: ['stale: <fetch failed>', 'second'] },
+        { name: 'prod', target: 'https://prod.example' },
+        { name: 'new', target: 'embedded /e/new' },
+      ],
+      [[{ key: 'a', name: 'A', status: 'synced', file: 'a.yaml', detail: '', change: undefined, problems: [], body: undefined }], [], undefined],
+    );
+    expect(html).toContain('<title>Environments · dashcd</title>');
+    expect(html).toContain('<div class="cards"><section class="card environment" data-env="dev"><h2><a href="/ui/e/dev">dev</a></h2>\n<p class="muted">embedded /e/dev</p><p class="counts"><a href="/ui/e/dev?status=synced"><span class="status status-synced" data-status="synced" data-count="1">1 synced</span></a></p><p>Revision <code>abc1234 on main</code></p><ul><li>stale: &lt;fetch failed&gt;</li><li>second</li></ul>\n<p><a href="/ui/e/dev">Dashboards</a> · <a href="/ui/e/dev/events">Events</a></p></section>\n<section');
+    expect(html).toContain('<p class="muted">https://prod.example</p><p class="counts"><span class="muted">No dashboards.</span></p>\n<p><a href="/ui/e/prod">');
+    expect(html).toContain('<p class="muted">embedded /e/new</p>\n<p><a href="/ui/e/new">Dashboards</a>');
+    expect(html).toContain('</section></div>');
+    expect(environmentsPage([{ name: 'x', target: 't' }])).toContain('<p class="muted">t</p>\n<p>');
+  });
+});
+

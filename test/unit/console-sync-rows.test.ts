@@ -1,8 +1,13 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { previewLayout, type ConsoleProblem } from '../../src/console/console-data.js';
 import { consoleTokens } from '../../src/console/console-tokens.js';
 import { isLoopback } from '../../src/console/listener-host.js';
 import { dashboardRows } from '../../src/console/sync-rows.js';
+import { systemClock } from '../../src/lib/clock.js';
+import { openTokenStore } from '../../src/server/auth/token-store.js';
 import type { PlanChange } from '../../src/plan/build-plan.js';
 import type { Dashboard } from '../../src/schema/dashboard.js';
 
@@ -40,6 +45,7 @@ describe('console sync rows', () => {
     expect(byKey.get('s')?.body).toEqual(body('S'));
     expect(byKey.get('d')?.body).toEqual(body('D'));
     expect(byKey.get('u2')?.change).toBe(changes[1]);
+    expect(byKey.get('u1')?.problems).toEqual([]);
   });
 
   it("marks a file whose last write was rejected failed, with the time and error when there is one; other results don't", () => {
@@ -98,6 +104,21 @@ describe('console data helpers', () => {
   it("draws a layout from a dashboard's header and tiles only", () => {
     const tile = { name: 'T', tileType: 'MARKDOWN', bounds: { top: 0, left: 0, width: 304, height: 152 }, markdown: 'x' };
     expect(previewLayout({ dashboardMetadata: { name: 'A', owner: 'o' }, tiles: [tile] })).toMatchObject({ dashboardMetadata: { name: 'A' }, tiles: [{ name: 'T', tileType: 'MARKDOWN' }] });
+  });
+
+  it("reads the API's token stores: their environments, a token's facts by secret, and by id as they are now", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dashcd-console-tokens-'));
+    try {
+      const store = await openTokenStore({ file: join(dir, 'tokens.json'), clock: systemClock });
+      const created = await store.create({ name: 'read', scopes: ['ReadConfig'] });
+      const tokens = consoleTokens({ ids: () => ['dev'], lookup: (env) => (env === 'dev' ? { tokens: store } : undefined) });
+      expect(tokens.environments()).toEqual(['dev']);
+      expect(tokens.verify('dev', created.token)).toMatchObject({ id: created.info.id, scopes: ['ReadConfig'] });
+      expect(tokens.current('dev', created.info.id)).toMatchObject({ id: created.info.id, scopes: ['ReadConfig'] });
+      expect(tokens.current('dev', 'other')).toBeUndefined();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('a token store of an environment that is gone knows no token', () => {

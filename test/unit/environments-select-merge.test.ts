@@ -48,3 +48,14 @@ describe('deep-merge helpers', () => {
     expect(getPath(null, ['a'])).toBeUndefined();
   });
 });
+
+describe('the dashcd: block schema', () => {
+  it("requires a name on each of an override's tiles, and keeps their other members", async () => {
+    const { DashcdBlock } = await import('../../src/environments/dashcd-block.js');
+    expect(DashcdBlock.safeParse({ overrides: { dev: { tiles: [{ markdown: 'x' }] } } }).success).toBe(false);
+    expect(DashcdBlock.safeParse({ overrides: { dev: { tiles: [{ name: '' }] } } }).success).toBe(false);
+    expect(DashcdBlock.parse({ overrides: { dev: { tiles: [{ name: 'A', markdown: 'x' }], dashboardMetadata: { owner: 'o' } } } })).toEqual({
+      overrides: { dev: { tiles: [{ name: 'A', markdown: 'x' }], dashboardMetadata: { owner: 'o' } } },
+    });
+  });
+});

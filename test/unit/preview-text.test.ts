@@ -35,6 +35,7 @@ describe('svg text helpers', () => {
     expect(wrap('abc', 0, 2)).toEqual([]);
     expect(wrap('abc', 1, 0)).toEqual([]);
     expect(wrap('abc', 1, 1)).toEqual(['…']);
+    expect(wrap(' aa bb ', 6, 2)).toEqual(['aa bb']);
   });
 
   it('reads markdown as a reader sees it', () => {
@@ -92,5 +93,7 @@ describe('plan pictures', () => {
     expect(previewLinksMarkdown(pictures, 'https://h/p')).toBe('\n**Layout previews**\n\n- [A\\*b \\[x\\] \\`y\\` z](https://h/p/dashboards_u.yaml.png)\n');
     expect(previewLinksMarkdown(pictures, 'https://h/p/', 'Pictures')).toBe('\n**Pictures**\n\n- [A\\*b \\[x\\] \\`y\\` z](https://h/p/dashboards_u.yaml.png)\n');
     expect(previewLinksMarkdown([], 'https://h/')).toBe('');
+    const two = planPictures(plan([update, { ...update, id: 'v', name: 'V', file: 'v.yaml' }]));
+    expect(previewLinksMarkdown(two, 'https://h')).toBe('\n**Layout previews**\n\n- [U](https://h/dashboards_u.yaml.png)\n- [V](https://h/v.yaml.png)\n');
   });
 });
