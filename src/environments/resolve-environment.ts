@@ -100,6 +100,7 @@ function withIds(files: readonly TemplateFile[], env: Environment, deps: Resolve
       fail(file, { path: layered.originOf(['id']), message: badId });
       return [];
     }
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: only narrows the type: any other raw (absent, null, '') parses to no id either
     const fromFile = typeof raw === 'string' && raw !== '' ? parseDashboardId(raw) : undefined;
     return [{ file, layered, id: fromFile ?? deps.deriveId(file.name), idSource: fromFile === undefined ? 'derived' : 'file' } satisfies Entry];
   });

@@ -72,6 +72,11 @@ describe('resolveEnvironment: the rest of a dashboard', () => {
     expect([markdown('dashboards/x/a.yaml'), markdown('dashboards/x/c.yaml')]).toEqual([deriveDashboardId('y/b.yaml'), deriveDashboardId('y/b.yaml')]);
   });
 
+  it('names the value of a template that fails, at the template', () => {
+    const { problems } = resolve({ 'a.yaml': board('', '"x ${{ values.meta.name.first }}"') });
+    expect(problems).toEqual(['dashboards/a.yaml dashboardMetadata.name: values.meta.name.first: values.meta.name has no members @meta.name']);
+  });
+
   it('does not deploy a file with a problem in its dashcd: block', () => {
     const { dashboards, problems } = resolve({ 'a.yaml': board('dashcd:\n  tiles:\n    Nope: { environments: [dev] }\n') });
     expect(problems).toEqual(['dashboards/a.yaml dashcd.tiles.Nope: no tile is named "Nope"']);

@@ -7,6 +7,13 @@ import { loadTemplates, parseTemplateFile } from '../../src/environments/load-te
 const NOT_A_DASHBOARD = 'not a dashboard: expected a mapping with dashboardMetadata and tiles';
 const BOARD = 'dashboardMetadata: { name: a, owner: o }\ntiles: []\n';
 
+describe('parseTemplateFile where the fast parser reads the file', () => {
+  it('refuses what is not a dashboard at the start of the file', () => {
+    expect(parseTemplateFile('a: 1\n')).toEqual({ problems: [{ line: 1, col: 1, path: '', message: NOT_A_DASHBOARD }] });
+    expect(parseTemplateFile(BOARD)).toEqual({ value: { dashboardMetadata: { name: 'a', owner: 'o' }, tiles: [] } });
+  });
+});
+
 describe('parseTemplateFile where the fast parser declines', () => {
   it('reads what only the full parser reads (anchors), as the same value', () => {
     expect(parseTemplateFile('dashboardMetadata: &m { name: a, owner: o }\ntiles: []\n')).toEqual({ value: { dashboardMetadata: { name: 'a', owner: 'o' }, tiles: [] } });
