@@ -23,6 +23,21 @@ describe('layout geometry', () => {
     expect(svg).toContain('width="800" height="230" viewBox="0 0 800 230"');
   });
 
+  it("gives a chart's sketch the box under the name and above the type line", () => {
+    const chart = { name: 'Load', tileType: 'DATA_EXPLORER', bounds: WIDE };
+    const tile = readPreviewDashboard(board([chart])).tiles[0];
+    if (!tile) throw new Error('no tile');
+    expect(renderLayoutSvg(board([chart]))).toContain(glyphSvg('line', { x: 21, y: 90, w: 756, h: 108 }, tile));
+  });
+
+  it("keeps a marked tile's type line only where it fits beside the badge", () => {
+    const tileAt = (left: number, width: number): unknown => ({ name: 'T', tileType: 'MARKDOWN', bounds: { top: 0, left, width, height: 304 }, markdown: 'x' });
+    // Drawn 101 px wide: 91 beside the margins, less the badge (42.1 + 4) leaves 44.9, room for the type; 99 px does not.
+    const marks = { marks: new Map([[0, 'added' as const]]) };
+    expect(renderLayoutSvg(board([tileAt(0, 206), tileAt(1330, 206)]), marks)).toMatch(/<g class="tile" data-tile="0"[^]*?class="tile-type"[^]*?<g class="tile" data-tile="1"/);
+    expect(renderLayoutSvg(board([tileAt(0, 202), tileAt(1334, 202)]), marks)).not.toMatch(/<g class="tile" data-tile="0"[^]*?class="tile-type"[^]*?<g class="tile" data-tile="1"/);
+  });
+
   it('puts a marked tall tile’s badge at its bottom right and keeps the type clear of it', () => {
     const svg = renderLayoutSvg(board([notes]), { marks: new Map([[0, 'added']]) });
     expect(svg).toContain('<g class="badge" data-tile="0"><rect x="736.9" y="202" width="42.1" height="15" rx="3" fill="#1a7f37"/><text x="740.9" y="213.5" font-size="11" font-weight="bold" fill="#ffffff">added</text></g>');
