@@ -307,6 +307,18 @@ describe('console sign-in', () => {
     });
   }
 
+  it('a sign-in whose client goes away midway leaves the listener answering', async () => {
+    const { port } = new URL(remote);
+    const gone = new Promise<void>((resolve) => {
+      const req = request({ host: '127.0.0.1', port, path: '/ui/login', method: 'POST', headers: { 'content-length': 100 } });
+      req.on('error', () => resolve());
+      req.write('token=', () => setImmediate(() => req.destroy()));
+      req.on('close', () => resolve());
+    });
+    await gone;
+    expect((await get(remote, '/ui', { token: devRead })).status).toBe(200);
+  });
+
   it('refuses a body announced past the limit before reading it, and a chunked one once it passes the limit', async () => {
     expect(await rawSignIn('token=x', LOGIN_BODY_LIMIT + 1)).toEqual({ status: 413, connection: 'close' });
     expect(await rawSignIn('x'.repeat(LOGIN_BODY_LIMIT + 1))).toEqual({ status: 413, connection: 'close' });
