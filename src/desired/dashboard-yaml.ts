@@ -1,4 +1,4 @@
-import { stringify } from 'yaml';
+import { exactYaml } from '../lib/exact-yaml.js';
 
 export { pinIds } from './pin-ids.js';
 
@@ -12,8 +12,8 @@ type Plain = Record<string, unknown>;
 /**
  * A live dashboard as a dashboard file, for `pull`: server-owned fields dropped (`metadata`,
  * `dashboardMetadata.popularity`), `id` kept, keys in a stable reading order (the well-known ones first, the rest
- * as the service sent them). Parsing the result gives back an equal value: no line folding (`lineWidth: 0`), no
- * anchors for repeated objects, and `yaml` quotes every string that would otherwise read as another type.
+ * as the service sent them). Parsing the result gives back an equal value (exactYaml), and `yaml` quotes every
+ * string that would otherwise read as another type.
  */
 export function toDashboardYaml(dashboard: unknown): string {
   if (!isPlain(dashboard)) throw new TypeError('toDashboardYaml expects a dashboard object');
@@ -22,7 +22,7 @@ export function toDashboardYaml(dashboard: unknown): string {
     dashboardMetadata: (value) => (isPlain(value) ? orderKeys(withoutPopularity(value), METADATA_KEYS) : value),
     tiles: (value) => (Array.isArray(value) ? value.map(orderTile) : value),
   });
-  return stringify(ordered, { lineWidth: 0, aliasDuplicateObjects: false });
+  return exactYaml(ordered);
 }
 
 function orderTile(tile: unknown): unknown {

@@ -1,4 +1,4 @@
-import { Document, Scalar, visit } from 'yaml';
+import { exactYaml } from '../lib/exact-yaml.js';
 import { DASHCD_KEY, DOCUMENT_KEY, type DocumentKind } from '../schema/document-content.js';
 
 type Plain = Record<string, unknown>;
@@ -37,23 +37,12 @@ export function documentFileValue(metadata: DocumentFileMetadata, content: Plain
 }
 
 /**
- * documentFileValue as YAML text. Parsing it gives back an equal value: no line folding (`lineWidth: 0`), no
- * anchors for repeated objects, `yaml` quotes every string that would read as another type (`"21"`, `"true"`), and
- * a string with a line of only blanks is written as a JSON string: as a block scalar `yaml` reads that line back
- * empty (a markdown tile's `" \n"` became `"\n"`).
+ * documentFileValue as YAML text. Parsing it gives back an equal value (exactYaml: a multi-line string no block
+ * scalar keeps, such as a markdown tile's `" \n"`, is written as a JSON string), and `yaml` quotes every string
+ * that would read as another type (`"21"`, `"true"`).
  */
 export function documentFileYaml(metadata: DocumentFileMetadata, content: Plain): string | undefined {
   const value = documentFileValue(metadata, content);
   if (value === undefined) return undefined;
-  const doc = new Document(value, { aliasDuplicateObjects: false });
-  visit(doc, {
-    Scalar(_, node) {
-      // Only strings hold line breaks; other scalars never match.
-      if (BLANK_LINE.test(String(node.value))) node.type = Scalar.QUOTE_DOUBLE;
-    },
-  });
-  return doc.toString({ lineWidth: 0, doubleQuotedAsJSON: true });
+  return exactYaml(value);
 }
-
-/** A line of spaces or tabs only, in a string of more than one line. */
-const BLANK_LINE = /(?:^|\n)[ \t]+(?:\n|$)/;

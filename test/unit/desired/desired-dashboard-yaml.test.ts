@@ -120,3 +120,15 @@ describe('toDashboardYaml', () => {
     expect(yaml).not.toMatch(/[&*]a1/);
   });
 });
+
+describe('toDashboardYaml keeps every string exactly', () => {
+  it('writes multi-line strings no block scalar reads back (a first line of spaces) double-quoted, and parses back to the same markdown', () => {
+    const texts = [' \n', '  \n', '\n \n', ' \n\n', ' \t\n', 'a\n \n', '## Title\n\nbody\n', 'x\n\n', 'trail \nx'];
+    const dashboard = { dashboardMetadata: { name: 'n', owner: 'o' }, tiles: texts.map((markdown, i) => ({ name: `t${i}`, tileType: 'MARKDOWN', markdown })) };
+    const yaml = toDashboardYaml(dashboard);
+    expect((parse(yaml) as typeof dashboard).tiles.map((tile) => tile.markdown)).toEqual(texts);
+    // Those a block keeps stay blocks, readable in a review.
+    expect(yaml).toContain('markdown: |\n      ## Title\n');
+    expect(yaml).toContain('markdown: " \\n"');
+  });
+});
