@@ -33,8 +33,23 @@ export type ApplyResult =
   | { kind: 'rejected'; invalid: RemoteViolation[] }
   | { kind: 'applied'; outcomes: ApplyOutcome[]; unchanged: number; skippedInvalid: RemoteViolation[] };
 
+/**
+ * What apply needs of a kind (kinds/kind.ts's `live`): where its items are written and deleted on a target. Declared
+ * structurally so apply depends on the shape, not on kinds/.
+ */
+export interface WritableKind {
+  live(api: ApiClient): {
+    put(id: string, body: unknown): Promise<'created' | 'updated'>;
+    remove(id: string): Promise<boolean>;
+  };
+}
+
+type LiveWrites = ReturnType<WritableKind['live']>;
+
 export interface ApplyDeps {
   api: ApiClient;
+  /** The kind the plan's items are: writes and deletes go through its `live(api)`. */
+  kind: WritableKind;
   log: Logger;
   concurrency: number;
   signal?: AbortSignal;
@@ -95,7 +110,8 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ApplyResul
   const skipInvalid = deps.validation === 'skip-invalid';
   if (invalid.length > 0 && !skipInvalid) return { kind: 'rejected', invalid };
   const rejected = new Set(invalid.map((v) => v.id));
-  const { api, log, concurrency } = deps;
+  const { log, concurrency } = deps;
+  const items = deps.kind.live(deps.api);
   // A rejected token fails every write the same way: stop starting new ones and let the caller report it once.
   const stop = new AbortController();
   const signal = deps.signal ? AbortSignal.any([deps.signal, stop.signal]) : stop.signal;
@@ -105,16 +121,16 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ApplyResul
       throw error;
     });
   const toWrite = writesOf(plan).filter((change) => !rejected.has(change.id));
-  const writes = await mapConcurrent(toWrite, concurrency, (change) => guarded(() => writeOne(change, bodyOf(change), api, log)), signal);
-  const deletes = await mapConcurrent(deletesOf(plan), concurrency, (orphan) => guarded(() => deleteOne(orphan, api, log)), signal);
+  const writes = await mapConcurrent(toWrite, concurrency, (change) => guarded(() => writeOne(change, bodyOf(change), items, log)), signal);
+  const deletes = await mapConcurrent(deletesOf(plan), concurrency, (orphan) => guarded(() => deleteOne(orphan, items, log)), signal);
   const outcomes = [...writes, ...deletes].filter((o): o is ApplyOutcome => o !== undefined);
   return { kind: 'applied', outcomes, unchanged: plan.summary.unchanged, skippedInvalid: invalid };
 }
 
-async function writeOne(change: WriteChange, body: string, api: ApiClient, log: Logger): Promise<ApplyOutcome> {
+async function writeOne(change: WriteChange, body: string, items: LiveWrites, log: Logger): Promise<ApplyOutcome> {
   const { action, id, name, file } = change;
   try {
-    const done = doneAction(action, await api.dashboards.put(id, body));
+    const done = doneAction(action, await items.put(id, body));
     log.info({ id, file, action: done }, WRITTEN[done]);
     return { action: done, id, name, file, status: 'applied' };
   } catch (error) {
@@ -133,10 +149,10 @@ export function doneAction(planned: WriteChange['action'], answer: 'created' | '
   return planned === 'create' ? 'update' : planned;
 }
 
-async function deleteOne(orphan: DeleteChange, api: ApiClient, log: Logger): Promise<ApplyOutcome> {
+async function deleteOne(orphan: DeleteChange, items: LiveWrites, log: Logger): Promise<ApplyOutcome> {
   const { id, name } = orphan;
   try {
-    if (!(await api.dashboards.remove(id))) {
+    if (!(await items.remove(id))) {
       log.info({ id, name, action: 'delete' }, 'orphan dashboard already gone');
       return { action: 'delete', id, name, status: 'deleted', alreadyGone: true };
     }

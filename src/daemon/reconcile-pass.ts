@@ -172,7 +172,7 @@ class PassRun {
     }
     if (full) this.noteRefusal(plan.prune.refused);
     // A refused prune still writes: deletesOf() leaves the plan's deletions out (apply-plan.ts).
-    const result = await applyPlan(plan, { api: deps.planContext.api, log, concurrency: deps.planContext.concurrency, validation: 'skip-invalid', ...(signal ? { signal } : {}) });
+    const result = await applyPlan(plan, { api: deps.planContext.api, kind: classicDashboards, log, concurrency: deps.planContext.concurrency, validation: 'skip-invalid', ...(signal ? { signal } : {}) });
     if (result.kind === 'rejected') throw new Error('unreachable: skip-invalid never rejects');
     signal?.throwIfAborted();
     const rejected = new Map(result.skippedInvalid.map((v) => [v.id, v.message]));

@@ -1,4 +1,5 @@
 import { applyPlan, countOutcomes, type ApplyOutcome, type ApplyResult, type RemoteViolation } from '../../apply/apply-plan.js';
+import { classicDashboards } from '../../kinds/classic-dashboards.js';
 import type { PlanDashboardsResult } from '../../reconcile/plan-dashboards.js';
 import { applyEnvironments } from '../apply-environments.js';
 import { defineCommand, stringFlag, type CommandIo } from '../command.js';
@@ -66,7 +67,7 @@ async function applyPlanned(
   const { plan } = planned;
   io.stdout.write(renderPlanText(plan, { color: colorFor(io.stdout, io.env) }));
   if (plan.prune.refused !== undefined) throw new CliError(`${plan.prune.refused}; nothing was written`, ExitCode.InvalidDesiredState);
-  const result = await applyPlan(plan, { api: target.client, log: io.log, concurrency, signal: io.signal });
+  const result = await applyPlan(plan, { api: target.client, kind: classicDashboards, log: io.log, concurrency, signal: io.signal });
   if (result.kind === 'rejected') return reportRejected(result.invalid, io);
   return reportApplied(result, { target: target.label, started }, io);
 }
