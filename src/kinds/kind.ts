@@ -61,7 +61,7 @@ export interface Kind<Body, Live, Id extends string = string> {
   /** Ownership: whether a live item carries dashcd's mark (only those are ever pruned). */
   isOwned(live: Live, mark: string): boolean;
   /** What apply writes: the body with the mark added once (the input is not modified). */
-  withOwnership(body: Live, mark: string): Live;
+  withOwnership<T extends Live>(body: T, mark: string): T;
   /**
    * The compared form: the value a plan compares, the same for a file's body and a live item when they mean the
    * same (server-owned members and `ignore` paths dropped, what the service fills in on read filled in on both).

@@ -3,8 +3,6 @@ import type { GitInfo } from '../desired/git-info.js';
 import type { Dashboard, LiveDashboard } from '../schema/dashboard.js';
 import { diffJson, jsonEqual } from './diff.js';
 import { compareCodeUnits, type JsonValue } from './json-value.js';
-import { normalizeForCompare, type NormalizeOptions } from './normalize.js';
-import { isOwned, withOwnershipTag } from './ownership.js';
 import { pruneRefusal } from './prune-guard.js';
 
 /**
@@ -30,8 +28,8 @@ interface PatchedWrite {
   file: string;
   desired: Dashboard;
   /**
-   * RFC 6902, live → desired, over normalised values (normalize.ts): what would change, not the write body.
-   * Applies in order to the normalised live dashboard (diff.ts); indexes of kept and added items are the file's.
+   * RFC 6902, live → desired, over the kind's compared forms (CompareRules): what would change, not the write body.
+   * Applies in order to the live dashboard's compared form (diff.ts); indexes of kept and added items are the file's.
    */
   patch: Operation[];
   /** `before[i]`: the live value `patch[i]` replaces or removes (null for `add`), to show "old → new". */
@@ -80,6 +78,7 @@ export interface BuildPlanInput {
   liveOwned: readonly { id: string; name: string; owner?: string }[];
   ownershipTag: string;
   ignore: readonly string[];
+  kind: ComparedKind;
   target: string;
   git?: GitInfo;
   /** `partial`: only some files are being reconciled (the daemon), so absence from `desired` says nothing. */
@@ -90,10 +89,21 @@ export interface BuildPlanInput {
 
 export const ACTION_ORDER: readonly PlanAction[] = ['create', 'adopt', 'update', 'delete', 'unchanged', 'orphan'];
 
+/**
+ * What a plan asks of the kind its items are (kinds/kind.ts): the compared form and the ownership mark. Declared
+ * structurally so plan/ never imports kinds/ and never knows which kind it compares.
+ */
+export interface ComparedKind {
+  comparedForm(value: unknown, ignore: readonly string[]): JsonValue;
+  isOwned(live: LiveDashboard, mark: string): boolean;
+  withOwnership<T extends LiveDashboard>(body: T, mark: string): T;
+}
+
 /** The rules every dashboard of one plan is compared under. */
 export interface CompareRules {
   ownershipTag: string;
   ignore: readonly string[];
+  kind: ComparedKind;
 }
 
 /** Pure and synchronous: desired + live in, a serialisable plan out. */
@@ -105,7 +115,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
  * The plan from one change per desired file (planDashboard's, in any order), adding the orphans. Callers that
  * compare as each live dashboard arrives (reconcile/plan-against-live.ts) use it so they never hold all of them.
  */
-export function assemblePlan(input: Omit<BuildPlanInput, 'live'>, desiredChanges: readonly PlanChange[]): Plan {
+export function assemblePlan(input: Omit<BuildPlanInput, 'live' | 'kind'>, desiredChanges: readonly PlanChange[]): Plan {
   const changes = [...desiredChanges];
   const scope = input.scope ?? 'full';
   // Only a full scope prunes: absence from a partial one says nothing.
@@ -131,24 +141,23 @@ export function hasChanges(plan: Plan): boolean {
 /** One desired file against its live dashboard (undefined: none with its id). */
 export function planDashboard(desired: DesiredInput, live: LiveDashboard | undefined, rules: CompareRules): PlanChange {
   const { id, name, file } = desired;
-  const tag = rules.ownershipTag;
-  const options: NormalizeOptions = { ignore: rules.ignore };
-  const written = bodyToWrite(desired, tag);
+  const { ownershipTag: tag, ignore, kind } = rules;
+  const written = bodyToWrite(desired, tag, kind);
   if (!live) return { action: 'create', id, name, file, desired: written };
   // A live dashboard without the tag was made elsewhere (or pulled): writing it is a takeover the reviewer must see,
   // even when the content is equal, since from then on prune may delete it. Its patch includes the tag.
-  if (!isOwned(live, tag)) return { action: 'adopt', id, name, file, desired: written, ...diffJson(normalizeForCompare(live, options), normalizeForCompare(written, options)) };
+  if (!kind.isOwned(live, tag)) return { action: 'adopt', id, name, file, desired: written, ...diffJson(kind.comparedForm(live, ignore), kind.comparedForm(written, ignore)) };
   // Stryker disable next-line ConditionalExpression: speed only; the normalised diff of the same content is empty too
   if (sameContent(live, written)) return { action: 'unchanged', id, name, file };
-  const { patch, before } = diffJson(normalizeForCompare(live, options), normalizeForCompare(written, options));
+  const { patch, before } = diffJson(kind.comparedForm(live, ignore), kind.comparedForm(written, ignore));
   if (patch.length === 0) return { action: 'unchanged', id, name, file };
   return { action: 'update', id, name, file, desired: written, patch, before };
 }
 
 /**
- * Equal data apart from the members normalisation drops anyway (`id`, `metadata`) normalises to equal values,
- * since normalizeForCompare depends on the value only: so a live dashboard that is exactly what apply wrote (the
- * embedded server, or any target that adds nothing) is unchanged without normalising either side.
+ * Equal data apart from the members the compared form drops anyway (`id`, `metadata`) has equal compared forms,
+ * since a kind's comparedForm depends on the value only: so a live dashboard that is exactly what apply wrote (the
+ * embedded server, or any target that adds nothing) is unchanged without computing either side's.
  */
 // Stryker disable next-line BlockStatement: speed only (see planDashboard); answering nothing sends every dashboard to the diff
 function sameContent(live: LiveDashboard, written: Dashboard): boolean {
@@ -158,8 +167,8 @@ function sameContent(live: LiveDashboard, written: Dashboard): boolean {
 }
 
 /** The PUT body: the id first (as the real service's clients send it), then the file's body with the tag. */
-function bodyToWrite(desired: DesiredInput, tag: string): Dashboard {
-  const { id: _fileId, metadata: _serverOwned, ...body } = withOwnershipTag(desired.body, tag);
+function bodyToWrite(desired: DesiredInput, tag: string, kind: ComparedKind): Dashboard {
+  const { id: _fileId, metadata: _serverOwned, ...body } = kind.withOwnership(desired.body, tag);
   return { id: desired.id, ...body };
 }
 

@@ -8,7 +8,7 @@ import { loadDesired, type DesiredDashboard } from '../desired/load-desired.js';
 import { mapConcurrent } from '../lib/concurrency.js';
 import { writeFileDurable } from '../lib/durable-file.js';
 import { normalizeForCompare } from '../plan/normalize.js';
-import { planDashboard } from '../plan/build-plan.js';
+import { planDashboard, type ComparedKind } from '../plan/build-plan.js';
 import { withoutOwnershipTag } from '../plan/ownership.js';
 import type { Dashboard, LiveDashboard } from '../schema/dashboard.js';
 import { shownPath } from '../lib/shown-path.js';
@@ -35,6 +35,8 @@ export interface PullOptions {
   force: boolean;
   ownershipTag: string;
   ignore: readonly string[];
+  /** The kind pulled dashboards are compared as, for `adopt` (its compared form and ownership mark). */
+  kind: ComparedKind;
   /**
    * Pulling from one environment of dashcd.yaml: the dashboards its files give there (ids as that environment
    * resolves them, values applied), and per file what its templates use. Without it the files are read as they are.
@@ -89,7 +91,7 @@ export async function pullDashboards(options: PullOptions): Promise<PullOutcome[
  * ownership is recorded where apply records it, on the live dashboard.
  */
 async function adoptPulled(outcome: Extract<PullOutcome, { status: 'written' | 'up-to-date' }>, body: Dashboard, live: LiveDashboard, options: PullOptions): Promise<PullOutcome> {
-  const change = planDashboard({ id: outcome.id, file: outcome.file, name: body.dashboardMetadata.name, body }, live, { ownershipTag: options.ownershipTag, ignore: options.ignore });
+  const change = planDashboard({ id: outcome.id, file: outcome.file, name: body.dashboardMetadata.name, body }, live, { ownershipTag: options.ownershipTag, ignore: options.ignore, kind: options.kind });
   if (change.action !== 'adopt') return outcome;
   await options.api.dashboards.put(change.id, change.desired);
   return { ...outcome, adopted: true };

@@ -1,6 +1,7 @@
 import type { ApiClient } from '../client/api-client.js';
 import type { DesiredDashboard } from '../desired/load-desired.js';
 import type { CompareRules, DesiredInput, PlanChange } from '../plan/build-plan.js';
+import { compareRules } from './compare-rules.js';
 import type { CheckedFiles } from './desired-state.js';
 import { readAndPlan, type EarlyChanges } from './plan-against-live.js';
 
@@ -62,8 +63,8 @@ export class EarlyPlans implements EarlyChanges, CheckedFiles {
   }
 
   /** dashcd.yaml's rules (its ownership tag and ignored paths) are what the plan compares under. */
-  begin(rules: CompareRules): void {
-    this.rules = rules;
+  begin(config: Parameters<typeof compareRules>[0]): void {
+    this.rules = compareRules(config);
   }
 
   checked(dashboard: DesiredDashboard | undefined): void {

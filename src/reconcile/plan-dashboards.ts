@@ -4,7 +4,8 @@ import type { Diagnostic } from '../desired/diagnostic.js';
 import type { GitInfo } from '../desired/git-info.js';
 import type { DesiredCache, DesiredResult } from '../desired/load-desired.js';
 import type { Logger } from '../lib/logger.js';
-import { assemblePlan, type CompareRules, type Plan } from '../plan/build-plan.js';
+import { assemblePlan, type Plan } from '../plan/build-plan.js';
+import { compareRules } from './compare-rules.js';
 import { loadEnvironmentState, loadFolderState, type DesiredState } from './desired-state.js';
 import { withEarlyPlans } from './early-plans.js';
 import { planAgainstLive, type EarlyChanges } from './plan-against-live.js';
@@ -69,10 +70,6 @@ export async function planDashboards(ctx: PlanContext, options: PlanOptions = {}
 export async function planEnvironment(name: string, ctx: PlanContext, options: PlanOptions = {}): Promise<PlanDashboardsResult> {
   const read = await loadEnvironmentState(ctx, name, options.only);
   return read.kind === 'invalid' ? read : planLoaded(ctx, read.state, options);
-}
-
-function compareRules(config: ProjectConfig): CompareRules {
-  return { ownershipTag: config.ownershipTag, ignore: config.ignore };
 }
 
 /**

@@ -4,6 +4,7 @@ import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { classicDashboards } from '../../src/kinds/classic-dashboards.js';
 import { createApiClient, type ApiClient } from '../../src/client/api-client.js';
 import { TransportError } from '../../src/client/errors.js';
 import { loadProjectConfigFor } from '../../src/config/project-config.js';
@@ -195,7 +196,7 @@ describe('readAndPlan', () => {
       },
       bodyJson,
     });
-    const rules = { ownershipTag: DEFAULT_OWNERSHIP_TAG, ignore: [] };
+    const rules = { ownershipTag: DEFAULT_OWNERSHIP_TAG, ignore: [], kind: classicDashboards };
 
     expect(await readAndPlan(undecodable(JSON.stringify(b)), { api, rules })).toEqual({ action: 'unchanged', id: id(1), name: 'D1', file: 'a.json' });
     await expect(readAndPlan(undecodable(JSON.stringify(body(1, 'y'))), { api, rules })).rejects.toThrow('decoded');
@@ -207,7 +208,7 @@ describe('readAndPlan', () => {
 describe('EarlyPlans', () => {
   it('hands out an early change only for the same file, id and body, once', async () => {
     const api = client();
-    const early = new EarlyPlans({ api, rules: { ownershipTag: DEFAULT_OWNERSHIP_TAG, ignore: [] }, concurrency: 2 });
+    const early = new EarlyPlans({ api, rules: { ownershipTag: DEFAULT_OWNERSHIP_TAG, ignore: [], kind: classicDashboards }, concurrency: 2 });
     const b = body(1, 'x');
     const offered = { id: id(1), file: 'a.json', name: 'D1', body: b, bodyJson: JSON.stringify(b) };
     early.offer(offered);
@@ -221,7 +222,7 @@ describe('EarlyPlans', () => {
 
   it('settles reads still queued as not read when stopped, and starts none after', async () => {
     const api = client();
-    const early = new EarlyPlans({ api, rules: { ownershipTag: DEFAULT_OWNERSHIP_TAG, ignore: [] }, concurrency: 1 });
+    const early = new EarlyPlans({ api, rules: { ownershipTag: DEFAULT_OWNERSHIP_TAG, ignore: [], kind: classicDashboards }, concurrency: 1 });
     const offers = [1, 2, 3].map((n) => ({ id: id(n), file: `d${n}.json`, name: `D${n}`, body: body(n, 'x'), bodyJson: JSON.stringify(body(n, 'x')) }));
     for (const offer of offers) early.offer(offer);
     const changes = offers.map((offer) => early.take(offer));

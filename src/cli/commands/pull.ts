@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pullDashboards, type PullOutcome } from '../../pull/pull-dashboards.js';
+import { classicDashboards } from '../../kinds/classic-dashboards.js';
 import { parseDashboardId } from '../../schema/ids.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo } from '../command.js';
 import { printDiagnostics } from '../diagnostics-output.js';
@@ -72,6 +73,7 @@ export const pullCommand = defineCommand({
         adopt: booleanFlag(flags, 'adopt'),
         ownershipTag: config.ownershipTag,
         ignore: config.ignore,
+        kind: classicDashboards,
         signal: io.signal,
         ...(environment ? { environment } : {}),
       });

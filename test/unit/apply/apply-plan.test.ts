@@ -44,7 +44,7 @@ afterEach(async () => {
 });
 
 async function planFor(items: DesiredInput[], prune?: { maxDelete: number }): Promise<Plan> {
-  const rules = { ownershipTag: DEFAULT_OWNERSHIP_TAG, ignore: [] };
+  const rules = { ownershipTag: DEFAULT_OWNERSHIP_TAG, ignore: [], kind: classicDashboards };
   const live = await planAgainstLive(items, { api, rules, concurrency: 4, withOwned: true });
   return assemblePlan({ desired: items, liveOwned: live.owned, ...rules, target: 'test', ...(prune ? { prune } : {}) }, live.changes);
 }

@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { classicDashboards } from '../../../src/kinds/classic-dashboards.js';
 import { colorFor } from '../../../src/cli/render/colors.js';
 import { COMMENT_LIMIT } from '../../../src/cli/render/markdown-budget.js';
 import { renderPlanMarkdown } from '../../../src/cli/render/render-markdown.js';
@@ -32,6 +33,7 @@ function movedTilesPlan(count: number): Plan {
     liveOwned: [],
     ownershipTag: TAG,
     ignore: [],
+    kind: classicDashboards,
     target: 'https://abc123.live.dynatrace.com',
   });
 }
@@ -94,6 +96,7 @@ describe('colours', () => {
       liveOwned: [{ id: idOf(3), name: 'Gone' }, { id: idOf(4), name: 'Also gone' }],
       ownershipTag: TAG,
       ignore: [],
+      kind: classicDashboards,
       target: 't',
       prune: { maxDelete: 5 },
     });

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { classicDashboards } from '../../../src/kinds/classic-dashboards.js';
 import { createApiClient, type ApiClient } from '../../../src/client/api-client.js';
 import { buildPlan, type DesiredInput } from '../../../src/plan/build-plan.js';
 import { DEFAULT_OWNERSHIP_TAG } from '../../../src/plan/ownership.js';
@@ -6,7 +7,7 @@ import { planAgainstLive } from '../../../src/reconcile/plan-against-live.js';
 import type { Dashboard, LiveDashboard } from '../../../src/schema/dashboard.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 
-const rules = { ownershipTag: DEFAULT_OWNERSHIP_TAG, ignore: [] };
+const rules = { ownershipTag: DEFAULT_OWNERSHIP_TAG, ignore: [], kind: classicDashboards };
 
 function dashboard(name: string, markdown: string, tags: string[] = [DEFAULT_OWNERSHIP_TAG]): Dashboard {
   return {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { classicDashboards } from '../../../src/kinds/classic-dashboards.js';
 import { buildPlan, hasChanges, type BuildPlanInput, type DesiredInput, type PlanChange } from '../../../src/plan/build-plan.js';
 import { DEFAULT_OWNERSHIP_TAG, isOwned, withOwnershipTag, withoutOwnershipTag } from '../../../src/plan/ownership.js';
 import type { Dashboard } from '../../../src/schema/dashboard.js';
@@ -37,7 +38,7 @@ function asLive(id: string, body: Dashboard): Dashboard {
 }
 
 function plan(overrides: Partial<BuildPlanInput>) {
-  return buildPlan({ desired: [], live: new Map(), liveOwned: [], ownershipTag: TAG, ignore: [], target: 'http://t', ...overrides });
+  return buildPlan({ desired: [], live: new Map(), liveOwned: [], ownershipTag: TAG, ignore: [], kind: classicDashboards, target: 'http://t', ...overrides });
 }
 
 const TILES = ['Title', 'Hosts', 'Memory', 'CPU'];

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import jsonpatch, { type Operation } from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
+import { classicDashboards } from '../../../src/kinds/classic-dashboards.js';
 import { patchLines } from '../../../src/plan/patch-lines.js';
 import { buildPlan, type PlanChange } from '../../../src/plan/build-plan.js';
 import { normalizeForCompare } from '../../../src/plan/normalize.js';
@@ -173,6 +174,7 @@ function planOne(live: LiveDashboard, body: Dashboard): PlanChange {
     liveOwned: [],
     ownershipTag: TAG,
     ignore: [],
+    kind: classicDashboards,
     target: 't',
   });
   return plan.changes[0] as PlanChange;

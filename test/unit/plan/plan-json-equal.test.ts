@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { classicDashboards } from '../../../src/kinds/classic-dashboards.js';
 import { buildPlan } from '../../../src/plan/build-plan.js';
 import { diffJson, jsonEqual } from '../../../src/plan/diff.js';
 import { sortKeysDeep, toJsonValue, type JsonValue } from '../../../src/plan/json-value.js';
@@ -66,7 +67,7 @@ describe('buildPlan on a live dashboard that is exactly what apply wrote', () =>
     tiles: [{ name: 'm', tileType: 'MARKDOWN', configured: true, bounds: { top: 0, left: 0, width: 1, height: 1 }, markdown: 'x' }],
   } as unknown as Dashboard;
   const plan = (live: unknown) =>
-    buildPlan({ desired: [{ id: ID, file: 'f.yaml', name: 'n', body }], live: new Map([[ID, live as Dashboard]]), liveOwned: [], ownershipTag: TAG, ignore: [], target: 't' });
+    buildPlan({ desired: [{ id: ID, file: 'f.yaml', name: 'n', body }], live: new Map([[ID, live as Dashboard]]), liveOwned: [], ownershipTag: TAG, ignore: [], kind: classicDashboards, target: 't' });
 
   it('is unchanged whatever the key order, id case and server metadata', () => {
     const live = {

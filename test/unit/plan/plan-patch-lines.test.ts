@@ -1,5 +1,6 @@
 import type { Operation } from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
+import { classicDashboards } from '../../../src/kinds/classic-dashboards.js';
 import { buildPlan, type PlanChange, type PlanSummary } from '../../../src/plan/build-plan.js';
 import type { JsonValue } from '../../../src/plan/json-value.js';
 import type { Dashboard } from '../../../src/schema/dashboard.js';
@@ -85,7 +86,7 @@ describe('patchLines of added values: the file\'s own members', () => {
   const board = (tiles: object[]): Dashboard => ({ dashboardMetadata: { name: 'Hosts', owner: 'ops', tags: ['dashcd'] }, tiles }) as Dashboard;
 
   function planned(live: object[], desired: object[]): PatchedChange {
-    const plan = buildPlan({ desired: [{ id: ID, file: 'd.yaml', name: 'Hosts', body: board(desired) }], live: new Map([[ID, { ...board(live), id: ID }]]), liveOwned: [], ownershipTag: 'dashcd', ignore: [], target: 't' });
+    const plan = buildPlan({ desired: [{ id: ID, file: 'd.yaml', name: 'Hosts', body: board(desired) }], live: new Map([[ID, { ...board(live), id: ID }]]), liveOwned: [], ownershipTag: 'dashcd', ignore: [], kind: classicDashboards, target: 't' });
     const change = plan.changes[0];
     if (change?.action !== 'update') throw new Error(`expected an update, got ${change?.action}`);
     return change;

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import jsonpatch from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
+import { classicDashboards } from '../../../src/kinds/classic-dashboards.js';
 import { buildPlan } from '../../../src/plan/build-plan.js';
 import { normalizeForCompare } from '../../../src/plan/normalize.js';
 import { withOwnershipTag } from '../../../src/plan/ownership.js';
@@ -48,6 +49,7 @@ describe('plan patches (property)', () => {
           liveOwned: [],
           ownershipTag: TAG,
           ignore: [],
+          kind: classicDashboards,
           target: 't',
         }).changes;
         const from = normalizeForCompare(live, none) as object;
@@ -81,6 +83,7 @@ describe('plan patches (property)', () => {
           liveOwned: [],
           ownershipTag: TAG,
           ignore: [],
+          kind: classicDashboards,
           target: 't',
         }).changes;
         if (change?.action !== 'update' && change?.action !== 'adopt') return;

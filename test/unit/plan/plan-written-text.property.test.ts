@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { classicDashboards } from '../../../src/kinds/classic-dashboards.js';
 import { planDashboard, type DesiredInput } from '../../../src/plan/build-plan.js';
 import { isWrittenText } from '../../../src/plan/written-text.js';
 import { withOwnershipTag } from '../../../src/plan/ownership.js';
@@ -7,7 +8,7 @@ import type { Dashboard, LiveDashboard } from '../../../src/schema/dashboard.js'
 
 const ID = '11111111-1111-4111-8111-111111111111';
 const TAG = 'managed-by:dashcd';
-const RULES = { ownershipTag: TAG, ignore: [] };
+const RULES = { ownershipTag: TAG, ignore: [], kind: classicDashboards };
 
 const tileArb = fc.record(
   {

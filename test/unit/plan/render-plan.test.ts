@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { classicDashboards } from '../../../src/kinds/classic-dashboards.js';
 import { formatValue, patchLines, pointerToPath } from '../../../src/plan/patch-lines.js';
 import { renderPlanJson } from '../../../src/cli/render/render-json.js';
 import { renderPlanMarkdown } from '../../../src/cli/render/render-markdown.js';
@@ -35,6 +36,7 @@ function samplePlan(git: GitInfo | null = GIT): Plan {
     liveOwned: [{ id: ID_ORPHAN, name: 'Old one', owner: 'bob' }, { id: ID_EDIT, name: 'Hosts' }],
     ownershipTag: TAG,
     ignore: [],
+    kind: classicDashboards,
     target: 'http://127.0.0.1:4000/e/local',
     ...(git ? { git } : {}),
   });

@@ -1,5 +1,6 @@
 import type { Operation } from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
+import { classicDashboards } from '../../../src/kinds/classic-dashboards.js';
 import { buildPlan, type PlanChange } from '../../../src/plan/build-plan.js';
 import { normalizeForCompare } from '../../../src/plan/normalize.js';
 import { DEFAULT_OWNERSHIP_TAG } from '../../../src/plan/ownership.js';
@@ -19,7 +20,7 @@ const LIVE = board('Hosts', [tile('Title', 0), tile('Gone', 76), tile('Moves', 1
 const DESIRED = board('Hosts v2', [tile('Title', 0), tile('Moves', 152, 380), { ...tile('Edited', 228), markdown: 'new text' }, tile('Grows', 304, 0, 608), tile('Both', 418, 38, 380), tile('New', 494)]);
 
 function update(live: Dashboard, desired: Dashboard): Extract<PlanChange, { action: 'update' }> {
-  const plan = buildPlan({ desired: [{ id: ID, file: 'd.yaml', name: 'Hosts', body: desired }], live: new Map([[ID, { ...live, id: ID }]]), liveOwned: [], ownershipTag: DEFAULT_OWNERSHIP_TAG, ignore: [], target: 't' });
+  const plan = buildPlan({ desired: [{ id: ID, file: 'd.yaml', name: 'Hosts', body: desired }], live: new Map([[ID, { ...live, id: ID }]]), liveOwned: [], ownershipTag: DEFAULT_OWNERSHIP_TAG, ignore: [], kind: classicDashboards, target: 't' });
   const change = plan.changes[0];
   if (change?.action !== 'update') throw new Error('expected an update');
   return change;
@@ -144,7 +145,7 @@ describe('before/after picture', () => {
     expect(svg).toContain('>new dashboard</text>');
     expect(svg).not.toMatch(/no changes|>diff</);
     expect(svg).not.toContain('class="legend"');
-    const plan = buildPlan({ desired: [{ id: ID, file: 'd.yaml', name: 'Hosts', body: DESIRED }], live: new Map(), liveOwned: [], ownershipTag: DEFAULT_OWNERSHIP_TAG, ignore: [], target: 't' });
+    const plan = buildPlan({ desired: [{ id: ID, file: 'd.yaml', name: 'Hosts', body: DESIRED }], live: new Map(), liveOwned: [], ownershipTag: DEFAULT_OWNERSHIP_TAG, ignore: [], kind: classicDashboards, target: 't' });
     expect(planPictures(plan).map((p) => [p.fileName, p.svg.includes('>new dashboard</text>')])).toEqual([['d.yaml.png', true]]);
   });
 
