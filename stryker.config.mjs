@@ -68,6 +68,8 @@ export default {
     'src/server/feed/index-query.ts',
     // The one pass every JSON body takes before JSON.parse, and the canonical layout a PUT is stored from: pure.
     'src/server/http/plain-json.ts',
+    // The YAML pull writes: every string parses back exactly.
+    'src/lib/exact-yaml.ts',
     // Authorisation decisions (issue 31): the API's token check, the console's, the webhook's and the daemon's
     // allow-list of targets and token variables.
     'src/server/http/authenticate.ts',
