@@ -7,7 +7,6 @@ import { toDashboardYaml } from '../desired/dashboard-yaml.js';
 import { loadDesired, type DesiredDashboard } from '../desired/load-desired.js';
 import { mapConcurrent } from '../lib/concurrency.js';
 import { writeFileDurable } from '../lib/durable-file.js';
-import { normalizeForCompare } from '../plan/normalize.js';
 import { planDashboard, type ComparedKind } from '../plan/build-plan.js';
 import { withoutOwnershipTag } from '../plan/ownership.js';
 import type { Dashboard, LiveDashboard } from '../schema/dashboard.js';
@@ -35,7 +34,7 @@ export interface PullOptions {
   force: boolean;
   ownershipTag: string;
   ignore: readonly string[];
-  /** The kind pulled dashboards are compared as, for `adopt` (its compared form and ownership mark). */
+  /** The kind pulled dashboards are compared as: a file's and its live dashboard's compared forms, the ownership mark. */
   kind: ComparedKind;
   /**
    * Pulling from one environment of dashcd.yaml: the dashboards its files give there (ids as that environment
@@ -101,8 +100,8 @@ async function refreshFile(local: DesiredDashboard, pulled: LiveDashboard, optio
   const { id, file } = local;
   const path = resolve(options.cwd, file);
   const same = isDeepStrictEqual(
-    normalizeForCompare(local.body, { ignore: options.ignore }),
-    normalizeForCompare(pulled, { ignore: options.ignore }),
+    options.kind.comparedForm(local.body, options.ignore),
+    options.kind.comparedForm(pulled, options.ignore),
   );
   const uses = options.environment?.uses.get(file) ?? [];
   // A templated file meaning the same as live is left alone even with --force: rewriting it would only lose values.
