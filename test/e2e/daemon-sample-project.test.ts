@@ -45,5 +45,11 @@ describe('npm start: the sample project in three environments', () => {
     expect(lasting.code, lasting.stderr).toBe(0);
     const curl = /curl -s -H "Authorization: Api-Token [^"]+" (\S+)/.exec(banner)?.[1] ?? '';
     expect((await api(curl, { token: lasting.stdout.trim().split('\n').pop() ?? '' })).status).toBe(200);
+
+    // The banner's console link opens the console, listing the sample's environments.
+    const consoleUrl = /Console: +(\S+)/.exec(banner)?.[1] ?? '';
+    const page = await fetch(consoleUrl);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/dev[\s\S]*staging[\s\S]*prod/);
   });
 });

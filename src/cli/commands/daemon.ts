@@ -184,6 +184,11 @@ export function readyBanner(ready: DaemonReady): string {
       `            (a token for this run only; make lasting ones with: dashcd token create${envArg(ready.api.envUrl)} --scopes ReadConfig)`,
     );
   }
-  lines.push(`  Status:   ${ready.statusUrl}/status   Health: ${ready.statusUrl}/healthz   Metrics: ${ready.statusUrl}/metrics`, '  Stop:     Ctrl-C', '');
+  lines.push(
+    `  Console:  ${ready.statusUrl}/ui   (read-only: each environment's dashboards, their sync state, drift and events)`,
+    `  Status:   ${ready.statusUrl}/status   Health: ${ready.statusUrl}/healthz   Metrics: ${ready.statusUrl}/metrics`,
+    '  Stop:     Ctrl-C',
+    '',
+  );
   return `${lines.join('\n')}\n`;
 }
