@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, rename } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -329,6 +329,22 @@ describe('documents: bad input is a 4xx with the envelope, never a 5xx', () => {
     await waitFor(async () => !(await uploads()).includes(upload), { what: 'the cut upload to be discarded' });
     expect(captured.lines.filter((line) => line.msg === 'document request failed')).toEqual([]);
     expect((await documentCall(`${docs}/documents`, token)).status).toBe(200);
+  });
+
+  it('a disk fault while the body is still arriving is a logged 500, not blamed on the client as a cut-off body', async () => {
+    const contentDir = join(server.dataDir, 'env', 'local', 'documents', 'content');
+    const aside = `${contentDir}-aside`;
+    expect((await documentCall(`${docs}/documents`, token)).status).toBe(200);
+    await rename(contentDir, aside);
+    try {
+      const response = await create({ name: 'no disk', type: 'blob', content: { bytes: Buffer.alloc(8 * 1024 * 1024, 0x61), contentType: 'application/octet-stream' } }).catch((error: unknown) => error);
+      if (response instanceof Error) expect(response.message).toMatch(/EPIPE|ECONNRESET|socket hang up/);
+      else expectPlatformError(response as RawResponse, 500, /errorRef/);
+      await waitFor(() => captured.lines.some((line) => line.msg === 'document request failed'), { what: 'the fault to be logged' });
+    } finally {
+      await rename(aside, contentDir);
+      captured.lines.length = 0;
+    }
   });
 
   it('404 for ids that cannot exist and unknown environments; 405 for a method the path lacks', async () => {

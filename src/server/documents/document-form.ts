@@ -70,8 +70,9 @@ async function readDocumentForm(req: IncomingMessage, upload: () => ContentUploa
   } catch (error) {
     await (content as { upload: ContentUpload } | undefined)?.upload.discard();
     if (error instanceof MultipartError) throw new HttpError(400, `Malformed multipart/form-data body: ${error.message}`);
-    // The client went away mid-body: nobody reads the answer, and it is no server fault to log.
-    if (!(error instanceof HttpError) && !req.complete) throw new HttpError(400, 'The request body was cut off before its end.');
+    // The client went away mid-body (node:http's `aborted`, ECONNRESET): nobody reads the answer, and it is no server
+    // fault to log. Any other error while the body still arrives (the disk failing the upload) is the server's.
+    if (!req.complete && (error as NodeJS.ErrnoException | undefined)?.code === 'ECONNRESET') throw new HttpError(400, 'The request body was cut off before its end.');
     throw error;
   }
   return { text, content };
