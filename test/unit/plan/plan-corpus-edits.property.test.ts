@@ -3,16 +3,13 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import jsonpatch, { type Operation } from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
-import { classicDashboards } from '../../../src/kinds/classic-dashboards.js';
 import { patchLines } from '../../../src/plan/patch-lines.js';
-import { buildPlan, type PlanChange } from '../../../src/plan/build-plan.js';
 import { normalizeForCompare } from '../../../src/plan/normalize.js';
 import { withOwnershipTag } from '../../../src/plan/ownership.js';
 import type { Dashboard, LiveDashboard } from '../../../src/schema/dashboard.js';
 import { CORPUS_DASHBOARDS_DIR } from '../../helpers/corpus.js';
+import { PLAN_ONE_ID as ID, PLAN_ONE_TAG as TAG, planOne } from '../../helpers/plan-one.js';
 
-const ID = '11111111-1111-4111-8111-111111111111';
-const TAG = 'managed-by:dashcd';
 const none = { ignore: [] };
 
 type Tile = Record<string, unknown> & { name: string };
@@ -166,16 +163,3 @@ describe('plans of random edits to real corpus dashboards (property)', () => {
     );
   });
 });
-
-function planOne(live: LiveDashboard, body: Dashboard): PlanChange {
-  const plan = buildPlan({
-    desired: [{ id: ID, file: 'a.yaml', name: body.dashboardMetadata.name, body }],
-    live: new Map([[ID, live]]),
-    liveOwned: [],
-    ownershipTag: TAG,
-    ignore: [],
-    kind: classicDashboards,
-    target: 't',
-  });
-  return plan.changes[0] as PlanChange;
-}

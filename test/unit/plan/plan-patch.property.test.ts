@@ -1,14 +1,11 @@
 import fc from 'fast-check';
 import jsonpatch from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
-import { classicDashboards } from '../../../src/kinds/classic-dashboards.js';
-import { buildPlan } from '../../../src/plan/build-plan.js';
 import { normalizeForCompare } from '../../../src/plan/normalize.js';
 import { withOwnershipTag } from '../../../src/plan/ownership.js';
 import type { Dashboard } from '../../../src/schema/dashboard.js';
+import { PLAN_ONE_TAG as TAG, planOne } from '../../helpers/plan-one.js';
 
-const ID = '11111111-1111-4111-8111-111111111111';
-const TAG = 'managed-by:dashcd';
 const none = { ignore: [] };
 
 const tileArb = fc.record(
@@ -43,15 +40,7 @@ describe('plan patches (property)', () => {
   it('an update or adopt patch turns the normalised live dashboard into the normalised desired one', () => {
     fc.assert(
       fc.property(dashboardArb, dashboardArb, (live, body) => {
-        const [change] = buildPlan({
-          desired: [{ id: ID, file: 'a.yaml', name: 'a', body }],
-          live: new Map([[ID, live]]),
-          liveOwned: [],
-          ownershipTag: TAG,
-          ignore: [],
-          kind: classicDashboards,
-          target: 't',
-        }).changes;
+        const change = planOne(live, body);
         const from = normalizeForCompare(live, none) as object;
         if (change?.action === 'unchanged') {
           expect(from).toEqual(normalizeForCompare(withOwnershipTag(body, TAG), none));
@@ -77,15 +66,7 @@ describe('plan patches (property)', () => {
           return edit === 'insert' ? [extra, t] : [t];
         });
         const body = { ...live, tiles };
-        const [change] = buildPlan({
-          desired: [{ id: ID, file: 'a.yaml', name: 'a', body }],
-          live: new Map([[ID, live]]),
-          liveOwned: [],
-          ownershipTag: TAG,
-          ignore: [],
-          kind: classicDashboards,
-          target: 't',
-        }).changes;
+        const change = planOne(live, body);
         if (change?.action !== 'update' && change?.action !== 'adopt') return;
         const from = normalizeForCompare(live, none) as object;
         expect(jsonpatch.applyPatch(structuredClone(from), change.patch, true, false).newDocument).toEqual(normalizeForCompare(change.desired, none));
