@@ -96,45 +96,18 @@ export const DOCUMENT_ROUTES: readonly DocumentRoute[] = [
       };
     },
   },
-  {
-    method: 'PATCH',
-    path: '/documents/{id}',
-    scope: WRITE,
-    async handle(request) {
-      const { id, version, input } = await versionedUpdate(request);
-      const { caller, service } = request;
-      const record = await service.update(id, version, input, caller);
-      return { status: 200, body: { documentMetadata: service.metadata(record, caller) }, headers: versionHeader(record) };
-    },
-  },
-  {
-    method: 'PATCH',
-    path: '/documents/{id}/metadata',
-    scope: WRITE,
-    async handle(request) {
-      const { id, version, input } = await versionedUpdate(request);
-      const { caller, service } = request;
-      if (input.content) {
-        await input.content.upload.discard();
-        throw new HttpError(400, "The metadata update takes 'name' and 'type' only; send content to PUT /documents/{id}/content.");
-      }
-      const { name, type } = input;
-      const record = await service.update(id, version, { ...(name !== undefined ? { name } : {}), ...(type !== undefined ? { type } : {}) }, caller);
-      return { status: 200, body: service.metadata(record, caller), headers: versionHeader(record) };
-    },
-  },
-  {
-    method: 'PUT',
-    path: '/documents/{id}/content',
-    scope: WRITE,
-    async handle(request) {
-      const { id, version, input } = await versionedUpdate(request);
-      const { caller, service } = request;
-      if (!input.content) throw new HttpError(400, "Replacing the content needs a 'content' part.");
-      const record = await service.update(id, version, { content: input.content }, caller);
-      return { status: 200, body: service.metadata(record, caller), headers: versionHeader(record) };
-    },
-  },
+  versionedUpdateRoute('PATCH', '/documents/{id}', (input) => input, (documentMetadata) => ({ documentMetadata })),
+  versionedUpdateRoute('PATCH', '/documents/{id}/metadata', async ({ content, name, type }) => {
+    if (content) {
+      await content.upload.discard();
+      throw new HttpError(400, "The metadata update takes 'name' and 'type' only; send content to PUT /documents/{id}/content.");
+    }
+    return { ...(name !== undefined ? { name } : {}), ...(type !== undefined ? { type } : {}) };
+  }),
+  versionedUpdateRoute('PUT', '/documents/{id}/content', ({ content }) => {
+    if (!content) throw new HttpError(400, "Replacing the content needs a 'content' part.");
+    return { content };
+  }),
   {
     method: 'DELETE',
     path: '/documents/{id}',
@@ -190,11 +163,28 @@ export const DOCUMENT_ROUTES: readonly DocumentRoute[] = [
   },
 ];
 
-/** A write's id, the version it names and its parts, checked in that order (a bad version costs no upload). */
-async function versionedUpdate({ req, params, query, service }: DocumentRequest): Promise<{ id: string; version: number; input: UpdateInput }> {
-  const id = documentId(params);
-  const version = lockingVersion(query);
-  return { id, version, input: await readUpdateInput(req, () => service.upload()) };
+/**
+ * A write of the parts `take` keeps (it refuses the request, discarding any upload, or narrows the parts), checked
+ * id first, then version, then parts (a bad version costs no upload); answered with the new metadata, `wrap`ped.
+ */
+function versionedUpdateRoute(
+  method: DocumentMethod,
+  path: string,
+  take: (input: UpdateInput) => UpdateInput | Promise<UpdateInput>,
+  wrap: (metadata: unknown) => unknown = (metadata) => metadata,
+): DocumentRoute {
+  return {
+    method,
+    path,
+    scope: WRITE,
+    async handle({ req, params, query, caller, service }) {
+      const id = documentId(params);
+      const version = lockingVersion(query);
+      const input = await take(await readUpdateInput(req, () => service.upload()));
+      const record = await service.update(id, version, input, caller);
+      return { status: 200, body: wrap(service.metadata(record, caller)), headers: versionHeader(record) };
+    },
+  };
 }
 
 function versionHeader(record: StoredDocument): Record<string, string> {
