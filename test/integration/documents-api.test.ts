@@ -347,6 +347,19 @@ describe('documents: bad input is a 4xx with the envelope, never a 5xx', () => {
     }
   });
 
+  it('a token request cut off mid-body is no server error; the endpoint goes on', async () => {
+    const socket = connect(server.server.port, '127.0.0.1');
+    socket.on('error', () => undefined);
+    socket.write('POST /sso/oauth2/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\ngrant_type=client_');
+    await new Promise<void>((resolve) => socket.once('ready', resolve));
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    socket.destroy();
+    await closed;
+    const after = await rawRequest(`${server.baseUrl}/sso/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=password' });
+    expect(json(after)).toMatchObject({ error: 'unsupported_grant_type' });
+    expect(captured.lines.filter((line) => line.msg === 'document request failed')).toEqual([]);
+  });
+
   it('404 for ids that cannot exist and unknown environments; 405 for a method the path lacks', async () => {
     expectPlatformError(await documentCall(`${docs}/documents/..%2F..%2Fetc`, token), 404);
     expectPlatformError(await documentCall(`${docs}/documents/${'x'.repeat(101)}`, token), 404);

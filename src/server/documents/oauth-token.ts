@@ -15,6 +15,7 @@ export async function answerTokenRequest(req: IncomingMessage, credentials: Plat
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') return oauthError(400, 'invalid_request', 'The body must be application/x-www-form-urlencoded.');
   const body = await readSmallBody(req);
+  if (body === 'cut') return oauthError(400, 'invalid_request', 'The request body was cut off before its end.');
   if (body === undefined) return oauthError(400, 'invalid_request', `The body is over ${FORM_MAX_BYTES} bytes.`);
   const form = new URLSearchParams(body);
   if (form.get('grant_type') !== 'client_credentials') return oauthError(400, 'unsupported_grant_type', "Only grant_type=client_credentials is supported.");
@@ -57,13 +58,19 @@ function formDecoded(text: string): string {
   }
 }
 
-async function readSmallBody(req: IncomingMessage): Promise<string | undefined> {
+/** The body as text; undefined when over the limit, 'cut' when the client went away mid-body (no server fault to log). */
+async function readSmallBody(req: IncomingMessage): Promise<string | undefined | 'cut'> {
   const pieces: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > FORM_MAX_BYTES) return undefined;
-    pieces.push(chunk as Buffer);
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > FORM_MAX_BYTES) return undefined;
+      pieces.push(chunk as Buffer);
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException | undefined)?.code === 'ECONNRESET') return 'cut';
+    throw error;
   }
   return Buffer.concat(pieces).toString('utf8');
 }
