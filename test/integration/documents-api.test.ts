@@ -126,6 +126,19 @@ describe('documents: versions', () => {
     expectPlatformError(await documentCall(`${url}/content?optimistic-locking-version=2`, token, { method: 'PUT', form: { content: { bytes: 'late', contentType: 'text/plain' } } }), 409);
     expect((await documentCall(`${url}/content`, token)).body.toString()).toBe('new');
   });
+
+  it('PATCH /metadata renames and retypes (bare metadata answer); a content part there is 400 and its upload is discarded; PUT /content needs one', async () => {
+    await create(dashboard('Meta', 'meta-only'));
+    const url = `${docs}/documents/meta-only`;
+    const contentDir = join(server.dataDir, 'env', 'local', 'documents', 'content');
+    const files = await readdir(contentDir);
+    expectPlatformError(await documentCall(`${url}/metadata?optimistic-locking-version=1`, token, { method: 'PATCH', form: { name: 'x', content: { bytes: 'no', contentType: 'text/plain' } } }), 400, /PUT \/documents\/\{id\}\/content/);
+    expect((await readdir(contentDir)).sort()).toEqual([...files].sort());
+    expectPlatformError(await documentCall(`${url}/content?optimistic-locking-version=1`, token, { method: 'PUT', form: { name: 'x' } }), 400, /'content' part/);
+    const patched = await documentCall(`${url}/metadata?optimistic-locking-version=1`, token, { method: 'PATCH', form: { name: 'Meta renamed', type: 'notebook' } });
+    expect(patched.headers['document-version']).toBe('2');
+    expect(json(patched)).toMatchObject({ id: 'meta-only', name: 'Meta renamed', type: 'notebook', version: 2 });
+  });
 });
 
 describe('documents: trash', () => {
