@@ -29,7 +29,7 @@ export async function createPlatformCredential(root: string, env: EnvironmentId,
     const scope = PlatformScope.safeParse(item);
     if (scope.success) return scope.data;
     const hint = closest(item, Object.keys(PLATFORM_SCOPE_DESCRIPTIONS));
-    throw new UsageError(`'${item}' is not a platform scope${hint ? ` — did you mean ${hint}?` : ''} A platform token or OAuth client takes platform scopes only: ${PLATFORM_SCOPE_LIST}`);
+    throw new UsageError(`'${item}' is not a platform scope${hint ? ` — did you mean ${hint}?` : '.'} A platform token or OAuth client takes platform scopes only: ${PLATFORM_SCOPE_LIST}`);
   });
   if (scopes.length === 0) throw new UsageError(`--scopes is required: one or more of ${PLATFORM_SCOPE_LIST}`);
   const kind = booleanFlag(flags, 'oauth-client') ? 'oauth-client' : 'platform-token';

@@ -29,7 +29,7 @@ export const previewCommand = defineCommand({
   path: ['preview'],
   summary: 'Draw dashboards’ layouts (tiles on the 38 px grid, names, types, markdown, tags, filters) as SVG, PNG or HTML',
   description:
-    'Each argument is a dashboard file (YAML or JSON) or the id of a live dashboard on the target. Writes one picture\nper dashboard into --out and prints the paths. PNG is rendered without a browser.',
+    'Each argument is a dashboard file (YAML or JSON), a folder of them (drawn as plan reads it) or the id of a live\ndashboard on the target. Writes one picture per dashboard into --out and prints the paths. PNG is rendered\nwithout a browser.',
   flags: {
     out: { type: 'string', description: 'Folder for the pictures', default: 'previews', valueName: 'path' },
     format: { type: 'string', description: 'svg | png | html', default: 'svg', valueName: 'format' },
@@ -37,12 +37,12 @@ export const previewCommand = defineCommand({
     data: dataFlag,
     env: { type: 'string', description: 'Draw files as this environment of dashcd.yaml renders them (default: the only one), and ids from its target', valueName: 'id' },
   },
-  positionals: [{ name: 'file|id', description: 'Dashboard files or folders of them, or ids of live dashboards', variadic: true, required: true }],
+  positionals: [{ name: 'file|folder|id', description: 'Dashboard files or folders of them, or ids of live dashboards', variadic: true, required: true }],
   examples: ['dashcd preview dashboards/platform/hosts.yaml', 'dashcd preview --format png --out previews dashboards/platform', 'dashcd preview 0a1b2c3d-0000-4000-8000-000000000001', 'dashcd preview --env prod dashboards/platform/service-health.yaml'],
   async run({ flags, positionals }, io) {
     const format = stringFlag(flags, 'format') ?? 'svg';
     if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be svg, png or html, got '${format}'`);
-    if (positionals.length === 0) throw new UsageError('give at least one dashboard file or id');
+    if (positionals.length === 0) throw new UsageError('give at least one dashboard file, folder or id');
     const sources = await readSources(positionals, flags, io);
     const out = resolve(io.cwd, stringFlag(flags, 'out') ?? 'previews');
     for (const source of sources) {

@@ -129,7 +129,7 @@ function parseScopes(raw: readonly string[]): Scope[] {
         const scope = Scope.safeParse(item);
         if (scope.success) return scope.data;
         const hint = closest(item, Object.keys(SCOPE_DESCRIPTIONS));
-        throw new UsageError(`unknown scope '${item}'${hint ? ` — did you mean ${hint}?` : ''} Valid scopes: ${VALID_SCOPES}`);
+        throw new UsageError(`unknown scope '${item}'${hint ? ` — did you mean ${hint}?` : '.'} Valid scopes: ${VALID_SCOPES}`);
       }),
     ),
   ];
