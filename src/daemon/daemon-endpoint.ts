@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { createApiClient, type ApiClient } from '../client/api-client.js';
@@ -9,8 +9,7 @@ import { isLoopback } from '../console/listener-host.js';
 import { DEFAULT_ENVIRONMENT, EnvironmentId } from '../schema/ids.js';
 import type { Logger } from '../lib/logger.js';
 import { startApiServer, type ApiServer } from '../server/api-server.js';
-import { guardedListener, refuseConnect } from '../server/create-server.js';
-import { answerClientError } from '../server/http/respond.js';
+import { listen } from '../server/create-server.js';
 import type { DaemonOptions, DaemonReady } from './daemon-options.js';
 import { handleStatusRequest, type StatusView } from './status-endpoints.js';
 
@@ -97,24 +96,16 @@ async function embeddedSession(api: ApiServer, env: string | undefined): Promise
 }
 
 async function listenStatusOnly(
-  listen: { host: string; port: number },
+  address: { host: string; port: number },
   handler: (req: IncomingMessage, res: ServerResponse) => boolean,
   log: Logger,
 ): Promise<Server> {
-  const server = createServer(
-    guardedListener((req, res) => {
-      if (handler(req, res)) return;
-      res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(JSON.stringify({ error: { code: 404, message: 'Not found: this daemon serves /healthz, /status and /metrics' } }));
-    }, log),
-  );
-  server.on('clientError', answerClientError);
-  refuseConnect(server);
-  await new Promise<void>((done, fail) => {
-    server.once('error', fail);
-    server.listen(listen.port, listen.host, () => done());
-  });
-  return server;
+  const notFound = (req: IncomingMessage, res: ServerResponse): void => {
+    if (handler(req, res)) return;
+    res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(JSON.stringify({ error: { code: 404, message: 'Not found: this daemon serves /healthz, /status and /metrics' } }));
+  };
+  return listen(notFound, address.host, address.port, { log });
 }
 
 function hostForUrl(host: string): string {

@@ -170,11 +170,16 @@ function buildHandler<E extends EnvironmentService>(
   return extraHandler ? (req, res) => extraHandler(req, res) || api(req, res) : api;
 }
 
-async function listen(
+/**
+ * Every listener of ours listens through this: request timeouts, CONNECT and malformed requests answered, a
+ * descriptor budget (past it, a 503 with Retry-After instead of a dropped connection) and a guarded handler. The API
+ * server's, and the daemon's status-only one (which takes webhooks from the internet).
+ */
+export async function listen(
   handler: RequestListener,
   host: string,
   port: number,
-  { timeouts, bodyLimit, log }: { timeouts: Required<ServerTimeouts>; bodyLimit: number; log: Logger },
+  { timeouts = DEFAULT_TIMEOUTS, bodyLimit = BODY_LIMIT_BYTES, log }: { timeouts?: Required<ServerTimeouts>; bodyLimit?: number; log: Logger },
 ): Promise<Server> {
   const budget = descriptorBudget();
   const server = createHttpServer({
@@ -209,7 +214,7 @@ async function listen(
  * request must never stop the process. For every listener of ours: the API's (its extra handler included) and the
  * daemon's status-only one.
  */
-export function guardedListener(handler: RequestListener, log: Logger): RequestListener {
+function guardedListener(handler: RequestListener, log: Logger): RequestListener {
   return (req, res) => {
     try {
       handler(req, res);
@@ -222,7 +227,7 @@ export function guardedListener(handler: RequestListener, log: Logger): RequestL
 }
 
 /** CONNECT is no method of ours: answered 405, where Node would drop the connection without a word. */
-export function refuseConnect(server: Server): void {
+function refuseConnect(server: Server): void {
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
     socket.on('error', () => socket.destroy());
     socket.end('HTTP/1.1 405 Method Not Allowed\r\nallow: GET, HEAD, POST, PUT, DELETE\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
