@@ -86,10 +86,9 @@ export async function readMultipart(source: AsyncIterable<Uint8Array> | Iterable
       case 'headers': {
         // A part without headers starts its body at once (the blank line follows the boundary line directly).
         const end = buffer.subarray(0, 2).equals(CRLF) ? -2 : buffer.indexOf(HEADER_END);
-        if (end === -1) {
-          if (buffer.length > MAX_HEADER_BYTES) throw new MultipartError(`A multipart part's headers exceed ${MAX_HEADER_BYTES} bytes.`);
-          return false;
-        }
+        // Checked whether or not they ended: a chunk (up to 64 kB) may bring headers and their end at once.
+        if ((end === -1 ? buffer.length : end) > MAX_HEADER_BYTES) throw new MultipartError(`A multipart part's headers exceed ${MAX_HEADER_BYTES} bytes.`);
+        if (end === -1) return false;
         sink = onPart(parsePartHeaders(end === -2 ? '' : buffer.toString('utf8', 0, end)));
         buffer = buffer.subarray(end + 4);
         state = 'body';

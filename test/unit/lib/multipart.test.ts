@@ -106,6 +106,7 @@ describe('multipart reader', () => {
     ['an unclosed quote', '--b\r\nContent-Disposition: form-data; name="a\r\n\r\nx\r\n--b--', /unclosed quoted string/],
     ['junk after a boundary', '--bjunk\r\nContent-Disposition: form-data; name="a"\r\n\r\nx\r\n--b--', /goes on with unexpected characters/],
     ['headers that never end', `--b\r\n${'X-Pad: y\r\n'.repeat(1000)}`, /headers exceed 8192 bytes/],
+    ['headers over the limit that end within one chunk', `--b\r\nContent-Disposition: form-data; name="a"\r\n${'X-Pad: y\r\n'.repeat(1000)}\r\nx\r\n--b--`, /headers exceed 8192 bytes/],
   ];
   it.each(bad)('refuses %s with a MultipartError', async (_what, text, message) => {
     const reading = readAll(Buffer.from(text), 'b');
