@@ -135,6 +135,11 @@ describe('documents: versions', () => {
     expectPlatformError(await documentCall(`${url}/metadata?optimistic-locking-version=1`, token, { method: 'PATCH', form: { name: 'x', content: { bytes: 'no', contentType: 'text/plain' } } }), 400, /PUT \/documents\/\{id\}\/content/);
     expect((await readdir(contentDir)).sort()).toEqual([...files].sort());
     expectPlatformError(await documentCall(`${url}/content?optimistic-locking-version=1`, token, { method: 'PUT', form: { name: 'x' } }), 400, /'content' part/);
+    // A part this endpoint would only drop is refused, not answered 200 with nothing changed.
+    for (const form of [{ description: 'new words' }, { isPrivate: 'false' }]) {
+      expectPlatformError(await documentCall(`${url}/metadata?optimistic-locking-version=1`, token, { method: 'PATCH', form }), 400, /PATCH \/documents\/\{id\}\./);
+    }
+    expect(json(await documentCall(`${url}/metadata`, token))).toMatchObject({ version: 1 });
     const patched = await documentCall(`${url}/metadata?optimistic-locking-version=1`, token, { method: 'PATCH', form: { name: 'Meta renamed', type: 'notebook' } });
     expect(patched.headers['document-version']).toBe('2');
     expect(json(patched)).toMatchObject({ id: 'meta-only', name: 'Meta renamed', type: 'notebook', version: 2 });

@@ -97,10 +97,14 @@ export const DOCUMENT_ROUTES: readonly DocumentRoute[] = [
     },
   },
   versionedUpdateRoute('PATCH', '/documents/{id}', (input) => input, (documentMetadata) => ({ documentMetadata })),
-  versionedUpdateRoute('PATCH', '/documents/{id}/metadata', async ({ content, name, type }) => {
+  versionedUpdateRoute('PATCH', '/documents/{id}/metadata', async ({ content, name, type, description, isPrivate }) => {
     if (content) {
       await content.upload.discard();
       throw new HttpError(400, "The metadata update takes 'name' and 'type' only; send content to PUT /documents/{id}/content.");
+    }
+    // Accepted and dropped, they would be a write that answers 200 and changes nothing the client asked for.
+    if (description !== undefined || isPrivate !== undefined) {
+      throw new HttpError(400, "The metadata update takes 'name' and 'type' only; send 'description' or 'isPrivate' to PATCH /documents/{id}.");
     }
     return { ...(name !== undefined ? { name } : {}), ...(type !== undefined ? { type } : {}) };
   }),
