@@ -1,6 +1,9 @@
 import type { Plan, PlanChange } from '../plan/build-plan.js';
+import { fileComparedForm } from '../documents/compared-form.js';
+import type { JsonValue } from '../plan/json-value.js';
 import { normalizeForCompare } from '../plan/normalize.js';
 import { renderBeforeAfterSvg, undoPatch } from './before-after.js';
+import { isDocumentValue } from './document-preview-model.js';
 import { patchLines } from '../plan/patch-lines.js';
 
 type PatchedChange = Extract<PlanChange, { action: 'update' | 'adopt' }>;
@@ -32,12 +35,20 @@ export function planPictures(plan: Plan): PlanPicture[] {
 
 /** An update's or adoption's before/after: live (recovered from the patch) above desired, and the diff lines. */
 export function patchedPicture(change: PatchedChange): PlanPicture {
-  // The plan's patch is between normalised values, so the picture is drawn from them: its indexes match.
-  const after = normalizeForCompare(change.desired, { ignore: [] });
+  // The plan's patch is between compared forms, so the picture is drawn from them: its paths and indexes match.
+  const after = comparedAfter(change.desired);
   const before = undoPatch(after, change.patch, change.before);
   const diffLines = patchLines(change);
   const svg = renderBeforeAfterSvg({ ...(before === undefined ? {} : { before }), after, patch: change.patch });
   return { change, fileName: pictureFileName(change.file), svg, diffLines };
+}
+
+/**
+ * The desired side as the plan compared it: a classic dashboard normalised, a platform document in its compared
+ * form (documents/compared-form.ts: the content beside `document: { kind, name, isPrivate, description }`).
+ */
+function comparedAfter(desired: unknown): JsonValue {
+  return isDocumentValue(desired) ? fileComparedForm(desired, []) : normalizeForCompare(desired, { ignore: [] });
 }
 
 export function pictureFileName(file: string): string {

@@ -76,7 +76,8 @@ function applyTileOp(slots: Slot[], removed: Set<number>, op: Operation, segment
   }
 }
 
-function markOf(slot: Slot): TileMark | undefined {
+/** What a tile's flags come to: a change outweighs a move or a resize. */
+export function markOf(slot: Pick<Slot, 'changed' | 'moved' | 'resized'>): TileMark | undefined {
   if (slot.changed) return 'changed';
   if (slot.moved && slot.resized) return 'moved-resized';
   if (slot.moved) return 'moved';
