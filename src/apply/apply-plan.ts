@@ -1,5 +1,5 @@
 import type { ApiClient } from '../client/api-client.js';
-import { isAuthError } from '../client/errors.js';
+import { ApiError, isAuthError } from '../client/errors.js';
 import { mapConcurrent } from '../lib/concurrency.js';
 import type { Logger } from '../lib/logger.js';
 import type { Plan, PlanChange } from '../plan/build-plan.js';
@@ -18,9 +18,9 @@ type DeleteChange = Extract<PlanChange, { action: 'delete' }>;
  */
 export type ApplyOutcome =
   | { action: WriteChange['action']; id: string; name: string; file: string; status: 'applied' }
-  | { action: WriteChange['action']; id: string; name: string; file: string; status: 'failed'; error: string }
-  | { action: 'delete'; id: string; name: string; status: 'deleted'; alreadyGone?: true }
-  | { action: 'delete'; id: string; name: string; status: 'failed'; error: string };
+  | { action: WriteChange['action']; id: string; name: string; file: string; status: 'failed'; error: string; kind?: 'document'; replanned?: PlanChange }
+  | { action: 'delete'; id: string; name: string; status: 'deleted'; alreadyGone?: true; kind?: 'document' }
+  | { action: 'delete'; id: string; name: string; status: 'failed'; error: string; kind?: 'document' };
 
 export interface RemoteViolation {
   id: string;
@@ -39,17 +39,20 @@ export type ApplyResult =
  */
 export interface WritableKind {
   live(api: ApiClient): {
-    put(id: string, body: unknown): Promise<'created' | 'updated'>;
+    put(id: string, body: string, expectedVersion?: number): Promise<'created' | 'updated'>;
     remove(id: string): Promise<boolean>;
   };
 }
 
-type LiveWrites = ReturnType<WritableKind['live']>;
-
 export interface ApplyDeps {
   api: ApiClient;
-  /** The kind the plan's items are: writes and deletes go through its `live(api)`. */
-  kind: WritableKind;
+  /** The kind of each of the plan's items (kinds/kinds.ts's kindOf): writes and deletes go through its `live(api)`. */
+  kinds(item: { kind?: 'document' | undefined }): WritableKind;
+  /**
+   * A write the target refused because the item changed since the plan read it (409, documents): the item read and
+   * planned again, to report what is there now. Nothing is written for it: a change nobody reviewed is never overwritten.
+   */
+  replan?(change: WriteChange): Promise<PlanChange>;
   log: Logger;
   concurrency: number;
   signal?: AbortSignal;
@@ -79,7 +82,8 @@ export async function validateRemotely(
   { api, concurrency, signal }: ApplyDeps,
   bodyOf: (change: WriteChange) => unknown = (change) => change.desired,
 ): Promise<RemoteViolation[]> {
-  const writes = writesOf(plan);
+  // Only classic dashboards have a validator; documents are checked by their schemas, and the service on write.
+  const writes = writesOf(plan).filter((change) => change.kind === undefined);
   const results = await mapConcurrent(
     writes,
     concurrency,
@@ -110,8 +114,7 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ApplyResul
   const skipInvalid = deps.validation === 'skip-invalid';
   if (invalid.length > 0 && !skipInvalid) return { kind: 'rejected', invalid };
   const rejected = new Set(invalid.map((v) => v.id));
-  const { log, concurrency } = deps;
-  const items = deps.kind.live(deps.api);
+  const { concurrency } = deps;
   // A rejected token fails every write the same way: stop starting new ones and let the caller report it once.
   const stop = new AbortController();
   const signal = deps.signal ? AbortSignal.any([deps.signal, stop.signal]) : stop.signal;
@@ -121,24 +124,40 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ApplyResul
       throw error;
     });
   const toWrite = writesOf(plan).filter((change) => !rejected.has(change.id));
-  const writes = await mapConcurrent(toWrite, concurrency, (change) => guarded(() => writeOne(change, bodyOf(change), items, log)), signal);
-  const deletes = await mapConcurrent(deletesOf(plan), concurrency, (orphan) => guarded(() => deleteOne(orphan, items, log)), signal);
+  const writes = await mapConcurrent(toWrite, concurrency, (change) => guarded(() => writeOne(change, bodyOf(change), deps)), signal);
+  const deletes = await mapConcurrent(deletesOf(plan), concurrency, (orphan) => guarded(() => deleteOne(orphan, deps)), signal);
   const outcomes = [...writes, ...deletes].filter((o): o is ApplyOutcome => o !== undefined);
   return { kind: 'applied', outcomes, unchanged: plan.summary.unchanged, skippedInvalid: invalid };
 }
 
-async function writeOne(change: WriteChange, body: string, items: LiveWrites, log: Logger): Promise<ApplyOutcome> {
+async function writeOne(change: WriteChange, body: string, deps: ApplyDeps): Promise<ApplyOutcome> {
   const { action, id, name, file } = change;
+  const { log } = deps;
+  const expectedVersion = change.kind === 'document' ? change.expectedVersion : undefined;
   try {
-    const done = doneAction(action, await items.put(id, body));
+    const done = doneAction(action, await deps.kinds(change).live(deps.api).put(id, body, expectedVersion));
     log.info({ id, file, action: done }, WRITTEN[done]);
     return { action: done, id, name, file, status: 'applied' };
   } catch (error) {
     if (isAuthError(error)) throw error;
+    if (error instanceof ApiError && error.status === 409 && change.kind === 'document') return conflicted(change, deps);
     const message = errorMessage(error);
     log.error({ id, file, action, err: message }, 'dashboard write failed');
     return { action, id, name, file, status: 'failed', error: message };
   }
+}
+
+/**
+ * A document changed on the target since the plan read it (someone edited it in the app, or created one with its
+ * id): not written. Planned again as it is now, so the run reports what a new plan would do instead of a bare 409.
+ */
+async function conflicted(change: WriteChange & { kind: 'document' }, deps: ApplyDeps): Promise<ApplyOutcome> {
+  const { action, id, name, file } = change;
+  const replanned = deps.replan ? await deps.replan(change).catch(() => undefined) : undefined;
+  const now = replanned === undefined ? '' : `; planned again: ${replanned.action}${'patch' in replanned ? ` (${replanned.patch.length} change${replanned.patch.length === 1 ? '' : 's'})` : ''}`;
+  const error = `changed on the target since it was planned (409): not overwritten${now}; review the new plan and apply again`;
+  deps.log.error({ id, file, action, err: error }, 'document changed since the plan');
+  return { action, id, name, file, status: 'failed', error, kind: 'document', ...(replanned ? { replanned } : {}) };
 }
 
 const WRITTEN: Record<WriteChange['action'], string> = { create: 'dashboard created', adopt: 'dashboard adopted', update: 'dashboard updated' };
@@ -149,20 +168,23 @@ export function doneAction(planned: WriteChange['action'], answer: 'created' | '
   return planned === 'create' ? 'update' : planned;
 }
 
-async function deleteOne(orphan: DeleteChange, items: LiveWrites, log: Logger): Promise<ApplyOutcome> {
+async function deleteOne(orphan: DeleteChange, deps: ApplyDeps): Promise<ApplyOutcome> {
   const { id, name } = orphan;
+  const { log } = deps;
+  // Documents go to the trash (restorable): the outcome says which kind, so reports can say where it went.
+  const mark = orphan.kind === 'document' ? { kind: orphan.kind } : {};
   try {
-    if (!(await items.remove(id))) {
+    if (!(await deps.kinds(orphan).live(deps.api).remove(id))) {
       log.info({ id, name, action: 'delete' }, 'orphan dashboard already gone');
-      return { action: 'delete', id, name, status: 'deleted', alreadyGone: true };
+      return { action: 'delete', id, name, status: 'deleted', alreadyGone: true, ...mark };
     }
     log.info({ id, name, action: 'delete' }, 'orphan dashboard deleted');
-    return { action: 'delete', id, name, status: 'deleted' };
+    return { action: 'delete', id, name, status: 'deleted', ...mark };
   } catch (error) {
     if (isAuthError(error)) throw error;
     const message = errorMessage(error);
     log.error({ id, name, err: message }, 'orphan delete failed');
-    return { action: 'delete', id, name, status: 'failed', error: message };
+    return { action: 'delete', id, name, status: 'failed', error: message, ...mark };
   }
 }
 

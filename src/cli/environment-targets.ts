@@ -4,8 +4,8 @@ import { EnvironmentId } from '../schema/ids.js';
 import type { CommandIo } from './command.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { claimLocalStore } from './local-store.js';
-import { requestSessionToken } from './owner-admin.js';
-import { DEFAULT_DATA_DIR, retryFromEnv, runClient, type TargetSession } from './target.js';
+import { requestSessionCredentials } from './owner-admin.js';
+import { DEFAULT_DATA_DIR, embeddedPlatform, retryFromEnv, runClient, type PlatformAccess, type TargetSession } from './target.js';
 
 /** Opens each environment's target once and closes them all: remote ones with their own token variable. */
 export interface EnvironmentTargets {
@@ -14,7 +14,7 @@ export interface EnvironmentTargets {
   close(): Promise<void>;
 }
 
-type Embedded = { session(env: string): Promise<{ url: string; token: string }>; label(env: string): string; close(): Promise<void> };
+type Embedded = { session(env: string): Promise<{ url: string; token: string; platformToken: string }>; label(env: string): string; close(): Promise<void> };
 
 /**
  * Embedded environments share one server of the data dir (`/e/<name>` each): the server that owns it if one runs,
@@ -62,13 +62,33 @@ export function environmentToken(env: Environment, target: { url: string; tokenE
 function openRemote(env: Environment, target: { url: string; tokenEnv: string }, io: CommandIo, scopes: readonly string[] | undefined): TargetSession {
   const token = environmentToken(env, target, io, scopes);
   const origin = { url: `${env.name}'s target in dashcd.yaml`, token: target.tokenEnv };
-  const { client, close } = runClient(io, { baseUrl: target.url, token, retry: retryFromEnv(io.env), origin });
+  const { client, close } = runClient(io, { baseUrl: target.url, token, retry: retryFromEnv(io.env), origin, platform: environmentPlatform(env, io) });
   return { client, label: target.url, env: env.name, kind: 'remote', close };
 }
 
+/**
+ * A remote environment's Document service, from its platform settings in dashcd.yaml and the variables they name;
+ * none when dashcd.yaml names none or a variable is unset (a document file then fails the run as an unusable
+ * target, saying what to set).
+ */
+function environmentPlatform(env: Environment, io: CommandIo): PlatformAccess | undefined {
+  const platform = env.target.kind === 'remote' ? env.target.platform : undefined;
+  if (platform === undefined) return undefined;
+  const read = (name: string): string | undefined => (io.env[name] ?? '') === '' ? undefined : io.env[name];
+  const { credential } = platform;
+  if (credential.kind === 'platform-token') {
+    const token = read(credential.tokenEnv);
+    return token === undefined ? undefined : { url: platform.url, credential: { kind: 'platform-token', token } };
+  }
+  const clientId = read(credential.clientIdEnv);
+  const clientSecret = read(credential.clientSecretEnv);
+  if (clientId === undefined || clientSecret === undefined) return undefined;
+  return { url: platform.url, credential: { kind: 'oauth-client', clientId, clientSecret, tokenUrl: credential.tokenUrl, scopes: [] } };
+}
+
 async function openEmbedded(env: Environment, server: Embedded, io: CommandIo): Promise<TargetSession> {
-  const { url, token } = await server.session(EnvironmentId.parse(env.name));
-  const { client, close } = runClient(io, { baseUrl: url, token, retry: retryFromEnv(io.env) });
+  const { url, token, platformToken } = await server.session(EnvironmentId.parse(env.name));
+  const { client, close } = runClient(io, { baseUrl: url, token, retry: retryFromEnv(io.env), platform: embeddedPlatform(url, platformToken) });
   return { client, label: server.label(env.name), env: env.name, kind: 'embedded', close };
 }
 
@@ -76,7 +96,7 @@ async function startEmbedded(dataDir: string, io: CommandIo): Promise<Embedded> 
   const store = await claimLocalStore(dataDir, io);
   if (store.kind === 'owner') {
     const { owner } = store;
-    return { label: (env) => `${owner.url}/e/${env}`, session: async (env) => ({ url: `${owner.url}/e/${env}`, token: await requestSessionToken(owner, env) }), close: async () => undefined };
+    return { label: (env) => `${owner.url}/e/${env}`, session: async (env) => ({ url: `${owner.url}/e/${env}`, ...(await requestSessionCredentials(owner, env)) }), close: async () => undefined };
   }
   const { server } = store;
   return { label: (env) => `/e/${env} of the embedded store ${dataDir}`, session: (env) => server.session(EnvironmentId.parse(env)), close: () => server.close() };

@@ -16,8 +16,11 @@ export interface OwnerAdmin {
   createToken(env: string, input: { name: string; scopes: Scope[] }): Promise<{ token: string; info: TokenInfo }>;
   /** `false` when the owner knows no such token (404). */
   revokeToken(env: string, idOrName: string): Promise<boolean>;
-  /** An in-memory token with every scope, valid until the owner stops; for commands that talk to the owner's API. */
-  sessionToken(env: string): Promise<string>;
+  /**
+   * In-memory tokens with every scope, valid until the owner stops, for commands that talk to the owner's API: a
+   * classic API token and a platform token for the environment's Document service.
+   */
+  sessionCredentials(env: string): Promise<{ token: string; platformToken: string }>;
 }
 
 export interface OwnerAdminOptions {
@@ -27,7 +30,7 @@ export interface OwnerAdminOptions {
 
 const TokenList = z.object({ tokens: z.array(TokenInfo) });
 const CreatedToken = z.object({ token: z.string(), info: TokenInfo });
-const SessionToken = z.object({ token: z.string() });
+const SessionCredentials = z.object({ token: z.string(), platformToken: z.string() });
 
 type Owner = Pick<OwnerInfo, 'url' | 'adminKey'>;
 
@@ -48,15 +51,15 @@ export function ownerAdmin(owner: Owner, { signal, timeoutMs = 10_000 }: OwnerAd
       expect(response, 204, z.unknown(), owner);
       return true;
     },
-    async sessionToken(env) {
-      return expect(await call('POST', `/env/${encodeURIComponent(env)}/session`), 201, SessionToken, owner).token;
+    async sessionCredentials(env) {
+      return expect(await call('POST', `/env/${encodeURIComponent(env)}/session`), 201, SessionCredentials, owner);
     },
   };
 }
 
-/** A token for this CLI run to use against the owner's API (see `OwnerAdmin.sessionToken`). */
-export async function requestSessionToken(owner: Owner, env: string, options: OwnerAdminOptions = {}): Promise<string> {
-  return ownerAdmin(owner, options).sessionToken(env);
+/** Tokens for this CLI run to use against the owner's API (see `OwnerAdmin.sessionCredentials`). */
+export async function requestSessionCredentials(owner: Owner, env: string, options: OwnerAdminOptions = {}): Promise<{ token: string; platformToken: string }> {
+  return ownerAdmin(owner, options).sessionCredentials(env);
 }
 
 type Method = 'GET' | 'POST' | 'DELETE';

@@ -1,11 +1,14 @@
 import { resolve } from 'node:path';
 import { environmentLabel } from '../client/environment-label.js';
-import { createApiClient, type ApiClient, type RetryPolicy } from '../client/api-client.js';
+import { createApiClient, withDocuments, type ApiClient, type RetryPolicy } from '../client/api-client.js';
+import { createDocumentsClient } from '../client/documents-api.js';
+import { platformCredentialFromEnv, type PlatformCredential } from '../client/platform-auth.js';
+import { platformUrlOf } from '../lib/platform-url.js';
 import type { TargetOrigin } from '../client/messages.js';
 import type { CommandIo } from './command.js';
 import { CliError, ExitCode, UsageError } from './exit-codes.js';
 import { parseDuration } from './int-flag.js';
-import { requestSessionToken } from './owner-admin.js';
+import { requestSessionCredentials } from './owner-admin.js';
 import { claimLocalStore } from './local-store.js';
 
 export const DEFAULT_DATA_DIR = '.dashcd';
@@ -47,7 +50,7 @@ function openRemote(rawUrl: string, io: CommandIo, scopes: readonly string[] = [
     throw new CliError(`no API token for ${baseUrl}: set DT_API_TOKEN to a token with ${needs}`, ExitCode.TargetUnavailable);
   }
   const origin = { url: urlFrom, token: envName(io.env, 'DT_API_TOKEN', 'DYNATRACE_API_TOKEN') };
-  const { client, close } = runClient(io, { baseUrl, token, retry: retryFromEnv(io.env), origin });
+  const { client, close } = runClient(io, { baseUrl, token, retry: retryFromEnv(io.env), origin, platform: platformFromEnv(io.env, baseUrl) });
   return { client, label: baseUrl, env: environmentLabel(baseUrl), kind: 'remote', close };
 }
 
@@ -55,12 +58,12 @@ async function openLocal(dataDir: string, io: CommandIo): Promise<TargetSession>
   const store = await claimLocalStore(dataDir, io);
   if (store.kind === 'owner') {
     const baseUrl = `${store.owner.url}/e/local`;
-    const token = await requestSessionToken(store.owner, 'local');
-    const { client, close } = runClient(io, { baseUrl, token, retry: retryFromEnv(io.env) });
+    const { token, platformToken } = await requestSessionCredentials(store.owner, 'local');
+    const { client, close } = runClient(io, { baseUrl, token, retry: retryFromEnv(io.env), platform: embeddedPlatform(baseUrl, platformToken) });
     return { client, label: baseUrl, env: 'local', kind: 'owner', close };
   }
   const { server } = store;
-  const { client, close } = runClient(io, { baseUrl: server.url, token: server.token });
+  const { client, close } = runClient(io, { baseUrl: server.url, token: server.token, platform: embeddedPlatform(server.url, server.platformToken) });
   return {
     client,
     label: `embedded store ${dataDir}`,
@@ -73,10 +76,40 @@ async function openLocal(dataDir: string, io: CommandIo): Promise<TargetSession>
   };
 }
 
-/** The client for this run: its requests and retry waits stop when the run is aborted (Ctrl-C). */
-export function runClient(io: CommandIo, options: { baseUrl: string; token: string; retry?: Partial<RetryPolicy>; origin?: TargetOrigin }): { client: ApiClient; close(): Promise<void> } {
-  const client = createApiClient({ ...options, log: io.log, signal: io.signal });
+/** Where a target's Document service is and how to authenticate to it (platform dashboards and notebooks). */
+export interface PlatformAccess {
+  url: string;
+  credential: PlatformCredential;
+}
+
+/**
+ * The client for this run: its requests and retry waits stop when the run is aborted (Ctrl-C). With `platform`, the
+ * environment's Document service is reachable through it too (`client.documents`), with the same retry deadline.
+ */
+export function runClient(
+  io: CommandIo,
+  options: { baseUrl: string; token: string; retry?: Partial<RetryPolicy>; origin?: TargetOrigin; platform?: PlatformAccess | undefined },
+): { client: ApiClient; close(): Promise<void> } {
+  const { platform, ...config } = options;
+  const api = createApiClient({ ...config, log: io.log, signal: io.signal });
+  const client = platform === undefined ? api : withDocuments(api, createDocumentsClient({ platformUrl: platform.url, credential: platform.credential, log: io.log, signal: io.signal, ...(options.retry ? { retry: options.retry } : {}) }));
   return { client, close: () => client.close() };
+}
+
+/** The embedded server serves each environment's Document service under the environment's own root. */
+export function embeddedPlatform(envUrl: string, platformToken: string): PlatformAccess {
+  return { url: envUrl, credential: { kind: 'platform-token', token: platformToken } };
+}
+
+/**
+ * A remote target's platform from the variables: `DT_PLATFORM_URL` (else derived from the target where that is
+ * certain) and `DT_PLATFORM_TOKEN` or an OAuth client; none when either is missing (then a document file fails the
+ * run as an unusable target, saying what to set).
+ */
+function platformFromEnv(env: CommandIo['env'], baseUrl: string): PlatformAccess | undefined {
+  const credential = platformCredentialFromEnv(env);
+  const url = envValue(env, 'DT_PLATFORM_URL')?.replace(/\/+$/, '') ?? platformUrlOf(baseUrl);
+  return credential === undefined || url === undefined ? undefined : { url, credential };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { systemClock, type Clock } from '../lib/clock.js';
 import { silentLogger, type Logger } from '../lib/logger.js';
 import { createDashboardsApi, type DashboardsApi } from './dashboards-api.js';
+import type { DocumentsClient } from './documents-api.js';
 import type { ApiError, HttpMethod } from './errors.js';
 import { createEventsApi, type EventsApi } from './events-api.js';
 import { apiErrorFrom, type TargetOrigin } from './messages.js';
@@ -40,6 +41,11 @@ export interface ApiClient {
   readonly baseUrl: string;
   dashboards: DashboardsApi;
   events: EventsApi;
+  /**
+   * The environment's platform Document service (platform dashboards and notebooks), when the target has one
+   * configured: the embedded server always, a real environment with a platform credential (withDocuments).
+   */
+  readonly documents?: DocumentsClient;
   /** Any call below the environment root; returns the final answer whatever its status (retries applied). */
   requestText(method: HttpMethod, path: string, options?: RequestTextOptions): Promise<TextResponse>;
   /** The one-line ApiError for an answer an operation does not accept (e.g. after requestText). */
@@ -84,6 +90,17 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     requestText: request,
     fail,
     close: () => transport.close(),
+  };
+}
+
+/** The same environment's client with its Document service beside it; closing it closes both. */
+export function withDocuments(api: ApiClient, documents: DocumentsClient): ApiClient {
+  return {
+    ...api,
+    documents,
+    close: async () => {
+      await Promise.all([api.close(), documents.close()]);
+    },
   };
 }
 

@@ -14,6 +14,7 @@ import type { PassSource, PassTree } from './pass-source.js';
 import type { ReconcilePass } from './reconcile-queue.js';
 import { errorMessage } from '../lib/error-message.js';
 import { classicDashboards } from '../kinds/classic-dashboards.js';
+import { kindOf } from '../kinds/kinds.js';
 
 export interface ReconcilePassDeps {
   planContext: PlanContext;
@@ -172,7 +173,7 @@ class PassRun {
     }
     if (full) this.noteRefusal(plan.prune.refused);
     // A refused prune still writes: deletesOf() leaves the plan's deletions out (apply-plan.ts).
-    const result = await applyPlan(plan, { api: deps.planContext.api, kind: classicDashboards, log, concurrency: deps.planContext.concurrency, validation: 'skip-invalid', ...(signal ? { signal } : {}) });
+    const result = await applyPlan(plan, { api: deps.planContext.api, kinds: kindOf, log, concurrency: deps.planContext.concurrency, validation: 'skip-invalid', ...(signal ? { signal } : {}) });
     if (result.kind === 'rejected') throw new Error('unreachable: skip-invalid never rejects');
     signal?.throwIfAborted();
     const rejected = new Map(result.skippedInvalid.map((v) => [v.id, v.message]));

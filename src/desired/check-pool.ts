@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import { checkDashboardSource } from './check-file.js';
+import { checkSource } from './check-source.js';
 import { startModuleWorker } from '../lib/module-worker.js';
-import { packCheck, type PackedCheck } from './packed-check.js';
+import type { PackedCheck } from './packed-check.js';
 
 export interface CheckRequest {
   batch: number;
@@ -32,10 +32,6 @@ export function defaultWorkerCount(files: number): number {
   return Math.max(0, Math.min(Math.floor(files / 50), availableParallelism()) - 1);
 }
 
-/** One file's check in the form the loader holds (packed-check.ts): the same on a worker and on the calling thread. */
-export function checkSource(source: string): PackedCheck {
-  return packCheck(checkDashboardSource(source));
-}
 
 /**
  * Checks every source; results in input order. With `workers > 0`, batches go to worker threads, and the calling

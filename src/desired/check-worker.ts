@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
-import { checkSource, type CheckRequest, type CheckResponse } from './check-pool.js';
+import type { CheckRequest, CheckResponse } from './check-pool.js';
+import { checkSource } from './check-source.js';
 
 // Worker entry: checks batches of file texts; the pool owns ordering, retries and shutdown.
 parentPort?.on('message', (request: CheckRequest) => {

@@ -1,4 +1,3 @@
-import type { DashboardId } from '../schema/ids.js';
 import { readAtHead } from './git-info.js';
 import type { Diagnostic } from './diagnostic.js';
 import { idPosition } from './locate-problems.js';
@@ -11,7 +10,7 @@ export interface IdClaim {
 }
 
 export interface DuplicateId {
-  id: DashboardId;
+  id: string;
   first: IdClaim;
   later: IdClaim;
 }
@@ -33,7 +32,7 @@ export async function duplicateIdDiagnostics(duplicates: readonly DuplicateId[],
 }
 
 /** Whether the file held `id` at HEAD; undefined outside git (or with no commit yet): nothing to compare with. */
-async function heldAtHead(claim: IdClaim, id: DashboardId, cwd: string): Promise<boolean | undefined> {
+async function heldAtHead(claim: IdClaim, id: string, cwd: string): Promise<boolean | undefined> {
   const before = await readAtHead(cwd, claim.file);
   if (before.kind === 'no-history') return undefined;
   if (before.kind === 'absent') return false;
@@ -41,7 +40,7 @@ async function heldAtHead(claim: IdClaim, id: DashboardId, cwd: string): Promise
   return claim.idSource === 'derived' || before.text.toLowerCase().includes(id.toLowerCase());
 }
 
-function copyDiagnostic(id: DashboardId, copy: IdClaim, original: IdClaim): Diagnostic {
+function copyDiagnostic(id: string, copy: IdClaim, original: IdClaim): Diagnostic {
   const fix = copy.idSource === 'file' ? 'remove its id: line so it gets its own id from its path' : 'give it an id of its own';
   return {
     ...at(copy),
@@ -49,7 +48,7 @@ function copyDiagnostic(id: DashboardId, copy: IdClaim, original: IdClaim): Diag
   };
 }
 
-function undecidedDiagnostic(id: DashboardId, later: IdClaim, first: IdClaim): Diagnostic {
+function undecidedDiagnostic(id: string, later: IdClaim, first: IdClaim): Diagnostic {
   return {
     ...at(later),
     message: `duplicate dashboard id ${id}${how(later)}: ${where(first)} has the same id${how(first)}; one of the two is a copy: remove the id: line from the copy so it gets its own id from its path`,

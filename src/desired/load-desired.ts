@@ -5,6 +5,8 @@ import { parseDashboardId, type DashboardId } from '../schema/ids.js';
 import { checkSources, defaultWorkerCount } from './check-pool.js';
 import type { DesiredCache } from './desired-cache.js';
 import { deriveDashboardId } from './derive-id.js';
+import { deriveDocumentId } from './document-id.js';
+import type { DocumentFileBody } from '../schema/document-content.js';
 import { isCode } from '../lib/fs-errors.js';
 import { DASHBOARD_FILE, discoverFiles } from './discover-files.js';
 import { sourceLocator } from './locate-problems.js';
@@ -16,16 +18,34 @@ import { readSources, type SourceFile } from './read-sources.js';
 export { deriveDashboardId } from './derive-id.js';
 export { createDesiredCache, type DesiredCache } from './desired-cache.js';
 
-export interface DesiredDashboard {
+/**
+ * One valid file of the folder, of either kind: a classic dashboard (no `kind`) or a platform dashboard or notebook
+ * (`kind: 'document'`, whose body is the file form: `document:` without its id, beside the content).
+ */
+export type DesiredDashboard = DesiredClassic | DesiredDocument;
+
+export interface DesiredClassic extends DesiredCommon {
+  kind?: undefined;
   id: DashboardId;
-  idSource: 'file' | 'derived';
-  /** Relative to `cwd`, `/` separators. */
-  file: string;
   /**
    * The file's own object, keys in file order, without `id` and `metadata`. From loadDesired it is decoded from the
    * JSON text the loader holds (packed-check.ts) on every read, a fresh copy each time: read it once per use.
    */
   readonly body: Dashboard;
+}
+
+export interface DesiredDocument extends DesiredCommon {
+  kind: 'document';
+  /** `document.id`, else derived from the path (document-id.ts): letters, digits and dashes. */
+  id: string;
+  /** The file form (`document:` without `id`, then the content), decoded on every read as a classic body is. */
+  readonly body: DocumentFileBody;
+}
+
+interface DesiredCommon {
+  idSource: 'file' | 'derived';
+  /** Relative to `cwd`, `/` separators. */
+  file: string;
   /** `body` as JSON text: what apply sends, and how the plan recognises an unchanged dashboard without decoding it. */
   bodyJson: string;
   name: string;
@@ -183,34 +203,41 @@ interface ValidFile {
 
 /** A valid file's dashboard, its id from the file or derived from its path (`name`, relative to the folder). */
 function desiredDashboard(file: { name: string; file: string; contentHash: string; check: PackedCheck & { ok: true } }): DesiredDashboard {
-  const { fileId, name, bodyJson } = file.check;
-  const fromFile = fileId === undefined ? undefined : parseDashboardId(fileId);
-  return {
-    id: fromFile ?? deriveDashboardId(file.name),
+  const { fileId, name, bodyJson, kind } = file.check;
+  // A document's own id is already checked to be one the Document service takes; a classic one is a UUID.
+  const fromFile = kind === 'document' ? fileId : fileId === undefined ? undefined : parseDashboardId(fileId);
+  const derive = kind === 'document' ? deriveDocumentId : deriveDashboardId;
+  const item = {
+    ...(kind === 'document' ? { kind } : {}),
+    id: fromFile ?? derive(file.name),
     idSource: fromFile === undefined ? 'derived' : 'file',
     file: file.file,
-    get body() {
-      return JSON.parse(bodyJson) as Dashboard;
+    get body(): unknown {
+      return JSON.parse(bodyJson);
     },
     bodyJson,
     name,
     contentHash: file.contentHash,
   };
+  // The check's kind decided the body's form and the id's (DesiredDashboard's variants).
+  return item as DesiredDashboard;
 }
 
 /** Ids from the file or derived from its path; a later file repeating an earlier file's id is a diagnostic. */
 function assignIds(valid: readonly ValidFile[]): { dashboards: DesiredDashboard[]; duplicates: DuplicateId[] } {
   const dashboards: DesiredDashboard[] = [];
   const duplicates: DuplicateId[] = [];
-  const byId = new Map<DashboardId, ValidFile>();
+  // Classic dashboards and documents are apart on the target: the same id in both is no clash.
+  const byId = new Map<string, ValidFile>();
+  const keyOf = (d: DesiredDashboard): string => `${d.kind ?? 'dashboard'}:${d.id}`;
   const claim = ({ dashboard, source }: ValidFile) => ({ file: dashboard.file, source, idSource: dashboard.idSource });
   for (const file of valid) {
-    const first = byId.get(file.dashboard.id);
+    const first = byId.get(keyOf(file.dashboard));
     if (first !== undefined) {
       duplicates.push({ id: file.dashboard.id, first: claim(first), later: claim(file) });
       continue;
     }
-    byId.set(file.dashboard.id, file);
+    byId.set(keyOf(file.dashboard), file);
     dashboards.push(file.dashboard);
   }
   return { dashboards, duplicates };

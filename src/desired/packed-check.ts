@@ -10,12 +10,17 @@ import type { FileCheck, Problem } from './dashboard-rules.js';
 export type PackedCheck =
   | {
       ok: true;
+      /** Absent: a classic dashboard; `document`: a platform dashboard or notebook (its body is the file form). */
+      kind?: 'document';
       /** The file's own `id` when it is a non-empty string (the check has already made sure it is a UUID). */
       fileId: string | undefined;
       name: string;
       /** The file has a top-level `dashcd:` (environment overrides), which only an environments project may. */
       hasEnvironmentOverrides: boolean;
-      /** JSON of the file's object without `id` and `metadata`, keys in file order. */
+      /**
+       * JSON of the file's object without `id` and `metadata` (a document: without `dashcd:` and `document.id`),
+       * keys in file order.
+       */
       bodyJson: string;
       warnings?: Problem[];
     }
@@ -31,5 +36,25 @@ export function packCheck(check: FileCheck): PackedCheck {
     hasEnvironmentOverrides: Object.hasOwn(body, 'dashcd'),
     bodyJson: JSON.stringify(body),
     ...(check.warnings ? { warnings: check.warnings } : {}),
+  };
+}
+
+/**
+ * A valid document file (desired/document-check.ts) as the loader holds it: the file form without what is not the
+ * document's (`dashcd:`, dashcd's own) and without `document.id` (identity, not content). Its name is `document.name`.
+ */
+export function packDocumentCheck(value: Record<string, unknown>, warnings: readonly Problem[]): PackedCheck {
+  const { dashcd: _dashcd, ...file } = value;
+  const { id, ...block } = file.document as Record<string, unknown>;
+  // Assigning a member the spread already made keeps its place: `document:` stays where the file has it.
+  const body = { ...file, document: block };
+  return {
+    ok: true,
+    kind: 'document',
+    fileId: typeof id === 'string' && id !== '' ? id : undefined,
+    name: block.name as string,
+    hasEnvironmentOverrides: Object.hasOwn(value, 'dashcd'),
+    bodyJson: JSON.stringify(body),
+    ...(warnings.length > 0 ? { warnings: [...warnings] } : {}),
   };
 }

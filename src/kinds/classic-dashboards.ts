@@ -2,6 +2,7 @@ import { deriveDashboardId } from '../desired/derive-id.js';
 import { DASHBOARD_FILE } from '../desired/discover-files.js';
 import { normalizeForCompare } from '../plan/normalize.js';
 import { isOwned, withOwnershipTag } from '../plan/ownership.js';
+import { sameDashboardContent } from '../plan/build-plan.js';
 import { readPreviewDashboard } from '../preview/preview-model.js';
 import { Dashboard, type LiveDashboard } from '../schema/dashboard.js';
 import type { DashboardId } from '../schema/ids.js';
@@ -19,8 +20,13 @@ export const classicDashboards: Kind<Dashboard, LiveDashboard, DashboardId> = de
   schema: Dashboard,
   jsonSchema: dashboardFileJsonSchema,
   deriveId: deriveDashboardId,
-  isOwned,
-  withOwnership: withOwnershipTag,
+  isOwned: (live, mark) => isOwned(live as LiveDashboard, mark),
+  // The PUT body: the id first (as the real service's clients send it), then the file's body with the tag.
+  written: (desired, mark) => {
+    const { id: _fileId, metadata: _serverOwned, ...body } = withOwnershipTag(desired.body as Dashboard, mark);
+    return { desired: { id: desired.id, ...body } };
+  },
+  sameContent: sameDashboardContent,
   comparedForm: (value, ignore) => normalizeForCompare(value, { ignore }),
   live: (api) => ({
     async listOwned(mark) {

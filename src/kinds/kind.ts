@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ApiClient } from '../client/api-client.js';
-import type { JsonValue } from '../plan/json-value.js';
+import type { ComparedKind } from '../plan/build-plan.js';
 
 /**
  * What a kind is called, which files are its own and its JSON Schema's id: plain data, checked when a kind is
@@ -22,6 +22,7 @@ export interface LiveStub {
   id: string;
   name: string;
   owner?: string;
+  kind?: 'document';
 }
 
 /** A live item read as its text: decoded only when the plan has to compare it (plan/written-text.ts). */
@@ -36,9 +37,12 @@ export interface LiveItems<Live> {
   listOwned(mark: string): Promise<LiveStub[]>;
   /** Undefined: none with that id. */
   getText(id: string, options?: { signal?: AbortSignal }): Promise<LiveItemText<Live> | undefined>;
-  /** Create or replace (create-on-PUT): which of the two the target did. */
-  put(id: string, body: unknown): Promise<'created' | 'updated'>;
-  /** False when it was already gone (which counts as done). */
+  /**
+   * Create or replace: which of the two the target did. `expectedVersion` (kinds written under optimistic locking):
+   * the version the plan read, absent for a create; a target that holds another answers 409 (an ApiError).
+   */
+  put(id: string, body: string, expectedVersion?: number): Promise<'created' | 'updated'>;
+  /** False when it was already gone (which counts as done). Documents go to the trash. */
   remove(id: string): Promise<boolean>;
 }
 
@@ -49,7 +53,7 @@ export interface LiveItems<Live> {
  *
  * `Body` is a file's object as its schema types it, `Live` an item as the target returns it, `Id` its id.
  */
-export interface Kind<Body, Live, Id extends string = string> {
+export interface Kind<Body, Live, Id extends string = string> extends ComparedKind {
   readonly info: KindInfo;
   /** File detection: whether a file of the folder (any path) is one of this kind's. */
   isFile(path: string): boolean;
@@ -58,15 +62,11 @@ export interface Kind<Body, Live, Id extends string = string> {
   jsonSchema(): object;
   /** Identity: the id of a file that names none, from its path relative to the dashboards folder (`/` separators). */
   deriveId(relativePath: string): Id;
-  /** Ownership: whether a live item carries dashcd's mark (only those are ever pruned). */
-  isOwned(live: Live, mark: string): boolean;
-  /** What apply writes: the body with the mark added once (the input is not modified). */
-  withOwnership<T extends Live>(body: T, mark: string): T;
-  /**
-   * The compared form: the value a plan compares, the same for a file's body and a live item when they mean the
-   * same (server-owned members and `ignore` paths dropped, what the service fills in on read filled in on both).
+  /*
+   * From ComparedKind (plan/build-plan.ts): ownership (`isOwned`: only marked items are ever pruned), what apply
+   * writes (`written`: the body with the mark added once), the compared form (`comparedForm`: the same for a file's
+   * body and a live item when they mean the same), `sameContent` and, under optimistic locking, `versionOf`.
    */
-  comparedForm(value: unknown, ignore: readonly string[]): JsonValue;
   /** How live items are listed, read and written on a target. */
   live(api: ApiClient): LiveItems<Live>;
   /** Drawing: the small part of a body that previews and the console draw from. */

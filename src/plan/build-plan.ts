@@ -1,6 +1,7 @@
 import type { Operation } from 'fast-json-patch';
 import type { GitInfo } from '../desired/git-info.js';
 import type { Dashboard, LiveDashboard } from '../schema/dashboard.js';
+import type { DocumentFileBody, LiveDocumentBody } from '../schema/document-content.js';
 import { diffJson, jsonEqual } from './diff.js';
 import { compareCodeUnits, type JsonValue } from './json-value.js';
 import { pruneRefusal } from './prune-guard.js';
@@ -9,12 +10,12 @@ import { pruneRefusal } from './prune-guard.js';
  * The part of the loader's `DesiredDashboard` (desired/load-desired.ts) the plan reads. Declared structurally so
  * the plan depends on the shape, not on the loader module.
  */
-export interface DesiredInput {
+export type DesiredInput = DesiredInputCommon & ({ kind?: undefined; readonly body: Dashboard } | { kind: 'document'; readonly body: DocumentFileBody });
+
+interface DesiredInputCommon {
   id: string;
   file: string;
   name: string;
-  /** The file's dashboard; an `id` or `metadata` in it is replaced by the plan's. */
-  readonly body: Dashboard;
   /**
    * `body` as JSON text (without `id` and `metadata`), when the caller holds it: a live dashboard whose text is what
    * apply wrote from it is then unchanged without parsing either (plan/written-text.ts).
@@ -22,11 +23,23 @@ export interface DesiredInput {
   bodyJson?: string;
 }
 
+/**
+ * What a write sends, by kind: a classic dashboard (no `kind`), or a platform document (its file form), which the
+ * Document service writes only at the version the plan read (`expectedVersion`, absent for a create): a document
+ * edited in between is refused (409), never overwritten.
+ */
+export type WrittenBody = { kind?: undefined; desired: Dashboard } | { kind: 'document'; desired: DocumentFileBody; expectedVersion?: number };
+
+/** Which kind an item without a body is: absent for classic dashboards. */
+type KindMark = { kind?: 'document' };
+
+/** A live item as the plan compares it: a classic dashboard, or a document in its file form. */
+export type LiveItem = LiveDashboard | LiveDocumentBody;
+
 interface PatchedWrite {
   id: string;
   name: string;
   file: string;
-  desired: Dashboard;
   /**
    * RFC 6902, live → desired, over the kind's compared forms (CompareRules): what would change, not the write body.
    * Applies in order to the live dashboard's compared form (diff.ts); indexes of kept and added items are the file's.
@@ -43,12 +56,12 @@ interface PatchedWrite {
  * shows), so from then on prune may delete it. Only `update` and `adopt` carry a patch.
  */
 export type PlanChange =
-  | { action: 'create'; id: string; name: string; file: string; desired: Dashboard }
-  | ({ action: 'adopt' } & PatchedWrite)
-  | ({ action: 'update' } & PatchedWrite)
-  | { action: 'delete'; id: string; name: string; owner?: string }
-  | { action: 'unchanged'; id: string; name: string; file: string }
-  | { action: 'orphan'; id: string; name: string; owner?: string };
+  | ({ action: 'create'; id: string; name: string; file: string } & WrittenBody)
+  | ({ action: 'adopt' } & PatchedWrite & WrittenBody)
+  | ({ action: 'update' } & PatchedWrite & WrittenBody)
+  | ({ action: 'delete'; id: string; name: string; owner?: string } & KindMark)
+  | ({ action: 'unchanged'; id: string; name: string; file: string } & KindMark)
+  | ({ action: 'orphan'; id: string; name: string; owner?: string } & KindMark);
 
 export type PlanAction = PlanChange['action'];
 
@@ -73,12 +86,13 @@ export interface Plan {
 export interface BuildPlanInput {
   desired: readonly DesiredInput[];
   /** Full GETs of the desired ids that exist on the target, keyed by desired id. */
-  live: ReadonlyMap<string, LiveDashboard>;
-  /** Live dashboards carrying the ownership tag: the orphan candidates. */
-  liveOwned: readonly { id: string; name: string; owner?: string }[];
+  live: ReadonlyMap<string, LiveItem>;
+  /** Live items carrying the ownership mark: the orphan candidates (documents marked `kind: 'document'`). */
+  liveOwned: readonly OwnedStub[];
   ownershipTag: string;
   ignore: readonly string[];
   kind: ComparedKind;
+  documents?: CompareRules | undefined;
   target: string;
   git?: GitInfo;
   /** `partial`: only some files are being reconciled (the daemon), so absence from `desired` says nothing. */
@@ -89,33 +103,60 @@ export interface BuildPlanInput {
 
 export const ACTION_ORDER: readonly PlanAction[] = ['create', 'adopt', 'update', 'delete', 'unchanged', 'orphan'];
 
+/** An owned live item as a listing shows it. */
+export interface OwnedStub {
+  id: string;
+  name: string;
+  owner?: string;
+  kind?: 'document';
+}
+
 /**
- * What a plan asks of the kind its items are (kinds/kind.ts): the compared form and the ownership mark. Declared
- * structurally so plan/ never imports kinds/ and never knows which kind it compares.
+ * What a plan asks of the kind its items are (kinds/kind.ts): the compared form, the ownership mark, the body a write
+ * sends and the version it must name. Declared structurally so plan/ never imports kinds/ and never knows which kind
+ * it compares.
  */
 export interface ComparedKind {
   comparedForm(value: unknown, ignore: readonly string[]): JsonValue;
-  isOwned(live: LiveDashboard, mark: string): boolean;
-  withOwnership<T extends LiveDashboard>(body: T, mark: string): T;
+  isOwned(live: LiveItem, mark: string): boolean;
+  /** What apply sends for a desired file: its body with the ownership mark (and, for classic dashboards, its id). */
+  written(desired: DesiredInput, mark: string): WrittenBody;
+  /** Equal apart from what the compared form drops anyway: unchanged without computing either form (speed only). */
+  sameContent(live: LiveItem, written: WrittenBody): boolean;
+  /** The version a write of this item must name, for kinds written under optimistic locking. */
+  versionOf?(live: LiveItem): number | undefined;
 }
 
-/** The rules every dashboard of one plan is compared under. */
+/** The rules every dashboard of one plan is compared under; `documents`: the rules its documents are compared under. */
 export interface CompareRules {
   ownershipTag: string;
   ignore: readonly string[];
   kind: ComparedKind;
+  documents?: CompareRules | undefined;
 }
 
 /** Pure and synchronous: desired + live in, a serialisable plan out. */
 export function buildPlan(input: BuildPlanInput): Plan {
-  return assemblePlan(input, input.desired.map((d) => planDashboard(d, input.live.get(d.id), input)));
+  return assemblePlan(input, input.desired.map((d) => planDashboard(d, input.live.get(liveKey(d)), rulesFor(d, input))));
+}
+
+/** Where `live` holds a desired item: documents apart from classic dashboards (`document:<id>`). */
+export function liveKey(item: { id: string; kind?: 'document' | undefined }): string {
+  return item.kind === 'document' ? `document:${item.id}` : item.id;
+}
+
+/** The rules an item is compared under: its kind's. */
+export function rulesFor(item: { kind?: 'document' | undefined }, rules: CompareRules): CompareRules {
+  if (item.kind !== 'document') return rules;
+  if (rules.documents === undefined) throw new Error('a plan of documents needs the rules documents are compared under');
+  return rules.documents;
 }
 
 /**
  * The plan from one change per desired file (planDashboard's, in any order), adding the orphans. Callers that
  * compare as each live dashboard arrives (reconcile/plan-against-live.ts) use it so they never hold all of them.
  */
-export function assemblePlan(input: Omit<BuildPlanInput, 'live' | 'kind'>, desiredChanges: readonly PlanChange[]): Plan {
+export function assemblePlan(input: Omit<BuildPlanInput, 'live' | 'kind' | 'documents'>, desiredChanges: readonly PlanChange[]): Plan {
   const changes = [...desiredChanges];
   const scope = input.scope ?? 'full';
   // Only a full scope prunes: absence from a partial one says nothing.
@@ -138,38 +179,38 @@ export function hasChanges(plan: Plan): boolean {
   return create + adopt + update + deletes > 0;
 }
 
-/** One desired file against its live dashboard (undefined: none with its id). */
-export function planDashboard(desired: DesiredInput, live: LiveDashboard | undefined, rules: CompareRules): PlanChange {
+/** One desired file against its live item (undefined: none with its id), under its kind's rules (rulesFor). */
+export function planDashboard(desired: DesiredInput, live: LiveItem | undefined, rules: CompareRules): PlanChange {
   const { id, name, file } = desired;
   const { ownershipTag: tag, ignore, kind } = rules;
-  const written = bodyToWrite(desired, tag, kind);
-  if (!live) return { action: 'create', id, name, file, desired: written };
-  // A live dashboard without the tag was made elsewhere (or pulled): writing it is a takeover the reviewer must see,
-  // even when the content is equal, since from then on prune may delete it. Its patch includes the tag.
-  if (!kind.isOwned(live, tag)) return { action: 'adopt', id, name, file, desired: written, ...diffJson(kind.comparedForm(live, ignore), kind.comparedForm(written, ignore)) };
+  const written = kind.written(desired, tag);
+  const mark = desired.kind === 'document' ? { kind: desired.kind } : {};
+  if (!live) return { action: 'create', id, name, file, ...written };
+  const locked = withVersion(written, kind.versionOf?.(live));
+  // A live item without the mark was made elsewhere (or pulled): writing it is a takeover the reviewer must see,
+  // even when the content is equal, since from then on prune may delete it. Its patch includes the mark.
+  if (!kind.isOwned(live, tag)) return { action: 'adopt', id, name, file, ...locked, ...diffJson(kind.comparedForm(live, ignore), kind.comparedForm(written.desired, ignore)) };
   // Stryker disable next-line ConditionalExpression: speed only; the normalised diff of the same content is empty too
-  if (sameContent(live, written)) return { action: 'unchanged', id, name, file };
-  const { patch, before } = diffJson(kind.comparedForm(live, ignore), kind.comparedForm(written, ignore));
-  if (patch.length === 0) return { action: 'unchanged', id, name, file };
-  return { action: 'update', id, name, file, desired: written, patch, before };
+  if (kind.sameContent(live, written)) return { action: 'unchanged', id, name, file, ...mark };
+  const { patch, before } = diffJson(kind.comparedForm(live, ignore), kind.comparedForm(written.desired, ignore));
+  if (patch.length === 0) return { action: 'unchanged', id, name, file, ...mark };
+  return { action: 'update', id, name, file, ...locked, patch, before };
+}
+
+function withVersion(written: WrittenBody, version: number | undefined): WrittenBody {
+  return written.kind === 'document' && version !== undefined ? { ...written, expectedVersion: version } : written;
 }
 
 /**
  * Equal data apart from the members the compared form drops anyway (`id`, `metadata`) has equal compared forms,
  * since a kind's comparedForm depends on the value only: so a live dashboard that is exactly what apply wrote (the
- * embedded server, or any target that adds nothing) is unchanged without computing either side's.
+ * embedded server, or any target that adds nothing) is unchanged without computing either side's. Classic only.
  */
 // Stryker disable next-line BlockStatement: speed only (see planDashboard); answering nothing sends every dashboard to the diff
-function sameContent(live: LiveDashboard, written: Dashboard): boolean {
-  const { id: _liveId, metadata: _liveMetadata, ...liveContent } = live;
-  const { id: _writtenId, metadata: _writtenMetadata, ...writtenContent } = written;
+export function sameDashboardContent(live: LiveItem, written: WrittenBody): boolean {
+  const { id: _liveId, metadata: _liveMetadata, ...liveContent } = live as LiveDashboard;
+  const { id: _writtenId, metadata: _writtenMetadata, ...writtenContent } = written.desired as Dashboard;
   return jsonEqual(liveContent, writtenContent);
-}
-
-/** The PUT body: the id first (as the real service's clients send it), then the file's body with the tag. */
-function bodyToWrite(desired: DesiredInput, tag: string, kind: ComparedKind): Dashboard {
-  const { id: _fileId, metadata: _serverOwned, ...body } = kind.withOwnership(desired.body, tag);
-  return { id: desired.id, ...body };
 }
 
 /**
@@ -177,16 +218,18 @@ function bodyToWrite(desired: DesiredInput, tag: string, kind: ComparedKind): Da
  * `delete` when pruning, else `orphan`. The daemon's chunked pass, which never holds the whole folder, uses it too.
  */
 export function findOrphans(
-  desired: readonly { id: string }[],
+  desired: readonly { id: string; kind?: 'document' | undefined }[],
   liveOwned: BuildPlanInput['liveOwned'],
   action: 'delete' | 'orphan',
 ): Extract<PlanChange, { action: 'delete' | 'orphan' }>[] {
-  const claimed = new Set(desired.map((d) => d.id.toLowerCase()));
+  // Classic dashboards and documents are apart: a document never claims a dashboard of the same id.
+  const keyOf = (item: { id: string; kind?: 'document' | undefined }): string => liveKey(item).toLowerCase();
+  const claimed = new Set(desired.map(keyOf));
   const orphans = new Map<string, Extract<PlanChange, { action: 'delete' | 'orphan' }>>();
   for (const live of liveOwned) {
-    const key = live.id.toLowerCase();
+    const key = keyOf(live);
     if (claimed.has(key) || orphans.has(key)) continue;
-    orphans.set(key, { action, id: live.id, name: live.name, ...(live.owner !== undefined ? { owner: live.owner } : {}) });
+    orphans.set(key, { action, id: live.id, name: live.name, ...(live.owner !== undefined ? { owner: live.owner } : {}), ...(live.kind ? { kind: live.kind } : {}) });
   }
   return [...orphans.values()];
 }

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { ApiClient } from '../client/api-client.js';
 import { toDashboardYaml } from '../desired/dashboard-yaml.js';
-import { loadDesired, type DesiredDashboard } from '../desired/load-desired.js';
+import { loadDesired, type DesiredClassic, type DesiredDashboard } from '../desired/load-desired.js';
 import { mapConcurrent } from '../lib/concurrency.js';
 import { writeFileDurable } from '../lib/durable-file.js';
 import { planDashboard, type ComparedKind } from '../plan/build-plan.js';
@@ -61,7 +61,7 @@ export async function pullDashboards(options: PullOptions): Promise<PullOutcome[
   const dir = resolve(options.cwd, options.dir);
   // Ids derive from paths relative to the root, as plan derives them.
   const existing = options.environment?.dashboards ?? (await loadDesired({ dir: resolve(options.cwd, options.root ?? dir), cwd: options.cwd })).dashboards;
-  const fileById = new Map<string, DesiredDashboard>(existing.map((d) => [d.id, d]));
+  const fileById = new Map<string, DesiredClassic>(existing.filter((d): d is DesiredClassic => d.kind === undefined).map((d) => [d.id, d]));
   const lives = await mapConcurrent(options.ids, options.concurrency ?? 8, (id) => options.api.dashboards.get(id), options.signal);
   const taken = new Set<string>();
   const outcomes: PullOutcome[] = [];
@@ -96,7 +96,7 @@ async function adoptPulled(outcome: Extract<PullOutcome, { status: 'written' | '
   return { ...outcome, adopted: true };
 }
 
-async function refreshFile(local: DesiredDashboard, pulled: LiveDashboard, options: PullOptions): Promise<PullOutcome> {
+async function refreshFile(local: DesiredClassic, pulled: LiveDashboard, options: PullOptions): Promise<PullOutcome> {
   const { id, file } = local;
   const path = resolve(options.cwd, file);
   const same = isDeepStrictEqual(

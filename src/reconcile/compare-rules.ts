@@ -1,7 +1,12 @@
-import { classicDashboards } from '../kinds/classic-dashboards.js';
+import { KINDS } from '../kinds/kinds.js';
 import type { CompareRules } from '../plan/build-plan.js';
 
-/** dashcd.yaml's ownership tag and ignored paths, as the rules a plan compares the classic dashboard kind under. */
+/**
+ * dashcd.yaml's ownership tag and ignored paths, as the rules a plan compares under: classic dashboards by their
+ * kind, documents (platform dashboards and notebooks) by theirs. One tag marks both; ignore pointers apply to
+ * either kind's compared form (a pointer naming what one kind does not have changes nothing in it).
+ */
 export function compareRules(config: { readonly ownershipTag: string; readonly ignore: readonly string[] }): CompareRules {
-  return { ownershipTag: config.ownershipTag, ignore: config.ignore, kind: classicDashboards };
+  const { ownershipTag, ignore } = config;
+  return { ownershipTag, ignore, kind: KINDS.dashboard, documents: { ownershipTag, ignore, kind: KINDS.document } };
 }

@@ -1,14 +1,14 @@
 import type { ApiClient } from '../client/api-client.js';
 import { mapConcurrent } from '../lib/concurrency.js';
-import { planDashboard, type CompareRules, type DesiredInput, type PlanChange } from '../plan/build-plan.js';
+import { planDashboard, rulesFor, type CompareRules, type DesiredInput, type OwnedStub, type PlanChange } from '../plan/build-plan.js';
 import { isWrittenText } from '../plan/written-text.js';
-import { classicDashboards } from '../kinds/classic-dashboards.js';
+import { KINDS, kindOf } from '../kinds/kinds.js';
 
 export interface PlannedAgainstLive {
   /** One change per desired file, in the desired order. */
   changes: PlanChange[];
-  /** Every live dashboard carrying the ownership tag: the prune candidates. */
-  owned: { id: string; name: string; owner?: string }[];
+  /** Every live item carrying the ownership mark, of every kind the target has: the prune candidates. */
+  owned: OwnedStub[];
 }
 
 /** Changes read and compared ahead of the plan (early-plans.ts): one for the same file, id and body, else undefined. */
@@ -18,8 +18,10 @@ export interface EarlyChanges {
 
 /**
  * Reads the live side and compares each desired file as its GET returns (bounded concurrency), plus the owned
- * list; a file `early` already read and compared (early-plans.ts) is not read again. A live dashboard is dropped
- * once compared, so a plan holds `concurrency` of them at a time instead of every one beside the desired state.
+ * lists; a file `early` already read and compared (early-plans.ts) is not read again. A live item is dropped once
+ * compared, so a plan holds `concurrency` of them at a time instead of every one beside the desired state.
+ * Documents are listed only where the target has a Document service; a file of one where it has none fails the
+ * plan as an unusable target (platform-documents.ts).
  */
 export async function planAgainstLive(
   desired: readonly DesiredInput[],
@@ -27,18 +29,37 @@ export async function planAgainstLive(
 ): Promise<PlannedAgainstLive> {
   const { api, rules, concurrency, signal, early } = deps;
   const plan = async (d: DesiredInput): Promise<PlanChange> => (await early?.take(d)) ?? readAndPlan(d, { api, rules, ...(signal ? { signal } : {}) });
-  const [changes, owned] = await Promise.all([mapConcurrent(desired, concurrency, plan, signal), deps.withOwned ? classicDashboards.live(api).listOwned(rules.ownershipTag) : Promise.resolve([])]);
+  const [changes, owned] = await Promise.all([mapConcurrent(desired, concurrency, plan, signal), deps.withOwned ? listOwned(api, rules.ownershipTag) : Promise.resolve([])]);
   // An aborted run leaves dashboards never read: a plan from it would call them new.
   signal?.throwIfAborted();
   return { changes: changes as PlanChange[], owned };
 }
 
-/** One desired file against its live dashboard, read now; settled on the live text when that is what apply wrote. */
+async function listOwned(api: ApiClient, mark: string): Promise<OwnedStub[]> {
+  const [dashboards, documents] = await Promise.all([
+    KINDS.dashboard.live(api).listOwned(mark),
+    api.documents === undefined ? Promise.resolve([]) : KINDS.document.live(api).listOwned(mark),
+  ]);
+  return [...dashboards, ...documents];
+}
+
+/** One desired file against its live item, read now; a classic one settled on the live text when apply wrote it. */
 export async function readAndPlan(desired: DesiredInput, deps: { api: ApiClient; rules: CompareRules; signal?: AbortSignal }): Promise<PlanChange> {
   const { api, rules, signal } = deps;
-  const live = await classicDashboards.live(api).getText(desired.id, signal ? { signal } : {});
-  if (live !== undefined && desired.bodyJson !== undefined && isWrittenText(live.text, desired.bodyJson, rules.ownershipTag)) {
+  const itemRules = rulesFor(desired, rules);
+  const live = await kindOf(desired).live(api).getText(desired.id, signal ? { signal } : {});
+  if (desired.kind === undefined && live !== undefined && desired.bodyJson !== undefined && isWrittenText(live.text, desired.bodyJson, rules.ownershipTag)) {
     return { action: 'unchanged', id: desired.id, name: desired.name, file: desired.file };
   }
-  return planDashboard(desired, live?.parse(), rules);
+  return planDashboard(desired, live?.parse() as Parameters<typeof planDashboard>[1], itemRules);
+}
+
+/**
+ * A write the target refused because the item changed since the plan (apply's `replan`): the file's item read and
+ * planned again against what is there now.
+ */
+export function replanWrite(change: Extract<PlanChange, { action: 'create' | 'adopt' | 'update' }>, deps: { api: ApiClient; rules: CompareRules }): Promise<PlanChange> {
+  const { id, file, name } = change;
+  const desired: DesiredInput = change.kind === 'document' ? { id, file, name, kind: 'document', body: change.desired } : { id, file, name, body: change.desired };
+  return readAndPlan(desired, deps);
 }

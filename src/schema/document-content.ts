@@ -174,6 +174,26 @@ const blockOf = <K extends DocumentKind>(kind: K) => closedObject(z.looseObject(
 export const DocumentBlock = closedObject(z.looseObject({ kind: DocumentKind, ...blockShape }));
 export type DocumentBlock = z.infer<typeof DocumentBlock>;
 
+/**
+ * A document file's body as the pipeline carries it (desired state, plans, apply): `document:` without its id (the id
+ * is identity) beside the content's members; `dashcd:` is never part of it.
+ */
+export type DocumentFileBody = { readonly [DOCUMENT_KEY]: BodyBlock } & Readonly<Record<string, unknown>>;
+
+/** `document:` as a body holds it: the block's own members (Omit over the block's open type would lose them). */
+export interface BodyBlock {
+  readonly kind: DocumentKind;
+  readonly name: string;
+  readonly description?: string | undefined;
+  readonly isPrivate?: boolean | undefined;
+}
+
+/**
+ * A live document in the same form (kinds/platform-documents.ts makes it from the service's metadata and content):
+ * what a plan compares with a file's body. `version` is what a write must name (optimistic locking), never compared.
+ */
+export type LiveDocumentBody = { readonly [DOCUMENT_KEY]: BodyBlock & { readonly version: number } } & Readonly<Record<string, unknown>>;
+
 const fileMembers = <K extends DocumentKind>(kind: K) => ({
   [DOCUMENT_KEY]: blockOf(kind),
   // Checked where environments are resolved, as the classic `dashcd:` is.

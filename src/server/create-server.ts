@@ -154,17 +154,16 @@ export async function startEmbeddedServer({ dataDir, log }: { dataDir: string; l
 function buildHandler<E extends EnvironmentService>(
   options: ServerOptions<E> & { layout: DataDirLayout; clock: Clock; environments: EnvironmentRegistry<E>; bodies: DashboardBodyPool; documents: DocumentApi; adminKey: string },
 ): RequestListener {
-  const { environments, layout, clock, log } = options;
+  const { environments, layout, clock, log, documents } = options;
   const context: ServerContext<E> = { environments, layout, clock, log };
   const routes: Route[] = [
     ...createDashboardRoutes({ dashboards: (env) => environments.get(env)?.dashboards, bodies: options.bodies }),
     ...createInstallerRoutes({ installerFile: layout.installerFile }),
     ...(options.routeFactories ?? []).flatMap((factory) => factory(context)),
   ];
-  const admin = createAdminApi({ environments, adminKey: options.adminKey, log: log.child({ component: 'admin' }) });
+  const platformToken = (env: EnvironmentId): Promise<string> => documents.addEphemeralToken(env, SESSION_PLATFORM_SCOPES, SESSION_SUBJECT);
+  const admin = createAdminApi({ environments, adminKey: options.adminKey, log: log.child({ component: 'admin' }), platformToken });
   const classic = createRequestHandler({ environments, routes, admin, log, clock, bodyLimit: options.bodyLimit });
-  // The platform Document service and its token endpoint (/platform/…, /sso/…) have their own auth and envelope.
-  const { documents } = options;
   const api: RequestListener = (req, res) => (documents.handles(req.url ?? '') ? documents.listener(req, res) : classic(req, res));
   const { extraHandler } = options;
   return extraHandler ? (req, res) => extraHandler(req, res) || api(req, res) : api;

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Dashboard } from '../../src/schema/dashboard.js';
 import { parseDocument } from 'yaml';
 import { deriveDashboardId, loadDesired } from '../../src/desired/load-desired.js';
 import { formatDiagnostic, type Diagnostic } from '../../src/desired/diagnostic.js';
@@ -65,7 +66,7 @@ describe('loadDesired', () => {
     const result = await load({ 'a.yaml': `id: ""\n${VALID.replace('owner: ops', 'owner: "on"\n  tags: [yes, on, no]')}` });
     expect(result.diagnostics).toEqual([]);
     expect(result.dashboards[0]?.idSource).toBe('derived');
-    expect(result.dashboards[0]?.body.dashboardMetadata.tags).toEqual(['yes', 'on', 'no']);
+    expect((result.dashboards[0]?.body as Dashboard | undefined)?.dashboardMetadata.tags).toEqual(['yes', 'on', 'no']);
   });
 
   it('points a wrong type at the offending node', async () => {

@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkSource, checkSources, sourceTexts } from '../../src/desired/check-pool.js';
+import { checkSources, sourceTexts } from '../../src/desired/check-pool.js';
+import { checkSource } from '../../src/desired/check-source.js';
 import { toDashboardYaml } from '../../src/desired/dashboard-yaml.js';
 import { createDesiredCache, loadDesired } from '../../src/desired/load-desired.js';
 import { CORPUS_DASHBOARDS_DIR } from '../helpers/corpus.js';

@@ -201,7 +201,7 @@ describe('token commands while a dashcd owns the data dir', () => {
     const { info } = await client.createToken('local', { name: 'a/b c', scopes: ['ReadConfig'] });
     expect(await client.revokeToken('local', 'a/b c')).toBe(true);
     expect(await client.revokeToken('local', info.id)).toBe(false);
-    const session = await client.sessionToken('local');
+    const { token: session } = await client.sessionCredentials('local');
     expect((await admin.store('local')).verify(session)?.scopes).toEqual([...Scope.options]);
 
     await expect(ownerAdmin({ url: admin.url, adminKey: 'wrong' }).listTokens('local')).rejects.toMatchObject({

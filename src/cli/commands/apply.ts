@@ -1,5 +1,7 @@
 import { applyPlan, countOutcomes, type ApplyOutcome, type ApplyResult, type RemoteViolation } from '../../apply/apply-plan.js';
-import { classicDashboards } from '../../kinds/classic-dashboards.js';
+import { kindOf } from '../../kinds/kinds.js';
+import { compareRules } from '../../reconcile/compare-rules.js';
+import { replanWrite } from '../../reconcile/plan-against-live.js';
 import type { PlanDashboardsResult } from '../../reconcile/plan-dashboards.js';
 import { applyEnvironments } from '../apply-environments.js';
 import { defineCommand, stringFlag, type CommandIo } from '../command.js';
@@ -67,7 +69,9 @@ async function applyPlanned(
   const { plan } = planned;
   io.stdout.write(renderPlanText(plan, { color: colorFor(io.stdout, io.env) }));
   if (plan.prune.refused !== undefined) throw new CliError(`${plan.prune.refused}; nothing was written`, ExitCode.InvalidDesiredState);
-  const result = await applyPlan(plan, { api: target.client, kind: classicDashboards, log: io.log, concurrency, signal: io.signal });
+  const rules = compareRules(planned.config);
+  const replan = (change: Parameters<typeof replanWrite>[0]) => replanWrite(change, { api: target.client, rules });
+  const result = await applyPlan(plan, { api: target.client, kinds: kindOf, replan, log: io.log, concurrency, signal: io.signal });
   if (result.kind === 'rejected') return reportRejected(result.invalid, io);
   return reportApplied(result, { target: target.label, started }, io);
 }
@@ -103,7 +107,7 @@ const DONE: Record<ApplyOutcome['action'], string> = { create: '+ created', adop
 function printOutcomes(outcomes: readonly ApplyOutcome[], io: CommandIo): void {
   for (const o of outcomes) {
     const where = o.action === 'delete' ? o.name : o.file;
-    const verb = o.status === 'failed' ? `✗ ${o.action} failed` : 'alreadyGone' in o ? '= already deleted' : DONE[o.action];
+    const verb = o.status === 'failed' ? `✗ ${o.action} failed` : 'alreadyGone' in o ? '= already deleted' : o.action === 'delete' && o.kind === 'document' ? '- moved to the trash' : DONE[o.action];
     io.stdout.write(`${verb}  ${o.id}  ${where}${o.status === 'failed' ? `: ${o.error}` : ''}\n`);
   }
 }

@@ -15,6 +15,8 @@ export interface AdminDeps {
   /** The data dir owner's key (Ownership.adminKey); only someone who can read owner.json has it. */
   readonly adminKey: string;
   readonly log: Logger;
+  /** A platform token with every platform scope for the environment's Document service, in memory until the server stops. */
+  platformToken(env: EnvironmentId): Promise<string>;
 }
 
 const TOKENS = 'env/{env}/tokens';
@@ -25,13 +27,13 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
  * (creating the environment, which is then served at once), revoke, and a session token for other CLI commands. Answers use the ErrorEnvelope like every
  * other route.
  */
-export function createAdminApi({ environments, adminKey, log }: AdminDeps): AdminApi {
+export function createAdminApi({ environments, adminKey, log, platformToken }: AdminDeps): AdminApi {
   const expected = digest(adminKey);
   const routes: AdminRoute[] = [
     { method: 'GET', path: TOKENS, handle: async (ctx) => ({ status: 200, body: { tokens: (await existing(environments, ctx)).tokens.list() } }) },
     { method: 'POST', path: TOKENS, handle: async (ctx) => createToken(environments, ctx, log) },
     { method: 'DELETE', path: `${TOKENS}/{idOrName}`, handle: async (ctx) => revokeToken(environments, ctx, log) },
-    { method: 'POST', path: 'env/{env}/session', handle: async (ctx) => sessionToken(environments, ctx) },
+    { method: 'POST', path: 'env/{env}/session', handle: async (ctx) => sessionCredentials(environments, platformToken, ctx) },
   ];
   return {
     routes,
@@ -67,14 +69,16 @@ async function revokeToken(environments: EnvironmentRegistry, ctx: AdminContext,
 }
 
 /**
- * An in-memory token with every scope, valid until this server stops: for CLI commands run beside `serve`. The
- * environment is created if new: a repository's declared environments live in the embedded API as `/e/<name>`.
+ * In-memory tokens with every scope, valid until this server stops, for CLI commands run beside `serve`: a classic
+ * API token and a platform token for the environment's Document service. The environment is created if new: a
+ * repository's declared environments live in the embedded API as `/e/<name>`.
  */
-async function sessionToken(environments: EnvironmentRegistry, ctx: AdminContext) {
+async function sessionCredentials(environments: EnvironmentRegistry, platformToken: AdminDeps['platformToken'], ctx: AdminContext) {
   const env = EnvironmentId.safeParse(ctx.params['env']);
   if (!env.success) throw HttpError.constraints(violationsFromIssues(env.error.issues, 'PATH', ['env']));
   const environment = await environments.ensure(env.data);
-  return { status: 201, body: { token: environment.tokens.addEphemeral([...Scope.options], 'cli-session') } };
+  const token = environment.tokens.addEphemeral([...Scope.options], 'cli-session');
+  return { status: 201, body: { token, platformToken: await platformToken(env.data) } };
 }
 
 async function existing(environments: EnvironmentRegistry, ctx: AdminContext): Promise<Environment> {

@@ -3,6 +3,7 @@ import { applyPlan, countOutcomes, deletesOf, writesOf } from '../../../src/appl
 import { createApiClient, type ApiClient } from '../../../src/client/api-client.js';
 import { ApiError } from '../../../src/client/errors.js';
 import { classicDashboards } from '../../../src/kinds/classic-dashboards.js';
+import { kindOf } from '../../../src/kinds/kinds.js';
 import { silentLogger } from '../../../src/lib/logger.js';
 import { assemblePlan, type DesiredInput, type Plan } from '../../../src/plan/build-plan.js';
 import { DEFAULT_OWNERSHIP_TAG } from '../../../src/plan/ownership.js';
@@ -49,7 +50,7 @@ async function planFor(items: DesiredInput[], prune?: { maxDelete: number }): Pr
   return assemblePlan({ desired: items, liveOwned: live.owned, ...rules, target: 'test', ...(prune ? { prune } : {}) }, live.changes);
 }
 
-const deps = () => ({ api, kind: classicDashboards, log: silentLogger(), concurrency: 4 });
+const deps = () => ({ api, kinds: kindOf, log: silentLogger(), concurrency: 4 });
 const writesSeen = (method = 'PUT') => proxy.requests.filter((r) => r.method === method && !r.path.endsWith('/validator')).map((r) => r.path.split('/').at(-1));
 
 describe('applyPlan', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { PlanChange } from '../../../src/plan/build-plan.js';
 import type { ConsoleEvent } from '../../../src/console/console-data.js';
 import { dashboardPage, dashboardsPage, environmentsPage } from '../../../src/console/dashboard-pages.js';
 import { eventFilterOf, eventsPage } from '../../../src/console/events-page.js';
@@ -149,7 +150,7 @@ describe('console dashboard pages', () => {
   it('shows the live drift of an update or adoption as a picture and a diff, instead of the layout', () => {
     const desired = { dashboardMetadata: { name: 'New', owner: 'o' }, tiles: [] };
     for (const action of ['update', 'adopt'] as const) {
-      const change = { action, id: 'a', name: 'A', file: 'a.yaml', desired, patch: [{ op: 'replace' as const, path: '/dashboardMetadata/name', value: 'New' }], before: ['Old'] };
+      const change = { action, id: 'a', name: 'A', file: 'a.yaml', desired, patch: [{ op: 'replace' as const, path: '/dashboardMetadata/name', value: 'New' }], before: ['Old'] } as PlanChange;
       const html = dashboardPage('dev', row('a', 'drifted', { change, body: desired }), undefined);
       expect(html).toContain('<h2>Live drift: live (above) → file (below)</h2><div class="picture drift"><svg');
       expect(html).toMatch(/<pre class="diff">[^<]*<span[^>]*>[\s\S]*Old[\s\S]*<\/pre>/);

@@ -2,9 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { checkDocumentFile, checkDocumentSource } from '../../../src/documents/check-document.js';
+import { checkDocumentFile, checkDocumentSource } from '../../../src/desired/document-check.js';
 import { comparedForm, fileComparedForm } from '../../../src/documents/compared-form.js';
-import { detectFileKind } from '../../../src/documents/detect-kind.js';
+import { detectFileKind } from '../../../src/desired/detect-kind.js';
 import { documentFileValue, documentFileYaml, splitDocumentFile, type DocumentFileMetadata } from '../../../src/documents/document-file.js';
 import { CORPUS_DOCUMENT_DASHBOARDS_DIR, CORPUS_NOTEBOOKS_DIR } from '../../helpers/corpus.js';
 
@@ -51,7 +51,8 @@ describe('the file pull writes', () => {
 
   it('writes text that checkDocumentSource accepts without a warning', () => {
     const [, content = {}] = documents[0] ?? [];
-    expect(checkDocumentSource(documentFileYaml(metadataOf(content), content) ?? '')).toEqual({ problems: [], warnings: [] });
+    const text = documentFileYaml(metadataOf(content), content) ?? '';
+    expect(checkDocumentSource(text)).toEqual({ problems: [], warnings: [], value: parse(text) });
   });
 
   it('writes an object the content holds twice out twice, never as an anchor and alias', () => {

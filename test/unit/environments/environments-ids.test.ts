@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import type { Dashboard } from '../../../src/schema/dashboard.js';
 import { deriveDashboardId } from '../../../src/desired/load-desired.js';
 import { DashcdBlock } from '../../../src/environments/dashcd-block.js';
 import { declaredEnvironments, type Environment } from '../../../src/environments/environment.js';
@@ -68,7 +69,7 @@ describe('resolveEnvironment: the rest of a dashboard', () => {
     const link = (ref: string): string => `dashboardMetadata: { name: L, owner: ops }\ntiles:\n  - name: n\n    tileType: MARKDOWN\n    bounds: { top: 0, left: 0, width: 304, height: 152 }\n    markdown: '\${{ dashboard(${JSON.stringify(ref)}) }}'\n`;
     const { dashboards, problems } = resolve({ 'x/a.yaml': link('/y/b.yaml'), 'x/c.yaml': link('../y/b.yaml'), 'y/b.yaml': board('', 'B'), 'x/d.yaml': link('y/b.yaml') });
     expect(problems).toEqual(['dashboards/x/d.yaml tiles.0.markdown: dashboard("y/b.yaml"): no dashboard file x/y/b.yaml in the dashboards folder']);
-    const markdown = (file: string): unknown => (dashboards.find((d) => d.file === file)?.body.tiles[0] as { markdown?: string } | undefined)?.markdown;
+    const markdown = (file: string): unknown => ((dashboards.find((d) => d.file === file)?.body as Dashboard | undefined)?.tiles[0] as { markdown?: string } | undefined)?.markdown;
     expect([markdown('dashboards/x/a.yaml'), markdown('dashboards/x/c.yaml')]).toEqual([deriveDashboardId('y/b.yaml'), deriveDashboardId('y/b.yaml')]);
   });
 

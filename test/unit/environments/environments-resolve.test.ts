@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Dashboard } from '../../../src/schema/dashboard.js';
 import { parseProjectConfig } from '../../../src/config/project-config.js';
 import { deriveDashboardId } from '../../../src/desired/load-desired.js';
 import { formatDiagnostic } from '../../../src/desired/diagnostic.js';
@@ -118,7 +119,7 @@ describe('resolveEnvironments', () => {
         { name: 'Debug', tileType: 'MARKDOWN', bounds: { top: 0, left: 304, width: 304, height: 152 }, markdown: 'debug' },
       ],
     });
-    expect(dev?.dashboards[1]?.body.tiles[0]?.bounds).toEqual({ top: 0, left: 0, width: 304, height: 152 });
+    expect((dev?.dashboards[1]?.body as Dashboard | undefined)?.tiles[0]?.bounds).toEqual({ top: 0, left: 0, width: 304, height: 152 });
   });
 
   it('applies group overrides with tiles matched by name, drops tiles limited elsewhere, and resolves references per environment', () => {
@@ -283,7 +284,7 @@ describe('an unquoted template in a flow collection', () => {
     const result = resolve({ 'a.yaml': FLOW, 'b.yaml': LINKS }, 'values:\n  height: 152\nenvironments:\n  dev:\n');
     expect(result.warnings).toEqual([]);
     expect(result.environments[0]?.diagnostics).toEqual([]);
-    expect(result.environments[0]?.dashboards.map((d) => [d.file, d.body.tiles[0]?.markdown])).toEqual([['dashboards/b.yaml', deriveDashboardId('a.yaml')]]);
+    expect(result.environments[0]?.dashboards.map((d) => [d.file, (d.body as Dashboard).tiles[0]?.markdown])).toEqual([['dashboards/b.yaml', deriveDashboardId('a.yaml')]]);
   });
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Dashboard } from '../../../src/schema/dashboard.js';
 import { classicDashboards } from '../../../src/kinds/classic-dashboards.js';
 import { defineKind } from '../../../src/kinds/kind.js';
 
@@ -29,9 +30,10 @@ describe('a kind is a value', () => {
     expect(classicDashboards.deriveId('team/api.yaml')).toBe(classicDashboards.deriveId('team/api.yaml'));
     expect(classicDashboards.deriveId('team/api.yaml')).not.toBe(classicDashboards.deriveId('team/web.yaml'));
     const body = { dashboardMetadata: { name: 'n', owner: 'o', tags: ['x'] }, tiles: [] };
-    const marked = classicDashboards.withOwnership(body, 'managed-by:dashcd');
-    expect(marked.dashboardMetadata.tags).toEqual(['x', 'managed-by:dashcd']);
-    expect(classicDashboards.withOwnership(marked, 'managed-by:dashcd')).toBe(marked);
+    const written = (b: Dashboard): Dashboard => classicDashboards.written({ id: 'i', file: 'f', name: 'n', body: b }, 'managed-by:dashcd').desired as Dashboard;
+    const marked = written(body);
+    expect(marked).toEqual({ id: 'i', dashboardMetadata: { name: 'n', owner: 'o', tags: ['x', 'managed-by:dashcd'] }, tiles: [] });
+    expect(written(marked)).toEqual(marked);
     expect(classicDashboards.isOwned(marked, 'managed-by:dashcd')).toBe(true);
     expect(classicDashboards.isOwned(body, 'managed-by:dashcd')).toBe(false);
     const live = { ...body, id: 'server-owned', metadata: { configurationVersions: [1] } };

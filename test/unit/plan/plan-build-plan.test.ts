@@ -97,7 +97,7 @@ describe('buildPlan', () => {
     if (change?.action !== 'create') return;
     expect(Object.keys(change.desired)).toEqual(['id', 'dashboardMetadata', 'tiles']);
     expect(change.desired.id).toBe(ID_A);
-    expect(change.desired.dashboardMetadata.tags).toEqual(['team', TAG]);
+    expect((change.desired as Dashboard).dashboardMetadata.tags).toEqual(['team', TAG]);
   });
 
   it('plans a live dashboard without the ownership tag as adopt, whose patch adds the tag, even when the content is equal', () => {
@@ -113,7 +113,7 @@ describe('buildPlan', () => {
       { op: 'replace', path: '/dashboardMetadata/name', value: 'Hosts renamed' },
       { op: 'add', path: '/dashboardMetadata/tags', value: [TAG] },
     ]);
-    expect(change?.action === 'adopt' && change.desired.dashboardMetadata.tags).toEqual([TAG]);
+    expect(change?.action === 'adopt' && (change.desired as Dashboard).dashboardMetadata.tags).toEqual([TAG]);
   });
 
   it('plans a dashboard that differs only in ignored pointers as unchanged', () => {

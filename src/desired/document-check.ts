@@ -1,10 +1,10 @@
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
-import { schemaErrorMap, type Problem } from '../desired/dashboard-rules.js';
-import { closedSetMessage, unknownKeyMessage } from '../desired/hints.js';
-import { sourceLocator } from '../desired/locate-problems.js';
-import { findUnknownKeys } from '../desired/unknown-keys.js';
-import { aliasProblems, documentValue } from '../desired/yaml-hazards.js';
+import { schemaErrorMap, type Problem } from './dashboard-rules.js';
+import { closedSetMessage, unknownKeyMessage } from './hints.js';
+import { sourceLocator } from './locate-problems.js';
+import { findUnknownKeys } from './unknown-keys.js';
+import { aliasProblems, documentValue } from './yaml-hazards.js';
 import { DOCUMENT_FILE_SCHEMAS, type DocumentKind } from '../schema/document-content.js';
 import { formatIssuePath } from '../schema/error-envelope.js';
 import { detectFileKind, isPlain, type FilePath } from './detect-kind.js';
@@ -70,10 +70,12 @@ function sectionIdProblems(value: Record<string, unknown>): PathProblem[] {
   return problems;
 }
 
-/** A located problem list of one file, as classic checks give (`Problem`), errors and warnings apart. */
+/** A located problem list of one file, as classic checks give (`Problem`), errors and warnings apart; the value when valid. */
 export interface LocatedDocumentCheck {
   problems: Problem[];
   warnings: Problem[];
+  /** The file's value, when it has no problem (warnings allowed). */
+  value?: Record<string, unknown>;
 }
 
 /**
@@ -102,7 +104,9 @@ export function checkDocumentSource(source: string): LocatedDocumentCheck {
     return { problems: [place({ path: reason.path, message: reason.reason })], warnings: [] };
   }
   const checked = checkDocumentFile(value as Record<string, unknown>, kind.kind === 'notebook' ? 'notebook' : 'dashboard');
-  return { problems: byPosition(checked.problems.map(place)), warnings: byPosition(checked.warnings.map(place)) };
+  const problems = byPosition(checked.problems.map(place));
+  const warnings = byPosition(checked.warnings.map(place));
+  return problems.length === 0 ? { problems, warnings, value: value as Record<string, unknown> } : { problems, warnings };
 }
 
 function byPosition(problems: Problem[]): Problem[] {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { closedSetMessage } from '../desired/hints.js';
+import { closedSetMessage } from './hints.js';
 import { DOCUMENT_KEY, DocumentKind } from '../schema/document-content.js';
 
 export type FilePath = (string | number)[];
@@ -38,6 +38,17 @@ const CONTENT_OF: Record<DocumentKind, string> = {
   dashboard: "a platform dashboard's content (tiles and layouts maps)",
   notebook: "a notebook's content (sections)",
 };
+
+/**
+ * Whether a parsed file is for the document checks (document-check.ts) rather than the classic ones: it has a
+ * `document:` member, or, without classic members, a document's content (a download missing `document:`, which
+ * those checks refuse with what to add). Anything else, a file that is no mapping included, is the classic checks'.
+ */
+export function isDocumentShaped(value: unknown): boolean {
+  if (!isPlain(value)) return false;
+  if (Object.hasOwn(value, DOCUMENT_KEY)) return true;
+  return !Object.hasOwn(value, 'dashboardMetadata') && !Array.isArray(value.tiles) && contentShape(value) !== undefined;
+}
 
 /** What the content looks like: tiles or layouts as maps are a platform dashboard's, a list of sections a notebook's. */
 function contentShape(value: Record<string, unknown>): DocumentKind | undefined {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { detectFileKind, NOT_A_DOCUMENT } from '../../../src/documents/detect-kind.js';
+import { detectFileKind, NOT_A_DOCUMENT } from '../../../src/desired/detect-kind.js';
 import { CORPUS_DASHBOARDS_DIR, CORPUS_DOCUMENT_DASHBOARDS_DIR, CORPUS_NOTEBOOKS_DIR } from '../../helpers/corpus.js';
 
 function corpus(dir: string): [string, Record<string, unknown>][] {

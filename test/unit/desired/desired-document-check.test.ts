@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkDocumentFile, checkDocumentSource } from '../../../src/documents/check-document.js';
+import { checkDocumentFile, checkDocumentSource } from '../../../src/desired/document-check.js';
 import { DashboardContent, NotebookContent, type DocumentKind } from '../../../src/schema/document-content.js';
 import { DOCUMENT_FILE_SCHEMA_IDS, documentFileJsonSchema } from '../../../src/schema/document-content-json-schema.js';
 import { CORPUS_DOCUMENT_DASHBOARDS_DIR, CORPUS_NOTEBOOKS_DIR } from '../../helpers/corpus.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deriveDocumentId } from '../../../src/documents/derive-id.js';
+import { deriveDocumentId } from '../../../src/desired/document-id.js';
 import { CustomDocumentId, isUuid } from '../../../src/schema/documents.js';
 
 /** What the Document service accepts as a client-chosen id (src/schema/documents.ts). */

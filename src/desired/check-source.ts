@@ -1,0 +1,37 @@
+import { parse } from 'yaml';
+import { checkDashboardSource } from './check-file.js';
+import { isDocumentShaped } from './detect-kind.js';
+import { checkDocumentSource } from './document-check.js';
+import { fastParseYaml } from './fast-yaml/fast-parse.js';
+import { packCheck, packDocumentCheck, type PackedCheck } from './packed-check.js';
+
+/**
+ * One file's check in the form the loader holds (packed-check.ts), whichever kind it is: a platform dashboard or
+ * notebook (a `document:` member, or a document's content) goes to the document checks, anything else to the
+ * classic ones, whose fast path keeps the parse made here. The same on a worker and on the calling thread.
+ */
+export function checkSource(source: string): PackedCheck {
+  const fast = fastParseYaml(source);
+  const documentShaped = fast.ok ? isDocumentShaped(fast.value) : mentionsDocument(source) && isDocumentShaped(slowValue(source));
+  if (!documentShaped) return packCheck(checkDashboardSource(source, { fast }));
+  const check = checkDocumentSource(source);
+  if (check.value === undefined) return { ok: false, problems: check.problems, ...(check.warnings.length > 0 ? { warnings: check.warnings } : {}) };
+  return packDocumentCheck(check.value, check.warnings);
+}
+
+/**
+ * Whether a text the fast parser declined may be a document: only then is it parsed a second time to look. Every
+ * document-shaped file names one of these members; a classic file naming them only pays one more parse.
+ */
+function mentionsDocument(source: string): boolean {
+  return /\b(?:document|layouts|sections)\b/.test(source);
+}
+
+/** The value `yaml` reads, or undefined for a text it cannot read (the classic checks then say where and why). */
+function slowValue(source: string): unknown {
+  try {
+    return parse(source, { maxAliasCount: 100 });
+  } catch {
+    return undefined;
+  }
+}
