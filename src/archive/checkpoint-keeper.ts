@@ -1,13 +1,10 @@
 import type { Clock } from '../lib/clock.js';
 import type { FsLayer } from '../lib/fs-layer.js';
 import { emptyStream, writeCheckpoint, type Checkpoint, type StreamState } from './checkpoint.js';
-import type { OpenEvent } from './pull-plan.js';
 
 export interface CheckpointKeeper {
-  /** The stream's progress; callers replace it (its `open` member is refreshed from `open` on save). */
+  /** The stream's progress; callers replace it. */
   stream: StreamState;
-  /** Events last seen OPEN, kept as a Map (ids come from the feed: never used as plain-object keys in memory). */
-  readonly open: Map<string, OpenEvent>;
   /** Writes the checkpoint with the state as it is now; writes run one at a time, in call order. */
   save(): Promise<void>;
   /** Whether enough time has passed since the last checkpoint to write another one. */
@@ -34,15 +31,13 @@ export function createCheckpointKeeper(options: {
   let gap = everyMs;
   const keeper: CheckpointKeeper = {
     stream,
-    open: new Map(Object.entries(stream.open)),
     save() {
       const write = async (): Promise<void> => {
         const started = performance.now();
-        keeper.stream = { ...keeper.stream, open: Object.fromEntries(keeper.open) };
         checkpoint = { ...checkpoint, updatedAt: new Date(clock.now()).toISOString(), streams: { ...checkpoint.streams, [key]: keeper.stream } };
         last = started;
         await writeCheckpoint(envDir, checkpoint, fs);
-        // A big open set makes each checkpoint costly: keep them to a small share of the time, whatever the interval.
+        // A slow disk makes each checkpoint's fsyncs costly: keep them to a small share of the time, whatever the interval.
         gap = Math.max(everyMs, 20 * (performance.now() - started));
       };
       const next = saving.then(write, write);

@@ -13,13 +13,14 @@ export type RunState = z.infer<typeof RunState>;
  * Progress of one feed query (all events, or one `--type`/`--entity` filter) in one environment.
  * - `watermark`: the `to` of the last completed run; the next run starts there (minus the late-arrival margin).
  * - `horizon`: the earliest `from` a completed run covered; a larger `--since` later widens it.
- * - `open`: every event last seen OPEN (id → start time and entity), looked for again until it closes.
+ * The events still open are not here but beside their partitions (open-index.ts), so the checkpoint stays a few
+ * hundred bytes however many there are; an `open` member an earlier version wrote is ignored (the partitions say
+ * the same).
  */
 export const StreamState = z.object({
   watermark: z.number().nullable(),
   horizon: z.number().nullable(),
   run: RunState.nullable(),
-  open: z.record(z.string(), z.object({ startTime: z.number(), endTime: z.number().optional(), entityId: z.string().optional() })),
 });
 export type StreamState = z.infer<typeof StreamState>;
 
@@ -34,7 +35,7 @@ export type Checkpoint = z.infer<typeof Checkpoint>;
 export const CHECKPOINT_FILE = '_checkpoint.json';
 
 export function emptyStream(): StreamState {
-  return { watermark: null, horizon: null, run: null, open: {} };
+  return { watermark: null, horizon: null, run: null };
 }
 
 /** The key a filter's progress is kept under: `all`, or the filter as a query string. */

@@ -6,6 +6,8 @@ import { readLines } from '../lib/jsonl.js';
 import type { Logger } from '../lib/logger.js';
 import { createAppendHandles, type AppendHandles } from './append-handles.js';
 import { readEventView, utcDay, type ArchivedEvent } from './archived-event.js';
+import { partitionBytes, readOpenIndex, writeOpenIndex } from './open-index.js';
+import { observeOpen, type OpenEvent } from './pull-plan.js';
 import { VersionIndex } from './version-index.js';
 
 export const PARTITION_FILE = 'events.jsonl';
@@ -33,10 +35,17 @@ export interface PartitionWriter {
    */
   stage(events: readonly ArchivedEvent[]): Promise<StagedWrite>;
   /**
-   * Drops the cached versions of days outside `[first, last]` and closes their files; a day is re-read from disk
-   * if touched again. Callers only drop days no staged page can still be writing to.
+   * Drops the cached versions of days outside `[first, last]`, writing each one's open events beside it once its
+   * appends are on disk, and closes their files; a day is re-read from disk if touched again. Callers only drop days
+   * no staged page can still be writing to.
    */
   forgetOutside(first: string, last: string): void;
+  /**
+   * The day's open events (those whose last archived version is OPEN): the live set of a day in memory, else its
+   * `_open.json`, rebuilt from the partition when that is missing or stale. Bounded by one day's events.
+   */
+  openEvents(day: string): Promise<ReadonlyMap<string, OpenEvent>>;
+  /** Writes each day's open events beside it, and closes the files; the days stay loaded. */
   close(): Promise<void>;
 }
 
@@ -44,6 +53,12 @@ interface DayState {
   readonly dir: string;
   readonly file: string;
   readonly versions: VersionIndex;
+  /** Events whose last version staged for this partition is OPEN (kept beside it as `_open.json`). */
+  readonly open: Map<string, OpenEvent>;
+  /** The partition's length once every staged append is on disk. */
+  bytes: number;
+  /** The day's appends, in order: once this settles no staged line is still being written. */
+  appended: Promise<void>;
   /**
    * The file did not exist when the day was loaded: its directory entry must be fsynced once after the first
    * append. Pages appended together share that one fsync.
@@ -62,6 +77,8 @@ interface DayState {
  */
 export function createPartitionWriter({ envDir, fs = nodeFs, log }: { envDir: string; fs?: FsLayer; log: Logger }): PartitionWriter {
   const days = new Map<string, Promise<DayState>>();
+  /** Days being retired: loaded again only once their open events are written (or that failed). */
+  const retiring = new Map<string, Promise<void>>();
   const handles = createAppendHandles(fs);
   let envReady: Promise<void> | undefined;
 
@@ -69,16 +86,35 @@ export function createPartitionWriter({ envDir, fs = nodeFs, log }: { envDir: st
     let state = days.get(day);
     if (!state) {
       envReady ??= mkdirDurable(envDir, fs);
-      state = envReady.then(() => loadDay(partitionDir(envDir, day), fs, log));
+      const ready = Promise.all([envReady, retiring.get(day)?.catch(() => undefined)]);
+      state = ready.then(() => loadDay(partitionDir(envDir, day), fs, log));
       days.set(day, state);
       state.catch(() => days.delete(day));
     }
     return state;
   };
 
+  /** Drops a day whose file may hold less than it says (a failed append): the next use re-reads the file. */
   const forget = async (day: string): Promise<void> => {
     days.delete(day);
     await handles.close(join(partitionDir(envDir, day), PARTITION_FILE));
+  };
+
+  /** Drops a day after writing its open events beside it, once every line it staged is on disk. */
+  const retire = (day: string, state: Promise<DayState>): Promise<void> => {
+    if (days.get(day) === state) days.delete(day);
+    const done = (async () => {
+      const loaded = await state;
+      await loaded.appended;
+      await writeOpenIndex(loaded.dir, loaded.bytes, loaded.open, fs);
+      await handles.close(loaded.file);
+    })();
+    retiring.set(day, done);
+    const settled = (): void => {
+      if (retiring.get(day) === done) retiring.delete(day);
+    };
+    done.then(settled, settled);
+    return done;
   };
 
   return {
@@ -86,21 +122,42 @@ export function createPartitionWriter({ envDir, fs = nodeFs, log }: { envDir: st
       const { batches, duplicates } = await batchNewVersions(events, dayState);
       const touched = [...batches].filter(([, batch]) => batch.lines.length > 0);
       const durable = Promise.all(
-        touched.map(([day, batch]) =>
-          appendDay(batch.state, batch.lines, handles, fs).catch(async (error: unknown) => {
+        touched.map(([day, { state, lines }]) => {
+          const data = `${lines.join('\n')}\n`;
+          state.bytes += Buffer.byteLength(data);
+          const appended = appendDay(state, data, handles, fs).catch(async (error: unknown) => {
             // What reached the file is unknown: the day is re-read from disk before it is written again.
             await forget(day);
             throw error;
-          }),
-        ),
+          });
+          state.appended = appended;
+          return appended;
+        }),
       ).then(() => undefined);
       durable.catch(() => undefined);
       return { outcome: { written: events.length - duplicates, duplicates, days: touched.map(([day]) => day) }, durable };
     },
     forgetOutside(first, last) {
-      for (const known of days.keys()) if (known < first || known > last) forget(known).catch(() => undefined);
+      for (const [known, state] of days) {
+        if (known < first || known > last) retire(known, state).catch((error: unknown) => log.warn({ day: known, err: error }, 'could not write the open events of a partition; the next run rebuilds them'));
+      }
     },
-    close: () => handles.closeAll(),
+    async openEvents(day) {
+      await retiring.get(day)?.catch(() => undefined);
+      const loaded = days.get(day);
+      if (loaded) return (await loaded).open;
+      const dir = partitionDir(envDir, day);
+      const known = await readOpenIndex(dir, await partitionBytes(join(dir, PARTITION_FILE)));
+      if (known) return known;
+      const state = dayState(day);
+      const { open } = await state;
+      await retire(day, state);
+      return open;
+    },
+    async close() {
+      await Promise.allSettled([...days].map(([day, state]) => retire(day, state)));
+      await handles.closeAll();
+    },
   };
 }
 
@@ -120,14 +177,16 @@ async function batchNewVersions(
   let duplicates = 0;
   events.forEach(({ raw, event }, index) => {
     const batch = batches.get(eventDays[index] as string) as Batch;
-    if (batch.state.versions.add(event)) batch.lines.push(raw);
-    else duplicates++;
+    if (batch.state.versions.add(event)) {
+      batch.lines.push(raw);
+      observeOpen(batch.state.open, event);
+    } else duplicates++;
   });
   return { batches, duplicates };
 }
 
-async function appendDay(state: DayState, lines: readonly string[], handles: AppendHandles, fs: FsLayer): Promise<void> {
-  await handles.appendDurable(state.file, `${lines.join('\n')}\n`);
+async function appendDay(state: DayState, data: string, handles: AppendHandles, fs: FsLayer): Promise<void> {
+  await handles.appendDurable(state.file, data);
   if (state.isNew) {
     state.entrySynced ??= fsyncDir(state.dir, fs);
     await state.entrySynced;
@@ -137,6 +196,7 @@ async function appendDay(state: DayState, lines: readonly string[], handles: App
 async function loadDay(dir: string, fs: FsLayer, log: Logger): Promise<DayState> {
   const file = join(dir, PARTITION_FILE);
   const versions = new VersionIndex();
+  const open = new Map<string, OpenEvent>();
   let isNew = false;
   try {
     for await (const line of readLines(file)) {
@@ -147,7 +207,9 @@ async function loadDay(dir: string, fs: FsLayer, log: Logger): Promise<DayState>
       }
       if (line.text === '') continue;
       try {
-        versions.add(readEventView(line.text));
+        const event = readEventView(line.text);
+        versions.add(event);
+        observeOpen(open, event);
       } catch (error) {
         log.warn({ file, line: line.number, err: (error as Error).message }, 'skipping an unreadable archive line');
       }
@@ -157,7 +219,7 @@ async function loadDay(dir: string, fs: FsLayer, log: Logger): Promise<DayState>
     await mkdirDurable(dir, fs);
     isNew = true;
   }
-  return { dir, file, versions, isNew, entrySynced: undefined };
+  return { dir, file, versions, open, bytes: await partitionBytes(file), appended: Promise.resolve(), isNew, entrySynced: undefined };
 }
 
 async function truncateTo(file: string, length: number): Promise<void> {

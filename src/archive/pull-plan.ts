@@ -1,5 +1,5 @@
 import { MAX_EVENTS_TIMEFRAME_MS } from '../schema/events.js';
-import type { ArchivedEvent } from './archived-event.js';
+import type { ArchivedEvent, ArchivedEventView } from './archived-event.js';
 import type { RunState, StreamState } from './checkpoint.js';
 
 export interface PlanOptions {
@@ -13,11 +13,12 @@ export interface PlanOptions {
   readonly openRetentionMs: number;
 }
 
-/** An event last seen OPEN: where to look for it again. */
+/** An event last seen OPEN: where to look for it again, and the type a `--type` stream matches it on. */
 export interface OpenEvent {
   readonly startTime: number;
   readonly endTime?: number | undefined;
   readonly entityId?: string | undefined;
+  readonly eventType?: string | undefined;
 }
 
 /**
@@ -37,12 +38,6 @@ export function planRun(stream: StreamState, open: ReadonlyMap<string, OpenEvent
   return { from, to, position: to };
 }
 
-/** Ids of open events that started before the retention bound: no longer looked for. */
-export function expiredOpen(open: ReadonlyMap<string, OpenEvent>, now: number, options: PlanOptions): string[] {
-  const bound = now - options.openRetentionMs;
-  return [...open].filter(([, event]) => event.startTime < bound).map(([id]) => id);
-}
-
 /** Open events of one entity starting within a day of each other share one spot-check window. */
 const SPOT_SPAN_MS = 86_400_000;
 
@@ -54,10 +49,9 @@ export interface SpotCheck {
 
 /**
  * Narrow windows (one entity, a day at most) that find again the open events a run's window did not reach
- * (those starting before `coveredFrom`), instead of re-reading everything since the oldest of them. At most
- * `limit` per run, taken cyclically from `rotation`, so a long backlog is worked through over several runs.
+ * (those starting before `coveredFrom`), instead of re-reading everything since the oldest of them.
  */
-export function planSpotChecks(open: ReadonlyMap<string, OpenEvent>, coveredFrom: number, limit: number, rotation: number): SpotCheck[] {
+export function planSpotChecks(open: ReadonlyMap<string, OpenEvent>, coveredFrom: number): SpotCheck[] {
   const stale = [...open.values()]
     .filter((event) => event.startTime < coveredFrom)
     .sort((a, b) => (a.entityId ?? '').localeCompare(b.entityId ?? '') || a.startTime - b.startTime);
@@ -69,9 +63,7 @@ export function planSpotChecks(open: ReadonlyMap<string, OpenEvent>, coveredFrom
       windows[windows.length - 1] = { ...last, to: event.startTime + 1 };
     } else windows.push({ from: event.startTime, to: event.startTime + 1, entityId: event.entityId });
   }
-  if (windows.length <= limit) return windows;
-  const offset = rotation % windows.length;
-  return [...windows.slice(offset), ...windows.slice(0, offset)].slice(0, limit);
+  return windows;
 }
 
 /** The window to page next while `[run.from, run.position]` remains: at most MAX_EVENTS_TIMEFRAME_MS, newest first. */
@@ -104,13 +96,11 @@ export function createPositionTracker(window: { from: number; to: number }): {
   };
 }
 
-/** The open set after seeing a page: OPEN versions enter it, any other status leaves it. */
-export function observeOpen(open: Map<string, OpenEvent>, events: readonly ArchivedEvent[]): void {
-  for (const { event } of events) {
-    if (event.eventStatus === 'OPEN') open.set(event.id, { startTime: event.startTime, endTime: event.endTime, entityId: event.entityId });
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: speed-only shortcut; deleting from an empty map changes nothing.
-    else if (open.size > 0) open.delete(event.id);
-  }
+/** The open set after archiving a version (versions in archive order): OPEN enters it, any other status leaves it. */
+export function observeOpen(open: Map<string, OpenEvent>, event: ArchivedEventView): void {
+  if (event.eventStatus === 'OPEN') open.set(event.id, { startTime: event.startTime, endTime: event.endTime, entityId: event.entityId, eventType: event.eventType });
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: speed-only shortcut; deleting from an empty map changes nothing.
+  else if (open.size > 0) open.delete(event.id);
 }
 
 /**

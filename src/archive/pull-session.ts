@@ -5,24 +5,15 @@ import { mkdirDurable } from '../lib/durable-file.js';
 import { nodeFs, type FsLayer } from '../lib/fs-layer.js';
 import type { Logger } from '../lib/logger.js';
 import { acquireArchiveLock } from './archive-lock.js';
+import { listPartitions } from './archive-layout.js';
 import { createCommitQueue } from './commit-queue.js';
-import { DAY_MS, utcDay } from './archived-event.js';
+import { DAY_MS, dayStart, utcDay } from './archived-event.js';
 import { readCheckpoint, streamKey, type Checkpoint, type RunState } from './checkpoint.js';
 import { createCheckpointKeeper, type CheckpointKeeper } from './checkpoint-keeper.js';
 import type { FeedPage, WindowQuery } from './feed-page-parse.js';
 import { pageWindow, type FetchPage } from './page-window.js';
 import { createPartitionWriter, type PartitionWriter } from './partition-writer.js';
-import {
-  changedOpenEvents,
-  completeRun,
-  createPositionTracker,
-  expiredOpen,
-  nextWindow,
-  observeOpen,
-  planRun,
-  planSpotChecks,
-  type PlanOptions,
-} from './pull-plan.js';
+import { changedOpenEvents, completeRun, createPositionTracker, nextWindow, planRun, planSpotChecks, type OpenEvent, type PlanOptions } from './pull-plan.js';
 
 /** Later than any partition day. */
 const MAX_DAY = '9999-12-31';
@@ -100,7 +91,17 @@ class Session implements PullSession {
   private readonly state: CheckpointKeeper;
   private readonly writer: PartitionWriter;
   private readonly commits = createCommitQueue(PAGES_IN_FLIGHT);
-  private spotRotation = 0;
+  /**
+   * How many open events this stream looks for, per partition day: a number per day, never the events (those stay
+   * in the partitions' `_open.json`, read one day at a time). Every day within the retention bound is counted once
+   * per session, then the days a pull touches are counted again.
+   */
+  private readonly openByDay = new Map<string, number>();
+  private openCounted = false;
+  /** Days whose open events pages changed since they were last counted. */
+  private readonly touchedDays = new Set<string>();
+  /** Where the next pull's spot checks start, when the last one stopped at its limit: a day and the windows done. */
+  private spotCursor = { day: '', skip: 0 };
   private forgottenAbove: string | undefined;
   private pullStarted = performance.now();
   private eventsAtPullStart = 0;
@@ -121,9 +122,11 @@ class Session implements PullSession {
     this.eventsAtPullStart = this.counters.events;
     try {
       if (this.state.stream.run) await this.executeRun({ ...this.state.stream.run });
-      const run = this.startRun();
+      const run = await this.startRun();
       await this.executeRun(run);
       await this.spotCheck(run.from);
+      for (const day of this.touchedDays) await this.countDay(day);
+      this.touchedDays.clear();
     } catch (error) {
       // Whatever is in memory covers only pages already fsynced, so it is safe to keep as the checkpoint.
       await this.commits.drain().catch(() => undefined);
@@ -144,7 +147,7 @@ class Session implements PullSession {
       run: run ? { ...run } : null,
       watermark,
       lagMs: watermark === null ? null : Math.max(0, this.options.clock.now() - watermark),
-      openEvents: this.state.open.size,
+      openEvents: [...this.openByDay.values()].reduce((sum, count) => sum + count, 0),
     };
   }
 
@@ -153,14 +156,45 @@ class Session implements PullSession {
     await this.release();
   }
 
-  private startRun(): RunState {
-    const { clock, log, plan } = this.options;
+  private async startRun(): Promise<RunState> {
+    const { clock, plan } = this.options;
     const now = clock.now();
-    for (const id of expiredOpen(this.state.open, now, plan)) {
-      log.warn({ id, startTime: this.state.open.get(id)?.startTime }, 'open event older than the retention bound: its closing will not be archived');
-      this.state.open.delete(id);
+    if (!this.openCounted) {
+      for (const day of await this.days(now - plan.openRetentionMs)) await this.countDay(day);
+      this.openCounted = true;
     }
-    return { ...planRun(this.state.stream, this.state.open, now, plan) };
+    this.expireDays(now);
+    const recent = new Map<string, OpenEvent>();
+    for (const day of await this.days(now - plan.maxReachBackMs)) for (const [id, event] of await this.countDay(day)) recent.set(id, event);
+    return { ...planRun(this.state.stream, recent, now, plan) };
+  }
+
+  /** Partition days from the one holding `from` on (up to `to`), oldest first. */
+  private async days(from: number, to = Number.POSITIVE_INFINITY): Promise<string[]> {
+    return (await listPartitions(this.options.archiveDir, this.options.env, from, to)).map((partition) => partition.day);
+  }
+
+  /** The day's open events this stream looks for (its filter, within the retention bound); counts them as it goes. */
+  private async countDay(day: string): Promise<Map<string, OpenEvent>> {
+    const { eventType, entityId, clock, plan } = this.options;
+    const bound = clock.now() - plan.openRetentionMs;
+    const wanted = new Map<string, OpenEvent>();
+    for (const [id, event] of await this.writer.openEvents(day)) {
+      if (event.startTime < bound || (eventType && event.eventType !== eventType) || (entityId && event.entityId !== entityId)) continue;
+      wanted.set(id, event);
+    }
+    this.openByDay.set(day, wanted.size);
+    return wanted;
+  }
+
+  /** Days wholly before the retention bound are looked at no more: their open events are given up on, once, aloud. */
+  private expireDays(now: number): void {
+    const bound = now - this.options.plan.openRetentionMs;
+    for (const [day, count] of this.openByDay) {
+      if ((dayStart(day) ?? 0) + DAY_MS > bound) continue;
+      if (count > 0) this.options.log.warn({ day, openEvents: count }, 'open events older than the retention bound: their closing will not be archived');
+      this.openByDay.delete(day);
+    }
   }
 
   /** Pages `[run.from, run.position]` newest first, window by window, moving the position as pages become durable. */
@@ -186,25 +220,43 @@ class Session implements PullSession {
     await this.state.save();
   }
 
-  /** Looks again for open events older than the run's window; they close in place, so no position to keep. */
+  /**
+   * Looks again for open events older than the run's window, one partition day at a time (so one day's open events
+   * are in memory, whatever the backlog); they close in place, so no position to keep. At most `maxSpotChecks`
+   * windows per pull, continuing where the last pull stopped, so a long backlog is worked through over several.
+   */
   private async spotCheck(coveredFrom: number): Promise<void> {
-    const open = this.state.open;
-    const checks = planSpotChecks(open, coveredFrom, this.options.maxSpotChecks, this.spotRotation);
-    this.spotRotation += checks.length;
-    await mapConcurrent(checks, SPOT_CHECK_CONCURRENCY, (check) =>
-      pageWindow(this.options.fetchPage, this.query(check), this.options.signal, (page) =>
-        this.onPage({ ...page, events: changedOpenEvents(open, page.events) }, () => undefined),
-      ),
-    );
-    await this.commits.drain();
-    if (checks.length > 0) await this.state.save();
+    const { clock, plan, maxSpotChecks } = this.options;
+    const days = await this.days(clock.now() - plan.openRetentionMs, coveredFrom - 1);
+    const first = Math.max(0, days.findIndex((day) => day >= this.spotCursor.day));
+    let budget = maxSpotChecks;
+    for (let i = 0; i < days.length && budget > 0; i++) {
+      const day = days[(first + i) % days.length] as string;
+      const skip = day === this.spotCursor.day ? this.spotCursor.skip : 0;
+      const open = await this.countDay(day);
+      const windows = planSpotChecks(open, coveredFrom);
+      const checks = windows.slice(skip, skip + budget);
+      budget -= checks.length;
+      const done = skip + checks.length;
+      this.spotCursor = done < windows.length ? { day, skip: done } : { day: days[(first + i + 1) % days.length] as string, skip: 0 };
+      await mapConcurrent(checks, SPOT_CHECK_CONCURRENCY, (check) =>
+        pageWindow(this.options.fetchPage, this.query(check), this.options.signal, (page) =>
+          this.onPage({ ...page, events: changedOpenEvents(open, page.events) }, () => undefined),
+        ),
+      );
+      await this.commits.drain();
+      await this.countDay(day);
+      this.touchedDays.delete(day);
+      // Written to and counted: the day's versions and open events go back to disk, unless the run's window holds it.
+      this.writer.forgetOutside(utcDay(coveredFrom), MAX_DAY);
+    }
   }
 
   /** Stages a page's writes; its effects on the state (what the next checkpoint says) apply once it is on disk. */
   private async onPage(page: FeedPage, afterWrite: () => void): Promise<void> {
     const { outcome, durable } = await this.writer.stage(page.events);
     await this.commits.add(durable, () => {
-      observeOpen(this.state.open, page.events);
+      for (const day of outcome.days) this.touchedDays.add(day);
       afterWrite();
       this.counters.pages++;
       this.counters.events += page.events.length;

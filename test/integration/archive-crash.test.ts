@@ -11,15 +11,17 @@ const DAY = 86_400_000;
 const CHILD = fileURLToPath(new URL('../helpers/pull-child.mjs', import.meta.url));
 const COMPILED = fileURLToPath(new URL('../../dist/archive/pull-events.js', import.meta.url));
 
+let base: string;
+/** The archive of the test running: each test pulls into its own folder under `base`. */
 let dir: string;
 let feed: EventsFeedServer;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'dashcd-crash-'));
+  base = await mkdtemp(join(tmpdir(), 'dashcd-crash-'));
 });
 afterAll(async () => {
   await feed?.stop();
-  await rm(dir, { recursive: true, force: true });
+  await rm(base, { recursive: true, force: true });
 });
 
 interface ChildOutcome {
@@ -70,6 +72,7 @@ async function archiveLines(): Promise<string[]> {
 describe('a pull killed with SIGKILL at random moments', () => {
   it('resumes each time and ends with every event version exactly once, eventIds digit for digit', async () => {
     expect(existsSync(COMPILED), 'the crash test runs the compiled library: run `npm run build` (npm test does)').toBe(true);
+    dir = join(base, 'few-open');
     const now = Date.now();
     const events = generateEvents({ count: 20_000, from: now - 10 * DAY, to: now - 60_000, openShare: 0.03, seed: 2024 });
     feed = await startEventsFeedServer({ events });
@@ -109,5 +112,30 @@ describe('a pull killed with SIGKILL at random moments', () => {
     const again = await runChild();
     expect(again.output).toMatch(/"written":0/);
   }, 300_000);
-});
 
+  it('with most events open, finds every one of them again when they close, each closing once', async () => {
+    await feed.stop();
+    dir = join(base, 'most-open');
+    const now = Date.now();
+    const events = generateEvents({ count: 8000, from: now - 10 * DAY, to: now - 2 * DAY, openShare: 0.8, seed: 2025 });
+    // Listed only while their start is in the window: only the open events kept beside the partitions lead back.
+    feed = await startEventsFeedServer({ events, inclusion: 'start' });
+    const random = seededRandom(Date.now());
+    for (let round = 0; round < 3; round++) await runChild(1 + Math.floor(random() * 30), Math.floor(random() * 8));
+    expect((await runChild()).output).toMatch(/^done /m);
+    const closedAt = Date.now();
+    const open = events.filter((event) => event.eventStatus === 'OPEN');
+    for (const event of open) feed.closeEvent(eventKey(event), closedAt);
+    // Killed while it writes the closings (spot checks, day after day), then resumed.
+    for (let round = 0; round < 3; round++) await runChild(1 + Math.floor(random() * 5), Math.floor(random() * 20));
+    const final = await runChild();
+    expect(final.output).toMatch(/"openEvents":0/);
+    const versions = (await archiveLines()).map((line) => {
+      const event = JSON.parse(line) as { id: string; eventStatus: string };
+      return `${event.id}|${event.eventStatus}`;
+    });
+    expect(new Set(versions).size).toBe(versions.length);
+    expect(versions.filter((version) => version.endsWith('|CLOSED')).length).toBe(events.length);
+    expect(versions.length).toBe(events.length + open.length);
+  }, 300_000);
+});

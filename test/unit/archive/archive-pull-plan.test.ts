@@ -5,7 +5,6 @@ import {
   changedOpenEvents,
   completeRun,
   createPositionTracker,
-  expiredOpen,
   nextWindow,
   observeOpen,
   planRun,
@@ -152,20 +151,16 @@ describe('windows and positions', () => {
 describe('open events', () => {
   it('enter the open set when seen OPEN and leave it when seen with any other status', () => {
     const open = new Map<string, OpenEvent>();
-    observeOpen(open, [archived('a', 1, 'OPEN'), archived('b', 2, 'OPEN')]);
-    observeOpen(open, [archived('a', 1, 'CLOSED')]);
+    for (const { event } of [archived('a', 1, 'OPEN'), archived('b', 2, 'OPEN'), archived('a', 1, 'CLOSED')]) observeOpen(open, event);
     expect([...open.keys()]).toEqual(['b']);
   });
 
-  it('expire after the retention bound', () => {
-    const open = new Map<string, OpenEvent>([['old', { startTime: NOW - 91 * DAY }], ['new', { startTime: NOW - DAY }], ['edge', { startTime: NOW - 90 * DAY }]]);
-    expect(expiredOpen(open, NOW, OPTIONS)).toEqual(['old']);
-  });
-
-  it('are remembered with their start, end and entity when seen OPEN', () => {
+  it('are remembered with their start, end, entity and type when seen OPEN', () => {
     const open = new Map<string, OpenEvent>();
-    observeOpen(open, [archived('5915682011263205071_1521042929000', 1521042929000, 'OPEN', { endTime: 1521542929000, entityId: 'HOST-0000000000000007' })]);
-    expect([...open]).toEqual([['5915682011263205071_1521042929000', { startTime: 1521042929000, endTime: 1521542929000, entityId: 'HOST-0000000000000007' }]]);
+    observeOpen(open, archived('5915682011263205071_1521042929000', 1521042929000, 'OPEN', { endTime: 1521542929000, entityId: 'HOST-0000000000000007' }).event);
+    expect([...open]).toEqual([
+      ['5915682011263205071_1521042929000', { startTime: 1521042929000, endTime: 1521542929000, entityId: 'HOST-0000000000000007', eventType: 'CUSTOM_INFO' }],
+    ]);
   });
 
   it('get one spot check each when they are more than a day apart, and a shared one at exactly a day', () => {
@@ -175,7 +170,7 @@ describe('open events', () => {
       ['c', { startTime: 12 * DAY + 1, entityId: 'HOST-1' }],
       ['covered', { startTime: 20 * DAY, entityId: 'HOST-1' }],
     ]);
-    expect(planSpotChecks(open, 20 * DAY, 10, 0)).toEqual([
+    expect(planSpotChecks(open, 20 * DAY)).toEqual([
       { from: 10 * DAY, to: 11 * DAY + 1, entityId: 'HOST-1' },
       { from: 12 * DAY + 1, to: 12 * DAY + 2, entityId: 'HOST-1' },
     ]);
@@ -187,22 +182,14 @@ describe('open events', () => {
       ['b-early', { startTime: 2 * DAY, entityId: 'HOST-B' }],
       ['a', { startTime: 9 * DAY, entityId: 'HOST-A' }],
     ]);
-    expect(planSpotChecks(open, 20 * DAY, 10, 0).map((check) => [check.entityId, check.from])).toEqual([
+    expect(planSpotChecks(open, 20 * DAY).map((check) => [check.entityId, check.from])).toEqual([
       ['HOST-A', 9 * DAY],
       ['HOST-B', 2 * DAY],
       ['HOST-B', 5 * DAY],
     ]);
   });
 
-  it('are all spot-checked, in order and without rotation, when they fill the limit exactly', () => {
-    const open = new Map<string, OpenEvent>([
-      ['a', { startTime: 1 * DAY, entityId: 'HOST-1' }],
-      ['b', { startTime: 3 * DAY, entityId: 'HOST-1' }],
-    ]);
-    expect(planSpotChecks(open, 20 * DAY, 2, 1).map((check) => check.from)).toEqual([1 * DAY, 3 * DAY]);
-  });
-
-  it('older than the window get one spot check per entity and day, in rotation when over the limit', () => {
+  it('older than the window get one spot check per entity and day', () => {
     const open = new Map<string, OpenEvent>([
       ['a', { startTime: 10 * DAY, entityId: 'HOST-1' }],
       ['b', { startTime: 10 * DAY + HOUR, entityId: 'HOST-1' }],
@@ -212,7 +199,7 @@ describe('open events', () => {
       ['x', { startTime: 11 * DAY }],
       ['y', { startTime: 11 * DAY + 1 }],
     ]);
-    const all = planSpotChecks(open, 20 * DAY, 10, 0);
+    const all = planSpotChecks(open, 20 * DAY);
     expect(all).toEqual([
       { from: 11 * DAY, to: 11 * DAY + 1, entityId: undefined },
       { from: 11 * DAY + 1, to: 11 * DAY + 2, entityId: undefined },
@@ -220,7 +207,6 @@ describe('open events', () => {
       { from: 12 * DAY, to: 12 * DAY + 1, entityId: 'HOST-1' },
       { from: 10 * DAY, to: 10 * DAY + 1, entityId: 'HOST-2' },
     ]);
-    expect(planSpotChecks(open, 20 * DAY, 3, 4)).toEqual([all[4], all[0], all[1]]);
   });
 
   it('spot checks write only changed versions of the events they look for', () => {
