@@ -1,6 +1,7 @@
 import { relative, resolve, sep } from 'node:path';
 import { parseAllDocuments, LineCounter } from 'yaml';
 import { isDashboardShaped, NOT_A_DASHBOARD } from '../desired/dashboard-rules.js';
+import { isDocumentShaped } from '../desired/detect-kind.js';
 import { discoverFiles } from '../desired/discover-files.js';
 import { fastParseYaml } from '../desired/fast-yaml/fast-parse.js';
 import type { Diagnostic } from '../desired/diagnostic.js';
@@ -55,7 +56,7 @@ type Parsed = { value: PlainObject; problems?: Problem[] } | { problems: Problem
  */
 export function parseTemplateFile(source: string): Parsed {
   const fast = fastParseYaml(source);
-  if (fast.ok) return isDashboardShaped(fast.value) ? { value: fast.value } : { problems: [{ line: 1, col: 1, path: '', message: NOT_A_DASHBOARD }] };
+  if (fast.ok) return isTemplateShaped(fast.value) ? { value: fast.value } : { problems: [{ line: 1, col: 1, path: '', message: NOT_A_DASHBOARD }] };
   const parsed = parseWithYaml(source);
   if ('value' in parsed) return parsed;
   const flow = unquotedFlowTemplates(source);
@@ -63,6 +64,11 @@ export function parseTemplateFile(source: string): Parsed {
   const problems = flow.map((f) => ({ ...linePos(source, f.offset), path: '', message: flowTemplateMessage(f) }));
   const quoted = parseWithYaml(quoteFlowTemplates(source, flow));
   return 'value' in quoted ? { value: quoted.value, problems } : { problems: [...problems, ...parsed.problems] };
+}
+
+/** A classic dashboard, or a platform dashboard or notebook (a `document:` member, or a document's content). */
+function isTemplateShaped(value: unknown): value is PlainObject {
+  return isDashboardShaped(value) || isDocumentShaped(value);
 }
 
 function linePos(source: string, offset: number): { line: number; col: number } {
@@ -81,5 +87,5 @@ function parseWithYaml(source: string): Parsed {
   if (problems.length > 0) return { problems };
   // Stryker disable next-line OptionalChaining: there is a document (checked above); `?.` is for the type
   const value: unknown = docs[0]?.toJS();
-  return isDashboardShaped(value) ? { value } : { problems: [{ line: 1, col: 1, path: '', message: NOT_A_DASHBOARD }] };
+  return isTemplateShaped(value) ? { value } : { problems: [{ line: 1, col: 1, path: '', message: NOT_A_DASHBOARD }] };
 }

@@ -4,16 +4,24 @@ import { bodySizeMessage } from '../desired/body-size.js';
 import { idProblem, schemaErrorMap } from '../desired/dashboard-rules.js';
 import { unknownKeyMessage } from '../desired/hints.js';
 import { findUnknownKeys } from '../desired/unknown-keys.js';
+import { detectFileKind, isDocumentShaped } from '../desired/detect-kind.js';
+import { checkDocumentFile } from '../desired/document-check.js';
+import { deriveDocumentId } from '../desired/document-id.js';
 import type { DesiredDashboard } from '../desired/load-desired.js';
 import type { Diagnostic } from '../desired/diagnostic.js';
+import { packDocumentCheck, type PackedCheck } from '../desired/packed-check.js';
 import { Dashboard } from '../schema/dashboard.js';
+import type { DocumentFileBody } from '../schema/document-content.js';
+import { isDocumentId } from '../schema/documents.js';
 import { parseDashboardId, type DashboardId } from '../schema/ids.js';
 import { applyOverrides, type Layered } from './apply-overrides.js';
-import type { DashcdBlock } from './dashcd-block.js';
-import type { PlainObject } from './deep-merge.js';
+import type { AnyDashcdBlock } from './dashcd-block.js';
+import { getPath, type PlainObject } from './deep-merge.js';
 import type { Environment } from './environment.js';
 import type { FileProblem } from './locate-diagnostics.js';
 import { renderTemplates, type RenderContext, type RenderResult } from './render-templates.js';
+
+type Path = (string | number)[];
 
 /** A dashboard file parsed but not yet validated: its values are still templates. */
 export interface TemplateFile {
@@ -23,8 +31,8 @@ export interface TemplateFile {
   name: string;
   source: string;
   value: PlainObject;
-  /** The parsed `dashcd:` member; files whose member is invalid never get here. */
-  block?: DashcdBlock;
+  /** The parsed `dashcd:` member (its kind's, as the file's); files whose member is invalid never get here. */
+  block?: AnyDashcdBlock;
   /**
    * The file only reads once its mistakes are corrected (an unquoted flow template, reported where it is loaded):
    * its id and templates count for other files, but it is a dashboard of no environment.
@@ -49,8 +57,11 @@ export interface ResolveDeps {
 
 interface Entry {
   file: TemplateFile;
+  /** A platform dashboard or notebook (detect-kind.ts): its id, checks and body are a document's. */
+  document: boolean;
   layered: Layered;
-  id: DashboardId;
+  /** A UUID for a classic dashboard, letters, digits and dashes for a document. */
+  id: string;
   idSource: 'file' | 'derived';
 }
 
@@ -65,45 +76,67 @@ export function resolveEnvironment(files: readonly TemplateFile[], env: Environm
   const dashboards: DesiredDashboard[] = [];
   const seen = new Map<string, Entry>();
   for (const entry of entries) {
-    const first = seen.get(entry.id);
+    // Classic dashboards and documents are apart on the target: the same id in both is no clash.
+    const key = `${entry.document ? 'document' : 'dashboard'}:${entry.id}`;
+    const first = seen.get(key);
     if (first !== undefined) {
-      fail(entry.file, { path: entry.layered.originOf(['id']), message: `duplicate dashboard id ${entry.id} in ${env.name}: ${first.file.file} has the same id; every dashboard needs its own id` });
+      fail(entry.file, { path: entry.layered.originOf(idPath(entry.document)), message: `duplicate dashboard id ${entry.id} in ${env.name}: ${first.file.file} has the same id; every dashboard needs its own id` });
       continue;
     }
-    seen.set(entry.id, entry);
+    seen.set(key, entry);
     if (entry.file.referenceOnly) continue;
     const ctx: RenderContext = { env, values: env.values, dashboardId: (ref) => referenceId(ref, entry.file.name, { byName, known, env: env.name }) };
     const rendered = renderTemplates(entry.layered.value, ctx);
     const problems = [...entry.layered.problems, ...renderProblems(entry, rendered)];
     if (problems.length === 0) {
-      const made = validated(entry, rendered);
-      if ('problems' in made) problems.push(...made.problems);
-      else dashboards.push(made.dashboard);
+      const made = entry.document ? validatedDocument(entry, rendered) : validated(entry, rendered);
+      problems.push(...made.problems);
+      if (made.dashboard) dashboards.push(made.dashboard);
       // Also beside schema errors: a wrong tileType must not hide a misspelt key of the same tile.
-      warnings.push(...unknownKeys(entry, rendered.value).map((w) => deps.locate(entry.file, w, env)));
+      warnings.push(...made.warnings.map((w) => deps.locate(entry.file, w, env)));
     }
     problems.forEach((p) => fail(entry.file, p));
   }
   return { environment: env, dashboards, diagnostics, warnings };
 }
 
-/** The files deployed in `env` with their ids there: the file's `id` after overrides and values, else derived. */
+/**
+ * The files deployed in `env` with their ids there: the file's `id` (a document's `document.id`) after overrides and
+ * values, else derived from its path.
+ */
 function withIds(files: readonly TemplateFile[], env: Environment, deps: ResolveDeps, fail: (f: TemplateFile, p: FileProblem) => void): Entry[] {
   const noReferences: RenderContext = { env, values: env.values, dashboardId: () => ({ problem: 'an id cannot refer to another dashboard' }) };
   return files.flatMap((file) => {
     const layered = applyOverrides(file.value, file.block, env);
     if (layered === undefined) return [];
-    const rendered = renderTemplates(layered.value.id, noReferences);
+    const document = isDocumentShaped(file.value);
+    const rendered = renderTemplates(getPath(layered.value, idPath(document)), noReferences);
     const raw = rendered.value;
-    const badId = rendered.problems[0]?.message ?? (raw === undefined || raw === null || typeof raw === 'string' ? idProblem(raw) : `the id must be a string, got ${JSON.stringify(raw)}`);
+    const badId = rendered.problems[0]?.message ?? (document ? documentIdProblem(raw) : classicIdProblem(raw));
     if (badId !== undefined) {
-      fail(file, { path: layered.originOf(['id']), message: badId });
+      fail(file, { path: layered.originOf(idPath(document)), message: badId });
       return [];
     }
     // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: only narrows the type: any other raw (absent, null, '') parses to no id either
-    const fromFile = typeof raw === 'string' && raw !== '' ? parseDashboardId(raw) : undefined;
-    return [{ file, layered, id: fromFile ?? deps.deriveId(file.name), idSource: fromFile === undefined ? 'derived' : 'file' } satisfies Entry];
+    const written = typeof raw === 'string' && raw !== '' ? raw : undefined;
+    const fromFile = written === undefined || document ? written : parseDashboardId(written);
+    const id = fromFile ?? (document ? deriveDocumentId(file.name) : deps.deriveId(file.name));
+    return [{ file, document, layered, id, idSource: fromFile === undefined ? 'derived' : 'file' } satisfies Entry];
   });
+}
+
+function idPath(document: boolean): Path {
+  return document ? ['document', 'id'] : ['id'];
+}
+
+function classicIdProblem(raw: unknown): string | undefined {
+  return raw === undefined || raw === null || typeof raw === 'string' ? idProblem(raw) : `the id must be a string, got ${JSON.stringify(raw)}`;
+}
+
+/** As the document file schema has it: absent, or an id the Document service takes (a UUID included). */
+function documentIdProblem(raw: unknown): string | undefined {
+  if (raw === undefined || (typeof raw === 'string' && isDocumentId(raw))) return undefined;
+  return `${JSON.stringify(raw)} is not a document id: use 1 to 100 letters, digits and dashes, or remove document.id to derive one from the file path`;
 }
 
 /** `dashboard("../platform/hosts.yaml")`: relative to the referring file, or to the dashboards folder with a leading `/`. */
@@ -119,31 +152,53 @@ function renderProblems(entry: Entry, rendered: RenderResult): FileProblem[] {
   return rendered.problems.map((p) => ({ path: entry.layered.originOf(p.path), message: p.message, template: p.template, ...(p.valuePath ? { valuePath: p.valuePath } : {}) }));
 }
 
-/** The schema check of the dashboard as this environment gets it; a problem under a value's output names the value. */
-function validated(entry: Entry, rendered: RenderResult): { dashboard: DesiredDashboard } | { problems: FileProblem[] } {
-  const { id: _id, metadata: _serverOwned, ...body } = rendered.value as PlainObject;
-  const parsed = Dashboard.safeParse(body, { error: schemaErrorMap });
-  if (!parsed.success) {
-    return {
-      problems: parsed.error.issues.map((issue) => {
-        const path = issue.path as (string | number)[];
-        const valuePath = valueAt(rendered.fromValues, path);
-        return { path: entry.layered.originOf(path), message: issue.message, ...(valuePath ? { valuePath } : {}) };
-      }),
-    };
-  }
-  // Values can make one environment's rendering too large where the file itself is not.
-  const tooLarge = bodySizeMessage(body);
-  if (tooLarge !== undefined) return { problems: [{ path: [], message: tooLarge }] };
-  const bodyJson = JSON.stringify(body);
-  const contentHash = createHash('sha256').update(bodyJson).digest('hex');
-  const name = (body.dashboardMetadata as { name: string }).name;
-  return { dashboard: { id: entry.id, idSource: entry.idSource, file: entry.file.file, body: body as Dashboard, bodyJson, name, contentHash } };
+interface Validated {
+  dashboard?: DesiredDashboard;
+  problems: FileProblem[];
+  /** Unknown keys, at their place in the file (an override's member in `dashcd:`). */
+  warnings: FileProblem[];
 }
 
-/** Unknown keys of the rendered dashboard, at their place in the file (an override's member in `dashcd:`). */
-function unknownKeys(entry: Entry, body: unknown): FileProblem[] {
-  return findUnknownKeys(body).map((unknown) => ({ path: entry.layered.originOf([...unknown.parent, unknown.key] as (string | number)[]), message: unknownKeyMessage(unknown) }));
+/** The schema check of the dashboard as this environment gets it; a problem under a value's output names the value. */
+function validated(entry: Entry, rendered: RenderResult): Validated {
+  const { id: _id, metadata: _serverOwned, ...body } = rendered.value as PlainObject;
+  const warnings = findUnknownKeys(rendered.value).map((unknown) => ({ path: entry.layered.originOf([...unknown.parent, unknown.key] as Path), message: unknownKeyMessage(unknown) }));
+  const parsed = Dashboard.safeParse(body, { error: schemaErrorMap });
+  if (!parsed.success) return { problems: parsed.error.issues.map((issue) => located(entry, rendered, issue.path as Path, issue.message)), warnings };
+  // Values can make one environment's rendering too large where the file itself is not.
+  const tooLarge = bodySizeMessage(body);
+  if (tooLarge !== undefined) return { problems: [{ path: [], message: tooLarge }], warnings };
+  const bodyJson = JSON.stringify(body);
+  const name = (body.dashboardMetadata as { name: string }).name;
+  return { dashboard: { id: entry.id as DashboardId, idSource: entry.idSource, file: entry.file.file, body: body as Dashboard, bodyJson, name, contentHash: hashOf(bodyJson) }, problems: [], warnings };
+}
+
+/**
+ * A platform dashboard's or notebook's checks on the value this environment gets (desired/document-check.ts), and
+ * its body in the form the single-target loader gives (packed-check.ts): `document:` without its id, the content.
+ */
+function validatedDocument(entry: Entry, rendered: RenderResult): Validated {
+  const value = rendered.value as PlainObject;
+  const kind = detectFileKind(value);
+  if (kind.kind === 'unknown') return { problems: [{ path: entry.layered.originOf(kind.path), message: kind.reason }], warnings: [] };
+  // Only an override can make it classic-shaped again (`document: null`): the document checks then say what is missing.
+  const checked = checkDocumentFile(value, kind.kind === 'notebook' ? 'notebook' : 'dashboard');
+  const warnings = checked.warnings.map((w) => ({ path: entry.layered.originOf(w.path), message: w.message }));
+  if (checked.problems.length > 0) return { problems: checked.problems.map((p) => located(entry, rendered, p.path, p.message)), warnings };
+  // A valid document file always packs to a valid check.
+  const { bodyJson, name } = packDocumentCheck(value, []) as PackedCheck & { ok: true };
+  const dashboard = { kind: 'document' as const, id: entry.id, idSource: entry.idSource, file: entry.file.file, body: JSON.parse(bodyJson) as DocumentFileBody, bodyJson, name, contentHash: hashOf(bodyJson) };
+  return { dashboard, problems: [], warnings };
+}
+
+/** A problem on the rendered value, at its place in the file, naming the value whose output holds it. */
+function located(entry: Entry, rendered: RenderResult, path: Path, message: string): FileProblem {
+  const valuePath = valueAt(rendered.fromValues, path);
+  return { path: entry.layered.originOf(path), message, ...(valuePath ? { valuePath } : {}) };
+}
+
+function hashOf(bodyJson: string): string {
+  return createHash('sha256').update(bodyJson).digest('hex');
 }
 
 /**

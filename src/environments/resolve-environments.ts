@@ -1,7 +1,8 @@
 import type { Diagnostic } from '../desired/diagnostic.js';
 import { closest } from '../lib/closest.js';
 import type { DashboardId } from '../schema/ids.js';
-import { DASHCD_KEY, DashcdBlock } from './dashcd-block.js';
+import { isDocumentShaped } from '../desired/detect-kind.js';
+import { DASHCD_KEY, DashcdBlock, DocumentDashcdBlock, type AnyDashcdBlock } from './dashcd-block.js';
 import { isPlainObject } from './deep-merge.js';
 import type { Environment } from './environment.js';
 import { groupValues } from './environments-config.js';
@@ -38,7 +39,7 @@ export function resolveEnvironments(input: ResolveInput): ResolveResult {
   const diagnostics: Diagnostic[] = [];
   const files: TemplateFile[] = [];
   for (const file of input.files) {
-    const checked = checkBlock(file.value[DASHCD_KEY], names);
+    const checked = checkBlock(file.value, names);
     if ('problems' in checked) diagnostics.push(...checked.problems.map((p) => locate(file, p)));
     else files.push({ ...file, ...(checked.block ? { block: checked.block } : {}) });
   }
@@ -50,19 +51,24 @@ export function resolveEnvironments(input: ResolveInput): ResolveResult {
   return { environments, diagnostics, warnings: unused.global };
 }
 
-/** The `dashcd:` member, its environment and group names checked against the declared ones. */
-function checkBlock(raw: unknown, names: ReadonlySet<string>): { block?: DashcdBlock } | { problems: FileProblem[] } {
+/**
+ * The file's `dashcd:` member, by the schema of the file's kind, its environment and group names checked against the
+ * declared ones.
+ */
+function checkBlock(value: Readonly<Record<string, unknown>>, names: ReadonlySet<string>): { block?: AnyDashcdBlock } | { problems: FileProblem[] } {
+  const raw = value[DASHCD_KEY];
   if (raw === undefined) return {};
-  const parsed = DashcdBlock.safeParse(raw);
+  const parsed = (isDocumentShaped(value) ? DocumentDashcdBlock : DashcdBlock).safeParse(raw);
   if (!parsed.success) return { problems: parsed.error.issues.map((i) => ({ path: [DASHCD_KEY, ...(i.path as (string | number)[])], message: i.message })) };
   const block = parsed.data;
   const unknown = (name: string): boolean => !names.has(name);
   const listed = [...names].join(', ');
+  const limits = [['tiles', block.tiles], ['sections', 'sections' in block ? block.sections : undefined]] as const;
   const problems: FileProblem[] = [
     ...(block.environments ?? []).flatMap((name, i) => (unknown(name) ? [{ path: [DASHCD_KEY, 'environments', i], name }] : [])),
     ...Object.keys(block.overrides ?? {}).flatMap((name) => (unknown(name) ? [{ path: [DASHCD_KEY, 'overrides', name], name }] : [])),
-    ...Object.entries(block.tiles ?? {}).flatMap(([tile, limit]) =>
-      limit.environments.flatMap((name, i) => (unknown(name) ? [{ path: [DASHCD_KEY, 'tiles', tile, 'environments', i], name }] : [])),
+    ...limits.flatMap(([member, items]) =>
+      Object.entries(items ?? {}).flatMap(([item, limit]) => limit.environments.flatMap((name, i) => (unknown(name) ? [{ path: [DASHCD_KEY, member, item, 'environments', i], name }] : []))),
     ),
   ].map(({ path, name }) => ({ path, message: `unknown environment or group ${name} (declared in dashcd.yaml: ${listed})` }));
   return problems.length > 0 ? { problems } : { block };
