@@ -116,9 +116,9 @@ describe('windows and positions', () => {
     expect(completeRun(stream, { from: NOW - 2 * HOUR, to: NOW, position: NOW - 2 * HOUR })).toMatchObject({ watermark: NOW + HOUR, horizon: NOW - 30 * DAY });
   });
 
-  it('keeps the open set and clears the run when recording a completed run', () => {
-    const stream: StreamState = { watermark: 10, horizon: 0, run: { from: 5, to: 20, position: 5 }, open: { '1_7': { startTime: 7 } } };
-    expect(completeRun(stream, { from: 5, to: 20, position: 5 })).toEqual({ watermark: 20, horizon: 0, run: null, open: { '1_7': { startTime: 7 } } });
+  it('clears the run when recording a completed run', () => {
+    const stream: StreamState = { watermark: 10, horizon: 0, run: { from: 5, to: 20, position: 5 } };
+    expect(completeRun(stream, { from: 5, to: 20, position: 5 })).toEqual({ watermark: 20, horizon: 0, run: null });
   });
 
   it('pages a 5-year run as windows of exactly the 2-year limit (63072000000 ms), newest first, the last one shorter', () => {
