@@ -14,7 +14,9 @@ export const FILTER_EVENT_TYPE = 'PROCESS_RESTART';
 
 const SEVERITIES = ['AVAILABILITY', 'ERROR', 'PERFORMANCE', 'RESOURCE_CONTENTION', 'CUSTOM_ALERT'] as const;
 const IMPACTS = ['INFRASTRUCTURE', 'SERVICE', 'APPLICATION'] as const;
-const ENTITY_COUNT = 400;
+/** What the figures used before the shape became a knob: 5 % open over 400 entities. */
+export const DEFAULT_OPEN_SHARE = 0.05;
+export const DEFAULT_ENTITY_COUNT = 400;
 
 export interface EventSetOptions {
   count: number;
@@ -22,6 +24,10 @@ export interface EventSetOptions {
   /** Newest event starts just before this instant; the set spans `spanMs` back from it. */
   anchorMs: number;
   spanMs: number;
+  /** Share of events still OPEN (no end yet), 0–1: what a noisy week or a large estate raises. */
+  openShare?: number;
+  /** How many distinct entities the events are spread over. */
+  entityCount?: number;
 }
 
 export interface EventSetInfo {
@@ -42,11 +48,11 @@ function entityIdFor(index: number): string {
  * One EventRestEntry line as the feed and `events import` carry it. `eventId` is written digit for digit
  * from a bigint: JSON.stringify of a number would round it, and real ids are beyond 2^53.
  */
-function eventLine(rng: Rng, startTime: number): string {
+function eventLine(rng: Rng, startTime: number, shape: Required<Pick<EventSetOptions, 'openShare' | 'entityCount'>>): string {
   const eventId = rng.int64();
-  const entity = rng.int(0, ENTITY_COUNT - 1);
+  const entity = rng.int(0, shape.entityCount - 1);
   const entityId = entityIdFor(entity);
-  const open = rng.chance(0.05);
+  const open = rng.chance(shape.openShare);
   const eventType = rng.next() < 0.08 ? FILTER_EVENT_TYPE : rng.pick(EVENT_TYPES);
   const rest = {
     id: `${eventId}_${startTime}`,
@@ -73,9 +79,10 @@ export function describeEventSet({ count, anchorMs, spanMs }: EventSetOptions): 
 export function* generateEventLines(options: EventSetOptions): Generator<string> {
   const rng = createRng(options.seed);
   const step = options.spanMs / options.count;
+  const shape = { openShare: options.openShare ?? DEFAULT_OPEN_SHARE, entityCount: options.entityCount ?? DEFAULT_ENTITY_COUNT };
   for (let i = 0; i < options.count; i++) {
     const jitter = rng.chance(0.1) ? 0 : Math.floor(rng.next() * step);
-    yield eventLine(rng, Math.floor(options.anchorMs - 1 - i * step - jitter));
+    yield eventLine(rng, Math.floor(options.anchorMs - 1 - i * step - jitter), shape);
   }
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dataDirLayout } from '../../src/server/data-dir.js';
 import { DEFAULT_ENVIRONMENT } from '../../src/schema/ids.js';
-import { writeEventsJsonl, type EventSetInfo } from '../data/events.js';
+import { writeEventsJsonl, type EventSetInfo, type EventSetOptions } from '../data/events.js';
 import { requireComponent, runNodeScript } from '../lib/cli.js';
 import { NotMeasurableYet, type FigureContext } from '../lib/figure.js';
 
@@ -26,13 +26,17 @@ export const EVENTS_LANE = 'events';
 
 const IMPORT_CHILD = fileURLToPath(new URL('../children/import-events.js', import.meta.url));
 
-/** `count` seeded events, as JSONL and imported into a data dir, built once per bench run. */
-export function eventFixture(ctx: FigureContext, count: number): Promise<EventFixture> {
-  return ctx.shared(`events-${count}`, async (dir) => {
+/** What a data set varies besides its size: the share of open events, the days spanned, the entities. */
+export type EventShape = Partial<Pick<EventSetOptions, 'openShare' | 'entityCount' | 'spanMs'>>;
+
+/** `count` seeded events, as JSONL and imported into a data dir, built once per bench run and shape. */
+export function eventFixture(ctx: FigureContext, count: number, shape: EventShape = {}): Promise<EventFixture> {
+  const key = [`events-${count}`, ...Object.entries(shape).map(([name, value]) => `${name}-${String(value)}`)].join('-');
+  return ctx.shared(key, async (dir) => {
     const jsonl = join(dir, 'events.jsonl');
     const dataDir = join(dir, 'data');
-    ctx.progress(`generating ${count.toLocaleString('en-US')} events`);
-    const info = await writeEventsJsonl(jsonl, { count, seed: ctx.seed, anchorMs: ANCHOR_MS, spanMs: SPAN_MS });
+    ctx.progress(`generating ${count.toLocaleString('en-US')} events ${JSON.stringify(shape)}`);
+    const info = await writeEventsJsonl(jsonl, { count, seed: ctx.seed, anchorMs: ANCHOR_MS, spanMs: SPAN_MS, ...shape });
     const storeDir = dataDirLayout(dataDir).eventsDir(DEFAULT_ENVIRONMENT);
     await mkdir(storeDir, { recursive: true });
     ctx.progress(`importing them into ${storeDir}`);

@@ -19,6 +19,8 @@ export interface CliOptions {
   env?: Record<string, string>;
   execArgv?: readonly string[];
   timeoutMs?: number;
+  /** Called with the child's pid once it is spawned (a figure sampling its memory). */
+  onSpawn?: (pid: number) => void;
 }
 
 /**
@@ -59,6 +61,7 @@ export function runNodeScript(script: string, args: readonly string[], options: 
     env: { ...process.env, DASHCD_LOG_LEVEL: 'error', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  if (child.pid !== undefined) options.onSpawn?.(child.pid);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

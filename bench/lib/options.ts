@@ -50,6 +50,7 @@ export const USAGE = `usage: npm run bench -- [figure ...] [--smoke] [--out FILE
   --out       results file (default bench/results/latest.json; a .md table is written beside it)
   --runs      measured runs per figure (default 5; 3 fits an 18-minute quiet window, with a wider min–max)
   --duration  length of each load run in ms (default 3000)
+  --events    events behind the events figures (default 1000000): a smaller set for a quick look
   --plan-curve  dashboard counts of the plan-growth curve (default 100,1000,10000,20000; drop 20000 to save ~4 minutes)
   --cpu-prof  profile the measured processes; .cpuprofile files go to bench/results/
   --keep      keep the generated data sets (their paths are printed)`;
@@ -79,6 +80,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       runs: { type: 'string' },
       duration: { type: 'string' },
       'plan-curve': { type: 'string' },
+      events: { type: 'string' },
       'cpu-prof': { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
       list: { type: 'boolean', default: false },
@@ -93,7 +95,11 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     warmups: smoke ? 0 : 1,
     loadDurationMs: positiveInt(values.duration, 'duration', smoke ? 100 : 3000),
     seed: 20_240_601,
-    sizes: { ...(smoke ? SMOKE_SIZES : FULL_SIZES), ...(values['plan-curve'] === undefined ? {} : { planCurve: sizeList(values['plan-curve'], 'plan-curve', []) }) },
+    sizes: {
+      ...(smoke ? SMOKE_SIZES : FULL_SIZES),
+      ...(values['plan-curve'] === undefined ? {} : { planCurve: sizeList(values['plan-curve'], 'plan-curve', []) }),
+      ...(values.events === undefined ? {} : { events: positiveInt(values.events, 'events', 0) }),
+    },
     cpuProf: values['cpu-prof'] ?? false,
     keep: values.keep ?? false,
     list: values.list ?? false,
