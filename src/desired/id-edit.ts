@@ -8,13 +8,44 @@ import { isMap, isScalar, parseDocument, type Pair, type YAMLMap } from 'yaml';
 
 /** The source with `id` set; throws if the edit would change anything else (a bug, never a user error). */
 export function withId(source: string, id: string): string {
+  return pinned(source, id, TOP_LEVEL);
+}
+
+/** A document file's source with `document.id` set (its id lives in its `document:` block); throws as withId does. */
+export function withDocumentId(source: string, id: string): string {
+  return pinned(source, id, IN_DOCUMENT);
+}
+
+/** Where an id lives in a file: its map, read from the file's root, and the id's place in the parsed value. */
+interface IdPlace {
+  map(root: YAMLMap): unknown;
+  idOf(value: Record<string, unknown>): unknown;
+  /** The value with the id's place emptied, to compare what the edit left alone. */
+  without(value: Record<string, unknown>): Record<string, unknown>;
+}
+
+const TOP_LEVEL: IdPlace = {
+  map: (root) => root,
+  idOf: (value) => value.id,
+  without: (value) => ({ ...value, id: null }),
+};
+
+const IN_DOCUMENT: IdPlace = {
+  map: (root) => root.get('document', true),
+  idOf: (value) => (value.document as Record<string, unknown> | undefined)?.id,
+  without: (value) => ({ ...value, document: { ...(value.document as Record<string, unknown>), id: null } }),
+};
+
+function pinned(source: string, id: string, place: IdPlace): string {
   const doc = parseDocument(source);
   const root = doc.contents;
   if (!isMap(root)) throw new Error('pinIds: the file is not a mapping');
-  const edited = editId(source, root, id);
+  const map = place.map(root);
+  if (!isMap(map)) throw new Error('pinIds: document: is not a mapping');
+  const edited = editId(source, map, id);
   const before = doc.toJS() as Record<string, unknown>;
   const after = parseDocument(edited).toJS() as Record<string, unknown>;
-  if (after.id !== id || !isDeepStrictEqual({ ...after, id: null }, { ...before, id: null })) {
+  if (place.idOf(after) !== id || !isDeepStrictEqual(place.without(after), place.without(before))) {
     throw new Error('pinIds: inserting the id would change the dashboard; file left unchanged');
   }
   return edited;

@@ -21,7 +21,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   server: ['schema', 'lib'],
   archive: ['client', 'schema', 'lib'],
   apply: ['plan', 'client', 'schema', 'lib'],
-  pull: ['plan', 'client', 'desired', 'schema', 'lib'],
+  pull: ['documents', 'plan', 'client', 'desired', 'schema', 'lib'],
   // Platform dashboards and notebooks as files (issue 35): pure file form, kind detection, checks, compared form, ids.
   documents: ['desired', 'plan', 'schema', 'lib'],
   // A kind of document (kinds/kind.ts) names what each stage does for it; the pipeline above asks the kind.

@@ -7,7 +7,10 @@ import { ExitCode } from '../exit-codes.js';
 export const pinCommand = defineCommand({
   path: ['pin'],
   summary: "Write each file's derived id into the file, so it can be renamed safely",
-  description: 'A file without an `id` gets one derived from its path; renaming it would then create a new dashboard.\nPinning writes that id into the file (comments and formatting are kept).',
+  description:
+    'A file without an `id` gets one derived from its path; renaming it would then create a new dashboard.\n' +
+    'Pinning writes that id into the file (comments and formatting are kept): a classic dashboard\'s `id`, a platform\n' +
+    'dashboard\'s or notebook\'s `document.id`.',
   flags: { dir: dirFlag },
   positionals: [{ ...pathsPositional, description: 'Only these dashboard files or folders' }],
   quietLogs: true,

@@ -1,7 +1,10 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pullDashboards, type PullOutcome } from '../../pull/pull-dashboards.js';
-import { classicDashboards } from '../../kinds/classic-dashboards.js';
+import { pullableDocumentIds, pullDocuments } from '../../pull/pull-documents.js';
+import { KINDS } from '../../kinds/kinds.js';
+import { documentsOf } from '../../kinds/platform-documents.js';
+import { isDocumentId } from '../../schema/documents.js';
 import { parseDashboardId } from '../../schema/ids.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo } from '../command.js';
 import { printDiagnostics } from '../diagnostics-output.js';
@@ -19,7 +22,7 @@ const SERVICE_OWNER = 'Dynatrace';
 
 export const pullCommand = defineCommand({
   path: ['pull'],
-  summary: 'Write live dashboards into the folder as YAML (onboard existing dashboards)',
+  summary: 'Write live dashboards and notebooks into the folder as YAML (onboard existing ones)',
   description:
     'Server-owned fields are dropped and keys put in a stable order; the id is kept. A pulled dashboard is not yet\n' +
     'owned by dashcd (prune never deletes it), so plan afterwards shows it as adopt (the ownership tag is its only\n' +
@@ -30,25 +33,28 @@ export const pullCommand = defineCommand({
     'without --force. Exit 0 when every dashboard was pulled or is up to date; 1 when one was not found or was kept\n' +
     'for its local edits (one line each on stderr).\n' +
     'With environments in dashcd.yaml, --env NAME pulls from that one environment; a file that uses values (${{ … }},\n' +
-    'a dashcd: member) and differs is not overwritten without --force, naming the values it would lose.',
+    'a dashcd: member) and differs is not overwritten without --force, naming the values it would lose.\n' +
+    'Platform dashboards and notebooks (the Document service; docs/documents-as-code.md) are pulled the same way,\n' +
+    'as document files: --all takes every one of the target\'s platform except the ready-made ones apps ship; an id\n' +
+    'that is not a UUID is a document, and a UUID is tried as a classic dashboard first, then as a document.',
   flags: {
     dir: dirFlag,
     target: targetFlag,
     data: dataFlag,
-    all: { type: 'boolean', description: 'Pull every dashboard on the target (except the service’s own presets)' },
+    all: { type: 'boolean', description: 'Pull every dashboard and notebook on the target (except the service’s presets and the apps’ ready-made documents)' },
     force: { type: 'boolean', description: 'Overwrite files that differ from the live dashboard' },
     adopt: { type: 'boolean', description: 'Also mark the pulled dashboards as owned by dashcd (writes the ownership tag; needs WriteConfig), so plan shows no change' },
     env: { ...envFlag, description: 'The one environment of dashcd.yaml to pull from' },
     'all-envs': allEnvsFlag,
   },
-  positionals: [{ name: 'id', description: 'Dashboard ids to pull', variadic: true }],
+  positionals: [{ name: 'id', description: 'Ids of dashboards (UUIDs) or platform documents to pull', variadic: true }],
   quietLogs: true,
   examples: ['dashcd pull 6a98d7bc-abb9-44f8-ae6a-73e68e71812a', 'dashcd pull --all --dir dashboards/imported', 'dashcd pull --all --adopt'],
   async run({ flags, positionals }, io) {
     const all = booleanFlag(flags, 'all');
     if (all === positionals.length > 0) throw new UsageError('give dashboard ids or --all (not both)');
-    const notIds = positionals.filter((id) => parseDashboardId(id) === undefined);
-    if (notIds.length > 0) throw new UsageError(`not a dashboard id (a UUID): ${notIds.join(', ')}`);
+    const notIds = positionals.filter((id) => parseDashboardId(id) === undefined && !isDocumentId(id));
+    if (notIds.length > 0) throw new UsageError(`not a dashboard or document id (a UUID, or letters, digits and dashes): ${notIds.join(', ')}`);
     const given = stringFlag(flags, 'dir');
     const dir = given === undefined ? await defaultDashboardsRoot(io.cwd) : resolve(io.cwd, given);
     const root = await findDashboardsRoot(dir, io.cwd);
@@ -60,24 +66,36 @@ export const pullCommand = defineCommand({
     await mkdir(dir, { recursive: true });
     const { config } = mode.project;
     const pull = async (target: TargetSession, environment?: PulledEnvironment): Promise<ExitCode> => {
-      const ids = all
-        ? (await target.client.dashboards.list()).filter((s) => s.owner !== SERVICE_OWNER).map((s) => s.id)
-        : positionals;
-      const outcomes = await pullDashboards({
+      const common = {
         api: target.client,
         dir,
         root,
         cwd: io.cwd,
-        ids,
         force: booleanFlag(flags, 'force'),
         adopt: booleanFlag(flags, 'adopt'),
         ownershipTag: config.ownershipTag,
         ignore: config.ignore,
-        kind: classicDashboards,
         signal: io.signal,
         ...(environment ? { environment } : {}),
-      });
-      // Each refused dashboard already has its one line on stderr; the exit code is the README's "not done" 1.
+      };
+      const ids = all
+        ? (await target.client.dashboards.list()).filter((s) => s.owner !== SERVICE_OWNER).map((s) => s.id)
+        : positionals.filter((id) => parseDashboardId(id) !== undefined);
+      const classic = await pullDashboards({ ...common, ids, kind: KINDS.dashboard });
+      // A UUID names a classic dashboard or a document (one made in the app): one no dashboard has is tried as a document.
+      const { documents } = target.client;
+      const missing = new Set(documents && !all ? classic.filter((o) => o.status === 'not-found').map((o) => o.id) : []);
+      const documentIds = all
+        ? documents
+          ? await pullableDocumentIds(documents)
+          : []
+        : positionals.filter((id) => parseDashboardId(id) === undefined || missing.has(id));
+      const pulled =
+        documentIds.length === 0 ? [] : await pullDocuments({ ...common, ids: documentIds, documents: documentsOf(target.client), kind: KINDS.document });
+      // One line per id in the order given (a UUID tried as a document last comes back in its place).
+      const given = new Map(positionals.map((id, index) => [id.toLowerCase(), index]));
+      const outcomes = [...classic.filter((o) => !missing.has(o.id)), ...pulled].sort((a, b) => (given.get(a.id.toLowerCase()) ?? 0) - (given.get(b.id.toLowerCase()) ?? 0));
+      // Each refused item already has its one line on stderr; the exit code is the README's "not done" 1.
       return reportPulls(outcomes, { dir, cwd: io.cwd, target: target.label, env: environment?.name }, io) > 0 ? ExitCode.Unexpected : ExitCode.Success;
     };
     if (mode.kind === 'environments') return pullEnvironment(mode, root, flags, io, pull);
@@ -98,6 +116,9 @@ function reportPulls(outcomes: readonly PullOutcome[], where: { dir: string; cwd
     if (o.status === 'not-found') {
       problems++;
       io.stderr.write(`dashcd pull: ${o.id} not found on ${where.target}; nothing written for it\n`);
+    } else if (o.status === 'refused') {
+      problems++;
+      io.stderr.write(`dashcd pull: ${o.id} not pulled: ${o.reason}\n`);
     } else if (o.status === 'kept-templates') {
       problems++;
       io.stderr.write(`dashcd pull: ${o.file} differs from live dashboard ${o.id} in ${where.env ?? where.target} and uses ${o.uses.join(', ')}; not overwritten (it would lose them), use --force to replace it with the rendered dashboard\n`);

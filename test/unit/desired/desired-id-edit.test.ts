@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withId } from '../../../src/desired/id-edit.js';
+import { withDocumentId, withId } from '../../../src/desired/id-edit.js';
 
 const ID = 'e9b0cf89-f448-573e-8aed-164bb79aa8c7';
 
@@ -63,6 +63,46 @@ describe('withId (the edit behind dashcd pin)', () => {
     expect(() => withId('{id, tiles: []}\n', ID)).toThrow('pinIds: inserting the id would change the dashboard; file left unchanged');
     expect(() => withId('? id\ntiles: []\n', ID)).toThrow('pinIds: inserting the id would change the dashboard; file left unchanged');
     expect(() => withId('id: &empty ""\ndashboardMetadata:\n  name: n\n  owner: *empty\ntiles: []\n', ID)).toThrow(
+      'pinIds: inserting the id would change the dashboard; file left unchanged',
+    );
+  });
+});
+
+describe('withDocumentId (dashcd pin on a platform dashboard or notebook file)', () => {
+  const DOC_ID = 'team-checkout-0123456789abc';
+
+  it('inserts id first in the document: block, at its indentation, keeping comments', () => {
+    expect(withDocumentId('# Checkout\ndocument:\n  kind: dashboard # the app\n  name: Checkout\nversion: 21\ntiles: {}\nlayouts: {}\n', DOC_ID)).toBe(
+      `# Checkout\ndocument:\n  id: ${DOC_ID}\n  kind: dashboard # the app\n  name: Checkout\nversion: 21\ntiles: {}\nlayouts: {}\n`,
+    );
+    expect(withDocumentId('version: "7"\nsections: []\ndocument:\n    # ours\n    kind: notebook\n    name: T\n', DOC_ID)).toBe(
+      `version: "7"\nsections: []\ndocument:\n    # ours\n    id: ${DOC_ID}\n    kind: notebook\n    name: T\n`,
+    );
+  });
+
+  it('writes JSON syntax into a JSON file, on its own line like the keys after it, or on the same line', () => {
+    expect(withDocumentId('{\n  "document": {\n    "kind": "notebook",\n    "name": "T"\n  },\n  "sections": []\n}\n', DOC_ID)).toBe(
+      `{\n  "document": {\n    "id": "${DOC_ID}",\n    "kind": "notebook",\n    "name": "T"\n  },\n  "sections": []\n}\n`,
+    );
+    expect(withDocumentId('{"document": {"kind": "notebook", "name": "T"}, "sections": []}', DOC_ID)).toBe(`{"document": { "id": "${DOC_ID}","kind": "notebook", "name": "T"}, "sections": []}`);
+  });
+
+  it('leaves a top-level id and ids inside the content alone', () => {
+    expect(withDocumentId('id: other\ndocument:\n  kind: notebook\n  name: T\nsections:\n  - id: s1\n', DOC_ID)).toBe(
+      `id: other\ndocument:\n  id: ${DOC_ID}\n  kind: notebook\n  name: T\nsections:\n  - id: s1\n`,
+    );
+  });
+
+  it('fills an empty document.id in place', () => {
+    expect(withDocumentId('document:\n  kind: notebook\n  id: ""\n  name: T\n', DOC_ID)).toBe(`document:\n  kind: notebook\n  id: ${DOC_ID}\n  name: T\n`);
+  });
+
+  it('refuses a file without a document: mapping, and an edit that would change anything but document.id', () => {
+    expect(() => withDocumentId('- a\n', DOC_ID)).toThrow('pinIds: the file is not a mapping');
+    expect(() => withDocumentId('tiles: {}\n', DOC_ID)).toThrow('pinIds: document: is not a mapping');
+    expect(() => withDocumentId('document: notebook\n', DOC_ID)).toThrow('pinIds: document: is not a mapping');
+    // The empty id is an anchor another member aliases: filling it would change that member too.
+    expect(() => withDocumentId('document:\n  id: &empty ""\n  kind: notebook\n  name: T\ndescription: *empty\n', DOC_ID)).toThrow(
       'pinIds: inserting the id would change the dashboard; file left unchanged',
     );
   });

@@ -1,0 +1,31 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * A new file's path in `dir` for an item pulled by name: `CPU & memory (prod)` → `cpu-memory-prod.yaml`; a name
+ * that is taken (on disk, even by a file that is not a valid dashboard, or earlier in this pull) gets the id's first
+ * eight characters, then a counter. Classic dashboards and documents share the folder, so they share the names.
+ */
+export async function freeFileName(dir: string, item: { name: string; id: string }, taken: ReadonlySet<string>): Promise<string> {
+  const slug =
+    item.name
+      .normalize('NFKD')
+      // Accents go, so `Überblick` is `uberblick`, as derived document ids spell it (desired/document-id.ts).
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 80) || 'dashboard';
+  const block = item.id.slice(0, 8);
+  for (let n = 0; ; n++) {
+    const path = join(dir, n === 0 ? `${slug}.yaml` : n === 1 ? `${slug}-${block}.yaml` : `${slug}-${block}-${n}.yaml`);
+    if (!taken.has(path) && !(await exists(path))) return path;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}

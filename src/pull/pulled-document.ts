@@ -1,0 +1,23 @@
+import { documentFileYaml } from '../documents/document-file.js';
+import { withoutDocumentMark } from '../documents/ownership-mark.js';
+import { DOCUMENT_KEY, type LiveDocumentBody } from '../schema/document-content.js';
+
+/** A live document as pull writes it, or why no file can hold it. */
+export type PulledDocument = { name: string; value: LiveDocumentBody; yaml: string } | { refused: string };
+
+/**
+ * A live document (its file form, live-form.ts) as its pulled file means it and as that file's text: the
+ * ownership mark taken off the description (the file never carries it: apply adds it), `document.id` set to the
+ * live id so renaming the file is safe. Refused when the content has its own top-level `dashcd` member, which a
+ * file would read as dashcd's settings (a top-level `document` member is refused when the live form is made).
+ */
+export function pulledDocument(id: string, live: LiveDocumentBody, ownershipTag: string): PulledDocument {
+  const { [DOCUMENT_KEY]: block, ...content } = live;
+  const description = withoutDocumentMark(block.description, ownershipTag);
+  const metadata = { kind: block.kind, id, name: block.name, description, isPrivate: block.isPrivate ?? false };
+  const yaml = documentFileYaml(metadata, content);
+  if (yaml === undefined) return { refused: `its content has a top-level "dashcd" member, which a dashcd file would read as its own settings; rename that member in the app first` };
+  const { version: _version, description: _description, ...rest } = block;
+  const value = { [DOCUMENT_KEY]: { ...rest, ...(description === undefined ? {} : { description }) }, ...content } as LiveDocumentBody;
+  return { name: block.name, value, yaml };
+}
