@@ -11,76 +11,9 @@ import { declaredEnvironments } from '../../../src/environments/environment.js';
 import { parseTemplateFile } from '../../../src/environments/load-templates.js';
 import type { EnvironmentDesired } from '../../../src/environments/resolve-environment.js';
 import { resolveEnvironments, type ResolveResult } from '../../../src/environments/resolve-environments.js';
+import { BOARD, CONFIG, TRIAGE } from '../../helpers/document-templates.js';
 
 /** Platform dashboards and notebooks through the environments stage: values, overrides, limits, ids, references. */
-
-const CONFIG = `values:
-  service: checkout
-environments:
-  dev:
-  prod:
-    values:
-      service: checkout-prod
-groups:
-  production: [prod]
-`;
-
-const BOARD = `document:
-  kind: dashboard
-  name: Checkout \${{ env.name }}
-version: 21
-tiles:
-  intro:
-    type: markdown
-    content: "[Triage](/ui/apps/dynatrace.notebooks/notebook/\${{ dashboard(\\"triage.yaml\\") }})"
-  errors:
-    type: data
-    query: fetch logs | filter service == "\${{ values.service }}"
-  debug:
-    type: markdown
-    content: debug
-layouts:
-  intro: { x: 0, y: 0, w: 24, h: 2 }
-  errors: { x: 0, y: 2, w: 12, h: 4 }
-  debug: { x: 12, y: 2, w: 12, h: 4 }
-dashcd:
-  tiles:
-    debug: { environments: [dev] }
-  overrides:
-    production:
-      tiles:
-        errors:
-          title: Errors (production)
-`;
-
-const TRIAGE = `document:
-  kind: notebook
-  name: Triage
-  id: triage-notes
-version: "7"
-sections:
-  - id: intro
-    type: markdown
-    markdown: Triage of \${{ values.service }}
-  - id: debug
-    type: markdown
-    markdown: debug only
-  - id: logs
-    type: dql
-    state: { input: { value: fetch logs } }
-dashcd:
-  sections:
-    debug: { environments: [dev] }
-  overrides:
-    prod:
-      document: { id: triage-prod }
-      sections:
-        - id: budget
-          type: markdown
-          markdown: prod only
-        - id: logs
-          title: Production logs
-`;
 
 function resolve(files: Record<string, string>, names?: string[]): ResolveResult {
   const { config, diagnostics } = parseProjectConfig(CONFIG, 'dashcd.yaml');
