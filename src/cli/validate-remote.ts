@@ -5,11 +5,13 @@ import { mapConcurrent } from '../lib/concurrency.js';
 import type { CommandIo } from './command.js';
 
 /**
- * `validate --remote`: each dashboard through the target's `/validator`. The target's verdict has no source
+ * `validate --remote`: each classic dashboard through the target's `/validator`. The target's verdict has no source
  * positions: its violations name the file without a line (as apply's do); with `env`, each names that environment.
+ * Documents have no validator (the Document service stores content as it is): their schemas are the check.
  */
 export async function validateRemote(dashboards: readonly DesiredDashboard[], api: ApiClient, io: CommandIo, env?: string): Promise<Diagnostic[]> {
-  const results = await mapConcurrent(dashboards, 8, async (d) => {
+  const classic = dashboards.filter((d) => d.kind === undefined);
+  const results = await mapConcurrent(classic, 8, async (d) => {
     const outcome = await api.dashboards.validate({ ...d.body, id: d.id }, d.id);
     if (outcome.valid) return [];
     const violations = outcome.violations.length > 0 ? outcome.violations : [{ path: '', message: outcome.message }];

@@ -18,6 +18,7 @@ import { bearerSource, type BearerSource, type PlatformCredential } from './plat
 import { createRedactor, displayUrl } from './redact.js';
 import { parseBodyAs, unexpectedResponse, type TextResponse } from './response.js';
 import { createRetryLogger } from './retry-log.js';
+import { requestSignals } from './request.js';
 import { runWithRetry } from './retry-loop.js';
 import { DEFAULT_RETRY_POLICY, type ResponseHeaders, type RetryPolicy } from './retry.js';
 
@@ -129,19 +130,21 @@ export function createDocumentsClient(options: DocumentsClientOptions): Document
   const policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   const logRetry = createRetryLogger(log, clock);
 
-  const attempt = async (call: Call, path: string, body: Buffer | undefined, contentType: string | undefined, token: string) => {
+  // One listener on the client's signal however many requests are in flight (request.ts).
+  const signals = requestSignals(options.signal);
+  const attempt = async (call: Call, path: string, body: Buffer | undefined, contentType: string | undefined, token: string, signal: AbortSignal) => {
     try {
       const response = await pool.request({
         method: call.method,
         path,
         headers: { authorization: `Bearer ${token}`, accept: 'application/json, multipart/form-data', 'user-agent': 'dashcd', ...(contentType ? { 'content-type': contentType } : {}) },
         body: body ?? null,
-        signal: options.signal ?? null,
+        signal,
       });
       const bytes = Buffer.from(await response.body.arrayBuffer());
       return { kind: 'response' as const, status: response.statusCode, headers: response.headers as ResponseHeaders, bytes };
     } catch (error) {
-      if (options.signal?.aborted) throw options.signal.reason;
+      if (signal.aborted) throw signal.reason;
       return { kind: 'transport' as const, reason: transportReason(error), cause: error };
     }
   };
@@ -155,21 +158,26 @@ export function createDocumentsClient(options: DocumentsClientOptions): Document
     const contentType = boundary ? multipartContentType(boundary) : undefined;
     let outcome;
     let attempts = 0;
-    // One more round after a 401 with a fresh access token: the one held may have been revoked or expired early.
-    for (let round = 0; round < 2; round++) {
-      const token = await auth.token(options.signal);
-      const result = await runWithRetry(() => attempt(call, path, body, contentType, token), {
-        policy,
-        clock,
-        random,
-        idempotent: call.method === 'GET',
-        ...(options.signal ? { signal: options.signal } : {}),
-        onRetry: (info) => logRetry(site, info),
-      });
-      outcome = result.outcome;
-      attempts += result.attempts;
-      if (!refreshable || outcome.kind !== 'response' || outcome.status !== 401) break;
-      auth.invalidate();
+    const { signal, release } = signals.open(undefined);
+    try {
+      // One more round after a 401 with a fresh access token: the one held may have been revoked or expired early.
+      for (let round = 0; round < 2; round++) {
+        const token = await auth.token(signal);
+        const result = await runWithRetry(() => attempt(call, path, body, contentType, token, signal), {
+          policy,
+          clock,
+          random,
+          idempotent: call.method === 'GET',
+          signal,
+          onRetry: (info) => logRetry(site, info),
+        });
+        outcome = result.outcome;
+        attempts += result.attempts;
+        if (!refreshable || outcome.kind !== 'response' || outcome.status !== 401) break;
+        auth.invalidate();
+      }
+    } finally {
+      release();
     }
     if (!outcome || outcome.kind === 'transport') {
       throw transportErrorFrom(outcome?.reason ?? 'unknown', outcome?.cause, { ...site, baseUrl, attempts, redact, origin: ORIGIN });
@@ -192,7 +200,9 @@ export function createDocumentsClient(options: DocumentsClientOptions): Document
       const { items: found, next } = read(asJson(await send({ method: 'GET', path, query: page, ok: [200] })));
       items.push(...found);
       if (!next) return items;
-      page = new URLSearchParams({ 'page-key': next });
+      // The key carries the listing (filter, sort, size); what each page shows (add-fields) is asked again, and the
+      // filter resent as the service's own clients do. Only page-size must not be combined with a key.
+      page = new URLSearchParams([...[...query].filter(([name]) => name !== 'page-size'), ['page-key', next]]);
     }
     throw new Error(`listing ${path} did not end after ${MAX_PAGES} pages`);
   };

@@ -13,8 +13,7 @@ import { addTotals, driftPatch, emptyTotals, ownCopy, type PassTotals } from './
 import type { PassSource, PassTree } from './pass-source.js';
 import type { ReconcilePass } from './reconcile-queue.js';
 import { errorMessage } from '../lib/error-message.js';
-import { classicDashboards } from '../kinds/classic-dashboards.js';
-import { kindOf } from '../kinds/kinds.js';
+import { kindOf, listOwned } from '../kinds/kinds.js';
 
 export interface ReconcilePassDeps {
   planContext: PlanContext;
@@ -38,6 +37,7 @@ export interface ReconcilePassDeps {
 interface FileId {
   id: string;
   file: string;
+  kind?: 'document';
 }
 
 type PassDone = { kind: 'invalid'; diagnostics: Diagnostic[] } | { kind: 'applied'; totals: PassTotals; files: number; chunks?: number };
@@ -136,7 +136,7 @@ class PassRun {
       if (planned.kind === 'invalid' || planned.desired.dashboards.some((d) => seen.ids.has(d.id))) return undefined;
       for (const d of planned.desired.dashboards) {
         const id = ownCopy(d.id);
-        seen.dashboards.push({ id, file: d.file });
+        seen.dashboards.push({ id, file: d.file, ...(d.kind ? { kind: d.kind } : {}) });
         seen.ids.add(id);
       }
       seen.diagnostics.push(...planned.diagnostics);
@@ -145,7 +145,7 @@ class PassRun {
       config = planned.config;
     }
     this.recordInvalid(seen.diagnostics, pass);
-    const owned = seen.diagnostics.length === 0 && config ? await classicDashboards.live(deps.planContext.api).listOwned(config.ownershipTag) : [];
+    const owned = seen.diagnostics.length === 0 && config ? await listOwned(deps.planContext.api, config.ownershipTag) : [];
     const orphans = findOrphans(seen.dashboards, owned, 'orphan');
     // Deleting is the whole pass's job, within its prune guards; kept orphans are only listed.
     if (orphans.length > 0 && (deps.prune ?? config?.prune) === true) return undefined;
@@ -219,7 +219,7 @@ class PassRun {
     const { status } = this.deps;
     const { change } = file;
     const before = status.shown(change.file);
-    const layout = before?.contentHash === dashboard.contentHash ? before.layout : classicDashboards.layout(dashboard.body);
+    const layout = before?.contentHash === dashboard.contentHash ? before.layout : kindOf(dashboard).layout(dashboard.body);
     status.show(change.file, { id: file.id, name: change.name, contentHash: dashboard.contentHash, layout, ...(file.pending ? { pending: change } : {}) });
   }
 

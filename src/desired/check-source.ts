@@ -14,7 +14,7 @@ export function checkSource(source: string): PackedCheck {
   const fast = fastParseYaml(source);
   const documentShaped = fast.ok ? isDocumentShaped(fast.value) : mentionsDocument(source) && isDocumentShaped(slowValue(source));
   if (!documentShaped) return packCheck(checkDashboardSource(source, { fast }));
-  const check = checkDocumentSource(source);
+  const check = checkDocumentSource(source, fast.ok ? { value: fast.value } : undefined);
   if (check.value === undefined) return { ok: false, problems: check.problems, ...(check.warnings.length > 0 ? { warnings: check.warnings } : {}) };
   return packDocumentCheck(check.value, check.warnings);
 }

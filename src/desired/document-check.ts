@@ -4,7 +4,7 @@ import { schemaErrorMap, type Problem } from './dashboard-rules.js';
 import { closedSetMessage, unknownKeyMessage } from './hints.js';
 import { sourceLocator } from './locate-problems.js';
 import { findUnknownKeys } from './unknown-keys.js';
-import { aliasProblems, documentValue } from './yaml-hazards.js';
+import { aliasProblems, documentValue, tooDeepPath } from './yaml-hazards.js';
 import { DOCUMENT_FILE_SCHEMAS, type DocumentKind } from '../schema/document-content.js';
 import { formatIssuePath } from '../schema/error-envelope.js';
 import { detectFileKind, isPlain, type FilePath } from './detect-kind.js';
@@ -83,7 +83,10 @@ export interface LocatedDocumentCheck {
  * problem placed at `line:col` by its path. A file that is not a platform document (a classic dashboard included)
  * is a problem here: the caller dispatches by kind first.
  */
-export function checkDocumentSource(source: string): LocatedDocumentCheck {
+export function checkDocumentSource(source: string, parsed?: { value: unknown }): LocatedDocumentCheck {
+  // A value the fast parser read (check-source.ts) that passes every check needs no positions: no second parse.
+  const fast = parsed === undefined ? undefined : cleanDocument(parsed.value);
+  if (fast !== undefined) return { problems: [], warnings: [], value: fast };
   // Plain messages: the position is ours to give (`file:line:col`), not a copy of the line inside the message.
   const doc = parseDocument(source, { prettyErrors: false });
   const locator = sourceLocator(source);
@@ -107,6 +110,15 @@ export function checkDocumentSource(source: string): LocatedDocumentCheck {
   const problems = byPosition(checked.problems.map(place));
   const warnings = byPosition(checked.warnings.map(place));
   return problems.length === 0 ? { problems, warnings, value: value as Record<string, unknown> } : { problems, warnings };
+}
+
+/** The value as a document file when it is one with no problem and no warning (nesting within bounds); else undefined. */
+function cleanDocument(value: unknown): Record<string, unknown> | undefined {
+  const kind = detectFileKind(value);
+  if (kind.kind !== 'platform-dashboard' && kind.kind !== 'notebook') return undefined;
+  if (tooDeepPath(value) !== undefined) return undefined;
+  const checked = checkDocumentFile(value as Record<string, unknown>, kind.kind === 'notebook' ? 'notebook' : 'dashboard');
+  return checked.problems.length === 0 && checked.warnings.length === 0 ? (value as Record<string, unknown>) : undefined;
 }
 
 function byPosition(problems: Problem[]): Problem[] {

@@ -1,3 +1,5 @@
+import type { ApiClient } from '../client/api-client.js';
+import type { OwnedStub } from '../plan/build-plan.js';
 import { classicDashboards } from './classic-dashboards.js';
 import type { Kind } from './kind.js';
 import { platformDocuments } from './platform-documents.js';
@@ -8,4 +10,16 @@ export const KINDS = { dashboard: classicDashboards, document: platformDocuments
 /** The kind of a desired item, a plan change or a live stub. */
 export function kindOf(item: { kind?: 'document' | undefined }): Kind<unknown, unknown> {
   return (item.kind === 'document' ? KINDS.document : KINDS.dashboard) as unknown as Kind<unknown, unknown>;
+}
+
+/**
+ * Every live item carrying the ownership mark, of every kind the target has: the prune candidates. Documents are
+ * listed only where the target has a Document service.
+ */
+export async function listOwned(api: ApiClient, mark: string): Promise<OwnedStub[]> {
+  const [dashboards, documents] = await Promise.all([
+    KINDS.dashboard.live(api).listOwned(mark),
+    api.documents === undefined ? Promise.resolve([]) : KINDS.document.live(api).listOwned(mark),
+  ]);
+  return [...dashboards, ...documents];
 }

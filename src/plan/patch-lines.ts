@@ -121,3 +121,14 @@ export const NO_COMMITS = 'no commits yet';
 export function dirtyText(git: GitInfo): string {
   return `uncommitted changes in ${git.dir ? `${git.dir}/` : 'the dashboards folder'}`;
 }
+
+/**
+ * What a change's item is, said beside its name: nothing for classic dashboards (what a plan held before documents,
+ * so their lines read as they always did), `platform dashboard` or `notebook` for documents (`document` when only
+ * a listing of the target names it: a delete or an orphan).
+ */
+export function kindLabel(change: PlanChange): string {
+  if (change.kind !== 'document') return '';
+  if (change.action === 'create' || change.action === 'adopt' || change.action === 'update') return change.desired.document.kind === 'notebook' ? 'notebook' : 'platform dashboard';
+  return 'document';
+}

@@ -2,7 +2,7 @@ import type { ApiClient } from '../client/api-client.js';
 import { mapConcurrent } from '../lib/concurrency.js';
 import { planDashboard, rulesFor, type CompareRules, type DesiredInput, type OwnedStub, type PlanChange } from '../plan/build-plan.js';
 import { isWrittenText } from '../plan/written-text.js';
-import { KINDS, kindOf } from '../kinds/kinds.js';
+import { kindOf, listOwned } from '../kinds/kinds.js';
 
 export interface PlannedAgainstLive {
   /** One change per desired file, in the desired order. */
@@ -33,14 +33,6 @@ export async function planAgainstLive(
   // An aborted run leaves dashboards never read: a plan from it would call them new.
   signal?.throwIfAborted();
   return { changes: changes as PlanChange[], owned };
-}
-
-async function listOwned(api: ApiClient, mark: string): Promise<OwnedStub[]> {
-  const [dashboards, documents] = await Promise.all([
-    KINDS.dashboard.live(api).listOwned(mark),
-    api.documents === undefined ? Promise.resolve([]) : KINDS.document.live(api).listOwned(mark),
-  ]);
-  return [...dashboards, ...documents];
 }
 
 /** One desired file against its live item, read now; a classic one settled on the live text when apply wrote it. */

@@ -48,6 +48,12 @@ describe('documents client against the embedded server', () => {
     expect(listed.map((d) => d.id)).toEqual(['paged-4', 'paged-3', 'paged-2', 'paged-1', 'paged-0']);
   });
 
+  it('keeps add-fields on every page, not only the first (an owned document on page two must show its mark)', async () => {
+    for (let i = 0; i < 3; i++) await client.create({ name: `Described ${i}`, description: `about ${i}`, type: 'dashboard', id: `described-${i}`, content: json({}) });
+    const listed = await client.list({ filter: "id starts-with 'described-'", pageSize: 1, addFields: ['description'] });
+    expect(listed.map((d) => d.description)).toEqual(['about 0', 'about 1', 'about 2']);
+  });
+
   it('deletes to the trash, lists and restores from it, and purges', async () => {
     await client.create({ name: 'Trash me', type: 'dashboard', id: 'client-trash', content: json({}) });
     await client.delete('client-trash', 1);

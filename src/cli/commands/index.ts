@@ -13,6 +13,7 @@ import { pullCommand } from './pull.js';
 import { schemaCommand } from './schema.js';
 import { serveCommand } from './serve.js';
 import { tokenCreateCommand, tokenListCommand, tokenRevokeCommand } from './token.js';
+import { trashListCommand, trashRestoreCommand } from './trash.js';
 import { validateCommand } from './validate.js';
 
 /** The command table: every command dashcd has, in the order `--help` lists them. */
@@ -23,6 +24,8 @@ export const commands: readonly Command[] = [
   applyCommand,
   pullCommand,
   pinCommand,
+  trashListCommand,
+  trashRestoreCommand,
   schemaCommand,
   serveCommand,
   tokenCreateCommand,

@@ -50,7 +50,23 @@ export const validateCommand = defineCommand({
     }
     printWarnings(desired.warnings, io, 'stdout');
     const warned = desired.warnings.length > 0 ? `; ${count(desired.warnings.length, 'warning')} (--strict makes warnings errors)` : '';
-    io.stderr.write(`✓ ${count(desired.dashboards.length, 'dashboard')} valid in ${count(desired.files, 'file')}${warned}\n`);
+    io.stderr.write(`✓ ${itemCounts(desired.dashboards)} valid in ${count(desired.files, 'file')}${warned}\n`);
     return ExitCode.Success;
   },
 });
+
+/**
+ * What the folder holds, for people: `3 dashboards`, or with documents `3 dashboards, 2 platform dashboards and 1
+ * notebook` (only the kinds there are, classic first).
+ */
+export function itemCounts(items: readonly { kind?: 'document' | undefined; body: unknown }[]): string {
+  const documents = items.filter((d) => d.kind === 'document');
+  const notebooks = documents.filter((d) => (d.body as { document: { kind: string } }).document.kind === 'notebook').length;
+  const parts = [
+    [items.length - documents.length, 'dashboard'],
+    [documents.length - notebooks, 'platform dashboard'],
+    [notebooks, 'notebook'],
+  ] as const;
+  const shown = parts.filter(([n], i) => n > 0 || (i === 0 && documents.length === 0)).map(([n, noun]) => count(n, noun));
+  return shown.length === 1 ? (shown[0] as string) : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1) as string}`;
+}

@@ -11,7 +11,8 @@ import { ACTION_ORDER, type Plan, type PlanAction, type PlanChange } from '../..
  *       "prune": { "enabled": boolean, "refused": string | null },  // refused: the guard's reason; nothing is applied
  *       "changes": [
  *         { "action": "create" | "adopt" | "update" | "delete" | "unchanged" | "orphan",
- *           "id": string,                      // dashboard UUID
+ *           "kind": "dashboard" | "document",  // a classic dashboard, or a platform dashboard or notebook
+ *           "id": string,                      // dashboard UUID, or document id
  *           "name": string,                    // dashboardMetadata.name (of the file; of the live one for delete/orphan)
  *           "file": string | null,             // null for delete and orphan (no file claims them)
  *           "patch": RFC6902Operation[] | null // update and adopt: live → desired over normalised values; else null
@@ -32,7 +33,7 @@ export interface PlanJson {
   target: string;
   scope: 'full' | 'partial';
   prune: { enabled: boolean; refused: string | null };
-  changes: { action: PlanAction; id: string; name: string; file: string | null; patch: Operation[] | null }[];
+  changes: { action: PlanAction; kind: 'dashboard' | 'document'; id: string; name: string; file: string | null; patch: Operation[] | null }[];
   summary: Record<PlanAction, number>;
 }
 
@@ -56,6 +57,7 @@ export function planToJson(plan: Plan): PlanJson {
 function changeToJson(change: PlanChange): PlanJson['changes'][number] {
   return {
     action: change.action,
+    kind: change.kind ?? 'dashboard',
     id: change.id,
     name: change.name,
     file: change.action === 'orphan' || change.action === 'delete' ? null : change.file,

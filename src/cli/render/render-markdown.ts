@@ -1,6 +1,6 @@
 import type { Plan, PlanChange } from '../../plan/build-plan.js';
 import { fitToBudget } from './markdown-budget.js';
-import { dirtyText, NO_COMMITS, patchLines, printable, summaryText } from '../../plan/patch-lines.js';
+import { dirtyText, kindLabel, NO_COMMITS, patchLines, printable, summaryText } from '../../plan/patch-lines.js';
 
 type PatchedChange = Extract<PlanChange, { action: 'update' | 'adopt' }>;
 
@@ -69,8 +69,10 @@ function pruneNotes({ prune, summary }: Plan): string[] {
 }
 
 function tableRow(change: PlanChange): string {
+  const label = kindLabel(change);
   const file = change.action === 'orphan' || change.action === 'delete' ? `— (id ${code(change.id)}${change.owner ? `, owner ${escapeText(change.owner)}` : ''})` : code(change.file);
-  return `| ${ACTION_LABEL[change.action]} | ${escapeText(change.name)} | ${file} |`;
+  const trash = change.action === 'delete' && label !== '' ? ', to the trash' : '';
+  return `| ${ACTION_LABEL[change.action]} | ${escapeText(change.name)}${label === '' ? '' : ` (${label})`} | ${file}${trash} |`;
 }
 
 function summaryLine(change: PatchedChange, count: number): string {

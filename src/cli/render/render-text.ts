@@ -1,6 +1,6 @@
 import type { Plan, PlanChange } from '../../plan/build-plan.js';
 import { ACTION_COLOR, markColor, painter, type Paint } from './colors.js';
-import { commitText, dirtyText, patchLines, printable, summaryText } from '../../plan/patch-lines.js';
+import { commitText, dirtyText, kindLabel, patchLines, printable, summaryText } from '../../plan/patch-lines.js';
 
 const PATCH_INDENT = '    ';
 
@@ -17,6 +17,8 @@ const PATCH_INDENT = '    ';
  *         ~ tiles[3].name: "CPU" → "CPU usage"
  *     - delete  Retired  (id 5d7c…, owner ops)
  *     - orphan  Old dashboard  (id 5d7c…, owner ops) — kept: pruning is off
+ *     + create  Checkout  (dashboards/checkout-app.yaml, platform dashboard)
+ *     - delete  Triage  (document, id triage-3c1f…) — to the trash (dashcd trash restore triage-3c1f…)
  *
  *     Plan: 1 to create, 1 to adopt, 1 to update, 1 to delete, 4 unchanged, 1 orphan kept.
  *
@@ -44,19 +46,23 @@ function headline(plan: Plan): string {
 function changeLines(change: PlanChange, paint: Paint): string[] {
   const name = printable(change.name);
   const head = (text: string): string => paint(ACTION_COLOR[change.action], text);
+  const label = kindLabel(change);
+  const of = label === '' ? '' : `, ${label}`;
   switch (change.action) {
     case 'create':
-      return [head(`+ create  ${name}  (${printable(change.file)})`)];
+      return [head(`+ create  ${name}  (${printable(change.file)}${of})`)];
     case 'adopt':
     case 'update': {
-      const title = change.action === 'adopt' ? `! adopt   ${name}  (${printable(change.file)}) — takes over a dashboard made outside dashcd` : `~ update  ${name}  (${printable(change.file)})`;
+      const where = `${printable(change.file)}${of}`;
+      const title = change.action === 'adopt' ? `! adopt   ${name}  (${where}) — takes over a ${label || 'dashboard'} made outside dashcd` : `~ update  ${name}  (${where})`;
       return [head(title), ...patchLines(change).map((l) => PATCH_INDENT + paint(markColor(l), printable(l)))];
     }
     case 'delete':
     case 'orphan': {
       const owner = change.owner ? `, owner ${printable(change.owner)}` : '';
       const kept = change.action === 'orphan' ? ' — kept: pruning is off (prune: true in dashcd.yaml or --prune deletes it)' : '';
-      return [head(`- ${change.action}  ${name}  (id ${change.id}${owner})${kept}`)];
+      const trash = change.action === 'delete' && label !== '' ? ` — to the trash (dashcd trash restore ${change.id})` : '';
+      return [head(`- ${change.action}  ${name}  (${label === '' ? '' : `${label}, `}id ${change.id}${owner})${kept}${trash}`)];
     }
     case 'unchanged':
       return [];
