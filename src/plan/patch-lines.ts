@@ -22,7 +22,7 @@ export function patchLines(change: PatchedChange): string[] {
 }
 
 function patchLine(op: Operation, before: unknown, file: unknown): string[] {
-  const path = pointerToPath(op.path) || '(dashboard)';
+  const path = displayPath(op.path, file) || '(dashboard)';
   switch (op.op) {
     case 'replace': {
       const value = asWritten(op.value, file, op.path);
@@ -39,6 +39,24 @@ function patchLine(op: Operation, before: unknown, file: unknown): string[] {
       // diffJson only produces the three above; anything else is shown plainly rather than dropped.
       return [`${op.op} ${path}`];
   }
+}
+
+/**
+ * The pointer as a reader writes the path, led by the file's own value where it has one: a member of a mapping is
+ * `.name`, or `["1"]` when its key is a number (a platform dashboard's tiles and layouts are mappings keyed `"0"`,
+ * `"1"`…, which must not read as list items); an item of a list is `[1]`. Where the file has nothing at a place (a
+ * removed member), a number is read as a list index, as pointerToPath reads it.
+ */
+function displayPath(pointer: string, file: unknown): string {
+  let out = '';
+  let at: unknown = file;
+  for (const segment of parsePointer(pointer)) {
+    const mapping = isContainer(at) && !Array.isArray(at);
+    if (mapping && /^(0|[1-9][0-9]*)$/.test(segment)) out += `[${JSON.stringify(segment)}]`;
+    else out += pointerToPath(`/${segment.replace(/~/g, '~0').replace(/\//g, '~1')}`).replace(/^(?=[A-Za-z_$])/, out === '' ? '' : '.');
+    at = isContainer(at) ? (at as Record<string, unknown>)[segment] : undefined;
+  }
+  return out;
 }
 
 /**

@@ -61,6 +61,16 @@ describe('patchLines', () => {
     expect(lines({ op: 'add', path: '/tiles/0/markdown', value: '# Title  \n\nbody' })).toEqual(['+ tiles[0].markdown:', '+    # Title', '+', '+    body']);
   });
 
+  it('writes a mapping member with a number for a key as ["1"], a list item as [1], and a path the file lacks as pointerToPath reads it', () => {
+    const document = { document: { kind: 'dashboard' as const, name: 'Checkout' }, tiles: { '1': { type: 'markdown' } }, layouts: { '1': { x: 0, y: 2 } }, sections: [{ id: 'a', 'odd key': 1 }] };
+    const change: PatchedChange = { action: 'update', kind: 'document', id: 'c', name: 'Checkout', file: 'c.yaml', desired: document, patch: [], before: [] };
+    const shown = (op: Operation, before: JsonValue = null): string[] => patchLines({ ...change, patch: [op], before: [before] });
+    expect(shown({ op: 'replace', path: '/layouts/1/y', value: 2 }, 3)).toEqual(['~ layouts["1"].y: 3 → 2']);
+    expect(shown({ op: 'replace', path: '/sections/0/odd key', value: 1 }, 0)).toEqual(['~ sections[0]["odd key"]: 0 → 1']);
+    expect(shown({ op: 'remove', path: '/tiles/7/title' }, 'x')).toEqual(['- tiles["7"].title: "x"']);
+    expect(shown({ op: 'remove', path: '/gone/7/title' }, 'x')).toEqual(['- gone[7].title: "x"']);
+  });
+
   it('shows an operation diff never produces plainly instead of dropping it', () => {
     expect(lines({ op: 'move', path: '/tiles/1', from: '/tiles/0' })).toEqual(['move tiles[1]']);
   });
