@@ -51,6 +51,8 @@ export default {
     'src/desired/packed-check.ts',
     'src/desired/yaml-hazards.ts',
     'src/desired/fast-yaml/**/*.ts',
+    // pull/: the pure form of a pulled document; reading, writing files and adopting do I/O.
+    'src/pull/pulled-document.ts',
     // archive/: planning and parsing; writers, locks, sessions and the pull loop do I/O.
     'src/archive/archived-event.ts',
     'src/archive/checkpoint.ts',

@@ -31,8 +31,9 @@ const TOP_LEVEL: IdPlace = {
 };
 
 const IN_DOCUMENT: IdPlace = {
-  map: (root) => root.get('document', true),
-  idOf: (value) => (value.document as Record<string, unknown> | undefined)?.id,
+  map: (root) => root.get('document'),
+  // Only read once the block is known to be a mapping.
+  idOf: (value) => (value.document as Record<string, unknown>).id,
   without: (value) => ({ ...value, document: { ...(value.document as Record<string, unknown>), id: null } }),
 };
 

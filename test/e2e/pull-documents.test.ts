@@ -188,6 +188,16 @@ describe('dashcd pull <id> with platform documents', () => {
       '',
     ]);
   });
+  it('on a target without a platform, --all pulls classic dashboards only and a document id says what to set (exit 4)', async () => {
+    await documents.create({ id: 'checkout-overview', name: 'Checkout', type: 'dashboard', isPrivate: false, content: json(DASHBOARD) });
+    const classicOnly = (...argv: string[]) => runDashcd(argv, { cwd: project.root, env: { DT_ENV_URL: server.url, DT_API_TOKEN: server.token } });
+    const all = await classicOnly('pull', '--all');
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.stdout).toBe('');
+    const byId = await classicOnly('pull', 'checkout-overview');
+    expect(byId.code).toBe(4);
+    expect(byId.stderr).toContain('no platform configured for platform dashboards and notebooks: set DT_PLATFORM_TOKEN');
+  });
 });
 
 describe('dashcd pin with document files', () => {

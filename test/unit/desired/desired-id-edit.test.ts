@@ -105,5 +105,8 @@ describe('withDocumentId (dashcd pin on a platform dashboard or notebook file)',
     expect(() => withDocumentId('document:\n  id: &empty ""\n  kind: notebook\n  name: T\ndescription: *empty\n', DOC_ID)).toThrow(
       'pinIds: inserting the id would change the dashboard; file left unchanged',
     );
+    expect(() => withDocumentId('document:\n  id: &empty ""\n  kind: notebook\n  name: T\n  description: *empty\n', DOC_ID)).toThrow(
+      'pinIds: inserting the id would change the dashboard; file left unchanged',
+    );
   });
 });
