@@ -17,7 +17,7 @@ type DeleteChange = Extract<PlanChange, { action: 'delete' }>;
  * by this run.
  */
 export type ApplyOutcome =
-  | { action: WriteChange['action']; id: string; name: string; file: string; status: 'applied' }
+  | { action: WriteChange['action']; id: string; name: string; file: string; status: 'applied'; kind?: 'document' }
   | { action: WriteChange['action']; id: string; name: string; file: string; status: 'failed'; error: string; kind?: 'document'; replanned?: PlanChange }
   | { action: 'delete'; id: string; name: string; status: 'deleted'; alreadyGone?: true; kind?: 'document' }
   | { action: 'delete'; id: string; name: string; status: 'failed'; error: string; kind?: 'document' };
@@ -134,16 +134,17 @@ async function writeOne(change: WriteChange, body: string, deps: ApplyDeps): Pro
   const { action, id, name, file } = change;
   const { log } = deps;
   const expectedVersion = change.kind === 'document' ? change.expectedVersion : undefined;
+  const mark = change.kind === 'document' ? { kind: change.kind } : {};
   try {
     const done = doneAction(action, await deps.kinds(change).live(deps.api).put(id, body, expectedVersion));
     log.info({ id, file, action: done }, WRITTEN[done]);
-    return { action: done, id, name, file, status: 'applied' };
+    return { action: done, id, name, file, status: 'applied', ...mark };
   } catch (error) {
     if (isAuthError(error)) throw error;
     if (error instanceof ApiError && error.status === 409 && change.kind === 'document') return conflicted(change, deps);
     const message = errorMessage(error);
     log.error({ id, file, action, err: message }, 'dashboard write failed');
-    return { action, id, name, file, status: 'failed', error: message };
+    return { action, id, name, file, status: 'failed', error: message, ...mark };
   }
 }
 

@@ -1,3 +1,4 @@
+import { errorMessage } from '../lib/error-message.js';
 import { Pool } from 'undici';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { silentLogger, type Logger } from '../lib/logger.js';
@@ -295,7 +296,7 @@ async function readDocumentParts(response: BinaryResponse): Promise<{ metadata: 
         };
       });
     } catch (error) {
-      throw unexpectedResponse({ ...response, text: '' }, [`the multipart body does not parse: ${error instanceof Error ? error.message : String(error)}`]);
+      throw unexpectedResponse({ ...response, text: '' }, [`the multipart body does not parse: ${errorMessage(error)}`]);
     }
   }
   const metadata = parts.get('metadata');

@@ -1,3 +1,4 @@
+import { errorMessage } from '../lib/error-message.js';
 import { request } from 'undici';
 import { z } from 'zod';
 import { systemClock, type Clock } from '../lib/clock.js';
@@ -76,7 +77,7 @@ export function bearerSource(credential: PlatformCredential, { clock = systemClo
       });
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      throw new PlatformAuthError(`the OAuth token endpoint ${credential.tokenUrl} could not be reached: ${error instanceof Error ? error.message : String(error)}`);
+      throw new PlatformAuthError(`the OAuth token endpoint ${credential.tokenUrl} could not be reached: ${errorMessage(error)}`);
     }
     const text = await response.body.text();
     const parsed = parseTokenResponse(text);

@@ -1,3 +1,4 @@
+import { errorMessage } from '../lib/error-message.js';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { ConsoleSource } from './console-data.js';
 import { createAccess, verdict, type AccessOptions, type Caller, type ConsoleScope, type Verdict } from './console-access.js';
@@ -43,7 +44,7 @@ export function createConsoleHandler(source: ConsoleSource, access: AccessOption
       (a) => send(res, req, a),
       (error: unknown) => {
         if (error instanceof Refusal) return send(res, req, { status: error.status, html: page(STATUS_CODES[error.status] ?? 'Refused', undefined, `<p>${h(error.message)}</p>`), headers: error.status === 413 ? { connection: 'close' } : {} });
-        send(res, req, { status: 502, html: page('Not available', undefined, `<p>Could not read: ${h(error instanceof Error ? error.message : String(error))}</p>`) });
+        send(res, req, { status: 502, html: page('Not available', undefined, `<p>Could not read: ${h(errorMessage(error))}</p>`) });
       },
     );
     return true;

@@ -1,5 +1,6 @@
+import { shownPath } from '../lib/shown-path.js';
 import { stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import type { Dashboard } from '../schema/dashboard.js';
 import { parseDashboardId, type DashboardId } from '../schema/ids.js';
 import { checkSources, defaultWorkerCount } from './check-pool.js';
@@ -89,7 +90,7 @@ export interface LoadDesiredOptions {
 export async function loadDesired(options: LoadDesiredOptions): Promise<DesiredResult> {
   const cwd = options.cwd ?? process.cwd();
   const dir = resolve(cwd, options.dir);
-  const shown = (name: string): string => toPosix(relative(cwd, resolve(dir, name))) || '.';
+  const shown = (name: string): string => shownPath(cwd, resolve(dir, name));
   const names = options.only ? await selectOnly(dir, cwd, options.only) : await listAll(dir);
   if (names === undefined) {
     const message = `dashboards folder not found: ${shown('.')}; create it, or point --dir at the folder holding the dashboard files`;
@@ -153,7 +154,7 @@ async function selectOnly(dir: string, cwd: string, only: readonly string[]): Pr
     throw error;
   }
   const names = only
-    .map((entry) => toPosix(relative(dir, resolve(cwd, entry))))
+    .map((entry) => shownPath(dir, resolve(cwd, entry)))
     .filter((name) => name !== '' && name !== '..' && !name.startsWith('../') && !isAbsolute(name))
     .filter((name) => DASHBOARD_FILE.test(name) && !name.split('/').some((part) => part.startsWith('.')));
   return [...new Set(names)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -246,8 +247,4 @@ function assignIds(valid: readonly ValidFile[]): { dashboards: DesiredDashboard[
 function sortDiagnostics(diagnostics: Diagnostic[], fileOrder: readonly string[]): Diagnostic[] {
   const rank = new Map(fileOrder.map((file, i) => [file, i]));
   return diagnostics.sort((a, b) => (rank.get(a.file) ?? 0) - (rank.get(b.file) ?? 0) || a.line - b.line || a.col - b.col);
-}
-
-function toPosix(path: string): string {
-  return sep === '/' ? path : path.split(sep).join('/');
 }

@@ -1,4 +1,5 @@
-import { relative, resolve, sep } from 'node:path';
+import { shownPath } from '../lib/shown-path.js';
+import { resolve } from 'node:path';
 import { parseAllDocuments, LineCounter } from 'yaml';
 import { isDashboardShaped, NOT_A_DASHBOARD } from '../desired/dashboard-rules.js';
 import { isDocumentShaped } from '../desired/detect-kind.js';
@@ -24,7 +25,7 @@ export interface LoadTemplatesResult {
  */
 export async function loadTemplates({ dir, cwd }: { dir: string; cwd: string }): Promise<LoadTemplatesResult> {
   const root = resolve(cwd, dir);
-  const shown = (name: string): string => relative(cwd, resolve(root, name)).split(sep).join('/') || '.';
+  const shown = (name: string): string => shownPath(cwd, resolve(root, name));
   const found = await discoverFiles(root);
   if (found.missing) {
     const message = `dashboards folder not found: ${shown('.')}; create it, or point --dir at the folder holding the dashboard files`;

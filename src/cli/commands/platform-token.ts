@@ -1,3 +1,4 @@
+import { errorMessage } from '../../lib/error-message.js';
 import { PLATFORM_SCOPE_DESCRIPTIONS, PlatformScope } from '../../schema/scopes.js';
 import type { EnvironmentId } from '../../schema/ids.js';
 import { createCredential, listCredentials, revokeCredential, type CredentialInfo } from '../../server/auth/platform-credentials.js';
@@ -44,7 +45,7 @@ export async function createPlatformCredential(root: string, env: EnvironmentId,
     });
   } catch (error) {
     if (error instanceof Error && error.name === 'ZodError') throw new UsageError(`invalid platform credential: ${error.message}`);
-    throw new CliError(error instanceof Error ? error.message : String(error), ExitCode.Unexpected, { cause: error });
+    throw new CliError(errorMessage(error), ExitCode.Unexpected, { cause: error });
   }
   const { info } = created;
   const what = kind === 'oauth-client' ? 'OAuth client' : 'platform token';
@@ -74,6 +75,6 @@ export async function revokePlatformCredential(root: string, env: EnvironmentId,
   try {
     return await revokeCredential(file, idOrName);
   } catch (error) {
-    throw new CliError(error instanceof Error ? error.message : String(error), ExitCode.Usage, { cause: error });
+    throw new CliError(errorMessage(error), ExitCode.Usage, { cause: error });
   }
 }

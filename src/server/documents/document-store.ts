@@ -1,3 +1,4 @@
+import { errorMessage } from '../../lib/error-message.js';
 import type { ReadStream } from 'node:fs';
 import { open, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -110,7 +111,7 @@ async function loadRecords(dir: string, log: Logger): Promise<Map<string, Stored
       if (record.id !== id || !isDocumentId(id)) throw new Error(`the record's id ${record.id} does not match its file name`);
       index.set(id, record);
     } catch (error) {
-      log.error({ err: error instanceof Error ? error.message : String(error), file: join(dir, name) }, 'a document record is damaged; it is left out');
+      log.error({ err: errorMessage(error), file: join(dir, name) }, 'a document record is damaged; it is left out');
     }
   }
   return index;
