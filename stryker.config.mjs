@@ -40,6 +40,8 @@ export default {
   typescriptChecker: { prioritizePerformanceOverAccuracy: true },
   mutate: [
     'src/plan/**/*.ts',
+    'src/dashboards/**/*.ts',
+    'src/documents/**/*.ts',
     // desired/: the pure modules; file discovery, reading, git, the worker pool and the loader do I/O.
     'src/desired/check-file.ts',
     'src/desired/dashboard-rules.ts',

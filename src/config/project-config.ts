@@ -4,9 +4,14 @@ import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml
 import { z } from 'zod';
 import { checkEnvironmentsConfig, environmentsShape } from '../environments/environments-config.js';
 import { pointerProblem } from '../plan/json-pointer.js';
-import { DEFAULT_OWNERSHIP_TAG } from '../plan/ownership.js';
 import { formatIssuePath } from '../schema/error-envelope.js';
 import { shownPath } from '../lib/shown-path.js';
+
+/**
+ * The mark apply puts on everything it writes, the same for both kinds (a classic dashboard's tag, the end of a
+ * document's description): prune only ever deletes what carries it. Configurable in `dashcd.yaml` (`ownershipTag`).
+ */
+export const DEFAULT_OWNERSHIP_TAG = 'managed-by:dashcd';
 
 /** Looked up in this order at the repository root; the first that exists is the project config. */
 export const PROJECT_CONFIG_FILES = ['dashcd.yaml', 'dashcd.yml'] as const;

@@ -1,7 +1,7 @@
 import { deriveDashboardId } from '../desired/derive-id.js';
 import { DASHBOARD_FILE } from '../desired/discover-files.js';
-import { normalizeForCompare } from '../plan/normalize.js';
-import { isOwned, withOwnershipTag } from '../plan/ownership.js';
+import { normalizeForCompare } from '../dashboards/normalize.js';
+import { isOwned, withOwnershipTag } from '../dashboards/ownership.js';
 import { sameDashboardContent } from '../plan/build-plan.js';
 import { readPreviewDashboard } from '../preview/preview-model.js';
 import { Dashboard, type LiveDashboard } from '../schema/dashboard.js';
@@ -12,7 +12,7 @@ import { defineKind, type Kind } from './kind.js';
 /**
  * Classic dashboards (the configuration API's `/api/config/v1/dashboards`), the first kind: each part is the module
  * that has always done it, named here so the pipeline can ask the kind instead of knowing it. Their ownership mark
- * is a tag in `dashboardMetadata.tags`; what the service fills in on read is plan/service-defaults.ts.
+ * is a tag in `dashboardMetadata.tags`; what the service fills in on read is dashboards/service-defaults.ts.
  */
 export const classicDashboards: Kind<Dashboard, LiveDashboard, DashboardId> = defineKind<Dashboard, LiveDashboard, DashboardId>({
   info: { name: 'dashboard', plural: 'dashboards', extensions: ['.yaml', '.yml', '.json'], schemaId: DASHBOARD_FILE_SCHEMA_ID },

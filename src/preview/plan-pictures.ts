@@ -1,7 +1,7 @@
 import type { Plan, PlanChange } from '../plan/build-plan.js';
 import { fileComparedForm } from '../documents/compared-form.js';
 import type { JsonValue } from '../plan/json-value.js';
-import { normalizeForCompare } from '../plan/normalize.js';
+import { normalizeForCompare } from '../dashboards/normalize.js';
 import { renderBeforeAfterSvg, undoPatch } from './before-after.js';
 import { isDocumentValue } from './document-preview-model.js';
 import { patchLines } from '../plan/patch-lines.js';

@@ -1,5 +1,5 @@
 import type { ComparedKind } from '../plan/build-plan.js';
-import { withoutOwnershipTag } from '../plan/ownership.js';
+import { withoutOwnershipTag } from '../dashboards/ownership.js';
 import { toDashboardYaml } from '../desired/dashboard-yaml.js';
 import { pullItems, type PullCommonOptions, type PullOutcome } from './pull-items.js';
 

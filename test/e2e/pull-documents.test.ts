@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDocumentsClient, type DocumentsClient } from '../../src/client/documents-api.js';
-import { DEFAULT_OWNERSHIP_TAG } from '../../src/plan/ownership.js';
+import { DEFAULT_OWNERSHIP_TAG } from '../../src/config/project-config.js';
 import { createProject, runDashcd, type CliResult, type Project } from '../helpers/cli.js';
 import { CORPUS_DOCUMENT_DASHBOARDS_DIR, CORPUS_NOTEBOOKS_DIR } from '../helpers/corpus.js';
 import { startDocumentServer, type DocumentServer } from '../helpers/documents.js';

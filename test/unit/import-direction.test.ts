@@ -21,16 +21,19 @@ const ALLOWED: Record<string, readonly string[]> = {
   server: ['schema', 'lib'],
   archive: ['client', 'schema', 'lib'],
   apply: ['plan', 'client', 'schema', 'lib'],
-  pull: ['documents', 'plan', 'client', 'desired', 'schema', 'lib'],
+  pull: ['dashboards', 'documents', 'plan', 'client', 'desired', 'schema', 'lib'],
+  // Classic dashboards' own rules (their compared form, what the service fills in, the ownership tag), beside
+  // documents/ for platform dashboards and notebooks: plan/ itself knows no kind.
+  dashboards: ['plan', 'schema', 'lib'],
   // Platform dashboards and notebooks as files (issue 35): pure file form, kind detection, checks, compared form, ids.
   documents: ['desired', 'plan', 'schema', 'lib'],
   // A kind of document (kinds/kind.ts) names what each stage does for it; the pipeline above asks the kind.
-  kinds: ['preview', 'documents', 'plan', 'client', 'desired', 'schema', 'lib'],
+  kinds: ['preview', 'dashboards', 'documents', 'plan', 'client', 'desired', 'schema', 'lib'],
   reconcile: ['kinds', 'environments', 'plan', 'client', 'desired', 'config', 'apply', 'schema', 'lib'],
   daemon: ['kinds', 'console', 'environments', 'source', 'reconcile', 'apply', 'plan', 'client', 'desired', 'config', 'archive', 'server', 'schema', 'lib'],
   cli: ['kinds', 'preview', 'console', 'environments', 'source', 'daemon', 'reconcile', 'apply', 'pull', 'plan', 'client', 'desired', 'config', 'archive', 'server', 'schema', 'lib'],
   // The read-only web console: pure pictures (preview) and plan values in, pages and JSON out; it never writes.
-  preview: ['documents', 'plan', 'schema', 'lib'],
+  preview: ['dashboards', 'documents', 'plan', 'schema', 'lib'],
   console: ['preview', 'plan', 'schema', 'lib'],
 };
 

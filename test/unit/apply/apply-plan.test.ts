@@ -6,7 +6,7 @@ import { classicDashboards } from '../../../src/kinds/classic-dashboards.js';
 import { kindOf } from '../../../src/kinds/kinds.js';
 import { silentLogger } from '../../../src/lib/logger.js';
 import { assemblePlan, type DesiredInput, type Plan } from '../../../src/plan/build-plan.js';
-import { DEFAULT_OWNERSHIP_TAG } from '../../../src/plan/ownership.js';
+import { DEFAULT_OWNERSHIP_TAG } from '../../../src/config/project-config.js';
 import { planAgainstLive } from '../../../src/reconcile/plan-against-live.js';
 import type { Dashboard } from '../../../src/schema/dashboard.js';
 import { startFaultServer, type FaultServer } from '../../helpers/fault-server.js';

@@ -6,7 +6,7 @@ import { COMMENT_LIMIT } from '../../../src/cli/render/markdown-budget.js';
 import { renderPlanMarkdown } from '../../../src/cli/render/render-markdown.js';
 import { renderPlanText } from '../../../src/cli/render/render-text.js';
 import { buildPlan, type Plan } from '../../../src/plan/build-plan.js';
-import { withOwnershipTag } from '../../../src/plan/ownership.js';
+import { withOwnershipTag } from '../../../src/dashboards/ownership.js';
 import type { Dashboard, LiveDashboard } from '../../../src/schema/dashboard.js';
 
 const TAG = 'managed-by:dashcd';

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadProjectConfig, parseProjectConfig } from '../../../src/config/project-config.js';
-import { DEFAULT_OWNERSHIP_TAG } from '../../../src/plan/ownership.js';
+import { DEFAULT_OWNERSHIP_TAG } from '../../../src/config/project-config.js';
 import { tempDirPerTest } from '../../helpers/scratch.js';
 
 let root: string;

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { classicDashboards } from '../../../src/kinds/classic-dashboards.js';
 import { createApiClient, type ApiClient } from '../../../src/client/api-client.js';
 import { buildPlan, type DesiredInput } from '../../../src/plan/build-plan.js';
-import { DEFAULT_OWNERSHIP_TAG } from '../../../src/plan/ownership.js';
+import { DEFAULT_OWNERSHIP_TAG } from '../../../src/config/project-config.js';
 import { planAgainstLive } from '../../../src/reconcile/plan-against-live.js';
 import type { Dashboard, LiveDashboard } from '../../../src/schema/dashboard.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { classicDashboards } from '../../../src/kinds/classic-dashboards.js';
 import { buildPlan, hasChanges, type BuildPlanInput, type DesiredInput, type PlanChange } from '../../../src/plan/build-plan.js';
-import { DEFAULT_OWNERSHIP_TAG, isOwned, withOwnershipTag, withoutOwnershipTag } from '../../../src/plan/ownership.js';
+import { DEFAULT_OWNERSHIP_TAG } from '../../../src/config/project-config.js';
+import { isOwned, withOwnershipTag, withoutOwnershipTag } from '../../../src/dashboards/ownership.js';
 import type { Dashboard } from '../../../src/schema/dashboard.js';
 
 const TAG = DEFAULT_OWNERSHIP_TAG;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parsePointer, pointerProblem, pointerToPath, removePointer, WILDCARD } from '../../../src/plan/json-pointer.js';
 import type { JsonValue } from '../../../src/plan/json-value.js';
-import { normalizeForCompare } from '../../../src/plan/normalize.js';
+import { normalizeForCompare } from '../../../src/dashboards/normalize.js';
 
 function removed(document: JsonValue, pointer: string): JsonValue {
   removePointer(document, parsePointer(pointer));

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import jsonpatch from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
-import { normalizeForCompare } from '../../../src/plan/normalize.js';
-import { withOwnershipTag } from '../../../src/plan/ownership.js';
+import { normalizeForCompare } from '../../../src/dashboards/normalize.js';
+import { withOwnershipTag } from '../../../src/dashboards/ownership.js';
 import type { Dashboard } from '../../../src/schema/dashboard.js';
 import { PLAN_ONE_TAG as TAG, planOne } from '../../helpers/plan-one.js';
 

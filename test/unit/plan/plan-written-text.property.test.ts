@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { classicDashboards } from '../../../src/kinds/classic-dashboards.js';
 import { planDashboard, type DesiredInput } from '../../../src/plan/build-plan.js';
 import { isWrittenText } from '../../../src/plan/written-text.js';
-import { withOwnershipTag } from '../../../src/plan/ownership.js';
+import { withOwnershipTag } from '../../../src/dashboards/ownership.js';
 import type { Dashboard, LiveDashboard } from '../../../src/schema/dashboard.js';
 
 const ID = '11111111-1111-4111-8111-111111111111';

@@ -5,7 +5,7 @@ import { renderPlanJson } from '../../../src/cli/render/render-json.js';
 import { renderPlanMarkdown } from '../../../src/cli/render/render-markdown.js';
 import { renderPlanText } from '../../../src/cli/render/render-text.js';
 import { buildPlan, type Plan } from '../../../src/plan/build-plan.js';
-import { DEFAULT_OWNERSHIP_TAG } from '../../../src/plan/ownership.js';
+import { DEFAULT_OWNERSHIP_TAG } from '../../../src/config/project-config.js';
 import type { GitInfo } from '../../../src/desired/git-info.js';
 import type { Dashboard } from '../../../src/schema/dashboard.js';
 

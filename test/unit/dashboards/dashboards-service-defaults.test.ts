@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../src/plan/json-value.js';
-import { fillServiceDefaults, sortSetMembers } from '../../../src/plan/service-defaults.js';
+import { fillServiceDefaults, sortSetMembers } from '../../../src/dashboards/service-defaults.js';
 
 /*
  * Each expectation is a literal: what the real service returns on GET for what was PUT

@@ -1,10 +1,9 @@
 import type { LiveDashboard } from '../schema/dashboard.js';
 
-/**
- * The tag apply adds to every dashboard it writes. Prune only ever deletes dashboards carrying it, so presets and
- * other tools' dashboards are never touched. Configurable in `dashcd.yaml` (`ownershipTag`).
+/*
+ * A classic dashboard's ownership mark: the tag (dashcd.yaml's `ownershipTag`) in `dashboardMetadata.tags`. Prune only
+ * ever deletes dashboards carrying it, so presets and other tools' dashboards are never touched.
  */
-export const DEFAULT_OWNERSHIP_TAG = 'managed-by:dashcd';
 
 interface Tagged {
   dashboardMetadata?: { tags?: string[] | null | undefined } | null | undefined;

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { normalizeForCompare } from '../../../src/plan/normalize.js';
+import { normalizeForCompare } from '../../../src/dashboards/normalize.js';
 import { parsePointer, pointerProblem, pointerToPath } from '../../../src/plan/json-pointer.js';
 import { CORPUS_DASHBOARDS_DIR } from '../../helpers/corpus.js';
 

@@ -1,4 +1,4 @@
-import { canonicalJson, compareCodeUnits, isJsonObject, type JsonObject, type JsonValue } from './json-value.js';
+import { canonicalJson, compareCodeUnits, isJsonObject, type JsonObject, type JsonValue } from '../plan/json-value.js';
 
 /*
  * What the real service returns on GET that a PUT may not have sent (docs/real-service-behaviour.md §2.3, after the

@@ -1,5 +1,5 @@
-import { parsePointer, pointerProblem, removePointer } from './json-pointer.js';
-import { isJsonObject, sortKeysInPlace, toSortedJsonValue, type JsonObject, type JsonValue } from './json-value.js';
+import { parsePointer, pointerProblem, removePointer } from '../plan/json-pointer.js';
+import { isJsonObject, sortKeysInPlace, toSortedJsonValue, type JsonObject, type JsonValue } from '../plan/json-value.js';
 import { fillServiceDefaults, sortSetMembers } from './service-defaults.js';
 
 export interface NormalizeOptions {
