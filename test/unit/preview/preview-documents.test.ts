@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { fileComparedForm } from '../../../src/documents/compared-form.js';
 import { diffJson } from '../../../src/plan/diff.js';
 import { renderBeforeAfterSvg } from '../../../src/preview/before-after.js';
-import { visualizationGlyph } from '../../../src/preview/document-glyphs.js';
+import { documentGlyphSvg, visualizationGlyph } from '../../../src/preview/document-glyphs.js';
 import { isDocumentValue, readPreviewDocument } from '../../../src/preview/document-preview-model.js';
 import { patchedPicture, planPictures } from '../../../src/preview/plan-pictures.js';
 import { markdownTitle, renderDocumentSvg } from '../../../src/preview/render-document.js';
@@ -122,6 +122,30 @@ describe('platform dashboard previews', () => {
     const neutral = boxes.find((b) => b.id === String(names.indexOf('sankey')));
     expect(neutral?.sketch).toEqual(['rect']);
     expect(neutral?.texts).toEqual(['T21', 'data · sankey']);
+  });
+
+  it('sketches code as a brace over indented bars, neutral as a dashed box, nothing in a box too small', () => {
+    const bar = (x: string, y: string, w: string, h: string) => `<rect class="glyph" x="${x}" y="${y}" width="${w}" height="${h}" fill="#d0d7de"/>`;
+    expect(documentGlyphSvg('code', { x: 0.33, y: 0, w: 100, h: 60 })).toBe(
+      '<text class="glyph" x="0.3" y="10" font-size="10" font-family="monospace" fill="#8c959f">{ }</text>' +
+        bar('20.3', '12.5', '48', '5') + bar('30.3', '22.5', '56', '5') + bar('40.3', '32.5', '40', '5') + bar('30.3', '42.5', '24', '5') + bar('20.3', '52.5', '12', '5'),
+    );
+    // Lines at most 12 px apart and indents at most 12 px; at least 4 px apart, as many lines as fit under the brace.
+    const tall = documentGlyphSvg('code', { x: 0, y: 100, w: 200, h: 120 });
+    expect(tall.startsWith('<text class="glyph" x="0" y="112" font-size="12"')).toBe(true);
+    expect(tall).toContain(bar('24', '115', '96', '6'));
+    const short = documentGlyphSvg('code', { x: 0, y: 0, w: 40, h: 20 });
+    expect(short.startsWith('<text class="glyph" x="0" y="4" font-size="8"')).toBe(true);
+    expect(short.match(/<rect/g)).toHaveLength(4);
+    expect(documentGlyphSvg('neutral', { x: 1, y: 2, w: 30, h: 20 })).toBe('<rect class="glyph" x="1" y="2" width="30" height="20" rx="4" fill="#f6f8fa" stroke="#8c959f" stroke-dasharray="4 3"/>');
+    for (const glyph of ['code', 'neutral', 'line'] as const) {
+      expect(documentGlyphSvg(glyph, { x: 0, y: 0, w: 11.9, h: 50 })).toBe('');
+      expect(documentGlyphSvg(glyph, { x: 0, y: 0, w: 50, h: 7.9 })).toBe('');
+      expect(documentGlyphSvg(glyph, { x: 0, y: 0, w: 12, h: 8 })).not.toBe('');
+    }
+    // A markdown sketch shows the text it is given, and grey bars without one.
+    expect(documentGlyphSvg('markdown', { x: 0, y: 0, w: 200, h: 40 }, 'Hello there')).toContain('>Hello there</text>');
+    expect(documentGlyphSvg('markdown', { x: 0, y: 0, w: 200, h: 40 })).not.toContain('<text');
   });
 
   it('draws a code tile without a visualization as code, a data tile without one as neutral, an unknown tile type as neutral', () => {
