@@ -43,6 +43,8 @@ function alignByIdentity(a: readonly JsonValue[], b: readonly JsonValue[], a0: n
 function alike(x: JsonValue | undefined, y: JsonValue | undefined): boolean {
   if (Array.isArray(x) || Array.isArray(y)) return Array.isArray(x) && Array.isArray(y);
   if (!isJsonObject(x) || !isJsonObject(y)) return false;
+  // Items that name themselves (a notebook's sections, a tile's queries) are the same item only under the same id.
+  if (typeof x.id === 'string' && typeof y.id === 'string') return x.id === y.id;
   if (x.tileType === undefined || y.tileType === undefined) return true;
   const keys = new Set([...Object.keys(x), ...Object.keys(y)]);
   let same = 0;

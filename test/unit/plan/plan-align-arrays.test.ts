@@ -45,6 +45,12 @@ describe('alignArrays: identity pairs edited items between anchors', () => {
     expect(alignArrays([{ id: true, v: 1 }, { id: false, v: 1 }], [{ id: false, v: 2 }])).toEqual([pair(0, 0), remove(1)]);
   });
 
+  it('never pairs two items of different ids by position: a notebook section replaced by another is one remove and one add', () => {
+    const intro = { id: 'intro', type: 'markdown', markdown: '# Triage' };
+    expect(alignArrays([intro, { id: 'logs', type: 'dql', title: 'Logs' }], [intro, { id: 'traces', type: 'dql', title: 'Logs' }])).toEqual([pair(0, 0), remove(1), add(1)]);
+    expect(alignArrays([{ id: 'a', v: 1 }], [{ v: 2 }])).toEqual([pair(0, 0)]);
+  });
+
   it('pairs visual config rules by matcher', () => {
     const from = [{ matcher: 'A:', properties: { color: 'DEFAULT' } }, { matcher: 'B:', properties: { color: 'DEFAULT' } }];
     expect(alignArrays(from, [{ matcher: 'B:', properties: { color: 'RED' } }])).toEqual([remove(0), pair(1, 0)]);
@@ -70,10 +76,10 @@ describe('alignArrays: identity pairs edited items between anchors', () => {
     expect(alignArrays(rules, [{ matcher: 'M2', name: 'N1', v: 1 }])).toEqual([remove(0), pair(1, 0)]);
   });
 
-  it('pairs by identity only inside the gap between two equal anchors', () => {
+  it('pairs by identity only inside the gap between two equal anchors (items of other ids are then removed and added)', () => {
     const from = ['start', { id: 'A', v: 1 }, 'middle', { id: 'B', v: 1 }, 'end'];
     const to = ['start', { id: 'B', v: 2 }, 'middle', { id: 'A', v: 2 }, 'end'];
-    expect(alignArrays(from, to)).toEqual([pair(0, 0), pair(1, 1), pair(2, 2), pair(3, 3), pair(4, 4)]);
+    expect(alignArrays(from, to)).toEqual([pair(0, 0), remove(1), add(1), pair(2, 2), remove(3), add(3), pair(4, 4)]);
   });
 });
 
