@@ -67,7 +67,7 @@ describe('every corpus document, as a file', () => {
     await own?.close();
   });
 
-  it('validates, applies, then plans with no change', async () => {
+  it('validates, applies, then plans with no change, and pulls back files that plan with no change', async () => {
     const variables = await ownEnv();
     const dashcd = (...argv: string[]): Promise<CliResult> => runDashcd(argv, { cwd: project.root, env: variables });
     const validated = await dashcd('validate');
@@ -79,6 +79,13 @@ describe('every corpus document, as a file', () => {
     const plan = planOf(await dashcd('plan', '--output', 'json'));
     expect(plan.summary).toMatchObject({ create: 0, adopt: 0, update: 0, delete: 0, unchanged: dashboards.length + notebooks.length });
     expect(new Set(plan.changes.map((c) => c.kind))).toEqual(new Set(['document']));
+
+    // Pulled back: every file is the live document already, and the plan still has nothing to do.
+    const pulled = await dashcd('pull', '--all');
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(pulled.stdout.match(/^= up to date/gm)).toHaveLength(dashboards.length + notebooks.length);
+    const again = planOf(await dashcd('plan', '--output', 'json'));
+    expect(again.summary).toMatchObject({ create: 0, adopt: 0, update: 0, delete: 0, unchanged: dashboards.length + notebooks.length });
   });
 });
 
