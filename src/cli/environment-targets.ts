@@ -71,7 +71,7 @@ function openRemote(env: Environment, target: { url: string; tokenEnv: string },
  * none when dashcd.yaml names none or a variable is unset (a document file then fails the run as an unusable
  * target, saying what to set).
  */
-function environmentPlatform(env: Environment, io: CommandIo): PlatformAccess | undefined {
+export function environmentPlatform(env: Environment, io: CommandIo): PlatformAccess | undefined {
   const platform = env.target.kind === 'remote' ? env.target.platform : undefined;
   if (platform === undefined) return undefined;
   const read = (name: string): string | undefined => (io.env[name] ?? '') === '' ? undefined : io.env[name];

@@ -1,49 +1,101 @@
 import { parseFeedPage, cursorParams, windowParams } from '../archive/feed-page-parse.js';
-import { createApiClient } from '../client/api-client.js';
-import type { ConsoleEvent, ConsoleSource } from '../console/console-data.js';
+import { createApiClient, withDocuments, type ApiClient } from '../client/api-client.js';
+import { createDocumentsClient } from '../client/documents-api.js';
+import type { ConsoleEvent, ConsoleSource, LiveEntry } from '../console/console-data.js';
 import { consoleEvent } from '../daemon/daemon-console.js';
+import { KINDS } from '../kinds/kinds.js';
+import { mapConcurrent } from '../lib/concurrency.js';
 import type { Logger } from '../lib/logger.js';
 import { parseDashboardId } from '../schema/ids.js';
 import type { RunningServer } from '../server/create-server.js';
 import type { EventStore } from '../server/feed/event-store.js';
+import type { EnvironmentId } from '../schema/ids.js';
 
 /** At most this many feed pages per events page of the console: a busy day must not hold a request for long. */
 const MAX_PAGES = 20;
+/** The document types the console lists beside classic dashboards (launchpads and other types are not dashboards). */
+const LISTED_TYPES = "type == 'dashboard' or type == 'notebook'";
+/**
+ * Who the console is to the Document service: an owner of nothing. A console reader holds a classic token (or none,
+ * on loopback) and so is nobody's owner: the service then shows it public documents only, never another owner's
+ * private ones.
+ */
+const CONSOLE_SUBJECT = 'dashcd-console';
+
+/** The console's own credentials for one environment: the feed (DataExport) and reading documents, nothing else. */
+interface ConsoleSession {
+  token: string;
+  platformToken: string;
+}
 
 /**
- * `serve`'s console data: no desired state, so the live dashboards of each environment of the data dir (no sync
- * status) and its events feed, read through the real client with a token made for this read only.
+ * `serve`'s console data: no desired state, so the live items of each environment of the data dir (no sync status)
+ * — classic dashboards from the store, platform dashboards and notebooks from its Document service — and its events
+ * feed; the documents and the feed read through the real clients with credentials made for these reads only.
  */
 export function serveConsoleSource(server: RunningServer<EventStore>, log: Logger): ConsoleSource {
-  // One feed-reading token per environment for the life of the server, not one per page view.
-  const tokens = new Map<string, string>();
+  // One session per environment for the life of the server, not one per page view.
+  const sessions = new Map<string, Promise<ConsoleSession>>();
+  const sessionOf = (env: EnvironmentId): Promise<ConsoleSession> => {
+    const known = sessions.get(env);
+    if (known) return known;
+    const made = consoleSession(server, env);
+    sessions.set(env, made);
+    return made;
+  };
+  /** A client of `env` for one page view, closed after it. */
+  const withClient = async <T>(env: EnvironmentId, read: (client: ApiClient) => Promise<T>): Promise<T> => {
+    const { token, platformToken } = await sessionOf(env);
+    const baseUrl = server.envUrl(env);
+    const clientLog = log.child({ component: 'console' });
+    const documents = createDocumentsClient({ platformUrl: baseUrl, credential: { kind: 'platform-token', token: platformToken }, log: clientLog });
+    const client = withDocuments(createApiClient({ baseUrl, token, log: clientLog }), documents);
+    try {
+      return await read(client);
+    } finally {
+      await client.close();
+    }
+  };
   return {
     kind: 'live',
     environments: () => Promise.resolve(server.environments.ids().map((name) => ({ name, target: server.envUrl(name) }))),
-    dashboards(env) {
+    async dashboards(env) {
       const environment = server.environments.lookup(env);
-      if (!environment) return Promise.resolve(undefined);
+      if (!environment) return undefined;
       const { dashboards } = environment;
       const entries = dashboards.list().map((stub) => {
         const id = parseDashboardId(stub.id);
         const record = id === undefined ? undefined : dashboards.get(id);
         return { id: stub.id, name: stub.name ?? stub.id, body: record ? (JSON.parse(record.served.bytes().toString('utf8')) as unknown) : undefined };
       });
-      return Promise.resolve({ kind: 'live' as const, dashboards: entries });
+      const documents = await withClient(environment.id, liveDocuments);
+      return { kind: 'live' as const, dashboards: [...entries, ...documents] };
     },
     async events(env, window) {
       const environment = server.environments.lookup(env);
       if (!environment?.events) return [];
-      const token = tokens.get(env) ?? environment.tokens.addEphemeral(['DataExport'], 'console');
-      tokens.set(env, token);
-      const client = createApiClient({ baseUrl: server.envUrl(environment.id), token, log: log.child({ component: 'console' }) });
-      try {
-        return await feedEvents((query) => client.events.fetchPageText(query), window);
-      } finally {
-        await client.close();
-      }
+      return withClient(environment.id, (client) => feedEvents((query) => client.events.fetchPageText(query), window));
     },
   };
+}
+
+async function consoleSession(server: RunningServer<EventStore>, env: EnvironmentId): Promise<ConsoleSession> {
+  const environment = await server.environments.ensure(env);
+  return { token: environment.tokens.addEphemeral(['DataExport'], 'console'), platformToken: await server.addPlatformToken(env, ['document:documents:read'], CONSOLE_SUBJECT) };
+}
+
+/**
+ * The platform dashboards and notebooks the console may show, each in the file form its picture is drawn from. One
+ * whose content the file form cannot hold (not a JSON object) is listed without a picture rather than failing the page.
+ */
+async function liveDocuments(client: ApiClient): Promise<LiveEntry[]> {
+  const listed = await (client.documents?.list({ filter: LISTED_TYPES }) ?? []);
+  const items = KINDS.document.live(client);
+  const entries = await mapConcurrent(listed, 8, async (d) => {
+    const body = await items.getText(d.id).then((text) => text?.parse(), () => undefined);
+    return { id: d.id, name: d.name, body };
+  });
+  return entries.filter((e) => e !== undefined);
 }
 
 async function feedEvents(fetchPage: (query: URLSearchParams) => Promise<string>, window: { from: number; to: number }): Promise<ConsoleEvent[]> {

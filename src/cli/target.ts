@@ -106,7 +106,7 @@ export function embeddedPlatform(envUrl: string, platformToken: string): Platfor
  * certain) and `DT_PLATFORM_TOKEN` or an OAuth client; none when either is missing (then a document file fails the
  * run as an unusable target, saying what to set).
  */
-function platformFromEnv(env: CommandIo['env'], baseUrl: string): PlatformAccess | undefined {
+export function platformFromEnv(env: CommandIo['env'], baseUrl: string): PlatformAccess | undefined {
   const credential = platformCredentialFromEnv(env);
   const url = envValue(env, 'DT_PLATFORM_URL')?.replace(/\/+$/, '') ?? platformUrlOf(baseUrl);
   return credential === undefined || url === undefined ? undefined : { url, credential };

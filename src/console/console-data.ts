@@ -7,7 +7,8 @@ export function previewLayout(body: unknown): unknown {
 }
 
 /**
- * What the console reads, whoever serves it. `serve` knows only the live side (dashboards and the events feed);
+ * What the console reads, whoever serves it. `serve` knows only the live side (classic dashboards, platform
+ * dashboards and notebooks, and the events feed);
  * the daemon knows the desired state too (what its last pass planned and did per file, its revision). The console
  * renders these values and never writes, nor reads the target.
  */
@@ -42,14 +43,17 @@ export type DashboardsState =
       revision?: string | undefined;
       /** Each file's dashboard (its layout, at least) by id, for those the change carries no body for (unchanged). */
       bodies?: Readonly<Record<string, unknown>>;
-      /** Owned live dashboards without a file found by the daemon's last full pass (the plan may not list them). */
-      orphans?: readonly { id: string; name: string }[];
+      /** Owned live items without a file found by the daemon's last full pass (the plan may not list them). */
+      orphans?: readonly { id: string; name: string; kind?: 'dashboard' | 'document' }[];
     };
 
 export interface LiveEntry {
   id: string;
   name: string;
-  /** The whole dashboard, for its layout preview. */
+  /**
+   * The whole dashboard, for its layout preview: a classic dashboard, or a platform dashboard or notebook in its file
+   * form (`document:` beside the content), which says its kind.
+   */
   body: unknown;
 }
 

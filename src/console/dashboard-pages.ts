@@ -26,25 +26,29 @@ function statusChips(env: string, rows: readonly DashboardRow[]): string[] {
   return statusCounts(rows).map(([s, n]) => `<a href="${envPath(env)}?status=${s}"><span class="status status-${s}" data-status="${s}" data-count="${n}">${n} ${s}</span></a>`);
 }
 
-/** The dashboards of one environment with their sync status; `status` keeps only those (a count links to each). */
+/**
+ * The dashboards of one environment — classic ones, platform dashboards and notebooks, each with its kind — with their
+ * sync status; `status` keeps only those (a count links to each).
+ */
 export function dashboardsPage(env: string, rows: readonly DashboardRow[], filter: string | undefined, revision: string | undefined): string {
   const chips = statusChips(env, rows);
   if (filter !== undefined) chips.push(`<a href="${envPath(env)}">all</a>`);
   const shown = filter === undefined ? rows : rows.filter((r) => r.status === filter);
-  const body = shown.map((r) => `<tr class="dashboard" data-status="${r.status}" data-key="${h(r.key)}">
+  const body = shown.map((r) => `<tr class="dashboard" data-status="${r.status}" data-key="${h(r.key)}" data-kind="${h(r.kind ?? '')}">
 <td data-label="Dashboard"><a href="${envPath(env, `/dashboard?key=${encodeURIComponent(r.key)}`)}">${h(r.name)}</a></td>
+<td data-label="Kind">${r.kind ? h(r.kind) : '<span class="muted">—</span>'}</td>
 <td data-label="Status"><span class="status status-${r.status}">${r.status}</span></td>
 <td data-label="File">${r.file ? `<code>${h(r.file)}</code>` : '<span class="muted">—</span>'}</td>
 <td data-label="Revision">${revision ? `<code>${h(revision)}</code>` : '<span class="muted">—</span>'}</td>
 <td data-label="Detail">${h(r.detail)}</td></tr>`);
-  const table = `<table class="stack dashboards"><thead><tr><th>Dashboard</th><th>Status</th><th>File</th><th>Revision</th><th>Detail</th></tr></thead><tbody>${body.join('\n')}</tbody></table>`;
+  const table = `<table class="stack dashboards"><thead><tr><th>Dashboard</th><th>Kind</th><th>Status</th><th>File</th><th>Revision</th><th>Detail</th></tr></thead><tbody>${body.join('\n')}</tbody></table>`;
   const empty = shown.length === 0 ? '<p class="muted">No dashboards.</p>' : '';
   return page(`Dashboards in ${env}`, env, `<div class="counts">${chips.join(' ')}</div>${table}${empty}`);
 }
 
 /** One dashboard: status, its problems at file:line:col, its live drift as a before/after picture and diff, its layout. */
 export function dashboardPage(env: string, row: DashboardRow, revision: string | undefined): string {
-  const facts = [`<span class="status status-${row.status}">${row.status}</span>`, row.file ? `<code>${h(row.file)}</code>` : '', revision ? `revision <code>${h(revision)}</code>` : '', h(row.detail)];
+  const facts = [`<span class="status status-${row.status}">${row.status}</span>`, row.kind ? `<span class="kind">${h(row.kind)}</span>` : '', row.file ? `<code>${h(row.file)}</code>` : '', revision ? `revision <code>${h(revision)}</code>` : '', h(row.detail)];
   const parts = [`<p class="facts">${facts.filter((f) => f !== '').join(' · ')}</p>`];
   if (row.problems.length > 0) {
     const items = row.problems.map((p) => `<li><code>${h(`${p.file}:${p.line}:${p.col}`)}</code> ${h(p.path)}: ${h(p.message)}</li>`);

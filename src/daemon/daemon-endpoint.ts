@@ -1,16 +1,17 @@
 import { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { createApiClient, type ApiClient } from '../client/api-client.js';
+import { createApiClient, withDocuments, type ApiClient } from '../client/api-client.js';
+import { createDocumentsClient } from '../client/documents-api.js';
 import { environmentLabel } from '../client/environment-label.js';
 import type { ConsoleTokens } from '../console/console-access.js';
 import { consoleTokens } from '../console/console-tokens.js';
 import { isLoopback } from '../console/listener-host.js';
 import { DEFAULT_ENVIRONMENT, EnvironmentId } from '../schema/ids.js';
 import type { Logger } from '../lib/logger.js';
-import { startApiServer, type ApiServer } from '../server/api-server.js';
+import { startApiServer } from '../server/api-server.js';
 import { listen } from '../server/create-server.js';
-import type { DaemonOptions, DaemonReady } from './daemon-options.js';
+import type { DaemonOptions, DaemonPlatform, DaemonReady } from './daemon-options.js';
 import { handleStatusRequest, type StatusView } from './status-endpoints.js';
 
 /** Where one reconcile loop writes and archives from. */
@@ -29,7 +30,7 @@ export interface LoopTarget {
   filesWritten(): Promise<void>;
 }
 
-export type TargetSpec = { kind: 'remote'; baseUrl: string; token: string; env?: string } | { kind: 'embedded'; env?: string };
+export type TargetSpec = { kind: 'remote'; baseUrl: string; token: string; platform?: DaemonPlatform | undefined; env?: string } | { kind: 'embedded'; env?: string };
 
 /** The daemon's listener (status endpoints, and the embedded API when it serves one) and the targets it opened. */
 export interface Endpoint {
@@ -65,20 +66,23 @@ export async function openEndpoint(
   const api = options.embedded ? await startApiServer({ dataDir: resolve(options.cwd, options.dataDir), host: options.listen.host, port: options.listen.port, log: options.log, simulateEvents: options.simulateEvents, extraHandler: statusHandler, openDefault: options.openDefault }) : undefined;
   const server = api ? undefined : await listenStatusOnly(options.listen, statusHandler, options.log);
   const clients: ApiClient[] = [];
-  const connect = (baseUrl: string, token: string): ApiClient => {
-    const client = createApiClient({ baseUrl, token, ...clientOptions });
+  // Platform dashboards and notebooks go through the target's Document service, with the same retries and abort.
+  const connect = (baseUrl: string, token: string, platform: DaemonPlatform | undefined): ApiClient => {
+    const api = createApiClient({ baseUrl, token, ...clientOptions });
+    const client = platform === undefined ? api : withDocuments(api, createDocumentsClient({ platformUrl: platform.url, credential: platform.credential, ...clientOptions }));
     clients.push(client);
     return client;
   };
   return {
     statusUrl: api ? api.url : `http://${hostForUrl(options.listen.host)}:${(server?.address() as AddressInfo).port}`,
     async target(spec) {
-      if (spec.kind === 'remote') return { client: connect(spec.baseUrl, spec.token), label: spec.baseUrl, env: spec.env ?? environmentLabel(spec.baseUrl), filesWritten: () => Promise.resolve() };
+      if (spec.kind === 'remote') return { client: connect(spec.baseUrl, spec.token, spec.platform), label: spec.baseUrl, env: spec.env ?? environmentLabel(spec.baseUrl), filesWritten: () => Promise.resolve() };
       if (!api) throw new Error('unreachable: an embedded target needs the endpoint opened with embedded: true');
-      const { envUrl, token } = await embeddedSession(api, spec.env);
       const envId = spec.env === undefined ? DEFAULT_ENVIRONMENT : EnvironmentId.parse(spec.env);
+      // The embedded Document service answers under each environment's own root, as its classic API does.
+      const { envUrl, token, platformToken } = await api.session(envId);
       const filesWritten = async (): Promise<void> => api.server.environments.get(envId)?.dashboards.flushed();
-      return { client: connect(envUrl, token), label: envUrl, env: spec.env ?? 'local', api: { url: api.url, envUrl, token }, filesWritten };
+      return { client: connect(envUrl, token, { url: envUrl, credential: { kind: 'platform-token', token: platformToken } }), label: envUrl, env: spec.env ?? 'local', api: { url: api.url, envUrl, token }, filesWritten };
     },
     consoleTokens: api ? consoleTokens(api.server.environments) : undefined,
     async close() {
@@ -89,11 +93,6 @@ export async function openEndpoint(
   };
 }
 
-/** The default environment (`/e/local`), or an environment's own `/e/<name>` of the same store. */
-async function embeddedSession(api: ApiServer, env: string | undefined): Promise<{ envUrl: string; token: string }> {
-  if (env === undefined) return { envUrl: api.envUrl, token: api.createSessionToken() };
-  return api.session(EnvironmentId.parse(env));
-}
 
 async function listenStatusOnly(
   address: { host: string; port: number },

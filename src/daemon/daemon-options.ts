@@ -1,4 +1,5 @@
 import type { RetryPolicy } from '../client/api-client.js';
+import type { PlatformCredential } from '../client/platform-auth.js';
 import type { Environment } from '../environments/environment.js';
 import type { Logger } from '../lib/logger.js';
 import type { RepoOptions } from './daemon-repo.js';
@@ -11,8 +12,11 @@ export interface DaemonOptions {
   cwd: string;
   archiveDir: string;
   dataDir: string;
-  /** A remote environment; without it the daemon serves the embedded API on `listen` and reconciles into it. */
-  target?: { baseUrl: string; token: string } | undefined;
+  /**
+   * A remote environment (with its Document service when a platform credential is set); without it the daemon
+   * serves the embedded API on `listen` and reconciles into it.
+   */
+  target?: { baseUrl: string; token: string; platform?: DaemonPlatform | undefined } | undefined;
   /**
    * The environments of dashcd.yaml to reconcile, each into its own target (`target` is then unused): one loop
    * each, with its own queue, resync timer, events archive folder and status. Undefined: one loop into `target`.
@@ -35,6 +39,8 @@ export interface DaemonOptions {
   repo?: RepoOptions;
   /** A remote environment's token (from the variable its `tokenEnv` names); throws when it is unset. */
   tokenFor?(environment: Environment): string;
+  /** A remote environment's Document service (its platform settings and the variables they name); none when unset. */
+  platformFor?(environment: Environment): DaemonPlatform | undefined;
   /** The client's per-request retry policy (e.g. a shorter deadline from DASHCD_RETRY_DEADLINE). */
   retry?: Partial<RetryPolicy>;
   /** How long shutdown lets a running pass finish its writes before aborting its requests (default 3 s). */
@@ -47,8 +53,17 @@ export interface DaemonOptions {
 
 export interface DaemonEnvironment {
   environment: Environment;
-  /** Its target; a remote one with the token its `tokenEnv` variable holds. */
-  target: { kind: 'remote'; baseUrl: string; token: string } | { kind: 'embedded' };
+  /** Its target; a remote one with the token its `tokenEnv` variable holds (and its platform, when it has one). */
+  target: { kind: 'remote'; baseUrl: string; token: string; platform?: DaemonPlatform | undefined } | { kind: 'embedded' };
+}
+
+/**
+ * Where a remote target's Document service is and its credential: without one, the daemon reconciles classic
+ * dashboards only and a document file fails its pass, saying what to set. The embedded API always has one.
+ */
+export interface DaemonPlatform {
+  url: string;
+  credential: PlatformCredential;
 }
 
 export interface DaemonReady {

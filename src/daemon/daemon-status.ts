@@ -4,10 +4,15 @@ import type { GitInfo } from '../desired/git-info.js';
 import { labelledMetrics, MetricsRegistry, type MetricsScope } from '../lib/metrics.js';
 import type { PlanChange } from '../plan/build-plan.js';
 import type { SourceStatus } from './source-status.js';
-import type { FileStatus, HealthJson, LoopStatusJson, PollerStatus, SingleStatusJson } from './status-schema.js';
+import { ItemKind, type FileStatus, type HealthJson, type KindCounts, type LoopStatusJson, type PollerStatus, type SingleStatusJson } from './status-schema.js';
 import type { StatusView } from './status-endpoints.js';
 
 export type { FileResult, FileStatus, PollerStatus } from './status-schema.js';
+
+/** The kind of a plan change, an apply outcome or a live stub, as `/status` and the metrics' `kind` label name it. */
+export function itemKind(item: { kind?: 'document' | undefined }): ItemKind {
+  return item.kind === 'document' ? 'document' : 'dashboard';
+}
 
 /**
  * What the console shows of one file's dashboard, kept from the last pass that planned it: the console renders what
@@ -26,18 +31,22 @@ export interface ShownDashboard {
 
 const POLL_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 
-/** The instruments of one reconcile loop; with environments each records with its `env` label. */
+/**
+ * The instruments of one reconcile loop; with environments each records with its `env` label. Writes, failures and
+ * drift carry a `kind` label (`dashboard` or `document`): a sum over it is the total the unlabelled series used to be.
+ */
 function loopInstruments(metrics: MetricsScope) {
   return {
     countReconcile: metrics.counter('dashcd_reconciles_total', 'Reconcile passes by result'),
-    countWrite: metrics.counter('dashcd_writes_total', 'Dashboard writes by action (create, update, delete)'),
-    countFailure: metrics.counter('dashcd_write_failures_total', 'Dashboard writes that failed after retries'),
+    countWrite: metrics.counter('dashcd_writes_total', 'Writes by action (create, update, delete) and kind (dashboard, document)'),
+    countFailure: metrics.counter('dashcd_write_failures_total', 'Writes that failed after retries (a refused 409 included), by kind'),
     countPruneRefused: metrics.counter('dashcd_prune_refused_total', 'Full passes whose deletions the prune guards refused (--max-delete, empty folder)'),
-    countDrift: metrics.counter('dashcd_drift_found_total', 'Live dashboards found differing from an unchanged file'),
+    countDrift: metrics.counter('dashcd_drift_found_total', 'Live items found differing from an unchanged file, by kind'),
     countEvents: metrics.counter('dashcd_events_archived_total', 'Event versions appended to the archive'),
     setPollLag: metrics.gauge('dashcd_poll_lag_seconds', 'Age of the archive position (newest fully archived instant)'),
     setInvalid: metrics.gauge('dashcd_invalid_files', 'Dashboard files currently failing validation'),
-    setDrifted: metrics.gauge('dashcd_drifted_dashboards', 'Dashboards left drifted (--no-self-heal) at the last check'),
+    setDrifted: metrics.gauge('dashcd_drifted_dashboards', 'Items left drifted (--no-self-heal) at the last check, by kind'),
+    setFiles: metrics.gauge('dashcd_files', 'Valid files the last passes planned, by kind (invalid ones: dashcd_invalid_files)'),
     setLastSuccess: metrics.gauge('dashcd_last_successful_reconcile_timestamp_seconds', 'When a reconcile pass last succeeded'),
     observeReconcile: metrics.histogram('dashcd_reconcile_duration_seconds', 'Reconcile pass duration'),
     // A poll is one pull run with its retries: a backfill or a feed outage takes minutes, not the default's seconds.
@@ -57,7 +66,7 @@ export class DaemonStatus implements StatusView {
   private driftCount = 0;
   private invalidFiles: { file: string; errors: string[] }[] = [];
   /** Owned live dashboards no file claims (found by the last full pass; pruned only with --prune). */
-  private orphans: { id: string; name: string }[] = [];
+  private orphans: { id: string; name: string; kind: ItemKind }[] = [];
   private poller: PollerStatus = { eventsArchived: 0 };
   /** False once shutdown starts, or when a loop died: `/healthz` answers 503 then. */
   private running = true;
@@ -82,7 +91,10 @@ export class DaemonStatus implements StatusView {
     // Lag keeps growing between polls; computing it at scrape time keeps the gauge honest during a feed outage.
     this.metrics.beforeRender(() => {
       if (this.poller.position !== undefined) this.instruments.setPollLag(this.lagSeconds() ?? 0);
-      this.instruments.setDrifted(this.driftedFiles().length);
+      for (const [kind, counts] of Object.entries(this.kindCounts())) {
+        this.instruments.setDrifted(counts.drifted, { kind });
+        this.instruments.setFiles(counts.files, { kind });
+      }
     });
   }
 
@@ -114,15 +126,15 @@ export class DaemonStatus implements StatusView {
     this.files.set(file, status);
   }
 
-  /** A write the pass made, or one that failed after retries. */
-  recordWrite(outcome: ApplyOutcome): void {
-    if (outcome.status === 'failed') this.instruments.countFailure();
-    else this.instruments.countWrite({ action: outcome.action });
+  /** A write the pass made to an item of `kind`, or one that failed after retries. */
+  recordWrite(outcome: ApplyOutcome, kind: ItemKind): void {
+    if (outcome.status === 'failed') this.instruments.countFailure({ kind });
+    else this.instruments.countWrite({ action: outcome.action, kind });
   }
 
-  driftFound(): void {
+  driftFound(kind: ItemKind): void {
     this.driftCount++;
-    this.instruments.countDrift();
+    this.instruments.countDrift({ kind });
   }
 
   pruneRefused(): void {
@@ -130,8 +142,8 @@ export class DaemonStatus implements StatusView {
   }
 
   /** Owned live dashboards no file claims, as the last full pass without invalid files found them. */
-  recordOrphans(orphans: readonly { id: string; name: string }[]): void {
-    this.orphans = orphans.map(({ id, name }) => ({ id, name }));
+  recordOrphans(orphans: readonly { id: string; name: string; kind?: 'document' | undefined }[]): void {
+    this.orphans = orphans.map((o) => ({ id: o.id, name: o.name, kind: itemKind(o) }));
   }
 
   /** A pass ended: when, how long it took, whether it succeeded (and why not). */
@@ -192,7 +204,7 @@ export class DaemonStatus implements StatusView {
     const inScope = new Set(scope.files);
     const kept = scope.full ? [] : this.invalidFiles.filter((i) => !inScope.has(i.file) && !byFile.has(i.file));
     const at = new Date(this.now()).toISOString();
-    for (const [file, errors] of byFile) this.files.set(file, { ...idOf(this.files.get(file)), result: 'invalid', at, error: errors.join('\n') });
+    for (const [file, errors] of byFile) this.files.set(file, { ...identityOf(this.files.get(file)), result: 'invalid', at, error: errors.join('\n') });
     const keptFiles = new Set(kept.map((i) => i.file));
     const problems = new Map([...this.problemsByFile].filter(([file]) => keptFiles.has(file)));
     for (const d of diagnostics) problems.set(d.file, [...(problems.get(d.file) ?? []), d]);
@@ -217,6 +229,17 @@ export class DaemonStatus implements StatusView {
     return [...this.files].filter(([, s]) => s.result === 'drift-reported').map(([file]) => file).sort();
   }
 
+  /** Per kind: valid files, files left drifted and orphans. */
+  kindCounts(): Record<ItemKind, KindCounts> {
+    const files = [...this.files.values()];
+    const count = (kind: ItemKind): KindCounts => ({
+      files: files.filter((s) => s.kind === kind && s.result !== 'invalid').length,
+      drifted: files.filter((s) => s.kind === kind && s.result === 'drift-reported').length,
+      orphans: this.orphans.filter((o) => o.kind === kind).length,
+    });
+    return Object.fromEntries(ItemKind.options.map((kind) => [kind, count(kind)])) as Record<ItemKind, KindCounts>;
+  }
+
   toJSON(): SingleStatusJson {
     return { startedAt: this.startedAt, alive: this.alive, ...this.loopJSON() };
   }
@@ -233,6 +256,7 @@ export class DaemonStatus implements StatusView {
       files: Object.fromEntries(files),
       invalid: this.invalidFiles,
       orphans: this.orphans,
+      kinds: this.kindCounts(),
       poller: {
         ...this.poller,
         ...(this.poller.position !== undefined ? { positionTime: new Date(this.poller.position).toISOString() } : {}),
@@ -257,6 +281,7 @@ export class DaemonStatus implements StatusView {
   }
 }
 
-function idOf(status: FileStatus | undefined): { id?: string } {
-  return status?.id ? { id: status.id } : {};
+/** What an invalid file keeps of its last valid read: its id and kind. */
+function identityOf(status: FileStatus | undefined): Pick<FileStatus, 'id' | 'kind'> {
+  return { ...(status?.id ? { id: status.id } : {}), ...(status?.kind ? { kind: status.kind } : {}) };
 }

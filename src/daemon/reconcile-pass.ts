@@ -5,7 +5,7 @@ import type { ProjectConfig } from '../config/project-config.js';
 import type { Logger } from '../lib/logger.js';
 import { findOrphans } from '../plan/build-plan.js';
 import { planDashboards, type PlanContext, type PlanDashboardsResult, type PlanOptions } from '../reconcile/plan-dashboards.js';
-import type { DaemonStatus } from './daemon-status.js';
+import { itemKind, type DaemonStatus } from './daemon-status.js';
 import { decideWrites, forgetMissing, FRESH_MEMORY, noteRefusal, settleFiles, settleOrphans, type FileSettled, type Orphan, type PassMemory } from './drift-rules.js';
 import { fullPassChunks, PASS_CHUNK_FILES } from './pass-chunks.js';
 import { releaseMemoryAfterLargePass } from './release-memory.js';
@@ -167,7 +167,7 @@ class PassRun {
     const hashes = new Map(planned.desired.dashboards.map((d) => [d.id as string, d.contentHash]));
     const { plan, drift } = decideWrites(planned.plan, hashes, this.memory, deps.selfHeal);
     for (const change of drift) {
-      status.driftFound();
+      status.driftFound(itemKind(change));
       const what = change.action === 'update' ? { patch: driftPatch(change) } : { deletedOnTarget: true };
       log.warn({ id: change.id, file: change.file, ...what, selfHeal: deps.selfHeal }, deps.selfHeal ? 'drift found; reverting' : 'drift found; reporting only (--no-self-heal)');
     }
@@ -183,9 +183,11 @@ class PassRun {
     const at = new Date().toISOString();
     for (const file of settled.files) {
       this.showFile(file, desired.get(file.change.id));
-      if (file.result !== undefined) status.recordFile(file.change.file, { id: file.id, result: file.result, at, ...(file.error !== undefined ? { error: file.error } : {}) });
+      if (file.result !== undefined) status.recordFile(file.change.file, { id: file.id, kind: itemKind(file.change), result: file.result, at, ...(file.error !== undefined ? { error: file.error } : {}) });
     }
-    for (const outcome of result.outcomes) status.recordWrite(outcome);
+    // A write's outcome does not say its kind, its file's change does; a delete's outcome says it.
+    const kindByFile = new Map(settled.files.map((f) => [f.change.file, itemKind(f.change)]));
+    for (const outcome of result.outcomes) status.recordWrite(outcome, 'file' in outcome ? (kindByFile.get(outcome.file) ?? 'dashboard') : itemKind(outcome));
     const deletedIds = new Set(result.outcomes.filter((o) => o.action === 'delete' && o.status === 'deleted').map((o) => o.id));
     const counts = { ...countOutcomes(result.outcomes), unchanged: result.unchanged, drift: drift.length, rejected: rejected.size, invalid: planned.diagnostics.length };
     return { counts, deletedIds };

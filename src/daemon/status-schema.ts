@@ -9,7 +9,15 @@ import { Revision } from '../source/revision.js';
 export const FileResult = z.enum(['created', 'adopted', 'updated', 'unchanged', 'drift-reverted', 'drift-reported', 'failed', 'invalid', 'rejected']);
 export type FileResult = z.infer<typeof FileResult>;
 
-export const FileStatus = z.object({ id: z.string().optional(), result: FileResult, at: z.string(), error: z.string().optional() });
+/**
+ * Which kind of item a file or an orphan is, as plan JSON names it: `dashboard` (a classic dashboard) or `document`
+ * (a platform dashboard or notebook of the Document service).
+ */
+export const ItemKind = z.enum(['dashboard', 'document']);
+export type ItemKind = z.infer<typeof ItemKind>;
+
+/** `kind`: absent only for a file never read valid (invalid from the start: its kind is unknown). */
+export const FileStatus = z.object({ id: z.string().optional(), kind: ItemKind.optional(), result: FileResult, at: z.string(), error: z.string().optional() });
 export type FileStatus = z.infer<typeof FileStatus>;
 
 export const PollerStatus = z.object({
@@ -46,6 +54,9 @@ export const SourceStatusJson = z.object({
 });
 export type SourceStatusJson = z.infer<typeof SourceStatusJson>;
 
+const KindCounts = z.object({ files: z.number(), drifted: z.number(), orphans: z.number() });
+export type KindCounts = z.infer<typeof KindCounts>;
+
 /** One reconcile loop: one target, or one environment. */
 export const LoopStatusJson = z.object({
   git: GitInfoJson.nullable(),
@@ -56,7 +67,9 @@ export const LoopStatusJson = z.object({
   files: z.record(z.string(), FileStatus),
   invalid: z.array(z.object({ file: z.string(), errors: z.array(z.string()) })),
   /** Owned live dashboards no file claims (found by the last full pass; pruned only with --prune). */
-  orphans: z.array(z.object({ id: z.string(), name: z.string() })),
+  orphans: z.array(z.object({ id: z.string(), name: z.string(), kind: ItemKind })),
+  /** Per kind: its valid files, those left drifted, its orphans (the lists above, counted). */
+  kinds: z.object({ dashboard: KindCounts, document: KindCounts }),
   poller: PollerStatus.extend({ positionTime: z.string().optional(), lagSeconds: z.number().optional() }),
 });
 export type LoopStatusJson = z.infer<typeof LoopStatusJson>;

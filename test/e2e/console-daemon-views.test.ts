@@ -15,7 +15,7 @@ async function html(url: string): Promise<string> {
 
 /** name → data-status of every dashboard row, and each row's key. */
 function rows(page: string): { name: string; status: string; key: string }[] {
-  return [...page.matchAll(/<tr class="dashboard" data-status="(\w+)" data-key="([^"]+)">[\s\S]*?<a href="[^"]*">([^<]*)<\/a>/g)].map((m) => ({ status: m[1] ?? '', key: m[2] ?? '', name: m[3] ?? '' }));
+  return [...page.matchAll(/<tr class="dashboard" data-status="(\w+)" data-key="([^"]+)"[^>]*>[\s\S]*?<a href="[^"]*">([^<]*)<\/a>/g)].map((m) => ({ status: m[1] ?? '', key: m[2] ?? '', name: m[3] ?? '' }));
 }
 
 describe('the daemon console shows what the last pass knew', { timeout: 120_000 }, () => {

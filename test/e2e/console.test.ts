@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createProject, startDashcdChild, unusedPort, type DashcdChild, type Project } from '../helpers/cli.js';
+import { createDocumentsClient } from '../../src/client/documents-api.js';
+import { createProject, runDashcd, startDashcdChild, unusedPort, type DashcdChild, type Project } from '../helpers/cli.js';
 import { consoleScenario, EXPECTED_STATUS } from '../helpers/console-scenario.js';
 import { createToken, TOKEN_LIKE, waitFor } from '../helpers/daemon.js';
 import { daemonScopePerTest } from '../helpers/daemon-scope.js';
@@ -17,6 +18,15 @@ function statuses(html: string): Record<string, string> {
   const rows = [...html.matchAll(/<tr class="dashboard" data-status="(\w+)"[\s\S]*?<a href="[^"]*">([^<]*)<\/a>/g)];
   return Object.fromEntries(rows.map((m) => [m[2] ?? '', m[1] ?? '']));
 }
+
+/** name → [kind, status] of every row of a dashboards page, and each row's key. */
+function rows(html: string): { name: string; kind: string; status: string; key: string }[] {
+  return [...html.matchAll(/<tr class="dashboard" data-status="(\w+)" data-key="([^"]+)" data-kind="([^"]*)">[\s\S]*?<a href="[^"]*">([^<]*)<\/a>/g)].map((m) => ({ status: m[1] ?? '', key: m[2] ?? '', kind: m[3] ?? '', name: m[4] ?? '' }));
+}
+
+/** A platform dashboard's and a notebook's smallest content. */
+const BOARD = { version: 1, variables: [], tiles: { '0': { type: 'markdown', content: '## Checkout' } }, layouts: { '0': { x: 0, y: 0, w: 24, h: 2 } } };
+const NOTES = { version: '1', sections: [{ id: 'a', type: 'markdown', markdown: '# Runbook' }] };
 
 describe('console on the daemon (/ui)', () => {
   it('lists the dashboards with their sync status; the drifted one shows its before/after and diff; problems at file:line:col; events as bars', async () => {
@@ -110,5 +120,56 @@ describe('console on serve: live dashboards, and a token on a non-loopback addre
       return html.includes('<rect class="bar"') && html.includes('<tr class="event"') ? html : undefined;
     }, { what: 'simulated events on the console' });
     expect(events).toContain('data-group="status"');
+  });
+
+  it('lists public platform dashboards and notebooks with their kind and picture, under the dashboards rules; never another owner\'s private one', async () => {
+    project = await createProject({});
+    const port = await unusedPort();
+    child = await startDashcdChild(['serve', '--host', '0.0.0.0', '--port', String(port)], { cwd: project.root, ready: /dashcd serving/ });
+    const base = `http://127.0.0.1:${port}`;
+    const readConfig = await createToken(project.root, '.dashcd', 'ReadConfig');
+    const writeOnly = await createToken(project.root, '.dashcd', 'WriteConfig');
+    const classic = await fetch(`${base}/e/local/api/config/v1/dashboards`, { method: 'POST', headers: { authorization: `Api-Token ${await createToken(project.root, '.dashcd', 'WriteConfig')}`, 'content-type': 'application/json' }, body: JSON.stringify({ dashboardMetadata: { name: 'Live one', owner: 'me' }, tiles: [] }) });
+    expect(classic.status).toBe(201);
+
+    // Alice makes two public documents and a private one in the apps.
+    const made = await runDashcd(['token', 'create', '--data', '.dashcd', '--scopes', 'document:documents:read,document:documents:write', '--subject', 'alice'], { cwd: project.root });
+    expect(made.code, made.stderr).toBe(0);
+    const alice = createDocumentsClient({ platformUrl: `${base}/e/local`, credential: { kind: 'platform-token', token: made.stdout.trim().split('\n').pop() ?? '' }, retry: { maxAttempts: 1 } });
+    try {
+      const json = (value: unknown) => ({ bytes: JSON.stringify(value), contentType: 'application/json' });
+      await alice.create({ id: 'checkout-board', name: 'Checkout board', type: 'dashboard', isPrivate: false, content: json(BOARD) });
+      await alice.create({ id: 'runbook', name: 'Runbook', type: 'notebook', isPrivate: false, content: json(NOTES) });
+      await alice.create({ id: 'alice-diary', name: 'Alice diary', type: 'notebook', isPrivate: true, content: json(NOTES) });
+      await alice.create({ id: 'home', name: 'Home', type: 'launchpad', isPrivate: false, content: json({}) });
+    } finally {
+      await alice.close();
+    }
+
+    // The same rules as for dashboards: no token 401, a token without ReadConfig 403, and neither names a document.
+    const anonymous = await page(`${base}/ui/e/local`);
+    expect(anonymous.status).toBe(401);
+    const forbidden = await page(`${base}/ui/e/local`, { headers: { authorization: `Api-Token ${writeOnly}` } });
+    expect(forbidden.status).toBe(403);
+    const denied = await page(`${base}/ui/e/local/dashboard?key=runbook`, { headers: { authorization: `Api-Token ${writeOnly}` } });
+    expect(denied.status).toBe(403);
+    for (const html of [anonymous.html, forbidden.html, denied.html]) expect(html).not.toMatch(/Checkout board|Runbook|Alice diary/);
+
+    const list = await page(`${base}/ui/e/local`, { headers: { authorization: `Api-Token ${readConfig}` } });
+    expect(list.status).toBe(200);
+    expect(rows(list.html).map(({ name, kind, status }) => [name, kind, status]).sort()).toEqual([
+      ['Checkout board', 'platform dashboard', 'live'],
+      ['Live one', 'dashboard', 'live'],
+      ['Runbook', 'notebook', 'live'],
+    ]);
+    expect(list.html).not.toContain('Alice diary');
+    expect((await page(`${base}/ui/e/local/dashboard?key=alice-diary`, { headers: { authorization: `Api-Token ${readConfig}` } })).status).toBe(404);
+    const notebook = await page(`${base}/ui/e/local/dashboard?key=runbook`, { headers: { authorization: `Api-Token ${readConfig}` } });
+    expect(notebook.html).toMatch(/class="picture layout"><svg[\s\S]*notebook · 1 section/);
+    const board = await page(`${base}/ui/e/local/dashboard?key=checkout-board`, { headers: { authorization: `Api-Token ${readConfig}` } });
+    expect(board.html).toMatch(/class="picture layout"><svg[\s\S]*platform dashboard · 1 tile/);
+    const home = await page(`${base}/ui`, { headers: { authorization: `Api-Token ${readConfig}` } });
+    expect(home.html).toMatch(/data-status="live" data-count="3"/);
+    for (const html of [list.html, notebook.html, board.html, home.html]) expect(html).not.toMatch(TOKEN_LIKE);
   });
 });

@@ -16,9 +16,11 @@ export interface StatusJson {
   lastReconcile: { at: string; full: boolean; ok: boolean; error?: string } | null;
   driftCount: number;
   drifted: string[];
-  files: Record<string, { id?: string; result: string; at: string; error?: string }>;
+  files: Record<string, { id?: string; kind?: 'dashboard' | 'document'; result: string; at: string; error?: string }>;
   invalid: { file: string; errors: string[] }[];
-  orphans: { id: string; name: string }[];
+  orphans: { id: string; name: string; kind: 'dashboard' | 'document' }[];
+  /** Per kind: valid files, files left drifted, orphans. */
+  kinds: Record<'dashboard' | 'document', { files: number; drifted: number; orphans: number }>;
   poller: { eventsArchived: number; position?: number; lastError?: string };
   /** With environments: one loop's status each (the fields above are then absent; see EnvironmentsStatusJson). */
   environments?: (Omit<StatusJson, 'environments' | 'alive'> & { name: string; group: string | null; target: string; stale: string[] })[];

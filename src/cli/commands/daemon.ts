@@ -7,11 +7,11 @@ import { booleanFlag, defineCommand, listFlag, stringFlag, type CommandIo, type 
 import { concurrencyFlag, dataFlag, dirFlag, pruneFlags, sinceFlag } from '../common-flags.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { durationFlag, intFlag, lookbackFlag } from '../int-flag.js';
-import { parseTargetUrl, retryFromEnv } from '../target.js';
+import { parseTargetUrl, platformFromEnv, retryFromEnv } from '../target.js';
 import { selectionFromArgs } from '../dashboards-selection.js';
 import { formatDiagnostic } from '../../desired/diagnostic.js';
 import { allEnvsFlag, envFlag, environmentMode } from '../environment-choice.js';
-import { environmentToken } from '../environment-targets.js';
+import { environmentPlatform, environmentToken } from '../environment-targets.js';
 import { repoFlags, repoOptions } from '../repo-flags.js';
 import { SourceError } from '../../source/source-error.js';
 
@@ -88,7 +88,7 @@ async function daemonEnvironments(root: string, flags: FlagValues, io: CommandIo
   if (mode.kind === 'invalid') throw new CliError(`dashcd.yaml is invalid:\n${mode.diagnostics.map(formatDiagnostic).join('\n')}`, ExitCode.InvalidDesiredState);
   return mode.selected.map((environment) => ({
     environment,
-    target: environment.target.kind === 'remote' ? { kind: 'remote', baseUrl: environment.target.url, token: environmentToken(environment, environment.target, io) } : { kind: 'embedded' },
+    target: environment.target.kind === 'remote' ? { kind: 'remote', baseUrl: environment.target.url, token: environmentToken(environment, environment.target, io), platform: environmentPlatform(environment, io) } : { kind: 'embedded' },
   }));
 }
 
@@ -111,6 +111,7 @@ function daemonOptions(flags: FlagValues, io: CommandIo): Omit<DaemonOptions, 'l
     retry: retryFromEnv(io.env),
     ...passChunkFromEnv(io.env),
     tokenFor: (environment) => (environment.target.kind === 'remote' ? environmentToken(environment, environment.target, io) : ''),
+    platformFor: (environment) => environmentPlatform(environment, io),
     ...withRepo(flags, io),
   };
 }
@@ -139,11 +140,11 @@ function startFailure(error: unknown, listen: string): unknown {
   return error;
 }
 
-function remoteTarget(url: string, io: CommandIo): { baseUrl: string; token: string } {
+function remoteTarget(url: string, io: CommandIo): NonNullable<DaemonOptions['target']> {
   const baseUrl = parseTargetUrl(url);
   const token = io.env.DT_API_TOKEN ?? io.env.DYNATRACE_API_TOKEN;
   if (!token) throw new CliError(`no API token for ${baseUrl}: set DT_API_TOKEN (scopes ReadConfig, WriteConfig, DataExport)`, ExitCode.TargetUnavailable);
-  return { baseUrl, token };
+  return { baseUrl, token, platform: platformFromEnv(io.env, baseUrl) };
 }
 
 /** The daemon logs to stdout (it is its output): JSON lines, or readable lines when a person is watching. */

@@ -98,6 +98,7 @@ describe('console dashboard pages', () => {
     key,
     name: `Board ${key}`,
     status,
+    kind: 'dashboard',
     file: `dashboards/${key}.yaml`,
     detail: '',
     change: undefined,
@@ -110,15 +111,15 @@ describe('console dashboard pages', () => {
   it('lists the rows with file, revision and detail, and a chip per status linking to the filter', () => {
     const html = dashboardsPage('dev', ROWS, undefined, 'abc1234 on main');
     expect(html).toContain('<a href="/ui/e/dev?status=synced"><span class="status status-synced" data-status="synced" data-count="2">2 synced</span></a> <a href="/ui/e/dev?status=drifted"><span class="status status-drifted" data-status="drifted" data-count="1">1 drifted</span></a></div>');
-    expect(html).toContain('<tr class="dashboard" data-status="drifted" data-key="b">\n<td data-label="Dashboard"><a href="/ui/e/dev/dashboard?key=b">Board b</a></td>');
+    expect(html).toContain('<tr class="dashboard" data-status="drifted" data-key="b" data-kind="dashboard">\n<td data-label="Dashboard"><a href="/ui/e/dev/dashboard?key=b">Board b</a></td>\n<td data-label="Kind">dashboard</td>');
     expect(html).toContain('<td data-label="Status"><span class="status status-drifted">drifted</span></td>\n<td data-label="File"><code>dashboards/b.yaml</code></td>\n<td data-label="Revision"><code>abc1234 on main</code></td>\n<td data-label="Detail">2 differences from the file</td></tr>');
     expect(html).toContain('<a href="/ui/e/dev/dashboard?key=c%20d">Board c d</a>');
     expect(html).toContain('<td data-label="File"><span class="muted">—</span></td>');
     expect(html).not.toContain('No dashboards.');
     expect(html).toContain('<title>Dashboards in dev · dashcd</title>');
     expect(html).toContain('<div class="counts"><a href="/ui/e/dev?status=synced">');
-    expect(html).toContain('<table class="stack dashboards"><thead><tr><th>Dashboard</th><th>Status</th><th>File</th><th>Revision</th><th>Detail</th></tr></thead><tbody><tr class="dashboard" data-status="synced" data-key="a">');
-    expect(html).toContain('</td></tr>\n<tr class="dashboard" data-status="drifted" data-key="b">');
+    expect(html).toContain('<table class="stack dashboards"><thead><tr><th>Dashboard</th><th>Kind</th><th>Status</th><th>File</th><th>Revision</th><th>Detail</th></tr></thead><tbody><tr class="dashboard" data-status="synced" data-key="a" data-kind="dashboard">');
+    expect(html).toContain('</td></tr>\n<tr class="dashboard" data-status="drifted" data-key="b" data-kind="dashboard">');
     expect(html).toContain('</tbody></table>\n</main>');
     expect(dashboardsPage('dev', ROWS, undefined, undefined)).toContain('<td data-label="Revision"><span class="muted">—</span></td>');
   });
@@ -131,8 +132,9 @@ describe('console dashboard pages', () => {
     expect(none).toContain('</tbody></table><p class="muted">No dashboards.</p>');
   });
 
-  it('shows a dashboard: status, file, revision and detail; its problems at file:line:col; its layout', () => {
+  it('shows a dashboard: status, kind, file, revision and detail; its problems at file:line:col; its layout', () => {
     const html = dashboardPage('dev', row('a', 'invalid', {
+      kind: undefined,
       detail: 'tiles[0]: bad',
       problems: [{ file: 'dashboards/a.yaml', line: 3, col: 5, path: 'tiles[0]', message: 'bad <thing>' }],
       body: { dashboardMetadata: { name: 'A', owner: 'o' }, tiles: [] },
@@ -142,7 +144,7 @@ describe('console dashboard pages', () => {
     expect(html).toContain('<title>Board a · dashcd</title>');
     expect(html).toContain('<h2>Layout</h2><div class="picture layout"><svg');
     const bare = dashboardPage('dev', row('x', 'live', { file: undefined }), undefined);
-    expect(bare).toContain('<p class="facts"><span class="status status-live">live</span></p>');
+    expect(bare).toContain('<p class="facts"><span class="status status-live">live</span> · <span class="kind">dashboard</span></p>');
     expect(bare).not.toContain('Validation problems');
     expect(bare).not.toContain('<h2>Layout</h2>');
   });

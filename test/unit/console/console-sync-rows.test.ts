@@ -18,8 +18,26 @@ const problem = (file: string, message: string): ConsoleProblem => ({ file, line
 describe('console sync rows', () => {
   it('serve (live only): a row per dashboard with its body and no sync status', () => {
     expect(dashboardRows({ kind: 'live', dashboards: [{ id: 'i', name: 'N', body: { tiles: [] } }] })).toEqual([
-      { key: 'i', name: 'N', status: 'live', file: undefined, detail: '', change: undefined, problems: [], body: { tiles: [] } },
+      { key: 'i', name: 'N', status: 'live', kind: 'dashboard', file: undefined, detail: '', change: undefined, problems: [], body: { tiles: [] } },
     ]);
+  });
+
+  it('names each row\'s kind: a classic dashboard, a platform dashboard or notebook by its document block, else a document', () => {
+    const live = dashboardRows({ kind: 'live', dashboards: [
+      { id: 'p', name: 'P', body: { document: { kind: 'dashboard', name: 'P' }, tiles: {}, layouts: {} } },
+      { id: 'n', name: 'N', body: { document: { kind: 'notebook', name: 'N' }, sections: [] } },
+      { id: 'u', name: 'U', body: undefined },
+    ] });
+    expect(live.map((r) => [r.key, r.kind])).toEqual([['p', 'platform dashboard'], ['n', 'notebook'], ['u', 'dashboard']]);
+    const desired = dashboardRows({
+      kind: 'desired',
+      changes: [{ action: 'unchanged', id: 'n', name: 'N', file: 'n.json', kind: 'document' }],
+      bodies: { n: { document: { kind: 'notebook', name: 'N' }, sections: [] } },
+      problems: [problem('bad.yaml', 'first')],
+      results: {},
+      orphans: [{ id: 'o', name: 'O', kind: 'document' }, { id: 'c', name: 'C', kind: 'dashboard' }],
+    });
+    expect(desired.map((r) => [r.key, r.kind])).toEqual([['n', 'notebook'], ['bad.yaml', undefined], ['c', 'dashboard'], ['o', 'document']]);
   });
 
   it('says why each planned dashboard is drifted or orphaned, and carries its change and body', () => {
@@ -72,14 +90,14 @@ describe('console sync rows', () => {
       results: {},
     });
     expect(rows).toEqual([
-      { key: 'a', name: 'A', status: 'synced', file: 'a.yaml', detail: '', change: { action: 'unchanged', id: 'a', name: 'A', file: 'a.yaml' }, problems: [problem('a.yaml', 'warned')], body: undefined },
-      { key: 'bad.yaml', name: 'bad.yaml', status: 'invalid', file: 'bad.yaml', detail: 'tiles[0]: first', change: undefined, problems: [problem('bad.yaml', 'first'), problem('bad.yaml', 'second')], body: undefined },
+      { key: 'a', name: 'A', status: 'synced', kind: 'dashboard', file: 'a.yaml', detail: '', change: { action: 'unchanged', id: 'a', name: 'A', file: 'a.yaml' }, problems: [problem('a.yaml', 'warned')], body: undefined },
+      { key: 'bad.yaml', name: 'bad.yaml', status: 'invalid', kind: undefined, file: 'bad.yaml', detail: 'tiles[0]: first', change: undefined, problems: [problem('bad.yaml', 'first'), problem('bad.yaml', 'second')], body: undefined },
     ]);
   });
 
   it('lists an orphan of the last full pass as an orphan change without a body', () => {
     const [row] = dashboardRows({ kind: 'desired', changes: [], problems: [], results: {}, orphans: [{ id: 'x', name: 'X' }] });
-    expect(row).toEqual({ key: 'x', name: 'X', status: 'orphan', file: undefined, detail: 'no file; kept (pruning is off)', change: { action: 'orphan', id: 'x', name: 'X' }, problems: [], body: undefined });
+    expect(row).toEqual({ key: 'x', name: 'X', status: 'orphan', kind: 'dashboard', file: undefined, detail: 'no file; kept (pruning is off)', change: { action: 'orphan', id: 'x', name: 'X' }, problems: [], body: undefined });
   });
 
   it('orders by status (synced, drifted, invalid, orphan, failed), then by name', () => {
