@@ -104,6 +104,14 @@ describe('dashcd schema', () => {
     for (const key of [...Object.keys(sample), 'id']) expect(schema.properties).toHaveProperty(key);
     for (const key of Object.keys(sample.dashboardMetadata ?? {})) expect(schema.properties.dashboardMetadata?.properties).toHaveProperty(key);
   });
+
+  it('prints the schema of a platform dashboard or notebook file on request, and names the kinds for any other word', async () => {
+    const notebook = JSON.parse((await dashcd('schema', 'notebook')).stdout) as { $id?: string; required?: string[] };
+    expect(notebook.$id).toBe('urn:dashcd:schema:notebook-file');
+    expect(notebook.required).toEqual(expect.arrayContaining(['document', 'sections']));
+    expect((JSON.parse((await dashcd('schema', 'platform-dashboard')).stdout) as { $id?: string }).$id).toBe('urn:dashcd:schema:platform-dashboard-file');
+    expect(await dashcd('schema', 'launchpad')).toMatchObject({ code: 64, stderr: expect.stringContaining("dashboard, platform-dashboard, notebook (not 'launchpad')") });
+  });
 });
 
 describe('dashcd pull', () => {
