@@ -156,7 +156,7 @@ async function conflicted(change: WriteChange & { kind: 'document' }, deps: Appl
   const { action, id, name, file } = change;
   const replanned = deps.replan ? await deps.replan(change).catch(() => undefined) : undefined;
   const now = replanned === undefined ? '' : `; planned again: ${replanned.action}${'patch' in replanned ? ` (${replanned.patch.length} change${replanned.patch.length === 1 ? '' : 's'})` : ''}`;
-  const error = `changed on the target since it was planned (409): not overwritten${now}; review the new plan and apply again`;
+  const error = `changed on the target since it was planned (409): not overwritten${now}`;
   deps.log.error({ id, file, action, err: error }, 'document changed since the plan');
   return { action, id, name, file, status: 'failed', error, kind: 'document', ...(replanned ? { replanned } : {}) };
 }

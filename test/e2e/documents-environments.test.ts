@@ -139,6 +139,7 @@ describe('a platform dashboard and a notebook in dev, staging and prod', () => {
     const raced = await dashcd('apply', '--env', 'prod');
     expect(raced.code, raced.stdout + raced.stderr).toBe(5);
     expect(raced.stdout).toMatch(new RegExp(`✗ update failed {2}${checkout} {2}dashboards/checkout.yaml: changed on the target since it was planned \\(409\\): not overwritten; planned again: update \\(2 changes\\)`));
+    expect(raced.stderr).toContain('1 document was changed on the target while apply ran and not overwritten: review them with dashcd plan, then apply again');
     expect(beforeWrite).toBeUndefined();
     expect((await content('prod', checkout)).settings).toEqual({ defaultTimeframe: { from: 'now()-7d', to: 'now()' } });
 

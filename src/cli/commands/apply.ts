@@ -94,6 +94,8 @@ function reportApplied(
   io: CommandIo,
 ): ExitCode {
   printOutcomes(result.outcomes, io);
+  const raced = result.outcomes.filter((o) => o.status === 'failed' && o.action !== 'delete' && o.replanned !== undefined).length;
+  if (raced > 0) io.stderr.write(`${raced} document${raced === 1 ? ' was' : 's were'} changed on the target while apply ran and not overwritten: review them with dashcd plan, then apply again\n`);
   const counts = countOutcomes(result.outcomes);
   const seconds = ((Date.now() - context.started) / 1000).toFixed(2);
   io.stdout.write(
