@@ -1,5 +1,5 @@
 import { startServer } from '../../src/server/create-server.js';
-import { defaultBodyWorkers } from '../../src/server/routes/dashboard-body-pool.js';
+import { defaultBodyWorkers } from '../../src/server/server-node-options.js';
 import { SERVE_HOT_BYTES } from '../../src/server/store/served-bytes.js';
 import { eventsServerOptions } from '../../src/server/routes/events.js';
 import { silentLogger } from '../../src/lib/logger.js';

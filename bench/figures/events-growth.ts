@@ -1,6 +1,7 @@
 import { curveFrom, type Curve, type CurvePoint, type Figure, type FigureContext, type FigureOutcome, type Row } from '../lib/figure.js';
 import { metric, repeatTasks } from '../lib/repeat.js';
-import { startServerProcess, withServer } from '../lib/servers.js';
+import { withServer } from '../lib/servers.js';
+import { startServeCommand } from '../lib/cli-server.js';
 import { summarize } from '../lib/stats.js';
 import { measurePages, pageTargets, targetKey } from './event-pages.js';
 import { pullOnce } from './events-pull.js';
@@ -22,7 +23,7 @@ async function measureSize(ctx: FigureContext, size: number): Promise<SizePoint>
   const quick = { ...ctx, runs: Math.min(ctx.runs, CURVE_RUNS), warmups: Math.min(ctx.warmups, 1) };
   const starts = await repeatTasks(quick, {
     [`start ${size}`]: async () => {
-      const server = await startServerProcess(ctx, 'dashcd', fx.dataDir);
+      const server = await startServeCommand(ctx, fx.dataDir);
       await server.stop();
       return { seconds: server.startMs / 1000 };
     },

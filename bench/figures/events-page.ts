@@ -5,8 +5,9 @@ import { INDEX_SNAPSHOT_FILE } from '../../src/server/feed/index-snapshot.js';
 import { DEFAULT_ENVIRONMENT } from '../../src/schema/ids.js';
 import type { Figure, FigureContext, FigureOutcome, Row } from '../lib/figure.js';
 import { metric, repeatTasks, type Measurement } from '../lib/repeat.js';
-import type { ProcMemory } from '../lib/child.js';
-import { startServerProcess, withServer, type ServerUnderTest } from '../lib/servers.js';
+import type { ProcMemory } from '../lib/tree-memory.js';
+import { withServer, type ServerUnderTest } from '../lib/servers.js';
+import { startServeCommand } from '../lib/cli-server.js';
 import { summarize, type Sample } from '../lib/stats.js';
 import { EVENTS_LANE, eventFixture, requireEventsFeed } from './event-set.js';
 import { VARIANTS } from './event-pages.js';
@@ -18,13 +19,14 @@ const MAX_RSS_MB = 500;
 const MAX_START_S = 5;
 
 /**
- * Start-up over the stored events, as a fresh process each run: fork → listening, index built. `warm` finds the
- * index snapshot the previous close wrote; `cold` has it removed first, as after a crash, so the whole log is read.
+ * Start-up over the stored events, as a fresh `dashcd serve` each run, started as a user starts it (its relaunch
+ * included): spawn → its banner, index built. `warm` finds the index snapshot the previous close wrote; `cold` has it
+ * removed first, as after a crash, so the whole log is read.
  */
 async function measureStarts(ctx: FigureContext, dataDir: string): Promise<Record<'warm' | 'cold', Record<string, Sample>>> {
   const snapshot = join(dataDirLayout(dataDir).eventsDir(DEFAULT_ENVIRONMENT), INDEX_SNAPSHOT_FILE);
   const startOnce = async (): Promise<Measurement> => {
-    const server = await startServerProcess(ctx, 'dashcd', dataDir);
+    const server = await startServeCommand(ctx, dataDir);
     const memory = server.memory();
     await server.stop();
     return { seconds: server.startMs / 1000, rss: memory.rssMb };

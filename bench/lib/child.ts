@@ -1,5 +1,4 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** Messages a bench child sends: `ready` once, with whatever the parent needs to reach it. */
@@ -89,19 +88,6 @@ async function stopChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
   await exited;
   clearTimeout(timer);
-}
-
-export interface ProcMemory {
-  rssMb: number;
-  /** Peak resident set since the process started (Linux VmHWM). */
-  peakRssMb: number;
-}
-
-/** Reads a process's resident memory from /proc, which counts native memory the JS heap numbers miss. */
-export function readProcMemory(pid: number): ProcMemory {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string): number => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
-  return { rssMb: kb('VmRSS') / 1024, peakRssMb: kb('VmHWM') / 1024 };
 }
 
 /** The child side: report ready, then exit cleanly when the parent says stop or goes away. */

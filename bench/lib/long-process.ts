@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { DASHCD_MAIN } from './cli.js';
-import { readProcMemory, type ProcMemory } from './child.js';
+import { readTreeMemory, type ProcMemory } from './tree-memory.js';
 
 /** A dashcd process that runs until told to stop (the daemon), with its output kept for the figure to read. */
 export interface LongProcess {
@@ -32,7 +32,7 @@ export function startDashcd(args: readonly string[], options: { cwd: string; env
   return {
     child,
     output: () => text,
-    memory: () => readProcMemory(child.pid ?? -1),
+    memory: () => readTreeMemory(child.pid ?? -1),
     waitFor: (pattern, timeoutMs) =>
       new Promise((resolve, reject) => {
         const check = (): void => {

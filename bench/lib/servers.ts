@@ -1,5 +1,6 @@
 import { serverNodeOptions } from '../../src/server/server-node-options.js';
-import { forkChild, readProcMemory, type ProcMemory } from './child.js';
+import { forkChild } from './child.js';
+import { readTreeMemory, type ProcMemory } from './tree-memory.js';
 import type { FigureContext } from './figure.js';
 import type { Endpoint } from './seed.js';
 
@@ -39,7 +40,7 @@ export async function startServerProcess(ctx: FigureContext, kind: ServerKind, a
     origin: new URL(url).origin,
     pid: child.pid,
     startMs: child.readyMs,
-    memory: () => readProcMemory(child.pid),
+    memory: () => readTreeMemory(child.pid),
     settled: () => child.settled(),
     stop: () => child.stop(),
   };

@@ -15,12 +15,33 @@ function processTree(pid: number): number[] {
   return tree;
 }
 
-function rssKb(pid: number): number {
+/** One line of `/proc/<pid>/status` in kB; 0 for a process gone meanwhile. */
+function statusKb(pid: number, key: 'VmRSS' | 'VmHWM'): number {
   try {
-    return Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    return Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
   } catch {
     return 0;
   }
+}
+
+const treeKb = (pid: number, key: 'VmRSS' | 'VmHWM'): number => processTree(pid).reduce((sum, p) => sum + statusKb(p, key), 0);
+
+export interface ProcMemory {
+  /** Resident memory now, summed over the process and every process below it. */
+  rssMb: number;
+  /**
+   * Each process's own peak (Linux VmHWM), summed: an upper bound of the tree's peak, since the peaks need not
+   * coincide (a launcher's is small and early, so in practice it is the server's own).
+   */
+  peakRssMb: number;
+}
+
+/**
+ * A process's resident memory from /proc, which counts native memory the JS heap numbers miss, over its whole
+ * tree: `dashcd serve` started as a user starts it is a launcher and its child, and the figure is both.
+ */
+export function readTreeMemory(pid: number): ProcMemory {
+  return { rssMb: treeKb(pid, 'VmRSS') / 1024, peakRssMb: treeKb(pid, 'VmHWM') / 1024 };
 }
 
 /**
@@ -31,7 +52,7 @@ function rssKb(pid: number): number {
 export function sampleTreeMemory(pid: number, everyMs = 50): { stop(): { peakRssMb: number } } {
   let peakKb = 0;
   const sample = (): void => {
-    peakKb = Math.max(peakKb, processTree(pid).reduce((sum, p) => sum + rssKb(p), 0));
+    peakKb = Math.max(peakKb, treeKb(pid, 'VmRSS'));
   };
   sample();
   const timer = setInterval(sample, everyMs);

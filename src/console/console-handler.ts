@@ -5,6 +5,7 @@ import { createAccess, verdict, type AccessOptions, type Caller, type ConsoleSco
 import { dashboardPage, dashboardsPage, environmentsPage } from './dashboard-pages.js';
 import { eventFilterOf, eventsPage } from './events-page.js';
 import { h, page } from './page-shell.js';
+import { isConsolePath } from './console-path.js';
 import { dashboardRows, ROW_STATUSES } from './sync-rows.js';
 
 const HOUR = 3_600_000;
@@ -39,7 +40,7 @@ export function createConsoleHandler(source: ConsoleSource, access: AccessOption
   const now = access.now ?? Date.now;
   return (req, res) => {
     const raw = req.url ?? '/';
-    if (!/^\/ui(?:[/?#]|$)/.test(raw)) return false;
+    if (!isConsolePath(raw)) return false;
     void answer(req, raw).then(
       (a) => send(res, req, a),
       (error: unknown) => {

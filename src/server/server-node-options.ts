@@ -1,5 +1,18 @@
 import { availableParallelism } from 'node:os';
-import { defaultBodyWorkers } from './routes/dashboard-body-pool.js';
+
+// How a server process is sized (its body workers, V8's pool) lives here, apart from the pool's code: `dashcd serve`
+// reads it before it loads the server (relaunch.ts), and the pool's imports cost a launcher ~70 ms.
+
+/**
+ * One worker per core, none on a single core, at most MAX_BODY_WORKERS. The main thread mostly waits on the journal,
+ * and bodies come in bursts (one journal commit answers a batch of writers, whose next bodies then arrive together):
+ * at 32 connections on two cores, two workers cut a body's mean wait from 3.6 to 2.1 ms against one. The cap is an
+ * estimate, not a measurement: the main thread's own share of a PUT (HTTP, the journal; ~200 µs in the two-core
+ * profile) bounds a server near 5,000 PUTs/s, which four workers at ~200 µs a body already exceed.
+ */
+export const defaultBodyWorkers = (cores: number = availableParallelism()): number => (cores > 1 ? Math.min(cores, MAX_BODY_WORKERS) : 0);
+
+const MAX_BODY_WORKERS = 4;
 
 /**
  * Node options for a process whose job is serving the API: `dashcd serve` relaunches itself with them, and the bench

@@ -1,22 +1,10 @@
 import { resolve } from 'node:path';
-import type { Logger } from '../../lib/logger.js';
-import { DEFAULT_ENVIRONMENT } from '../../schema/ids.js';
-import { DataDirLockedError } from '../../server/data-dir.js';
-import { startServer, type RunningServer } from '../../server/create-server.js';
-import { defaultBodyWorkers } from '../../server/routes/dashboard-body-pool.js';
 import { SERVE_HOT_BYTES } from '../../server/store/served-bytes.js';
 import { serverNodeOptions } from '../../server/server-node-options.js';
-import type { EventStore } from '../../server/feed/event-store.js';
-import { startEventSimulator } from '../../server/feed/simulator.js';
-import { eventsServerOptions } from '../../server/routes/events.js';
 import { booleanFlag, defineCommand, stringFlag } from '../command.js';
 import { dataFlag } from '../common-flags.js';
 import { intFlag } from '../int-flag.js';
-import { CliError, ExitCode, UsageError } from '../exit-codes.js';
-import { createConsoleHandler } from '../../console/console-handler.js';
-import { consoleTokens } from '../../console/console-tokens.js';
-import { serveConsoleSource } from '../serve-console.js';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { UsageError } from '../exit-codes.js';
 
 const SERVE_CACHE_MB = SERVE_HOT_BYTES / (1024 * 1024);
 
@@ -54,53 +42,16 @@ export const serveCommand = defineCommand({
     const port = parsePort(stringFlag(flags, 'port') ?? '8080');
     const dataDir = resolve(io.cwd, stringFlag(flags, 'data') ?? '.dashcd');
     const hotBytes = intFlag(flags, 'cache-mb', SERVE_CACHE_MB) * 1024 * 1024;
+    // Decided before the server's modules load: a launcher only starts its child and waits.
     const relaunched = io.relaunch?.(serverNodeOptions());
     if (relaunched) return relaunched;
-    // The console reads the server it is mounted on: bound once the server exists (nothing is served before).
-    let consoleHandler: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined;
-    const server = await start({ dataDir, host, port, log: io.log, hotBytes }, (req, res) => consoleHandler?.(req, res) ?? false);
-    consoleHandler = createConsoleHandler(serveConsoleSource(server, io.log), { host, tokens: consoleTokens(server.environments) });
-    const simulator = booleanFlag(flags, 'simulate-events') ? simulate(server, io.log, io.signal) : undefined;
-    io.stdout.write(`dashcd serving ${server.envUrl()} (base ${server.url}, data dir ${dataDir}; console ${server.url}/ui); Ctrl-C stops it\n`);
-    await aborted(io.signal);
-    io.log.info({ reason: String(io.signal.reason) }, 'shutting down');
-    await simulator?.stop();
-    await server.close();
-    return ExitCode.Success;
+    const { runServe } = await import('../serve-server.js');
+    return runServe({ dataDir, host, port, hotBytes, simulateEvents: booleanFlag(flags, 'simulate-events') }, io);
   },
 });
-
-async function start(
-  { dataDir, host, port, log, hotBytes }: { dataDir: string; host: string; port: number; log: Logger; hotBytes: number },
-  extraHandler: (req: IncomingMessage, res: ServerResponse) => boolean,
-): Promise<RunningServer<EventStore>> {
-  try {
-    return await startServer({ dataDir, host, port, log, extraHandler, hotBytes, bodyWorkers: defaultBodyWorkers(), ...eventsServerOptions({ log }) });
-  } catch (error) {
-    // Exit 4, as every other command that finds its data dir owned by another dashcd.
-    if (error instanceof DataDirLockedError) throw new CliError(error.message, ExitCode.TargetUnavailable, { cause: error });
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
-      throw new CliError(`cannot listen on ${host}:${port} (${code}) — choose another --host/--port`, ExitCode.Unexpected, { cause: error });
-    }
-    throw error;
-  }
-}
-
-function simulate(server: RunningServer<EventStore>, log: Logger, signal: AbortSignal): { stop(): Promise<void> } | undefined {
-  const store = server.environments.get(DEFAULT_ENVIRONMENT)?.events;
-  if (!store) return undefined;
-  log.info({ env: DEFAULT_ENVIRONMENT }, 'simulating events');
-  return startEventSimulator({ store, log: log.child({ component: 'simulator' }), signal });
-}
 
 function parsePort(raw: string): number {
   const port = Number(raw);
   if (!/^\d+$/.test(raw) || port > 65_535) throw new UsageError(`--port must be a number from 0 to 65535, not '${raw}'`);
   return port;
-}
-
-function aborted(signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }

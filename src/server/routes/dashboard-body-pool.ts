@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../../lib/module-worker.js';
 import type { Logger } from '../../lib/logger.js';
@@ -20,7 +19,7 @@ export interface DashboardBodyPool {
 
 export interface BodyPoolOptions {
   /**
-   * Worker threads at most, started as concurrent bodies need them (`serve` asks for defaultBodyWorkers()); 0, the
+   * Worker threads at most, started as concurrent bodies need them (`serve` asks for defaultBodyWorkers(), server-node-options.ts); 0, the
    * default, prepares every body on the calling thread.
    */
   readonly workers?: number;
@@ -30,17 +29,6 @@ export interface BodyPoolOptions {
   /** Starts one worker: the real entry by default; a test passes one that fails. */
   readonly startWorker?: () => Worker;
 }
-
-/**
- * One worker per core, none on a single core, at most MAX_BODY_WORKERS. The main thread mostly waits on the journal,
- * and bodies come in bursts (one journal commit answers a batch of writers, whose next bodies then arrive together):
- * at 32 connections on two cores, two workers cut a body's mean wait from 3.6 to 2.1 ms against one. The cap is an
- * estimate, not a measurement: the main thread's own share of a PUT (HTTP, the journal; ~200 µs in the two-core
- * profile) bounds a server near 5,000 PUTs/s, which four workers at ~200 µs a body already exceed.
- */
-export const defaultBodyWorkers = (cores: number = availableParallelism()): number => (cores > 1 ? Math.min(cores, MAX_BODY_WORKERS) : 0);
-
-const MAX_BODY_WORKERS = 4;
 
 /**
  * Below this a body is prepared where it arrived: posting it and its answer costs some 30 µs, about what preparing a

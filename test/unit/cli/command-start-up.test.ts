@@ -40,3 +40,17 @@ describe('what validate loads at start-up', () => {
     expect(loaded.has('package:zod')).toBe(true);
   });
 });
+
+describe('what serve loads before it relaunches', () => {
+  // `dashcd serve` started by a user relaunches itself with the server's Node options (relaunch.ts): everything the
+  // launcher loaded first was paid twice (the server, its body pool and the console: most of the launcher's time).
+  const loaded = staticClosure('cli/commands/serve.ts');
+
+  it('does not load the server, its body pool or the console', () => {
+    expect([...loaded].filter((m) => m === 'server/create-server.ts' || m === 'server/routes/dashboard-body-pool.ts' || m.startsWith('console/'))).toEqual([]);
+  });
+
+  it('loads the Node options it relaunches with (the walk follows imports)', () => {
+    expect(loaded.has('server/server-node-options.ts')).toBe(true);
+  });
+});

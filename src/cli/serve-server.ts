@@ -1,0 +1,91 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { CommandIo } from './command.js';
+import type { Logger } from '../lib/logger.js';
+import { DEFAULT_ENVIRONMENT } from '../schema/ids.js';
+import { DataDirLockedError } from '../server/data-dir.js';
+import { startServer, type RunningServer } from '../server/create-server.js';
+import { defaultBodyWorkers } from '../server/server-node-options.js';
+import type { EventStore } from '../server/feed/event-store.js';
+import { startEventSimulator } from '../server/feed/simulator.js';
+import { eventsServerOptions } from '../server/routes/events.js';
+import { CliError, ExitCode } from './exit-codes.js';
+import { isConsolePath } from '../console/console-path.js';
+
+export interface ServeOptions {
+  readonly dataDir: string;
+  readonly host: string;
+  readonly port: number;
+  readonly hotBytes: number;
+  readonly simulateEvents: boolean;
+}
+
+/**
+ * What `dashcd serve` does once it runs in the process that serves: kept out of the command's module so that a
+ * launcher (see relaunch.ts) starts its child without loading the server first (that load was most of its second).
+ */
+export async function runServe(options: ServeOptions, io: CommandIo): Promise<number> {
+  let consoleHandler: Handler | undefined;
+  let consoleLoaded: Promise<Handler> | undefined;
+  // The console is loaded once the server answers (its modules were a sixth of start-up): a console request that
+  // comes sooner waits for it, every other request is the API's at once.
+  const server = await start(options, io.log, (req, res) => {
+    if (consoleHandler) return consoleHandler(req, res);
+    if (!consoleLoaded || !isConsolePath(req.url ?? '/')) return false;
+    consoleLoaded.then(
+      (handle) => handle(req, res),
+      () => res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' }).end('the console could not be loaded\n'),
+    );
+    return true;
+  });
+  consoleLoaded = loadConsole(server, options.host, io.log);
+  consoleLoaded.then((handle) => (consoleHandler = handle), (error: unknown) => io.log.error({ err: error }, 'the console could not be loaded'));
+  const simulator = options.simulateEvents ? simulate(server, io.log, io.signal) : undefined;
+  io.stdout.write(`dashcd serving ${server.envUrl()} (base ${server.url}, data dir ${options.dataDir}; console ${server.url}/ui); Ctrl-C stops it\n`);
+  await aborted(io.signal);
+  io.log.info({ reason: String(io.signal.reason) }, 'shutting down');
+  await simulator?.stop();
+  await server.close();
+  return ExitCode.Success;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+/** The console reads the server it is mounted on, so it is made once the server exists. */
+async function loadConsole(server: RunningServer<EventStore>, host: string, log: Logger): Promise<Handler> {
+  const [{ createConsoleHandler }, { consoleTokens }, { serveConsoleSource }] = await Promise.all([
+    import('../console/console-handler.js'),
+    import('../console/console-tokens.js'),
+    import('./serve-console.js'),
+  ]);
+  return createConsoleHandler(serveConsoleSource(server, log), { host, tokens: consoleTokens(server.environments) });
+}
+
+async function start(
+  { dataDir, host, port, hotBytes }: ServeOptions,
+  log: Logger,
+  extraHandler: Handler,
+): Promise<RunningServer<EventStore>> {
+  try {
+    return await startServer({ dataDir, host, port, log, extraHandler, hotBytes, bodyWorkers: defaultBodyWorkers(), ...eventsServerOptions({ log }) });
+  } catch (error) {
+    // Exit 4, as every other command that finds its data dir owned by another dashcd.
+    if (error instanceof DataDirLockedError) throw new CliError(error.message, ExitCode.TargetUnavailable, { cause: error });
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+      throw new CliError(`cannot listen on ${host}:${port} (${code}) — choose another --host/--port`, ExitCode.Unexpected, { cause: error });
+    }
+    throw error;
+  }
+}
+
+function simulate(server: RunningServer<EventStore>, log: Logger, signal: AbortSignal): { stop(): Promise<void> } | undefined {
+  const store = server.environments.get(DEFAULT_ENVIRONMENT)?.events;
+  if (!store) return undefined;
+  log.info({ env: DEFAULT_ENVIRONMENT }, 'simulating events');
+  return startEventSimulator({ store, log: log.child({ component: 'simulator' }), signal });
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
