@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { comparedForm, fileComparedForm } from '../../../src/documents/compared-form.js';
+import { comparedForm, fileComparedForm, sameDocumentContent } from '../../../src/documents/compared-form.js';
 import { diffJson, jsonEqual } from '../../../src/plan/diff.js';
 import { CORPUS_DOCUMENT_DASHBOARDS_DIR, CORPUS_NOTEBOOKS_DIR } from '../../helpers/corpus.js';
 
@@ -108,5 +108,33 @@ describe('the compared form of documents', () => {
     const form = comparedForm(META, content, []) as Plain;
     expect(Object.hasOwn(form, '__proto__')).toBe(true);
     expect(Object.getPrototypeOf(form)).toBe(Object.prototype);
+  });
+});
+
+describe('a document exactly as apply wrote it', () => {
+  const live = (content: Plain, block: Plain = {}): Plain => ({ document: { kind: 'dashboard', name: 'Checkout', isPrivate: false, version: 7, ...block }, ...content });
+  const written = (content: Plain, block: Plain = {}): Plain => ({ document: { kind: 'dashboard', name: 'Checkout', ...block }, ...content });
+  const [, dashboard] = corpus(CORPUS_DOCUMENT_DASHBOARDS_DIR)[0] ?? ['', {}];
+
+  it('is unchanged without either form: same metadata (defaults, the version aside), same content in any key order, dashcd: aside', () => {
+    expect(sameDocumentContent(live(dashboard), written(reversedKeys(dashboard) as Plain, { description: '' }))).toBe(true);
+    expect(sameDocumentContent(live(dashboard, { description: 'd' }), { ...written(dashboard, { description: 'd', isPrivate: false }), dashcd: { environments: {} } })).toBe(true);
+  });
+
+  it('leaves to the forms anything else: a value, a member, the name, visibility or description', () => {
+    const moved = { ...dashboard, layouts: { ...(dashboard.layouts as Plain), '0': { x: 1, y: 0, w: 8, h: 4 } } };
+    expect(sameDocumentContent(live(dashboard), written(moved))).toBe(false);
+    expect(sameDocumentContent(live(dashboard), written({ ...dashboard, extra: null }))).toBe(false);
+    expect(sameDocumentContent(live(dashboard), written(dashboard, { name: 'Other' }))).toBe(false);
+    expect(sameDocumentContent(live(dashboard), written(dashboard, { isPrivate: true }))).toBe(false);
+    expect(sameDocumentContent(live(dashboard, { description: 'a' }), written(dashboard, { description: 'b' }))).toBe(false);
+  });
+
+  it.each([...corpus(CORPUS_DOCUMENT_DASHBOARDS_DIR), ...corpus(CORPUS_NOTEBOOKS_DIR)])('%s: same content means equal compared forms', (_, content) => {
+    const kind = Array.isArray(content.sections) ? 'notebook' : 'dashboard';
+    const a = live(content, { kind });
+    const b = written(reversedKeys(content) as Plain, { kind });
+    expect(sameDocumentContent(a, b)).toBe(true);
+    expect(diffJson(fileComparedForm(a, ['/layouts']), fileComparedForm(b, ['/layouts'])).patch).toEqual([]);
   });
 });
