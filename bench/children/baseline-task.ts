@@ -1,4 +1,5 @@
 import { fetchAllPages } from '../baselines/fetch-pages.js';
+import { naiveDocumentPlan, sequentialDocumentCreates } from '../baselines/naive-documents.js';
 import { naivePlan, parseEachFile, sequentialPuts, type Endpoint } from '../baselines/naive-reconcile.js';
 
 /**
@@ -20,6 +21,8 @@ const TASKS: Record<string, (a: TaskArgs) => Promise<Record<string, number>>> = 
   'yaml-parse-each': (a) => parseEachFile(need(a.dir, 'dir')),
   'naive-plan': (a) => naivePlan(need(a.dir, 'dir'), need(a.endpoint, 'endpoint')),
   'sequential-put': (a) => sequentialPuts(need(a.dir, 'dir'), need(a.endpoint, 'endpoint')),
+  'naive-document-plan': (a) => naiveDocumentPlan(need(a.dir, 'dir'), need(a.endpoint, 'endpoint')),
+  'sequential-document-create': (a) => sequentialDocumentCreates(need(a.dir, 'dir'), need(a.endpoint, 'endpoint')),
   'fetch-pages': (a) => fetchAllPages(need(a.endpoint, 'endpoint'), need(a.query, 'query')),
 };
 

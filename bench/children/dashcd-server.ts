@@ -16,6 +16,10 @@ export async function serveDashcd(dataDir: string): Promise<ServedBaseline & { t
   const local = server.environments.get(DEFAULT_ENVIRONMENT);
   if (!local) throw new Error('the default environment did not open');
   const token = local.tokens.addEphemeral(['ReadConfig', 'WriteConfig', 'DataExport'], 'bench');
-  // The journal acknowledges a PUT before its dashboard file is written; a data-dir snapshot must wait for the files.
-  return { url: server.envUrl(DEFAULT_ENVIRONMENT), token, close: () => server.close(), settled: () => local.dashboards.flushed() };
+  // The journals acknowledge a PUT or a document write before its file is written; a data-dir snapshot must wait for the files.
+  const settled = async (): Promise<void> => {
+    await local.dashboards.flushed();
+    await server.documentsFlushed();
+  };
+  return { url: server.envUrl(DEFAULT_ENVIRONMENT), token, close: () => server.close(), settled };
 }

@@ -19,10 +19,10 @@ const TILE_MIX: readonly TileMaker[] = [
   tiles.sloTile, tiles.problemsTile, tiles.userSessionQueryTile, tiles.httpMonitorTile,
 ];
 
-const TEAMS = ['payments', 'search', 'platform', 'identity', 'mobile', 'data', 'sre', 'growth'];
+export const TEAMS = ['payments', 'search', 'platform', 'identity', 'mobile', 'data', 'sre', 'growth'];
 const GRID = 38;
 
-function shuffled<T>(rng: Rng, items: readonly T[]): T[] {
+export function shuffled<T>(rng: Rng, items: readonly T[]): T[] {
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
     const j = rng.int(0, i);

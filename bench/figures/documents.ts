@@ -2,13 +2,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { encodeMultipart, multipartContentType } from '../../src/lib/multipart-write.js';
-import { DEFAULT_ENVIRONMENT } from '../../src/schema/ids.js';
-import { PlatformScope } from '../../src/schema/scopes.js';
-import { createCredential } from '../../src/server/auth/platform-credentials.js';
-import { dataDirLayout } from '../../src/server/data-dir.js';
-import { platformCredentialsFile } from '../../src/server/documents/document-api.js';
 import { generateDashboard } from '../data/dashboards.js';
 import { ratio, type Figure, type FigureContext, type FigureOutcome } from '../lib/figure.js';
+import { platformToken } from '../lib/platform-token.js';
 import { metric, repeatTasks } from '../lib/repeat.js';
 import { eachConcurrently, endpointParts, fetchPaths, type Endpoint } from '../lib/seed.js';
 import { withServer, type ServerKind, type ServerUnderTest } from '../lib/servers.js';
@@ -48,11 +44,7 @@ function createBody(seed: number, index: number, id?: string): string {
 /** The dashcd server with a platform token made as `dashcd token create` makes one (it reads the file at once). */
 async function withDocumentServer<T>(ctx: FigureContext, body: (server: ServerUnderTest, token: string) => Promise<T>): Promise<T> {
   const dataDir = join(ctx.workDir, 'data');
-  return withServer(ctx, 'dashcd', dataDir, async (server) => {
-    const file = platformCredentialsFile(dataDirLayout(dataDir), DEFAULT_ENVIRONMENT);
-    const { secret } = await createCredential(file, { kind: 'platform-token', name: 'bench', scopes: [...PlatformScope.options] });
-    return body(server, secret);
-  });
+  return withServer(ctx, 'dashcd', dataDir, async (server) => body(server, await platformToken(server)));
 }
 
 /** Stores documents 0…count-1 under stable ids (setup, not measured); returns their ids. */

@@ -6,9 +6,9 @@ import { eventsGrowthFigure } from './events-growth.js';
 import { eventsPageFigure } from './events-page.js';
 import { eventsPullFigure } from './events-pull.js';
 import { daemonLiveFigure, daemonRssFigure, daemonScaleFigure } from './daemon.js';
-import { applyFigure } from './apply.js';
-import { planFigure, planGrowthFigure } from './plan.js';
-import { validateFigure } from './validate.js';
+import { applyFigure, documentsApplyFigure } from './apply.js';
+import { documentsPlanFigure, planFigure, planGrowthFigure } from './plan.js';
+import { documentsValidateFigure, validateFigure } from './validate.js';
 
 /**
  * Every figure of the issue, in table order. `npm run bench -- <name>` runs one. A figure whose component has not
@@ -23,6 +23,9 @@ export const FIGURES: readonly Figure[] = [
   validateFigure,
   planFigure,
   applyFigure,
+  documentsValidateFigure,
+  documentsPlanFigure,
+  documentsApplyFigure,
   eventsPageFigure,
   eventsPullFigure,
   daemonLiveFigure,

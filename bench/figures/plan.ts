@@ -1,42 +1,45 @@
 import { requireComponent, runBaselineTask } from '../lib/cli.js';
 import { curveFrom, type CurvePoint, type Figure, type FigureContext, type FigureOutcome } from '../lib/figure.js';
+import { boundedGoal, boundsText, type Bounds } from '../lib/goal.js';
 import { metric, repeatTasks } from '../lib/repeat.js';
 import { summarize } from '../lib/stats.js';
-import { changedFiles, dashboardSet, snapshotFiles } from './dashboard-set.js';
+import { changedFiles, snapshotFiles } from './dashboard-set.js';
 import { applyAll, freshServer, noOpPlan } from './reconcile-runs.js';
+import { classicDashboards, platformDashboards, type ReconcileSet } from './reconcile-sets.js';
 
 /** Curve points are medians of fewer runs than the headline figures: a 20,000-dashboard plan is long. */
 const CURVE_RUNS = 3;
 const MAX_SECONDS_AT_SCALE = 4;
 
-const MAX_SECONDS = 1.5;
-const PLAN_MODULES = ['desired/load-desired.js', 'plan/build-plan.js', 'client/api-client.js'];
+const PLAN_MODULES = ['desired/load-desired.js', 'plan/build-plan.js'];
 
-async function measurePlan(ctx: FigureContext): Promise<FigureOutcome> {
-  await requireComponent(['plan'], PLAN_MODULES);
+async function measurePlan(ctx: FigureContext, set: ReconcileSet, bounds: Bounds): Promise<FigureOutcome> {
+  await requireComponent(['plan'], [...PLAN_MODULES, ...set.modules]);
   await requireComponent(['apply']);
   const count = ctx.sizes.dashboards;
-  const dir = await dashboardSet(ctx, count);
+  const dir = await set.files(ctx, count);
   const server = await freshServer(ctx);
   try {
-    ctx.progress(`applying ${count} dashboards (setup)`);
-    await applyAll(ctx, server, dir, count, false);
+    const target = await set.target(server);
+    ctx.progress(`applying ${count} ${set.noun} (setup)`);
+    await applyAll(ctx, target, dir, count, false);
     // Snapshots only of settled files: the setup apply's writes are still being materialised behind the journal.
     await server.settled();
     const before = await snapshotFiles(server.arg);
     const samples = await repeatTasks(ctx, {
-      dashcd: async () => ({ seconds: (await noOpPlan(ctx, server, dir, count)).wallMs / 1000 }),
-      naive: async () => ({ seconds: (await runBaselineTask('naive-plan', { dir, endpoint: server.endpoint }, { cwd: ctx.workDir })).wallMs / 1000 }),
+      dashcd: async () => ({ seconds: (await noOpPlan(ctx, target, dir, count)).wallMs / 1000 }),
+      naive: async () => ({ seconds: (await runBaselineTask(set.plan.task, { dir, endpoint: target.endpoint }, { cwd: ctx.workDir })).wallMs / 1000 }),
     });
     await server.settled();
     const written = changedFiles(before, await snapshotFiles(server.arg));
     const seconds = metric(samples.dashcd, 'seconds');
+    const naive = metric(samples.naive, 'seconds');
     return {
       rows: [
-        { label: `no-op dashcd plan over ${count.toLocaleString('en-US')} dashboards, wall time`, unit: 's', better: 'lower', value: seconds, baseline: { label: 'naive: per file parseDocument, sequential GET, diff (own process)', value: metric(samples.naive, 'seconds') }, goal: { text: `≤ ${MAX_SECONDS} s`, met: seconds.median <= MAX_SECONDS, limit: MAX_SECONDS } },
+        { label: `no-op dashcd plan over ${count.toLocaleString('en-US')} ${set.noun}, wall time`, unit: 's', better: 'lower', value: seconds, baseline: { label: set.plan.label, value: naive }, goal: boundedGoal('lower', 's', bounds, seconds, naive) },
         { label: 'files written in the data dir during all the no-op plans', unit: 'files', better: 'lower', value: summarize([written.length]), goal: { text: '0 writes', met: written.length === 0 } },
       ],
-      details: { dashboards: count, written: written.slice(0, 10), measuredAs: 'spawn to exit of `dashcd plan --output json --detailed-exitcode` against a dashcd server process' },
+      details: { files: count, written: written.slice(0, 10), measuredAs: 'spawn to exit of `dashcd plan --output json --detailed-exitcode` against a dashcd server process' },
     };
   } finally {
     await server.stop();
@@ -44,15 +47,16 @@ async function measurePlan(ctx: FigureContext): Promise<FigureOutcome> {
 }
 
 async function planAtSize(ctx: FigureContext, count: number): Promise<CurvePoint> {
-  const dir = await dashboardSet(ctx, count);
+  const dir = await classicDashboards.files(ctx, count);
   const server = await freshServer(ctx);
   try {
+    const target = await classicDashboards.target(server);
     ctx.progress(`applying ${count} dashboards (setup)`);
-    await applyAll(ctx, server, dir, count, false);
+    await applyAll(ctx, target, dir, count, false);
     // As for the 1,000-dashboard figure: the plans meet a settled server, not one still writing the setup's files
     // behind its journal (at 10,000 that took the first plans' CPU, and their time, for seconds).
     await server.settled();
-    const samples = await repeatTasks({ ...ctx, runs: Math.min(ctx.runs, CURVE_RUNS) }, { [`plan-${count}`]: async () => ({ seconds: (await noOpPlan(ctx, server, dir, count)).wallMs / 1000 }) });
+    const samples = await repeatTasks({ ...ctx, runs: Math.min(ctx.runs, CURVE_RUNS) }, { [`plan-${count}`]: async () => ({ seconds: (await noOpPlan(ctx, target, dir, count)).wallMs / 1000 }) });
     const seconds = metric(samples[`plan-${count}`] ?? {}, 'seconds').median;
     return { size: count, value: seconds, unit: 's', perItem: (seconds * 1000) / count, perItemUnit: 'ms/dashboard' };
   } finally {
@@ -61,7 +65,7 @@ async function planAtSize(ctx: FigureContext, count: number): Promise<CurvePoint
 }
 
 async function measurePlanGrowth(ctx: FigureContext): Promise<FigureOutcome> {
-  await requireComponent(['plan'], PLAN_MODULES);
+  await requireComponent(['plan'], [...PLAN_MODULES, ...classicDashboards.modules]);
   await requireComponent(['apply']);
   const points: CurvePoint[] = [];
   for (const count of ctx.sizes.planCurve) points.push(await planAtSize(ctx, count));
@@ -90,7 +94,12 @@ async function measurePlanGrowth(ctx: FigureContext): Promise<FigureOutcome> {
   };
 }
 
-export const planFigure: Figure = { name: 'plan', title: 'no-op plan over 1,000 dashboards', goal: '≤ 1.5 s and 0 writes', run: measurePlan };
+function planFigureOf(name: string, set: ReconcileSet, bounds: Bounds): Figure {
+  return { name, title: `no-op plan over 1,000 ${set.noun}`, goal: `${boundsText('lower', 's', bounds, 'a naive sequential plan')}; 0 writes`, run: (ctx) => measurePlan(ctx, set, bounds) };
+}
+
+export const planFigure = planFigureOf('plan', classicDashboards, { limit: 1.5, ratio: 0.15 });
+export const documentsPlanFigure = planFigureOf('documents-plan', platformDashboards, { ratio: 0.15 });
 
 export const planGrowthFigure: Figure = {
   name: 'plan-growth',

@@ -10,6 +10,11 @@ export interface Goal {
    * which a busy machine moves less than the absolute figures.
    */
   limit?: number;
+  /**
+   * A bound on figure / baseline (a ceiling when lower is better, a floor when higher is): where a machine's speed
+   * cancels out, the goal itself is a ratio, shown beside the absolute bound and always part of `met`.
+   */
+  ratio?: number;
 }
 
 /** One line of the table: a measured value, optionally beside a baseline from the same run and a goal. */

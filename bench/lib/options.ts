@@ -50,6 +50,7 @@ export const USAGE = `usage: npm run bench -- [figure ...] [--smoke] [--out FILE
   --out       results file (default bench/results/latest.json; a .md table is written beside it)
   --runs      measured runs per figure (default 5; 3 fits an 18-minute quiet window, with a wider min–max)
   --duration  length of each load run in ms (default 3000)
+  --dashboards  dashboards (and documents) the get, put, documents, validate, plan, apply and daemon figures hold (default 1000): a smaller set for a quick look
   --events    events behind the events figures (default 1000000): a smaller set for a quick look
   --plan-curve  dashboard counts of the plan-growth curve (default 100,1000,10000,20000; drop 20000 to save ~4 minutes)
   --cpu-prof  profile the measured processes; .cpuprofile files go to bench/results/
@@ -81,6 +82,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       duration: { type: 'string' },
       'plan-curve': { type: 'string' },
       events: { type: 'string' },
+      dashboards: { type: 'string' },
       'cpu-prof': { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
       list: { type: 'boolean', default: false },
@@ -99,6 +101,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       ...(smoke ? SMOKE_SIZES : FULL_SIZES),
       ...(values['plan-curve'] === undefined ? {} : { planCurve: sizeList(values['plan-curve'], 'plan-curve', []) }),
       ...(values.events === undefined ? {} : { events: positiveInt(values.events, 'events', 0) }),
+      ...(values.dashboards === undefined ? {} : { dashboards: positiveInt(values.dashboards, 'dashboards', 0) }),
     },
     cpuProf: values['cpu-prof'] ?? false,
     keep: values.keep ?? false,

@@ -1,5 +1,6 @@
 import type { Curve, Row } from './figure.js';
 import { ratio } from './figure.js';
+import { boundsText, within } from './goal.js';
 import { describeMachine, type MachineInfo } from './machine.js';
 import type { Sample } from './stats.js';
 
@@ -49,23 +50,30 @@ function formatSample(sample: Sample, unit: string): string {
 function rowCells(row: Row): string[] {
   const baseline = row.baseline ? `${formatSample(row.baseline.value, row.unit)} — ${row.baseline.label}` : '—';
   const r = row.baseline ? `${formatNumber(ratio(row.value, row.baseline.value))}×` : '—';
-  const limit = row.goal?.limit;
-  const goal = row.goal ? `${row.goal.text}${limit !== undefined && row.baseline ? ` (${formatNumber(limit / row.baseline.value.median)}× baseline)` : ''}` : '—';
   const label = row.note ? `${row.label} (${row.note})` : row.label;
-  return [label, formatSample(row.value, row.unit), baseline, r, goal, metCell(row)];
+  return [label, formatSample(row.value, row.unit), baseline, r, goalCell(row), metCell(row)];
+}
+
+/** The goal as stated, an absolute bound restated as a ratio to this run's baseline, then any ratio bound. */
+function goalCell({ goal, baseline, better }: Row): string {
+  if (!goal) return '—';
+  const restated = goal.limit !== undefined && baseline ? ` (${formatNumber(goal.limit / baseline.value.median)}× baseline)` : '';
+  const ratioBound = goal.ratio === undefined ? '' : boundsText(better, '', { ratio: goal.ratio });
+  return [goal.text && `${goal.text}${restated}`, ratioBound].filter(Boolean).join('; ');
 }
 
 /**
  * "yes" or "**no**"; a missed absolute bound that the row's baseline misses too in the same runs is said to be so:
  * there the machine's own limit is what the table shows beside the figure.
  */
-function metCell({ goal, baseline, better }: Row): string {
+function metCell({ goal, baseline, better, value }: Row): string {
   if (!goal) return '—';
   if (goal.met) return 'yes';
+  // A missed ratio is this code's own, whatever the machine did.
+  if (goal.ratio !== undefined && baseline && !within(better, ratio(value, baseline.value), goal.ratio)) return '**no**';
   const bound = goal.limit;
   if (bound === undefined || !baseline) return '**no**';
-  const baselineMisses = better === 'lower' ? baseline.value.median > bound : baseline.value.median < bound;
-  return baselineMisses ? '**no**, nor the baseline' : '**no**';
+  return !within(better, baseline.value.median, bound) ? '**no**, nor the baseline' : '**no**';
 }
 
 function figureLines(figure: FigureResult): string[][] {

@@ -75,6 +75,8 @@ export interface RunningServer<E extends EnvironmentService = EnvironmentService
   envUrl(env?: EnvironmentId): string;
   /** A platform token of an open environment for the Document service, in memory until this process stops. */
   addPlatformToken(env: EnvironmentId, scopes: readonly PlatformScope[], subject: string): Promise<string>;
+  /** Resolves once every acknowledged document write is in its record file. */
+  documentsFlushed(): Promise<void>;
   /** Stops accepting, lets in-flight requests and writes finish, closes the stores, releases the data dir. */
   close(): Promise<void>;
 }
@@ -284,6 +286,7 @@ async function running<E extends EnvironmentService>(
     environments,
     envUrl: (env = DEFAULT_ENVIRONMENT) => `${url}/e/${env}`,
     addPlatformToken: (env, scopes, subject) => documents.addEphemeralToken(env, scopes, subject),
+    documentsFlushed: () => documents.flushed(),
     close: () => (closing ??= close()),
   };
 }

@@ -33,6 +33,8 @@ export interface DocumentApi {
   listener(req: IncomingMessage, res: ServerResponse): void;
   /** An in-memory platform token of the environment (see PlatformCredentials.addEphemeral); its store opens if not yet. */
   addEphemeralToken(env: EnvironmentId, scopes: readonly PlatformScope[], subject: string): Promise<string>;
+  /** Resolves once every acknowledged write of every open environment is in its record file (the bench's data-dir snapshots). */
+  flushed(): Promise<void>;
   /** Lets writes in flight finish and closes every environment's document store. */
   close(): Promise<void>;
 }
@@ -117,6 +119,10 @@ export function createDocumentApi(deps: DocumentApiDeps): DocumentApi {
     handles: (url) => HANDLED.test(url),
     listener,
     addEphemeralToken: async (env, scopes, subject) => (await environment(env)).documents.credentials.addEphemeral(scopes, subject),
+    async flushed() {
+      const all = await Promise.allSettled(opened.values());
+      await Promise.all(all.map((result) => (result.status === 'fulfilled' ? result.value.store.flushed() : undefined)));
+    },
     async close() {
       closed = true;
       const all = await Promise.allSettled(opened.values());

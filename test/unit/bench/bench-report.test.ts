@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Row } from '../../../bench/lib/figure.js';
+import { boundedGoal } from '../../../bench/lib/goal.js';
 import { renderReport, type BenchResults } from '../../../bench/lib/report.js';
 import { summarize } from '../../../bench/lib/stats.js';
 
@@ -16,8 +17,18 @@ const boundRow = (better: Row['better'], bound: number) => (label: string, value
 });
 const latencyRow = boundRow('lower', 5);
 
-/** The Met column of each row, by label. */
-function metColumn(rows: Row[]): Record<string, string> {
+/** A wall-time row whose goal is an absolute bound and a ratio to its baseline, as the CLI figures state theirs. */
+const wallRow = (label: string, value: number, baseline: number, bounds: { limit?: number; ratio?: number }): Row => ({
+  label,
+  unit: 's',
+  better: 'lower',
+  value: summarize([value]),
+  baseline: { label: 'yaml', value: summarize([baseline]) },
+  goal: boundedGoal('lower', 's', bounds, summarize([value]), summarize([baseline])),
+});
+
+/** A column of each row, by label (the last column by default: Met). */
+function metColumn(rows: Row[], column = -1): Record<string, string> {
   const results: BenchResults = {
     schemaVersion: 1,
     takenAt: '2026-11-27T00:00:00.000Z',
@@ -27,7 +38,7 @@ function metColumn(rows: Row[]): Record<string, string> {
     figures: [{ name: 'f', title: 'f', goal: 'g', status: 'measured', takenAt: '2026-11-27T00:00:00.000Z', rows }],
   };
   const lines = renderReport(results).split('\n').filter((line) => line.startsWith('| row '));
-  return Object.fromEntries(lines.map((line) => [line.split(' | ')[0]?.slice(2) ?? '', line.split(' | ').at(-1)?.replace(/ \|$/, '') ?? '']));
+  return Object.fromEntries(lines.map((line) => [line.split(' | ')[0]?.slice(2) ?? '', line.split(' | ').at(column)?.replace(/ \|$/, '') ?? '']));
 }
 
 describe('the bench report', () => {
@@ -42,5 +53,29 @@ describe('the bench report', () => {
   it('reads "higher is better" bounds the other way', () => {
     const rate = boundRow('higher', 100);
     expect(metColumn([rate('row slow alone', 90, 120), rate('row slow both', 90, 95)])).toEqual({ 'row slow alone': '**no**', 'row slow both': '**no**, nor the baseline' });
+  });
+
+  it('states a ratio goal beside the absolute one, and holds a figure to both', () => {
+    const rows = [
+      wallRow('row both met', 0.9, 10, { limit: 1, ratio: 0.15 }),
+      wallRow('row ratio missed', 0.9, 5, { limit: 1, ratio: 0.15 }),
+      wallRow('row ratio missed, bound missed by both', 2, 0.5, { limit: 1, ratio: 0.15 }),
+      wallRow('row absolute missed by both, ratio met', 1.2, 10, { limit: 1, ratio: 0.15 }),
+      wallRow('row ratio only', 2, 10, { ratio: 0.15 }),
+    ];
+    expect(metColumn(rows, -2)).toEqual({
+      'row both met': '≤ 1 s (0.10× baseline); ≤ 0.15× baseline',
+      'row ratio missed': '≤ 1 s (0.20× baseline); ≤ 0.15× baseline',
+      'row ratio missed, bound missed by both': '≤ 1 s (2× baseline); ≤ 0.15× baseline',
+      'row absolute missed by both, ratio met': '≤ 1 s (0.10× baseline); ≤ 0.15× baseline',
+      'row ratio only': '≤ 0.15× baseline',
+    });
+    expect(metColumn(rows)).toEqual({
+      'row both met': 'yes',
+      'row ratio missed': '**no**',
+      'row ratio missed, bound missed by both': '**no**',
+      'row absolute missed by both, ratio met': '**no**, nor the baseline',
+      'row ratio only': '**no**',
+    });
   });
 });
