@@ -35,6 +35,9 @@ describe('checkSource: each file to its kind’s checks', () => {
   it('locates a document’s problems and keeps its unknown keys as warnings', () => {
     const broken = checkSource('document: { kind: notebook, name: Triage }\nversion: 7\nsections: []\n');
     expect(broken).toMatchObject({ ok: false, problems: [{ line: 2, col: 10, path: 'version' }] });
+    const both = checkSource('document: { kind: notebook, name: Triage, descriptoin: x }\nversion: 7\nsections: []\n');
+    expect(both).toMatchObject({ ok: false, problems: [{ path: 'version' }], warnings: [{ path: 'document.descriptoin' }] });
+    expect(checkSource('document: { kind: notebook, name: Triage }\nversion: 7\nsections: []\n')).not.toHaveProperty('warnings');
     const typo = checkSource('document: { kind: notebook, name: Triage, descriptoin: x }\nversion: "7"\nsections: []\n');
     expect(typo).toMatchObject({ ok: true, kind: 'document', warnings: [{ line: 1, path: 'document.descriptoin', message: expect.stringContaining('did you mean description?') }] });
   });
