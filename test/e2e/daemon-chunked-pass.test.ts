@@ -53,7 +53,7 @@ describe('dashcd daemon: a full pass over a large folder, chunk by chunk', () =>
     await waitFor(async () => (await d.status()).orphans.length === 1, { what: 'the orphan to be listed' });
     const passes = finishedLines(d).length;
     await waitFor(() => finishedLines(d).length >= passes + 2, { what: 'two more full passes' });
-    expect((await d.status()).orphans).toEqual([{ id: gone, name: 'D3 v1' }]);
+    expect((await d.status()).orphans).toEqual([{ id: gone, name: 'D3 v1', kind: 'dashboard' }]);
     expect(d.stdout().split('\n').filter((line) => line.includes('it stays on the target (pruning is off)'))).toHaveLength(1);
     expect(finishedLines(d).at(-1)).toMatchObject({ full: true, files: COUNT - 1, chunks: 2 });
     expect(await liveName(d, project.root, gone)).toBe('D3 v1');

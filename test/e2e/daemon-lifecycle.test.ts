@@ -119,7 +119,7 @@ describe('dashcd daemon on the embedded API', () => {
 
     await project.remove('dashboards/c.yaml');
     const orphans = await waitFor(async () => ((await d.status()).orphans.length > 0 ? (await d.status()).orphans : undefined), { what: 'c.yaml\'s dashboard listed as an orphan' });
-    expect(orphans).toEqual([{ id: ids['dashboards/c.yaml'], name: 'C v2' }]);
+    expect(orphans).toEqual([{ id: ids['dashboards/c.yaml'], name: 'C v2', kind: 'dashboard' }]);
     expect(await nameOf('c.yaml')).toBe('C v2');
     expect(Object.keys((await d.status()).files)).not.toContain('dashboards/c.yaml');
     expect(metricValue(await d.metrics(), 'dashcd_writes_total', { action: 'delete' })).toBe(0);

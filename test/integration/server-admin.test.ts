@@ -77,10 +77,13 @@ describe('admin API', () => {
     expect(put.headers.get('allow')).toBe('GET, HEAD, POST');
   });
 
-  it('hands out a session token with every scope for CLI commands', async () => {
+  it('hands out a session token with every scope for CLI commands, and a platform token for the Document service', async () => {
     const response = await api(`${base}/local/session`, { method: 'POST', headers: admin });
     expect(response.status).toBe(201);
-    const { token } = response.json as { token: string };
+    const { token, platformToken } = response.json as { token: string; platformToken: string };
     expect((await api(`${server.url}/api/config/v1/dashboards`, { method: 'POST', token, body: minimalDashboard() })).status).toBe(201);
+    const documents = await api(`${server.url}/platform/document/v1/documents`, { headers: { authorization: `Bearer ${platformToken}` } });
+    expect(documents.status).toBe(200);
+    expect((await api(`${server.url}/platform/document/v1/documents`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
   });
 });

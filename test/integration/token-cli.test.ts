@@ -132,7 +132,7 @@ async function startAdminServer(root: string, adminKey: string): Promise<{ serve
     const env = EnvironmentId.safeParse(match?.[1]);
     if (!match || !env.success) return send(res, 404, envelope(404, 'Not found'));
     const tokens = await store(env.data);
-    if (match[2] === 'session' && req.method === 'POST') return send(res, 201, { token: tokens.addEphemeral([...Scope.options], 'session') });
+    if (match[2] === 'session' && req.method === 'POST') return send(res, 201, { token: tokens.addEphemeral([...Scope.options], 'session'), platformToken: 'platform-session' });
     if (req.method === 'GET' && !match[3]) return send(res, 200, { tokens: tokens.list() });
     if (req.method === 'POST' && !match[3]) {
       const input = CreateTokenInput.safeParse(JSON.parse(await readBody(req)));
@@ -201,7 +201,8 @@ describe('token commands while a dashcd owns the data dir', () => {
     const { info } = await client.createToken('local', { name: 'a/b c', scopes: ['ReadConfig'] });
     expect(await client.revokeToken('local', 'a/b c')).toBe(true);
     expect(await client.revokeToken('local', info.id)).toBe(false);
-    const { token: session } = await client.sessionCredentials('local');
+    const { token: session, platformToken } = await client.sessionCredentials('local');
+    expect(platformToken).toBe('platform-session');
     expect((await admin.store('local')).verify(session)?.scopes).toEqual([...Scope.options]);
 
     await expect(ownerAdmin({ url: admin.url, adminKey: 'wrong' }).listTokens('local')).rejects.toMatchObject({
