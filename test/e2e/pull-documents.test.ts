@@ -53,11 +53,15 @@ async function plan(): Promise<PlanJson> {
 const DASHBOARD = { version: 21, variables: [], tiles: { '0': { type: 'markdown', content: '# Checkout' } }, layouts: { '0': { x: 0, y: 0, w: 24, h: 2 } } };
 const NOTEBOOK = { version: '7', defaultTimeframe: { from: 'now()-2h', to: 'now()' }, sections: [{ id: 'a1', type: 'markdown', markdown: '# Triage' }] };
 
-/** Every corpus document, created as the app would (public; every third with a description, one already marked). */
+/**
+ * Every sixth corpus document of each kind, created as the app would (public; every third with a description, one
+ * already marked). A sample: the whole corpus goes through validate, apply, pull and plan in documents-pipeline.test.ts,
+ * and every corpus document's pull form is checked in test/unit/documents; here it is pull's own behaviour.
+ */
 async function createCorpus(): Promise<number> {
   let count = 0;
   for (const [type, dir] of [['dashboard', CORPUS_DOCUMENT_DASHBOARDS_DIR], ['notebook', CORPUS_NOTEBOOKS_DIR]] as const) {
-    for (const name of (await readdir(dir)).filter((n) => n.endsWith('.json')).sort()) {
+    for (const name of (await readdir(dir)).filter((n) => n.endsWith('.json')).sort().filter((_, i) => i % 6 === 0)) {
       const bytes = await readFile(join(dir, name));
       const description = count === 0 ? `Already managed [${DEFAULT_OWNERSHIP_TAG}]` : count % 3 === 0 ? `From ${basename(name, '.json').slice(0, 60)}` : undefined;
       await documents.create({ name: `${type} ${basename(name, '.json')}`.slice(0, 128), type, isPrivate: false, ...(description ? { description } : {}), content: { bytes, contentType: 'application/json' } });
@@ -68,9 +72,9 @@ async function createCorpus(): Promise<number> {
 }
 
 describe('dashcd pull --all with platform dashboards and notebooks', () => {
-  it('writes every corpus document as a file that plans with no change but the adopt (pulled documents carry no mark)', async () => {
+  it('writes corpus documents as files that plan with no change but the adopt (pulled documents carry no mark)', async () => {
     const count = await createCorpus();
-    expect(count).toBe(74);
+    expect(count).toBe(13);
     const pulled = await dashcd('pull', '--all');
     expect(pulled.code, pulled.stderr).toBe(0);
     expect(pulled.stdout.split('\n').filter((l) => l.startsWith('↓ pulled  '))).toHaveLength(count);
