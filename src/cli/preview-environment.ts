@@ -1,4 +1,5 @@
 import { loadProjectConfigFor } from '../config/project-config.js';
+import { readLiveItem } from '../kinds/kinds.js';
 import type { Diagnostic } from '../desired/diagnostic.js';
 import { declaredEnvironments, type Environment } from '../environments/environment.js';
 import { describeEnvironments } from '../environments/select-environments.js';
@@ -61,7 +62,7 @@ export async function liveFromEnvironment(environment: Environment, ids: readonl
   const targets = environmentTargets({ data, scopes: ['ReadConfig'] }, io);
   try {
     const session = await targets.open(environment);
-    return { label: session.label, dashboards: await Promise.all(ids.map((id) => session.client.dashboards.get(id))) };
+    return { label: session.label, dashboards: await Promise.all(ids.map((id) => readLiveItem(session.client, id))) };
   } finally {
     await targets.close();
   }

@@ -1,4 +1,6 @@
 import type { ApiClient } from '../client/api-client.js';
+import { isDocumentId } from '../schema/documents.js';
+import { parseDashboardId } from '../schema/ids.js';
 import type { OwnedStub } from '../plan/build-plan.js';
 import { classicDashboards } from './classic-dashboards.js';
 import type { Kind } from './kind.js';
@@ -22,4 +24,22 @@ export async function listOwned(api: ApiClient, mark: string): Promise<OwnedStub
     api.documents === undefined ? Promise.resolve([]) : KINDS.document.live(api).listOwned(mark),
   ]);
   return [...dashboards, ...documents];
+}
+
+/** Whether a word can name a live item of some kind: a classic dashboard's UUID or a document's id. */
+export function isItemId(word: string): boolean {
+  return parseDashboardId(word) !== undefined || isDocumentId(word);
+}
+
+/**
+ * A live item by id, whichever kind holds it: a classic dashboard for a UUID the config API has, else a document
+ * (where the target has a Document service; a document made in the apps has a UUID too). Undefined: neither has it.
+ */
+export async function readLiveItem(api: ApiClient, id: string): Promise<unknown> {
+  if (parseDashboardId(id) !== undefined) {
+    const dashboard = await api.dashboards.get(id);
+    if (dashboard !== undefined) return dashboard;
+  }
+  if (api.documents === undefined || !isDocumentId(id)) return undefined;
+  return (await KINDS.document.live(api).getText(id))?.parse();
 }

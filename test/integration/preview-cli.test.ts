@@ -53,9 +53,21 @@ describe('dashcd preview', () => {
     expect(await readFile(join(project.root, 'previews', `${ID}.svg`), 'utf8')).toContain('>Checkout</text>');
   });
 
+  it('draws a live platform dashboard by its document id from the target', async () => {
+    const document = 'document: { kind: dashboard, name: Checkout app, id: checkout-app }\nversion: 21\ntiles: { "0": { type: markdown, content: "## Funnel" } }\nlayouts: { "0": { x: 0, y: 0, w: 24, h: 2 } }\n';
+    project = await createProject({ 'dashboards/checkout-app.yaml': document });
+    expect((await runDashcd(['apply'], { cwd: project.root })).code).toBe(0);
+    const result = await runDashcd(['preview', 'checkout-app'], { cwd: project.root });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const svg = await readFile(join(project.root, 'previews', 'checkout-app.svg'), 'utf8');
+    expect(svg).toContain('Checkout app');
+    expect(svg).toContain('Funnel');
+    expect(await runDashcd(['preview', 'no-such-document'], { cwd: project.root })).toMatchObject({ code: 1, stderr: expect.stringContaining('no-such-document not found on') });
+  });
+
   it('bad input is a clear error with the right exit code', async () => {
     project = await createProject({ 'dashboards/bad.yaml': 'tiles: [unclosed' });
-    expect(await runDashcd(['preview', 'nope.yaml'], { cwd: project.root })).toMatchObject({ code: 64, stderr: expect.stringContaining("'nope.yaml' is neither a file, a folder nor a dashboard id") });
+    expect(await runDashcd(['preview', 'nope.yaml'], { cwd: project.root })).toMatchObject({ code: 64, stderr: expect.stringContaining("'nope.yaml' is neither a file, a folder nor a dashboard or document id") });
     expect(await runDashcd(['preview', '--format', 'gif', 'dashboards/bad.yaml'], { cwd: project.root })).toMatchObject({ code: 64 });
     expect(await runDashcd(['preview', 'dashboards/bad.yaml'], { cwd: project.root })).toMatchObject({ code: 3, stderr: expect.stringContaining('dashboards/bad.yaml: not a readable dashboard file') });
   });

@@ -8,7 +8,7 @@ import { svgToPng } from '../../preview/render-png.js';
 import { discoverFiles } from '../../desired/discover-files.js';
 import { isPlainObject } from '../../environments/deep-merge.js';
 import { templateUses } from '../../environments/template.js';
-import { parseDashboardId } from '../../schema/ids.js';
+import { isItemId, readLiveItem } from '../../kinds/kinds.js';
 import { defineCommand, stringFlag, type CommandIo } from '../command.js';
 import { dataFlag, targetFlag } from '../common-flags.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
@@ -70,8 +70,8 @@ async function readSources(args: readonly string[], flags: Parameters<typeof str
     const kind = await pathKind(path);
     if (kind === 'file') files.push({ shown: arg, stem: basename(arg, extname(arg)), path });
     else if (kind === 'folder') files.push(...(await filesIn(path, io)));
-    else if (parseDashboardId(arg) !== undefined) ids.push(arg);
-    else throw new UsageError(`'${arg}' is neither a file, a folder nor a dashboard id`);
+    else if (isItemId(arg)) ids.push(arg);
+    else throw new UsageError(`'${arg}' is neither a file, a folder nor a dashboard or document id`);
   }
   const written = await Promise.all(files.map((f) => readDashboardFile(f.path)));
   const templated = files.filter((_, i) => usesTemplates(written[i])).map((f) => f.shown);
@@ -82,7 +82,7 @@ async function readSources(args: readonly string[], flags: Parameters<typeof str
   if (ids.length === 0) return sources;
   const live = env
     ? await liveFromEnvironment(env.environment, ids, stringFlag(flags, 'data'), io)
-    : await withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data') }, io, async (target) => ({ label: target.label, dashboards: await Promise.all(ids.map((id) => target.client.dashboards.get(id))) }));
+    : await withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data') }, io, async (target) => ({ label: target.label, dashboards: await Promise.all(ids.map((id) => readLiveItem(target.client, id))) }));
   const missing = ids.find((_, i) => live.dashboards[i] === undefined);
   if (missing) throw new CliError(`dashboard ${missing} not found on ${live.label}`, ExitCode.Unexpected);
   return [...sources, ...ids.map((id, i) => ({ stem: id, dashboard: live.dashboards[i] }))];
