@@ -29,6 +29,12 @@ describe('npm start: the sample project in three environments', () => {
     const d = await scope.startDaemon(['--simulate-events'], { cwd: project.root });
     await waitFor(async () => (await d.status()).environments?.every((e) => e.poller.eventsArchived > 0) === true, { timeoutMs: 30_000, what: 'each environment to archive events' });
     expect(d.stderr()).not.toMatch(/MaxListenersExceededWarning|EventTarget memory leak/);
+    // Every sample file is live in every environment: the classic dashboards and the platform dashboard and notebook.
+    const synced = await waitFor(async () => {
+      const environments = (await d.status()).environments ?? [];
+      return environments.every((e) => e.kinds.document.files === 2 && e.kinds.dashboard.files === 3 && e.lastReconcile?.ok === true) ? environments : undefined;
+    }, { timeoutMs: 30_000, what: 'the sample files reconciled in each environment' });
+    expect(synced.map((e) => e.name)).toEqual(['dev', 'staging', 'prod']);
 
     // Not a terminal: the log line names the API and the command that makes a lasting token for it. Followed literally.
     const ready = d.stdout().split('\n').filter((line) => line.includes('embedded API ready')).map((line) => JSON.parse(line) as { api: string; createToken: string })[0];
