@@ -21,6 +21,11 @@ export const targetFlag: FlagSpec = {
 };
 /** validate, plan and apply: the same as `strict: true` in dashcd.yaml. */
 export const strictFlag: FlagSpec = { type: 'boolean', description: 'Unknown keys in dashboard files are errors (exit 3), not warnings' };
+/** validate, plan and apply: the check cache between runs (desired/check-cache-file.ts, docs/files-and-plans.md). */
+export const cacheFlag: FlagSpec = {
+  type: 'boolean',
+  description: 'Reuse the checks of unchanged files from earlier runs, kept in $XDG_CACHE_HOME/dashcd or ~/.cache/dashcd (default: on; --no-cache or DASHCD_CACHE=off checks every file)',
+};
 export const dataFlag: FlagSpec = { type: 'string', description: 'Data dir of the embedded store', default: '.dashcd', valueName: 'path' };
 /** events pull and the daemon's poller: where the first pull into an empty archive starts. */
 export const sinceFlag: FlagSpec = {

@@ -1,5 +1,6 @@
 import { planDashboards, type PlanDashboardsResult, type PlanOptions } from '../reconcile/plan-dashboards.js';
 import { booleanFlag, type CommandIo, type FlagValues } from './command.js';
+import { withCheckCache } from './check-cache-run.js';
 import { UsageError } from './exit-codes.js';
 import type { DashboardsSelection } from './dashboards-selection.js';
 import { intFlag } from './int-flag.js';
@@ -10,7 +11,7 @@ import type { TargetSession } from './target.js';
  * open target. `--prune` with a selective run is a usage error: a file it did not read is not a deleted file.
  */
 export function planFromFlags(selection: DashboardsSelection, flags: FlagValues, io: CommandIo, target: TargetSession): Promise<PlanDashboardsResult> {
-  return planDashboards(
+  return withCheckCache(selection.root, selection.only !== undefined, flags, io, (cache) => planDashboards(
     {
       dir: selection.root,
       cwd: io.cwd,
@@ -20,9 +21,10 @@ export function planFromFlags(selection: DashboardsSelection, flags: FlagValues,
       concurrency: concurrencyOf(flags),
       signal: io.signal,
       strict: booleanFlag(flags, 'strict'),
+      ...(cache ? { cache } : {}),
     },
     planOptionsOf(selection, flags),
-  );
+  ));
 }
 
 /** `--prune`/`--no-prune`, `--max-delete` and the selection as plan options (also one environment's plan). */

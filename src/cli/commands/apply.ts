@@ -7,7 +7,7 @@ import { applyEnvironments } from '../apply-environments.js';
 import { defineCommand, stringFlag, type CommandIo } from '../command.js';
 import { allEnvsFlag, envFlag, environmentMode, requireChoice } from '../environment-choice.js';
 import type { TargetSession } from '../target.js';
-import { concurrencyFlag, dataFlag, dirFlag, pathsPositional, pruneFlags, strictFlag, targetFlag } from '../common-flags.js';
+import { cacheFlag, concurrencyFlag, dataFlag, dirFlag, pathsPositional, pruneFlags, strictFlag, targetFlag } from '../common-flags.js';
 import { printDiagnostics, printWarnings } from '../diagnostics-output.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { withTarget } from '../with-target.js';
@@ -28,6 +28,7 @@ export const applyCommand = defineCommand({
     concurrency: concurrencyFlag,
     ...pruneFlags,
     strict: strictFlag,
+    cache: cacheFlag,
     env: { ...envFlag, description: `${envFlag.description}; required when dashcd.yaml declares environments` },
     'all-envs': allEnvsFlag,
   },

@@ -5,7 +5,7 @@ import { renderPlanText } from '../render/render-text.js';
 import { colorFor } from '../render/colors.js';
 import { hasChanges, type Plan } from '../../plan/build-plan.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
-import { concurrencyFlag, dataFlag, dirFlag, pathsPositional, pruneFlags, strictFlag, targetFlag } from '../common-flags.js';
+import { cacheFlag, concurrencyFlag, dataFlag, dirFlag, pathsPositional, pruneFlags, strictFlag, targetFlag } from '../common-flags.js';
 import { printDiagnostics, printWarnings, renderDiagnosticsJson } from '../diagnostics-output.js';
 import type { Diagnostic } from '../../desired/diagnostic.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
@@ -49,6 +49,7 @@ export const planCommand = defineCommand({
     // Plan only reads: more GETs in flight keep a 1,000-dashboard plan from waiting on round trips.
     concurrency: { ...concurrencyFlag, default: '16' },
     strict: strictFlag,
+    cache: cacheFlag,
     env: { ...envFlag, description: `${envFlag.description}; without it, every environment` },
     'all-envs': allEnvsFlag,
   },

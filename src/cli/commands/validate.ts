@@ -1,7 +1,8 @@
 import { isStrict, loadProjectConfigFor } from '../../config/project-config.js';
 import { loadDesired } from '../../desired/load-desired.js';
 import { booleanFlag, defineCommand, stringFlag } from '../command.js';
-import { dataFlag, dirFlag, pathsPositional, strictFlag, targetFlag } from '../common-flags.js';
+import { cacheFlag, dataFlag, dirFlag, pathsPositional, strictFlag, targetFlag } from '../common-flags.js';
+import { withCheckCache } from '../check-cache-run.js';
 import { selectionFromArgs } from '../dashboards-selection.js';
 import { count, printDiagnostics, printWarnings } from '../diagnostics-output.js';
 import { strictly } from '../../desired/strict.js';
@@ -20,6 +21,7 @@ export const validateCommand = defineCommand({
     target: targetFlag,
     data: dataFlag,
     strict: strictFlag,
+    cache: cacheFlag,
     env: { ...envFlag, description: `${envFlag.description}; without it, every environment` },
     'all-envs': allEnvsFlag,
   },
@@ -34,7 +36,10 @@ export const validateCommand = defineCommand({
     // Loaded only with environments: they need targets (HTTP client, server code) that plain validation does not.
     if (mode.kind === 'environments') return (await import('../validate-environments.js')).validateEnvironments(mode, selection, flags, io);
     // dashcd.yaml is part of the desired state: a config plan would refuse must not pass validation.
-    const [project, loaded] = await Promise.all([loadProjectConfigFor(root, io.cwd), loadDesired({ dir: root, cwd: io.cwd, ...(only ? { only } : {}) })]);
+    const [project, loaded] = await Promise.all([
+      loadProjectConfigFor(root, io.cwd),
+      withCheckCache(root, only !== undefined, flags, io, (cache) => loadDesired({ dir: root, cwd: io.cwd, ...(only ? { only } : {}), ...(cache ? { cache } : {}) })),
+    ]);
     const desired = isStrict(booleanFlag(flags, 'strict'), project.config) ? strictly(loaded) : loaded;
     let diagnostics: Diagnostic[] = [...project.diagnostics, ...desired.diagnostics];
     if (diagnostics.length === 0 && booleanFlag(flags, 'remote')) {

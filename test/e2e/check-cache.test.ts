@@ -1,0 +1,145 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { decodeCheckCache, encodeCheckCache } from '../../src/desired/check-cache-format.js';
+import { openCheckCache } from '../../src/desired/check-cache-file.js';
+import { checkCodeKey } from '../../src/desired/check-code-key.js';
+import type { PackedCheck } from '../../src/desired/packed-check.js';
+import { createProject, MAIN_JS, runDashcd, runDashcdChild, type Project } from '../helpers/cli.js';
+import { markdownDashboard } from '../helpers/dashboards.js';
+
+const FILES: Record<string, string> = {
+  'dashboards/checkout.yaml': markdownDashboard({ name: 'Checkout', owner: 'shop@example.com', markdown: '"Checkout funnel"' }),
+  'dashboards/team/hosts.yaml': markdownDashboard({ name: 'Hosts', owner: 'ops@example.com', markdown: 'CPU' }),
+  'dashboards/team/typo.yaml': markdownDashboard({ name: 'Typo', owner: 'ops@example.com', markdown: 'x' }).replace('tiles:', 'tilez: 1\ntiles:'),
+};
+
+const PLANTED: PackedCheck = { ok: false, problems: [{ line: 1, col: 1, path: '', message: 'planted by the test' }] };
+
+let project: Project;
+let cacheHome: string;
+let env: Record<string, string>;
+
+beforeEach(async () => {
+  project = await createProject(FILES);
+  cacheHome = await mkdtemp(join(tmpdir(), 'dashcd-cache-'));
+  env = { XDG_CACHE_HOME: cacheHome };
+});
+afterEach(async () => {
+  await project.cleanup();
+  await rm(cacheHome, { recursive: true, force: true });
+});
+
+const dashboardsRoot = (): string => join(project.root, 'dashboards');
+const cachePath = async (): Promise<string> => (await openCheckCache(dashboardsRoot(), env))?.path as string;
+const hashOfFile = async (file: string): Promise<string> => createHash('sha256').update(await readFile(join(project.root, file))).digest('hex');
+const validate = (...args: string[]) => runDashcd(['validate', ...args], { cwd: project.root, env });
+
+async function plant(key: Buffer, file: string): Promise<void> {
+  await writeFile(await cachePath(), encodeCheckCache(key, [[await hashOfFile(file), PLANTED]]));
+}
+
+async function cachedEntries(key?: Buffer): Promise<Map<string, PackedCheck> | undefined> {
+  return decodeCheckCache(await readFile(await cachePath()), key ?? (await checkCodeKey()));
+}
+
+describe('the check cache between runs', () => {
+  it('a plan from the cache is byte-identical to a plan without it, with and without changes pending', async () => {
+    const planJson = async (...args: string[]) => {
+      const result = await runDashcd(['plan', '--output', 'json', ...args], { cwd: project.root, env });
+      expect(result.code).toBe(0);
+      return result.stdout;
+    };
+    const cold = await planJson('--no-cache');
+    await expect(stat(cacheHome + '/dashcd')).rejects.toThrow();
+    const filling = await planJson();
+    expect((await cachedEntries())?.size).toBe(3);
+    expect(await planJson()).toBe(cold);
+    expect(filling).toBe(cold);
+    expect(await runDashcd(['apply'], { cwd: project.root, env })).toMatchObject({ code: 0 });
+    const noOpCold = await planJson('--no-cache');
+    expect(await planJson()).toBe(noOpCold);
+    expect(noOpCold).not.toBe(cold);
+  });
+
+  it('is read: a check planted for a file’s bytes is what validate reports, until the file changes', async () => {
+    expect((await validate()).code).toBe(0);
+    await plant(await checkCodeKey(), 'dashboards/checkout.yaml');
+    const planted = await validate();
+    expect(planted.code).toBe(3);
+    expect(planted.stdout).toContain('dashboards/checkout.yaml:1:1  planted by the test');
+    await project.write('dashboards/checkout.yaml', `${FILES['dashboards/checkout.yaml']}# edited\n`);
+    expect((await validate()).code).toBe(0);
+  });
+
+  it('--no-cache and DASHCD_CACHE=off neither read nor write it', async () => {
+    const fresh = await validate('--no-cache');
+    expect(fresh.code).toBe(0);
+    await expect(stat(join(cacheHome, 'dashcd'))).rejects.toThrow();
+    await validate();
+    await plant(await checkCodeKey(), 'dashboards/checkout.yaml');
+    const before = await readFile(await cachePath());
+    expect(await validate('--no-cache')).toEqual(fresh);
+    expect(await runDashcd(['validate'], { cwd: project.root, env: { ...env, DASHCD_CACHE: 'off' } })).toEqual(fresh);
+    expect(await runDashcd(['plan', '--no-cache'], { cwd: project.root, env })).toMatchObject({ code: 0 });
+    expect(await readFile(await cachePath())).toEqual(before);
+  });
+
+  it('a truncated, damaged or foreign file is ignored and written again', async () => {
+    const expected = await validate();
+    expect(expected.code).toBe(0);
+    expect(expected.stdout).toContain('tilez');
+    const path = await cachePath();
+    const whole = await readFile(path);
+    const damages: [string, () => Promise<void>][] = [
+      ['truncated', () => truncate(path, Math.floor(whole.length / 2))],
+      ['garbage', () => writeFile(path, 'not a cache file at all')],
+      ['empty', () => writeFile(path, '')],
+      ['flipped byte', () => writeFile(path, whole.map((b, i) => (i === whole.length - 3 ? b ^ 0xff : b)))],
+      ['another version of the checks', () => plant(createHash('sha256').update('dashcd 0.0.1').digest(), 'dashboards/checkout.yaml')],
+    ];
+    for (const [what, damage] of damages) {
+      await damage();
+      expect(await validate(), what).toEqual(expected);
+      expect((await cachedEntries())?.size, what).toBe(3);
+    }
+  });
+
+  it('a run over some files keeps the others’ checks; a full run drops checks of files gone', async () => {
+    await validate();
+    const hosts = await hashOfFile('dashboards/team/hosts.yaml');
+    await project.write('dashboards/team/hosts.yaml', `${FILES['dashboards/team/hosts.yaml']}# edited\n`);
+    expect((await validate('dashboards/team/hosts.yaml')).code).toBe(0);
+    expect([...((await cachedEntries()) as Map<string, PackedCheck>).keys()]).toContain(hosts);
+    expect((await cachedEntries())?.size).toBe(4);
+    expect((await validate()).code).toBe(0);
+    expect((await cachedEntries())?.size).toBe(3);
+    expect([...((await cachedEntries()) as Map<string, PackedCheck>).keys()]).not.toContain(hosts);
+  });
+
+  it('a cache folder that cannot be written leaves the run as it was', async () => {
+    const expected = await runDashcd(['validate'], { cwd: project.root, env: {} });
+    const blocker = join(cacheHome, 'a-file');
+    await writeFile(blocker, 'not a folder');
+    expect(await runDashcd(['validate'], { cwd: project.root, env: { XDG_CACHE_HOME: blocker } })).toEqual(expected);
+  });
+
+  it('concurrent runs, whole and partial, leave a whole file of the current checks and no temp files', async () => {
+    // The children run the built code, whose key is made from the built modules.
+    const built = (await import(pathToFileURL(join(MAIN_JS, '../desired/check-code-key.js')).href)) as { checkCodeKey(): Promise<Buffer> };
+    const key = await built.checkCodeKey();
+    const child = (...args: string[]) => runDashcdChild(['validate', ...args], { cwd: project.root, env });
+    for (let round = 0; round < 2; round++) {
+      await project.write('dashboards/team/hosts.yaml', `${FILES['dashboards/team/hosts.yaml']}# round ${round}\n`);
+      const results = await Promise.all([child(), child('dashboards/team'), child(), child('dashboards/checkout.yaml')]);
+      expect(results.map((r) => r.code)).toEqual([0, 0, 0, 0]);
+      const entries = await cachedEntries(key);
+      expect(entries).toBeDefined();
+      expect(entries?.get(await hashOfFile('dashboards/team/hosts.yaml'))).toMatchObject({ ok: true, name: 'Hosts' });
+    }
+    expect(await readdir(join(cacheHome, 'dashcd'))).toEqual([(await cachePath()).split('/').pop()]);
+  });
+});
