@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -90,6 +90,28 @@ describe('readGitInfo', () => {
       expect(await readGitInfo(join(fresh, 'dashboards'))).toMatchObject({ commit: null, dirty: true });
     } finally {
       await rm(fresh, { recursive: true, force: true });
+    }
+  });
+
+  it('runs three git processes in a work tree and one outside it (a daemon pass forks itself for each)', async () => {
+    // A `git` first on PATH that logs its arguments and runs the real one.
+    const { stdout: realGit } = await run('sh', ['-c', 'command -v git']);
+    const bin = await mkdtemp(join(tmpdir(), 'dashcd-git-count-'));
+    const log = join(bin, 'calls');
+    await writeFile(join(bin, 'git'), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${realGit.trim()}' "$@"\n`);
+    await chmod(join(bin, 'git'), 0o755);
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path ?? ''}`;
+    const calls = async (): Promise<number> => (await readFile(log, 'utf8').catch(() => '')).split('\n').filter((line) => line !== '').length;
+    try {
+      expect(await readGitInfo(dashboards)).toMatchObject({ branch: 'main', dirty: false });
+      expect(await calls()).toBe(3);
+      await rm(log, { force: true });
+      expect(await readGitInfo(bin)).toBeUndefined();
+      expect(await calls()).toBe(1);
+    } finally {
+      process.env.PATH = path;
+      await rm(bin, { recursive: true, force: true });
     }
   });
 });
