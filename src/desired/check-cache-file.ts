@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, unlink, utimes } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { TEMP_MARKER, writeFileDurable } from '../lib/durable-file.js';
 import { decodeCheckCache, encodeCheckCache } from './check-cache-format.js';
@@ -90,7 +90,8 @@ class FileBackedCache implements CheckCacheFile {
 
   async save({ keepUnseen }: { keepUnseen: boolean }): Promise<void> {
     const dropped = !keepUnseen && this.seen.size < this.read.size;
-    if (!this.added && !dropped) return;
+    // Unchanged: only marked as used, so that removeStale (run by another folder's writes) keeps it.
+    if (!this.added && !dropped) return void (await utimes(this.path, new Date(), new Date()).catch(() => undefined));
     const entries = new Map(this.seen);
     if (keepUnseen) for (const [hash, check] of this.read) if (entries.size < MAX_ENTRIES && !entries.has(hash)) entries.set(hash, check);
     try {

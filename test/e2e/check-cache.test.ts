@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -118,6 +118,23 @@ describe('the check cache between runs', () => {
     expect((await validate()).code).toBe(0);
     expect((await cachedEntries())?.size).toBe(3);
     expect([...((await cachedEntries()) as Map<string, PackedCheck>).keys()]).not.toContain(hosts);
+  });
+
+  it('a cache file no run used for 30 days is removed when another folder’s is written; one in use is kept', async () => {
+    await validate();
+    const path = await cachePath();
+    const monthsAgo = new Date(Date.now() - 40 * 24 * 3_600_000);
+    const other = join(cacheHome, 'dashcd', 'checks-0123456789abcdef01234567.bin');
+    await writeFile(other, 'a folder no run has read for 40 days');
+    await utimes(other, monthsAgo, monthsAgo);
+    await utimes(path, monthsAgo, monthsAgo);
+    expect((await validate()).code).toBe(0);
+    expect((await stat(path)).mtimeMs).toBeGreaterThan(monthsAgo.getTime() + 24 * 3_600_000);
+    await expect(stat(other)).resolves.toBeDefined();
+    await project.write('dashboards/checkout.yaml', `${FILES['dashboards/checkout.yaml']}# edited\n`);
+    expect((await validate()).code).toBe(0);
+    await expect(stat(other)).rejects.toThrow();
+    await expect(stat(path)).resolves.toBeDefined();
   });
 
   it('a cache folder that cannot be written leaves the run as it was', async () => {
