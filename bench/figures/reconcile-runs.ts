@@ -41,9 +41,13 @@ interface PlanSummary {
   orphan: number;
 }
 
-/** `dashcd plan` that must find nothing to do: exit 0 under --detailed-exitcode and every item unchanged. */
-export async function noOpPlan(ctx: FigureContext, target: Target, dir: string, expected: number): Promise<CliRun> {
-  const run = await runDashcdOk(['plan', '--dir', dir, ...target.args, '--output', 'json', '--detailed-exitcode'], { cwd: ctx.workDir, env: target.env, execArgv: ctx.execArgv });
+/**
+ * `dashcd plan` that must find nothing to do: exit 0 under --detailed-exitcode and every item unchanged. `cacheDir`:
+ * with the check cache on, kept there (a run after one that filled it plans from it); without, every file is checked.
+ */
+export async function noOpPlan(ctx: FigureContext, target: Target, dir: string, expected: number, cacheDir?: string): Promise<CliRun> {
+  const env = cacheDir === undefined ? target.env : { ...target.env, DASHCD_CACHE: 'on', XDG_CACHE_HOME: cacheDir };
+  const run = await runDashcdOk(['plan', '--dir', dir, ...target.args, '--output', 'json', '--detailed-exitcode'], { cwd: ctx.workDir, env, execArgv: ctx.execArgv });
   const { summary } = JSON.parse(run.stdout) as { summary: PlanSummary };
   if (summary.unchanged !== expected || summary.create + summary.update + summary.orphan !== 0) {
     throw new Error(`plan after apply is not a no-op: ${JSON.stringify(summary)}`);

@@ -58,7 +58,9 @@ export function runNodeScript(script: string, args: readonly string[], options: 
   const started = performance.now();
   const child = spawn(process.execPath, [...(options.execArgv ?? []), script, ...args], {
     cwd: options.cwd,
-    env: { ...process.env, DASHCD_LOG_LEVEL: 'error', ...options.env },
+    // Cold by default: every figure checks every file, as the code before the check cache did and as each baseline
+    // parses every file; a figure that measures the cache turns it on with a cache folder of its own.
+    env: { ...process.env, DASHCD_LOG_LEVEL: 'error', DASHCD_CACHE: 'off', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   if (child.pid !== undefined) options.onSpawn?.(child.pid);

@@ -59,7 +59,8 @@ function childEnv(env: Record<string, string | undefined> = {}): NodeJS.ProcessE
   // Only what node and git need from the parent; the test decides everything else.
   const keep = ['PATH', 'HOME', 'SYSTEMROOT', 'TMPDIR', 'LANG'];
   const base = Object.fromEntries(keep.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]));
-  return { ...base, DASHCD_LOG_LEVEL: 'warn', ...env };
+  // The check cache lives in the user's cache folder: a test run must neither leave files there nor read them.
+  return { ...base, DASHCD_LOG_LEVEL: 'warn', DASHCD_CACHE: 'off', ...env };
 }
 
 function requireBuild(): void {
