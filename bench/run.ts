@@ -5,8 +5,10 @@ import { hasNodeOption } from '../src/cli/relaunch.js';
 import { mapConcurrent } from '../src/lib/concurrency.js';
 import { FIGURES } from './figures/index.js';
 import { NotMeasurableYet, type Figure, type FigureContext, type LoadGenerator } from './lib/figure.js';
+import { lanes } from './lib/lanes.js';
 import { machineInfo, describeMachine } from './lib/machine.js';
-import { parseBenchOptions, USAGE, type BenchOptions } from './lib/options.js';
+import { CLIENT_POOL_OPTION, parseBenchOptions, USAGE, type BenchOptions } from './lib/options.js';
+import { runCompare } from './lib/compare-runs.js';
 import type { BenchResults, FigureResult } from './lib/report.js';
 import { mergeResults, writeResults } from './lib/results-file.js';
 import { ensureWrk, WRK_THREADS } from './load/wrk.js';
@@ -31,19 +33,6 @@ function selectFigures(names: readonly string[]): Figure[] {
   const unknown = names.filter((n) => !FIGURES.some((f) => f.name === n));
   if (unknown.length > 0) throw new Error(`unknown figure ${unknown.join(', ')}; known: ${FIGURES.map((f) => f.name).join(', ')}`);
   return FIGURES.filter((f) => names.includes(f.name));
-}
-
-/**
- * Figures that serve the same shared data dir (`Figure.lane`) run one after another in one lane; every other figure
- * is a lane of its own. Longest lanes first, so the last lane to start is a short one.
- */
-function lanes(figures: readonly Figure[]): Figure[][] {
-  const byLane = new Map<string, Figure[]>();
-  for (const figure of figures) {
-    const key = figure.lane ?? figure.name;
-    byLane.set(key, [...(byLane.get(key) ?? []), figure]);
-  }
-  return [...byLane.values()].sort((a, b) => b.length - a.length);
 }
 
 type SharedCache = FigureContext['shared'];
@@ -93,14 +82,6 @@ async function runFigure(figure: Figure, options: BenchOptions, root: string, sh
   }
 }
 
-/**
- * The bench's own process is the client of the page figures, on the same cores as the server it times. With Node's
- * 4 platform threads its collections woke helper threads that took the cores from the server: nearly every page of
- * a pass's slowest 1 % overlapped one, against the bare server as much as against dashcd (events page p99 5.5 ms for
- * both; started with a pool of 1, 0.36 and 0.22 ms). `npm run bench` starts it so.
- */
-const CLIENT_POOL_OPTION = '--v8-pool-size=1';
-
 async function main(argv: readonly string[]): Promise<number> {
   const options = parseBenchOptions(argv);
   if (options.list) {
@@ -108,6 +89,11 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const selected = selectFigures(options.figures);
+  if (options.before !== undefined) {
+    const { table, failed } = await runCompare(argv, selected, options.before, options.out, progress('compare'));
+    process.stdout.write(table);
+    return failed ? 1 : 0;
+  }
   const machine = machineInfo();
   options.loadGenerator = await chooseLoadGenerator(options.smoke);
   options.commit = `${machine.gitCommit}${machine.gitDirty ? ' (dirty)' : ''}`;

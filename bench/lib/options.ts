@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { BenchSizes, LoadGenerator } from './figure.js';
 
 export interface BenchOptions {
@@ -13,11 +13,21 @@ export interface BenchOptions {
   cpuProf: boolean;
   keep: boolean;
   list: boolean;
+  /** `--before COMMIT`: run the figures against that commit's src too, in turn, and compare (bench/lib/compare-runs.ts). */
+  before?: string;
   /** Filled in by run.ts once it has looked for wrk. */
   loadGenerator: LoadGenerator;
   /** The commit measured (filled in once the machine is described), stamped on every figure. */
   commit: string;
 }
+
+/**
+ * The bench's own process is the client of the page figures, on the same cores as the server it times. With Node's
+ * 4 platform threads its collections woke helper threads that took the cores from the server: nearly every page of
+ * a pass's slowest 1 % overlapped one, against the bare server as much as against dashcd (events page p99 5.5 ms for
+ * both; started with a pool of 1, 0.36 and 0.22 ms). `npm run bench` starts it so, and a compare run each build's.
+ */
+export const CLIENT_POOL_OPTION = '--v8-pool-size=1';
 
 const FULL_SIZES: BenchSizes = {
   dashboards: 1000,
@@ -44,7 +54,7 @@ const SMOKE_SIZES: BenchSizes = {
   daemonAtScale: 8,
 };
 
-export const USAGE = `usage: npm run bench -- [figure ...] [--smoke] [--out FILE] [--runs N] [--duration MS] [--cpu-prof] [--keep] [--list]
+export const USAGE = `usage: npm run bench -- [figure ...] [--smoke] [--out FILE] [--runs N] [--duration MS] [--cpu-prof] [--keep] [--list] [--before COMMIT]
   figure      run only these figures (default: all); --list names them
   --smoke     tiny sizes, one run, short load: checks the harness, measures nothing worth quoting
   --out       results file (default bench/results/latest.json; a .md table is written beside it)
@@ -54,7 +64,9 @@ export const USAGE = `usage: npm run bench -- [figure ...] [--smoke] [--out FILE
   --events    events behind the events figures (default 1000000): a smaller set for a quick look
   --plan-curve  dashboard counts of the plan-growth curve (default 100,1000,10000,20000; drop 20000 to save ~4 minutes)
   --cpu-prof  profile the measured processes; .cpuprofile files go to bench/results/
-  --keep      keep the generated data sets (their paths are printed)`;
+  --keep      keep the generated data sets (their paths are printed)
+  --before    also build today's bench over COMMIT's src (a worktree in the temp dir) and run each figure against both
+              builds in turn; writes bench/results/compare-<sha>.json and .md (or --out) with both columns and now/before`;
 
 function positiveInt(raw: string | undefined, name: string, fallback: number): number {
   if (raw === undefined) return fallback;
@@ -71,28 +83,28 @@ function sizeList(raw: string | undefined, name: string, fallback: readonly numb
   return sizes;
 }
 
+const BENCH_OPTIONS = {
+  smoke: { type: 'boolean', default: false },
+  out: { type: 'string' },
+  runs: { type: 'string' },
+  duration: { type: 'string' },
+  'plan-curve': { type: 'string' },
+  events: { type: 'string' },
+  dashboards: { type: 'string' },
+  'cpu-prof': { type: 'boolean', default: false },
+  keep: { type: 'boolean', default: false },
+  list: { type: 'boolean', default: false },
+  before: { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
+
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    options: {
-      smoke: { type: 'boolean', default: false },
-      out: { type: 'string' },
-      runs: { type: 'string' },
-      duration: { type: 'string' },
-      'plan-curve': { type: 'string' },
-      events: { type: 'string' },
-      dashboards: { type: 'string' },
-      'cpu-prof': { type: 'boolean', default: false },
-      keep: { type: 'boolean', default: false },
-      list: { type: 'boolean', default: false },
-    },
-  });
+  const { values, positionals } = parseArgs({ args: [...argv], allowPositionals: true, options: BENCH_OPTIONS });
+  if (values.before !== undefined && !/^[\w./^~-]+$/.test(values.before)) throw new Error(`--before needs a commit, got ${values.before}`);
   const smoke = values.smoke ?? false;
   return {
     figures: positionals,
     smoke,
-    out: values.out ?? 'bench/results/latest.json',
+    out: values.out ?? (values.before === undefined ? 'bench/results/latest.json' : ''),
     runs: positiveInt(values.runs, 'runs', smoke ? 1 : 5),
     warmups: smoke ? 0 : 1,
     loadDurationMs: positiveInt(values.duration, 'duration', smoke ? 100 : 3000),
@@ -106,7 +118,26 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     cpuProf: values['cpu-prof'] ?? false,
     keep: values.keep ?? false,
     list: values.list ?? false,
+    ...(values.before === undefined ? {} : { before: values.before }),
     loadGenerator: { kind: 'undici-worker', why: 'not chosen yet' },
     commit: 'unknown',
   };
+}
+
+/** Options that name what to run and where to write it: a compare run sets them per build and per lane. */
+const PER_BUILD = new Set(['before', 'out']);
+
+/**
+ * The command line of one build's run in a compare sitting: every option as given (sizes, runs, smoke…), without
+ * the figures, `--before` and `--out`, which the compare run sets itself.
+ */
+export function buildArgv(argv: readonly string[]): string[] {
+  const { tokens } = parseArgs({ args: [...argv], allowPositionals: true, options: BENCH_OPTIONS, tokens: true });
+  const kept: string[] = [];
+  for (const token of tokens) {
+    if (token.kind !== 'option' || PER_BUILD.has(token.name)) continue;
+    kept.push(token.rawName);
+    if (token.value !== undefined) kept.push(token.value);
+  }
+  return kept;
 }

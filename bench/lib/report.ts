@@ -41,7 +41,7 @@ export function formatNumber(value: number): string {
   return value.toPrecision(2);
 }
 
-function formatSample(sample: Sample, unit: string): string {
+export function formatSample(sample: Sample, unit: string): string {
   const median = `${formatNumber(sample.median)} ${unit}`;
   if (sample.runs.length < 2) return median;
   return `${median} (${formatNumber(sample.min)}–${formatNumber(sample.max)})`;
@@ -82,7 +82,7 @@ function figureLines(figure: FigureResult): string[][] {
   return [[figure.title, what, '—', '—', figure.goal, figure.status === 'failed' ? '**no**' : '—']];
 }
 
-function markdownTable(header: readonly string[], lines: readonly string[][]): string {
+export function markdownTable(header: readonly string[], lines: readonly string[][]): string {
   const escape = (cell: string): string => cell.replaceAll('|', '\\|').replaceAll('\n', ' ');
   const out = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
   for (const line of lines) out.push(`| ${line.map(escape).join(' | ')} |`);
