@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 
 /** The pids of `pid` and every process below it (Linux /proc; a process gone meanwhile is left out). */
-function processTree(pid: number): number[] {
+export function processTree(pid: number): number[] {
   const tree = [pid];
   for (let i = 0; i < tree.length; i++) {
     try {
