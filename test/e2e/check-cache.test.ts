@@ -26,7 +26,8 @@ let env: Record<string, string>;
 beforeEach(async () => {
   project = await createProject(FILES);
   cacheHome = await mkdtemp(join(tmpdir(), 'dashcd-cache-'));
-  env = { XDG_CACHE_HOME: cacheHome };
+  // On explicitly: test child processes run with the cache off unless told (test/helpers/cli.ts).
+  env = { XDG_CACHE_HOME: cacheHome, DASHCD_CACHE: 'on' };
 });
 afterEach(async () => {
   await project.cleanup();

@@ -51,7 +51,9 @@ describe('dashcd daemon on the embedded API', () => {
       expect(status).toMatchObject({ invalid: [], driftCount: 0, lastReconcile: { full: true, ok: true } });
     }
     const token = await createToken(project.root, '.dashcd', 'ReadConfig', 'prod');
-    const prod = Object.values(environments[2]?.files ?? {});
+    // The classic dashboards read back from the config API (the sample's documents: daemon-sample-project.test.ts).
+    const prod = Object.values(environments[2]?.files ?? {}).filter((file) => file.kind === 'dashboard');
+    expect(prod).toHaveLength(3);
     const reads = prod.map((file) => live(d, token, file.id ?? '', 'prod'));
     for (const dashboard of await Promise.all(reads)) expect(dashboard).toBeDefined();
 
