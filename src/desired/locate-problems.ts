@@ -180,7 +180,9 @@ export interface SourceLocator {
  */
 export function sourceLocator(source: string): SourceLocator {
   const lines = new LineCounter();
-  const doc = parseAllDocuments(source, { lineCounter: lines })[0];
+  // Its errors are never shown (the caller has its own): pretty ones would quote the source, and over a text nested
+  // thousands deep making them ran V8's regexp compiler out of memory (a fatal error, not an exception).
+  const doc = parseAllDocuments(source, { lineCounter: lines, prettyErrors: false })[0];
   return {
     at(path) {
       if (doc === undefined) return { line: 1, col: 1, start: 0, end: 0, exact: false };

@@ -2,6 +2,8 @@ import type { DocumentFileBody, LiveDocumentBody } from '../schema/document-cont
 import { DOCUMENT_KEY, DocumentKind } from '../schema/document-content.js';
 import type { DocumentMetadata } from '../schema/documents.js';
 import { splitDocumentFile } from './document-file.js';
+import { tooDeepPath } from '../desired/yaml-hazards.js';
+import { MAX_JSON_DEPTH } from '../schema/limits.js';
 
 /**
  * A live document in the file form a plan compares (compared-form.ts): `document:` made of the service's metadata
@@ -20,6 +22,8 @@ export function liveDocumentBody(metadata: DocumentMetadata, content: Buffer | s
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error(`document ${metadata.id}'s content is not a JSON object`);
   if (Object.hasOwn(parsed, DOCUMENT_KEY)) throw new Error(`document ${metadata.id}'s content has a top-level "document" member, which a dashcd file cannot hold`);
+  // Compared and diffed recursively: content nested deeper than any file may be is refused here, not by a stack overflow.
+  if (tooDeepPath(parsed) !== undefined) throw new Error(`document ${metadata.id}'s content nests deeper than ${MAX_JSON_DEPTH} levels, more than a dashcd file may`);
   const block = {
     kind: kind.data,
     name: metadata.name,

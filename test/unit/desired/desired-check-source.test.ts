@@ -42,6 +42,16 @@ describe('checkSource: each file to its kind’s checks', () => {
     expect(typo).toMatchObject({ ok: true, kind: 'document', warnings: [{ line: 1, path: 'document.descriptoin', message: expect.stringContaining('did you mean description?') }] });
   });
 
+  it('refuses a document nested thousands deep with a problem at the nesting, in YAML and in JSON, never a fatal error', () => {
+    const json = JSON.stringify({ document: { kind: 'notebook', name: 'Deep' }, version: '7', sections: [], x: null }).replace('null', `${'['.repeat(3000)}${']'.repeat(3000)}`);
+    const yaml = `document: { kind: notebook, name: Deep }\nversion: "7"\nsections: []\nx: ${'['.repeat(3000)}${']'.repeat(3000)}\n`;
+    for (const source of [json, yaml]) {
+      const check = checkSource(source);
+      expect(check.ok).toBe(false);
+      expect(check.ok === false && check.problems[0]).toMatchObject({ line: 1 + (source === yaml ? 3 : 0), message: expect.stringContaining('collections nested too deeply to read') });
+    }
+  });
+
   it('leaves a classic file that merely mentions documents, or is no mapping, to the classic checks', () => {
     const mentions = 'dashboardMetadata: { name: &n Docs, owner: ops }\ntiles: [{ name: *n, tileType: MARKDOWN, bounds: { top: 0, left: 0, width: 38, height: 38 }, markdown: "see the document layouts" }]\n';
     expect(checkSource(mentions)).toMatchObject({ ok: true, name: 'Docs' });

@@ -35,6 +35,8 @@ describe('liveDocumentBody: a live document in the file form', () => {
     expect(() => liveDocumentBody(metadata(), 'null')).toThrow("document checkout's content is not a JSON object");
     expect(() => liveDocumentBody(metadata(), '"text"')).toThrow("document checkout's content is not a JSON object");
     expect(() => liveDocumentBody(metadata(), '{"document":{}}')).toThrow('top-level "document" member');
+    expect(() => liveDocumentBody(metadata(), `{"x":${'['.repeat(70)}${']'.repeat(70)}}`)).toThrow("document checkout's content nests deeper than 64 levels, more than a dashcd file may");
+    expect(liveDocumentBody(metadata(), `{"x":${'['.repeat(60)}${']'.repeat(60)}}`).x).toBeDefined();
   });
 });
 
