@@ -3,6 +3,7 @@ import { checkDashboardSource } from './check-file.js';
 import { isDocumentShaped } from './detect-kind.js';
 import { checkDocumentSource } from './document-check.js';
 import { fastParseYaml } from './fast-yaml/fast-parse.js';
+import { flowNestingOffset, NESTED_TOO_DEEPLY } from './yaml-hazards.js';
 import { packCheck, packDocumentCheck, type PackedCheck } from './packed-check.js';
 
 /**
@@ -11,6 +12,8 @@ import { packCheck, packDocumentCheck, type PackedCheck } from './packed-check.j
  * classic ones, whose fast path keeps the parse made here. The same on a worker and on the calling thread.
  */
 export function checkSource(source: string): PackedCheck {
+  const deep = flowNestingOffset(source);
+  if (deep !== undefined) return { ok: false, problems: [{ ...sourceLinePos(source, deep), path: '', message: NESTED_TOO_DEEPLY }] };
   const fast = fastParseYaml(source);
   const documentShaped = fast.ok ? isDocumentShaped(fast.value) : mentionsDocument(source) && isDocumentShaped(slowValue(source));
   // Stryker disable next-line ObjectLiteral: speed only; without the parse made here the classic checks make it again
@@ -31,9 +34,16 @@ function mentionsDocument(source: string): boolean {
 /** The value `yaml` reads, or undefined for a text it cannot read (the classic checks then say where and why). */
 function slowValue(source: string): unknown {
   try {
-    return parse(source);
+    return parse(source, { prettyErrors: false });
     // Stryker disable next-line BlockStatement: an empty catch answers undefined too
   } catch {
     return undefined;
   }
+}
+
+/** 1-based line and column of an offset, without parsing the text (which, nested too deeply, must not be). */
+function sourceLinePos(source: string, offset: number): { line: number; col: number } {
+  const before = source.slice(0, offset);
+  const lineStart = before.lastIndexOf('\n') + 1;
+  return { line: before.split('\n').length, col: offset - lineStart + 1 };
 }

@@ -56,8 +56,10 @@ function firstAliasOffset(doc: Document.Parsed): number | undefined {
 /** `yaml`'s own message, except where it names an internal limit instead of the file's problem. */
 export function nestingMessage(error: YAMLError): string | undefined {
   if (error.code !== 'RESOURCE_EXHAUSTION' || !/call stack/i.test(error.message)) return undefined;
-  return `collections nested too deeply to read (a dashboard nests about 10 levels; a target accepts at most ${MAX_JSON_DEPTH})`;
+  return NESTED_TOO_DEEPLY;
 }
+
+export const NESTED_TOO_DEEPLY = `collections nested too deeply to read (a dashboard nests about 10 levels; a target accepts at most ${MAX_JSON_DEPTH})`;
 
 /**
  * The path to the first object or array nested deeper than a target accepts (the dashboard itself is depth 1), or
@@ -81,3 +83,53 @@ export function tooDeepPath(value: unknown, depth = 1): PropertyKey[] | undefine
 }
 
 export const TOO_DEEP_MESSAGE = `nested deeper than a target accepts (${MAX_JSON_DEPTH} levels of objects and arrays): flatten it`;
+
+/**
+ * Flow brackets (`[`, `{`) open deeper than this are never handed to `yaml`: its reader recurses per level, and a text
+ * nested a few thousand deep overflows the stack — in V8 sometimes fatally (the regexp compiler runs out of memory
+ * near the stack's end), not as an exception a caller could catch. Far above any file (dashboards nest about 10
+ * levels) and above plain text's stray brackets.
+ */
+export const MAX_FLOW_DEPTH = 512;
+
+/**
+ * The offset of the first flow bracket nested deeper than MAX_FLOW_DEPTH, counting outside quoted strings and
+ * comments, or undefined. A lexical bound, not a parse: it only has to keep `yaml` away from a stack overflow.
+ */
+export function flowNestingOffset(source: string): number | undefined {
+  let depth = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source.charCodeAt(i);
+    if (c === 0x22 /* " */) i = endOfQuoted(source, i, 0x22);
+    else if (c === 0x27 /* ' */ && startsScalar(source, i)) i = endOfQuoted(source, i, 0x27);
+    else if (c === 0x23 /* # */ && startsScalar(source, i)) i = lineEnd(source, i);
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_FLOW_DEPTH) return i;
+    } else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
+  }
+  return undefined;
+}
+
+/** Whether a quote or `#` at `i` starts something (a quoted scalar, a comment) rather than sits inside plain text. */
+function startsScalar(source: string, i: number): boolean {
+  const before = i === 0 ? 0x20 : source.charCodeAt(i - 1);
+  return before === 0x20 || before === 0x09 || before === 0x0a || before === 0x0d || before === 0x5b || before === 0x7b || before === 0x2c || before === 0x3a;
+}
+
+/** Index of the closing quote (`"` honours backslash escapes, `'` doubles itself), or the text's end. */
+function endOfQuoted(source: string, start: number, quote: number): number {
+  for (let i = start + 1; i < source.length; i++) {
+    const c = source.charCodeAt(i);
+    if (quote === 0x22 && c === 0x5c) i++;
+    else if (c === quote) {
+      if (quote === 0x27 && source.charCodeAt(i + 1) === 0x27) i++;
+      else return i;
+    }
+  }
+  return source.length;
+}
+
+function lineEnd(source: string, start: number): number {
+  const end = source.indexOf('\n', start);
+  return end < 0 ? source.length : end;
+}

@@ -5,6 +5,7 @@ import { isDashboardShaped, NOT_A_DASHBOARD } from '../desired/dashboard-rules.j
 import { isDocumentShaped } from '../desired/detect-kind.js';
 import { discoverFiles } from '../desired/discover-files.js';
 import { fastParseYaml } from '../desired/fast-yaml/fast-parse.js';
+import { flowNestingOffset, NESTED_TOO_DEEPLY } from '../desired/yaml-hazards.js';
 import type { Diagnostic } from '../desired/diagnostic.js';
 import { readSources } from '../desired/read-sources.js';
 import type { PlainObject } from './deep-merge.js';
@@ -56,6 +57,8 @@ type Parsed = { value: PlainObject; problems?: Problem[] } | { problems: Problem
  * "no dashboard file" or "value unused" elsewhere), while its problems keep it out of every environment.
  */
 export function parseTemplateFile(source: string): Parsed {
+  const deep = flowNestingOffset(source);
+  if (deep !== undefined) return { problems: [{ ...linePos(source, deep), path: '', message: NESTED_TOO_DEEPLY }] };
   const fast = fastParseYaml(source);
   if (fast.ok) return isTemplateShaped(fast.value) ? { value: fast.value } : { problems: [{ line: 1, col: 1, path: '', message: NOT_A_DASHBOARD }] };
   const parsed = parseWithYaml(source);

@@ -42,14 +42,29 @@ describe('checkSource: each file to its kind’s checks', () => {
     expect(typo).toMatchObject({ ok: true, kind: 'document', warnings: [{ line: 1, path: 'document.descriptoin', message: expect.stringContaining('did you mean description?') }] });
   });
 
-  it('refuses a document nested thousands deep with a problem at the nesting, in YAML and in JSON, never a fatal error', () => {
-    const json = JSON.stringify({ document: { kind: 'notebook', name: 'Deep' }, version: '7', sections: [], x: null }).replace('null', `${'['.repeat(3000)}${']'.repeat(3000)}`);
-    const yaml = `document: { kind: notebook, name: Deep }\nversion: "7"\nsections: []\nx: ${'['.repeat(3000)}${']'.repeat(3000)}\n`;
-    for (const source of [json, yaml]) {
+  it('refuses a file nested thousands deep with a problem where the nesting goes too deep, never a fatal error', () => {
+    const deep = `${'['.repeat(3000)}${']'.repeat(3000)}`;
+    const json = JSON.stringify({ document: { kind: 'notebook', name: 'Deep' }, version: '7', sections: [], x: null }).replace('null', deep);
+    // As Python's json.dumps writes it: spaces after separators (this shape took V8 down fatally inside yaml).
+    const spaced = '{"document": {"kind": "notebook", "name": "Deep"}, "version": "7", "sections": [], "x": ' + deep + '}\n';
+    const yaml = `document: { kind: notebook, name: Deep }\nversion: "7"\nsections: []\nx: ${deep}\n`;
+    const classic = `dashboardMetadata: { name: d, owner: o }\ntiles: []\nx: ${deep}\n`;
+    for (const [source, line] of [[json, 1], [spaced, 1], [yaml, 4], [classic, 3]] as const) {
+      // At the bracket that goes past 512 levels: the 512th or 513th of the run, by what encloses it.
+      const run = (source.split('\n')[line - 1] ?? '').indexOf('[[[') + 1;
       const check = checkSource(source);
-      expect(check.ok).toBe(false);
-      expect(check.ok === false && check.problems[0]).toMatchObject({ line: 1 + (source === yaml ? 3 : 0), message: expect.stringContaining('collections nested too deeply to read') });
+      expect(check).toEqual({ ok: false, problems: [{ line, col: expect.any(Number), path: '', message: expect.stringContaining('collections nested too deeply to read') }] });
+      const col = check.ok ? 0 : (check.problems[0]?.col ?? 0);
+      expect(col - run).toBeGreaterThanOrEqual(511);
+      expect(col - run).toBeLessThanOrEqual(512);
     }
+  });
+
+  it('counts only brackets that nest: not inside quoted strings or comments, and 512 levels still read', () => {
+    const quoted = `dashboardMetadata: { name: "${'['.repeat(600)}", owner: 'o''${'{'.repeat(600)}' }\ntiles: [] # ${'['.repeat(600)}\n`;
+    expect(checkSource(quoted)).toMatchObject({ ok: true, name: '['.repeat(600) });
+    const nested512 = `dashboardMetadata: { name: d, owner: o }\ntiles: []\nx: ${'['.repeat(510)}${']'.repeat(510)}\n`;
+    expect(checkSource(nested512).ok === false && checkSource(nested512)).not.toMatchObject({ problems: [{ message: expect.stringContaining('nested too deeply to read') }] });
   });
 
   it('leaves a classic file that merely mentions documents, or is no mapping, to the classic checks', () => {

@@ -48,6 +48,11 @@ describe('documents in environments: values, limits and overrides', () => {
     expect(parseTemplateFile(TRIAGE)).toEqual({ value: expect.objectContaining({ document: expect.objectContaining({ kind: 'notebook' }) }) });
   });
 
+  it('refuses a template nested thousands deep at the nesting, before yaml reads it', () => {
+    const deep = `${TRIAGE}x: ${'['.repeat(3000)}${']'.repeat(3000)}\n`;
+    expect(parseTemplateFile(deep)).toEqual({ problems: [{ line: TRIAGE.split('\n').length, col: expect.any(Number), path: '', message: expect.stringContaining('collections nested too deeply to read') }] });
+  });
+
   it('gives dev the file with its values: every tile, every section, ids from the path and from document.id', () => {
     const dev = environment(FILES, 'dev');
     expect(dev.diagnostics).toEqual([]);
