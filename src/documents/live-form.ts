@@ -13,7 +13,7 @@ import { MAX_JSON_DEPTH } from '../schema/limits.js';
  */
 export function liveDocumentBody(metadata: DocumentMetadata, content: Buffer | string): LiveDocumentBody {
   const kind = DocumentKind.safeParse(metadata.type);
-  if (!kind.success) throw new Error(`document ${metadata.id} is a ${JSON.stringify(metadata.type)}, not a dashboard or notebook: choose another id for the file`);
+  if (!kind.success) throw new Error(`document ${metadata.id} is a ${JSON.stringify(metadata.type)}, not a dashboard or notebook`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(content.toString());

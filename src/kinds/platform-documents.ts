@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { ApiClient } from '../client/api-client.js';
 import type { DocumentsClient } from '../client/documents-api.js';
-import { ApiError, TransportError } from '../client/errors.js';
+import { ApiError, TransportError, UnexpectedResponseError } from '../client/errors.js';
+import { errorMessage } from '../lib/error-message.js';
 import { DASHBOARD_FILE } from '../desired/discover-files.js';
 import { deriveDocumentId } from '../desired/document-id.js';
 import { fileComparedForm, sameDocumentContent } from '../documents/compared-form.js';
@@ -49,6 +50,19 @@ export function documentsOf(api: ApiClient): DocumentsClient {
   throw new TransportError(message, { method: 'GET', url: api.baseUrl, reason: 'NO_PLATFORM', attempts: 0, cause: undefined });
 }
 
+/**
+ * A live document the file form cannot hold (not JSON, another type, nested too deep) is the target's answer to this
+ * file's id, not a bug: a target failure (exit 4) that names the document and what to do, never an unexpected error.
+ */
+function comparable<T>(id: string, read: () => T, baseUrl: string): T {
+  try {
+    return read();
+  } catch (error) {
+    const message = `${errorMessage(error)} (give the file another document.id, or change the document in its app)`;
+    throw new UnexpectedResponseError(message, { method: 'GET', url: `${baseUrl}/documents/${encodeURIComponent(id)}`, status: 200, problems: [errorMessage(error)] });
+  }
+}
+
 function isStatus(error: unknown, status: number): boolean {
   return error instanceof ApiError && error.status === status;
 }
@@ -62,7 +76,7 @@ function documentItems(documents: DocumentsClient): ReturnType<Kind<DocumentFile
     async getText(id) {
       try {
         const { metadata, content } = await documents.get(id);
-        const body = liveDocumentBody(metadata, content);
+        const body = comparable(id, () => liveDocumentBody(metadata, content), documents.baseUrl);
         // The text serves only classic dashboards' written-text check (plan-against-live.ts): made if ever asked for.
         return {
           get text() {

@@ -196,6 +196,26 @@ describe('a platform dashboard and a notebook beside a classic dashboard', () =>
   });
 });
 
+describe('a document file whose id the target holds as something no file can be', () => {
+  it('fails as the target’s answer (exit 4), naming the document and what to do, and writes nothing', async () => {
+    await documents().create({ id: 'not-json', name: 'Odd', type: 'notebook', content: { bytes: 'not json', contentType: 'text/plain' } });
+    await documents().create({ id: 'a-launchpad', name: 'Pad', type: 'launchpad', content: { bytes: '{}', contentType: 'application/json' } });
+    for (const [id, why] of [['not-json', "document not-json's content is not JSON"], ['a-launchpad', 'document a-launchpad is a "launchpad", not a dashboard or notebook']] as const) {
+      const project = await createProject({ 'dashboards/odd.yaml': stringify({ document: { kind: 'notebook', name: 'Odd', id }, version: '7', sections: [] }) });
+      try {
+        const result = await inProject(project)('apply');
+        expect(result.code, result.stderr).toBe(4);
+        expect(result.stderr).toContain(why);
+        expect(result.stderr).toContain('(give the file another document.id, or change the document in its app)');
+        expect(result.stderr).not.toContain('unexpected error');
+        expect((await documents().metadata(id)).version).toBe(1);
+      } finally {
+        await project.cleanup();
+      }
+    }
+  });
+});
+
 describe('a document file against a target without a platform', () => {
   it('fails as an unusable target (exit 4), saying what to set, and writes nothing', async () => {
     const project = await createProject({ 'dashboards/checkout.yaml': CHECKOUT });

@@ -29,7 +29,7 @@ describe('liveDocumentBody: a live document in the file form', () => {
   });
 
   it('refuses, naming the document, what the file form cannot hold', () => {
-    expect(() => liveDocumentBody(metadata({ type: 'launchpad' }), '{}')).toThrow('document checkout is a "launchpad", not a dashboard or notebook: choose another id for the file');
+    expect(() => liveDocumentBody(metadata({ type: 'launchpad' }), '{}')).toThrow('document checkout is a "launchpad", not a dashboard or notebook');
     expect(() => liveDocumentBody(metadata(), 'not json')).toThrow("document checkout's content is not JSON");
     expect(() => liveDocumentBody(metadata(), '[1]')).toThrow("document checkout's content is not a JSON object");
     expect(() => liveDocumentBody(metadata(), 'null')).toThrow("document checkout's content is not a JSON object");
