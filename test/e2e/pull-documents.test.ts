@@ -185,7 +185,7 @@ describe('dashcd pull <id> with platform documents', () => {
     expect(pulled.code).toBe(1);
     expect(pulled.stdout).toBe('');
     expect(pulled.stderr.split('\n')).toEqual([
-      'dashcd pull: home-launchpad not pulled: document home-launchpad is a "launchpad", not a dashboard or notebook: choose another id for the file',
+      'dashcd pull: home-launchpad not pulled: document home-launchpad is a "launchpad", not a dashboard or notebook',
       `dashcd pull: ${missing} not found on ${server.url}; nothing written for it`,
       'dashcd pull: own-settings not pulled: its content has a top-level "dashcd" member, which a dashcd file would read as its own settings; rename that member in the app first',
       `dashcd pull: no-such-document not found on ${server.url}; nothing written for it`,
