@@ -5,7 +5,10 @@ import { SlotList } from './slot-list.js';
 
 export type UpsertOutcome = 'created' | 'replaced';
 
-/** What a snapshot keeps of an index; everything else (posting lists, blocks) is rebuilt from it in O(n). */
+/**
+ * What a snapshot keeps of an index; the end-time blocks are rebuilt from it in O(n). The posting lists are kept too:
+ * rebuilding them meant a pass of random reads over every event on each start.
+ */
 export interface IndexState {
   readonly count: number;
   /** In EventColumns.arrays() order, each at least `count` long. */
@@ -14,6 +17,9 @@ export interface IndexState {
   readonly ids: Int32Array;
   readonly types: readonly string[];
   readonly entities: readonly string[];
+  /** Each type's and each entity's list by code (sorted slots; empty for a code no event has now). */
+  readonly typeLists: readonly Uint32Array[];
+  readonly entityLists: readonly Uint32Array[];
 }
 
 /**
@@ -81,6 +87,8 @@ export class EventIndex {
       ids: this.ids.raw(),
       types: this.types.list(),
       entities: this.entities.list(),
+      typeLists: listContents(this.byType, this.types.size),
+      entityLists: listContents(this.byEntity, this.entities.size),
     };
   }
 
@@ -91,7 +99,8 @@ export class EventIndex {
     for (const name of state.types) this.types.codeOf(name);
     for (const name of state.entities) this.entities.codeOf(name);
     this.order.assign(state.order, state.count);
-    this.rebuildLists();
+    this.byType = adoptLists(state.typeLists, this.columns);
+    this.byEntity = adoptLists(state.entityLists, this.columns);
     this.blocks.refreshFrom(0);
   }
 
@@ -187,6 +196,22 @@ export class EventIndex {
   }
 }
 
+function listContents(lists: readonly (SlotList | undefined)[], size: number): Uint32Array[] {
+  return Array.from({ length: size }, (_, code) => {
+    const list = lists[code];
+    return list ? list.items.subarray(0, list.length) : new Uint32Array(0);
+  });
+}
+
+/** Lists over the given arrays, taken over without copying; a code with no events has no list, as buildLists leaves it. */
+function adoptLists(contents: readonly Uint32Array[], columns: EventColumns): SlotList[] {
+  const lists: SlotList[] = [];
+  contents.forEach((items, code) => {
+    if (items.length > 0) lists[code] = SlotList.over(columns, items);
+  });
+  return lists;
+}
+
 function listAt(lists: SlotList[], code: number, columns: EventColumns): SlotList {
   let list = lists[code];
   if (!list) {
@@ -204,21 +229,36 @@ function addSorted(list: SlotList, slot: number, columns: EventColumns): number 
   return list.insert(slot);
 }
 
-/** One pass over the global order: every list comes out sorted without a sort. */
+/**
+ * Every list comes out sorted without a sort: counted, then filled in order. Reads the arrays directly (a restart
+ * over a million events runs this on the way to listening).
+ */
 function buildLists(order: SlotList, codes: Uint32Array, size: number, columns: EventColumns): SlotList[] {
+  const slots = order.items;
+  const n = order.length;
   const counts = new Uint32Array(size);
-  for (let p = 0; p < order.length; p++) {
-    const code = codes[order.at(p)] ?? 0;
+  for (let p = 0; p < n; p++) {
+    const code = codes[slots[p] ?? 0] ?? 0;
     counts[code] = (counts[code] ?? 0) + 1;
   }
   const lists: SlotList[] = [];
+  const fills: Uint32Array[] = [];
   for (let code = 0; code < size; code++) {
     const count = counts[code] ?? 0;
-    if (count > 0) lists[code] = new SlotList(columns, count + (count >>> 3) + 4);
+    if (count === 0) continue;
+    const list = new SlotList(columns, count + (count >>> 3) + 4);
+    list.length = count;
+    lists[code] = list;
+    fills[code] = list.items;
   }
-  for (let p = 0; p < order.length; p++) {
-    const slot = order.at(p);
-    lists[codes[slot] ?? 0]?.push(slot);
+  const next = new Uint32Array(size);
+  for (let p = 0; p < n; p++) {
+    const slot = slots[p] ?? 0;
+    const code = codes[slot] ?? 0;
+    const items = fills[code];
+    const at = next[code] ?? 0;
+    if (items) items[at] = slot;
+    next[code] = at + 1;
   }
   return lists;
 }

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { open, readFile } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileDurable } from '../../lib/durable-file.js';
 import type { FsLayer } from '../../lib/fs-layer.js';
 import type { Logger } from '../../lib/logger.js';
+import { errorMessage } from '../../lib/error-message.js';
 import type { ColumnArray } from './event-columns.js';
 import { EventIndex } from './event-index.js';
 import { EVENT_LOG_FILE } from './event-log.js';
@@ -18,10 +19,12 @@ export interface LogCoverage {
 }
 
 const TAIL_BYTES = 4096;
+/** 2 added the posting lists. A snapshot of another version is ignored: the log is scanned and a new one written. */
+const SNAPSHOT_VERSION = 2;
 const count = z.number().int().min(0);
 const Header = z.object({
   format: z.literal('dashcd-events-index'),
-  version: z.literal(1),
+  version: z.literal(SNAPSHOT_VERSION),
   coveredBytes: count,
   coveredLines: count,
   /** SHA-256 of the last 4 KiB the snapshot covers: a log replaced or rewritten under it is noticed. */
@@ -35,17 +38,24 @@ const Header = z.object({
 type Header = z.infer<typeof Header>;
 
 /**
- * Writes the index as `index.snapshot`: a JSON header line, then the columns, the global order and the id table as
- * raw little-endian arrays. The log is append-only, so a snapshot of its first N bytes stays true for ever; the next
+ * Writes the index as `index.snapshot`: a JSON header line, then the columns, the global order, the id table and
+ * the posting lists (each kind as its lists' lengths by code, then their slots one list after another) as raw
+ * little-endian arrays. The log is append-only, so a snapshot of its first N bytes stays true for ever; the next
  * start loads it and scans only the lines after N (a restart over a million events in well under a second). It is
  * only a cache: a missing, damaged or foreign snapshot means a full scan, never wrong answers.
  */
 export async function writeIndexSnapshot(dir: string, index: EventIndex, coverage: LogCoverage, fs: FsLayer): Promise<void> {
   const state = index.state();
-  const sections = [...state.columns.map((column) => bytesOf(column, state.count)), bytesOf(state.order, state.count), bytesOf(state.ids, state.ids.length)];
+  const sections = [
+    ...state.columns.map((column) => bytesOf(column, state.count)),
+    bytesOf(state.order, state.count),
+    bytesOf(state.ids, state.ids.length),
+    ...listSections(state.typeLists),
+    ...listSections(state.entityLists),
+  ];
   const header: Header = {
     format: 'dashcd-events-index',
-    version: 1,
+    version: SNAPSHOT_VERSION,
     coveredBytes: coverage.bytes,
     coveredLines: coverage.lines,
     tailSha256: await tailHash(join(dir, EVENT_LOG_FILE), coverage.bytes),
@@ -62,37 +72,87 @@ export async function writeIndexSnapshot(dir: string, index: EventIndex, coverag
 /** The index as of the snapshot and how much of the log it covers; undefined (logged) when it cannot be trusted. */
 export async function readIndexSnapshot(dir: string, log: Logger): Promise<{ index: EventIndex; coverage: LogCoverage } | undefined> {
   const path = join(dir, INDEX_SNAPSHOT_FILE);
-  const data = await readFile(path).catch(() => undefined);
-  if (!data) return undefined;
+  const handle = await open(path, 'r').catch(() => undefined);
+  if (!handle) return undefined;
   const rejected = (reason: string): undefined => {
     log.warn({ file: path, reason }, 'ignored the index snapshot: scanning the whole log');
     return undefined;
   };
-  const newline = data.indexOf(0x0a);
-  let header: Header;
   try {
-    header = Header.parse(JSON.parse(data.toString('utf8', 0, Math.max(0, newline))));
-  } catch {
-    return rejected('unreadable header');
+    const { size } = await handle.stat();
+    const headerLine = await readHeaderLine(handle, size);
+    let header: Header;
+    try {
+      header = Header.parse(JSON.parse(headerLine?.toString('utf8') ?? ''));
+    } catch {
+      return rejected('unreadable header');
+    }
+    const bodyStart = (headerLine?.length ?? 0) + 1;
+    if (size !== bodyStart + header.bodyBytes) return rejected('wrong length');
+    const tail = await tailHash(join(dir, EVENT_LOG_FILE), header.coveredBytes).catch(() => undefined);
+    if (tail !== header.tailSha256) return rejected('the log does not match the snapshot');
+    // Each section is read straight into the array that keeps it: no second copy of tens of megabytes at start-up.
+    const index = new EventIndex();
+    let position = bodyStart;
+    const take = async <T extends ColumnArray>(make: new (length: number) => T, length: number): Promise<T> => {
+      const array = new make(length);
+      await readFully(handle, new Uint8Array(array.buffer, array.byteOffset, array.byteLength), position);
+      position += array.byteLength;
+      return array;
+    };
+    const columns: ColumnArray[] = [];
+    for (const column of index.columns.arrays()) columns.push(await take(column.constructor as new (length: number) => ColumnArray, header.count));
+    const order = await take(Uint32Array, header.count);
+    const ids = await take(Int32Array, header.idTableSize);
+    const takeLists = async (codes: number): Promise<Uint32Array[] | undefined> => {
+      const lengths = await take(Uint32Array, codes);
+      if (lengths.reduce((sum, length) => sum + length, 0) !== header.count) return undefined;
+      const slots = await take(Uint32Array, header.count);
+      let start = 0;
+      return Array.from(lengths, (length) => slots.subarray(start, (start += length)));
+    };
+    // Code 0 (no entity, say) has a list too: one more code than names.
+    const typeLists = await takeLists(header.types.length + 1);
+    const entityLists = typeLists && (await takeLists(header.entities.length + 1));
+    if (!typeLists || !entityLists) return rejected('posting lists that do not add up to the events');
+    index.restore({ count: header.count, columns, order, ids, types: header.types, entities: header.entities, typeLists, entityLists });
+    return { index, coverage: { bytes: header.coveredBytes, lines: header.coveredLines } };
+  } catch (error) {
+    // Only a cache: a snapshot that cannot be read is a full scan, never a server that cannot start.
+    return rejected(`unreadable (${errorMessage(error)})`);
+  } finally {
+    await handle.close();
   }
-  if (data.length !== newline + 1 + header.bodyBytes) return rejected('wrong length');
-  const tail = await tailHash(join(dir, EVENT_LOG_FILE), header.coveredBytes).catch(() => undefined);
-  if (tail !== header.tailSha256) return rejected('the log does not match the snapshot');
-  const index = new EventIndex();
-  const body = data.subarray(newline + 1);
-  let offset = 0;
-  const take = <T extends ColumnArray>(make: new (length: number) => T, length: number): T => {
-    const array = new make(length);
-    const bytes = length * array.BYTES_PER_ELEMENT;
-    new Uint8Array(array.buffer, array.byteOffset, bytes).set(body.subarray(offset, offset + bytes));
-    offset += bytes;
-    return array;
-  };
-  const columns = index.columns.arrays().map((column) => take(column.constructor as new (length: number) => ColumnArray, header.count));
-  const order = take(Uint32Array, header.count);
-  const ids = take(Int32Array, header.idTableSize);
-  index.restore({ count: header.count, columns, order, ids, types: header.types, entities: header.entities });
-  return { index, coverage: { bytes: header.coveredBytes, lines: header.coveredLines } };
+}
+
+/** The snapshot's first line, without its newline; undefined when the file has none. */
+async function readHeaderLine(handle: FileHandle, size: number): Promise<Buffer | undefined> {
+  let chunk = Math.min(size, HEADER_CHUNK);
+  for (;;) {
+    const head = Buffer.alloc(chunk);
+    await readFully(handle, head, 0);
+    const newline = head.indexOf(0x0a);
+    if (newline >= 0) return head.subarray(0, newline);
+    if (chunk === size) return undefined;
+    chunk = Math.min(size, chunk * 4);
+  }
+}
+
+const HEADER_CHUNK = 64 * 1024;
+
+/** Fills `target` from the file at `position`; a file shorter than that is an error. */
+async function readFully(handle: FileHandle, target: Uint8Array, position: number): Promise<void> {
+  let done = 0;
+  while (done < target.length) {
+    const { bytesRead } = await handle.read(target, done, target.length - done, position + done);
+    if (bytesRead === 0) throw new Error('the snapshot ended early');
+    done += bytesRead;
+  }
+}
+
+/** Every event is in exactly one list of a kind: the lengths by code, then the slots, `count` in all. */
+function listSections(lists: readonly Uint32Array[]): Buffer[] {
+  return [bytesOf(Uint32Array.from(lists, (list) => list.length), lists.length), ...lists.map((list) => bytesOf(list, list.length))];
 }
 
 function bytesOf(array: ColumnArray, length: number): Buffer {

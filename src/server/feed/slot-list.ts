@@ -15,6 +15,14 @@ export class SlotList {
     this.items = new Uint32Array(capacity);
   }
 
+  /** A full list over `items` (sorted), taken over without copying: it grows into a new array when pushed to. */
+  static over(columns: EventColumns, items: Uint32Array): SlotList {
+    const list = new SlotList(columns, 0);
+    list.items = items;
+    list.length = items.length;
+    return list;
+  }
+
   at(position: number): number {
     return this.items[position] ?? 0;
   }

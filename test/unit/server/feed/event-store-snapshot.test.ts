@@ -102,4 +102,52 @@ describe('index snapshot', () => {
     expect((await third.query({ filter: { from: 0, to: 2 * T0, eventType: 'SLOW_DISX' }, watermark: 20, limit: 50, countTotal: true })).total).toBe(1);
     await third.close();
   });
+
+  it('keeps the posting lists: a restarted store answers by type and entity as one that never stopped, writes included', async () => {
+    const writes: EncodedEvent[][] = [Array.from({ length: 40 }, (_, n) => event(n)), [event(5, { eventType: 'HIGH_LATENCY', entityId: 'HOST-9' }), event(40), event(41)]];
+    const restarted = await openEventStore({ dir });
+    await restarted.put(writes[0] ?? []);
+    await restarted.close();
+    const reopened = await openEventStore({ dir });
+    // Lists taken from the snapshot grow, lose and gain events like built ones.
+    await reopened.put(writes[1] ?? []);
+    const after = await Promise.all(QUERIES.map((q) => allPages(reopened, q)));
+    await reopened.close();
+
+    const other = join(dir, 'never-stopped');
+    const steady = await openEventStore({ dir: other });
+    for (const batch of writes) await steady.put(batch);
+    // Cursors are signed with each store's own key: the pages are compared without them.
+    const unsigned = (pages: string[][]): string[][] => pages.map((bodies) => bodies.map((body) => body.replace(/"nextCursor":"[^"]*"/, '"nextCursor":"…"')));
+    expect(unsigned(after)).toEqual(unsigned(await Promise.all(QUERIES.map((q) => allPages(steady, q)))));
+    await steady.close();
+  });
+
+  it('is ignored when written in another format version or when its lists do not add up to its events', async () => {
+    const first = await openEventStore({ dir });
+    await first.put(Array.from({ length: 20 }, (_, n) => event(n)));
+    await first.close();
+    const file = join(dir, INDEX_SNAPSHOT_FILE);
+    const snapshot = await readFile(file);
+    const newline = snapshot.indexOf(0x0a);
+    const header = JSON.parse(snapshot.toString('utf8', 0, newline)) as { version: number; count: number };
+    const rewritten = async (edit: (h: typeof header) => object): Promise<void> =>
+      writeFile(file, Buffer.concat([Buffer.from(JSON.stringify(edit({ ...header }))), snapshot.subarray(newline)]));
+
+    await rewritten((h) => ({ ...h, version: 1 }));
+    const older = captureLog();
+    const second = await openEventStore({ dir, log: older.log });
+    expect(older.lines).toContainEqual(expect.objectContaining({ msg: 'ignored the index snapshot: scanning the whole log', reason: 'unreadable header' }));
+    expect(second.size).toBe(20);
+    await second.close();
+
+    // One event fewer in the header than the lists hold (the columns are read shorter, the file length kept).
+    const lengths = snapshot.length - newline - 1;
+    await rewritten((h) => ({ ...h, count: h.count - 1, bodyBytes: lengths }));
+    const uneven = captureLog();
+    const third = await openEventStore({ dir, log: uneven.log });
+    expect(uneven.lines).toContainEqual(expect.objectContaining({ reason: 'posting lists that do not add up to the events' }));
+    expect(third.size).toBe(20);
+    await third.close();
+  });
 });
