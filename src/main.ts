@@ -1,9 +1,6 @@
 #!/usr/bin/env node
-import { commandsFor } from './cli/command-loader.js';
-import { runCli } from './cli/run.js';
-import { createLogger } from './lib/logger.js';
-import { followLauncher, processRelauncher } from './cli/relaunch.js';
-import { prettyLogStream } from './lib/pretty-log.js';
+import { followLauncher, launchesServer, processRelauncher } from './cli/relaunch.js';
+import { serverNodeOptions } from './server/server-node-options.js';
 
 const controller = new AbortController();
 let stopping = false;
@@ -21,25 +18,29 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-// Logs go to stderr (stdout carries plans, tables and JSONL); readable lines when a person is watching.
-// A closed pipe on stdout is the reader's choice, not a crash (see runCli).
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code !== 'EPIPE') throw error;
-});
-
-const log = createLogger({
-  level: process.env.DASHCD_LOG_LEVEL ?? 'info',
-  ...(process.stderr.isTTY ? { destination: prettyLogStream(process.stderr) } : {}),
-});
 const argv = process.argv.slice(2);
-const code = await runCli(await commandsFor(argv), argv, {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  env: process.env,
-  cwd: process.cwd(),
-  log,
-  signal: controller.signal,
-  // A launched child never launches again.
-  ...(!launched && { relaunch: processRelauncher({ execPath: process.execPath, execArgv: process.execArgv, argv: process.argv.slice(1), env: process.env, signal: controller.signal }) }),
-});
-process.exitCode = code;
+// A server relaunches itself with its Node options (relaunch.ts) before the CLI, its logger or any command loads: the
+// launcher only starts its child and waits, so a user's `dashcd serve` pays one Node start more and nothing else.
+const relaunched = launched || !launchesServer(argv)
+  ? undefined
+  : processRelauncher({ execPath: process.execPath, execArgv: process.execArgv, argv: process.argv.slice(1), env: process.env, signal: controller.signal })(serverNodeOptions());
+process.exitCode = await (relaunched ?? runCommand());
+
+async function runCommand(): Promise<number> {
+  // A closed pipe on stdout is the reader's choice, not a crash (see runCli).
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+  const [{ commandsFor }, { runCli }, { createLogger }, { prettyLogStream }] = await Promise.all([
+    import('./cli/command-loader.js'),
+    import('./cli/run.js'),
+    import('./lib/logger.js'),
+    import('./lib/pretty-log.js'),
+  ]);
+  // Logs go to stderr (stdout carries plans, tables and JSONL); readable lines when a person is watching.
+  const log = createLogger({
+    level: process.env.DASHCD_LOG_LEVEL ?? 'info',
+    ...(process.stderr.isTTY ? { destination: prettyLogStream(process.stderr) } : {}),
+  });
+  return runCli(await commandsFor(argv), argv, { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), log, signal: controller.signal });
+}

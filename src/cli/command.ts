@@ -1,6 +1,5 @@
 import type { Writable } from 'node:stream';
 import type { Logger } from '../lib/logger.js';
-import type { Relauncher } from './relaunch.js';
 
 export interface FlagSpec {
   readonly type: 'string' | 'boolean';
@@ -33,8 +32,6 @@ export interface CommandIo {
   readonly cwd: string;
   readonly log: Logger;
   readonly signal: AbortSignal;
-  /** Set only by the real entry point (never in-process runs): see relaunch.ts. */
-  readonly relaunch?: Relauncher;
 }
 
 export interface Command {

@@ -42,7 +42,15 @@ export function hasNodeOption(option: string, execArgv: readonly string[], nodeO
 const debugging = (execArgv: readonly string[], nodeOptions: string | undefined): boolean =>
   givenOptions(execArgv, nodeOptions).some((name) => name.startsWith('--inspect') || name.startsWith('--debug'));
 
-/** The real entry point's relauncher (main.ts gives none to a process that was itself launched). */
+/**
+ * Whether the command `argv` names runs a server, and so is relaunched with the server's Node options (its help is
+ * only printed). Decided from the words alone, before anything loads: a child that finds its flags wrong says so.
+ */
+export function launchesServer(argv: readonly string[]): boolean {
+  return argv[0] === 'serve' && !argv.includes('--help') && !argv.includes('-h');
+}
+
+/** The real entry point's relauncher (main.ts uses none in a process that was itself launched). */
 export function processRelauncher(proc: LaunchingProcess): Relauncher {
   return (options) => {
     const nodeOptions = proc.env['NODE_OPTIONS'];

@@ -233,6 +233,15 @@ describe('dashcd serve as a child process', () => {
       expect(await exited).toBe(0);
     });
 
+    it('a wrong flag is the child\'s usage error, exit 64, as serve run in one process reports it', async () => {
+      const wrong = spawn(process.execPath, [MAIN_JS, 'serve', '--port', 'eighty', '--data', dataDir], { stdio: ['ignore', 'ignore', 'pipe'], env: CHILD_ENV });
+      children.push(wrong);
+      let stderr = '';
+      wrong.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      expect(await new Promise((resolve) => wrong.once('close', resolve))).toBe(64);
+      expect(stderr).toContain("--port must be a number from 0 to 65535, not 'eighty'");
+    });
+
     it('an operator\'s own pool size is kept: serve then runs in the process started', async () => {
       const own = spawn(process.execPath, ['--v8-pool-size=3', MAIN_JS, 'serve', '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'], env: CHILD_ENV });
       children.push(own);

@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import { SERVE_HOT_BYTES } from '../../server/store/served-bytes.js';
-import { serverNodeOptions } from '../../server/server-node-options.js';
 import { booleanFlag, defineCommand, stringFlag } from '../command.js';
 import { dataFlag } from '../common-flags.js';
 import { intFlag } from '../int-flag.js';
@@ -42,9 +41,6 @@ export const serveCommand = defineCommand({
     const port = parsePort(stringFlag(flags, 'port') ?? '8080');
     const dataDir = resolve(io.cwd, stringFlag(flags, 'data') ?? '.dashcd');
     const hotBytes = intFlag(flags, 'cache-mb', SERVE_CACHE_MB) * 1024 * 1024;
-    // Decided before the server's modules load: a launcher only starts its child and waits.
-    const relaunched = io.relaunch?.(serverNodeOptions());
-    if (relaunched) return relaunched;
     const { runServe } = await import('../serve-server.js');
     return runServe({ dataDir, host, port, hotBytes, simulateEvents: booleanFlag(flags, 'simulate-events') }, io);
   },

@@ -41,16 +41,26 @@ describe('what validate loads at start-up', () => {
   });
 });
 
-describe('what serve loads before it relaunches', () => {
+describe('what the entry point loads before it relaunches a server', () => {
   // `dashcd serve` started by a user relaunches itself with the server's Node options (relaunch.ts): everything the
-  // launcher loaded first was paid twice (the server, its body pool and the console: most of the launcher's time).
-  const loaded = staticClosure('cli/commands/serve.ts');
+  // launcher loaded first was paid twice. It decides from its arguments alone, before the CLI, the logger (pino) or
+  // any command loads; all of those come through import() once a process is the one that runs the command.
+  const loaded = staticClosure('main.ts');
 
-  it('does not load the server, its body pool or the console', () => {
-    expect([...loaded].filter((m) => m === 'server/create-server.ts' || m === 'server/routes/dashboard-body-pool.ts' || m.startsWith('console/'))).toEqual([]);
+  it('loads no command, no CLI, no logger and no server', () => {
+    expect([...loaded].filter((m) => (m.startsWith('package:') && !m.startsWith('package:node:')) || m.startsWith('cli/commands/') || m === 'cli/run.ts' || m === 'lib/logger.ts' || m.startsWith('server/') && m !== 'server/server-node-options.ts' || m.startsWith('console/'))).toEqual([]);
   });
 
-  it('loads the Node options it relaunches with (the walk follows imports)', () => {
+  it('loads the relauncher and the Node options it relaunches with (the walk follows imports)', () => {
+    expect(loaded.has('cli/relaunch.ts')).toBe(true);
     expect(loaded.has('server/server-node-options.ts')).toBe(true);
+  });
+});
+
+describe('what serve loads once it runs', () => {
+  const loaded = staticClosure('cli/commands/serve.ts');
+
+  it('leaves the server, its body pool and the console to import() after its flags are read', () => {
+    expect([...loaded].filter((m) => m === 'server/create-server.ts' || m === 'server/routes/dashboard-body-pool.ts' || m.startsWith('console/'))).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { followLauncher, hasNodeOption, processRelauncher } from '../../../src/cli/relaunch.js';
+import { followLauncher, hasNodeOption, launchesServer, processRelauncher } from '../../../src/cli/relaunch.js';
 import { serverNodeOptions } from '../../../src/server/server-node-options.js';
 import { tempDirPerTest } from '../../helpers/scratch.js';
 
@@ -17,6 +17,16 @@ const proc = (execArgv: string[], env: Record<string, string | undefined> = {}) 
 describe('relaunching a command with Node options', () => {
   let dir = '';
   tempDirPerTest('dashcd-relaunch-', (created) => (dir = created));
+
+  it('relaunches the serve command only, never for its help', () => {
+    expect(launchesServer(['serve'])).toBe(true);
+    expect(launchesServer(['serve', '--port', '0', '--data', 'd'])).toBe(true);
+    expect(launchesServer(['serve', '--help'])).toBe(false);
+    expect(launchesServer(['serve', '--port', '0', '-h'])).toBe(false);
+    expect(launchesServer(['daemon'])).toBe(false);
+    expect(launchesServer(['plan', 'serve'])).toBe(false);
+    expect(launchesServer([])).toBe(false);
+  });
 
   it('finds an option by name, with any value, in the process options or NODE_OPTIONS', () => {
     expect(hasNodeOption('--v8-pool-size=1', ['--v8-pool-size=3'], undefined)).toBe(true);
