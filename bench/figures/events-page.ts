@@ -13,8 +13,10 @@ import { EVENTS_LANE, eventFixture, requireEventsFeed } from './event-set.js';
 import { VARIANTS } from './event-pages.js';
 import { allPasses, barePass, dashcdPass, passMeasurement, passQuery, repeatPage, writeKeptPages } from './page-pass.js';
 import { formatNumber } from '../lib/report.js';
+import { boundedGoal, boundsText, type Bounds } from '../lib/goal.js';
 
-const MAX_P99_MS = 5;
+/** A page's p99: absolute, and beside the bare server sending the same bytes (issue 36), which cancels the machine. */
+const PAGE_BOUNDS: Bounds = { limit: 5, ratio: 1.5 };
 const MAX_RSS_MB = 500;
 const MAX_START_S = 5;
 
@@ -46,13 +48,14 @@ function pageRows(dashcd: Record<string, Sample>, bare: Record<string, Sample>, 
   const n = count.toLocaleString('en-US');
   const row = (key: string, label: string): Row => {
     const value = metric(dashcd, `p99 ${key}`);
+    const bareValue = metric(bare, `p99 ${key}`);
     return {
       label,
       unit: 'ms',
       better: 'lower',
       value,
-      baseline: { label: PASS_BASELINE, value: metric(bare, `p99 ${key}`) },
-      goal: { text: `≤ ${MAX_P99_MS} ms`, met: value.median <= MAX_P99_MS, limit: MAX_P99_MS },
+      baseline: { label: PASS_BASELINE, value: bareValue },
+      goal: boundedGoal('lower', 'ms', PAGE_BOUNDS, value, bareValue),
       note: `p50 ${metric(dashcd, `p50 ${key}`).median.toFixed(2)} ms, max ${metric(dashcd, `max ${key}`).median.toFixed(1)} ms`,
     };
   };
@@ -121,7 +124,7 @@ async function measureEventsPage(ctx: FigureContext): Promise<FigureOutcome> {
 export const eventsPageFigure: Figure = {
   name: 'events-page',
   title: 'events page latency at 1,000,000 events, full pass of every page',
-  goal: 'p99 ≤ 5 ms; RSS ≤ 500 MB; start ≤ 5 s',
+  goal: `p99 ${boundsText('lower', 'ms', PAGE_BOUNDS, 'the bare server')}; RSS ≤ 500 MB; start ≤ 5 s`,
   lane: EVENTS_LANE,
   run: measureEventsPage,
 };
