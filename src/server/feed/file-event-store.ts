@@ -11,6 +11,10 @@ import { writeIndexSnapshot, type LogCoverage } from './index-snapshot.js';
 import { queryIndex, type PageRequest } from './index-query.js';
 import { digitsOf, parseEncodedEventId, parseEventIdDigits } from './int64.js';
 import type { OpenProblems } from './open-problems.js';
+import { RecentPages } from './recent-pages.js';
+
+/** Pages of texts kept for a page asked again and for the page read ahead: some fifty pages of 150 typical events. */
+const RECENT_PAGE_BYTES = 4 << 20;
 
 export interface FileEventStoreParts {
   readonly dir: string;
@@ -35,6 +39,7 @@ export class FileEventStore implements EventStore {
   readonly problems: OpenProblems;
   private readonly index: EventIndex;
   private readonly log: EventLog;
+  private readonly recent = new RecentPages(RECENT_PAGE_BYTES);
   private writing: Promise<unknown> = Promise.resolve();
   private closed = false;
   private lines: number;
@@ -73,8 +78,9 @@ export class FileEventStore implements EventStore {
   async query(request: PageRequest): Promise<StorePage> {
     this.ensureOpen();
     const page = queryIndex(this.index, request);
-    const texts = this.log.read(page.slots.map((slot) => this.spanOf(slot)));
+    const texts = this.readPage(page.slots);
     const lastSlot = page.slots[page.slots.length - 1];
+    if (page.next !== undefined && lastSlot !== undefined) this.readAhead({ ...request, after: this.keyed(lastSlot).key, countTotal: false });
     return {
       texts,
       last: lastSlot === undefined ? undefined : this.keyed(lastSlot),
@@ -147,6 +153,32 @@ export class FileEventStore implements EventStore {
     const coverage: LogCoverage = { bytes: this.log.bytes, lines: this.lines };
     await writeIndexSnapshot(this.dir, this.index, coverage, this.parts.fs).catch((error: unknown) => {
       this.parts.logger.warn({ dir: this.dir, err: error }, 'could not write the index snapshot: the next start scans the log');
+    });
+  }
+
+  private readPage(slots: readonly number[]): Buffer[] {
+    const spans = slots.map((slot) => this.spanOf(slot));
+    const kept = this.recent.get(spans);
+    if (kept) return kept;
+    const texts = this.log.read(spans);
+    this.recent.set(spans, texts);
+    return texts;
+  }
+
+  /**
+   * Reads the page after this one once the answer is on its way: a client paging on asks for it next (its cursor is
+   * this request after the last event), and a filtered page's events lie scattered through the log, one positioned
+   * read each, which then happen while the client takes in this page instead of while it waits. A page that changed
+   * meanwhile has other offsets and is read afresh; a failure here is met again, and reported, by that request.
+   */
+  private readAhead(next: PageRequest): void {
+    setImmediate(() => {
+      if (this.closed) return;
+      try {
+        this.readPage(queryIndex(this.index, next).slots);
+      } catch {
+        // See above: the request for that page reads it itself.
+      }
     });
   }
 
