@@ -32,8 +32,12 @@ export const LAZY_COMMANDS: readonly LazyCommand[] = [
   { path: ['daemon'], load: async () => (await import('./commands/daemon.js')).daemonCommand },
 ];
 
-/** The one command `argv` names, loaded alone; the whole table when it names none (overview help, typo hints). */
+/**
+ * The one command `argv` names, loaded alone; none for `--version` (it reads no command: loading them all took half
+ * a second); the whole table when it names none (overview help, typo hints).
+ */
 export async function commandsFor(argv: readonly string[]): Promise<readonly Command[]> {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) return [];
   let best: LazyCommand | undefined;
   for (const entry of LAZY_COMMANDS) {
     const matches = entry.path.every((word, i) => argv[i] === word);

@@ -131,5 +131,7 @@ describe('the lazy command loader', () => {
     expect(await commandsFor([])).toEqual(commands);
     // A group's name alone selects no command: the whole table, so the group help can list its subcommands.
     expect(await commandsFor(['events', '--help'])).toEqual(commands);
+    expect(await commandsFor(['--version'])).toEqual([]);
+    expect(await commandsFor(['-V'])).toEqual([]);
   });
 });
