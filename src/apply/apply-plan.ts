@@ -103,11 +103,12 @@ export async function validateRemotely(
  * (there are none unless pruning was on when it was built). One log line per write.
  */
 export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ApplyResult> {
-  // The validator and the PUT get the same bytes: encoding each 20 KB body once instead of twice.
+  // The validator and the PUT get the same bytes: the kind's own text of the body when it made one (a classic
+  // dashboard's, from its file), else each 20 KB body encoded once instead of twice.
   const encoded = new Map<WriteChange, string>();
   const bodyOf = (change: WriteChange): string => {
     let text = encoded.get(change);
-    if (text === undefined) encoded.set(change, (text = JSON.stringify(change.desired)));
+    if (text === undefined) encoded.set(change, (text = ('json' in change ? change.json : undefined) ?? JSON.stringify(change.desired)));
     return text;
   };
   const invalid = await validateRemotely(plan, deps, bodyOf);

@@ -1,12 +1,13 @@
 import { deriveDashboardId } from '../desired/derive-id.js';
 import { DASHBOARD_FILE } from '../desired/discover-files.js';
 import { normalizeForCompare } from '../dashboards/normalize.js';
-import { isOwned, withOwnershipTag } from '../dashboards/ownership.js';
+import { isOwned } from '../dashboards/ownership.js';
 import { sameDashboardContent } from '../plan/build-plan.js';
 import { readPreviewDashboard } from '../preview/preview-model.js';
 import { Dashboard, type LiveDashboard } from '../schema/dashboard.js';
 import type { DashboardId } from '../schema/ids.js';
 import { DASHBOARD_FILE_SCHEMA_ID, dashboardFileJsonSchema } from '../schema/json-schema.js';
+import { writtenDashboard, writtenFromText } from './classic-written.js';
 import { defineKind, type Kind } from './kind.js';
 
 /**
@@ -21,11 +22,9 @@ export const classicDashboards: Kind<Dashboard, LiveDashboard, DashboardId> = de
   jsonSchema: dashboardFileJsonSchema,
   deriveId: deriveDashboardId,
   isOwned: (live, mark) => isOwned(live as LiveDashboard, mark),
-  // The PUT body: the id first (as the real service's clients send it), then the file's body with the tag.
-  written: (desired, mark) => {
-    const { id: _fileId, metadata: _serverOwned, ...body } = withOwnershipTag(desired.body as Dashboard, mark);
-    return { desired: { id: desired.id, ...body } };
-  },
+  // The PUT body (classic-written.ts): from the file's body text when the loader holds it, else from its object.
+  written: (desired, mark) =>
+    (desired.bodyJson === undefined ? undefined : writtenFromText(desired.id, desired.bodyJson, mark)) ?? { desired: writtenDashboard(desired.id, desired.body as Dashboard, mark) },
   sameContent: sameDashboardContent,
   comparedForm: (value, ignore) => normalizeForCompare(value, { ignore }),
   live: (api) => ({

@@ -28,7 +28,9 @@ interface DesiredInputCommon {
  * Document service writes only at the version the plan read (`expectedVersion`, absent for a create): a document
  * edited in between is refused (409), never overwritten.
  */
-export type WrittenBody = { kind?: undefined; desired: Dashboard } | { kind: 'document'; desired: DocumentFileBody; expectedVersion?: number };
+export type WrittenBody =
+  | { kind?: undefined; desired: Dashboard; /** `desired` as JSON text, when the kind made it from the file's text: what apply sends. */ json?: string }
+  | { kind: 'document'; desired: DocumentFileBody; expectedVersion?: number };
 
 /** Which kind an item without a body is: absent for classic dashboards. */
 type KindMark = { kind?: 'document' };
@@ -185,7 +187,8 @@ export function planDashboard(desired: DesiredInput, live: LiveItem | undefined,
   const { ownershipTag: tag, ignore, kind } = rules;
   const written = kind.written(desired, tag);
   const mark = desired.kind === 'document' ? { kind: desired.kind } : {};
-  if (!live) return { action: 'create', id, name, file, ...written };
+  // The written body's members as the kind made them: a `desired` made on demand (from its text) stays unread.
+  if (!live) return Object.defineProperties({ action: 'create', id, name, file }, Object.getOwnPropertyDescriptors(written)) as PlanChange;
   const locked = withVersion(written, kind.versionOf?.(live));
   // A live item without the mark was made elsewhere (or pulled): writing it is a takeover the reviewer must see,
   // even when the content is equal, since from then on prune may delete it. Its patch includes the mark.

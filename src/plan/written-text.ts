@@ -1,6 +1,6 @@
 import { LiveDashboard } from '../schema/dashboard.js';
 
-const METADATA_MEMBER = '"dashboardMetadata":';
+export const METADATA_MEMBER = '"dashboardMetadata":';
 
 /**
  * Whether a live dashboard's JSON text is exactly what apply wrote from this body text, so the plan can call it
@@ -70,7 +70,7 @@ const CLOSERS = new Set([0x7d, 0x5d]);
  * The index just past the object that starts at `start`, skipping strings; the text's length when it never closes.
  * Malformed text gives some index whose slice then fails to parse, which answers false above.
  */
-function objectEnd(text: string, start: number): number {
+export function objectEnd(text: string, start: number): number {
   let depth = 0;
   // Stryker disable next-line EqualityOperator: one step past the end reads NaN, which is neither a quote nor a bracket
   for (let i = start; i < text.length; i++) {

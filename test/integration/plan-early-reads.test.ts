@@ -198,9 +198,11 @@ describe('readAndPlan', () => {
       bodyJson,
     });
     const rules = { ownershipTag: DEFAULT_OWNERSHIP_TAG, ignore: [], kind: classicDashboards };
+    // The written body is decoded too (from the text, classic-written.ts): a kind that refuses to make it.
+    const undecoded = { ...rules, kind: { ...classicDashboards, written: () => { throw new Error('decoded'); } } };
 
-    expect(await readAndPlan(undecodable(JSON.stringify(b)), { api, rules })).toEqual({ action: 'unchanged', id: id(1), name: 'D1', file: 'a.json' });
-    await expect(readAndPlan(undecodable(JSON.stringify(body(1, 'y'))), { api, rules })).rejects.toThrow('decoded');
+    expect(await readAndPlan(undecodable(JSON.stringify(b)), { api, rules: undecoded })).toEqual({ action: 'unchanged', id: id(1), name: 'D1', file: 'a.json' });
+    await expect(readAndPlan(undecodable(JSON.stringify(body(1, 'y'))), { api, rules: undecoded })).rejects.toThrow('decoded');
     const parsed = { id: id(1), file: 'a.json', name: 'D1', body: body(1, 'y'), bodyJson: JSON.stringify(body(1, 'y')) };
     expect(await readAndPlan(parsed, { api, rules })).toMatchObject({ action: 'update', patch: [{ op: 'replace', path: '/tiles/0/markdown', value: 'y' }] });
   });
@@ -217,7 +219,8 @@ describe('EarlyPlans', () => {
     expect(early.take({ ...offered, file: 'b.json' })).toBeUndefined();
     expect(early.take({ ...offered, id: id(2) })).toBeUndefined();
     expect(early.take({ ...offered, bodyJson: JSON.stringify(body(1, 'y')) })).toBeUndefined();
-    expect(await early.take(offered)).toEqual({ action: 'create', id: id(1), name: 'D1', file: 'a.json', desired: { id: id(1), ...withOwnershipTag(b, DEFAULT_OWNERSHIP_TAG) } });
+    const written = { id: id(1), ...withOwnershipTag(b, DEFAULT_OWNERSHIP_TAG) };
+    expect(await early.take(offered)).toEqual({ action: 'create', id: id(1), name: 'D1', file: 'a.json', desired: written, json: JSON.stringify(written) });
     expect(early.take(offered)).toBeUndefined();
   });
 
