@@ -31,16 +31,16 @@ async function runCommand(): Promise<number> {
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
   });
-  const [{ commandsFor }, { runCli }, { createLogger }, { prettyLogStream }] = await Promise.all([
+  const [{ commandsFor }, { runCli }, { createLogger }, pretty] = await Promise.all([
     import('./cli/command-loader.js'),
     import('./cli/run.js'),
     import('./lib/logger.js'),
-    import('./lib/pretty-log.js'),
+    process.stderr.isTTY ? import('./lib/pretty-log.js') : undefined,
   ]);
   // Logs go to stderr (stdout carries plans, tables and JSONL); readable lines when a person is watching.
   const log = createLogger({
     level: process.env.DASHCD_LOG_LEVEL ?? 'info',
-    ...(process.stderr.isTTY ? { destination: prettyLogStream(process.stderr) } : {}),
+    ...(pretty ? { destination: pretty.prettyLogStream(process.stderr) } : {}),
   });
   return runCli(await commandsFor(argv), argv, { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), log, signal: controller.signal });
 }
