@@ -7,7 +7,7 @@ import { HttpError } from '../http/http-error.js';
 import type { StoredDocument } from './document-record.js';
 import { readCreateInput, readUpdateInput } from './document-form.js';
 import type { Caller, DocumentService, UpdateInput } from './document-service.js';
-import { listPage } from './list-query.js';
+import type { Page } from './list-query.js';
 
 export type DocumentMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -54,15 +54,8 @@ export const DOCUMENT_ROUTES: readonly DocumentRoute[] = [
     scope: READ,
     async handle({ query, caller, service }) {
       const description = (query.get('add-fields') ?? '').split(',').some((field) => field.trim() === 'description');
-      const page = listPage(service.list(caller), query);
-      return {
-        status: 200,
-        body: {
-          documents: page.items.map((record) => service.metadata(record, caller, { description })),
-          totalCount: page.totalCount,
-          ...(page.nextPageKey ? { nextPageKey: page.nextPageKey } : {}),
-        },
-      };
+      const page = service.list(caller, query);
+      return { status: 200, body: pageJson(page, page.items.map((record) => service.metadataJson(record, caller, { description }))) };
     },
   },
   {
@@ -70,8 +63,8 @@ export const DOCUMENT_ROUTES: readonly DocumentRoute[] = [
     path: '/documents/{id}',
     scope: READ,
     async handle({ params, caller, service }) {
-      const { record, stream } = await service.content(documentId(params), caller);
-      return multipartDocument(service.metadata(record, caller), record, stream);
+      const { record, body } = await service.content(documentId(params), caller);
+      return multipartDocument(service.metadataJson(record, caller), record, body);
     },
   },
   {
@@ -88,10 +81,10 @@ export const DOCUMENT_ROUTES: readonly DocumentRoute[] = [
     path: '/documents/{id}/content',
     scope: READ,
     async handle({ params, caller, service }) {
-      const { record, stream } = await service.content(documentId(params), caller);
+      const { record, body } = await service.content(documentId(params), caller);
       return {
         status: 200,
-        body: stream,
+        body,
         headers: { 'content-type': record.content.contentType, 'content-length': String(record.content.size), ...versionHeader(record) },
       };
     },
@@ -126,15 +119,9 @@ export const DOCUMENT_ROUTES: readonly DocumentRoute[] = [
     path: '/trash/documents',
     scope: 'document:trash.documents:read',
     async handle({ query, caller, service }) {
-      const page = listPage(service.trashList(caller), query, { sortable: false });
-      return {
-        status: 200,
-        body: {
-          documents: page.items.map((record) => ({ id: record.id, name: record.name, type: record.type, deletionInfo: record.trashed })),
-          totalCount: page.totalCount,
-          ...(page.nextPageKey ? { nextPageKey: page.nextPageKey } : {}),
-        },
-      };
+      const page = service.trashList(caller, query);
+      const documents = page.items.map((record) => JSON.stringify({ id: record.id, name: record.name, type: record.type, deletionInfo: record.trashed }));
+      return { status: 200, body: pageJson(page, documents) };
     },
   },
   {
@@ -216,28 +203,33 @@ function lockingVersion(query: URLSearchParams): number {
   return Number(raw);
 }
 
+/** A listing's answer from its documents' JSON texts (ready-made per record: no page of objects stringified per request). */
+function pageJson(page: Page<unknown>, documents: readonly string[]): Buffer {
+  const next = page.nextPageKey ? `,"nextPageKey":${JSON.stringify(page.nextPageKey)}` : '';
+  return Buffer.from(`{"documents":[${documents.join(',')}],"totalCount":${page.totalCount}${next}}`);
+}
+
 /**
  * The GET answer as Go's ReadForm needs it (Monaco, Terraform): a `metadata` part without filename, so it is a form
- * value, and a `content` part with the document's name as filename, so it is a file. Streamed, with its length.
+ * value, and a `content` part with the document's name as filename, so it is a file. One buffer when the content is
+ * held in memory (a single socket write), else streamed from its file, with its length either way.
  */
-function multipartDocument(metadata: unknown, record: StoredDocument, content: Readable): DocumentResponse {
+function multipartDocument(metadataJson: string, record: StoredDocument, content: Buffer | Readable): DocumentResponse {
   const boundary = newBoundary();
-  const metaBytes = Buffer.from(JSON.stringify(metadata));
-  const head = Buffer.concat([partHead(boundary, { name: 'metadata', contentType: 'application/json' }, true), metaBytes]);
+  const head = Buffer.concat([partHead(boundary, { name: 'metadata', contentType: 'application/json' }, true), Buffer.from(metadataJson)]);
   const contentHead = partHead(boundary, { name: 'content', filename: record.name, contentType: record.content.contentType }, false);
   const close = closingDelimiter(boundary);
+  const headers = { 'content-type': multipartContentType(boundary), ...versionHeader(record) };
+  if (!(content instanceof Readable)) return { status: 200, body: Buffer.concat([head, contentHead, content, close]), headers };
+  const file = content;
   const length = head.length + contentHead.length + record.content.size + close.length;
   async function* body(): AsyncGenerator<Buffer> {
     yield head;
     yield contentHead;
-    for await (const chunk of content) yield chunk as Buffer;
+    for await (const chunk of file) yield chunk as Buffer;
     yield close;
   }
   const stream = Readable.from(body(), { objectMode: false });
-  stream.once('close', () => content.destroy());
-  return {
-    status: 200,
-    body: stream,
-    headers: { 'content-type': multipartContentType(boundary), 'content-length': String(length), ...versionHeader(record) },
-  };
+  stream.once('close', () => file.destroy());
+  return { status: 200, body: stream, headers: { ...headers, 'content-length': String(length) } };
 }

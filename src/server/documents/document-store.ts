@@ -10,6 +10,7 @@ import { isDocumentId } from '../../schema/documents.js';
 import { JournaledFiles } from '../store/journaled-files.js';
 import { KeyedSerializer } from '../store/keyed-serializer.js';
 import { StoreError } from '../store/store-error.js';
+import { ContentCache } from './content-cache.js';
 import { ContentFiles, type ContentUpload } from './content-files.js';
 import { StoredDocument, serialiseRecord } from './document-record.js';
 
@@ -30,10 +31,15 @@ export interface DocumentStore {
   /** Every record, trashed ones included (their `trashed` says so). */
   get(id: string): StoredDocument | undefined;
   all(): IterableIterator<StoredDocument>;
+  /** Changes whenever a record does: what is derived from `all()` (a sorted listing) holds while it stays the same. */
+  readonly revision: number;
   /** A new upload's file; pass its name in a record, or discard it. */
   upload(): ContentUpload;
-  /** Opens a record's content; undefined when a newer write replaced the file meanwhile (read the record again). */
-  openContent(record: StoredDocument): Promise<ReadStream | undefined>;
+  /**
+   * A record's content: its bytes (from memory after the first read) unless it is too large to keep, then its file
+   * opened; undefined when a newer write replaced the file meanwhile (read the record again).
+   */
+  readContent(record: StoredDocument): Promise<Buffer | ReadStream | undefined>;
   /**
    * Runs `decide` for the id, one write per id at a time, and resolves once its outcome is durable (journalled). The
    * content file the new record stops referring to is removed afterwards.
@@ -48,7 +54,7 @@ export interface DocumentStore {
  * Documents of one environment. Records (metadata and which content file) are small JSON, acknowledged from the
  * dashboards' write-ahead journal (JournaledFiles) and materialised as `records/<id>.json`; all of them are held in
  * memory for listing and filtering. Contents are files of their own, written durably before the record that refers
- * to them, and never held in memory. At start the journal is replayed, then content files no record refers to are
+ * to them; the small ones are kept in memory once read (ContentCache), as reads far outnumber writes. At start the journal is replayed, then content files no record refers to are
  * removed.
  */
 export async function openDocumentStore({ dir, log, fs = nodeFs }: DocumentStoreOptions): Promise<DocumentStore> {
@@ -62,16 +68,28 @@ export async function openDocumentStore({ dir, log, fs = nodeFs }: DocumentStore
   if (swept > 0) log.info({ dir, files: swept }, 'removed content files no document refers to');
   log.info({ dir, documents: index.size }, 'document store opened');
   const queue = new KeyedSerializer();
+  const cache = new ContentCache();
+  let revision = 0;
   let closed = false;
 
   return {
     get: (id) => index.get(id),
     all: () => index.values(),
+    get revision() {
+      return revision;
+    },
     upload: () => contents.upload(),
-    async openContent(record) {
+    async readContent(record) {
+      const { file, size } = record.content;
+      const held = cache.get(file);
+      if (held) return held;
       try {
         // Opened now, not when the stream first reads: a write that replaces the file may unlink it meanwhile.
-        return (await open(contents.path(record.content.file), 'r')).createReadStream();
+        if (size > cache.entryLimit) return (await open(contents.path(file), 'r')).createReadStream();
+        const bytes = await readFile(contents.path(file));
+        // A write that replaced the file while it was read has dropped it from the cache already: not kept again.
+        if (index.get(record.id)?.content.file === file) cache.admit(file, bytes);
+        return bytes;
       } catch (error) {
         ignoreMissing(error);
         return undefined;
@@ -86,7 +104,11 @@ export async function openDocumentStore({ dir, log, fs = nodeFs }: DocumentStore
         await files.write({ id, contents: next === null ? null : serialiseRecord(next) });
         if (next === null) index.delete(id);
         else index.set(id, next);
-        if (current && current.content.file !== next?.content.file) await contents.remove(current.content.file);
+        revision += 1;
+        if (current && current.content.file !== next?.content.file) {
+          cache.drop(current.content.file);
+          await contents.remove(current.content.file);
+        }
         return result;
       });
     },

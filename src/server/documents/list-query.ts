@@ -3,6 +3,7 @@ import { FILTER_FIELDS, FilterError, type FilterField } from '../../schema/docum
 import { compileFilter, type FilterSubject } from '../../schema/document-filter-match.js';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../../schema/documents.js';
 import { HttpError } from '../http/http-error.js';
+import type { ListingViews, SortKey } from './listing-views.js';
 
 const MAX_SORT_FIELDS = 5;
 
@@ -27,22 +28,32 @@ export interface Page<T> {
   readonly nextPageKey: string | undefined;
 }
 
-/** One page of `records` as the query asks; 400 for a bad filter, sort, page size or page key. */
-export function listPage<T extends FilterSubject>(records: readonly T[], query: URLSearchParams, { sortable = true }: { sortable?: boolean } = {}): Page<T> {
+/**
+ * One page as the query asks, of the records `include` lets through (`scope` names it: who asks, which list), from
+ * the listing's view; 400 for a bad filter, sort, page size or page key.
+ */
+export function listPage<T extends FilterSubject>(
+  views: ListingViews<T>,
+  scope: string,
+  include: (record: T) => boolean,
+  query: URLSearchParams,
+  { sortable = true }: { sortable?: boolean } = {},
+): Page<T> {
   const listing = listingOf(query, sortable);
-  let predicate: (record: T) => boolean = () => true;
-  if (listing.filter !== undefined && listing.filter.trim() !== '') {
-    try {
-      predicate = compileFilter(listing.filter);
-    } catch (error) {
-      if (error instanceof FilterError) throw new HttpError(400, `Invalid filter: ${error.message}`);
-      throw error;
-    }
-  }
-  const matching = records.filter(predicate).sort(comparator(parseSort(listing.sort)));
+  const matching = views.matching(scope, include, listing.filter, listing.sort, () => ({ predicate: filterOf(listing.filter), keys: parseSort(listing.sort) }));
   const end = listing.offset + listing.pageSize;
   const nextPageKey = end < matching.length ? encodeKey({ ...listing, offset: end }) : undefined;
   return { items: matching.slice(listing.offset, end), totalCount: matching.length, nextPageKey };
+}
+
+function filterOf(filter: string | undefined): (record: FilterSubject) => boolean {
+  if (filter === undefined || filter.trim() === '') return () => true;
+  try {
+    return compileFilter(filter);
+  } catch (error) {
+    if (error instanceof FilterError) throw new HttpError(400, `Invalid filter: ${error.message}`);
+    throw error;
+  }
 }
 
 function listingOf(query: URLSearchParams, sortable: boolean): Listing {
@@ -72,11 +83,6 @@ function decodeKey(key: string): Listing {
   }
 }
 
-interface SortKey {
-  readonly field: FilterField;
-  readonly descending: boolean;
-}
-
 const SORTABLE: ReadonlySet<string> = new Set(FILTER_FIELDS);
 
 function parseSort(sort: string | undefined): SortKey[] {
@@ -91,29 +97,4 @@ function parseSort(sort: string | undefined): SortKey[] {
   });
   if (keys.length > MAX_SORT_FIELDS) throw new HttpError(400, `Invalid sort: at most ${MAX_SORT_FIELDS} fields.`);
   return keys;
-}
-
-function comparator(keys: readonly SortKey[]): (a: FilterSubject, b: FilterSubject) => number {
-  // The id last, always: a stable order that page keys can rely on.
-  const all = [...keys, { field: 'id' as const, descending: false }];
-  return (a, b) => {
-    for (const { field, descending } of all) {
-      const order = compareValues(sortValue(a, field), sortValue(b, field));
-      if (order !== 0) return descending ? -order : order;
-    }
-    return 0;
-  };
-}
-
-function sortValue(document: FilterSubject, field: FilterField): string | number | null {
-  if (field.startsWith('modificationInfo.')) return document.modificationInfo[field.slice('modificationInfo.'.length) as keyof FilterSubject['modificationInfo']];
-  return (document[field as Exclude<FilterField, `modificationInfo.${string}`>] as string | number | null | undefined) ?? null;
-}
-
-/** Nulls first; numbers as numbers, strings by code unit. */
-function compareValues(a: string | number | null, b: string | number | null): number {
-  if (a === b) return 0;
-  if (a === null) return -1;
-  if (b === null) return 1;
-  return a < b ? -1 : 1;
 }

@@ -1,6 +1,5 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buffer } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
 import { nodeFs, type FsLayer } from '../../../../src/lib/fs-layer.js';
 import { silentLogger } from '../../../../src/lib/logger.js';
@@ -11,6 +10,7 @@ import { tempDirPerTest } from '../../../helpers/scratch.js';
 
 const ALICE: Caller = { subject: 'alice' };
 const BOB: Caller = { subject: 'bob' };
+const ALL = new URLSearchParams({ 'page-size': '1000' });
 
 describe('document store and service', () => {
   let dir = '';
@@ -46,8 +46,8 @@ describe('document store and service', () => {
     const created = await service.create({ name: 'Ops', type: 'dashboard', content: await content(service, bytes, 'application/octet-stream') }, ALICE);
     expect(created).toMatchObject({ id: '00000000-0000-4000-8000-000000000001', version: 1, owner: 'alice', isPrivate: true, content: { contentType: 'application/octet-stream', size: 5 } });
     expect(created.modificationInfo).toEqual({ createdBy: 'alice', createdTime: '2026-01-01T00:00:00.000Z', lastModifiedBy: 'alice', lastModifiedTime: '2026-01-01T00:00:00.000Z' });
-    const { stream } = await service.content(created.id, ALICE);
-    expect(await buffer(stream)).toEqual(bytes);
+    const { body } = await service.content(created.id, ALICE);
+    expect(body).toEqual(bytes);
     expect(await readFile(join(dir, 'content', created.content.file))).toEqual(bytes);
     expect(service.metadata(created, ALICE).access).toEqual(['read', 'write', 'delete']);
     await store.close();
@@ -87,9 +87,9 @@ describe('document store and service', () => {
     await service.trash('doomed', 1, ALICE);
     expect(await refusal(() => service.get('doomed', ALICE))).toBe(404);
     expect(await refusal(service.update('doomed', 1, { name: 'x' }, ALICE))).toBe(404);
-    expect(service.list(ALICE)).toEqual([]);
-    expect(service.trashList(ALICE).map((d) => [d.id, d.trashed])).toEqual([['doomed', { deletedBy: 'alice', deletedTime: new Date(now).toISOString() }]]);
-    expect(service.trashList(BOB)).toEqual([]);
+    expect(service.list(ALICE, ALL).items).toEqual([]);
+    expect(service.trashList(ALICE, ALL).items.map((d) => [d.id, d.trashed])).toEqual([['doomed', { deletedBy: 'alice', deletedTime: new Date(now).toISOString() }]]);
+    expect(service.trashList(BOB, ALL).items).toEqual([]);
     expect(await refusal(service.restore('doomed', BOB))).toBe(404);
     const restored = await service.restore('doomed', ALICE);
     expect(restored.version).toBe(1);
@@ -106,11 +106,57 @@ describe('document store and service', () => {
     const { store, service } = await open();
     await service.create({ id: 'mine', name: 'M', type: 'x', content: await content(service, 'm') }, ALICE);
     expect(await refusal(() => service.get('mine', BOB))).toBe(403);
-    expect(service.list(BOB)).toEqual([]);
+    expect(service.list(BOB, ALL).items).toEqual([]);
     await service.update('mine', 1, { isPrivate: false }, ALICE);
     expect(service.metadata(service.get('mine', BOB), BOB).access).toEqual(['read']);
-    expect(service.list(BOB).map((d) => d.id)).toEqual(['mine']);
+    expect(service.list(BOB, ALL).items.map((d) => d.id)).toEqual(['mine']);
     expect(await refusal(service.update('mine', 2, { name: 'hijack' }, BOB))).toBe(403);
+    await store.close();
+  });
+
+  it('a content read once and then replaced, trashed, purged or recreated reads as the current record says', async () => {
+    const { store, service } = await open();
+    await service.create({ id: 'kept', name: 'K', type: 'x', isPrivate: false, content: await content(service, 'first') }, ALICE);
+    expect((await service.content('kept', BOB)).body).toEqual(Buffer.from('first'));
+    await service.update('kept', 1, { content: await content(service, 'second') }, ALICE);
+    expect((await service.content('kept', BOB)).body).toEqual(Buffer.from('second'));
+    await service.trash('kept', 2, ALICE);
+    expect(await refusal(service.content('kept', BOB))).toBe(404);
+    await service.purge('kept', ALICE);
+    await service.create({ id: 'kept', name: 'K', type: 'x', content: await content(service, 'third') }, ALICE);
+    expect((await service.content('kept', ALICE)).body).toEqual(Buffer.from('third'));
+    await store.close();
+  });
+
+  it('a listing reflects every write: a rename moves a document in the sort, a trashed one leaves the list for the trash', async () => {
+    const { store, service } = await open();
+    for (const [id, name] of [['a', 'Alpha'], ['b', 'Beta'], ['c', 'Gamma']] as const) {
+      await service.create({ id, name, type: 'x', content: await content(service, id) }, ALICE);
+    }
+    const byName = new URLSearchParams({ sort: 'name' });
+    const ids = (page: { items: { id: string }[] }) => page.items.map((d) => d.id);
+    expect(ids(service.list(ALICE, byName))).toEqual(['a', 'b', 'c']);
+    await service.update('a', 1, { name: 'Zeta' }, ALICE);
+    expect(ids(service.list(ALICE, byName))).toEqual(['b', 'c', 'a']);
+    expect(service.list(ALICE, new URLSearchParams({ sort: '-name', 'page-size': '1' })).items.map((d) => d.name)).toEqual(['Zeta']);
+    await service.trash('b', 1, ALICE);
+    expect(ids(service.list(ALICE, byName))).toEqual(['c', 'a']);
+    expect(ids(service.list(ALICE, new URLSearchParams({ sort: 'name', filter: "name starts-with 'g'" })))).toEqual(['c']);
+    expect(ids(service.trashList(ALICE, ALL))).toEqual(['b']);
+    expect(service.list(BOB, byName).items).toEqual([]);
+    await store.close();
+  });
+
+  it('the metadata text of a listing is the metadata as that caller sees it, description only when asked', async () => {
+    const { store, service } = await open();
+    const doc = await service.create({ id: 'shared', name: 'S', type: 'x', description: 'words', isPrivate: false, content: await content(service, 's') }, ALICE);
+    for (const caller of [ALICE, BOB, ALICE]) {
+      for (const description of [true, false]) {
+        expect(JSON.parse(service.metadataJson(doc, caller, { description }))).toEqual(service.metadata(doc, caller, { description }));
+      }
+    }
+    expect(JSON.parse(service.metadataJson(doc, BOB, { description: false }))).not.toHaveProperty('description');
+    expect(JSON.parse(service.metadataJson(doc, BOB)).access).toEqual(['read']);
     await store.close();
   });
 
