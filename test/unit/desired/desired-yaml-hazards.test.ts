@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { parseDocument, YAMLParseError } from 'yaml';
 import { locateProblems } from '../../../src/desired/locate-problems.js';
-import { aliasProblems, documentValue, nestingMessage, TOO_DEEP_MESSAGE, tooDeepPath } from '../../../src/desired/yaml-hazards.js';
+import { aliasProblems, documentValue, flowNestingOffset, MAX_FLOW_DEPTH, nestingMessage, TOO_DEEP_MESSAGE, tooDeepPath } from '../../../src/desired/yaml-hazards.js';
 
 /*
  * Depths are counted by hand: the value passed in is depth 1, each object or array inside it one more. A target
@@ -47,6 +47,20 @@ describe('tooDeepPath', () => {
     vi.resetModules();
     const loaded = await import('../../../src/desired/yaml-hazards.js');
     expect(loaded.TOO_DEEP_MESSAGE).toBe('nested deeper than a target accepts (64 levels of objects and arrays): flatten it');
+  });
+});
+
+describe('flowNestingOffset', () => {
+  it('finds the bracket past the limit, whether the text holds just enough openers or many more', () => {
+    const nested = (levels: number): string => `x: ${'['.repeat(levels)}${']'.repeat(levels)}\n`;
+    expect(flowNestingOffset(nested(MAX_FLOW_DEPTH))).toBeUndefined();
+    expect(flowNestingOffset(nested(MAX_FLOW_DEPTH + 1))).toBe(3 + MAX_FLOW_DEPTH);
+    expect(flowNestingOffset(`a: {}\n${nested(MAX_FLOW_DEPTH + 1)}`)).toBe(9 + MAX_FLOW_DEPTH);
+  });
+
+  it('answers nothing for many shallow brackets, or for few', () => {
+    expect(flowNestingOffset(`x: [${'[], {}, '.repeat(MAX_FLOW_DEPTH)}]\n`)).toBeUndefined();
+    expect(flowNestingOffset('dashboardMetadata: { name: d, owner: o }\ntiles: [{ a: [1] }]\n')).toBeUndefined();
   });
 });
 
