@@ -13,9 +13,10 @@ import { CONNECTIONS } from './get.js';
 import { loadMeasurement } from './load-task.js';
 
 /**
- * The embedded Document service (issue 34) beside bare node:http servers doing the same I/O: create (one durable
- * content file per upload), get (a file read per request) and list (answered from memory). Documents are the bench's
- * dashboards as JSON content (15–21 KB, a platform dashboard's size), half of them typed `notebook`.
+ * The embedded Document service (issue 34) beside bare node:http servers: create (one durable content file per
+ * upload, as the baseline writes), get (dashcd keeps a content once read, issue 36; the baseline reads a file per
+ * request) and list (both from memory). Documents are the bench's dashboards as JSON content (15–21 KB, a platform
+ * dashboard's size), half of them typed `notebook`.
  */
 
 /** One boundary for every body: the load generator sends one Content-Type header with all of them. */
@@ -94,9 +95,9 @@ async function compare(ctx: FigureContext, dashcd: ServerUnderTest, token: strin
 
 /** Journal and multipart parsing against one durable file per upload: at least half the bare rate. */
 const CREATE_MIN_SHARE = 0.5;
-/** Auth, routing, metadata and multipart framing against a bare file read per request. */
+/** Auth, routing, metadata and multipart framing (the content from memory once read) against a bare file read per request. */
 const GET_MIN_SHARE = 0.6;
-/** Filtering, sorting and serialising a page of 100 per request against bytes prepared once. */
+/** Auth, paging a listing held per revision and joining 100 ready metadata texts against bytes prepared once. */
 const LIST_MIN_SHARE = 0.3;
 
 async function measureCreate(ctx: FigureContext): Promise<FigureOutcome> {
