@@ -1,5 +1,5 @@
 import { serveBytesFromMemory, serveDiscardedPuts, serveDurablePuts, type ServedBaseline } from '../baselines/bare-http.js';
-import { serveBytesFromFiles, serveDurableCreates } from '../baselines/bare-documents.js';
+import { serveDurableCreates } from '../baselines/bare-documents.js';
 import { serveNaiveEvents } from '../baselines/naive-events.js';
 import { serveDashcd } from './dashcd-server.js';
 import { reportChildFailure, serveUntilStopped } from '../lib/child.js';
@@ -15,7 +15,6 @@ const KINDS: Record<string, (arg: string) => Promise<ServedBaseline & { events?:
   'null-put': serveDiscardedPuts,
   'naive-events': serveNaiveEvents,
   'bare-document-create': serveDurableCreates,
-  'bare-document-get': serveBytesFromFiles,
 };
 
 async function main(): Promise<void> {
