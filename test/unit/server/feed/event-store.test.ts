@@ -118,30 +118,17 @@ describe('event store', () => {
     await second.close();
   });
 
-  it('serves the next page as it is when an event on it was replaced after the page before was answered', async () => {
-    const store = await openEventStore({ dir });
-    await store.put([event('1', T0), event('2', T0 + 1), event('3', T0 + 2), event('4', T0 + 3)]);
-    const first = await store.query({ filter: WIDE, watermark: store.size, limit: 2, countTotal: true });
-    // Let the store read the next page ahead, then close one of its events.
-    await new Promise((resolve) => setImmediate(resolve));
-    await store.put([event('1', T0, { endTime: T0 + 77 })]);
-    const after = first.last?.key;
-    const second = await store.query({ filter: WIDE, after, watermark: 4, limit: 2, countTotal: false });
-    expect(second.texts.map((text) => JSON.parse(text.toString()) as Record<string, unknown>).map((e) => [e['id'], e['endTime']])).toEqual([
-      [`2_${T0 + 1}`, T0 + 1001],
-      [`1_${T0}`, T0 + 77],
-    ]);
-    await store.close();
-  });
-
-  it('closes with a page read ahead still due', async () => {
+  it('serves a page asked again as it is now when one of its events was replaced since', async () => {
     const store = await openEventStore({ dir });
     await store.put([event('1', T0), event('2', T0 + 1), event('3', T0 + 2)]);
-    const first = await store.query({ filter: WIDE, watermark: store.size, limit: 1, countTotal: true });
-    expect(first.next).toBeDefined();
+    const ask = async (): Promise<unknown[]> => {
+      const page = await store.query({ filter: WIDE, watermark: store.size, limit: 2, countTotal: true });
+      return page.texts.map((text) => JSON.parse(text.toString()) as Record<string, unknown>).map((e) => [e['id'], e['endTime']]);
+    };
+    expect(await ask()).toEqual([[`3_${T0 + 2}`, T0 + 1002], [`2_${T0 + 1}`, T0 + 1001]]);
+    await store.put([event('2', T0 + 1, { endTime: T0 + 77 })]);
+    expect(await ask()).toEqual([[`3_${T0 + 2}`, T0 + 1002], [`2_${T0 + 1}`, T0 + 77]]);
     await store.close();
-    await new Promise((resolve) => setImmediate(resolve));
-    await expect(store.query({ filter: WIDE, watermark: 3, limit: 1, countTotal: false })).rejects.toMatchObject({ code: 'STORE_CLOSED' });
   });
 
   it('refuses to work after close with a typed error', async () => {
