@@ -25,7 +25,21 @@ export function changeCell(better: Better, before: number, now: number): string 
   return `${formatNumber(change)}× (${improved ? 'better' : '**worse**'})`;
 }
 
-const ratioCell = (row: Row | undefined): string => (row?.baseline ? `${formatNumber(ratio(row.value, row.baseline.value))}×` : '—');
+const baselineRatio = (row: Row | undefined): number | undefined => (row?.baseline ? ratio(row.value, row.baseline.value) : undefined);
+const ratioCell = (row: Row | undefined): string => {
+  const value = baselineRatio(row);
+  return value === undefined ? '—' : `${formatNumber(value)}×`;
+};
+
+/**
+ * now's ratio / before's ratio: the change with each build measured against its own baseline of the same minutes, so
+ * a machine that was slower while one build ran (its baseline slower too) does not read as a change in dashcd.
+ */
+function ratioChangeCell(better: Row['better'], before: Row | undefined, now: Row | undefined): string {
+  const b = baselineRatio(before);
+  const n = baselineRatio(now);
+  return b === undefined || n === undefined ? '—' : changeCell(better, b, n);
+}
 
 /**
  * What a build's column says for a figure it did not measure. A figure whose component the old commit lacks says
@@ -42,7 +56,7 @@ function figureLines(name: string, before: FigureResult | undefined, now: Figure
   const title = now?.title ?? before?.title ?? name;
   const missingBefore = absence(before, 'before', commits.before);
   const missingNow = absence(now, 'now', commits.now);
-  if (missingBefore !== undefined && missingNow !== undefined) return [[title, missingBefore, '—', missingNow, '—', '—']];
+  if (missingBefore !== undefined && missingNow !== undefined) return [[title, missingBefore, '—', missingNow, '—', '—', '—']];
   const beforeRows = before?.rows ?? [];
   const nowRows = now?.rows ?? [];
   const labels = [...new Set([...nowRows, ...beforeRows].map((r) => r.label))];
@@ -51,7 +65,8 @@ function figureLines(name: string, before: FigureResult | undefined, now: Figure
     const n = nowRows.find((r) => r.label === label);
     const cell = (row: Row | undefined, missing: string | undefined): string => missing ?? (row ? formatSample(row.value, row.unit) : '—');
     const change = b && n && b.unit === n.unit ? changeCell(n.better, b.value.median, n.value.median) : '—';
-    return [label, cell(b, missingBefore), missingBefore ? '—' : ratioCell(b), cell(n, missingNow), missingNow ? '—' : ratioCell(n), change];
+    const againstBaselines = n && !missingBefore && !missingNow ? ratioChangeCell(n.better, b, n) : '—';
+    return [label, cell(b, missingBefore), missingBefore ? '—' : ratioCell(b), cell(n, missingNow), missingNow ? '—' : ratioCell(n), change, againstBaselines];
   });
 }
 
@@ -86,9 +101,9 @@ export function renderCompare(c: CompareResults): string {
     `Before and now (${c.now.results.mode}), ${c.takenAt}`,
     `Machine: ${describeMachine(c.now.results.machine)}`,
     `Before: ${c.before.commit} with today's bench over it; now: ${c.now.commit}. Each lane of figures ran against both builds in turn, which one first alternating (${c.order.map((o) => `${o.figures.join('+')}: ${o.first} first`).join('; ')}).`,
-    `Values are medians of ${String(settings['runs'])} runs after ${String(settings['warmups'])} warm-up (min–max in brackets); ratio = figure / its baseline in the same build's run; change = now / before (within ${String(SAME_WITHIN * 100)} % is "same"; better or worse by the row's direction).`,
+    `Values are medians of ${String(settings['runs'])} runs after ${String(settings['warmups'])} warm-up (min–max in brackets); ratio = figure / its baseline in the same build's run; change = now / before (within ${String(SAME_WITHIN * 100)} % is "same"; better or worse by the row's direction); against the baselines = now's ratio / before's ratio, the change with each build measured against its own baseline of the same minutes (the machine's drift between the two builds' runs cancels out).`,
     '',
-    markdownTable(['Figure', c.before.commit, 'ratio', `now (${c.now.commit})`, 'ratio', 'Change (now / before)'], lines),
+    markdownTable(['Figure', c.before.commit, 'ratio', `now (${c.now.commit})`, 'ratio', 'Change (now / before)', 'Against the baselines'], lines),
   ];
   const curves = curveLines(c);
   if (curves.length > 0) parts.push('', 'How cost grows:', '', markdownTable(['Curve', 'Size', c.before.commit, 'now', 'Change'], curves));

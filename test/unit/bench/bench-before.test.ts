@@ -139,13 +139,24 @@ describe('the before / now table', () => {
   );
 
   it('shows both values, each beside its own baseline ratio, and now / before in the row\'s direction', () => {
-    expect(cells['req/s']).toEqual(['1,000 u', '0.50×', '2,500 u', '1.25×', '2.50× (better)']);
-    expect(cells['p99']).toEqual(['10 u', '1.25×', '20 u', '2.50×', '2× (**worse**)']);
-    expect(cells['start']).toEqual(['1 u', '—', '1.02 u', '—', '1.02× (same)']);
+    expect(cells['req/s']).toEqual(['1,000 u', '0.50×', '2,500 u', '1.25×', '2.50× (better)', '2.50× (better)']);
+    expect(cells['p99']).toEqual(['10 u', '1.25×', '20 u', '2.50×', '2× (**worse**)', '2× (**worse**)']);
+    expect(cells['start']).toEqual(['1 u', '—', '1.02 u', '—', '1.02× (same)', '—']);
+  });
+
+  it('compares each build against its own baseline: a machine slower while one build ran does not read as a change', () => {
+    const drift: CompareResults = {
+      ...compare,
+      before: { ...compare.before, results: results([figure('get', [row('get req/s', 'higher', 1000, 1250), row('get p99', 'lower', 2, 2.5)])]) },
+      now: { ...compare.now, results: results([figure('get', [row('get req/s', 'higher', 800, 1000), row('get p99', 'lower', 3, 2.5)])]) },
+    };
+    const table = renderCompare(drift);
+    expect(table).toContain('| get req/s | 1,000 u | 0.80× | 800 u | 0.80× | 0.80× (**worse**) | 1× (same) |');
+    expect(table).toContain('| get p99 | 2 u | 0.80× | 3 u | 1.20× | 1.50× (**worse**) | 1.50× (**worse**) |');
   });
 
   it('says "not in <sha>" for a figure the old commit lacks, and still shows today\'s value', () => {
-    expect(renderCompare(compare)).toContain('| documents req/s | not in 6ad1603 | — | 300 u | 0.50× | — |');
+    expect(renderCompare(compare)).toContain('| documents req/s | not in 6ad1603 | — | 300 u | 0.50× | — | — |');
   });
 
   it('lists the shims under the table', () => {
