@@ -48,4 +48,37 @@ describe('RecentPages', () => {
     expect(recent.get(huge.spans)).toBeUndefined();
     expect(strings(recent.get(c.spans))).toEqual(['0000000200', '0000000211']);
   });
+
+  it('keeps a page exactly its capacity, and refuses one a byte larger', () => {
+    const fits = page([0, 11]);
+    const exact = new RecentPages(20);
+    exact.set(fits.spans, fits.texts);
+    expect(strings(exact.get(fits.spans))).toEqual(['0000000000', '0000000011']);
+    const short = new RecentPages(19);
+    short.set(fits.spans, fits.texts);
+    expect(short.get(fits.spans)).toBeUndefined();
+  });
+
+  it('places a page that exactly fills the ring after the last one, and drops only the pages a wrapped one overwrites', () => {
+    const recent = new RecentPages(30);
+    const [a, b, c] = [page([0]), page([100, 111]), page([200])];
+    recent.set(a.spans, a.texts);
+    recent.set(b.spans, b.texts); // bytes 10 to 30: ends exactly at the ring's end, so both stay
+    expect(strings(recent.get(a.spans))).toEqual(['0000000000']);
+    expect(strings(recent.get(b.spans))).toEqual(['0000000100', '0000000111']);
+    recent.set(c.spans, c.texts); // wraps onto bytes 0 to 10: a's, ending where b begins
+    expect(recent.get(a.spans)).toBeUndefined();
+    expect(strings(recent.get(b.spans))).toEqual(['0000000100', '0000000111']);
+    expect(strings(recent.get(c.spans))).toEqual(['0000000200']);
+  });
+
+  it('keeps no page without bytes: a hit there would save no read', () => {
+    const recent = new RecentPages(30);
+    const a = page([0]);
+    recent.set(a.spans, a.texts);
+    const empty = [{ offset: 10, length: 0 }];
+    recent.set(empty, [Buffer.alloc(0)]);
+    expect(recent.get(empty)).toBeUndefined();
+    expect(strings(recent.get(a.spans))).toEqual(['0000000000']);
+  });
 });
