@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** Classic API tokens of the real service: `dt0c01.<24-char public id>.<64-char secret>`. */
 export const TOKEN_PREFIX = 'dt0c01';
@@ -42,10 +42,11 @@ export function publicIdOf(token: unknown): string | undefined {
 
 /**
  * SHA-256 of the whole token. No slow KDF: those protect guessable passwords, while the secret here is 320 random
- * bits, so a leaked digest cannot be brute-forced, and `verify` runs on every request.
+ * bits, so a leaked digest cannot be brute-forced, and `verify` runs on every request: one-shot `hash`, about half
+ * the cost of a Hash object per call.
  */
 export function digestToken(token: string): Buffer {
-  return createHash('sha256').update(token, 'utf8').digest();
+  return hash('sha256', token, 'buffer');
 }
 
 function randomSymbols(count: number): string {
