@@ -56,6 +56,12 @@ describe('multipart writer: the layout Go\'s mime/multipart ReadForm reads', () 
     expect(boundaryOf(multipartContentType(boundary))).toBe(boundary);
     expect(closingDelimiter(boundary).toString()).toBe(`\r\n--${boundary}--\r\n`);
   });
+
+  it('never hands out the same boundary twice, across refills of its random pool', () => {
+    const boundaries = Array.from({ length: 1000 }, () => newBoundary());
+    expect(new Set(boundaries).size).toBe(boundaries.length);
+    for (const boundary of boundaries) expect(boundary).toMatch(/^[0-9a-f]{60}$/);
+  });
 });
 
 describe('multipart reader', () => {
