@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,3 +17,11 @@ export const CORPUS_DASHBOARDS_DIR = join(CORPUS_DIR, 'dashboards');
 export const CORPUS_DOCUMENTS_DIR = join(CORPUS_DIR, 'documents');
 export const CORPUS_DOCUMENT_DASHBOARDS_DIR = join(CORPUS_DOCUMENTS_DIR, 'dashboards');
 export const CORPUS_NOTEBOOKS_DIR = join(CORPUS_DOCUMENTS_DIR, 'notebooks');
+
+/** Every corpus dashboard file (`*.json`), by name in order, with its text: the tests that walk them all. */
+export function corpusDashboardFiles(): { name: string; text: string }[] {
+  return readdirSync(CORPUS_DASHBOARDS_DIR)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .map((name) => ({ name, text: readFileSync(join(CORPUS_DASHBOARDS_DIR, name), 'utf8') }));
+}

@@ -1,12 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classicDashboards } from '../../../src/kinds/classic-dashboards.js';
 import { writtenDashboard, writtenFromText } from '../../../src/kinds/classic-written.js';
 import { planDashboard, type DesiredInput } from '../../../src/plan/build-plan.js';
 import type { Dashboard } from '../../../src/schema/dashboard.js';
-import { CORPUS_DASHBOARDS_DIR } from '../../helpers/corpus.js';
+import { corpusDashboardFiles } from '../../helpers/corpus.js';
 
 const ID = '11111111-1111-4111-8111-111111111111';
 const TAG = 'managed-by:dashcd';
@@ -59,10 +57,10 @@ describe('a classic dashboard written from its body text', () => {
   });
 
   it('splices every corpus dashboard, adding the tag once', () => {
-    const names = readdirSync(CORPUS_DASHBOARDS_DIR).filter((name) => name.endsWith('.json'));
-    expect(names.length).toBeGreaterThan(0);
-    for (const name of names) {
-      const { id: _id, metadata: _metadata, dashboardMetadata, ...rest } = JSON.parse(readFileSync(join(CORPUS_DASHBOARDS_DIR, name), 'utf8')) as Dashboard;
+    const files = corpusDashboardFiles();
+    expect(files.length).toBeGreaterThan(0);
+    for (const { name, text } of files) {
+      const { id: _id, metadata: _metadata, dashboardMetadata, ...rest } = JSON.parse(text) as Dashboard;
       const body = { dashboardMetadata, ...rest } as Dashboard;
       const written = writtenFromText(ID, JSON.stringify(body), TAG);
       expect(written?.json, name).toBe(JSON.stringify(writtenDashboard(ID, body, TAG)));

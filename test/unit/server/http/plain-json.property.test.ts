@@ -1,11 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseJsonDocument } from '../../../../src/server/http/read-body.js';
 import { MAX_LAID_OUT_NAMES, scanPlainJson } from '../../../../src/server/http/plain-json.js';
 import { prepareDashboard } from '../../../../src/server/store/dashboard-document.js';
-import { CORPUS_DASHBOARDS_DIR } from '../../../helpers/corpus.js';
+import { corpusDashboardFiles } from '../../../helpers/corpus.js';
 
 /**
  * A JSON writer that may spell a value in any way JSON allows besides JSON.stringify's: whitespace, other spellings
@@ -74,17 +72,17 @@ describe('plain JSON: one pass finds the texts that are exactly what JSON.string
   });
 
   it('lays out what JSON.stringify writes for every corpus dashboard, and slices it exactly', () => {
-    const corpus = readdirSync(CORPUS_DASHBOARDS_DIR).filter((name) => name.endsWith('.json'));
+    const corpus = corpusDashboardFiles();
     expect(corpus.length).toBeGreaterThan(0);
-    for (const name of corpus) {
-      const body = JSON.parse(readFileSync(join(CORPUS_DASHBOARDS_DIR, name), 'utf8')) as Record<string, unknown>;
+    for (const { name, text: fileText } of corpus) {
+      const body = JSON.parse(fileText) as Record<string, unknown>;
       const text = JSON.stringify(body);
       const scan = scanPlainJson(text, 64);
       expect(scan.plain && scan.layout, name).toBeTruthy();
       if (!scan.plain || !scan.layout) continue;
       expect(prepareDashboard(body, { text, layout: scan.layout })).toEqual(prepareDashboard(body));
       // The file's own pretty-printed text is valid but not canonical: it is serialised as before.
-      const pretty = scanPlainJson(readFileSync(join(CORPUS_DASHBOARDS_DIR, name), 'utf8'), 64);
+      const pretty = scanPlainJson(fileText, 64);
       expect(pretty.plain ? pretty.layout : undefined, name).toBeUndefined();
     }
   });
