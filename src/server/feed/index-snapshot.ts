@@ -89,6 +89,8 @@ export async function readIndexSnapshot(dir: string, log: Logger): Promise<{ ind
     }
     const bodyStart = (headerLine?.length ?? 0) + 1;
     if (size !== bodyStart + header.bodyBytes) return rejected('wrong length');
+    // Checked before any array is made: a damaged count must not become an allocation of gigabytes.
+    if (header.bodyBytes !== sectionBytes(header)) return rejected('sections that do not add up to its length');
     const tail = await tailHash(join(dir, EVENT_LOG_FILE), header.coveredBytes).catch(() => undefined);
     if (tail !== header.tailSha256) return rejected('the log does not match the snapshot');
     // Each section is read straight into the array that keeps it: no second copy of tens of megabytes at start-up.
@@ -125,7 +127,15 @@ export async function readIndexSnapshot(dir: string, log: Logger): Promise<{ ind
   }
 }
 
-/** The snapshot's first line, without its newline; undefined when the file has none. */
+/** What the body of a snapshot with this header holds, section by section (see writeIndexSnapshot). */
+function sectionBytes(header: Header): number {
+  const perEvent = new EventIndex().columns.arrays().reduce((sum, column) => sum + column.BYTES_PER_ELEMENT, 0);
+  const u32 = Uint32Array.BYTES_PER_ELEMENT;
+  // Per event: the columns, its place in the order, its place in one type list and one entity list.
+  return header.count * (perEvent + 3 * u32) + header.idTableSize * Int32Array.BYTES_PER_ELEMENT + (header.types.length + 1 + header.entities.length + 1) * u32;
+}
+
+/** The snapshot's first line, without its newline; undefined when the file has none (or none in its first 64 MiB). */
 async function readHeaderLine(handle: FileHandle, size: number): Promise<Buffer | undefined> {
   let chunk = Math.min(size, HEADER_CHUNK);
   for (;;) {
@@ -133,12 +143,14 @@ async function readHeaderLine(handle: FileHandle, size: number): Promise<Buffer 
     await readFully(handle, head, 0);
     const newline = head.indexOf(0x0a);
     if (newline >= 0) return head.subarray(0, newline);
-    if (chunk === size) return undefined;
-    chunk = Math.min(size, chunk * 4);
+    if (chunk === size || chunk >= MAX_HEADER_BYTES) return undefined;
+    chunk = Math.min(size, MAX_HEADER_BYTES, chunk * 4);
   }
 }
 
 const HEADER_CHUNK = 64 * 1024;
+/** Type and entity names of a few million events fit many times over; past this the file is not a snapshot. */
+const MAX_HEADER_BYTES = 64 * 1024 * 1024;
 
 /** Fills `target` from the file at `position`; a file shorter than that is an error. */
 async function readFully(handle: FileHandle, target: Uint8Array, position: number): Promise<void> {

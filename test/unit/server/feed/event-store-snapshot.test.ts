@@ -141,9 +141,22 @@ describe('index snapshot', () => {
     expect(second.size).toBe(20);
     await second.close();
 
-    // One event fewer in the header than the lists hold (the columns are read shorter, the file length kept).
-    const lengths = snapshot.length - newline - 1;
-    await rewritten((h) => ({ ...h, count: h.count - 1, bodyBytes: lengths }));
+    // A count no file of this length could hold is refused before any array is made for it.
+    await rewritten((h) => ({ ...h, count: 2 ** 40 }));
+    const huge = captureLog();
+    const hugeStore = await openEventStore({ dir, log: huge.log });
+    expect(huge.lines).toContainEqual(expect.objectContaining({ reason: 'sections that do not add up to its length' }));
+    expect(hugeStore.size).toBe(20);
+    await hugeStore.close();
+
+    // Sizes that add up, but the first type list's length one more than it holds: the lists no longer cover the events.
+    const withHeader = await readFile(file);
+    const bodyStart = withHeader.indexOf(0x0a) + 1;
+    const fixed = JSON.parse(withHeader.toString('utf8', 0, bodyStart - 1)) as { count: number; idTableSize: number };
+    const perEvent = 8 + 8 + 4 + 4 + 4 + 4 + 8 + 4 + 4; // the columns and the order
+    const typeLengths = bodyStart + fixed.count * perEvent + fixed.idTableSize * 4;
+    withHeader.writeUInt32LE(withHeader.readUInt32LE(typeLengths) + 1, typeLengths);
+    await writeFile(file, withHeader);
     const uneven = captureLog();
     const third = await openEventStore({ dir, log: uneven.log });
     expect(uneven.lines).toContainEqual(expect.objectContaining({ reason: 'posting lists that do not add up to the events' }));
