@@ -77,6 +77,13 @@ export class EventColumns {
 export type ColumnArray = Float64Array | Int32Array | Uint32Array;
 type TypedArrayConstructor<T extends ColumnArray> = new (length: number) => T;
 
+/** The array type of each column, in EventColumns.arrays() order (adopt checks a snapshot's against it). */
+export const COLUMN_TYPES: readonly (TypedArrayConstructor<ColumnArray> & { BYTES_PER_ELEMENT: number })[] = [
+  Float64Array, Float64Array, Int32Array, Uint32Array, Uint32Array, Uint32Array, Float64Array, Uint32Array,
+];
+/** What the columns hold per event. */
+export const COLUMN_BYTES_PER_EVENT = COLUMN_TYPES.reduce((sum, type) => sum + type.BYTES_PER_ELEMENT, 0);
+
 function ofType<T extends ColumnArray>(array: ColumnArray | undefined, make: TypedArrayConstructor<T>, count: number): T {
   if (!(array instanceof make) || array.length < count) throw new Error('index snapshot columns do not match the layout');
   return array;

@@ -6,7 +6,7 @@ import { writeFileDurable } from '../../lib/durable-file.js';
 import type { FsLayer } from '../../lib/fs-layer.js';
 import type { Logger } from '../../lib/logger.js';
 import { errorMessage } from '../../lib/error-message.js';
-import type { ColumnArray } from './event-columns.js';
+import { COLUMN_BYTES_PER_EVENT, COLUMN_TYPES, type ColumnArray } from './event-columns.js';
 import { EventIndex } from './event-index.js';
 import { EVENT_LOG_FILE } from './event-log.js';
 
@@ -103,13 +103,15 @@ export async function readIndexSnapshot(dir: string, log: Logger): Promise<{ ind
       return array;
     };
     const columns: ColumnArray[] = [];
-    for (const column of index.columns.arrays()) columns.push(await take(column.constructor as new (length: number) => ColumnArray, header.count));
+    for (const type of COLUMN_TYPES) columns.push(await take(type, header.count));
     const order = await take(Uint32Array, header.count);
     const ids = await take(Int32Array, header.idTableSize);
     const takeLists = async (codes: number): Promise<Uint32Array[] | undefined> => {
       const lengths = await take(Uint32Array, codes);
       if (lengths.reduce((sum, length) => sum + length, 0) !== header.count) return undefined;
       const slots = await take(Uint32Array, header.count);
+      // One pass, no lookups: a slot past the events would read as an empty event rather than fail.
+      for (const slot of slots) if (slot >= header.count) return undefined;
       let start = 0;
       return Array.from(lengths, (length) => slots.subarray(start, (start += length)));
     };
@@ -117,6 +119,8 @@ export async function readIndexSnapshot(dir: string, log: Logger): Promise<{ ind
     const typeLists = await takeLists(header.types.length + 1);
     const entityLists = typeLists && (await takeLists(header.entities.length + 1));
     if (!typeLists || !entityLists) return rejected('posting lists that do not add up to the events');
+    // Codes are positions in these lists: a name twice would shift every code after it.
+    if (new Set(header.types).size !== header.types.length || new Set(header.entities).size !== header.entities.length) return rejected('a name listed twice');
     index.restore({ count: header.count, columns, order, ids, types: header.types, entities: header.entities, typeLists, entityLists });
     return { index, coverage: { bytes: header.coveredBytes, lines: header.coveredLines } };
   } catch (error) {
@@ -129,10 +133,9 @@ export async function readIndexSnapshot(dir: string, log: Logger): Promise<{ ind
 
 /** What the body of a snapshot with this header holds, section by section (see writeIndexSnapshot). */
 function sectionBytes(header: Header): number {
-  const perEvent = new EventIndex().columns.arrays().reduce((sum, column) => sum + column.BYTES_PER_ELEMENT, 0);
   const u32 = Uint32Array.BYTES_PER_ELEMENT;
   // Per event: the columns, its place in the order, its place in one type list and one entity list.
-  return header.count * (perEvent + 3 * u32) + header.idTableSize * Int32Array.BYTES_PER_ELEMENT + (header.types.length + 1 + header.entities.length + 1) * u32;
+  return header.count * (COLUMN_BYTES_PER_EVENT + 3 * u32) + header.idTableSize * Int32Array.BYTES_PER_ELEMENT + (header.types.length + 1 + header.entities.length + 1) * u32;
 }
 
 /** The snapshot's first line, without its newline; undefined when the file has none (or none in its first 64 MiB). */

@@ -6,6 +6,7 @@ import { encodeEvent, type EncodedEvent } from '../../../../src/server/feed/even
 import type { EventStore } from '../../../../src/server/feed/event-store.js';
 import { openEventStore } from '../../../../src/server/feed/open-event-store.js';
 import { INDEX_SNAPSHOT_FILE } from '../../../../src/server/feed/index-snapshot.js';
+import { COLUMN_BYTES_PER_EVENT } from '../../../../src/server/feed/event-columns.js';
 import { readFeedPage } from '../../../../src/server/feed/feed-page-write.js';
 import { parseFeedQuery } from '../../../../src/server/feed/feed-query.js';
 import { captureLog } from '../../../helpers/log-capture.js';
@@ -153,8 +154,7 @@ describe('index snapshot', () => {
     const withHeader = await readFile(file);
     const bodyStart = withHeader.indexOf(0x0a) + 1;
     const fixed = JSON.parse(withHeader.toString('utf8', 0, bodyStart - 1)) as { count: number; idTableSize: number };
-    const perEvent = 8 + 8 + 4 + 4 + 4 + 4 + 8 + 4 + 4; // the columns and the order
-    const typeLengths = bodyStart + fixed.count * perEvent + fixed.idTableSize * 4;
+    const typeLengths = bodyStart + fixed.count * (COLUMN_BYTES_PER_EVENT + 4) + fixed.idTableSize * 4; // after the columns, the order and the ids
     withHeader.writeUInt32LE(withHeader.readUInt32LE(typeLengths) + 1, typeLengths);
     await writeFile(file, withHeader);
     const uneven = captureLog();
@@ -162,5 +162,31 @@ describe('index snapshot', () => {
     expect(uneven.lines).toContainEqual(expect.objectContaining({ reason: 'posting lists that do not add up to the events' }));
     expect(third.size).toBe(20);
     await third.close();
+
+    // Lengths that add up, but a slot past the events (it would read as an empty event).
+    const fresh = await readFile(file);
+    const start = fresh.indexOf(0x0a) + 1;
+    const meta = JSON.parse(fresh.toString('utf8', 0, start - 1)) as { count: number; idTableSize: number; types: string[] };
+    const firstTypeSlot = start + meta.count * (COLUMN_BYTES_PER_EVENT + 4) + meta.idTableSize * 4 + (meta.types.length + 1) * 4;
+    fresh.writeUInt32LE(meta.count, firstTypeSlot);
+    await writeFile(file, fresh);
+    const outside = captureLog();
+    const fourth = await openEventStore({ dir, log: outside.log });
+    expect(outside.lines).toContainEqual(expect.objectContaining({ reason: 'posting lists that do not add up to the events' }));
+    expect(fourth.size).toBe(20);
+    await fourth.close();
+
+    // A name listed twice (same length, so every size still adds up): codes would shift.
+    const again = await readFile(file);
+    const cut = again.indexOf(0x0a);
+    const named = JSON.parse(again.toString('utf8', 0, cut)) as { entities: string[] };
+    const [hostA = '', hostB = ''] = named.entities;
+    expect(hostA.length).toBe(hostB.length);
+    await writeFile(file, Buffer.concat([Buffer.from(JSON.stringify({ ...named, entities: [hostA, hostA, ...named.entities.slice(2)] })), again.subarray(cut)]));
+    const twice = captureLog();
+    const fifth = await openEventStore({ dir, log: twice.log });
+    expect(twice.lines).toContainEqual(expect.objectContaining({ reason: 'a name listed twice' }));
+    expect(fifth.size).toBe(20);
+    await fifth.close();
   });
 });
