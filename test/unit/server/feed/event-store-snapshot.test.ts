@@ -129,6 +129,14 @@ describe('index snapshot', () => {
     await first.put(Array.from({ length: 20 }, (_, n) => event(n)));
     await first.close();
     const file = join(dir, INDEX_SNAPSHOT_FILE);
+    /** Opens the store over the edited snapshot: it must be ignored for `reason`, every event scanned back. */
+    const expectIgnored = async (reason: string): Promise<void> => {
+      const { lines, log } = captureLog();
+      const store = await openEventStore({ dir, log });
+      expect(lines).toContainEqual(expect.objectContaining({ msg: 'ignored the index snapshot: scanning the whole log', reason }));
+      expect(store.size).toBe(20);
+      await store.close();
+    };
     const snapshot = await readFile(file);
     const newline = snapshot.indexOf(0x0a);
     const header = JSON.parse(snapshot.toString('utf8', 0, newline)) as { version: number; count: number };
@@ -136,19 +144,11 @@ describe('index snapshot', () => {
       writeFile(file, Buffer.concat([Buffer.from(JSON.stringify(edit({ ...header }))), snapshot.subarray(newline)]));
 
     await rewritten((h) => ({ ...h, version: 1 }));
-    const older = captureLog();
-    const second = await openEventStore({ dir, log: older.log });
-    expect(older.lines).toContainEqual(expect.objectContaining({ msg: 'ignored the index snapshot: scanning the whole log', reason: 'unreadable header' }));
-    expect(second.size).toBe(20);
-    await second.close();
+    await expectIgnored('unreadable header');
 
     // A count no file of this length could hold is refused before any array is made for it.
     await rewritten((h) => ({ ...h, count: 2 ** 40 }));
-    const huge = captureLog();
-    const hugeStore = await openEventStore({ dir, log: huge.log });
-    expect(huge.lines).toContainEqual(expect.objectContaining({ reason: 'sections that do not add up to its length' }));
-    expect(hugeStore.size).toBe(20);
-    await hugeStore.close();
+    await expectIgnored('sections that do not add up to its length');
 
     // Sizes that add up, but the first type list's length one more than it holds: the lists no longer cover the events.
     const withHeader = await readFile(file);
@@ -157,11 +157,7 @@ describe('index snapshot', () => {
     const typeLengths = bodyStart + fixed.count * (COLUMN_BYTES_PER_EVENT + 4) + fixed.idTableSize * 4; // after the columns, the order and the ids
     withHeader.writeUInt32LE(withHeader.readUInt32LE(typeLengths) + 1, typeLengths);
     await writeFile(file, withHeader);
-    const uneven = captureLog();
-    const third = await openEventStore({ dir, log: uneven.log });
-    expect(uneven.lines).toContainEqual(expect.objectContaining({ reason: 'posting lists that do not add up to the events' }));
-    expect(third.size).toBe(20);
-    await third.close();
+    await expectIgnored('posting lists that do not add up to the events');
 
     // Lengths that add up, but a slot past the events (it would read as an empty event).
     const fresh = await readFile(file);
@@ -170,11 +166,7 @@ describe('index snapshot', () => {
     const firstTypeSlot = start + meta.count * (COLUMN_BYTES_PER_EVENT + 4) + meta.idTableSize * 4 + (meta.types.length + 1) * 4;
     fresh.writeUInt32LE(meta.count, firstTypeSlot);
     await writeFile(file, fresh);
-    const outside = captureLog();
-    const fourth = await openEventStore({ dir, log: outside.log });
-    expect(outside.lines).toContainEqual(expect.objectContaining({ reason: 'posting lists that do not add up to the events' }));
-    expect(fourth.size).toBe(20);
-    await fourth.close();
+    await expectIgnored('posting lists that do not add up to the events');
 
     // A name listed twice (same length, so every size still adds up): codes would shift.
     const again = await readFile(file);
@@ -183,10 +175,6 @@ describe('index snapshot', () => {
     const [hostA = '', hostB = ''] = named.entities;
     expect(hostA.length).toBe(hostB.length);
     await writeFile(file, Buffer.concat([Buffer.from(JSON.stringify({ ...named, entities: [hostA, hostA, ...named.entities.slice(2)] })), again.subarray(cut)]));
-    const twice = captureLog();
-    const fifth = await openEventStore({ dir, log: twice.log });
-    expect(twice.lines).toContainEqual(expect.objectContaining({ reason: 'a name listed twice' }));
-    expect(fifth.size).toBe(20);
-    await fifth.close();
+    await expectIgnored('a name listed twice');
   });
 });
