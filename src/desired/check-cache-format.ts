@@ -70,11 +70,32 @@ function readEntries(entries: Buffer): Map<string, PackedCheck> | undefined {
   const text = (): string => take(take(4).readUInt32LE(0)).toString();
   for (let i = 0; i < count; i++) {
     const contentHash = take(HASH_BYTES).toString('hex');
-    const meta = JSON.parse(text()) as PackedCheck;
+    const meta: unknown = JSON.parse(text());
     const bodyJson = text();
+    if (!isPackedMeta(meta, bodyJson)) return undefined;
     out.set(contentHash, meta.ok ? { ...meta, bodyJson } : meta);
   }
   return at === entries.length ? out : undefined;
+}
+
+/**
+ * Whether an entry has the shape packCheck gives (a written file always has): one that does not would fail later,
+ * far from here (a body that is no JSON, problems that cannot be printed), so the whole file reads as no file.
+ */
+function isPackedMeta(meta: unknown, bodyJson: string): meta is PackedCheck {
+  // Object(): null and other non-objects become objects without these members, so they fail the checks below.
+  const entry = Object(meta) as Record<string, unknown>;
+  const problemsOk = (list: unknown): boolean => Array.isArray(list) && list.every((p) => typeof (Object(p) as { message?: unknown }).message === 'string');
+  if (entry.warnings !== undefined && !problemsOk(entry.warnings)) return false;
+  if (entry.ok === false) return problemsOk(entry.problems);
+  return (
+    entry.ok === true &&
+    typeof entry.name === 'string' &&
+    typeof entry.hasEnvironmentOverrides === 'boolean' &&
+    (entry.fileId === undefined || typeof entry.fileId === 'string') &&
+    (entry.kind === undefined || entry.kind === 'document') &&
+    bodyJson.startsWith('{')
+  );
 }
 
 function sized(text: string): Buffer {

@@ -88,8 +88,9 @@ describe('check cache file format', () => {
   });
 
   it('entries that do not fit their block read as no file, even under a valid checksum', () => {
-    const entry = Buffer.concat([Buffer.alloc(32, 1), u32(2), Buffer.from('{}'), u32(0)]);
-    expect(decodeCheckCache(fileAround(Buffer.concat([u32(1), entry])), KEY)).toEqual(new Map([['01'.repeat(32), {}]]));
+    const meta = '{"ok":false,"problems":[]}';
+    const entry = Buffer.concat([Buffer.alloc(32, 1), u32(meta.length), Buffer.from(meta), u32(0)]);
+    expect(decodeCheckCache(fileAround(Buffer.concat([u32(1), entry])), KEY)).toEqual(new Map([['01'.repeat(32), { ok: false, problems: [] }]]));
     // One entry announced, none there; one too many; bytes left over; a length past the end; text that is no JSON.
     expect(decodeCheckCache(fileAround(u32(1)), KEY)).toBeUndefined();
     expect(decodeCheckCache(fileAround(Buffer.concat([u32(2), entry])), KEY)).toBeUndefined();
@@ -97,7 +98,29 @@ describe('check cache file format', () => {
     expect(decodeCheckCache(fileAround(Buffer.concat([u32(1), Buffer.alloc(32), u32(50), Buffer.from('{}'), u32(0)])), KEY)).toBeUndefined();
     expect(decodeCheckCache(fileAround(Buffer.concat([u32(1), Buffer.alloc(32), u32(2), Buffer.from('{x'), u32(0)])), KEY)).toBeUndefined();
     // A wrong length in the header only sizes the output buffer: the entries still decide.
-    expect(decodeCheckCache(fileAround(Buffer.concat([u32(1), entry]), 3), KEY)).toEqual(new Map([['01'.repeat(32), {}]]));
+    expect(decodeCheckCache(fileAround(Buffer.concat([u32(1), entry]), 3), KEY)).toEqual(new Map([['01'.repeat(32), { ok: false, problems: [] }]]));
+  });
+
+  it('an entry of another shape, under a valid checksum, reads as no file (it would fail far from here)', () => {
+    const file = (meta: object, bodyJson = ''): Buffer =>
+      fileAround(Buffer.concat([u32(1), Buffer.alloc(32, 1), u32(Buffer.byteLength(JSON.stringify(meta))), Buffer.from(JSON.stringify(meta)), u32(bodyJson.length), Buffer.from(bodyJson)]));
+    const valid = { ok: true, name: 'n', hasEnvironmentOverrides: false };
+    expect(decodeCheckCache(file(valid, '{}'), KEY)).toEqual(new Map([['01'.repeat(32), { ...valid, bodyJson: '{}' }]]));
+    // A valid check without its body, or without its name, flags or with a kind that does not exist.
+    expect(decodeCheckCache(file({ ok: true }), KEY)).toBeUndefined();
+    expect(decodeCheckCache(file(valid), KEY)).toBeUndefined();
+    expect(decodeCheckCache(file({ ...valid, name: 7 }, '{}'), KEY)).toBeUndefined();
+    expect(decodeCheckCache(file({ ok: true, name: 'n' }, '{}'), KEY)).toBeUndefined();
+    expect(decodeCheckCache(file({ ...valid, fileId: 3 }, '{}'), KEY)).toBeUndefined();
+    expect(decodeCheckCache(file({ ...valid, kind: 'launchpad' }, '{}'), KEY)).toBeUndefined();
+    // Problems and warnings that cannot be printed; a check that is neither valid nor invalid; not an object.
+    expect(decodeCheckCache(file({ ok: false, problems: [{ line: 1 }] }), KEY)).toBeUndefined();
+    expect(decodeCheckCache(file({ ok: false }), KEY)).toBeUndefined();
+    expect(decodeCheckCache(file({ ...valid, warnings: 'w' }, '{}'), KEY)).toBeUndefined();
+    expect(decodeCheckCache(file({ ok: 'yes', problems: [] }), KEY)).toBeUndefined();
+    expect(decodeCheckCache(file({ ...valid, ok: 'yes' }, '{}'), KEY)).toBeUndefined();
+    expect(decodeCheckCache(file({ ok: false, problems: [null] }), KEY)).toBeUndefined();
+    expect(decodeCheckCache(fileAround(Buffer.concat([u32(1), Buffer.alloc(32, 1), u32(4), Buffer.from('null'), u32(0)])), KEY)).toBeUndefined();
   });
 
   it('a file shorter than the length field reads as no file', () => {
