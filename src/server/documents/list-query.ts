@@ -40,7 +40,12 @@ export function listPage<T extends FilterSubject>(
   { sortable = true }: { sortable?: boolean } = {},
 ): Page<T> {
   const listing = listingOf(query, sortable);
-  const matching = views.matching(scope, include, listing.filter, listing.sort, () => ({ predicate: filterOf(listing.filter), keys: parseSort(listing.sort) }));
+  // Parsed only when no view holds this listing (a view is kept only once both parsed); the sort first, as its
+  // error comes before the filter's.
+  const matching = views.matching(scope, include, listing.filter, listing.sort, () => {
+    const keys = parseSort(listing.sort);
+    return { predicate: filterOf(listing.filter), keys };
+  });
   const end = listing.offset + listing.pageSize;
   const nextPageKey = end < matching.length ? encodeKey({ ...listing, offset: end }) : undefined;
   return { items: matching.slice(listing.offset, end), totalCount: matching.length, nextPageKey };
@@ -66,7 +71,6 @@ function listingOf(query: URLSearchParams, sortable: boolean): Listing {
     if (!/^\d+$/.test(rawSize) || pageSize < 1 || pageSize > PAGE_SIZE_MAX) throw new HttpError(400, `page-size must be a whole number from 1 to ${PAGE_SIZE_MAX}, not '${rawSize.slice(0, 20)}'.`);
   }
   const sort = sortable ? (query.get('sort') ?? undefined) : undefined;
-  parseSort(sort);
   return { filter: query.get('filter') ?? undefined, sort, pageSize, offset: 0 };
 }
 
