@@ -34,8 +34,8 @@ interface ParsedTarget {
 /**
  * The server's request listener: environment → route → token and scope → handler → one response writer. Every
  * refusal is an HttpError turned into the ErrorEnvelope; anything else thrown is a bug, logged with a request id
- * and answered 500. Everything up to the handler runs synchronously when the environment is already open: the
- * only promise a GET pays for is its handler's.
+ * and answered 500. Everything up to the handler runs synchronously when the environment is already open, and a
+ * handler with nothing to wait for (GET of a dashboard) answers in the same turn: no promise, no microtask.
  */
 export function createRequestHandler(deps: RequestHandlerDeps): RequestListener {
   const router = createRouter(deps.routes);
@@ -52,7 +52,7 @@ export function createRequestHandler(deps: RequestHandlerDeps): RequestListener 
     return route.handle(ctx);
   };
 
-  const dispatch = (req: IncomingMessage, res: ServerResponse, target: ParsedTarget): Promise<RouteResponse> => {
+  const dispatch = (req: IncomingMessage, res: ServerResponse, target: ParsedTarget): RouteResponse | Promise<RouteResponse> => {
     if (target.segments[0] === ADMIN_PREFIX[0] && target.segments[1] === ADMIN_PREFIX[1]) {
       const route = found(adminRouter(req.method ?? 'GET', target.segments, 2), target.path);
       if (!deps.admin) throw notFound(target.path);
@@ -76,14 +76,18 @@ export function createRequestHandler(deps: RequestHandlerDeps): RequestListener 
 
   return (req, res) => {
     if (deps.log.isLevelEnabled('debug')) logAccess(deps.log, req, res);
-    let pending: Promise<RouteResponse>;
+    let answer: RouteResponse | Promise<RouteResponse>;
     try {
-      pending = dispatch(req, res, parseTarget(req.url ?? '/'));
+      answer = dispatch(req, res, parseTarget(req.url ?? '/'));
+      if (!(answer instanceof Promise)) {
+        sendRouteResponse(res, answer);
+        return;
+      }
     } catch (error) {
       fail(req, res, error);
       return;
     }
-    pending.then(
+    answer.then(
       (response) => {
         try {
           sendRouteResponse(res, response);

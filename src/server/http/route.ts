@@ -31,5 +31,6 @@ export interface Route {
   readonly scope: Scope;
   /** Only the installer download accepts its token in the `Api-Token` query parameter. */
   readonly tokenInQuery?: boolean;
-  handle(ctx: RequestContext): Promise<RouteResponse>;
+  /** A handler with nothing to wait for answers synchronously: the response goes out without a promise's turn. */
+  handle(ctx: RequestContext): RouteResponse | Promise<RouteResponse>;
 }

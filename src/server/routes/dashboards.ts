@@ -26,7 +26,7 @@ export function createDashboardRoutes(deps: DashboardRouteDeps): Route[] {
   };
   const bodyOf = async (ctx: RequestContext, target: BodyTarget): Promise<PreparedDashboard> => deps.bodies.prepare(await ctx.readJsonBytes(), target);
   return [
-    { method: 'GET', path: BASE, scope: 'ReadConfig', handle: async (ctx) => list(storeOf(ctx), ctx.query) },
+    { method: 'GET', path: BASE, scope: 'ReadConfig', handle: (ctx) => list(storeOf(ctx), ctx.query) },
     {
       method: 'POST',
       path: BASE,
@@ -42,7 +42,7 @@ export function createDashboardRoutes(deps: DashboardRouteDeps): Route[] {
         return NO_CONTENT;
       },
     },
-    { method: 'GET', path: `${BASE}/{id}`, scope: 'ReadConfig', handle: async (ctx) => getOne(storeOf(ctx), ctx) },
+    { method: 'GET', path: `${BASE}/{id}`, scope: 'ReadConfig', handle: (ctx) => getOne(storeOf(ctx), ctx) },
     {
       method: 'PUT',
       path: `${BASE}/{id}`,
