@@ -38,34 +38,38 @@ export function multipartContentType(boundary: string): string {
 }
 
 /** The delimiter line and headers that go before a part's bytes; `first` for the body's first part. */
-export function partHead(boundary: string, part: PartSpec, first: boolean): Buffer {
+export function partHead(boundary: string, part: PartSpec, first: boolean): string {
   const filename = part.filename === undefined ? '' : `; filename="${quote(part.filename)}"`;
-  return Buffer.from(
+  return (
     `${first ? '' : '\r\n'}--${boundary}\r\n` +
-      `Content-Disposition: form-data; name="${quote(part.name)}"${filename}\r\n` +
-      `Content-Type: ${part.contentType}\r\n\r\n`,
+    `Content-Disposition: form-data; name="${quote(part.name)}"${filename}\r\n` +
+    `Content-Type: ${part.contentType}\r\n\r\n`
   );
 }
 
 /** The closing delimiter after the last part's bytes. */
-export function closingDelimiter(boundary: string): Buffer {
-  return Buffer.from(`\r\n--${boundary}--\r\n`);
+export function closingDelimiter(boundary: string): string {
+  return `\r\n--${boundary}--\r\n`;
 }
 
 /** A whole body from parts held in memory (the client's uploads, tests). */
 export function encodeMultipart(boundary: string, parts: ReadonlyArray<PartSpec & { readonly body: Uint8Array | string }>): Buffer {
   const pieces: Buffer[] = [];
   parts.forEach((part, index) => {
-    pieces.push(partHead(boundary, part, index === 0), Buffer.from(part.body));
+    pieces.push(Buffer.from(partHead(boundary, part, index === 0)), Buffer.from(part.body));
   });
-  pieces.push(closingDelimiter(boundary));
+  pieces.push(Buffer.from(closingDelimiter(boundary)));
   return Buffer.concat(pieces);
 }
+
+const NEEDS_QUOTING = /[\\"\r\n]/;
 
 /**
  * A header parameter value: Go escapes `\` and `"` with a backslash (and its reader undoes that); a CR or LF would
  * end the header line, so they are percent-encoded as browsers do.
  */
 function quote(value: string): string {
+  // Most names need nothing: three replace passes over each were 2 % of a document GET's CPU (profile).
+  if (!NEEDS_QUOTING.test(value)) return value;
   return value.replace(/[\\"]/g, '\\$&').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }

@@ -6,7 +6,7 @@ import { writeFileDurable } from '../../lib/durable-file.js';
 import { nodeFs, type FsLayer } from '../../lib/fs-layer.js';
 import type { Scope } from '../../schema/scopes.js';
 import { ensureDirDurable } from '../data-dir-root.js';
-import { TOKEN_LENGTH, TOKEN_PREFIX, PUBLIC_ID_LENGTH, digestToken, generateToken, publicIdOf } from './token-format.js';
+import { TOKEN_LENGTH, TOKEN_PREFIX, PUBLIC_ID_LENGTH, digestToken, generateToken, publicIdOf, sameSecret } from './token-format.js';
 import {
   CreateTokenInput,
   TokenStoreError,
@@ -106,7 +106,7 @@ class FileTokenStore implements TokenStore {
     if (!hit) return undefined;
     this.refresh();
     const entry = this.current(hit.entry.info.id);
-    return entry === hit.entry && sameToken(hit.token, token) ? entry : undefined;
+    return entry === hit.entry && sameSecret(hit.token, token) ? entry : undefined;
   }
 
   private current(id: string): Entry | undefined {
@@ -209,14 +209,6 @@ class FileTokenStore implements TokenStore {
   private nowIso(): string {
     return new Date(this.clock.now()).toISOString();
   }
-}
-
-/** Equal strings of equal length, in time that depends on the length only. */
-function sameToken(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
 }
 
 function toEntries(tokens: readonly StoredToken[]): Map<string, Entry> {

@@ -4,6 +4,7 @@ import { closingDelimiter, multipartContentType, newBoundary, partHead } from '.
 import { DOCUMENT_VERSION_HEADER, LOCKING_VERSION_PARAM, isDocumentId } from '../../schema/documents.js';
 import type { PlatformScope } from '../../schema/scopes.js';
 import { HttpError } from '../http/http-error.js';
+import { BodyParts } from '../http/respond.js';
 import type { StoredDocument } from './document-record.js';
 import { readCreateInput, readUpdateInput } from './document-form.js';
 import type { Caller, DocumentService, UpdateInput } from './document-service.js';
@@ -211,21 +212,24 @@ function pageJson(page: Page<unknown>, documents: readonly string[]): Buffer {
 
 /**
  * The GET answer as Go's ReadForm needs it (Monaco, Terraform): a `metadata` part without filename, so it is a form
- * value, and a `content` part with the document's name as filename, so it is a file. One buffer when the content is
- * held in memory (a single socket write), else streamed from its file, with its length either way.
+ * value, and a `content` part with the document's name as filename, so it is a file. Framing and metadata are one
+ * buffer; a content held in memory goes out beside it in the same socket write, uncopied, else it is streamed from
+ * its file; with its length either way.
  */
 function multipartDocument(metadataJson: string, record: StoredDocument, content: Buffer | Readable): DocumentResponse {
   const boundary = newBoundary();
-  const head = Buffer.concat([partHead(boundary, { name: 'metadata', contentType: 'application/json' }, true), Buffer.from(metadataJson)]);
-  const contentHead = partHead(boundary, { name: 'content', filename: record.name, contentType: record.content.contentType }, false);
-  const close = closingDelimiter(boundary);
+  const head = Buffer.from(
+    partHead(boundary, { name: 'metadata', contentType: 'application/json' }, true) +
+      metadataJson +
+      partHead(boundary, { name: 'content', filename: record.name, contentType: record.content.contentType }, false),
+  );
+  const close = Buffer.from(closingDelimiter(boundary));
   const headers = { 'content-type': multipartContentType(boundary), ...versionHeader(record) };
-  if (!(content instanceof Readable)) return { status: 200, body: Buffer.concat([head, contentHead, content, close]), headers };
+  if (!(content instanceof Readable)) return { status: 200, body: new BodyParts([head, content, close]), headers };
   const file = content;
-  const length = head.length + contentHead.length + record.content.size + close.length;
+  const length = head.length + record.content.size + close.length;
   async function* body(): AsyncGenerator<Buffer> {
     yield head;
-    yield contentHead;
     for await (const chunk of file) yield chunk as Buffer;
     yield close;
   }

@@ -34,6 +34,18 @@ export function sendJson(
   sendBytes(res, status, Buffer.from(JSON.stringify(body)), headers);
 }
 
+/**
+ * A body sent as it is in several pieces, one socket write for all of them: a large piece (a document's content) is
+ * never copied to join it to its framing.
+ */
+export class BodyParts {
+  readonly byteLength: number;
+
+  constructor(readonly parts: readonly Uint8Array[]) {
+    this.byteLength = parts.reduce((sum, part) => sum + part.byteLength, 0);
+  }
+}
+
 /** Writes a handler's answer: bytes as they are, 204/304 without a body, anything else as JSON. */
 export function sendRouteResponse(res: ServerResponse, response: RouteResponse): void {
   const { status, body, headers = NO_HEADERS } = response;
@@ -43,7 +55,7 @@ export function sendRouteResponse(res: ServerResponse, response: RouteResponse):
     res.end();
   } else if (body instanceof Readable) {
     sendStream(res, status, body, headers);
-  } else if (body instanceof Uint8Array) {
+  } else if (body instanceof Uint8Array || body instanceof BodyParts) {
     sendBytes(res, status, body, headers);
   } else {
     sendJson(res, status, body, headers);
@@ -56,7 +68,7 @@ const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
  * A JSON body with its headers: `content-type` (JSON unless `headers` says otherwise) first, then `headers`, then
  * `content-length`. The headers go to writeHead as a flat list, which Node writes without building an object.
  */
-function sendBytes(res: ServerResponse, status: number, bytes: Uint8Array, headers: Readonly<Record<string, string>>): void {
+function sendBytes(res: ServerResponse, status: number, bytes: Uint8Array | BodyParts, headers: Readonly<Record<string, string>>): void {
   // The client may have gone away while the handler ran; there is nobody left to answer.
   if (res.destroyed || res.headersSent) return;
   const list = ['content-type', headers['content-type'] ?? JSON_CONTENT_TYPE];
@@ -65,7 +77,16 @@ function sendBytes(res: ServerResponse, status: number, bytes: Uint8Array, heade
   }
   list.push('content-length', String(bytes.byteLength));
   res.writeHead(status, list);
-  res.end(bytes);
+  if (bytes instanceof Uint8Array) {
+    res.end(bytes);
+    return;
+  }
+  // Corked, the pieces leave in one writev with the headers, as a single buffer would.
+  res.cork();
+  const last = bytes.parts.length - 1;
+  for (let i = 0; i < last; i++) res.write(bytes.parts[i]);
+  res.end(bytes.parts[last]);
+  res.uncork();
 }
 
 function headerList(headers: Readonly<Record<string, string>>): string[] {

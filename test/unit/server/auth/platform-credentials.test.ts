@@ -1,0 +1,60 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PlatformCredentials, createCredential, revokeCredential } from '../../../../src/server/auth/platform-credentials.js';
+
+/** The same public id with another secret of the same alphabet and length: what a guesser who saw the id would send. */
+function otherSecret(token: string): string {
+  const last = token.at(-1) === 'A' ? 'B' : 'A';
+  return `${token.slice(0, -1)}${last}`;
+}
+
+describe('PlatformCredentials.verifyPlatformToken', () => {
+  let dir: string;
+  let file: string;
+  let now: number;
+  let credentials: PlatformCredentials;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'dashcd-platform-credentials-'));
+    file = join(dir, 'platform-tokens.json');
+    now = 1_000_000;
+    credentials = new PlatformCredentials(file, () => now);
+  });
+
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const create = async (name: string) =>
+    (await createCredential(file, { kind: 'platform-token', name, scopes: ['document:documents:read'], subject: `subject-${name}` })).secret;
+
+  it('verifies a stored token again and again, and refuses one with its public id but another secret, before and after', async () => {
+    const token = await create('reader');
+    expect(await credentials.verifyPlatformToken(otherSecret(token))).toBeUndefined();
+    expect((await credentials.verifyPlatformToken(token))?.subject).toBe('subject-reader');
+    expect((await credentials.verifyPlatformToken(token))?.subject).toBe('subject-reader');
+    expect(await credentials.verifyPlatformToken(otherSecret(token))).toBeUndefined();
+    expect(await credentials.verifyPlatformToken(token.slice(0, -1))).toBeUndefined();
+  });
+
+  it('refuses a verified token once it is revoked and the file has been read again', async () => {
+    const kept = await create('kept');
+    const revoked = await create('revoked');
+    expect((await credentials.verifyPlatformToken(revoked))?.subject).toBe('subject-revoked');
+    expect((await credentials.verifyPlatformToken(kept))?.subject).toBe('subject-kept');
+    expect(await revokeCredential(file, 'revoked')).toBe(true);
+    now += 250;
+    expect(await credentials.verifyPlatformToken(revoked)).toBeUndefined();
+    expect((await credentials.verifyPlatformToken(kept))?.subject).toBe('subject-kept');
+  });
+
+  it('verifies an ephemeral token for the life of the process, and not another secret with its public id', async () => {
+    const token = credentials.addEphemeral(['document:documents:write'], 'session');
+    expect(await credentials.verifyPlatformToken(token)).toEqual({ subject: 'session', scopes: ['document:documents:write'] });
+    now += 60_000;
+    expect((await credentials.verifyPlatformToken(token))?.subject).toBe('session');
+    expect(await credentials.verifyPlatformToken(otherSecret(token))).toBeUndefined();
+  });
+});
