@@ -5,7 +5,9 @@ import { TEMP_MARKER, writeFileDurable } from '../lib/durable-file.js';
 import { decodeCheckCache, encodeCheckCache } from './check-cache-format.js';
 import { checkCodeKey } from './check-code-key.js';
 import type { DesiredCache } from './desired-cache.js';
+import { decodeFileStamps, encodeFileStamps, sameStamp, type FileStamp, type StampedHash } from './file-stamps.js';
 import type { PackedCheck } from './packed-check.js';
+import type { KnownFiles } from './read-sources.js';
 
 /**
  * The check cache between CLI runs: one file per dashboards folder in the user's cache folder, holding each file's
@@ -13,6 +15,10 @@ import type { PackedCheck } from './packed-check.js';
  * A no-op plan of a folder that did not change then neither parses nor validates a file. Best effort throughout:
  * a missing, unreadable, damaged or foreign file reads as empty, and a write that fails (a read-only cache in CI, a
  * full disk) leaves the run as it was; the run's results never depend on the cache, only its time.
+ *
+ * Beside it, `<same name>.stamps`: each file's content hash by its stamp (file-stamps.ts), so that a run reads only
+ * the files whose stamp changed. A stamp is used only while the check of its hash is held, and kept in a file of its
+ * own so that new stamps (a fresh checkout of unchanged files) cost a small write, not the checks' whole file.
  */
 export interface CheckCacheFile extends DesiredCache {
   /** Where it is read from and written to. */
@@ -49,29 +55,45 @@ export function cacheTurnedOff(env: Env): boolean {
   return /^(?:off|0|false|no)$/i.test(env.DASHCD_CACHE ?? '');
 }
 
-/** The cache of the dashboards folder `root` (absolute), read now; undefined when there is no cache folder. */
-export async function openCheckCache(root: string, env: Env): Promise<CheckCacheFile | undefined> {
+/**
+ * The cache of the dashboards folder `root` (absolute), read now; undefined when there is no cache folder. `now`:
+ * the clock file stamps are taken by (tests set it ahead: a file written by the test is otherwise not yet settled).
+ */
+export async function openCheckCache(root: string, env: Env, { now = Date.now }: { now?: () => number } = {}): Promise<CheckCacheFile | undefined> {
   const dir = checkCacheDir(env);
   if (dir === undefined) return undefined;
   const path = join(dir, `checks-${createHash('sha256').update(root).digest('hex').slice(0, 24)}.bin`);
-  const codeKey = await checkCodeKey().catch(() => undefined);
+  const stampsPath = path.replace(/\.bin$/, '.stamps');
+  const [codeKey, stamps] = await Promise.all([checkCodeKey().catch(() => undefined), readFile(stampsPath).then(decodeFileStamps, () => undefined)]);
   // Without the code's key no entry can be trusted: the run checks every file, as with the cache off.
   if (codeKey === undefined) return undefined;
   const read = await readFile(path).then((bytes) => decodeCheckCache(bytes, codeKey), () => undefined);
-  return new FileBackedCache(path, dir, codeKey, read ?? new Map());
+  return new FileBackedCache({ path, stampsPath, dir, codeKey, now }, read ?? new Map(), stamps ?? new Map());
+}
+
+interface CacheFiles {
+  path: string;
+  stampsPath: string;
+  dir: string;
+  codeKey: Buffer;
+  now: () => number;
 }
 
 class FileBackedCache implements CheckCacheFile {
   /** This run's checks, hits and new ones, in the order it asked. */
   private readonly seen = new Map<string, PackedCheck>();
   private added = false;
+  readonly files: Stamps;
+  readonly path: string;
 
   constructor(
-    readonly path: string,
-    private readonly dir: string,
-    private readonly codeKey: Buffer,
+    private readonly where: CacheFiles,
     private readonly read: ReadonlyMap<string, PackedCheck>,
-  ) {}
+    readStamps: ReadonlyMap<string, StampedHash>,
+  ) {
+    this.path = where.path;
+    this.files = new Stamps(readStamps, where.now, (hash) => this.seen.has(hash) || this.read.has(hash));
+  }
 
   get(contentHash: string): PackedCheck | undefined {
     const check = this.seen.get(contentHash) ?? this.read.get(contentHash);
@@ -89,17 +111,59 @@ class FileBackedCache implements CheckCacheFile {
   }
 
   async save({ keepUnseen }: { keepUnseen: boolean }): Promise<void> {
+    const { path, dir, codeKey } = this.where;
+    await this.files.save(this.where, keepUnseen);
     const dropped = !keepUnseen && this.seen.size < this.read.size;
     // Unchanged: only marked as used, so that removeStale (run by another folder's writes) keeps it.
-    if (!this.added && !dropped) return void (await utimes(this.path, new Date(), new Date()).catch(() => undefined));
+    if (!this.added && !dropped) return void (await utimes(path, new Date(), new Date()).catch(() => undefined));
     const entries = new Map(this.seen);
     if (keepUnseen) for (const [hash, check] of this.read) if (entries.size < MAX_ENTRIES && !entries.has(hash)) entries.set(hash, check);
     try {
-      await mkdir(this.dir, { recursive: true, mode: 0o700 });
-      await writeFileDurable(this.path, encodeCheckCache(this.codeKey, [...entries].slice(0, MAX_ENTRIES)), { mode: 0o600 });
-      await removeStale(this.dir);
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      await writeFileDurable(path, encodeCheckCache(codeKey, [...entries].slice(0, MAX_ENTRIES)), { mode: 0o600 });
+      await removeStale(dir);
     } catch {
       // A cache that cannot be written (read-only, full disk, another user's folder) only costs the next run time.
+    }
+  }
+}
+
+/** The stamps part: content hashes by path, vouched for only while their check is held. */
+class Stamps implements KnownFiles {
+  private readonly seen = new Map<string, StampedHash>();
+  private added = false;
+
+  constructor(
+    private readonly read: ReadonlyMap<string, StampedHash>,
+    readonly now: () => number,
+    private readonly holds: (contentHash: string) => boolean,
+  ) {}
+
+  knownHash(path: string, stamp: FileStamp): string | undefined {
+    const entry = this.read.get(path);
+    if (entry === undefined || !sameStamp(entry.stamp, stamp) || !this.holds(entry.contentHash)) return undefined;
+    this.seen.set(path, entry);
+    return entry.contentHash;
+  }
+
+  noteHash(path: string, stamp: FileStamp, contentHash: string): void {
+    this.seen.set(path, { stamp, contentHash });
+    this.added = true;
+  }
+
+  /**
+   * Written when this run recorded a stamp, or (a whole run) saw fewer files than were recorded; else only marked as
+   * used, as the checks are. Never throws.
+   */
+  async save({ stampsPath, dir }: CacheFiles, keepUnseen: boolean): Promise<void> {
+    if (!this.added && (keepUnseen || this.seen.size === this.read.size)) return void (await utimes(stampsPath, new Date(), new Date()).catch(() => undefined));
+    const entries = new Map(this.seen);
+    if (keepUnseen) for (const [path, entry] of this.read) if (entries.size < MAX_ENTRIES && !entries.has(path)) entries.set(path, entry);
+    try {
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      await writeFileDurable(stampsPath, encodeFileStamps([...entries].slice(0, MAX_ENTRIES)), { mode: 0o600 });
+    } catch {
+      // As for the checks: only the next run's time.
     }
   }
 }

@@ -2,6 +2,7 @@ import { deserialize, serialize } from 'node:v8';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { bytesOf, holdOnHeap, type HeapBytes } from '../lib/heap-bytes.js';
 import type { PackedCheck } from './packed-check.js';
+import type { KnownFiles } from './read-sources.js';
 
 /**
  * File checks by content hash, for callers that load the same folder again and again (the daemon): a file whose
@@ -12,6 +13,8 @@ export interface DesiredCache {
   get(contentHash: string): PackedCheck | undefined;
   set(contentHash: string, check: PackedCheck): void;
   readonly size: number;
+  /** Content hashes by file stamp (the CLI's cache between runs): files it vouches for are not read again. */
+  readonly files?: KnownFiles;
 }
 
 /**

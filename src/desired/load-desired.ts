@@ -96,7 +96,7 @@ export async function loadDesired(options: LoadDesiredOptions): Promise<DesiredR
     const message = `dashboards folder not found: ${shown('.')}; create it, or point --dir at the folder holding the dashboard files`;
     return { dashboards: [], diagnostics: [{ file: shown('.'), line: 0, col: 0, path: '', message }], warnings: [], files: 0 };
   }
-  const files = readSources(dir, names).filter((f) => f.kind !== 'gone');
+  const files = readSources(dir, names, options.cache?.files).filter((f) => f.kind !== 'gone');
   // Each valid file's dashboard is made once, as its check lands: for onFileChecked, and for the result.
   const made = new Array<DesiredDashboard | undefined>(files.length);
   const checks = await checkAll(files, options, (i, check) => {
@@ -204,7 +204,8 @@ interface ValidFile {
 
 /** A valid file's dashboard, its id from the file or derived from its path (`name`, relative to the folder). */
 function desiredDashboard(file: { name: string; file: string; contentHash: string; check: PackedCheck & { ok: true } }): DesiredDashboard {
-  const { fileId, name, bodyJson, kind } = file.check;
+  const { check } = file;
+  const { fileId, name, kind } = check;
   // A document's own id is already checked to be one the Document service takes; a classic one is a UUID.
   const fromFile = kind === 'document' ? fileId : fileId === undefined ? undefined : parseDashboardId(fileId);
   const derive = kind === 'document' ? deriveDocumentId : deriveDashboardId;
@@ -214,9 +215,13 @@ function desiredDashboard(file: { name: string; file: string; contentHash: strin
     idSource: fromFile === undefined ? 'derived' : 'file',
     file: file.file,
     get body(): unknown {
-      return JSON.parse(bodyJson);
+      return JSON.parse(check.bodyJson);
     },
-    bodyJson,
+    // Read from the check each time: a cached one decodes it on each read (check-cache-format.ts), and a plan reads
+    // it once or twice per dashboard, as its live counterpart arrives.
+    get bodyJson(): string {
+      return check.bodyJson;
+    },
     name,
     contentHash: file.contentHash,
   };

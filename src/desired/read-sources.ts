@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import { lstatSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isCode } from '../lib/fs-errors.js';
+import { isSettled, stampOf, type FileStamp } from './file-stamps.js';
 
 export type SourceFile =
   | { name: string; kind: 'read'; readonly source: string; contentHash: string }
@@ -9,16 +10,46 @@ export type SourceFile =
   | { name: string; kind: 'unreadable'; reason: string };
 
 /**
+ * What a caller knows of files from earlier runs (the check cache's stamps, check-cache-file.ts): a file whose stamp
+ * it vouches for is not read, only stat'ed.
+ */
+export interface KnownFiles {
+  /** The clock the stamps are taken by. */
+  now(): number;
+  /** The content hash of the file at `path` (absolute) when `stamp` is the one it was recorded with; else undefined. */
+  knownHash(path: string, stamp: FileStamp): string | undefined;
+  /** The file at `path` had `stamp` before its bytes, hashed to `contentHash`, were read; the stamp has settled. */
+  noteHash(path: string, stamp: FileStamp, contentHash: string): void;
+}
+
+/**
  * Reads `names` (relative to `dir`); the hash is SHA-256 of the bytes, hex. A file deleted meanwhile is `gone`;
  * a symlink whose target is missing is `unreadable` (it is still there: its dashboard is not deleted).
  * Synchronous on purpose: dashboard files are small and usually in the page cache, where a `readFileSync` loop
  * reads 1,000 of them in a few tens of milliseconds, several times faster than as many promise-based reads.
+ * With `known`, a file is stat'ed first (before its bytes are read, so a write after the stat changes the stamp
+ * recorded with them), and one whose stamp `known` vouches for is not read at all: its `source` is read when asked.
  */
-export function readSources(dir: string, names: readonly string[]): SourceFile[] {
+export function readSources(dir: string, names: readonly string[], known?: KnownFiles): SourceFile[] {
+  const statsFrom = known?.now() ?? 0;
   return names.map((name): SourceFile => {
+    const path = join(dir, name);
     try {
-      const bytes = readFileSync(join(dir, name));
+      const stamp = known === undefined ? undefined : stampOf(statSync(path));
+      const knownHash = stamp === undefined ? undefined : known?.knownHash(path, stamp);
+      if (knownHash !== undefined) {
+        return {
+          name,
+          kind: 'read',
+          get source() {
+            return textOrEmpty(path);
+          },
+          contentHash: knownHash,
+        };
+      }
+      const bytes = readFileSync(path);
       const contentHash = createHash('sha256').update(bytes).digest('hex');
+      if (stamp !== undefined && isSettled(stamp, statsFrom)) known?.noteHash(path, stamp, contentHash);
       return {
         name,
         kind: 'read',
@@ -30,11 +61,23 @@ export function readSources(dir: string, names: readonly string[]): SourceFile[]
         contentHash,
       };
     } catch (error) {
-      const path = join(dir, name);
       if (isCode(error, 'ENOENT')) return isLink(path) ? { name, kind: 'unreadable', reason: `a symlink to ${readlinkSync(path)}, which does not exist` } : { name, kind: 'gone' };
       return { name, kind: 'unreadable', reason: REASONS[errorCode(error)] ?? errorCode(error) };
     }
   });
+}
+
+/**
+ * The text of a file known by its stamp, read only when asked (only the diagnostics of a repeated id or of a
+ * `dashcd:` member quote it; its check is cached). A file gone meanwhile reads as empty: the diagnostic points at its
+ * start, and the next run, finding it gone, says so.
+ */
+function textOrEmpty(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 const REASONS: Record<string, string> = {

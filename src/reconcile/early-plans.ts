@@ -29,8 +29,8 @@ export async function withEarlyPlans<T>(deps: EarlyDeps, plan: (early: EarlyPlan
 }
 
 interface Early {
-  id: string;
-  bodyJson: string;
+  /** Its id and body are read again only when the plan asks for another object (a cached body is decoded per read). */
+  dashboard: Offered;
   /** undefined: the read failed or was stopped; the plan reads that dashboard itself. */
   change: Promise<PlanChange | undefined>;
 }
@@ -76,7 +76,7 @@ export class EarlyPlans implements EarlyChanges, CheckedFiles {
     const { rules } = this;
     if (this.stopped.signal.aborted || rules === undefined) return;
     const change = new Promise<PlanChange | undefined>((settle) => this.waiting.push({ dashboard, rules, settle }));
-    this.byFile.set(dashboard.file, { id: dashboard.id, bodyJson: dashboard.bodyJson, change });
+    this.byFile.set(dashboard.file, { dashboard, change });
     this.pump();
   }
 
@@ -90,7 +90,9 @@ export class EarlyPlans implements EarlyChanges, CheckedFiles {
   /** The early change for this dashboard, if one was started for the same file, id and body; else undefined. */
   take(dashboard: DesiredInput): Promise<PlanChange | undefined> | undefined {
     const early = this.byFile.get(dashboard.file);
-    if (early === undefined || early.id !== dashboard.id || early.bodyJson !== dashboard.bodyJson) return undefined;
+    if (early === undefined) return undefined;
+    const offered = early.dashboard;
+    if (offered !== dashboard && (offered.id !== dashboard.id || offered.bodyJson !== dashboard.bodyJson)) return undefined;
     this.byFile.delete(dashboard.file);
     return early.change;
   }

@@ -40,7 +40,9 @@ export async function readAndPlan(desired: DesiredInput, deps: { api: ApiClient;
   const { api, rules, signal } = deps;
   const itemRules = rulesFor(desired, rules);
   const live = await kindOf(desired).live(api).getText(desired.id, signal ? { signal } : {});
-  if (desired.kind === undefined && live !== undefined && desired.bodyJson !== undefined && isWrittenText(live.text, desired.bodyJson, rules.ownershipTag)) {
+  // Read once: a cached dashboard's body text is decoded on each read (desired/check-cache-format.ts).
+  const { bodyJson } = desired;
+  if (desired.kind === undefined && live !== undefined && bodyJson !== undefined && isWrittenText(live.text, bodyJson, rules.ownershipTag)) {
     return { action: 'unchanged', id: desired.id, name: desired.name, file: desired.file };
   }
   return planDashboard(desired, live?.parse() as Parameters<typeof planDashboard>[1], itemRules);

@@ -7,6 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeCheckCache, encodeCheckCache } from '../../src/desired/check-cache-format.js';
 import { openCheckCache } from '../../src/desired/check-cache-file.js';
 import { checkCodeKey } from '../../src/desired/check-code-key.js';
+import { decodeFileStamps, encodeFileStamps, stampOf } from '../../src/desired/file-stamps.js';
+import { loadDesired } from '../../src/desired/load-desired.js';
 import type { PackedCheck } from '../../src/desired/packed-check.js';
 import { createProject, MAIN_JS, runDashcd, runDashcdChild, type Project } from '../helpers/cli.js';
 import { markdownDashboard } from '../helpers/dashboards.js';
@@ -158,6 +160,75 @@ describe('the check cache between runs', () => {
       expect(entries).toBeDefined();
       expect(entries?.get(await hashOfFile('dashboards/team/hosts.yaml'))).toMatchObject({ ok: true, name: 'Hosts' });
     }
-    expect(await readdir(join(cacheHome, 'dashcd'))).toEqual([(await cachePath()).split('/').pop()]);
+    const checks = (await cachePath()).split('/').pop() as string;
+    // The stamps file is there once a run meets files written more than SETTLED_MS before it.
+    expect((await readdir(join(cacheHome, 'dashcd'))).filter((name) => name !== checks.replace(/\.bin$/, '.stamps'))).toEqual([checks]);
+  });
+});
+
+describe('file stamps beside the checks', () => {
+  /** Ahead of the real clock: the files the test has just written count as settled. */
+  const ahead = { now: () => Date.now() + 60_000 };
+  const checkout = (): string => join(project.root, 'dashboards/checkout.yaml');
+  const stampsPath = async (): Promise<string> => (await cachePath()).replace(/\.bin$/, '.stamps');
+  const stamps = async () => decodeFileStamps(await readFile(await stampsPath()));
+  const names = async (clock = ahead): Promise<string[]> => {
+    const cache = await openCheckCache(dashboardsRoot(), env, clock);
+    const loaded = await loadDesired({ dir: dashboardsRoot(), cwd: project.root, workers: 0, ...(cache ? { cache } : {}) });
+    await cache?.save({ keepUnseen: false });
+    return loaded.dashboards.map((d) => d.name);
+  };
+
+  it('a file rewritten in place to the same size and mtime is read and checked again: its ctime moved', async () => {
+    // Whole seconds, which utimes sets back exactly.
+    const past = new Date(Math.floor(Date.now() / 1000) * 1000 - 10_000);
+    await utimes(checkout(), past, past);
+    expect(await names()).toContain('Checkout');
+    const recorded = (await stamps())?.get(checkout());
+    expect(recorded?.contentHash).toBe(await hashOfFile('dashboards/checkout.yaml'));
+    await writeFile(checkout(), (FILES['dashboards/checkout.yaml'] as string).replace('name: Checkout', 'name: Checkoux'));
+    await utimes(checkout(), past, past);
+    // The premise: size, mtime, inode and device as recorded; only the ctime tells the bytes changed.
+    const now = stampOf(await stat(checkout()));
+    expect({ ...now, ctimeMs: 0 }).toEqual({ ...recorded?.stamp, ctimeMs: 0 });
+    expect(now.ctimeMs).not.toBe(recorded?.stamp.ctimeMs);
+    const after = await names();
+    expect(after).toContain('Checkoux');
+    expect(after).not.toContain('Checkout');
+    expect((await stamps())?.get(checkout())?.contentHash).toBe(await hashOfFile('dashboards/checkout.yaml'));
+  });
+
+  it('a stamp vouches for the bytes: a planted one is used while its hash has a check, and ignored otherwise', async () => {
+    expect(await names()).toEqual(['Checkout', 'Hosts', 'Typo']);
+    const recorded = (await stamps()) as Map<string, { stamp: ReturnType<typeof stampOf>; contentHash: string }>;
+    expect([...recorded.keys()].sort()).toEqual(Object.keys(FILES).map((file) => join(project.root, file)).sort());
+    const plantFor = async (contentHash: string) => {
+      const entry = { stamp: recorded.get(checkout())!.stamp, contentHash };
+      await writeFile(await stampsPath(), encodeFileStamps([...recorded, [checkout(), entry]]));
+    };
+    // Hosts' bytes have a check, so the stamp is believed and checkout.yaml is not read.
+    await plantFor(await hashOfFile('dashboards/team/hosts.yaml'));
+    expect(await names()).toEqual(['Hosts', 'Hosts', 'Typo']);
+    // No check for these bytes: the file is read (a stamp never makes a check of bytes it did not read).
+    await plantFor(createHash('sha256').update('bytes no run has checked').digest('hex'));
+    expect(await names()).toEqual(['Checkout', 'Hosts', 'Typo']);
+  });
+
+  it('files written within SETTLED_MS of the run are read every time, never stamped', async () => {
+    expect(await names({ now: Date.now })).toEqual(['Checkout', 'Hosts', 'Typo']);
+    expect((await stamps().catch(() => undefined))?.size ?? 0).toBe(0);
+    expect(await names()).toEqual(['Checkout', 'Hosts', 'Typo']);
+    expect((await stamps())?.size).toBe(3);
+  });
+
+  it('a whole run drops the stamps of files gone; a run over some files keeps them', async () => {
+    await names();
+    await rm(join(project.root, 'dashboards/team/hosts.yaml'));
+    const cache = await openCheckCache(dashboardsRoot(), env, ahead);
+    await loadDesired({ dir: dashboardsRoot(), cwd: project.root, workers: 0, only: ['dashboards/checkout.yaml'], ...(cache ? { cache } : {}) });
+    await cache?.save({ keepUnseen: true });
+    expect((await stamps())?.size).toBe(3);
+    await names();
+    expect([...((await stamps()) as Map<string, unknown>).keys()].sort()).toEqual([checkout(), join(project.root, 'dashboards/team/typo.yaml')]);
   });
 });
