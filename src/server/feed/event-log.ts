@@ -150,6 +150,11 @@ export class EventLog {
     return this.spans.read(spans);
   }
 
+  /** Reads each span into `target` at its place (see SpanReader.readInto). */
+  readInto(spans: readonly LogSpan[], target: Buffer, places: readonly number[]): void {
+    this.spans.readInto(spans, target, places);
+  }
+
   async close(): Promise<void> {
     await this.reader.close();
   }

@@ -4,8 +4,8 @@ import type { EventStore } from './event-store.js';
 import type { FeedRequest } from './feed-query.js';
 import type { IndexFilter } from './index-query.js';
 
-const OPEN = Buffer.from('{"events":[');
-const COMMA = Buffer.from(',');
+const FRAME_HEAD = Buffer.from('{"events":[');
+const COMMA = 0x2c;
 
 /**
  * Answers one list-events request with the EventQueryResult bytes. The event texts are copied from the log as they
@@ -20,27 +20,17 @@ export async function readFeedPage(
   const first = request.kind === 'first';
   const filter: IndexFilter = first ? request.filter : request.state.filter;
   const watermark = first ? store.size : request.state.watermark;
-  const page = await store.query({
-    filter,
-    after: first ? undefined : request.state.after,
-    watermark,
-    limit: pageSize,
-    countTotal: first,
+  const pageRequest = { filter, after: first ? undefined : request.state.after, watermark, limit: pageSize, countTotal: first };
+  return store.queryBody(pageRequest, (page) => {
+    const total = first ? (page.total ?? 0) : request.state.total;
+    let nextCursor = 'null';
+    if (page.next && page.last) {
+      const state = { filter, watermark, total, after: page.last.key };
+      nextCursor = JSON.stringify(encodeCursor(state, cursorKey, env, page.last.eventId));
+    }
+    const tail =
+      `],"totalEventCount":${total},"from":${filter.from},"to":${filter.to},"nextCursor":${nextCursor},` +
+      `"nextEventId":${page.next?.eventId ?? 'null'},"nextEventStartTms":${page.next?.key.start ?? 'null'}}`;
+    return { head: FRAME_HEAD, separator: COMMA, tail: Buffer.from(tail) };
   });
-  const total = first ? (page.total ?? 0) : request.state.total;
-  let nextCursor = 'null';
-  if (page.next && page.last) {
-    const state = { filter, watermark, total, after: page.last.key };
-    nextCursor = JSON.stringify(encodeCursor(state, cursorKey, env, page.last.eventId));
-  }
-  const tail =
-    `],"totalEventCount":${total},"from":${filter.from},"to":${filter.to},"nextCursor":${nextCursor},` +
-    `"nextEventId":${page.next?.eventId ?? 'null'},"nextEventStartTms":${page.next?.key.start ?? 'null'}}`;
-  const parts: Buffer[] = [OPEN];
-  page.texts.forEach((text, i) => {
-    if (i > 0) parts.push(COMMA);
-    parts.push(text);
-  });
-  parts.push(Buffer.from(tail));
-  return Buffer.concat(parts);
 }

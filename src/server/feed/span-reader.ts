@@ -18,11 +18,13 @@ const SCRATCH_BYTES = 256 * 1024;
 const LINE_GAP = 1;
 
 /**
- * Positioned reads of log spans into one buffer per call, laid out in file order with one spare byte after each
- * text. A run of spans that are whole neighbouring lines is read straight into place (the newlines fall into the
- * spare bytes); a run with gaps goes through a scratch buffer reused across calls. So a page costs one allocation of
- * its own size however sparse its events are in the log: a filtered page used to allocate every gap it read over
- * (half a megabyte for one event type in eight), and that garbage, held outside the JS heap, drove the collector.
+ * Positioned reads of log spans into one buffer per call. `read` lays the texts out in file order with one spare byte
+ * after each; `readInto` puts them wherever the caller says (a whole response body, the texts one byte apart in the
+ * order asked). A run of spans that are whole neighbouring lines, bound for neighbouring places one byte apart, is read
+ * straight into place (the newlines fall into the spare bytes); any other run goes through a scratch buffer reused
+ * across calls. So a page costs no allocation of its own however sparse its events are in the log: a filtered page
+ * used to allocate every gap it read over (half a megabyte for one event type in eight), and that garbage, held
+ * outside the JS heap, drove the collector.
  */
 export class SpanReader {
   private scratch: Buffer | undefined;
@@ -42,26 +44,41 @@ export class SpanReader {
       size += (spans[index] as LogSpan).length + LINE_GAP;
     }
     const packed = Buffer.allocUnsafe(size);
-    for (let i = 0; i < order.length; ) i = this.readRun(spans, order, i, places, packed);
+    this.readOrdered(spans, order, packed, places);
     return spans.map((span, index) => packed.subarray(places[index] ?? 0, (places[index] ?? 0) + span.length));
   }
 
-  /** Reads the run of spans starting at `order[i]` into `packed`; returns where the next run starts. */
-  private readRun(spans: readonly LogSpan[], order: readonly number[], i: number, places: readonly number[], packed: Buffer): number {
+  /**
+   * Writes each span's text to `target` at `places[i]`. The byte after a text may be overwritten (with the log's
+   * newline) when the next place starts one byte later: callers put a separator there afterwards.
+   */
+  readInto(spans: readonly LogSpan[], target: Buffer, places: readonly number[]): void {
+    this.readOrdered(spans, byOffset(spans), target, places);
+  }
+
+  private readOrdered(spans: readonly LogSpan[], order: readonly number[], target: Buffer, places: readonly number[]): void {
+    for (let i = 0; i < order.length; ) i = this.readRun(spans, order, i, places, target);
+  }
+
+  /** Reads the run of spans starting at `order[i]` into `target`; returns where the next run starts. */
+  private readRun(spans: readonly LogSpan[], order: readonly number[], i: number, places: readonly number[], target: Buffer): number {
     const first = spans[order[i] ?? 0] as LogSpan;
     let last = i;
     let end = first.offset + first.length;
     let dense = true;
     while (last + 1 < order.length) {
-      const next = spans[order[last + 1] ?? 0] as LogSpan;
+      const previous = order[last] ?? 0;
+      const following = order[last + 1] ?? 0;
+      const next = spans[following] as LogSpan;
       if (next.offset < end || next.offset - end > MERGE_GAP || next.offset + next.length - first.offset > SCRATCH_BYTES) break;
-      dense &&= next.offset - end === LINE_GAP;
+      // Neighbouring lines, bound for places exactly as far apart as they lie in the file.
+      dense &&= next.offset - end === LINE_GAP && (places[following] ?? 0) - (places[previous] ?? 0) === next.offset - (spans[previous] as LogSpan).offset;
       end = next.offset + next.length;
       last++;
     }
     const at = places[order[i] ?? 0] ?? 0;
     if (dense) {
-      this.readFully(packed, at, end - first.offset, first.offset);
+      this.readFully(target, at, end - first.offset, first.offset);
       return last + 1;
     }
     const scratch = this.scratchBuffer();
@@ -69,7 +86,7 @@ export class SpanReader {
     for (let k = i; k <= last; k++) {
       const index = order[k] ?? 0;
       const span = spans[index] as LogSpan;
-      scratch.copy(packed, places[index] ?? 0, span.offset - first.offset, span.offset - first.offset + span.length);
+      scratch.copy(target, places[index] ?? 0, span.offset - first.offset, span.offset - first.offset + span.length);
     }
     return last + 1;
   }

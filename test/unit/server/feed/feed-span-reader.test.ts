@@ -48,6 +48,28 @@ describe('SpanReader', () => {
     );
   });
 
+  it('puts each span at the place asked for (texts one byte apart, in any order) and writes nothing outside them', () => {
+    const reader = new SpanReader(() => handle.fd, 'log');
+    const pick = fc.array(fc.nat({ max: LINE_LENGTHS.length - 1 }), { maxLength: 200 });
+    fc.assert(
+      fc.property(pick, fc.constantFrom('asked', 'ascending', 'descending'), fc.nat({ max: 5 }), (picked, sort, head) => {
+        const indexes = sort === 'asked' ? picked : [...picked].sort((a, b) => (sort === 'ascending' ? a - b : b - a));
+        const spans = indexes.map((i) => lines[i] as LogSpan);
+        let at = head;
+        const places = spans.map((span) => (at += span.length + 1) - span.length - 1);
+        const body = Buffer.alloc(at + 2, '#');
+        reader.readInto(spans, body, places);
+        spans.forEach((span, i) => {
+          const place = places[i] ?? 0;
+          expect(body.subarray(place, place + span.length).toString()).toBe(content.subarray(span.offset, span.offset + span.length).toString());
+        });
+        // Before the first place and past the last text's spare byte the body is as it was.
+        expect(body.subarray(0, head).toString() + body.subarray(at).toString()).toBe('#'.repeat(head + 2));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('reads part of a line and a span past the end of the file as an error, not as short text', () => {
     const reader = new SpanReader(() => handle.fd, 'log');
     const [inner] = reader.read([{ offset: 1, length: 3 }]);

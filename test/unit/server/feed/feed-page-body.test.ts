@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { encodeEvent, type EncodedEvent } from '../../../../src/server/feed/event-record.js';
+import type { EventStore } from '../../../../src/server/feed/event-store.js';
+import { openEventStore } from '../../../../src/server/feed/open-event-store.js';
+import { readFeedPage } from '../../../../src/server/feed/feed-page-write.js';
+import { parseFeedQuery } from '../../../../src/server/feed/feed-query.js';
+import { tempDirPerTest } from '../../../helpers/scratch.js';
+
+const T0 = 1_700_000_000_000;
+const TYPES = ['CPU_SATURATED', 'SLOW_DISK', 'CUSTOM_INFO'];
+
+/** Event n: a start n × 10 ms after T0, SLOW_DISK when n % 3 is 1; `title` makes texts of different lengths. */
+function event(n: number, title = `event ${'x'.repeat(n % 7)}`): EncodedEvent {
+  const result = encodeEvent({
+    id: `${BigInt(n) * 7919n - 4314211936928920170n}_${T0 + n * 10}`,
+    startTime: T0 + n * 10,
+    eventType: TYPES[n % 3],
+    entityId: `HOST-${n % 4}`,
+    title,
+  });
+  if (!result.ok) throw new Error(result.problems.join('; '));
+  return result.event;
+}
+
+interface Page {
+  events: { startTime: number; title: string }[];
+  totalEventCount: number;
+  nextCursor: string | null;
+}
+
+async function page(store: EventStore, query: string): Promise<Page> {
+  const request = parseFeedQuery(new URLSearchParams(query), T0 + 10_000, store.cursorKey, 'local');
+  const body = await readFeedPage(store, request, { cursorKey: store.cursorKey, env: 'local', pageSize: 5 });
+  return JSON.parse(body.toString()) as Page;
+}
+
+const starts = (p: Page): number[] => p.events.map((e) => (e.startTime - T0) / 10);
+const SLOW_DISK = `from=${T0}&to=${T0 + 1000}&eventType=SLOW_DISK`;
+
+describe('feed page bodies', () => {
+  let dir: string;
+  tempDirPerTest('dashcd-feed-page-body-', (created) => (dir = created));
+
+  // Stored oldest first (as pushes append) the log runs against feed order; imported newest first, with it.
+  for (const order of ['oldest first', 'newest first'] as const) {
+    it(`answers a first page asked again with the same body, stored ${order}, and every later page in order`, async () => {
+      const store = await openEventStore({ dir });
+      const events = Array.from({ length: 40 }, (_, n) => event(n));
+      await store.put(order === 'oldest first' ? events : events.reverse());
+      const first = await page(store, SLOW_DISK);
+      expect(starts(first)).toEqual([37, 34, 31, 28, 25]);
+      expect(await page(store, SLOW_DISK)).toEqual(first);
+      const second = await page(store, `cursor=${encodeURIComponent(first.nextCursor ?? '')}`);
+      expect(starts(second)).toEqual([22, 19, 16, 13, 10]);
+      expect(first.totalEventCount).toBe(13);
+      await store.close();
+    });
+  }
+
+  it('answers a kept first page with an event replaced since with its new text, never the kept one', async () => {
+    const store = await openEventStore({ dir });
+    await store.put(Array.from({ length: 20 }, (_, n) => event(n)));
+    expect((await page(store, SLOW_DISK)).events.map((e) => e.title)).toEqual(['event xxxxx', 'event xx', 'event xxxxxx', 'event xxx', 'event ']);
+    await store.put([event(13, 'replaced, and longer than before')]);
+    const again = await page(store, SLOW_DISK);
+    expect(starts(again)).toEqual([19, 16, 13, 10, 7]);
+    expect(again.events.map((e) => e.title)).toEqual(['event xxxxx', 'event xx', 'replaced, and longer than before', 'event xxx', 'event ']);
+    const byEntity = await page(store, `from=${T0}&to=${T0 + 1000}&entityId=HOST-1`);
+    expect(byEntity.events.map((e) => e.title)).toEqual(['event xxx', 'replaced, and longer than before', 'event xx', 'event xxxxx', 'event x']);
+    await store.close();
+  });
+
+  it('answers an empty page and a one-event page as valid bodies', async () => {
+    const store = await openEventStore({ dir });
+    expect((await page(store, SLOW_DISK)).events).toEqual([]);
+    await store.put([event(1)]);
+    expect(starts(await page(store, `from=${T0}&to=${T0 + 1000}`))).toEqual([1]);
+    expect(starts(await page(store, `from=${T0}&to=${T0 + 1000}`))).toEqual([1]);
+    await store.close();
+  });
+});
