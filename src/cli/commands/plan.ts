@@ -1,6 +1,5 @@
+import { resolve } from 'node:path';
 import { renderPlanJson } from '../render/render-json.js';
-import { renderPlanHtml } from '../render/render-html.js';
-import { renderPlanMarkdown } from '../render/render-markdown.js';
 import { renderPlanText } from '../render/render-text.js';
 import { colorFor } from '../render/colors.js';
 import { hasChanges, type Plan } from '../../plan/build-plan.js';
@@ -13,17 +12,23 @@ import { withTarget } from '../with-target.js';
 import { planFromFlags } from '../plan-from-flags.js';
 import { selectionFromArgs } from '../dashboards-selection.js';
 import { allEnvsFlag, envFlag, environmentMode } from '../environment-choice.js';
-import { planEnvironments } from '../plan-environments.js';
-import { outFilesOf, writeOutFiles, type OutFile } from '../plan-out-files.js';
-import { previewDirOf, writePlanPreviews } from '../plan-previews.js';
+import type { OutFile } from '../plan-out-files.js';
 
 type RenderContext = { io: CommandIo; out: string | undefined };
+type Renderer = (plan: Plan, context: RenderContext) => string;
 
-const RENDERERS: Record<string, (plan: Plan, context: RenderContext) => string> = {
-  text: (plan, { io }) => renderPlanText(plan, { color: colorFor(io.stdout, io.env) }),
-  json: renderPlanJson,
-  markdown: (plan, { out }) => renderPlanMarkdown(plan, out === undefined ? {} : { fullPlan: out }),
-  html: renderPlanHtml,
+/**
+ * Markdown, HTML, `--out` files, previews and environments are loaded when a run asks for them: the HTML renderer
+ * and the previews load the PNG renderer's native module, which a plain `plan --output json` (CI's) never uses.
+ */
+const RENDERERS: Record<string, () => Renderer | Promise<Renderer>> = {
+  text: () => (plan, { io }) => renderPlanText(plan, { color: colorFor(io.stdout, io.env) }),
+  json: () => renderPlanJson,
+  markdown: async () => {
+    const { renderPlanMarkdown } = await import('../render/render-markdown.js');
+    return (plan, { out }) => renderPlanMarkdown(plan, out === undefined ? {} : { fullPlan: out });
+  },
+  html: async () => (await import('../render/render-html.js')).renderPlanHtml,
 };
 
 export const planCommand = defineCommand({
@@ -60,11 +65,12 @@ export const planCommand = defineCommand({
     const output = stringFlag(flags, 'output') ?? 'text';
     if (!Object.hasOwn(RENDERERS, output)) throw new UsageError(`--output must be text, json, markdown or html, got '${output}'`);
     if (stringFlag(flags, 'preview-url') !== undefined && stringFlag(flags, 'preview-dir') === undefined) throw new UsageError('--preview-url needs --preview-dir (the files it links)');
-    const outFiles = outFilesOf(io.cwd, listOf(flags, 'out'));
+    const outs = listOf(flags, 'out');
+    const outFiles = outs.length === 0 ? [] : (await import('../plan-out-files.js')).outFilesOf(io.cwd, outs);
     const selection = await selectionFromArgs(flags, positionals, io);
     const mode = await environmentMode(selection.root, flags, io);
     if (mode.kind === 'invalid') return reportInvalid(output, io, mode.diagnostics);
-    if (mode.kind === 'environments') return planEnvironments(mode, selection, { flags, output, outFiles }, io);
+    if (mode.kind === 'environments') return (await import('../plan-environments.js')).planEnvironments(mode, selection, { flags, output, outFiles }, io);
     // A plan only reads: a pull-request job can (and should) run it with a read-only token.
     return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data'), scopes: ['ReadConfig'] }, io, async (target) => {
       const result = await planFromFlags(selection, flags, io, target);
@@ -86,12 +92,13 @@ export const planCommand = defineCommand({
  * (else the first file) for its full plan; with `--output html` and an `.html` file stdout stays empty (one page).
  */
 async function emitPlan(plan: Plan, { flags, output, outFiles }: { flags: FlagValues; output: string; outFiles: readonly OutFile[] }, io: CommandIo): Promise<void> {
-  const dir = previewDirOf(io.cwd, stringFlag(flags, 'preview-dir'));
-  const links = dir === undefined ? '' : await writePlanPreviews(plan, dir, stringFlag(flags, 'preview-url'));
-  await writeOutFiles(plan, outFiles);
+  const dir = stringFlag(flags, 'preview-dir');
+  const links = dir === undefined ? '' : await (await import('../plan-previews.js')).writePlanPreviews(plan, resolve(io.cwd, dir), stringFlag(flags, 'preview-url'));
+  if (outFiles.length > 0) await (await import('../plan-out-files.js')).writeOutFiles(plan, outFiles);
   if (output === 'html' && outFiles.some((f) => f.extension === '.html')) return;
   const pointer = (outFiles.find((f) => f.extension === '.json') ?? outFiles[0])?.given;
-  io.stdout.write(RENDERERS[output]!(plan, { io, out: pointer }) + (output === 'markdown' ? links : ''));
+  const render = await RENDERERS[output]!();
+  io.stdout.write(render(plan, { io, out: pointer }) + (output === 'markdown' ? links : ''));
 }
 
 /**
