@@ -52,6 +52,8 @@ describe('file stamps', () => {
     const rest = whole.subarray(44);
     const damaged: [string, Buffer][] = [
       ['empty', Buffer.alloc(0)],
+      ['the magic and part of the format', whole.subarray(0, 10)],
+      ['the magic and the format only', whole.subarray(0, 12)],
       ['header only', whole.subarray(0, 44)],
       ['truncated', whole.subarray(0, whole.length - 1)],
       ['flipped byte', Buffer.from(whole.map((b, i) => (i === whole.length - 9 ? b ^ 0x01 : b)))],
