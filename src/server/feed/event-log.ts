@@ -151,8 +151,8 @@ export class EventLog {
   }
 
   /** Reads each span into `target` at its place (see SpanReader.readInto). */
-  readInto(spans: readonly LogSpan[], target: Buffer, places: readonly number[]): void {
-    this.spans.readInto(spans, target, places);
+  readInto(spans: readonly LogSpan[], target: Buffer, places: readonly number[], scratchAt?: number): void {
+    this.spans.readInto(spans, target, places, scratchAt);
   }
 
   async close(): Promise<void> {

@@ -5,13 +5,14 @@ import { StoreError } from '../store/store-error.js';
 import type { EventIndex } from './event-index.js';
 import type { EventLog } from './event-log.js';
 import type { EncodedEvent } from './event-record.js';
-import type { LogSpan } from './span-reader.js';
+import { SPAN_SCRATCH_BYTES, type LogSpan } from './span-reader.js';
 import type { EntitySighting, EventStore, KeyedEvent, PageEnds, PageFrame, PutOutcome, StorePage } from './event-store.js';
 import { writeIndexSnapshot, type LogCoverage } from './index-snapshot.js';
 import { queryIndex, type IndexPage, type PageRequest } from './index-query.js';
 import { digitsOf, parseEncodedEventId, parseEventIdDigits } from './int64.js';
 import type { OpenProblems } from './open-problems.js';
 import { RecentPages } from './recent-pages.js';
+import { BodySlabs } from './body-slabs.js';
 
 /**
  * First pages kept for being asked again: some fifty pages of 150 typical events. A filtered page's events lie
@@ -19,6 +20,8 @@ import { RecentPages } from './recent-pages.js';
  * unfiltered page: 0.3 against 0.05 ms); a kept page is one copy.
  */
 const RECENT_PAGE_BYTES = 4 << 20;
+/** Bodies are cut from slabs of this size: some twenty pages of 150 typical events, besides a read's scratch room. */
+const BODY_SLAB_BYTES = 1 << 20;
 /** A response body has one byte between two texts (JSON's comma), where the log has its newline. */
 const SEPARATOR_BYTES = 1;
 
@@ -46,6 +49,7 @@ export class FileEventStore implements EventStore {
   private readonly index: EventIndex;
   private readonly log: EventLog;
   private readonly recent = new RecentPages(RECENT_PAGE_BYTES);
+  private readonly bodies = new BodySlabs(BODY_SLAB_BYTES);
   private writing: Promise<unknown> = Promise.resolve();
   private closed = false;
   private lines: number;
@@ -92,18 +96,20 @@ export class FileEventStore implements EventStore {
     const page = queryIndex(this.index, request);
     const { head, separator, tail } = frame(this.ends(page));
     const spans = page.slots.map((slot) => this.spanOf(slot));
+    const texts = spans.reduce((sum, span) => sum + span.length + SEPARATOR_BYTES, 0);
+    const blockEnd = head.length + Math.max(0, texts - SEPARATOR_BYTES);
+    const size = blockEnd + tail.length;
+    const { slab, at: start } = this.bodies.take(size, SPAN_SCRATCH_BYTES);
     const places = new Array<number>(spans.length);
-    let at = head.length;
+    let at = start + head.length;
     spans.forEach((span, i) => {
       places[i] = at;
       at += span.length + SEPARATOR_BYTES;
     });
-    const blockEnd = spans.length === 0 ? at : at - SEPARATOR_BYTES;
-    const body = Buffer.allocUnsafe(blockEnd + tail.length);
-    head.copy(body, 0);
-    this.readBlock(spans, body.subarray(0, blockEnd), places, separator, request.after === undefined);
-    tail.copy(body, blockEnd);
-    return body;
+    head.copy(slab, start);
+    this.readBlock(spans, slab, places, start + size, separator, request.after === undefined);
+    tail.copy(slab, start + blockEnd);
+    return slab.subarray(start, start + size);
   }
 
   async get(id: string): Promise<Buffer | undefined> {
@@ -174,16 +180,19 @@ export class FileEventStore implements EventStore {
   }
 
   /**
-   * Fills `body` from `places[0]` on with the texts at their places, `separator` between them.
+   * Puts the texts at their places in `slab`, `separator` between them; the slab's room from `scratchAt` on is the
+   * reads' scratch (BodySlabs.take).
    * `first`: a first page is what is asked again and again (a console view or a script polling the newest events), so
    * its block is kept; a later page is walked once by a client following nextCursor, and keeping it would only cost a
    * copy.
    */
-  private readBlock(spans: readonly LogSpan[], body: Buffer, places: readonly number[], separator: number, first: boolean): void {
-    const kept = first && this.recent.copyInto(spans, body, places[0] ?? 0);
-    if (!kept) this.log.readInto(spans, body, places);
-    for (let i = 0; i + 1 < spans.length; i++) body[(places[i] ?? 0) + (spans[i] as LogSpan).length] = separator;
-    if (first && !kept) this.recent.set(spans, body.subarray(places[0]));
+  private readBlock(spans: readonly LogSpan[], slab: Buffer, places: readonly number[], scratchAt: number, separator: number, first: boolean): void {
+    const last = spans.length - 1;
+    if (last < 0) return;
+    const kept = first && this.recent.copyInto(spans, slab, places[0] ?? 0);
+    if (!kept) this.log.readInto(spans, slab, places, scratchAt);
+    for (let i = 0; i < last; i++) slab[(places[i] ?? 0) + (spans[i] as LogSpan).length] = separator;
+    if (first && !kept) this.recent.set(spans, slab.subarray(places[0], (places[last] ?? 0) + (spans[last] as LogSpan).length));
   }
 
   private ends(page: IndexPage): PageEnds {
