@@ -1,15 +1,30 @@
 import { resolve } from 'node:path';
-import { cacheTurnedOff, openCheckCache } from '../desired/check-cache-file.js';
+import { cacheTurnedOff, openCheckCache, type CheckCacheFile } from '../desired/check-cache-file.js';
 import type { DesiredCache } from '../desired/desired-cache.js';
 import type { CommandIo, FlagValues } from './command.js';
 
 /**
- * Runs `use` with the check cache of the dashboards folder `root` (desired/check-cache-file.ts), then saves what it
- * used; without one when `--no-cache` or DASHCD_CACHE=off says so, or no cache folder is known. `partial`: the run
- * reads some of the files only, so the others' checks stay in the file.
+ * The check cache of the dashboards folder `root` (desired/check-cache-file.ts), being read; undefined when
+ * `--no-cache` or DASHCD_CACHE=off says so, or no cache folder is known. A command may start it early, while it loads
+ * the modules it needs for the rest (plan: 15 MB inflated off the calling thread), and give it to withCheckCache.
  */
-export async function withCheckCache<T>(root: string, partial: boolean, flags: FlagValues, io: CommandIo, use: (cache: DesiredCache | undefined) => Promise<T>): Promise<T> {
-  const cache = flags.cache === false || cacheTurnedOff(io.env) ? undefined : await openCheckCache(resolve(io.cwd, root), io.env);
+export function openCacheFor(root: string, flags: FlagValues, io: CommandIo): Promise<CheckCacheFile | undefined> {
+  return flags.cache === false || cacheTurnedOff(io.env) ? Promise.resolve(undefined) : openCheckCache(resolve(io.cwd, root), io.env);
+}
+
+/**
+ * Runs `use` with the check cache of the dashboards folder `root` (openCacheFor, or `opened` if the command started
+ * it), then saves what it used. `partial`: the run reads some of the files only, so the others' checks stay in the file.
+ */
+export async function withCheckCache<T>(
+  root: string,
+  partial: boolean,
+  flags: FlagValues,
+  io: CommandIo,
+  use: (cache: DesiredCache | undefined) => Promise<T>,
+  opened: Promise<CheckCacheFile | undefined> = openCacheFor(root, flags, io),
+): Promise<T> {
+  const cache = await opened;
   const result = await use(cache);
   await cache?.save({ keepUnseen: partial });
   return result;

@@ -1,6 +1,7 @@
 import { planDashboards, type PlanDashboardsResult, type PlanOptions } from '../reconcile/plan-dashboards.js';
 import { booleanFlag, type CommandIo, type FlagValues } from './command.js';
-import { withCheckCache } from './check-cache-run.js';
+import type { CheckCacheFile } from '../desired/check-cache-file.js';
+import { openCacheFor, withCheckCache } from './check-cache-run.js';
 import { UsageError } from './exit-codes.js';
 import type { DashboardsSelection } from './dashboards-selection.js';
 import { intFlag } from './int-flag.js';
@@ -9,8 +10,15 @@ import type { TargetSession } from './target.js';
 /**
  * The plan step `plan` and `apply` share: the selection, `--concurrency`, `--prune` and `--max-delete` against an
  * open target. `--prune` with a selective run is a usage error: a file it did not read is not a deleted file.
+ * `opened`: the check cache, if the command started reading it already.
  */
-export function planFromFlags(selection: DashboardsSelection, flags: FlagValues, io: CommandIo, target: TargetSession): Promise<PlanDashboardsResult> {
+export function planFromFlags(
+  selection: DashboardsSelection,
+  flags: FlagValues,
+  io: CommandIo,
+  target: TargetSession,
+  opened: Promise<CheckCacheFile | undefined> = openCacheFor(selection.root, flags, io),
+): Promise<PlanDashboardsResult> {
   return withCheckCache(selection.root, selection.only !== undefined, flags, io, (cache) => planDashboards(
     {
       dir: selection.root,
@@ -24,7 +32,7 @@ export function planFromFlags(selection: DashboardsSelection, flags: FlagValues,
       ...(cache ? { cache } : {}),
     },
     planOptionsOf(selection, flags),
-  ));
+  ), opened);
 }
 
 /** `--prune`/`--no-prune`, `--max-delete` and the selection as plan options (also one environment's plan). */

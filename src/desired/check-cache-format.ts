@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { deflateRawSync, inflateRaw } from 'node:zlib';
 import type { PackedCheck } from './packed-check.js';
 
 /**
@@ -41,18 +42,21 @@ export function encodeCheckCache(codeKey: Buffer, entries: Iterable<readonly [co
   return Buffer.concat([MAGIC, u32(FORMAT), codeKey, sha256(rest), rest]);
 }
 
+/** On libuv's thread pool: the calling thread loads modules or reads files meanwhile (a plan opens the cache early). */
+const inflateOffThread = promisify(inflateRaw);
+
 /**
  * The entries of a file written by encodeCheckCache with this `codeKey`; undefined for anything else (another
  * format or code version, a truncated or damaged file, not a cache file at all): the caller starts empty.
  */
-export function decodeCheckCache(bytes: Buffer, codeKey: Buffer): Map<string, PackedCheck> | undefined {
+export async function decodeCheckCache(bytes: Buffer, codeKey: Buffer): Promise<Map<string, PackedCheck> | undefined> {
   const rest = bytes.subarray(HEADER_BYTES);
   const matches = bytes.subarray(0, 8).equals(MAGIC) && bytes.subarray(12, 44).equals(codeKey) && sha256(rest).equals(bytes.subarray(44, HEADER_BYTES));
   // Stryker disable BlockStatement: an empty catch answers undefined too
   try {
     if (!matches || bytes.readUInt32LE(8) !== FORMAT) return undefined;
     // Stryker disable next-line ObjectLiteral: speed only (zlib's default chunks give the same bytes)
-    return readEntries(inflateRawSync(rest.subarray(LENGTH_BYTES), { chunkSize: Math.max(MIN_CHUNK, rest.readUIntLE(0, LENGTH_BYTES)) }));
+    return readEntries(await inflateOffThread(rest.subarray(LENGTH_BYTES), { chunkSize: Math.max(MIN_CHUNK, rest.readUIntLE(0, LENGTH_BYTES)) }));
   } catch {
     // Too short to hold a header, or a checksum that matches bytes we cannot read (a broken writer): no cache.
     return undefined;

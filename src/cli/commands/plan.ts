@@ -1,35 +1,14 @@
-import { resolve } from 'node:path';
-import { renderPlanJson } from '../render/render-json.js';
-import { renderPlanText } from '../render/render-text.js';
-import { colorFor } from '../render/colors.js';
-import { hasChanges, type Plan } from '../../plan/build-plan.js';
-import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
+import { defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
 import { cacheFlag, concurrencyFlag, dataFlag, dirFlag, pathsPositional, pruneFlags, strictFlag, targetFlag } from '../common-flags.js';
-import { printDiagnostics, printWarnings, renderDiagnosticsJson } from '../diagnostics-output.js';
+import { printDiagnostics, renderDiagnosticsJson } from '../diagnostics-output.js';
 import type { Diagnostic } from '../../desired/diagnostic.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
-import { withTarget } from '../with-target.js';
-import { planFromFlags } from '../plan-from-flags.js';
+import { openCacheFor } from '../check-cache-run.js';
 import { selectionFromArgs } from '../dashboards-selection.js';
 import { allEnvsFlag, envFlag, environmentMode } from '../environment-choice.js';
-import type { OutFile } from '../plan-out-files.js';
 
-type RenderContext = { io: CommandIo; out: string | undefined };
-type Renderer = (plan: Plan, context: RenderContext) => string;
-
-/**
- * Markdown, HTML, `--out` files, previews and environments are loaded when a run asks for them: the HTML renderer
- * and the previews load the PNG renderer's native module, which a plain `plan --output json` (CI's) never uses.
- */
-const RENDERERS: Record<string, () => Renderer | Promise<Renderer>> = {
-  text: () => (plan, { io }) => renderPlanText(plan, { color: colorFor(io.stdout, io.env) }),
-  json: () => renderPlanJson,
-  markdown: async () => {
-    const { renderPlanMarkdown } = await import('../render/render-markdown.js');
-    return (plan, { out }) => renderPlanMarkdown(plan, out === undefined ? {} : { fullPlan: out });
-  },
-  html: async () => (await import('../render/render-html.js')).renderPlanHtml,
-};
+/** The `--output` formats (plan-run.ts renders them). */
+const OUTPUTS = ['text', 'json', 'markdown', 'html'];
 
 export const planCommand = defineCommand({
   path: ['plan'],
@@ -63,7 +42,7 @@ export const planCommand = defineCommand({
   examples: ['dashcd plan', 'dashcd plan --output markdown --out plan.json > plan.md', 'dashcd plan --output html --out plan.html --out plan.json --preview-dir previews', 'dashcd plan --prune', 'dashcd plan --output json --detailed-exitcode', 'dashcd plan dashboards/platform/hosts.yaml dashboards/frontend/', 'dashcd plan --env production --output markdown'],
   async run({ flags, positionals }, io) {
     const output = stringFlag(flags, 'output') ?? 'text';
-    if (!Object.hasOwn(RENDERERS, output)) throw new UsageError(`--output must be text, json, markdown or html, got '${output}'`);
+    if (!OUTPUTS.includes(output)) throw new UsageError(`--output must be text, json, markdown or html, got '${output}'`);
     if (stringFlag(flags, 'preview-url') !== undefined && stringFlag(flags, 'preview-dir') === undefined) throw new UsageError('--preview-url needs --preview-dir (the files it links)');
     const outs = listOf(flags, 'out');
     const outFiles = outs.length === 0 ? [] : (await import('../plan-out-files.js')).outFilesOf(io.cwd, outs);
@@ -71,35 +50,12 @@ export const planCommand = defineCommand({
     const mode = await environmentMode(selection.root, flags, io);
     if (mode.kind === 'invalid') return reportInvalid(output, io, mode.diagnostics);
     if (mode.kind === 'environments') return (await import('../plan-environments.js')).planEnvironments(mode, selection, { flags, output, outFiles }, io);
-    // A plan only reads: a pull-request job can (and should) run it with a read-only token.
-    return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data'), scopes: ['ReadConfig'] }, io, async (target) => {
-      const result = await planFromFlags(selection, flags, io, target);
-      if (result.kind === 'invalid') return reportInvalid(output, io, result.diagnostics, result.desired?.warnings);
-      printWarnings(result.desired.warnings, io, 'stderr');
-      const { plan } = result;
-      await emitPlan(plan, { flags, output, outFiles }, io);
-      if (plan.prune.refused !== undefined) {
-        io.stderr.write(`✗ ${plan.prune.refused}; apply would write nothing\n`);
-        return ExitCode.InvalidDesiredState;
-      }
-      return booleanFlag(flags, 'detailed-exitcode') && hasChanges(plan) ? ExitCode.ChangesPending : ExitCode.Success;
-    });
+    // Read and inflated (off this thread) while the client, the reconciler and the renderers load.
+    const opened = openCacheFor(selection.root, flags, io);
+    const { planOneTarget } = await import('./plan-run.js');
+    return planOneTarget(selection, { flags, output, outFiles, opened }, io, (diagnostics, warnings) => reportInvalid(output, io, diagnostics, warnings));
   },
 });
-
-/**
- * The PNGs, the `--out` files, then stdout in the `--output` format. The markdown comment points to the JSON file
- * (else the first file) for its full plan; with `--output html` and an `.html` file stdout stays empty (one page).
- */
-async function emitPlan(plan: Plan, { flags, output, outFiles }: { flags: FlagValues; output: string; outFiles: readonly OutFile[] }, io: CommandIo): Promise<void> {
-  const dir = stringFlag(flags, 'preview-dir');
-  const links = dir === undefined ? '' : await (await import('../plan-previews.js')).writePlanPreviews(plan, resolve(io.cwd, dir), stringFlag(flags, 'preview-url'));
-  if (outFiles.length > 0) await (await import('../plan-out-files.js')).writeOutFiles(plan, outFiles);
-  if (output === 'html' && outFiles.some((f) => f.extension === '.html')) return;
-  const pointer = (outFiles.find((f) => f.extension === '.json') ?? outFiles[0])?.given;
-  const render = await RENDERERS[output]!();
-  io.stdout.write(render(plan, { io, out: pointer }) + (output === 'markdown' ? links : ''));
-}
 
 /**
  * Problems that stop the plan (exit 3). With `--output json` stdout stays JSON: the problems as a JSON document
