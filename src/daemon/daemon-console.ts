@@ -5,6 +5,7 @@ import type { ConsoleTokens } from '../console/console-access.js';
 import { createConsoleHandler } from '../console/console-handler.js';
 import { type ConsoleEvent, type ConsoleSource, type DashboardsState } from '../console/console-data.js';
 import type { LoopTarget } from './daemon-endpoint.js';
+import { unpackLayout } from './packed-layout.js';
 import type { DaemonStatus } from './daemon-status.js';
 import type { LoopStatusJson } from './status-schema.js';
 
@@ -59,7 +60,7 @@ export function dashboardsOf(status: DaemonStatus): DashboardsState {
   return {
     kind: 'desired',
     changes: shown.map(([file, d]) => d.pending ?? { action: 'unchanged', id: d.id, name: d.name, file }),
-    bodies: Object.fromEntries(shown.map(([, d]) => [d.id, d.layout])),
+    bodies: Object.fromEntries(shown.map(([, d]) => [d.id, unpackLayout(d.layout)])),
     problems: status.problems(),
     results: json.files,
     revision: revisionOf(json),

@@ -3,6 +3,7 @@ import type { Diagnostic } from '../desired/diagnostic.js';
 import type { GitInfo } from '../desired/git-info.js';
 import { labelledMetrics, MetricsRegistry, type MetricsScope } from '../lib/metrics.js';
 import type { PlanChange } from '../plan/build-plan.js';
+import type { PackedLayout } from './packed-layout.js';
 import type { SourceStatus } from './source-status.js';
 import { ItemKind, type FileStatus, type HealthJson, type KindCounts, type LoopStatusJson, type PollerStatus, type SingleStatusJson } from './status-schema.js';
 import type { StatusView } from './status-endpoints.js';
@@ -23,8 +24,8 @@ export interface ShownDashboard {
   name: string;
   /** The file's content hash when `layout` was taken: an unchanged file keeps its layout without decoding it again. */
   contentHash: string;
-  /** The dashboard's layout only (preview-model.ts), not its whole body. */
-  layout: unknown;
+  /** The dashboard's layout only (preview-model.ts), not its whole body; packed until a page view shows it. */
+  layout: PackedLayout;
   /** The pass's change when it is still pending (drift reported, a write not attempted); else it was written or equal. */
   pending?: PlanChange;
 }

@@ -8,6 +8,7 @@ import { planDashboards, type PlanContext, type PlanDashboardsResult, type PlanO
 import { itemKind, type DaemonStatus } from './daemon-status.js';
 import { decideWrites, forgetMissing, FRESH_MEMORY, noteRefusal, settleFiles, settleOrphans, type FileSettled, type Orphan, type PassMemory } from './drift-rules.js';
 import { fullPassChunks, PASS_CHUNK_FILES } from './pass-chunks.js';
+import { packLayout } from './packed-layout.js';
 import { releaseMemoryAfterLargePass } from './release-memory.js';
 import { addTotals, driftPatch, emptyTotals, ownCopy, type PassTotals } from './pass-values.js';
 import type { PassSource, PassTree } from './pass-source.js';
@@ -221,7 +222,7 @@ class PassRun {
     const { status } = this.deps;
     const { change } = file;
     const before = status.shown(change.file);
-    const layout = before?.contentHash === dashboard.contentHash ? before.layout : kindOf(dashboard).layout(dashboard.body);
+    const layout = before?.contentHash === dashboard.contentHash ? before.layout : packLayout(kindOf(dashboard).layout(dashboard.body));
     status.show(change.file, { id: file.id, name: change.name, contentHash: dashboard.contentHash, layout, ...(file.pending ? { pending: change } : {}) });
   }
 
