@@ -10,11 +10,15 @@ export interface ServedBytes {
 }
 
 /**
- * Raw bytes kept per store, most recently used first; the rest are held deflated. Sized above a working set of
- * 1,000 dashboards of 20 KB, so reads that cycle through that many never inflate; 10,000 dashboards held raw
- * cost the daemon ~190 MB, deflated (about a sixth) ~30 MB.
+ * Raw bytes kept per store by default (the daemon's embedded API), most recently used first; the rest are held
+ * deflated (10,000 dashboards held raw would cost ~190 MB, deflated about a sixth). Small on purpose: the raw bytes
+ * are malloc'd Buffers, and the ones a pass leaves hot were allocated in the middle of its short-lived buffers (each
+ * read of a cold dashboard inflates a new one and keeps it), where they pin glibc's heap at its high-water mark, which
+ * glibc gives back only from the top. With 32 MB the daemon's main heap stayed at ~150 MB after a pass over 10,000
+ * dashboards, with 2 MB at 86–115 MB (bench `daemon-scale`). The daemon's GETs lose little: its own plans read every
+ * dashboard once per pass, a cycle an LRU smaller than the set misses anyway, and inflating one costs ~20 µs.
  */
-export const DEFAULT_HOT_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_HOT_BYTES = 2 * 1024 * 1024;
 
 /**
  * `dashcd serve`'s budget (its --cache-mb). A plan reads every dashboard once per run, a cycle that an LRU smaller than

@@ -38,6 +38,17 @@ describe('dashboard store', () => {
     expect(JSON.parse(file)).toEqual(served);
   });
 
+  it('keeps about 2 MB of GET bytes raw by default (the daemon budget), the rest deflated and still served', async () => {
+    // 200 dashboards of ~20 KB: 4 MB raw, twice the default budget.
+    const markdown = 'm'.repeat(20_000);
+    const ids: DashboardId[] = [];
+    for (let i = 0; i < 200; i++) ids.push((await store.create(prepareDashboard(body(`D${i}`, { markdown })))).id);
+    expect(store.hotBytes).toBeLessThanOrEqual(2 * 1024 * 1024);
+    expect(store.hotBytes).toBeGreaterThan(1.9 * 1024 * 1024);
+    const first = JSON.parse(store.get(ids[0] as DashboardId)!.served.bytes().toString('utf8')) as { dashboardMetadata: { name: string; markdown: string } };
+    expect(first.dashboardMetadata).toEqual({ name: 'D0', owner: 'me', markdown });
+  });
+
   it('writes text beyond ASCII to the file byte for byte, as GET serves it', async () => {
     const name = 'Übersicht — 日本 🚀';
     const { id } = await store.create(prepareDashboard(body(name)));
