@@ -23,5 +23,14 @@ const MAX_BODY_WORKERS = 4;
  * With more cores the pool gets those the server's own threads leave (an estimate: measured on two cores only).
  */
 export function serverNodeOptions(cores: number = availableParallelism()): string[] {
-  return [`--v8-pool-size=${Math.max(1, cores - 1 - defaultBodyWorkers(cores))}`];
+  return [`--v8-pool-size=${Math.max(1, cores - 1 - defaultBodyWorkers(cores))}`, `--initial-old-space-size=${INITIAL_OLD_SPACE_MB}`];
 }
+
+/**
+ * A server's old generation starts this large. V8 begins a full collection whenever the old generation has less than
+ * ~16 MB of room, which a server's small heap (~11 MB over a million stored events) always has: paging through the
+ * events feed ran one every 150–300 pages, whatever the pages allocated, and on a busy machine its marking steps took
+ * 5–48 ms of the requests' time. With 64 MB, none ran over the same passes (by eventType: 20–25 → 0, pauses 57 → 12
+ * ms in all), for 3 MB more RSS. The memory is only reserved as the heap grows into it.
+ */
+const INITIAL_OLD_SPACE_MB = 64;

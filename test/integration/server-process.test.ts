@@ -120,8 +120,8 @@ describe('dashcd serve as a child process', () => {
   it('a serve killed with SIGKILL whose parent never reaps it (a zombie) does not keep the data dir locked', async () => {
     // `sh` starts serve in the background, prints its pid, then becomes `sleep`, which never waits for children. With
     // the server's Node options given, serve is that very process (no launcher).
-    const script = '"$0" "$1" "$2" serve --port 0 --data "$3" & echo $!; exec sleep 60';
-    const parent = spawn('sh', ['-c', script, process.execPath, ...serverNodeOptions(), MAIN_JS, dataDir], { stdio: ['ignore', 'pipe', 'inherit'], env: CHILD_ENV });
+    const script = 'data="$1"; shift; "$0" "$@" serve --port 0 --data "$data" & echo $!; exec sleep 60';
+    const parent = spawn('sh', ['-c', script, process.execPath, dataDir, ...serverNodeOptions(), MAIN_JS], { stdio: ['ignore', 'pipe', 'inherit'], env: CHILD_ENV });
     children.push(parent);
     const pid = await new Promise<number>((resolve) => parent.stdout?.once('data', (chunk: Buffer) => resolve(Number(chunk.toString()))));
     await waitFor(async () => ((await readOwner(dataDir))?.url ? true : undefined), { what: 'serve publishes its URL' });
@@ -242,8 +242,8 @@ describe('dashcd serve as a child process', () => {
       expect(stderr).toContain("--port must be a number from 0 to 65535, not 'eighty'");
     });
 
-    it('an operator\'s own pool size is kept: serve then runs in the process started', async () => {
-      const own = spawn(process.execPath, ['--v8-pool-size=3', MAIN_JS, 'serve', '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'], env: CHILD_ENV });
+    it('an operator\'s own server options are kept: serve then runs in the process started', async () => {
+      const own = spawn(process.execPath, ['--v8-pool-size=3', '--initial-old-space-size=32', MAIN_JS, 'serve', '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'], env: CHILD_ENV });
       children.push(own);
       const exited = new Promise<number | null>((resolve) => own.once('exit', (code) => resolve(code)));
       await servedUrl(own);

@@ -60,12 +60,10 @@ describe('relaunching a command with Node options', () => {
     await expect(relaunch(['--no-warnings', '--v8-pool-size=1'])).resolves.toBe(3);
   });
 
-  it('sizes V8\'s pool to the cores the server\'s main thread and body workers leave, at least one', () => {
-    expect(serverNodeOptions(1)).toEqual(['--v8-pool-size=1']);
-    expect(serverNodeOptions(2)).toEqual(['--v8-pool-size=1']);
-    expect(serverNodeOptions(4)).toEqual(['--v8-pool-size=1']);
-    expect(serverNodeOptions(8)).toEqual(['--v8-pool-size=3']);
-    expect(serverNodeOptions(16)).toEqual(['--v8-pool-size=11']);
+  it('sizes V8\'s pool to the cores the server\'s main thread and body workers leave, at least one, and starts the old generation at 64 MB', () => {
+    const pool = (cores: number) => serverNodeOptions(cores).find((option) => option.startsWith('--v8-pool-size='));
+    expect([1, 2, 4, 8, 16].map(pool)).toEqual(['--v8-pool-size=1', '--v8-pool-size=1', '--v8-pool-size=1', '--v8-pool-size=3', '--v8-pool-size=11']);
+    for (const cores of [1, 2, 16]) expect(serverNodeOptions(cores)).toEqual([pool(cores), '--initial-old-space-size=64']);
   });
 });
 
