@@ -9,7 +9,9 @@ import type { CommandIo, FlagValues } from './command.js';
  * the modules it needs for the rest (plan: 15 MB inflated off the calling thread), and give it to withCheckCache.
  */
 export function openCacheFor(root: string, flags: FlagValues, io: CommandIo): Promise<CheckCacheFile | undefined> {
-  return flags.cache === false || cacheTurnedOff(io.env) ? Promise.resolve(undefined) : openCheckCache(resolve(io.cwd, root), io.env);
+  if (flags.cache === false || cacheTurnedOff(io.env)) return Promise.resolve(undefined);
+  // Started before anyone awaits it: a failure must be no cache, never an unhandled rejection that ends the process.
+  return openCheckCache(resolve(io.cwd, root), io.env).catch(() => undefined);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { lstatSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { isCode } from '../lib/fs-errors.js';
 import { isSettled, stampOf, type FileStamp } from './file-stamps.js';
@@ -27,44 +27,58 @@ export interface KnownFiles {
  * a symlink whose target is missing is `unreadable` (it is still there: its dashboard is not deleted).
  * Synchronous on purpose: dashboard files are small and usually in the page cache, where a `readFileSync` loop
  * reads 1,000 of them in a few tens of milliseconds, several times faster than as many promise-based reads.
- * With `known`, a file is stat'ed first (before its bytes are read, so a write after the stat changes the stamp
- * recorded with them), and one whose stamp `known` vouches for is not read at all: its `source` is read when asked.
+ * With `known`, a file is opened and stat'ed through that descriptor (before its bytes are read from it, so a write
+ * after the stat changes the stamp recorded with them, and a path switched to another file meanwhile cannot pair one
+ * file's stamp with the other's bytes), and one whose stamp `known` vouches for is not read at all: its `source` is
+ * read when asked. Opening, not a stat by path, is what makes an NFS client check the server: a stat alone may be
+ * answered from its attribute cache, seconds old.
  */
 export function readSources(dir: string, names: readonly string[], known?: KnownFiles): SourceFile[] {
   const statsFrom = known?.now() ?? 0;
   return names.map((name): SourceFile => {
     const path = join(dir, name);
     try {
-      const stamp = known === undefined ? undefined : stampOf(statSync(path));
-      const knownHash = stamp === undefined ? undefined : known?.knownHash(path, stamp);
-      if (knownHash !== undefined) {
-        return {
-          name,
-          kind: 'read',
-          get source() {
-            return textOrEmpty(path);
-          },
-          contentHash: knownHash,
-        };
+      if (known === undefined) return readFile(name, readFileSync(path));
+      const fd = openSync(path, 'r');
+      try {
+        const stats = fstatSync(fd);
+        // An inode or device number past 2^53 is rounded in a double: two files could share a stamp.
+        const stamp = Number.isSafeInteger(stats.ino) && Number.isSafeInteger(stats.dev) ? stampOf(stats) : undefined;
+        const knownHash = stamp === undefined ? undefined : known.knownHash(path, stamp);
+        if (knownHash !== undefined) {
+          return {
+            name,
+            kind: 'read',
+            get source() {
+              return textOrEmpty(path);
+            },
+            contentHash: knownHash,
+          };
+        }
+        const read = readFile(name, readFileSync(fd));
+        if (stamp !== undefined && isSettled(stamp, statsFrom)) known.noteHash(path, stamp, read.contentHash);
+        return read;
+      } finally {
+        closeSync(fd);
       }
-      const bytes = readFileSync(path);
-      const contentHash = createHash('sha256').update(bytes).digest('hex');
-      if (stamp !== undefined && isSettled(stamp, statsFrom)) known?.noteHash(path, stamp, contentHash);
-      return {
-        name,
-        kind: 'read',
-        // Decoded on each read: the bytes stay off the JS heap, where a folder's texts held until the checks are done
-        // were copied by every young-generation collection (a sixth of a 10,000-file plan's main thread).
-        get source() {
-          return bytes.toString('utf8');
-        },
-        contentHash,
-      };
     } catch (error) {
       if (isCode(error, 'ENOENT')) return isLink(path) ? { name, kind: 'unreadable', reason: `a symlink to ${readlinkSync(path)}, which does not exist` } : { name, kind: 'gone' };
       return { name, kind: 'unreadable', reason: REASONS[errorCode(error)] ?? errorCode(error) };
     }
   });
+}
+
+function readFile(name: string, bytes: Buffer): SourceFile & { kind: 'read' } {
+  return {
+    name,
+    kind: 'read',
+    // Decoded on each read: the bytes stay off the JS heap, where a folder's texts held until the checks are done
+    // were copied by every young-generation collection (a sixth of a 10,000-file plan's main thread).
+    get source() {
+      return bytes.toString('utf8');
+    },
+    contentHash: createHash('sha256').update(bytes).digest('hex'),
+  };
 }
 
 /**

@@ -79,7 +79,12 @@ export class PlatformCredentials {
     if (id === undefined) return undefined;
     if (this.now() - this.lastCheck >= RELOAD_INTERVAL_MS) await this.refresh(false);
     const known = this.verified.get(id);
-    if (known && (known.records === undefined || known.records === this.records) && sameSecret(known.token, token)) return known.principal;
+    if (known && known.records !== undefined && known.records !== this.records) {
+      // Found in records since replaced: forgotten, so a revoked secret and the old records are not kept alive.
+      this.verified.delete(id);
+    } else if (known && sameSecret(known.token, token)) {
+      return known.principal;
+    }
     const ephemeral = this.ephemeral.get(digestToken(token).toString('hex'));
     if (ephemeral) {
       this.verified.set(id, { token, principal: ephemeral });

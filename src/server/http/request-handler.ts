@@ -70,6 +70,11 @@ export function createRequestHandler(deps: RequestHandlerDeps): RequestListener 
     const failure = exhausted(error) ?? asHttpError(error, () => {
       deps.log.error({ err: error, requestId, method: req.method, url: redactText(req.url ?? '') }, 'request failed');
     });
+    // Headers already out: an envelope can no longer be sent, and an answer left open would hang its client.
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
     // A body we did not read to the end is never read: closing the connection is cheaper and safer.
     sendError(res, failure, { 'x-request-id': requestId, ...(req.complete ? {} : { connection: 'close' }) });
   };

@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { renameSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FileStamp } from '../../../src/desired/file-stamps.js';
+import { readSources, type KnownFiles } from '../../../src/desired/read-sources.js';
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+describe('readSources with known files', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'dashcd-read-sources-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('pairs a stamp with the bytes of the same file, even when the path is switched to another between the stat and the read', async () => {
+    const path = join(dir, 'a.yaml');
+    await writeFile(path, 'dashboardMetadata: {name: first}\n');
+    await writeFile(join(dir, 'b.yaml'), 'dashboardMetadata: {name: second, longer: yes}\n');
+    const first = await stat(path);
+    const noted: { stamp: FileStamp; contentHash: string }[] = [];
+    const known: KnownFiles = {
+      // Far ahead: every stamp counts as settled, so it is recorded.
+      now: () => Date.now() + 60_000,
+      knownHash: () => {
+        // The moment a stat by path and a read by path could tell two files apart: b is renamed over a.
+        renameSync(join(dir, 'b.yaml'), path);
+        return undefined;
+      },
+      noteHash: (_path, stamp, contentHash) => noted.push({ stamp, contentHash }),
+    };
+    const [read] = readSources(dir, ['a.yaml'], known);
+    expect(read?.kind).toBe('read');
+    expect(read?.kind === 'read' ? read.source : '').toBe('dashboardMetadata: {name: first}\n');
+    expect(noted).toEqual([{ stamp: expect.objectContaining({ ino: first.ino, size: first.size }), contentHash: sha256('dashboardMetadata: {name: first}\n') }]);
+  });
+
+  it('reads nothing of a file whose stamp is vouched for, and reads one whose stamp is not', async () => {
+    await writeFile(join(dir, 'kept.yaml'), 'kept\n');
+    await writeFile(join(dir, 'new.yaml'), 'new\n');
+    const keptStamp = await stat(join(dir, 'kept.yaml'));
+    const known: KnownFiles = {
+      now: () => Date.now(),
+      knownHash: (path, stamp) => (path.endsWith('kept.yaml') && stamp.ino === keptStamp.ino ? 'c'.repeat(64) : undefined),
+      noteHash: () => undefined,
+    };
+    const [kept, fresh] = readSources(dir, ['kept.yaml', 'new.yaml'], known);
+    expect(kept?.kind === 'read' && kept.contentHash).toBe('c'.repeat(64));
+    expect(fresh?.kind === 'read' && fresh.contentHash).toBe(sha256('new\n'));
+  });
+
+  it('reports a folder at a file\'s name as unreadable and a missing file as gone, as without known files', async () => {
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(join(dir, 'folder.yaml'));
+    const known: KnownFiles = { now: () => Date.now(), knownHash: () => undefined, noteHash: () => undefined };
+    expect(readSources(dir, ['folder.yaml', 'missing.yaml'], known)).toEqual(readSources(dir, ['folder.yaml', 'missing.yaml']));
+    expect(readSources(dir, ['folder.yaml', 'missing.yaml'], known).map((file) => file.kind)).toEqual(['unreadable', 'gone']);
+  });
+});
