@@ -11,7 +11,11 @@ const TAG = 'managed-by:dashcd';
 
 /** Strings JSON escapes, or that are hazards for a text splice: quotes, backslashes, braces, a member's name. */
 const text = fc.string({ unit: fc.constantFrom('a', '"', '\\', '{', '}', '[', ']', ',', ':', '\n', '\u2028', 'é', '😀', 'dashboardMetadata'), maxLength: 8 });
-const json = fc.jsonValue({ maxDepth: 3 });
+/**
+ * Values as a JSON text holds them: fc.jsonValue also makes `-0`, which toEqual tells from `0` though both are written
+ * `0`, so a body holding it compared unequal to itself written and read back (CI failed on two seeds).
+ */
+const json = fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.parse(JSON.stringify(value)) as unknown);
 
 const metadataArb = fc.record(
   {
@@ -44,8 +48,7 @@ describe('a classic dashboard written from its body text', () => {
         const expected = fromObject(body).desired;
         const written = fromText(body);
         expect(JSON.stringify(written.desired)).toBe(JSON.stringify(expected));
-        // As JSON values: `-0` (which fc.jsonValue makes, and JSON.parse too) is written and sent as `0` either way.
-        expect(written.desired).toEqual(JSON.parse(JSON.stringify(expected)));
+        expect(written.desired).toEqual(expected);
         if (written.kind === undefined && written.json !== undefined) {
           spliced += 1;
           expect(written.json).toBe(JSON.stringify(expected));
