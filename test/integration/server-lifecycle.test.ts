@@ -1,4 +1,5 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
+import { get as httpGet } from 'node:http';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import { createLogger, silentLogger } from '../../src/lib/logger.js';
 import { DEFAULT_ENVIRONMENT } from '../../src/schema/ids.js';
 import { openTokenStore } from '../../src/server/auth/token-store.js';
 import { startEmbeddedServer, startServer } from '../../src/server/create-server.js';
+import { BodyParts } from '../../src/server/http/respond.js';
 import type { RouteFactory } from '../../src/server/route-factory.js';
 import { readOwner } from '../../src/server/data-dir.js';
 import { api, expectEnvelope, minimalDashboard } from '../helpers/server.js';
@@ -124,6 +126,31 @@ describe('server lifecycle', () => {
       expect(response.status).toBe(200);
       expect(response.json).toEqual({ dashboards: [] });
       expect((await stat(join(dataDir, 'env', 'late', 'dashboards'))).isDirectory()).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('closes the connection when a response fails after its headers went out, instead of leaving the client waiting, and goes on serving', async () => {
+    // A body piece that is not bytes: the headers are written, then the write throws.
+    const halfway: RouteFactory = () => [
+      { method: 'GET', path: '/halfway', scope: 'ReadConfig', handle: () => ({ status: 200, body: new BodyParts([Buffer.from('{'), 42 as unknown as Uint8Array]) }) },
+    ];
+    const server = await startServer({ dataDir, log: silentLogger(), port: 0, routeFactories: [halfway] });
+    try {
+      const token = server.environments.get(DEFAULT_ENVIRONMENT)!.tokens.addEphemeral(['ReadConfig']);
+      const outcome = await new Promise<string>((resolve) => {
+        const req = httpGet(`${server.envUrl()}/halfway`, { headers: { authorization: `Api-Token ${token}` } }, (res) => {
+          res.on('data', () => undefined);
+          res.on('end', () => resolve('ended'));
+          res.on('error', () => resolve('closed'));
+          res.on('aborted', () => resolve('closed'));
+        });
+        req.on('error', () => resolve('closed'));
+        // Left open, the answer would hang: the test would time out rather than see 'closed'.
+      });
+      expect(outcome).toBe('closed');
+      expect((await api(`${server.envUrl()}/api/config/v1/dashboards`, { token })).status).toBe(200);
     } finally {
       await server.close();
     }
