@@ -41,8 +41,11 @@ export type DashboardsState =
       /** The daemon loop's last result per file (`failed`, `rejected`…), with its error. */
       results: Readonly<Record<string, { result: string; error?: string | undefined; at: string }>>;
       revision?: string | undefined;
-      /** Each file's dashboard (its layout, at least) by id, for those the change carries no body for (unchanged). */
-      bodies?: Readonly<Record<string, unknown>>;
+      /**
+       * Each file's dashboard by id, for those the change carries no body for (unchanged): its document kind, and its
+       * body (its layout, at least) read only when a page draws it (the daemon keeps layouts packed).
+       */
+      shown?: Readonly<Record<string, { readonly documentKind?: 'dashboard' | 'notebook' | undefined; body(): unknown }>>;
       /** Owned live items without a file found by the daemon's last full pass (the plan may not list them). */
       orphans?: readonly { id: string; name: string; kind?: 'dashboard' | 'document' }[];
     };

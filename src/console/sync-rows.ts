@@ -34,10 +34,10 @@ const FAILED_RESULTS = new Set(['failed', 'rejected']);
 /** One row per dashboard: the plan's view (live against desired) corrected by what the daemon's last write did. */
 export function dashboardRows(state: DashboardsState): DashboardRow[] {
   if (state.kind === 'live') {
-    return state.dashboards.map((d) => ({ key: d.id, name: d.name, status: 'live', kind: rowKind(undefined, d.body), file: undefined, detail: '', change: undefined, problems: [], body: d.body }));
+    return state.dashboards.map((d) => ({ key: d.id, name: d.name, status: 'live', kind: rowKind(undefined, documentKindOf(d.body)), file: undefined, detail: '', change: undefined, problems: [], body: d.body }));
   }
   const byFile = groupByFile(state.problems);
-  const planned = state.changes.map((change) => planRow(change, state.results, byFile, state.bodies ?? {}));
+  const planned = state.changes.map((change) => planRow(change, state.results, byFile, state.shown ?? {}));
   const plannedFiles = new Set(planned.map((row) => row.file));
   const invalid = [...byFile].filter(([file]) => !plannedFiles.has(file)).map(([file, problems]) => invalidRow(file, problems));
   const ids = new Set(planned.map((row) => row.key));
@@ -52,23 +52,29 @@ function rank(row: DashboardRow): (typeof SYNC_STATUSES)[number] {
 
 type Desired = Extract<DashboardsState, { kind: 'desired' }>;
 
-function planRow(change: PlanChange, results: Desired['results'], problems: Map<string, ConsoleProblem[]>, bodies: NonNullable<Desired['bodies']>): DashboardRow {
+function planRow(change: PlanChange, results: Desired['results'], problems: Map<string, ConsoleProblem[]>, shown: NonNullable<Desired['shown']>): DashboardRow {
   const file = 'file' in change ? change.file : undefined;
-  const body = 'desired' in change ? change.desired : bodies[change.id];
-  const base = { key: change.id, name: change.name, kind: rowKind(change, body), file, change, problems: file === undefined ? [] : (problems.get(file) ?? []) };
+  const held = shown[change.id];
+  const documentKind = 'desired' in change ? documentKindOf(change.desired) : held?.documentKind;
+  const base = { key: change.id, name: change.name, kind: rowKind(change, documentKind), file, change, problems: file === undefined ? [] : (problems.get(file) ?? []) };
+  // An unchanged file's body is read (unpacked, in the daemon) only by the one page that draws it, never for a list.
+  const row = (fields: Omit<DashboardRow, 'body' | keyof typeof base>): DashboardRow => {
+    if ('desired' in change) return { ...base, ...fields, body: change.desired };
+    return Object.defineProperty<DashboardRow>({ ...base, ...fields, body: undefined }, 'body', { enumerable: true, get: () => held?.body() });
+  };
   // Stryker disable next-line ConditionalExpression: results are keyed by file path, and no path is "undefined"
   const last = file === undefined ? undefined : results[file];
-  if (last && FAILED_RESULTS.has(last.result)) return { ...base, body, status: 'failed', detail: `${last.result} at ${last.at}${last.error ? `: ${last.error}` : ''}` };
+  if (last && FAILED_RESULTS.has(last.result)) return row({ status: 'failed', detail: `${last.result} at ${last.at}${last.error ? `: ${last.error}` : ''}` });
   switch (change.action) {
     case 'unchanged':
-      return { ...base, body, status: 'synced', detail: '' };
+      return row({ status: 'synced', detail: '' });
     case 'update':
     case 'adopt':
-      return { ...base, body, status: 'drifted', detail: `${change.patch.length} difference${change.patch.length === 1 ? '' : 's'} from the file` };
+      return row({ status: 'drifted', detail: `${change.patch.length} difference${change.patch.length === 1 ? '' : 's'} from the file` });
     case 'create':
-      return { ...base, body, status: 'drifted', detail: 'not on the target yet' };
+      return row({ status: 'drifted', detail: 'not on the target yet' });
     default:
-      return { ...base, body, status: 'orphan', detail: change.action === 'delete' ? 'no file; pruning deletes it' : 'no file; kept (pruning is off)' };
+      return row({ status: 'orphan', detail: change.action === 'delete' ? 'no file; pruning deletes it' : 'no file; kept (pruning is off)' });
   }
 }
 
@@ -77,11 +83,16 @@ function invalidRow(file: string, problems: readonly ConsoleProblem[]): Dashboar
   return { key: file, name: file, status: 'invalid', kind: undefined, file, detail: first ? `${first.path}: ${first.message}` : '', change: undefined, problems, body: undefined };
 }
 
-/** A body in the file form (`document:`) says which document it is; without one, the plan's change says what it can. */
-function rowKind(change: PlanChange | undefined, body: unknown): string {
+/** Which document a body in the file form (`document:`) is; undefined for anything else. */
+export function documentKindOf(body: unknown): 'dashboard' | 'notebook' | undefined {
   const block = typeof body === 'object' && body !== null ? (body as { document?: unknown }).document : undefined;
   const kind = typeof block === 'object' && block !== null ? (block as { kind?: unknown }).kind : undefined;
-  if (kind === 'dashboard' || kind === 'notebook') return kind === 'notebook' ? 'notebook' : 'platform dashboard';
+  return kind === 'dashboard' || kind === 'notebook' ? kind : undefined;
+}
+
+/** A body's document kind names the row; without one, the plan's change says what it can. */
+function rowKind(change: PlanChange | undefined, documentKind: 'dashboard' | 'notebook' | undefined): string {
+  if (documentKind !== undefined) return documentKind === 'notebook' ? 'notebook' : 'platform dashboard';
   return (change && kindLabel(change)) || 'dashboard';
 }
 

@@ -60,7 +60,7 @@ export function dashboardsOf(status: DaemonStatus): DashboardsState {
   return {
     kind: 'desired',
     changes: shown.map(([file, d]) => d.pending ?? { action: 'unchanged', id: d.id, name: d.name, file }),
-    bodies: Object.fromEntries(shown.map(([, d]) => [d.id, unpackLayout(d.layout)])),
+    shown: Object.fromEntries(shown.map(([, d]) => [d.id, { documentKind: d.documentKind, body: () => unpackLayout(d.layout) }])),
     problems: status.problems(),
     results: json.files,
     revision: revisionOf(json),

@@ -26,6 +26,8 @@ export interface ShownDashboard {
   contentHash: string;
   /** The dashboard's layout only (preview-model.ts), not its whole body; packed until a page view shows it. */
   layout: PackedLayout;
+  /** The layout's document kind, kept beside it so a console list names each row without unpacking its layout. */
+  documentKind?: 'dashboard' | 'notebook' | undefined;
   /** The pass's change when it is still pending (drift reported, a write not attempted); else it was written or equal. */
   pending?: PlanChange;
 }

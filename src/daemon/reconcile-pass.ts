@@ -9,6 +9,7 @@ import { itemKind, type DaemonStatus } from './daemon-status.js';
 import { decideWrites, forgetMissing, FRESH_MEMORY, noteRefusal, settleFiles, settleOrphans, type FileSettled, type Orphan, type PassMemory } from './drift-rules.js';
 import { fullPassChunks, PASS_CHUNK_FILES } from './pass-chunks.js';
 import { packLayout } from './packed-layout.js';
+import { documentKindOf } from '../console/sync-rows.js';
 import { releaseMemoryAfterLargePass } from './release-memory.js';
 import { addTotals, driftPatch, emptyTotals, ownCopy, type PassTotals } from './pass-values.js';
 import type { PassSource, PassTree } from './pass-source.js';
@@ -222,8 +223,9 @@ class PassRun {
     const { status } = this.deps;
     const { change } = file;
     const before = status.shown(change.file);
-    const layout = before?.contentHash === dashboard.contentHash ? before.layout : packLayout(kindOf(dashboard).layout(dashboard.body));
-    status.show(change.file, { id: file.id, name: change.name, contentHash: dashboard.contentHash, layout, ...(file.pending ? { pending: change } : {}) });
+    const kept = before?.contentHash === dashboard.contentHash ? before : undefined;
+    const shown = kept ? { layout: kept.layout, documentKind: kept.documentKind } : packedShown(kindOf(dashboard).layout(dashboard.body));
+    status.show(change.file, { id: file.id, name: change.name, contentHash: dashboard.contentHash, ...shown, ...(file.pending ? { pending: change } : {}) });
   }
 
   /** A full pass knows every file: forget deleted ones and the sync state of dashboards no file holds any more. */
@@ -254,4 +256,9 @@ function invalidReason(diagnostics: readonly Diagnostic[], tree: PassTree | unde
   const env = diagnostics.find((d) => d.env !== undefined)?.env;
   if (env !== undefined) return `invalid values or files in environment ${env}; nothing was written to it`;
   return 'the project configuration is invalid; nothing was applied';
+}
+
+/** A layout as the console keeps it: packed, with its document kind beside it for the lists. */
+function packedShown(layout: unknown): { layout: ReturnType<typeof packLayout>; documentKind: 'dashboard' | 'notebook' | undefined } {
+  return { layout: packLayout(layout), documentKind: documentKindOf(layout) };
 }

@@ -32,7 +32,7 @@ describe('console sync rows', () => {
     const desired = dashboardRows({
       kind: 'desired',
       changes: [{ action: 'unchanged', id: 'n', name: 'N', file: 'n.json', kind: 'document' }],
-      bodies: { n: { document: { kind: 'notebook', name: 'N' }, sections: [] } },
+      shown: { n: { documentKind: 'notebook', body: () => ({ document: { kind: 'notebook', name: 'N' }, sections: [] }) } },
       problems: [problem('bad.yaml', 'first')],
       results: {},
       orphans: [{ id: 'o', name: 'O', kind: 'document' }, { id: 'c', name: 'C', kind: 'dashboard' }],
@@ -49,7 +49,7 @@ describe('console sync rows', () => {
       { action: 'orphan', id: 'o', name: 'O' },
       { action: 'unchanged', id: 's', name: 'S', file: 's.yaml' },
     ];
-    const rows = dashboardRows({ kind: 'desired', changes, problems: [], results: {}, bodies: { s: body('S'), d: body('D') } });
+    const rows = dashboardRows({ kind: 'desired', changes, problems: [], results: {}, shown: { s: { body: () => body('S') }, d: { body: () => body('D') } } });
     expect(rows.map((r) => [r.key, r.status, r.detail, r.file])).toEqual([
       ['s', 'synced', '', 's.yaml'],
       ['c', 'drifted', 'not on the target yet', 'c.yaml'],
@@ -147,5 +147,23 @@ describe('console data helpers', () => {
 
   it('takes brackets only around a whole IPv6 literal', () => {
     expect(['[local]host', 'local[host]', '[::1]x', 'x[::1]'].map(isLoopback)).toEqual([false, false, false, false]);
+  });
+
+  it('reads an unchanged file\'s body only when a page draws its row, never to list the rows', () => {
+    let reads = 0;
+    const rows = dashboardRows({
+      kind: 'desired',
+      changes: [{ action: 'unchanged', id: 'n', name: 'N', file: 'n.json', kind: 'document' }, { action: 'unchanged', id: 's', name: 'S', file: 's.yaml' }],
+      shown: {
+        n: { documentKind: 'notebook', body: () => ((reads += 1), { document: { kind: 'notebook', name: 'N' }, sections: [] }) },
+        s: { body: () => ((reads += 1), body('S')) },
+      },
+      problems: [],
+      results: {},
+    });
+    expect(rows.map((r) => [r.key, r.kind, r.status])).toEqual([['n', 'notebook', 'synced'], ['s', 'dashboard', 'synced']]);
+    expect(reads).toBe(0);
+    expect(rows.find((r) => r.key === 's')?.body).toEqual(body('S'));
+    expect(reads).toBe(1);
   });
 });

@@ -57,7 +57,7 @@ describe('the daemon console', () => {
     status.show('dashboards/checkout.yaml', { id: 'c0ffee00-0000-4000-8000-000000000001', name: 'Checkout', contentHash: 'h1', layout: packLayout(layout) });
     const shown = dashboardsOf(status);
     if (shown.kind !== 'desired') throw new Error('the daemon console shows desired state');
-    expect(shown.bodies).toStrictEqual({ 'c0ffee00-0000-4000-8000-000000000001': layout });
+    expect(shown.shown?.['c0ffee00-0000-4000-8000-000000000001']?.body()).toStrictEqual(layout);
     expect(shown.changes).toStrictEqual([{ action: 'unchanged', id: 'c0ffee00-0000-4000-8000-000000000001', name: 'Checkout', file: 'dashboards/checkout.yaml' }]);
   });
 });
