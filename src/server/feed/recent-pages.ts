@@ -29,7 +29,8 @@ export class RecentPages {
   copyInto(spans: readonly LogSpan[], target: Buffer, at: number): boolean {
     const key = keyOf(spans);
     const entry = key === undefined ? undefined : this.pages.get(key);
-    if (!entry || !this.arena || !sameOffsets(entry.offsets, spans)) return false;
+    // The block's size too: a kept block shorter than the one asked for would leave unwritten bytes in the body.
+    if (!entry || !this.arena || !sameOffsets(entry.offsets, spans) || entry.size !== blockSize(spans)) return false;
     this.arena.copy(target, at, entry.start, entry.start + entry.size);
     return true;
   }
@@ -58,6 +59,13 @@ function keyOf(spans: readonly LogSpan[]): string | undefined {
   const first = spans[0];
   const last = spans[spans.length - 1];
   return first && last ? `${spans.length}:${first.offset}:${last.offset}` : undefined;
+}
+
+/** The texts of `spans` one separator byte apart, as a response body holds them. */
+function blockSize(spans: readonly LogSpan[]): number {
+  let size = spans.length - 1;
+  for (const span of spans) size += span.length;
+  return size;
 }
 
 function sameOffsets(offsets: Float64Array, spans: readonly LogSpan[]): boolean {

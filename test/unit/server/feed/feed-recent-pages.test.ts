@@ -29,6 +29,13 @@ describe('RecentPages', () => {
     expect(kept(recent, [])).toBeUndefined();
   });
 
+  it('answers a page of the same offsets but other lengths not at all: its block would not fill the body', () => {
+    const recent = new RecentPages(1000);
+    const a = page([0, 11, 22]);
+    recent.set(a.spans, a.block);
+    expect(kept(recent, a.spans.map((span, i) => (i === 2 ? { ...span, length: 12 } : span)))).toBeUndefined();
+  });
+
   it('copies a block out, so what a body got stays as it was when later pages take its place', () => {
     const recent = new RecentPages(45);
     const a = page([0, 11]);
