@@ -1,6 +1,4 @@
-import { deserialize, serialize } from 'node:v8';
-import { constants, deflateRawSync, inflateRawSync } from 'node:zlib';
-import { bytesOf, holdOnHeap, type HeapBytes } from '../lib/heap-bytes.js';
+import { packOnHeap, unpackFromHeap, type HeapBytes } from '../lib/heap-bytes.js';
 
 declare const packed: unique symbol;
 
@@ -14,11 +12,10 @@ declare const packed: unique symbol;
 export type PackedLayout = HeapBytes & { readonly [packed]: true };
 
 export function packLayout(layout: unknown): PackedLayout {
-  // The fastest level: most of the saving (the JSON-like values repeat themselves) for a small share of a pass.
-  return holdOnHeap(deflateRawSync(serialize(layout), { level: constants.Z_BEST_SPEED })) as PackedLayout;
+  return packOnHeap(layout) as PackedLayout;
 }
 
 /** A fresh copy of the layout `packLayout` packed: the caller's to keep or change. */
 export function unpackLayout(layout: PackedLayout): unknown {
-  return deserialize(inflateRawSync(bytesOf(layout)));
+  return unpackFromHeap(layout);
 }

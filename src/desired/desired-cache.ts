@@ -1,6 +1,4 @@
-import { deserialize, serialize } from 'node:v8';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { bytesOf, holdOnHeap, type HeapBytes } from '../lib/heap-bytes.js';
+import { packOnHeap, unpackFromHeap, type HeapBytes } from '../lib/heap-bytes.js';
 import type { PackedCheck } from './packed-check.js';
 import type { KnownFiles } from './read-sources.js';
 
@@ -34,11 +32,11 @@ export function createDesiredCache({ maxEntries = 10_000 }: { maxEntries?: numbe
       if (packed === undefined) return undefined;
       entries.delete(contentHash);
       entries.set(contentHash, packed);
-      return deserialize(inflateRawSync(bytesOf(packed))) as PackedCheck;
+      return unpackFromHeap(packed) as PackedCheck;
     },
     set(contentHash, check) {
       entries.delete(contentHash);
-      entries.set(contentHash, holdOnHeap(deflateRawSync(serialize(check), { level: 1 })));
+      entries.set(contentHash, packOnHeap(check));
       while (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
     },
     get size() {

@@ -1,3 +1,6 @@
+import { deserialize, serialize } from 'node:v8';
+import { constants, deflateRawSync, inflateRawSync } from 'node:zlib';
+
 declare const onHeap: unique symbol;
 
 /**
@@ -18,4 +21,27 @@ export function holdOnHeap(bytes: Uint8Array): HeapBytes {
 /** A fresh Buffer of the held bytes (its memory is the caller's, to use and drop). */
 export function bytesOf(held: HeapBytes): Buffer {
   return Buffer.from(held, 'latin1');
+}
+
+/**
+ * Bytes kept long and read rarely: deflated at the fastest level (most of the saving, JSON and its like repeating
+ * themselves, for a fraction of the default level's time) and held on V8's heap.
+ */
+export function deflateOnHeap(bytes: Uint8Array): HeapBytes {
+  return holdOnHeap(deflateRawSync(bytes, { level: constants.Z_BEST_SPEED }));
+}
+
+/** A fresh Buffer of the bytes deflateOnHeap kept. */
+export function inflateFromHeap(held: HeapBytes): Buffer {
+  return inflateRawSync(bytesOf(held));
+}
+
+/** A value kept as structuredClone would copy it: serialised, then deflateOnHeap. */
+export function packOnHeap(value: unknown): HeapBytes {
+  return deflateOnHeap(serialize(value));
+}
+
+/** A fresh copy of the value packOnHeap kept: the caller's to keep or change. */
+export function unpackFromHeap(held: HeapBytes): unknown {
+  return deserialize(inflateFromHeap(held));
 }

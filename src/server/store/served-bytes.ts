@@ -1,5 +1,4 @@
-import { constants, deflateRawSync, inflateRawSync } from 'node:zlib';
-import { bytesOf, holdOnHeap, type HeapBytes } from '../../lib/heap-bytes.js';
+import { deflateOnHeap, inflateFromHeap, type HeapBytes } from '../../lib/heap-bytes.js';
 
 /** The exact compact JSON a GET of one stored dashboard version sends. */
 export interface ServedBytes {
@@ -112,7 +111,7 @@ export class ServedBytesCache {
       return raw;
     }
     this.inflations += 1;
-    const inflated = inflateRawSync(bytesOf(entry.deflated as HeapBytes));
+    const inflated = inflateFromHeap(entry.deflated as HeapBytes);
     if (!entry.retired) this.warm(entry, inflated);
     return inflated;
   }
@@ -124,8 +123,7 @@ export class ServedBytesCache {
 
   private cool(entry: Entry): void {
     const raw = entry.raw as Buffer;
-    // Level 1: most of the saving (JSON repeats itself) at a fraction of the default level's time.
-    entry.deflated ??= holdOnHeap(deflateRawSync(raw, { level: constants.Z_BEST_SPEED }));
+    entry.deflated ??= deflateOnHeap(raw);
     this.unlink(entry);
   }
 
