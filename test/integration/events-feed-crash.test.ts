@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/lib/logger.js';
 import { openEventStore } from '../../src/server/feed/open-event-store.js';
 import { tempDirPerTest } from '../helpers/scratch.js';
+import { pageOf } from '../helpers/store-page.js';
 
 /** The compiled store (npm test builds first), driven by a child that a test can SIGKILL at any moment. */
 const STORE_JS = fileURLToPath(new URL('../../dist/server/feed/open-event-store.js', import.meta.url));
@@ -64,7 +65,7 @@ describe('event store under SIGKILL', () => {
       });
       const store = await openEventStore({ dir, log: createLogger({ level: 'warn', destination }) });
       expect(store.size).toBeGreaterThanOrEqual(acked + 1);
-      const page = await store.query({ filter: { from: T0, to: T0 + 10_000_000 }, watermark: store.size, limit: store.size, countTotal: true });
+      const page = await pageOf(store, { filter: { from: T0, to: T0 + 10_000_000 }, watermark: store.size, limit: store.size, countTotal: true });
       expect(page.total).toBe(store.size);
       const starts = page.texts.map((text) => (JSON.parse(text.toString()) as { startTime: number }).startTime - T0).reverse();
       expect(starts).toEqual(Array.from({ length: store.size }, (_, i) => i));

@@ -21,11 +21,6 @@ export interface PageEnds {
   readonly total: number | undefined;
 }
 
-export interface StorePage extends PageEnds {
-  /** Raw event texts (UTF-8 JSON, no newline), newest first. */
-  readonly texts: Buffer[];
-}
-
 /** What surrounds a page's texts in a response body: `head`, the texts `separator` apart, `tail`. */
 export interface PageFrame {
   readonly head: Buffer;
@@ -57,10 +52,10 @@ export interface EventStore {
   readonly problems: OpenProblems;
   /** Appends and indexes; durable when it resolves. Writes are serialised. */
   put(events: readonly EncodedEvent[]): Promise<PutOutcome>;
-  query(request: PageRequest): Promise<StorePage>;
   /**
-   * The same page as one response body, `frame(ends)` around its texts: each text is read from the log straight into
-   * its place, with no buffer or object per text (what a full pass of pages spent its time and collections on).
+   * A page as one response body, `frame(ends)` around its texts (raw event texts, UTF-8 JSON without a newline, newest
+   * first): each text is read from the log straight into its place, with no buffer or object per text (what a full
+   * pass of pages spent its time and collections on).
    */
   queryBody(request: PageRequest, frame: (ends: PageEnds) => PageFrame): Promise<Buffer>;
   /** The current text of the event with this encoded id (`<eventId>_<startTime>`). */

@@ -6,7 +6,7 @@ import type { EventIndex } from './event-index.js';
 import type { EventLog } from './event-log.js';
 import type { EncodedEvent } from './event-record.js';
 import { SPAN_SCRATCH_BYTES, type LogSpan } from './span-reader.js';
-import type { EntitySighting, EventStore, KeyedEvent, PageEnds, PageFrame, PutOutcome, StorePage } from './event-store.js';
+import type { EntitySighting, EventStore, KeyedEvent, PageEnds, PageFrame, PutOutcome } from './event-store.js';
 import { writeIndexSnapshot, type LogCoverage } from './index-snapshot.js';
 import { queryIndex, type IndexPage, type PageRequest } from './index-query.js';
 import { digitsOf, parseEncodedEventId, parseEventIdDigits } from './int64.js';
@@ -83,12 +83,6 @@ export class FileEventStore implements EventStore {
     });
     if (bulk) this.index.endBulk();
     return { created, replaced: events.length - created };
-  }
-
-  async query(request: PageRequest): Promise<StorePage> {
-    this.ensureOpen();
-    const page = queryIndex(this.index, request);
-    return { ...this.ends(page), texts: this.log.read(page.slots.map((slot) => this.spanOf(slot))) };
   }
 
   async queryBody(request: PageRequest, frame: (ends: PageEnds) => PageFrame): Promise<Buffer> {

@@ -9,6 +9,7 @@ import { encodeEvent, type EncodedEvent } from '../../../../src/server/feed/even
 import type { EventStore } from '../../../../src/server/feed/event-store.js';
 import { openEventStore } from '../../../../src/server/feed/open-event-store.js';
 import { captureLog } from '../../../helpers/log-capture.js';
+import { pageOf } from '../../../helpers/store-page.js';
 
 const T0 = 1_700_000_000_000;
 
@@ -19,7 +20,7 @@ function event(eventId: string, startTime: number, extra: Record<string, unknown
 }
 
 async function ids(store: EventStore): Promise<string[]> {
-  const page = await store.query({ filter: { from: 0, to: 2 * T0 }, watermark: store.size, limit: 100, countTotal: false });
+  const page = await pageOf(store, { filter: { from: 0, to: 2 * T0 }, watermark: store.size, limit: 100, countTotal: false });
   return page.texts.map((text) => (JSON.parse(text.toString('utf8')) as { id: string }).id);
 }
 

@@ -11,6 +11,7 @@ import { readFeedPage } from '../../../../src/server/feed/feed-page-write.js';
 import { parseFeedQuery } from '../../../../src/server/feed/feed-query.js';
 import { captureLog } from '../../../helpers/log-capture.js';
 import { tempDirPerTest } from '../../../helpers/scratch.js';
+import { pageOf } from '../../../helpers/store-page.js';
 
 const T0 = 1_700_000_000_000;
 const TYPES = ['CPU_SATURATED', 'SLOW_DISK', 'CUSTOM_INFO'];
@@ -100,7 +101,7 @@ describe('index snapshot', () => {
     const replaced = captureLog();
     const third = await openEventStore({ dir, log: replaced.log });
     expect(replaced.lines).toContainEqual(expect.objectContaining({ reason: 'the log does not match the snapshot' }));
-    expect((await third.query({ filter: { from: 0, to: 2 * T0, eventType: 'SLOW_DISX' }, watermark: 20, limit: 50, countTotal: true })).total).toBe(1);
+    expect((await pageOf(third, { filter: { from: 0, to: 2 * T0, eventType: 'SLOW_DISX' }, watermark: 20, limit: 50, countTotal: true })).total).toBe(1);
     await third.close();
   });
 

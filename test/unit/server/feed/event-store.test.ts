@@ -7,6 +7,7 @@ import type { EventStore } from '../../../../src/server/feed/event-store.js';
 import { openEventStore } from '../../../../src/server/feed/open-event-store.js';
 import type { IndexFilter } from '../../../../src/server/feed/index-query.js';
 import { tempDirPerTest } from '../../../helpers/scratch.js';
+import { pageOf } from '../../../helpers/store-page.js';
 
 const BIG = '-4314211936928920170';
 const T0 = 1_700_000_000_000;
@@ -26,7 +27,7 @@ function event(eventId: string, startTime: number, extra: Record<string, unknown
 }
 
 async function all(store: EventStore, filter: IndexFilter): Promise<Array<Record<string, unknown>>> {
-  const page = await store.query({ filter, watermark: store.size, limit: 1000, countTotal: true });
+  const page = await pageOf(store, { filter, watermark: store.size, limit: 1000, countTotal: true });
   return page.texts.map((text) => JSON.parse(text.toString('utf8')) as Record<string, unknown>);
 }
 
@@ -47,7 +48,7 @@ describe('event store', () => {
   it('keeps a 64-bit event id digit for digit in the stored text and in the log', async () => {
     const store = await openEventStore({ dir });
     await store.put([event(BIG, T0)]);
-    const [page] = (await store.query({ filter: WIDE, watermark: 1, limit: 10, countTotal: false })).texts;
+    const [page] = (await pageOf(store, { filter: WIDE, watermark: 1, limit: 10, countTotal: false })).texts;
     expect(page?.toString()).toContain(`"eventId":${BIG},`);
     expect(page?.toString()).toContain(`"id":"${BIG}_${T0}"`);
     await store.close();
@@ -122,7 +123,7 @@ describe('event store', () => {
     const store = await openEventStore({ dir });
     await store.put([event('1', T0), event('2', T0 + 1), event('3', T0 + 2)]);
     const ask = async (): Promise<unknown[]> => {
-      const page = await store.query({ filter: WIDE, watermark: store.size, limit: 2, countTotal: true });
+      const page = await pageOf(store, { filter: WIDE, watermark: store.size, limit: 2, countTotal: true });
       return page.texts.map((text) => JSON.parse(text.toString()) as Record<string, unknown>).map((e) => [e['id'], e['endTime']]);
     };
     expect(await ask()).toEqual([[`3_${T0 + 2}`, T0 + 1002], [`2_${T0 + 1}`, T0 + 1001]]);
@@ -135,7 +136,7 @@ describe('event store', () => {
     const store = await openEventStore({ dir });
     await store.close();
     await expect(store.put([event('1', T0)])).rejects.toMatchObject({ code: 'STORE_CLOSED' });
-    await expect(store.query({ filter: WIDE, watermark: 0, limit: 1, countTotal: true })).rejects.toMatchObject({ code: 'STORE_CLOSED' });
+    await expect(pageOf(store, { filter: WIDE, watermark: 0, limit: 1, countTotal: true })).rejects.toMatchObject({ code: 'STORE_CLOSED' });
   });
 });
 

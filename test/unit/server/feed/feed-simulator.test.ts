@@ -9,6 +9,7 @@ import { startApiServer } from '../../../../src/server/api-server.js';
 import { silentLogger } from '../../../../src/lib/logger.js';
 import { DEFAULT_ENVIRONMENT, EnvironmentId } from '../../../../src/schema/ids.js';
 import { tempDirPerTest } from '../../../helpers/scratch.js';
+import { pageOf } from '../../../helpers/store-page.js';
 
 const T0 = 1_700_000_000_000;
 const INTERVAL = 1_000;
@@ -44,7 +45,7 @@ async function eventually(condition: () => boolean, timeoutMs = 10_000): Promise
 }
 
 async function allEvents(store: EventStore, to = T0 * 2): Promise<Array<Record<string, unknown>>> {
-  const page = await store.query({ filter: { from: 0, to }, watermark: store.size, limit: 10_000, countTotal: false });
+  const page = await pageOf(store, { filter: { from: 0, to }, watermark: store.size, limit: 10_000, countTotal: false });
   return page.texts.map((text) => JSON.parse(text.toString('utf8')) as Record<string, unknown>);
 }
 
