@@ -65,7 +65,7 @@ async function seedDocuments(server: ServerUnderTest, token: string, seed: numbe
 }
 
 interface Comparison {
-  /** The dashcd server's load and the baseline's: the same spec, each with its own origin and headers. */
+  /** The dashcd server's load and the baseline's: the same spec and the same headers, each with its own origin. */
   spec: Omit<LoadSpec, 'origin' | 'headers'>;
   baseline: { kind: ServerKind; arg: string; label: string };
   label: string;
@@ -78,7 +78,8 @@ async function compare(ctx: FigureContext, dashcd: ServerUnderTest, token: strin
     const headers = { ...bearer(token), ...(spec.bodies ? { 'content-type': CONTENT_TYPE } : {}) };
     const samples = await repeatTasks(ctx, {
       dashcd: () => loadMeasurement(ctx, { ...spec, origin: dashcd.origin, headers }, dashcd.pid),
-      bare: () => loadMeasurement(ctx, { ...spec, origin: bare.origin, headers: spec.bodies ? { 'content-type': CONTENT_TYPE } : {} }, bare.pid),
+      // The baseline reads the same requests, token included (it ignores it).
+      bare: () => loadMeasurement(ctx, { ...spec, origin: bare.origin, headers }, bare.pid),
     });
     const rps = metric(samples.dashcd, 'rps');
     const bareRps = metric(samples.bare, 'rps');

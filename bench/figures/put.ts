@@ -56,18 +56,19 @@ async function measurePut(ctx: FigureContext): Promise<FigureOutcome> {
     const paths = ids.map((id) => dashboardsPath(dashcd.endpoint, id));
     return withInMemoryDashcd(ctx, (inMemory) => withServer(ctx, 'bare-put', bareDir, async (bare) => withServer(ctx, 'null-put', '', async (ceiling) => {
       const spec = { method: 'PUT' as const, paths, bodies, connections: CONNECTIONS, durationMs: ctx.loadDurationMs, okStatuses: [201, 204] };
-      const json = { 'content-type': 'application/json' };
+      // Every server reads the same requests, token included (the baselines ignore it).
+      const headers = { ...authHeaders(dashcd.endpoint), 'content-type': 'application/json' };
       // The journal acknowledges before the files are written: a dashcd task ends once they are, so the files of one
       // run are not written during the next task's run.
       const dashcdTask = (server: ServerUnderTest): Task => async () => {
-        const measurement = await loadMeasurement(ctx, { ...spec, paths: ids.map((id) => dashboardsPath(server.endpoint, id)), origin: server.origin, headers: { ...authHeaders(server.endpoint), ...json } }, server.pid);
+        const measurement = await loadMeasurement(ctx, { ...spec, paths: ids.map((id) => dashboardsPath(server.endpoint, id)), origin: server.origin, headers: { ...headers, ...authHeaders(server.endpoint) } }, server.pid);
         await server.settled();
         return measurement;
       };
       const tasks: Record<string, Task> = {
         dashcd: dashcdTask(dashcd),
-        bare: () => loadMeasurement(ctx, { ...spec, origin: bare.origin, headers: json }, bare.pid),
-        ceiling: () => loadMeasurement(ctx, { ...spec, origin: ceiling.origin, headers: json }, ceiling.pid),
+        bare: () => loadMeasurement(ctx, { ...spec, origin: bare.origin, headers }, bare.pid),
+        ceiling: () => loadMeasurement(ctx, { ...spec, origin: ceiling.origin, headers }, ceiling.pid),
         disk: () => rawDurableWriteRate(rawDir, { concurrency: CONNECTIONS, durationMs: ctx.loadDurationMs, files: ids.length, body: bodies[0] ?? '' }),
         ...(inMemory && { memory: dashcdTask(inMemory) }),
       };

