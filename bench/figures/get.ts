@@ -18,8 +18,8 @@ const MAX_P99_MS = 5;
  * shared with wrk (and, on a busy machine, with other work) neither server had a core to itself (0.46 and 0.57 cores
  * in one run), and their req/s compared what the machine left them (0.90x that run) where per CPU-second the same
  * runs said 0.72x. Both get the same requests, the token header included: wrk sending it to dashcd alone had the
- * bare server parse less per request (an A/B of one build: 0.72x against a bare server without the header, 0.93x
- * with it), so the ratio counted the parsing of a header as dashcd's work.
+ * bare server parse less per request, and the ratio counted that parsing as dashcd's work (two A/Bs of the bare
+ * server with and without the header: 0.77x and 0.98x per CPU-second, on runs that spread ±15 %).
  */
 async function measureGet(ctx: FigureContext): Promise<FigureOutcome> {
   const dashcd = await startCliServer(ctx, join(ctx.workDir, 'data'), 'ReadConfig,WriteConfig');
