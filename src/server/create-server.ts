@@ -18,7 +18,8 @@ import { createAdminApi } from './routes/admin.js';
 import { createDashboardBodyPool, type DashboardBodyPool } from './routes/dashboard-body-pool.js';
 import { createDashboardRoutes } from './routes/dashboards.js';
 import { eventsServerOptions } from './routes/events.js';
-import { createDocumentApi, type DocumentApi } from './documents/document-api.js';
+import type { DocumentApi } from './documents/document-api.js';
+import { lazyDocumentApi } from './documents/lazy-document-api.js';
 import { createInstallerRoutes } from './routes/installer.js';
 import { errorMessage } from '../lib/error-message.js';
 
@@ -96,7 +97,7 @@ export async function startServer<E extends EnvironmentService = EnvironmentServ
     const layout = dataDirLayout(dataDir);
     environments = await openEnvironments<E>({ ...options, layout, log, clock });
     const bodyLimit = options.bodyLimit ?? BODY_LIMIT_BYTES;
-    documents = createDocumentApi({ environments, layout, clock, log: log.child({ component: 'documents' }), bodyLimit });
+    documents = lazyDocumentApi({ environments, layout, clock, log: log.child({ component: 'documents' }), bodyLimit });
     const handler = buildHandler({ ...options, layout, clock, environments, bodies, documents, adminKey: ownership.adminKey });
     const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     const server = await listen(handler, options.host ?? '127.0.0.1', options.port ?? 8080, { timeouts, bodyLimit, log });

@@ -13,6 +13,7 @@ import { HttpError } from '../http/http-error.js';
 import { sendRouteResponse } from '../http/respond.js';
 import { createRouter, splitPath } from '../http/router.js';
 import { StoreError } from '../store/store-error.js';
+import { isDocumentServiceUrl } from './document-paths.js';
 import { DOCUMENT_ROUTES, type DocumentResponse, type DocumentRoute } from './document-routes.js';
 import { DocumentService } from './document-service.js';
 import { openDocumentStore, type DocumentStore } from './document-store.js';
@@ -47,7 +48,6 @@ interface DocumentEnvironment {
 
 const DOCUMENT_PREFIX = ['platform', 'document', 'v1'];
 const TOKEN_PATH = ['sso', 'oauth2', 'token'];
-const HANDLED = /^(?:\/e\/[^/?]*)?\/(?:platform|sso)(?:[/?]|$)/;
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 const MAX_UPLOAD_BYTES = DOCUMENT_CONTENT_MAX_BYTES + 1024 * 1024;
 
@@ -116,7 +116,7 @@ export function createDocumentApi(deps: DocumentApiDeps): DocumentApi {
   };
 
   return {
-    handles: (url) => HANDLED.test(url),
+    handles: isDocumentServiceUrl,
     listener,
     addEphemeralToken: async (env, scopes, subject) => (await environment(env)).documents.credentials.addEphemeral(scopes, subject),
     async flushed() {
