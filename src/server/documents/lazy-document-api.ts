@@ -17,6 +17,7 @@ export function lazyDocumentApi(deps: DocumentApiDeps, load: () => Promise<typeo
   return {
     handles: isDocumentServiceUrl,
     listener(req, res) {
+      // Stryker disable next-line ConditionalExpression: speed-only; the loaded service answers the same a turn later.
       if (api) return api.listener(req, res);
       loaded().then(
         (ready) => ready.listener(req, res),

@@ -50,7 +50,18 @@ describe('the Document service loaded on first use', () => {
           res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolve({ status: res.statusCode ?? 0, body }));
         }).on('error', reject).end();
       });
-    return { api, get, loads: () => loads, log };
+    /** A POST whose body never finishes arriving: the status and the connection header it is answered with. */
+    const unfinishedPost = (path: string): Promise<{ status: number; connection: string | undefined }> =>
+      new Promise((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-length': '100', 'content-type': 'application/json' } }, (res) => {
+          resolve({ status: res.statusCode ?? 0, connection: res.headers.connection });
+          res.resume();
+          req.destroy();
+        });
+        req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? undefined : reject(error)));
+        req.write('{"name"');
+      });
+    return { api, get, unfinishedPost, loads: () => loads, log };
   }
 
   it('loads nothing until a platform request or token needs it, then loads once', async () => {
@@ -91,5 +102,22 @@ describe('the Document service loaded on first use', () => {
     const logged = log.lines.find((line) => line['msg'] === 'the Document service could not be loaded');
     expect(typeof logged?.['errorRef']).toBe('string');
     expect(envelope.error.details?.errorRef).toBe(logged?.['errorRef']);
+    expect(envelope.error.message).toMatch(/internal server error.*errorRef/i);
+  });
+
+  it('closes the connection after that answer when the request body was not read to its end', async () => {
+    const { unfinishedPost } = await start(() => Promise.reject(new Error('module missing')));
+    expect(await unfinishedPost(DOCS)).toEqual({ status: 500, connection: 'close' });
+  });
+
+  it('closes the service it loaded: a request after close is told the server is shutting down', async () => {
+    const { api, get } = await start();
+    const token = await api.addEphemeralToken(DEFAULT_ENVIRONMENT, ['document:documents:read'], 'reader');
+    expect((await get(DOCS, token)).status).toBe(200);
+    await api.flushed();
+    await api.close();
+    const after = await get(DOCS, token);
+    expect(after.status).toBe(503);
+    expect(PlatformErrorEnvelope.parse(JSON.parse(after.body)).error.message).toMatch(/shutting down/);
   });
 });
