@@ -7,6 +7,7 @@ import type { PackedLayout } from './packed-layout.js';
 import type { SourceStatus } from './source-status.js';
 import { ItemKind, type FileStatus, type HealthJson, type KindCounts, type LoopStatusJson, type PollerStatus, type SingleStatusJson } from './status-schema.js';
 import type { StatusView } from './status-endpoints.js';
+import { detachedString } from '../lib/detached-string.js';
 
 export type { FileResult, FileStatus, PollerStatus } from './status-schema.js';
 
@@ -163,8 +164,9 @@ export class DaemonStatus implements StatusView {
     return this.shownByFile.get(file);
   }
 
+  /** Kept until the file changes: its id and name must not hold the file's whole text alive (detached-string.ts). */
   show(file: string, dashboard: ShownDashboard): void {
-    this.shownByFile.set(file, dashboard);
+    this.shownByFile.set(file, { ...dashboard, id: detachedString(dashboard.id), name: detachedString(dashboard.name) });
   }
 
   /** Each valid file's dashboard as the last pass left it, by file. */
