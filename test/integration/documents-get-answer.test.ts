@@ -38,6 +38,26 @@ describe('GET of a document: the multipart answer on the wire', () => {
     expect(second.body.toString('utf8').replaceAll(otherBoundary, boundary)).toBe(text);
   });
 
+  it('refuses in memory what it refuses otherwise: a private document of another owner, an unknown id, a token without the read scope', async () => {
+    const stranger = await server.platformToken({ subject: 'stranger' });
+    const writer = await server.platformToken({ scopes: ['document:documents:write'] });
+    // Owner reads first: the content is held and the owner's token remembered, as for every later read.
+    expect((await documentCall(`${server.docsUrl()}/documents/${id}`, token)).status).toBe(200);
+    const cases = [
+      { url: `${server.docsUrl()}/documents/${id}`, as: stranger },
+      { url: `${server.docsUrl()}/documents/00000000-0000-4000-8000-000000000000`, as: token },
+      { url: `${server.docsUrl()}/documents/${id}`, as: writer },
+    ];
+    for (const { url, as } of cases) {
+      // The first request verifies the token the slow way; the second finds it remembered.
+      const first = await documentCall(url, as);
+      const second = await documentCall(url, as);
+      expect(first.status).toBeGreaterThanOrEqual(400);
+      expect(second.status).toBe(first.status);
+      expect(json(second)).toEqual(expect.objectContaining({ error: expect.objectContaining({ code: first.status }) }));
+    }
+  });
+
   it('answers HEAD with the headers of GET and no body', async () => {
     const get = await documentCall(`${server.docsUrl()}/documents/${id}`, token);
     const head = await documentCall(`${server.docsUrl()}/documents/${id}`, token, { method: 'HEAD' });

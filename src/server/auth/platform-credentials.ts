@@ -78,19 +78,34 @@ export class PlatformCredentials {
     const id = publicIdWithPrefix(token, PLATFORM_TOKEN_PREFIX);
     if (id === undefined) return undefined;
     if (this.now() - this.lastCheck >= RELOAD_INTERVAL_MS) await this.refresh(false);
-    const known = this.verified.get(id);
-    if (known && known.records !== undefined && known.records !== this.records) {
-      // Found in records since replaced: forgotten, so a revoked secret and the old records are not kept alive.
-      this.verified.delete(id);
-    } else if (known && sameSecret(known.token, token)) {
-      return known.principal;
-    }
+    const remembered = this.rememberedPrincipal(id, token);
+    if (remembered) return remembered;
     const ephemeral = this.ephemeral.get(digestToken(token).toString('hex'));
     if (ephemeral) {
       this.verified.set(id, { token, principal: ephemeral });
       return ephemeral;
     }
     return this.verifySecret('platform-token', PLATFORM_TOKEN_PREFIX, token);
+  }
+
+  /**
+   * The principal of a platform token verified before, when that can be told without waiting: undefined when the
+   * token was not verified before, or when the file is due to be read again (verifyPlatformToken then decides).
+   */
+  verifiedNow(token: string): Principal | undefined {
+    const id = publicIdWithPrefix(token, PLATFORM_TOKEN_PREFIX);
+    if (id === undefined || this.now() - this.lastCheck >= RELOAD_INTERVAL_MS) return undefined;
+    return this.rememberedPrincipal(id, token);
+  }
+
+  private rememberedPrincipal(id: string, token: string): Principal | undefined {
+    const known = this.verified.get(id);
+    if (known && known.records !== undefined && known.records !== this.records) {
+      // Found in records since replaced: forgotten, so a revoked secret and the old records are not kept alive.
+      this.verified.delete(id);
+      return undefined;
+    }
+    return known && sameSecret(known.token, token) ? known.principal : undefined;
   }
 
   /**

@@ -61,6 +61,8 @@ const MAX_UPLOAD_BYTES = DOCUMENT_CONTENT_MAX_BYTES + 1024 * 1024;
 export function createDocumentApi(deps: DocumentApiDeps): DocumentApi {
   const router = createRouter(DOCUMENT_ROUTES);
   const opened = new Map<EnvironmentId, Promise<DocumentEnvironment>>();
+  /** The environments whose stores are open, for answers given in the same turn (answerNow). */
+  const ready = new Map<string, DocumentEnvironment>();
   let closed = false;
 
   const environment = async (raw: string): Promise<{ id: EnvironmentId; documents: DocumentEnvironment }> => {
@@ -72,7 +74,8 @@ export function createDocumentApi(deps: DocumentApiDeps): DocumentApi {
     if (!documents) {
       documents = openEnvironment(parsed.data, deps);
       opened.set(parsed.data, documents);
-      documents.catch(() => opened.delete(parsed.data));
+      const id = parsed.data;
+      documents.then((open) => (closed ? undefined : ready.set(id, open)), () => opened.delete(id));
     }
     return { id: parsed.data, documents: await documents };
   };
@@ -109,7 +112,38 @@ export function createDocumentApi(deps: DocumentApiDeps): DocumentApi {
     }
   };
 
+  /**
+   * Answers a read in this turn when everything it needs is in memory (an open store, a token verified before, the
+   * content held) and says whether it did. Anything else, refusals included, goes through dispatch, which decides
+   * the same way: this only skips the promises.
+   */
+  const answerNow = (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (req.method !== 'GET' || closed) return false;
+    const url = req.url ?? '/';
+    const mark = url.indexOf('?');
+    const segments = splitPath(mark === -1 ? url : url.slice(0, mark));
+    const start = segments[0] === 'e' ? 2 : 0;
+    const documents = ready.get(start === 2 ? (segments[1] ?? '') : DEFAULT_ENVIRONMENT);
+    if (!documents || !DOCUMENT_PREFIX.every((segment, i) => segments[start + i] === segment)) return false;
+    const match = router('GET', segments, start + DOCUMENT_PREFIX.length);
+    if (match.kind !== 'found' || !match.route.handleNow) return false;
+    const token = BEARER.exec(req.headers.authorization ?? '')?.[1];
+    const principal = token === undefined ? undefined : documents.credentials.verifiedNow(token);
+    if (!principal?.scopes.includes(match.route.scope)) return false;
+    let response: DocumentResponse | undefined;
+    try {
+      response = match.route.handleNow({ req, params: match.params, query: new URLSearchParams(mark === -1 ? '' : url.slice(mark + 1)), caller: { subject: principal.subject }, service: documents.service });
+    } catch {
+      // A refusal (absent, trashed, another's private document): dispatch answers it with its envelope.
+      return false;
+    }
+    if (!response) return false;
+    sendRouteResponse(res, response);
+    return true;
+  };
+
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    if (answerNow(req, res)) return;
     dispatch(req, res)
       .then((response) => sendRouteResponse(res, response))
       .catch((error: unknown) => fail(req, res, error));
@@ -125,6 +159,7 @@ export function createDocumentApi(deps: DocumentApiDeps): DocumentApi {
     },
     async close() {
       closed = true;
+      ready.clear();
       const all = await Promise.allSettled(opened.values());
       await Promise.all(all.map((result) => (result.status === 'fulfilled' ? result.value.store.close() : undefined)));
     },

@@ -33,6 +33,11 @@ export interface DocumentRoute {
   readonly path: string;
   readonly scope: PlatformScope;
   handle(request: DocumentRequest): Promise<DocumentResponse>;
+  /**
+   * The same answer in the same turn when all it needs is in memory now, else undefined (and `handle` answers). Only
+   * reads have one: a document GET is most of what a GitOps tool asks, and its promises were most of its cost.
+   */
+  handleNow?(request: DocumentRequest): DocumentResponse | undefined;
 }
 
 const READ: PlatformScope = 'document:documents:read';
@@ -66,6 +71,10 @@ export const DOCUMENT_ROUTES: readonly DocumentRoute[] = [
     async handle({ params, caller, service }) {
       const { record, body } = await service.content(documentId(params), caller);
       return multipartDocument(service.metadataJson(record, caller), record, body);
+    },
+    handleNow({ params, caller, service }) {
+      const held = service.heldContent(documentId(params), caller);
+      return held && multipartDocument(service.metadataJson(held.record, caller), held.record, held.body);
     },
   },
   {

@@ -90,6 +90,13 @@ export class DocumentService {
     return this.readable(this.store.get(id), id, caller);
   }
 
+  /** A readable document with its content when the content is in memory now; undefined when it must be read. */
+  heldContent(id: string, caller: Caller): { record: StoredDocument; body: Buffer } | undefined {
+    const record = this.get(id, caller);
+    const body = this.store.heldContent(record);
+    return body && { record, body };
+  }
+
   /**
    * The content stream of a readable document. A write may replace the file between reading the record and opening
    * it: then the newer record is read again. A file missing under an unchanged record is a damaged store.

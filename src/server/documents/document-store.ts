@@ -40,6 +40,8 @@ export interface DocumentStore {
    * opened; undefined when a newer write replaced the file meanwhile (read the record again).
    */
   readContent(record: StoredDocument): Promise<Buffer | ReadStream | undefined>;
+  /** A record's content when its bytes are in memory now; undefined otherwise (readContent then reads them). */
+  heldContent(record: StoredDocument): Buffer | undefined;
   /**
    * Runs `decide` for the id, one write per id at a time, and resolves once its outcome is durable (journalled). The
    * content file the new record stops referring to is removed afterwards.
@@ -79,6 +81,7 @@ export async function openDocumentStore({ dir, log, fs = nodeFs }: DocumentStore
       return revision;
     },
     upload: () => contents.upload(),
+    heldContent: (record) => cache.get(record.content.file),
     async readContent(record) {
       const { file, size } = record.content;
       const held = cache.get(file);

@@ -10,7 +10,7 @@ function otherSecret(token: string): string {
   return `${token.slice(0, -1)}${last}`;
 }
 
-describe('PlatformCredentials.verifyPlatformToken', () => {
+describe('PlatformCredentials: platform tokens (verifyPlatformToken, verifiedNow)', () => {
   let dir: string;
   let file: string;
   let now: number;
@@ -56,5 +56,28 @@ describe('PlatformCredentials.verifyPlatformToken', () => {
     now += 60_000;
     expect((await credentials.verifyPlatformToken(token))?.subject).toBe('session');
     expect(await credentials.verifyPlatformToken(otherSecret(token))).toBeUndefined();
+  });
+
+  it('knows only a token verified before, and only while the file is not due to be read again', async () => {
+    const token = (await createCredential(file, { kind: 'platform-token', name: 'reader', scopes: ['document:documents:read'], subject: 'reader' })).secret;
+    expect(credentials.verifiedNow(token)).toBeUndefined();
+    expect((await credentials.verifyPlatformToken(token))?.subject).toBe('reader');
+    expect(credentials.verifiedNow(token)).toEqual({ subject: 'reader', scopes: ['document:documents:read'] });
+    expect(credentials.verifiedNow(otherSecret(token))).toBeUndefined();
+    expect(credentials.verifiedNow('not a token')).toBeUndefined();
+    now += 249;
+    expect(credentials.verifiedNow(token)?.subject).toBe('reader');
+    now += 1;
+    // Due to be read again: a revocation may be waiting in the file, so only verifyPlatformToken may say yes.
+    expect(credentials.verifiedNow(token)).toBeUndefined();
+  });
+
+  it('forgets a token once the records it was found in are replaced, so a revoked one is never known again', async () => {
+    const token = (await createCredential(file, { kind: 'platform-token', name: 'revoked', scopes: ['document:documents:read'], subject: 'gone' })).secret;
+    expect((await credentials.verifyPlatformToken(token))?.subject).toBe('gone');
+    expect(await revokeCredential(file, 'revoked')).toBe(true);
+    now += 250;
+    expect(await credentials.verifyPlatformToken(token)).toBeUndefined();
+    expect(credentials.verifiedNow(token)).toBeUndefined();
   });
 });
