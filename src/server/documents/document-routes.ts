@@ -58,11 +58,10 @@ export const DOCUMENT_ROUTES: readonly DocumentRoute[] = [
     method: 'GET',
     path: '/documents',
     scope: READ,
-    async handle({ query, caller, service }) {
-      const description = (query.get('add-fields') ?? '').split(',').some((field) => field.trim() === 'description');
-      const page = service.list(caller, query);
-      return { status: 200, body: pageJson(page, page.items.map((record) => service.metadataJson(record, caller, { description }))) };
+    async handle(request) {
+      return listAnswer(request);
     },
+    handleNow: listAnswer,
   },
   {
     method: 'GET',
@@ -193,6 +192,13 @@ function versionHeader(record: StoredDocument): Record<string, string> {
 }
 
 /** A path id that could name a document; anything else (a `..`, a slash encoded) cannot exist: 404. */
+/** A listing is made from the records in memory: the same answer either way. */
+function listAnswer({ query, caller, service }: DocumentRequest): DocumentResponse {
+  const description = (query.get('add-fields') ?? '').split(',').some((field) => field.trim() === 'description');
+  const page = service.list(caller, query);
+  return { status: 200, body: pageJson(page, page.items.map((record) => service.metadataJson(record, caller, { description }))) };
+}
+
 function documentId(params: Readonly<Record<string, string>>): string {
   const raw = params.id ?? '';
   let id: string;
