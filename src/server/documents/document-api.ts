@@ -80,12 +80,8 @@ export function createDocumentApi(deps: DocumentApiDeps): DocumentApi {
     return { id: parsed.data, documents: await documents };
   };
 
-  const dispatch = async (req: IncomingMessage, res: ServerResponse): Promise<DocumentResponse> => {
-    const url = req.url ?? '/';
-    const mark = url.indexOf('?');
-    const segments = splitPath(mark === -1 ? url : url.slice(0, mark));
-    const query = new URLSearchParams(mark === -1 ? '' : url.slice(mark + 1));
-    const start = segments[0] === 'e' ? 2 : 0;
+  const dispatch = async (req: IncomingMessage, res: ServerResponse, path: RequestPath): Promise<DocumentResponse> => {
+    const { url, segments, start } = path;
     const rest = segments.slice(start);
     const { documents } = await environment(start === 2 ? (segments[1] ?? '') : DEFAULT_ENVIRONMENT);
     if (rest.length === TOKEN_PATH.length && TOKEN_PATH.every((segment, i) => rest[i] === segment)) {
@@ -98,7 +94,7 @@ export function createDocumentApi(deps: DocumentApiDeps): DocumentApi {
     if (match.kind === 'not-found') throw new HttpError(404, `No resource at ${url.slice(0, 80)}`);
     const principal = await authenticate(req.headers.authorization, documents.credentials, match.route);
     inviteBody(req, res, deps.bodyLimit);
-    return match.route.handle({ req, params: match.params, query, caller: { subject: principal.subject }, service: documents.service });
+    return match.route.handle({ req, params: match.params, query: queryOf(path), caller: { subject: principal.subject }, service: documents.service });
   };
 
   const fail = (req: IncomingMessage, res: ServerResponse, error: unknown): void => {
@@ -117,12 +113,9 @@ export function createDocumentApi(deps: DocumentApiDeps): DocumentApi {
    * content held) and says whether it did. Anything else, refusals included, goes through dispatch, which decides
    * the same way: this only skips the promises.
    */
-  const answerNow = (req: IncomingMessage, res: ServerResponse): boolean => {
+  const answerNow = (req: IncomingMessage, res: ServerResponse, path: RequestPath): boolean => {
     if (req.method !== 'GET' || closed) return false;
-    const url = req.url ?? '/';
-    const mark = url.indexOf('?');
-    const segments = splitPath(mark === -1 ? url : url.slice(0, mark));
-    const start = segments[0] === 'e' ? 2 : 0;
+    const { segments, start } = path;
     const documents = ready.get(start === 2 ? (segments[1] ?? '') : DEFAULT_ENVIRONMENT);
     if (!documents || !DOCUMENT_PREFIX.every((segment, i) => segments[start + i] === segment)) return false;
     const match = router('GET', segments, start + DOCUMENT_PREFIX.length);
@@ -132,19 +125,25 @@ export function createDocumentApi(deps: DocumentApiDeps): DocumentApi {
     if (!principal?.scopes.includes(match.route.scope)) return false;
     let response: DocumentResponse | undefined;
     try {
-      response = match.route.handleNow({ req, params: match.params, query: new URLSearchParams(mark === -1 ? '' : url.slice(mark + 1)), caller: { subject: principal.subject }, service: documents.service });
+      response = match.route.handleNow({ req, params: match.params, query: queryOf(path), caller: { subject: principal.subject }, service: documents.service });
     } catch {
       // A refusal (absent, trashed, another's private document): dispatch answers it with its envelope.
       return false;
     }
     if (!response) return false;
-    sendRouteResponse(res, response);
+    try {
+      sendRouteResponse(res, response);
+    } catch (error) {
+      // As an answer made the async way that fails to go out (listener below).
+      fail(req, res, error);
+    }
     return true;
   };
 
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
-    if (answerNow(req, res)) return;
-    dispatch(req, res)
+    const path = requestPath(req.url ?? '/');
+    if (answerNow(req, res, path)) return;
+    dispatch(req, res, path)
       .then((response) => sendRouteResponse(res, response))
       .catch((error: unknown) => fail(req, res, error));
   };
@@ -165,6 +164,23 @@ export function createDocumentApi(deps: DocumentApiDeps): DocumentApi {
     },
   };
 }
+
+/** A request's URL cut once for both ways of answering it: its path segments, and where they start after `/e/{env}`. */
+interface RequestPath {
+  readonly url: string;
+  /** Where the query starts (`?`), or -1. */
+  readonly mark: number;
+  readonly segments: readonly string[];
+  readonly start: number;
+}
+
+function requestPath(url: string): RequestPath {
+  const mark = url.indexOf('?');
+  const segments = splitPath(mark === -1 ? url : url.slice(0, mark));
+  return { url, mark, segments, start: segments[0] === 'e' ? 2 : 0 };
+}
+
+const queryOf = ({ url, mark }: RequestPath): URLSearchParams => new URLSearchParams(mark === -1 ? '' : url.slice(mark + 1));
 
 async function openEnvironment(env: EnvironmentId, { layout, clock, log }: DocumentApiDeps): Promise<DocumentEnvironment> {
   const store = await openDocumentStore({ dir: join(layout.envDir(env), 'documents'), log: log.child({ env, component: 'document-store' }) });

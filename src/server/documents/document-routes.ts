@@ -191,7 +191,6 @@ function versionHeader(record: StoredDocument): Record<string, string> {
   return { [DOCUMENT_VERSION_HEADER]: String(record.version) };
 }
 
-/** A path id that could name a document; anything else (a `..`, a slash encoded) cannot exist: 404. */
 /** A listing is made from the records in memory: the same answer either way. */
 function listAnswer({ query, caller, service }: DocumentRequest): DocumentResponse {
   const description = (query.get('add-fields') ?? '').split(',').some((field) => field.trim() === 'description');
@@ -199,6 +198,7 @@ function listAnswer({ query, caller, service }: DocumentRequest): DocumentRespon
   return { status: 200, body: pageJson(page, page.items.map((record) => service.metadataJson(record, caller, { description }))) };
 }
 
+/** A path id that could name a document; anything else (a `..`, a slash encoded) cannot exist: 404. */
 function documentId(params: Readonly<Record<string, string>>): string {
   const raw = params.id ?? '';
   let id: string;
