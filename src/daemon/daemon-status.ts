@@ -7,7 +7,7 @@ import type { PackedLayout } from './packed-layout.js';
 import type { SourceStatus } from './source-status.js';
 import { ItemKind, type FileStatus, type HealthJson, type KindCounts, type LoopStatusJson, type PollerStatus, type SingleStatusJson } from './status-schema.js';
 import type { StatusView } from './status-endpoints.js';
-import { detachedString } from '../lib/detached-string.js';
+import { detached } from '../lib/detached.js';
 
 export type { FileResult, FileStatus, PollerStatus } from './status-schema.js';
 
@@ -164,9 +164,19 @@ export class DaemonStatus implements StatusView {
     return this.shownByFile.get(file);
   }
 
-  /** Kept until the file changes: its id and name must not hold the file's whole text alive (detached-string.ts). */
+  /**
+   * Kept until the file changes, so nothing in it may hold the file's whole text alive (detached.ts): its id, its name
+   * and a pending change (whose body values are cut from that text too) are copies. An unchanged file's id and name,
+   * copied at an earlier pass, are kept as they were rather than copied on every pass.
+   */
   show(file: string, dashboard: ShownDashboard): void {
-    this.shownByFile.set(file, { ...dashboard, id: detachedString(dashboard.id), name: detachedString(dashboard.name) });
+    const before = this.shownByFile.get(file);
+    this.shownByFile.set(file, {
+      ...dashboard,
+      id: before?.id === dashboard.id ? before.id : detached(dashboard.id),
+      name: before?.name === dashboard.name ? before.name : detached(dashboard.name),
+      ...(dashboard.pending ? { pending: detached(dashboard.pending) } : {}),
+    });
   }
 
   /** Each valid file's dashboard as the last pass left it, by file. */
