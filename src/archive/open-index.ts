@@ -37,9 +37,9 @@ export async function readOpenIndex(dir: string, bytes: number): Promise<Map<str
   let text: string;
   try {
     text = await readFile(join(dir, OPEN_INDEX_FILE), 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
+  } catch {
+    // Missing, or unreadable however (EACCES, EISDIR, EIO): the partition says the same, only slower.
+    return undefined;
   }
   let parsed: unknown;
   try {

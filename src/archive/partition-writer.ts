@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fsyncDir, mkdirDurable } from '../lib/durable-file.js';
 import { nodeFs, type FsLayer } from '../lib/fs-layer.js';
 import { readLines } from '../lib/jsonl.js';
+import { errorMessage } from '../lib/error-message.js';
 import type { Logger } from '../lib/logger.js';
 import { createAppendHandles, type AppendHandles } from './append-handles.js';
 import { readEventView, utcDay, type ArchivedEvent } from './archived-event.js';
@@ -106,7 +107,10 @@ export function createPartitionWriter({ envDir, fs = nodeFs, log }: { envDir: st
     const done = (async () => {
       const loaded = await state;
       await loaded.appended;
-      await writeOpenIndex(loaded.dir, loaded.bytes, loaded.open, fs);
+      // Only a cache of the partition: one that cannot be written is rebuilt by the next run, never a reason to stop.
+      await writeOpenIndex(loaded.dir, loaded.bytes, loaded.open, fs).catch((error: unknown) =>
+        log.warn({ dir: loaded.dir, err: errorMessage(error) }, 'could not write the open events beside a partition; the next run rebuilds them from it'),
+      );
       await handles.close(loaded.file);
     })();
     retiring.set(day, done);
@@ -139,7 +143,7 @@ export function createPartitionWriter({ envDir, fs = nodeFs, log }: { envDir: st
     },
     forgetOutside(first, last) {
       for (const [known, state] of days) {
-        if (known < first || known > last) retire(known, state).catch((error: unknown) => log.warn({ day: known, err: error }, 'could not write the open events of a partition; the next run rebuilds them'));
+        if (known < first || known > last) retire(known, state).catch((error: unknown) => log.warn({ day: known, err: errorMessage(error) }, 'a partition’s last appends failed; the next run reads it again'));
       }
     },
     async openEvents(day) {

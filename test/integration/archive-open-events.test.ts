@@ -1,4 +1,4 @@
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pullEvents } from '../../src/archive/pull-events.js';
@@ -84,5 +84,23 @@ describe('a pull with many open events', () => {
     const all = await versions();
     expect(new Set(all).size).toBe(all.length);
     expect(all.filter((version) => version.includes('|CLOSED|')).length).toBe(events.length);
+  });
+
+  it('goes on when the open events beside a partition cannot be read or written, and finds their closings', async () => {
+    const now = Date.now();
+    const events = generateEvents({ count: 300, from: now - 6 * DAY, to: now - 2 * DAY, openShare: 0.7, seed: 13 });
+    const feed = await scratch.startFeed({ events, inclusion: 'start' });
+    await pull(feed);
+    // A directory where the file should be: reading it fails (EISDIR, as EACCES or EIO would) and so does replacing it.
+    const blocked = join(envDir(), (await partitionDays())[0] as string, '_open.json');
+    await rm(blocked);
+    await mkdir(blocked);
+    closeAll(feed, events, now - 1000);
+    const second = await pull(feed);
+    expect(second.openEvents).toBe(0);
+    expect(second.written).toBe(events.filter((event) => event.eventStatus === 'OPEN').length);
+    const all = await versions();
+    expect(all.filter((version) => version.includes('|CLOSED|')).length).toBe(events.length);
+    expect((await stat(blocked)).isDirectory()).toBe(true);
   });
 });
