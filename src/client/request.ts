@@ -89,9 +89,13 @@ export function createRequester(config: RequesterConfig): RequestText {
   };
 }
 
-function encodeBody(body: unknown): string | undefined {
+/**
+ * Bytes, made once per request: undici turns a string body into a Buffer on every attempt, so a retried request
+ * would encode its text again each time (and hold the text and a copy alike).
+ */
+function encodeBody(body: unknown): Buffer | undefined {
   if (body === undefined) return undefined;
-  return typeof body === 'string' ? body : JSON.stringify(body);
+  return Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
 }
 
 /**

@@ -17,7 +17,8 @@ export interface SendInput {
   /** Path and query, starting with `/`. */
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
-  readonly body?: string;
+  /** Bytes, so every attempt sends the same ones without encoding them again. */
+  readonly body?: Uint8Array;
   readonly signal?: AbortSignal;
 }
 
