@@ -3,6 +3,7 @@ import { open, readFile, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { mkdirDurable, writeFileDurable } from '../../lib/durable-file.js';
+import { ReloadSchedule, monotonicMs, type ElapsedMs } from '../../lib/reload-schedule.js';
 import { PlatformScope } from '../../schema/scopes.js';
 import { TokenName } from './token-records.js';
 import { digestToken, generateToken, publicIdWithPrefix, sameSecret } from './token-format.js';
@@ -53,11 +54,14 @@ export interface Principal {
 
 const RELOAD_INTERVAL_MS = 250;
 
-/** Reads the file again when it changed (at most every 250 ms), verifies tokens and client secrets, issues access tokens. */
+/**
+ * Reads the file again when it changed (at most every 250 ms of monotonic time, so setting the wall clock back cannot
+ * hold a revocation off), verifies tokens and client secrets, issues access tokens.
+ */
 export class PlatformCredentials {
   private records: StoredCredential[] = [];
   private signature = '';
-  private lastCheck = Number.NEGATIVE_INFINITY;
+  private readonly reloads: ReloadSchedule;
   private readonly accessTokens = new Map<string, Principal & { readonly expiresAt: number }>();
   /** Platform tokens held in memory only (digest → principal), for the embedded server's own sessions. */
   private readonly ephemeral = new Map<string, Principal>();
@@ -68,16 +72,20 @@ export class PlatformCredentials {
    */
   private readonly verified = new Map<string, { readonly token: string; readonly principal: Principal; readonly records?: readonly StoredCredential[] }>();
 
+  /** `now` is the wall clock (access tokens' expiry); `elapsedMs` the monotonic one the reload interval is measured on. */
   constructor(
     private readonly file: string,
     private readonly now: () => number = Date.now,
-  ) {}
+    elapsedMs: ElapsedMs = monotonicMs,
+  ) {
+    this.reloads = new ReloadSchedule(RELOAD_INTERVAL_MS, elapsedMs);
+  }
 
   /** A platform token's principal; undefined for anything unknown. */
   async verifyPlatformToken(token: string): Promise<Principal | undefined> {
     const id = publicIdWithPrefix(token, PLATFORM_TOKEN_PREFIX);
     if (id === undefined) return undefined;
-    if (this.now() - this.lastCheck >= RELOAD_INTERVAL_MS) await this.refresh(false);
+    if (this.reloads.due()) await this.refresh(false);
     const remembered = this.rememberedPrincipal(id, token);
     if (remembered) return remembered;
     const ephemeral = this.ephemeral.get(digestToken(token).toString('hex'));
@@ -94,7 +102,7 @@ export class PlatformCredentials {
    */
   verifiedNow(token: string): Principal | undefined {
     const id = publicIdWithPrefix(token, PLATFORM_TOKEN_PREFIX);
-    if (id === undefined || this.now() - this.lastCheck >= RELOAD_INTERVAL_MS) return undefined;
+    if (id === undefined || this.reloads.due()) return undefined;
     return this.rememberedPrincipal(id, token);
   }
 
@@ -169,9 +177,8 @@ export class PlatformCredentials {
   }
 
   private async refresh(force: boolean): Promise<void> {
-    const now = this.now();
-    if (!force && now - this.lastCheck < RELOAD_INTERVAL_MS) return;
-    this.lastCheck = now;
+    if (!force && !this.reloads.due()) return;
+    this.reloads.checked();
     const signature = await fileSignature(this.file);
     if (signature === this.signature) return;
     try {

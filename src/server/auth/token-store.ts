@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { systemClock, type Clock } from '../../lib/clock.js';
 import { writeFileDurable } from '../../lib/durable-file.js';
 import { nodeFs, type FsLayer } from '../../lib/fs-layer.js';
+import { ReloadSchedule, monotonicMs, type ElapsedMs } from '../../lib/reload-schedule.js';
 import type { Scope } from '../../schema/scopes.js';
 import { ensureDirDurable } from '../data-dir-root.js';
 import { TOKEN_LENGTH, TOKEN_PREFIX, PUBLIC_ID_LENGTH, digestToken, generateToken, publicIdOf, sameSecret } from './token-format.js';
@@ -34,10 +35,16 @@ export interface TokenStore {
 export interface OpenTokenStoreOptions {
   file: string;
   fs?: FsLayer;
+  /** The wall clock: tokens' createdAt. */
   clock?: Clock;
+  /** The monotonic clock the reload interval is measured on, never the wall clock (which may be set back). */
+  elapsedMs?: ElapsedMs;
 }
 
-/** Another process's edit is noticed within this long; the check is one stat, so requests barely pay for it. */
+/**
+ * Another process's edit is noticed within this long (of monotonic time); the check is one stat, so requests barely
+ * pay for it.
+ */
 const RELOAD_INTERVAL_MS = 250;
 const FILE_MODE = 0o600;
 
@@ -55,8 +62,8 @@ interface Verified {
 const ID_START = TOKEN_PREFIX.length + 1;
 
 /** Opens the token file (missing = empty). A damaged file is a TOKEN_FILE_DAMAGED error, not an empty store. */
-export async function openTokenStore({ file, fs = nodeFs, clock = systemClock }: OpenTokenStoreOptions): Promise<TokenStore> {
-  const store = new FileTokenStore(file, fs, clock);
+export async function openTokenStore({ file, fs = nodeFs, clock = systemClock, elapsedMs = monotonicMs }: OpenTokenStoreOptions): Promise<TokenStore> {
+  const store = new FileTokenStore(file, fs, clock, new ReloadSchedule(RELOAD_INTERVAL_MS, elapsedMs));
   store.load();
   return store;
 }
@@ -67,20 +74,20 @@ class FileTokenStore implements TokenStore {
   /** By public id; at most one per known token, emptied whenever the stored set is replaced. */
   private readonly verified = new Map<string, Verified>();
   private signature = '';
-  private lastCheck = Number.NEGATIVE_INFINITY;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly file: string,
     private readonly fs: FsLayer,
     private readonly clock: Clock,
+    private readonly reloads: ReloadSchedule,
   ) {}
 
   load(): void {
     const signature = fileSignature(this.file);
     this.replacePersisted(toEntries(readTokenFile(this.file)));
     this.signature = signature;
-    this.lastCheck = this.clock.now();
+    this.reloads.checked();
   }
 
   verify(token: string): TokenInfo | undefined {
@@ -159,9 +166,8 @@ class FileTokenStore implements TokenStore {
 
   /** Re-reads the file when another process changed it (new inode, size or mtime); at most once per interval. */
   private refresh(): void {
-    const now = this.clock.now();
-    if (now - this.lastCheck < RELOAD_INTERVAL_MS) return;
-    this.lastCheck = now;
+    if (!this.reloads.due()) return;
+    this.reloads.checked();
     const signature = fileSignature(this.file);
     if (signature === this.signature) return;
     this.signature = signature;

@@ -57,6 +57,8 @@ describe('createAccess', () => {
   let dir: string;
   const stores = new Map<string, TokenStore>();
   let clock = 0;
+  /** The monotonic time the stores measure their reload interval on: it only moves forward. */
+  let elapsed = 0;
   const registry = {
     ids: () => [...stores.keys()],
     lookup: (env: string) => {
@@ -72,7 +74,7 @@ describe('createAccess', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'dashcd-console-access-'));
-    for (const env of ['dev', 'prod']) stores.set(env, await openTokenStore({ file: join(dir, `${env}.json`), clock: { ...systemClock, now: () => clock } }));
+    for (const env of ['dev', 'prod']) stores.set(env, await openTokenStore({ file: join(dir, `${env}.json`), clock: { ...systemClock, now: () => clock }, elapsedMs: () => elapsed }));
     const dev = stores.get('dev')!;
     const created = await dev.create({ name: 'read', scopes: ['ReadConfig'] });
     devRead = { token: created.token, id: created.info.id };
@@ -124,6 +126,7 @@ describe('createAccess', () => {
     for (const t of stored.tokens) if (t.id === devRead.id) t.scopes = ['DataExport'];
     await writeFile(file, `${JSON.stringify(stored)}\n\n`);
     clock = start + 1000;
+    elapsed += 1000;
     expect(asked()).toEqual({ kind: 'token', env: 'dev', scopes: ['DataExport'] });
     clock = start + 12 * 3_600_000 - 1;
     expect(asked()).toEqual({ kind: 'token', env: 'dev', scopes: ['DataExport'] });

@@ -13,14 +13,21 @@ function otherSecret(token: string): string {
 describe('PlatformCredentials: platform tokens (verifyPlatformToken, verifiedNow)', () => {
   let dir: string;
   let file: string;
+  /** The wall clock, and the monotonic one the reload interval is measured on: time passing moves both. */
   let now: number;
+  let elapsed: number;
   let credentials: PlatformCredentials;
+  const pass = (ms: number) => {
+    now += ms;
+    elapsed += ms;
+  };
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'dashcd-platform-credentials-'));
     file = join(dir, 'platform-tokens.json');
     now = 1_000_000;
-    credentials = new PlatformCredentials(file, () => now);
+    elapsed = 0;
+    credentials = new PlatformCredentials(file, () => now, () => elapsed);
   });
 
   afterEach(async () => {
@@ -45,7 +52,7 @@ describe('PlatformCredentials: platform tokens (verifyPlatformToken, verifiedNow
     expect((await credentials.verifyPlatformToken(revoked))?.subject).toBe('subject-revoked');
     expect((await credentials.verifyPlatformToken(kept))?.subject).toBe('subject-kept');
     expect(await revokeCredential(file, 'revoked')).toBe(true);
-    now += 250;
+    pass(250);
     expect(await credentials.verifyPlatformToken(revoked)).toBeUndefined();
     expect((await credentials.verifyPlatformToken(kept))?.subject).toBe('subject-kept');
   });
@@ -53,7 +60,7 @@ describe('PlatformCredentials: platform tokens (verifyPlatformToken, verifiedNow
   it('verifies an ephemeral token for the life of the process, and not another secret with its public id', async () => {
     const token = credentials.addEphemeral(['document:documents:write'], 'session');
     expect(await credentials.verifyPlatformToken(token)).toEqual({ subject: 'session', scopes: ['document:documents:write'] });
-    now += 60_000;
+    pass(60_000);
     expect((await credentials.verifyPlatformToken(token))?.subject).toBe('session');
     expect(await credentials.verifyPlatformToken(otherSecret(token))).toBeUndefined();
   });
@@ -65,9 +72,9 @@ describe('PlatformCredentials: platform tokens (verifyPlatformToken, verifiedNow
     expect(credentials.verifiedNow(token)).toEqual({ subject: 'reader', scopes: ['document:documents:read'] });
     expect(credentials.verifiedNow(otherSecret(token))).toBeUndefined();
     expect(credentials.verifiedNow('not a token')).toBeUndefined();
-    now += 249;
+    pass(249);
     expect(credentials.verifiedNow(token)?.subject).toBe('reader');
-    now += 1;
+    pass(1);
     // Due to be read again: a revocation may be waiting in the file, so only verifyPlatformToken may say yes.
     expect(credentials.verifiedNow(token)).toBeUndefined();
   });
@@ -76,7 +83,19 @@ describe('PlatformCredentials: platform tokens (verifyPlatformToken, verifiedNow
     const token = (await createCredential(file, { kind: 'platform-token', name: 'revoked', scopes: ['document:documents:read'], subject: 'gone' })).secret;
     expect((await credentials.verifyPlatformToken(token))?.subject).toBe('gone');
     expect(await revokeCredential(file, 'revoked')).toBe(true);
-    now += 250;
+    pass(250);
+    expect(await credentials.verifyPlatformToken(token)).toBeUndefined();
+    expect(credentials.verifiedNow(token)).toBeUndefined();
+  });
+
+  it('refuses a token removed from the file after the wall clock was set back an hour, once the interval has passed', async () => {
+    const token = await create('revoked');
+    expect((await credentials.verifyPlatformToken(token))?.subject).toBe('subject-revoked');
+    now -= 3_600_000;
+    expect(await revokeCredential(file, 'revoked')).toBe(true);
+    pass(249);
+    expect((await credentials.verifyPlatformToken(token))?.subject).toBe('subject-revoked');
+    pass(1);
     expect(await credentials.verifyPlatformToken(token)).toBeUndefined();
     expect(credentials.verifiedNow(token)).toBeUndefined();
   });

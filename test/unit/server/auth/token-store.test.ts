@@ -9,9 +9,23 @@ import { TokenStoreError, openTokenStore } from '../../../../src/server/auth/tok
 
 const TOKEN = /^dt0c01\.[A-Z2-7]{24}\.[A-Z2-7]{64}$/;
 
-function fakeClock(start = Date.parse('2026-01-02T03:04:05.000Z')): Clock & { advance(ms: number): void } {
+/**
+ * A wall clock and the monotonic one beside it: time passing moves both, setting the wall clock back moves it alone.
+ * `elapsedMs` is what the store measures its reload interval on.
+ */
+function fakeClock(start = Date.parse('2026-01-02T03:04:05.000Z')): Clock & { elapsedMs(): number; advance(ms: number): void; setBack(ms: number): void } {
   let now = start;
-  return { now: () => now, sleep: async () => undefined, advance: (ms) => (now += ms) };
+  let elapsed = 0;
+  return {
+    now: () => now,
+    sleep: async () => undefined,
+    elapsedMs: () => elapsed,
+    advance: (ms) => {
+      now += ms;
+      elapsed += ms;
+    },
+    setBack: (ms) => (now -= ms),
+  };
 }
 
 let dir: string;
@@ -140,7 +154,7 @@ describe('token store', () => {
 
   it('picks up another instance’s create and revoke once the reload interval has passed', async () => {
     const clock = fakeClock();
-    const server = await openTokenStore({ file, clock });
+    const server = await openTokenStore({ file, clock, elapsedMs: clock.elapsedMs });
     const cli = await openTokenStore({ file });
     const { token, info } = await cli.create({ name: 'late', scopes: ['ReadConfig'] });
     clock.advance(100);
@@ -149,6 +163,21 @@ describe('token store', () => {
     expect(server.verify(token)).toEqual(info);
     await cli.revoke(info.id);
     clock.advance(300);
+    expect(server.verify(token)).toBeUndefined();
+    expect(server.list()).toEqual([]);
+  });
+
+  it('refuses a token revoked by another instance after the wall clock was set back, once the interval has passed', async () => {
+    const clock = fakeClock();
+    const server = await openTokenStore({ file, clock, elapsedMs: clock.elapsedMs });
+    const cli = await openTokenStore({ file });
+    const { token, info } = await server.create({ name: 'ci', scopes: ['ReadConfig'] });
+    expect(server.verify(token)).toEqual(info);
+    clock.setBack(3_600_000);
+    await cli.revoke(info.id);
+    clock.advance(249);
+    expect(server.verify(token)).toEqual(info);
+    clock.advance(1);
     expect(server.verify(token)).toBeUndefined();
     expect(server.list()).toEqual([]);
   });
@@ -165,7 +194,7 @@ describe('token store', () => {
 
   it('keeps the last good tokens when the file is damaged by hand, and refuses to open a damaged file', async () => {
     const clock = fakeClock();
-    const store = await openTokenStore({ file, clock });
+    const store = await openTokenStore({ file, clock, elapsedMs: clock.elapsedMs });
     const { token } = await store.create({ name: 'ci', scopes: ['ReadConfig'] });
     await writeFile(file, '{"version": 1, "tok');
     clock.advance(1000);
