@@ -56,6 +56,23 @@ export function parseArgs(command: Command, argv: readonly string[]): ParsedArgs
   return { flags: flags as FlagValues, positionals };
 }
 
+/**
+ * Whether `argv` asks for the command's help, read as parseArgs reads it: a `--help` or `-h` word where a flag or a
+ * positional stands. Not one after `--` (a positional), nor the value of a flag that takes one (`--data-dir -h` names
+ * a folder, as `git commit -m -h` is a message); a `--` word is never a value, so `--data-dir --help` is help. A flag
+ * the table does not know takes no value here: its error waits until help was not asked for. A group has no flags.
+ */
+export function asksForHelp(flags: Command['flags'], argv: readonly string[]): boolean {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--') return false;
+    if (arg === '--help' || arg === '-h') return true;
+    const takesValue = arg.startsWith('--') && !arg.includes('=') && flags[arg.slice(2)]?.type === 'string';
+    if (takesValue && !argv[i + 1]?.startsWith('--')) i++;
+  }
+  return false;
+}
+
 function checkPositionals(command: Command, positionals: readonly string[]): void {
   const specs = command.positionals ?? [];
   const variadic = specs.some((spec) => spec.variadic);

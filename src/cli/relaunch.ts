@@ -43,11 +43,13 @@ const debugging = (execArgv: readonly string[], nodeOptions: string | undefined)
   givenOptions(execArgv, nodeOptions).some((name) => name.startsWith('--inspect') || name.startsWith('--debug'));
 
 /**
- * Whether the command `argv` names runs a server, and so is relaunched with the server's Node options (its help is
- * only printed). Decided from the words alone, before anything loads: a child that finds its flags wrong says so.
+ * Whether the command `argv` names runs a server, and so is relaunched with the server's Node options. Decided from
+ * the first word alone, before anything loads: the child reads the rest against serve's flag table, so it alone
+ * tells `serve --help` from `serve --data -h` (a folder) and says so when its flags are wrong. Help pays one
+ * Node start more for that.
  */
 export function launchesServer(argv: readonly string[]): boolean {
-  return argv[0] === 'serve' && !argv.includes('--help') && !argv.includes('-h');
+  return argv[0] === 'serve';
 }
 
 /** The real entry point's relauncher (main.ts uses none in a process that was itself launched). */

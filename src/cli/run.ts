@@ -1,7 +1,7 @@
 import type { Command, CommandIo } from './command.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { commandHelp, groupHelp, groupMembers, overviewHelp } from './help.js';
-import { closest, parseArgs } from './parse-args.js';
+import { asksForHelp, closest, parseArgs } from './parse-args.js';
 import { dashcdVersion } from './version.js';
 import { errorMessage } from '../lib/error-message.js';
 
@@ -23,7 +23,7 @@ export async function runCli(commands: readonly Command[], argv: readonly string
   const match = selectCommand(commands, argv);
   if (!match) return noCommand(commands, argv, io);
   const { command, rest } = match;
-  if (wantsHelp(rest)) {
+  if (asksForHelp(command.flags, rest)) {
     io.stdout.write(commandHelp(command));
     return ExitCode.Success;
   }
@@ -53,10 +53,6 @@ function selectCommand(commands: readonly Command[], argv: readonly string[]): {
   return best ? { command: best, rest: argv.slice(best.path.length) } : undefined;
 }
 
-function wantsHelp(args: readonly string[]): boolean {
-  return args.includes('--help') || args.includes('-h');
-}
-
 /**
  * argv names no command. A group's name (`dashcd token`) prints the group's subcommands: on stdout with exit 0
  * when help was asked for, else on stderr with the usage exit code, as git and kubectl do. Anything else is unknown.
@@ -64,7 +60,7 @@ function wantsHelp(args: readonly string[]): boolean {
 function noCommand(commands: readonly Command[], argv: readonly string[], io: CommandIo): number {
   const [first = '', second] = argv;
   const members = groupMembers(commands, first);
-  if (members.length > 0 && wantsHelp(argv)) {
+  if (members.length > 0 && asksForHelp({}, argv)) {
     io.stdout.write(groupHelp(first, members));
     return ExitCode.Success;
   }

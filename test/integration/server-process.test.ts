@@ -242,6 +242,16 @@ describe('dashcd serve as a child process', () => {
       expect(stderr).toContain("--port must be a number from 0 to 65535, not 'eighty'");
     });
 
+    it('serve --help is printed by the launched child, which reads it against serve\'s flags: the help, exit 0, no server', async () => {
+      const help = spawn(process.execPath, [MAIN_JS, 'serve', '--port', '0', '--data', dataDir, '--help'], { stdio: ['ignore', 'pipe', 'inherit'], env: CHILD_ENV });
+      children.push(help);
+      let stdout = '';
+      help.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      expect(await new Promise((resolve) => help.once('close', resolve))).toBe(0);
+      expect(stdout).toContain('Usage: dashcd serve [flags]');
+      expect(await readOwner(dataDir)).toBeUndefined();
+    });
+
     it('an operator\'s own server options are kept: serve then runs in the process started', async () => {
       const own = spawn(process.execPath, ['--v8-pool-size=3', '--initial-old-space-size=32', MAIN_JS, 'serve', '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'], env: CHILD_ENV });
       children.push(own);

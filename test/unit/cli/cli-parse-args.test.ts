@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defineCommand } from '../../../src/cli/command.js';
 import { UsageError } from '../../../src/cli/exit-codes.js';
-import { closest, parseArgs } from '../../../src/cli/parse-args.js';
+import { asksForHelp, closest, parseArgs } from '../../../src/cli/parse-args.js';
 
 const command = defineCommand({
   path: ['demo'],
@@ -48,6 +48,38 @@ describe('parseArgs', () => {
   it('rejects surplus positionals for commands that take none', () => {
     const none = { ...command, positionals: [] };
     expect(() => parseArgs(none, ['extra'])).toThrow(/unexpected argument 'extra'/);
+  });
+});
+
+describe('asksForHelp', () => {
+  const ask = (argv: string[]) => asksForHelp(command.flags, argv);
+
+  it('is a --help or -h word where a flag or positional stands, anywhere before --', () => {
+    expect(ask(['--help'])).toBe(true);
+    expect(ask(['-h'])).toBe(true);
+    expect(ask(['a', '--prune', '--dir', 'x', '-h'])).toBe(true);
+    expect(ask(['--dir=x', '--help'])).toBe(true);
+    expect(ask(['--no-self-heal', '-h'])).toBe(true);
+    expect(ask(['--dir', 'x', '--prune'])).toBe(false);
+  });
+
+  it('is not the value of a flag that takes one, as parseArgs reads it', () => {
+    expect(ask(['--dir', '-h'])).toBe(false);
+    expect(parseArgs(command, ['--dir', '-h']).flags.dir).toBe('-h');
+    expect(ask(['--scopes', '-h', '--scopes', 'B'])).toBe(false);
+    // parseArgs never takes a --word as a value, so this one asks for help.
+    expect(ask(['--dir', '--help'])).toBe(true);
+  });
+
+  it('is not a word after --: that is a positional', () => {
+    expect(ask(['--', '--help'])).toBe(false);
+    expect(ask(['a', '--', '-h'])).toBe(false);
+    expect(parseArgs(command, ['--', '--help']).positionals).toEqual(['--help']);
+  });
+
+  it('is a word after a flag the table does not know, which takes no value as far as help is concerned', () => {
+    expect(ask(['--nope', '-h'])).toBe(true);
+    expect(asksForHelp({}, ['-h'])).toBe(true);
   });
 });
 

@@ -18,11 +18,13 @@ describe('relaunching a command with Node options', () => {
   let dir = '';
   tempDirPerTest('dashcd-relaunch-', (created) => (dir = created));
 
-  it('relaunches the serve command only, never for its help', () => {
+  it('relaunches the serve command only, whatever its other words: the child reads them against its flags', () => {
     expect(launchesServer(['serve'])).toBe(true);
     expect(launchesServer(['serve', '--port', '0', '--data', 'd'])).toBe(true);
-    expect(launchesServer(['serve', '--help'])).toBe(false);
-    expect(launchesServer(['serve', '--port', '0', '-h'])).toBe(false);
+    // Help or not is the child's to decide: `-h` here is the data folder's name, `--help` after `--` a positional.
+    expect(launchesServer(['serve', '--data', '-h'])).toBe(true);
+    expect(launchesServer(['serve', '--', '--help'])).toBe(true);
+    expect(launchesServer(['serve', '--help'])).toBe(true);
     expect(launchesServer(['daemon'])).toBe(false);
     expect(launchesServer(['plan', 'serve'])).toBe(false);
     expect(launchesServer([])).toBe(false);
