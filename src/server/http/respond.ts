@@ -46,6 +46,21 @@ export class BodyParts {
   }
 }
 
+/**
+ * A body on loan from a buffer shared with other bodies (an events page cut from a body slab): while any of its bytes
+ * wait in a connection's queue, the whole buffer is held. So a connection busy with earlier answers gets a copy of its
+ * own, and an answer that does not leave at once must be taken within `stalledMs` or its connection is cut (as
+ * nginx's send_timeout): a reader that stalls holds at most one shared buffer, and its copies, for a bounded time.
+ */
+export class LentBytes {
+  constructor(
+    readonly bytes: Buffer,
+    readonly stalledMs: number,
+    /** Told when a stalled reader is cut (before the connection closes). */
+    readonly onStalled: () => void,
+  ) {}
+}
+
 /** Writes a handler's answer: bytes as they are, 204/304 without a body, anything else as JSON. */
 export function sendRouteResponse(res: ServerResponse, response: RouteResponse): void {
   const { status, body, headers = NO_HEADERS } = response;
@@ -57,6 +72,8 @@ export function sendRouteResponse(res: ServerResponse, response: RouteResponse):
     sendStream(res, status, body, headers);
   } else if (body instanceof Uint8Array || body instanceof BodyParts) {
     sendBytes(res, status, body, headers);
+  } else if (body instanceof LentBytes) {
+    sendLent(res, status, body, headers);
   } else {
     sendJson(res, status, body, headers);
   }
@@ -87,6 +104,25 @@ function sendBytes(res: ServerResponse, status: number, bytes: Uint8Array | Body
   for (let i = 0; i < last; i++) res.write(bytes.parts[i]);
   res.end(bytes.parts[last]);
   res.uncork();
+}
+
+function sendLent(res: ServerResponse, status: number, lent: LentBytes, headers: Readonly<Record<string, string>>): void {
+  // Busy: a pipelined request whose turn has not come, or a connection still sending an earlier answer.
+  const busy = res.socket === null || res.socket.writableLength > 0;
+  sendBytes(res, status, busy ? Buffer.from(lent.bytes) : lent.bytes, headers);
+  // Not all of it left at once (waiting its turn, or the kernel took only part of it): the reader has stalledMs.
+  if (busy || (res.socket !== null && res.socket.writableLength > 0)) cutWhenStalled(res, lent);
+}
+
+function cutWhenStalled(res: ServerResponse, lent: LentBytes): void {
+  const timer = setTimeout(() => {
+    lent.onStalled();
+    res.destroy();
+  }, lent.stalledMs);
+  timer.unref();
+  const settled = (): void => clearTimeout(timer);
+  res.once('finish', settled);
+  res.once('close', settled);
 }
 
 function headerList(headers: Readonly<Record<string, string>>): string[] {

@@ -10,6 +10,7 @@ import { parseFeedQuery } from '../feed/feed-query.js';
 import { closeDueProblems } from '../feed/problem-expiry.js';
 import { pushEvent } from '../feed/push-events.js';
 import { HttpError } from '../http/http-error.js';
+import { LentBytes } from '../http/respond.js';
 import type { RequestContext, Route, RouteResponse } from '../http/route.js';
 
 export interface EventRouteDeps {
@@ -21,7 +22,14 @@ export interface EventRouteDeps {
   /** Event ids for pushes; random int64 by default. */
   readonly newEventId?: () => string;
   readonly newCorrelationId?: () => string;
+  /** A reader that takes none of a page that is waiting for it for this long is cut (default STALLED_READER_MS). */
+  readonly stalledReaderMs?: number;
+  /** Where a cut reader is reported; silent when absent. */
+  readonly log?: Logger;
 }
+
+/** As nginx's send_timeout: a page the kernel could not take at once must be taken within this long. */
+export const STALLED_READER_MS = 60_000;
 
 /** The events API v1 has `application/json` without a charset (docs/real-service-behaviour.md §4). */
 const JSON_HEADERS = { 'content-type': 'application/json' } as const;
@@ -40,14 +48,15 @@ export function createEventRoutes(deps: EventRouteDeps): Route[] {
  * The two server options that give every environment its event store and mount these routes; spread them into
  * startServer's options: `startServer({ ...options, ...eventsServerOptions({ log }) })`.
  */
-export function eventsServerOptions({ log, ...routeOptions }: { log: Logger } & Omit<EventRouteDeps, 'events' | 'clock'>): {
+export function eventsServerOptions({ log, ...routeOptions }: { log: Logger } & Omit<EventRouteDeps, 'events' | 'clock' | 'log'>): {
   openEvents: (env: EnvironmentId, dir: string) => Promise<EventStore>;
   routeFactories: Array<RouteFactory<EventStore>>;
 } {
   return {
     openEvents: (env, dir) => openEventStore({ dir, log: log.child({ component: 'events', env }) }),
     routeFactories: [
-      (context) => createEventRoutes({ ...routeOptions, events: (env) => context.environments.get(env)?.events, clock: context.clock }),
+      (context) =>
+        createEventRoutes({ ...routeOptions, log: log.child({ component: 'events' }), events: (env) => context.environments.get(env)?.events, clock: context.clock }),
     ],
   };
 }
@@ -64,8 +73,10 @@ async function listEvents(deps: EventRouteDeps, ctx: RequestContext): Promise<Ro
   const cursorKey = deps.cursorKey ?? store.cursorKey;
   const request = parseFeedQuery(ctx.query, now, cursorKey, ctx.env);
   await closeDueProblems(store, now);
-  const body = await readFeedPage(store, request, { cursorKey, env: ctx.env });
-  return { status: 200, body, headers: JSON_HEADERS };
+  const page = await readFeedPage(store, request, { cursorKey, env: ctx.env });
+  const stalledMs = deps.stalledReaderMs ?? STALLED_READER_MS;
+  const onStalled = (): void => deps.log?.warn({ env: ctx.env, bytes: page.length, stalledMs }, 'cut a reader that took none of an events page');
+  return { status: 200, body: new LentBytes(page, stalledMs, onStalled), headers: JSON_HEADERS };
 }
 
 async function createEvents(deps: EventRouteDeps, ctx: RequestContext): Promise<RouteResponse> {
