@@ -24,11 +24,11 @@ export function parseArgs(command: Command, argv: readonly string[]): ParsedArgs
     const eq = arg.indexOf('=');
     let name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
     let negated = false;
-    if (!(name in command.flags) && name.startsWith('no-') && command.flags[name.slice(3)]?.type === 'boolean') {
+    if (flagSpec(command.flags, name) === undefined && name.startsWith('no-') && flagSpec(command.flags, name.slice(3))?.type === 'boolean') {
       name = name.slice(3);
       negated = true;
     }
-    const spec = command.flags[name];
+    const spec = flagSpec(command.flags, name);
     if (!spec) throw new UsageError(unknownFlagMessage(command, name));
     if (spec.type === 'boolean') {
       if (eq !== -1) throw new UsageError(`--${name} takes no value`);
@@ -67,10 +67,15 @@ export function asksForHelp(flags: Command['flags'], argv: readonly string[]): b
     const arg = argv[i] as string;
     if (arg === '--') return false;
     if (arg === '--help' || arg === '-h') return true;
-    const takesValue = arg.startsWith('--') && !arg.includes('=') && flags[arg.slice(2)]?.type === 'string';
+    const takesValue = arg.startsWith('--') && !arg.includes('=') && flagSpec(flags, arg.slice(2))?.type === 'string';
     if (takesValue && !argv[i + 1]?.startsWith('--')) i++;
   }
   return false;
+}
+
+/** The table's own entry: `--constructor` or `--toString` must not find an object's inherited members. */
+function flagSpec(flags: Command['flags'], name: string): Command['flags'][string] | undefined {
+  return Object.hasOwn(flags, name) ? flags[name] : undefined;
 }
 
 function checkPositionals(command: Command, positionals: readonly string[]): void {

@@ -33,6 +33,10 @@ describe('parseArgs', () => {
     expect(() => parseArgs(command, ['--dri', 'x'])).toThrow(UsageError);
     expect(() => parseArgs(command, ['--dri', 'x'])).toThrow(/unknown flag --dri — did you mean --dir\?/);
     expect(() => parseArgs(command, ['--completely-different'])).toThrow(/unknown flag --completely-different \(see/);
+    // Names of an object's inherited members are flags like any other: unknown unless the table has them.
+    expect(() => parseArgs(command, ['--constructor', 'x'])).toThrow(/unknown flag --constructor/);
+    expect(() => parseArgs(command, ['--toString'])).toThrow(/unknown flag --toString/);
+    expect(() => parseArgs(command, ['--no-hasOwnProperty'])).toThrow(/unknown flag --no-hasOwnProperty/);
   });
 
   it('rejects a string flag without a value and a boolean flag with one', () => {
