@@ -209,6 +209,22 @@ describe('pageWindow', () => {
     expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 
+  it('passes the chain’s abort to each request without collecting a listener per page', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const feed = chainedFeed(60);
+      await pageWindow(feed.fetchPage, WINDOW, new AbortController().signal, async () => undefined);
+      expect(feed.queries).toHaveLength(60);
+      await settle();
+    } finally {
+      process.off('warning', onWarning);
+    }
+    // Node warns of a leak past 10 listeners on one signal: 60 requests that each left theirs would trip it.
+    expect(warnings.map((warning) => warning.message)).toEqual([]);
+  });
+
   it('asks for the next page as soon as a page’s text names its cursor, before parsing it (dropped if the parse fails)', async () => {
     const queries: { query: string; signal: AbortSignal }[] = [];
     const broken = `{"events":[{"not json"],"nextCursor":"c1"}`;
