@@ -129,7 +129,7 @@ export const DOCUMENT_ROUTES: readonly DocumentRoute[] = [
     scope: 'document:trash.documents:read',
     async handle({ query, caller, service }) {
       const page = service.trashList(caller, query);
-      const documents = page.items.map((record) => JSON.stringify({ id: record.id, name: record.name, type: record.type, deletionInfo: record.trashed }));
+      const documents = page.items.map((record) => Buffer.from(JSON.stringify({ id: record.id, name: record.name, type: record.type, deletionInfo: record.trashed })));
       return { status: 200, body: pageJson(page, documents) };
     },
   },
@@ -195,7 +195,7 @@ function versionHeader(record: StoredDocument): Record<string, string> {
 function listAnswer({ query, caller, service }: DocumentRequest): DocumentResponse {
   const description = (query.get('add-fields') ?? '').split(',').some((field) => field.trim() === 'description');
   const page = service.list(caller, query);
-  return { status: 200, body: pageJson(page, page.items.map((record) => service.metadataJson(record, caller, { description }))) };
+  return { status: 200, body: pageJson(page, page.items.map((record) => service.metadataBytes(record, caller, { description }))) };
 }
 
 /** A path id that could name a document; anything else (a `..`, a slash encoded) cannot exist: 404. */
@@ -219,11 +219,27 @@ function lockingVersion(query: URLSearchParams): number {
   return Number(raw);
 }
 
-/** A listing's answer from its documents' JSON texts (ready-made per record: no page of objects stringified per request). */
-function pageJson(page: Page<unknown>, documents: readonly string[]): Buffer {
+/**
+ * A listing's answer from its documents' JSON bytes (ready-made per record: no page of objects stringified, nor its
+ * text encoded, per request), copied once into the body.
+ */
+function pageJson(page: Page<unknown>, documents: readonly Buffer[]): Buffer {
   const next = page.nextPageKey ? `,"nextPageKey":${JSON.stringify(page.nextPageKey)}` : '';
-  return Buffer.from(`{"documents":[${documents.join(',')}],"totalCount":${page.totalCount}${next}}`);
+  const tail = Buffer.from(`],"totalCount":${page.totalCount}${next}}`);
+  let size = LIST_HEAD.length + Math.max(0, documents.length - 1) + tail.length;
+  for (const document of documents) size += document.length;
+  const body = Buffer.allocUnsafe(size);
+  let at = LIST_HEAD.copy(body, 0);
+  documents.forEach((document, index) => {
+    if (index > 0) body[at++] = COMMA;
+    at += document.copy(body, at);
+  });
+  tail.copy(body, at);
+  return body;
 }
+
+const LIST_HEAD = Buffer.from('{"documents":[');
+const COMMA = 0x2c;
 
 /**
  * The GET answer as Go's ReadForm needs it (Monaco, Terraform): a `metadata` part without filename, so it is a form
