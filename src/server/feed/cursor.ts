@@ -47,13 +47,38 @@ export function encodeCursor(state: CursorState, key: Buffer, env: string, event
     i: eventIdDigits,
   };
   const body = Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
-  return `${body}.${mac(key, env, body).toString('base64url')}`;
+  const cursor = `${body}.${mac(key, env, body).toString('base64url')}`;
+  const { filter, watermark, total, after } = state;
+  remember(key, cursor, env, cursorState(filter.from, filter.to, filter.eventType, filter.entityId, watermark, total, after.start, after));
+  return cursor;
+}
+
+/**
+ * Cursors issued lately, per key: paging brings each one back, and a cursor equal to one signed here needs neither
+ * its MAC checked nor its body parsed again (together a tenth of an events page's server CPU). A cursor is no
+ * secret of the reader's: the map only spares work, it decides nothing a full check would not. Oldest out first.
+ */
+const issued = new WeakMap<Buffer, Map<string, { readonly env: string; readonly state: CursorState }>>();
+const ISSUED_KEPT = 1024;
+
+function remember(key: Buffer, cursor: string, env: string, state: CursorState): void {
+  let book = issued.get(key);
+  if (book === undefined) issued.set(key, (book = new Map()));
+  if (book.size >= ISSUED_KEPT) book.delete(book.keys().next().value as string);
+  book.set(cursor, { env, state });
+}
+
+function cursorState(from: number, to: number, eventType: string | undefined, entityId: string | undefined, watermark: number, total: number, start: number, words: { readonly hi: number; readonly lo: number }): CursorState {
+  return { filter: { from, to, eventType, entityId }, watermark, total, after: { start, hi: words.hi, lo: words.lo } };
 }
 
 /** The state of a cursor this server issued, or a 400 for anything else (malformed, tampered, another env's). */
 export function decodeCursor(cursor: string, key: Buffer, env: string): CursorState {
+  if (cursor.length > MAX_CURSOR_LENGTH) throw invalidCursor();
+  const known = issued.get(key)?.get(cursor);
+  if (known !== undefined && known.env === env) return known.state;
   const [body, signature, extra] = cursor.split('.');
-  if (cursor.length > MAX_CURSOR_LENGTH || !body || !signature || extra !== undefined) throw invalidCursor();
+  if (!body || !signature || extra !== undefined) throw invalidCursor();
   const given = Buffer.from(signature, 'base64url');
   const expected = mac(key, env, body);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalidCursor();
@@ -65,12 +90,7 @@ export function decodeCursor(cursor: string, key: Buffer, env: string): CursorSt
   }
   const words = parseEventIdDigits(parsed.i);
   if (!words) throw invalidCursor();
-  return {
-    filter: { from: parsed.f, to: parsed.t, eventType: parsed.y, entityId: parsed.e },
-    watermark: parsed.w,
-    total: parsed.n,
-    after: { start: parsed.s, hi: words.hi, lo: words.lo },
-  };
+  return cursorState(parsed.f, parsed.t, parsed.y, parsed.e, parsed.w, parsed.n, parsed.s, words);
 }
 
 function mac(key: Buffer, env: string, body: string): Buffer {

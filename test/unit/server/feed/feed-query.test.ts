@@ -208,4 +208,17 @@ describe('cursors', () => {
     for (const bad of refused) expect(violations(`cursor=${encodeURIComponent(bad)}`)).toEqual([{ path: 'cursor', parameterLocation: 'QUERY' }]);
     expect(() => decodeCursor(cursor, KEY, 'prod')).toThrow(HttpError);
   });
+
+  it('issued here decode to the state they were issued for, before and after the issuer has forgotten them', () => {
+    const key = Buffer.alloc(32, 3);
+    const cursor = encodeCursor(STATE, key, 'local', '-4314211936928920170');
+    expect(decodeCursor(cursor, key, 'local')).toEqual(STATE);
+    // Another environment's request with this environment's cursor is refused whether or not it was issued lately.
+    expect(() => decodeCursor(cursor, key, 'prod')).toThrow(HttpError);
+    for (let i = 0; i < 1100; i++) encodeCursor({ ...STATE, total: i }, key, 'local', String(i));
+    expect(decodeCursor(cursor, key, 'local')).toEqual(STATE);
+    expect(() => decodeCursor(cursor, key, 'prod')).toThrow(HttpError);
+    const withFilters: CursorState = { ...STATE, filter: { from: 1, to: 2, eventType: 'CUSTOM_INFO', entityId: 'HOST-1' } };
+    expect(decodeCursor(encodeCursor(withFilters, key, 'local', '-4314211936928920170'), key, 'local')).toEqual(withFilters);
+  });
 });
