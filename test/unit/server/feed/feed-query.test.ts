@@ -209,6 +209,23 @@ describe('cursors', () => {
     expect(() => decodeCursor(cursor, KEY, 'prod')).toThrow(HttpError);
   });
 
+  it('issued here are taken back as issued (the same state) while among the last 1,024, checked again once forgotten', () => {
+    const key = Buffer.alloc(32, 4);
+    const kept = encodeCursor(STATE, key, 'local', '-4314211936928920170');
+    expect(decodeCursor(kept, key, 'local')).toBe(decodeCursor(kept, key, 'local'));
+    for (let i = 0; i < 1023; i++) encodeCursor({ ...STATE, total: i }, key, 'local', String(i));
+    expect(decodeCursor(kept, key, 'local')).toBe(decodeCursor(kept, key, 'local'));
+    encodeCursor({ ...STATE, total: 5000 }, key, 'local', '5000');
+    const checked = decodeCursor(kept, key, 'local');
+    expect(checked).not.toBe(decodeCursor(kept, key, 'local'));
+    expect(checked).toEqual(STATE);
+    // Every key keeps its own: another key's cursors do not push these out.
+    const other = encodeCursor(STATE, Buffer.alloc(32, 5), 'local', '1');
+    const recent = encodeCursor({ ...STATE, total: 6000 }, key, 'local', '6000');
+    expect(decodeCursor(recent, key, 'local')).toBe(decodeCursor(recent, key, 'local'));
+    expect(decodeCursor(other, Buffer.alloc(32, 5), 'local')).toEqual({ ...STATE, after: { start: STATE.after.start, ...wordsOf(1n) } });
+  });
+
   it('issued here decode to the state they were issued for, before and after the issuer has forgotten them', () => {
     const key = Buffer.alloc(32, 3);
     const cursor = encodeCursor(STATE, key, 'local', '-4314211936928920170');
@@ -218,6 +235,8 @@ describe('cursors', () => {
     for (let i = 0; i < 1100; i++) encodeCursor({ ...STATE, total: i }, key, 'local', String(i));
     expect(decodeCursor(cursor, key, 'local')).toEqual(STATE);
     expect(() => decodeCursor(cursor, key, 'prod')).toThrow(HttpError);
+    // A key that never issued a cursor: a full check, not a failed lookup.
+    expect(() => decodeCursor(cursor, Buffer.alloc(32, 9), 'local')).toThrow(HttpError);
     const withFilters: CursorState = { ...STATE, filter: { from: 1, to: 2, eventType: 'CUSTOM_INFO', entityId: 'HOST-1' } };
     expect(decodeCursor(encodeCursor(withFilters, key, 'local', '-4314211936928920170'), key, 'local')).toEqual(withFilters);
   });
