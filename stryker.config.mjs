@@ -74,6 +74,8 @@ export default {
     'src/server/http/plain-json.ts',
     // The YAML pull writes: every string parses back exactly.
     'src/lib/exact-yaml.ts',
+    // The events pull's one pass over a page: accepts exactly what JSON.parse accepts.
+    'src/lib/json-page-scan.ts',
     // When the token files are read again: on the monotonic clock, so a revocation is never held off.
     'src/lib/reload-schedule.ts',
     // Authorisation decisions (issue 31): the API's token check, the console's, the webhook's and the daemon's

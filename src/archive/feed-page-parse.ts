@@ -1,6 +1,6 @@
-import { scanObject } from '../lib/json-split.js';
+import { scanJsonPage, type PageShape, type ScannedPage } from '../lib/json-page-scan.js';
 import { EventQueryResult } from '../schema/events.js';
-import { archivedEventFromFeed, type ArchivedEvent } from './archived-event.js';
+import { archivedEventFromFeed, SCANNED_EVENT, type ArchivedEvent } from './archived-event.js';
 import { ArchiveError } from './archive-error.js';
 
 /**
@@ -9,6 +9,14 @@ import { ArchiveError } from './archive-error.js';
  */
 const PageMeta = EventQueryResult.pick({ nextCursor: true, totalEventCount: true, from: true, to: true });
 
+/** What the archive takes from a page: the paging members, and of each event what SCANNED_EVENT names. */
+const PAGE_SHAPE: PageShape = {
+  members: ['nextCursor', 'totalEventCount', 'from', 'to'],
+  items: 'events',
+  itemMembers: SCANNED_EVENT.members,
+  itemTexts: SCANNED_EVENT.texts,
+};
+
 export interface FeedPage {
   readonly events: ArchivedEvent[];
   readonly nextCursor: string | undefined;
@@ -16,32 +24,26 @@ export interface FeedPage {
 }
 
 /**
- * Reads one EventQueryResult from its raw text. JSON.parse validates the whole page and supplies the fields the
- * archive reads; one scan of the text supplies each event's raw text, which is what gets written, so 64-bit
- * `eventId`s are never turned into (rounded) numbers.
+ * Reads one EventQueryResult from its raw text, in one pass that checks the whole page as JSON.parse would and takes
+ * each event's raw text, which is what gets written, and the few members the archive reads.
  */
 export function parseFeedPage(text: string): FeedPage {
-  let parsed: unknown;
-  let items: string[];
+  let scanned: ScannedPage;
   try {
-    parsed = JSON.parse(text);
-    items = scanObject(text, 'events').items ?? [];
+    scanned = scanJsonPage(text, PAGE_SHAPE);
   } catch (error) {
-    // JSON.parse throws only SyntaxError and the scanner only JsonScanError: either way the text is not a page.
+    // The scan throws only SyntaxError (not JSON) and JsonScanError (JSON but not an object): either way not a page.
     throw new ArchiveError('BAD_PAGE', `the feed answered malformed JSON (${(error as Error).message})`, { cause: error });
   }
-  // scanObject only accepts an object, so `parsed` is one.
-  const fields = parsed as Record<string, unknown>;
-  const page = PageMeta.safeParse({ nextCursor: fields.nextCursor, totalEventCount: fields.totalEventCount, from: fields.from, to: fields.to });
-  const parsedEvents = fields.events ?? [];
-  if (!page.success || !Array.isArray(parsedEvents)) {
+  const { members } = scanned;
+  const page = PageMeta.safeParse({ nextCursor: members.nextCursor, totalEventCount: members.totalEventCount, from: members.from, to: members.to });
+  const items = scanned.items ?? (members.events == null ? [] : undefined);
+  if (!page.success || items === undefined) {
     throw new ArchiveError('BAD_PAGE', `the feed answered an unexpected page: ${page.error?.issues[0]?.message ?? 'events is not an array'}`);
   }
-  // Stryker disable next-line ConditionalExpression,StringLiteral: unreachable while the scanner and JSON.parse agree; this guards against a scanner bug.
-  if (parsedEvents.length !== items.length) throw new ArchiveError('BAD_PAGE', 'the events of the page could not be split reliably');
   const events = items.map((item, index) => {
     try {
-      return archivedEventFromFeed(item, parsedEvents[index]);
+      return archivedEventFromFeed(item.text, item.values);
     } catch (error) {
       throw new ArchiveError('BAD_PAGE', `event ${index} of the page: ${(error as Error).message}`, { cause: error });
     }

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ArchiveError } from '../../../src/archive/archive-error.js';
-import { archivedEventFromFeed, dayStart, eventViewOf, readEventView, utcDay, versionKey } from '../../../src/archive/archived-event.js';
+import { archivedEventFromFeed, dayStart, eventViewOf, readEventView, SCANNED_EVENT, utcDay, versionKey } from '../../../src/archive/archived-event.js';
+import { scanJsonPage } from '../../../src/lib/json-page-scan.js';
 import { CORPUS_DIR } from '../../helpers/corpus.js';
 
 /** The specification's EventQueryResult example, as published (pretty-printed, two SLOW_DISK events). */
@@ -51,6 +52,13 @@ describe('readEventView', () => {
       eventId: '7892432332072369170',
     });
     expect(readEventView('{"id":"custom-7","startTime":1654148872269}')).toMatchObject({ id: 'custom-7', eventId: undefined });
+  });
+
+  it('takes an `id` that is not a string for no identity: the eventId digits make one', () => {
+    expect(readEventView('{"id":5,"eventId":7892432332072369170,"startTime":1654148872269}')).toMatchObject({
+      id: '7892432332072369170_1654148872269',
+      eventId: '7892432332072369170',
+    });
   });
 
   it('does not take digits from an `id` that only contains the documented shape', () => {
@@ -115,19 +123,46 @@ describe('readEventView', () => {
   });
 });
 
+/** What a page scan takes from `rawItem` as the one event of a page. */
+function scannedValues(rawItem: string): unknown[] | undefined {
+  const page = scanJsonPage(`{"events":[${rawItem}]}`, { members: [], items: 'events', itemMembers: SCANNED_EVENT.members, itemTexts: SCANNED_EVENT.texts });
+  return page.items?.[0]?.values;
+}
+
 describe('archivedEventFromFeed', () => {
   it('keeps the feed bytes of an event, on one line, with whitespace inside strings untouched', () => {
     const rawItem = '{\n  "id": "5915682011263205071_1521042929000",\n  "startTime": 1521042929000,\n  "entityName": "Example  Host"\n}';
-    const archived = archivedEventFromFeed(rawItem, JSON.parse(rawItem));
+    const archived = archivedEventFromFeed(rawItem, scannedValues(rawItem));
     expect(archived.raw).toBe('{"id":"5915682011263205071_1521042929000","startTime":1521042929000,"entityName":"Example  Host"}');
     expect(archived.event.entityName).toBe('Example  Host');
   });
 
   it('reads the raw eventId from the compacted line, not from the rounded parsed number', () => {
     const rawItem = '{\n "eventId": 8663164135574257870,\n "startTime": 1628095127627\n}';
-    const archived = archivedEventFromFeed(rawItem, JSON.parse(rawItem));
+    const archived = archivedEventFromFeed(rawItem, scannedValues(rawItem));
     expect(archived.event.eventId).toBe('8663164135574257870');
     expect(archived.event.id).toBe('8663164135574257870_1628095127627');
+  });
+
+  it('takes the eventId text of a one-line event as the scan read it, and the view equals what reading the line back gives', () => {
+    const rawItem = '{"eventId": -4314211936928920170, "startTime": 1654148872269, "endTime": 1654148872270, "eventStatus": "CLOSED", "eventType": "SLOW_DISK", "entityId": "HOST-1", "entityName": "h\\u00e9"}';
+    const archived = archivedEventFromFeed(rawItem, scannedValues(rawItem));
+    expect(archived.raw).toBe(rawItem);
+    expect(archived.event).toEqual({
+      id: '-4314211936928920170_1654148872269',
+      eventId: '-4314211936928920170',
+      startTime: 1654148872269,
+      endTime: 1654148872270,
+      eventStatus: 'CLOSED',
+      eventType: 'SLOW_DISK',
+      entityId: 'HOST-1',
+      entityName: 'hé',
+    });
+    expect(archived.event).toEqual(readEventView(archived.raw));
+  });
+
+  it('refuses an item that is not an object', () => {
+    expect(() => archivedEventFromFeed('[1]', scannedValues('[1]'))).toThrow('not a JSON object');
   });
 });
 
