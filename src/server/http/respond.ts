@@ -107,6 +107,8 @@ function sendBytes(res: ServerResponse, status: number, bytes: Uint8Array | Body
 }
 
 function sendLent(res: ServerResponse, status: number, lent: LentBytes, headers: Readonly<Record<string, string>>): void {
+  // Gone while the page was read (as sendBytes would find): no copy to make, and no reader to cut or warn of later.
+  if (res.destroyed || res.headersSent) return;
   // Busy: a pipelined request whose turn has not come, or a connection still sending an earlier answer.
   const busy = res.socket === null || res.socket.writableLength > 0;
   sendBytes(res, status, busy ? Buffer.from(lent.bytes) : lent.bytes, headers);
