@@ -76,7 +76,18 @@ interface DayState {
  * checkpoint are recognised and not written twice; the checkpoint therefore only says where to resume fetching,
  * never what the files contain. A last line without its newline (an append cut short) is truncated away first.
  */
-export function createPartitionWriter({ envDir, fs = nodeFs, log }: { envDir: string; fs?: FsLayer; log: Logger }): PartitionWriter {
+export interface PartitionWriterOptions {
+  readonly envDir: string;
+  readonly fs?: FsLayer;
+  readonly log: Logger;
+  /**
+   * Told a dropped day's open events once all its staged lines are on disk (whether or not `_open.json` could be
+   * written): what `openEvents(day)` would read back, without reading it.
+   */
+  readonly onRetired?: (day: string, open: ReadonlyMap<string, OpenEvent>) => void;
+}
+
+export function createPartitionWriter({ envDir, fs = nodeFs, log, onRetired }: PartitionWriterOptions): PartitionWriter {
   const days = new Map<string, Promise<DayState>>();
   /** Days being retired: loaded again only once their open events are written (or that failed). */
   const retiring = new Map<string, Promise<void>>();
@@ -111,6 +122,7 @@ export function createPartitionWriter({ envDir, fs = nodeFs, log }: { envDir: st
       await writeOpenIndex(loaded.dir, loaded.bytes, loaded.open, fs).catch((error: unknown) =>
         log.warn({ dir: loaded.dir, err: errorMessage(error) }, 'could not write the open events beside a partition; the next run rebuilds them from it'),
       );
+      onRetired?.(day, loaded.open);
       await handles.close(loaded.file);
     })();
     retiring.set(day, done);

@@ -62,6 +62,24 @@ describe('a pull with many open events', () => {
     }
   });
 
+  it('counts, for a stream of one event type, only that type’s open events, in the days it wrote as in the others', async () => {
+    const now = Date.now();
+    const events = generateEvents({ count: 900, from: now - 9 * DAY, to: now - 60_000, openShare: 0.7, seed: 14 });
+    const feed = await scratch.startFeed({ events });
+    await pull(feed);
+    const type = events[0]?.eventType as string;
+    const openOfType = events.filter((event) => event.eventStatus === 'OPEN' && event.eventType === type);
+    const openOfOthers = events.filter((event) => event.eventStatus === 'OPEN' && event.eventType !== type);
+    expect(openOfType.length).toBeGreaterThan(20);
+    expect(openOfOthers.length).toBeGreaterThan(20);
+    // Closing every other one gives the typed stream's pull lines to write on most days, so it drops days it wrote.
+    const closing = openOfType.filter((_, index) => index % 2 === 0);
+    closeAll(feed, closing, now - 1000);
+    const typed = await pullEvents({ fetchPage: feedFetchPage(feed.url), archiveDir: scratch.dir, env: 'prod', since: 30 * DAY, eventType: type, signal: new AbortController().signal });
+    expect(typed.written).toBe(closing.length);
+    expect(typed.openEvents).toBe(openOfType.length - closing.length);
+  });
+
   it('finds every closing again when the open events beside the partitions are missing, damaged or stale', async () => {
     const now = Date.now();
     const events = generateEvents({ count: 600, from: now - 12 * DAY, to: now - 2 * DAY, openShare: 0.7, seed: 12 });
