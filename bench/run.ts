@@ -84,6 +84,10 @@ async function runFigure(figure: Figure, options: BenchOptions, root: string, sh
 
 async function main(argv: readonly string[]): Promise<number> {
   const options = parseBenchOptions(argv);
+  if (options.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   if (options.list) {
     for (const f of FIGURES) process.stdout.write(`${f.name.padEnd(14)} ${f.title} — goal ${f.goal}\n`);
     return 0;

@@ -13,6 +13,8 @@ export interface BenchOptions {
   cpuProf: boolean;
   keep: boolean;
   list: boolean;
+  /** `--help`/`-h`: print the usage and run nothing. */
+  help: boolean;
   /** `--before COMMIT`: run the figures against that commit's src too, in turn, and compare (bench/lib/compare-runs.ts). */
   before?: string;
   /** Filled in by run.ts once it has looked for wrk. */
@@ -54,7 +56,7 @@ const SMOKE_SIZES: BenchSizes = {
   daemonAtScale: 8,
 };
 
-export const USAGE = `usage: npm run bench -- [figure ...] [--smoke] [--out FILE] [--runs N] [--duration MS] [--cpu-prof] [--keep] [--list] [--before COMMIT]
+export const USAGE = `usage: npm run bench -- [figure ...] [--smoke] [--out FILE] [--runs N] [--duration MS] [--cpu-prof] [--keep] [--list] [--before COMMIT] [--help]
   figure      run only these figures (default: all); --list names them
   --smoke     tiny sizes, one run, short load: checks the harness, measures nothing worth quoting
   --out       results file (default bench/results/latest.json; a .md table is written beside it)
@@ -66,7 +68,8 @@ export const USAGE = `usage: npm run bench -- [figure ...] [--smoke] [--out FILE
   --cpu-prof  profile the measured processes; .cpuprofile files go to bench/results/
   --keep      keep the generated data sets (their paths are printed)
   --before    also build today's bench over COMMIT's src (a worktree in the temp dir) and run each figure against both
-              builds in turn; writes bench/results/compare-<sha>.json and .md (or --out) with both columns and now/before`;
+              builds in turn; writes bench/results/compare-<sha>.json and .md (or --out) with both columns and now/before
+  --help, -h  print this and run nothing`;
 
 function positiveInt(raw: string | undefined, name: string, fallback: number): number {
   if (raw === undefined) return fallback;
@@ -94,6 +97,7 @@ const BENCH_OPTIONS = {
   'cpu-prof': { type: 'boolean', default: false },
   keep: { type: 'boolean', default: false },
   list: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
   before: { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -118,6 +122,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     cpuProf: values['cpu-prof'] ?? false,
     keep: values.keep ?? false,
     list: values.list ?? false,
+    help: values.help ?? false,
     ...(values.before === undefined ? {} : { before: values.before }),
     loadGenerator: { kind: 'undici-worker', why: 'not chosen yet' },
     commit: 'unknown',

@@ -75,6 +75,15 @@ describe('npm run bench -- --smoke', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  it('prints its usage for --help and -h, exits 0 and runs nothing', async () => {
+    for (const flag of ['--help', '-h']) {
+      const { stdout } = await run(process.execPath, [join(dir, 'build', 'bench/run.js'), flag, '--out', join(dir, 'help.json')], { cwd: repo });
+      expect(stdout).toMatch(/^usage: npm run bench -- \[figure \.\.\.\]/);
+      expect(stdout).toContain('--before');
+    }
+    await expect(readFile(join(dir, 'help.json'), 'utf8')).rejects.toThrow(/ENOENT/);
+  });
+
   it('exits 0 with every implemented figure measured', () => {
     const failed = results.figures.filter((f) => f.status === 'failed').map((f) => `${f.name}: ${f.reason ?? ''}`);
     expect(failed, stderr.slice(-4000)).toEqual([]);
