@@ -76,6 +76,8 @@ export default {
     'src/lib/exact-yaml.ts',
     // The events pull's one pass over a page: accepts exactly what JSON.parse accepts.
     'src/lib/json-page-scan.ts',
+    // The JSON character codes and whitespace both scanners share.
+    'src/lib/json-chars.ts',
     // When the token files are read again: on the monotonic clock, so a revocation is never held off.
     'src/lib/reload-schedule.ts',
     // Authorisation decisions (issue 31): the API's token check, the console's, the webhook's and the daemon's

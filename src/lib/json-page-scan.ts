@@ -1,3 +1,4 @@
+import { BACKSLASH, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE, skipJsonSpace, SPACE } from './json-chars.js';
 import { JsonScanError } from './json-split.js';
 
 /**
@@ -60,22 +61,13 @@ export function scanJsonPage(text: string, shape: PageShape): ScannedPage {
   return new PageScan(text, shape).run();
 }
 
-const TAB = 0x09;
-const LF = 0x0a;
-const CR = 0x0d;
-const SPACE = 0x20;
-const QUOTE = 0x22;
 const PLUS = 0x2b;
-const COMMA = 0x2c;
 const MINUS = 0x2d;
 const DOT = 0x2e;
 const SLASH = 0x2f;
 const ZERO = 0x30;
 const NINE = 0x39;
-const COLON = 0x3a;
 const UPPER_E = 0x45;
-const OPEN_BRACKET = 0x5b;
-const BACKSLASH = 0x5c;
 const LOWER_B = 0x62;
 const LOWER_E = 0x65;
 const LOWER_F = 0x66;
@@ -83,7 +75,6 @@ const LOWER_N = 0x6e;
 const LOWER_R = 0x72;
 const LOWER_T = 0x74;
 const LOWER_U = 0x75;
-const OPEN_BRACE = 0x7b;
 /**
  * A run without the raw control characters a JSON string may not hold. Matching the run from a position finds the
  * next one twice as fast as searching for one (`/[\u0000-\u001f]/g`), which starts a match at every character.
@@ -132,7 +123,7 @@ class PageScan {
 
   run(): ScannedPage {
     const { text, stack } = this;
-    const start = skipSpace(text, 0);
+    const start = skipJsonSpace(text, 0);
     let i = start;
     /** Whether a member name and its colon come before the value at i. */
     let named = false;
@@ -143,12 +134,12 @@ class PageScan {
         let colon = nameEnd;
         // Whitespace is skipped only after a look at the next character: most often there is none (every character
         // JSON allows after whitespace is above the space), and a call per token cost a tenth of the scan.
-        // Stryker disable next-line ConditionalExpression: equivalent, speed only (skipSpace returns a non-space where it is).
-        if (text.charCodeAt(colon) <= SPACE) colon = skipSpace(text, colon);
+        // Stryker disable next-line ConditionalExpression: equivalent, speed only (skipJsonSpace returns a non-space where it is).
+        if (text.charCodeAt(colon) <= SPACE) colon = skipJsonSpace(text, colon);
         if (text.charCodeAt(colon) !== COLON) throw new JsonSyntaxError('expected ":"', colon);
         let value = colon + 1;
         // Stryker disable next-line ConditionalExpression: equivalent, speed only.
-        if (text.charCodeAt(value) <= SPACE) value = skipSpace(text, value);
+        if (text.charCodeAt(value) <= SPACE) value = skipJsonSpace(text, value);
         if (stack.length === PAGE_DEPTH) this.pageMember(this.nameIndex(this.pageNames, i, nameEnd), value);
         else if (stack.length === ITEM_DEPTH && this.inItems) this.itemMember(this.nameIndex(this.itemNames, i, nameEnd), value);
         i = value;
@@ -162,7 +153,7 @@ class PageScan {
         stack.push(code);
         i++;
         // Stryker disable next-line ConditionalExpression: equivalent, speed only.
-        if (text.charCodeAt(i) <= SPACE) i = skipSpace(text, i);
+        if (text.charCodeAt(i) <= SPACE) i = skipJsonSpace(text, i);
         // In ASCII each closing bracket is two after its opening one.
         if (text.charCodeAt(i) !== code + 2) {
           named = code === OPEN_BRACE;
@@ -178,14 +169,14 @@ class PageScan {
         // Stryker disable next-line ConditionalExpression: equivalent, speed only (nothing is read deeper than an item's members).
         if (stack.length <= ITEM_DEPTH) this.valueEnds(i);
         // Stryker disable next-line ConditionalExpression: equivalent, speed only.
-        if (text.charCodeAt(i) <= SPACE) i = skipSpace(text, i);
+        if (text.charCodeAt(i) <= SPACE) i = skipJsonSpace(text, i);
         const open = stack[stack.length - 1];
         if (open === undefined) return this.result(start, i);
         const next = text.charCodeAt(i);
         if (next === COMMA) {
           i++;
           // Stryker disable next-line ConditionalExpression: equivalent, speed only.
-          if (text.charCodeAt(i) <= SPACE) i = skipSpace(text, i);
+          if (text.charCodeAt(i) <= SPACE) i = skipJsonSpace(text, i);
           named = open === OPEN_BRACE;
           break;
         }
@@ -353,12 +344,6 @@ class PageScan {
     if (i === first) throw new JsonSyntaxError('bad number', i);
     return i;
   }
-}
-
-/** Index of the first character at or after `i` that is not JSON whitespace. */
-function skipSpace(text: string, i: number): number {
-  for (let code = text.charCodeAt(i); code === SPACE || code === LF || code === CR || code === TAB; code = text.charCodeAt(i)) i++;
-  return i;
 }
 
 /** Names to look for, and their indexes by length: most member names are none of them, and are told so at once. */

@@ -1,3 +1,5 @@
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, isJsonSpace, OPEN_BRACE, OPEN_BRACKET, QUOTE } from './json-chars.js';
+
 /**
  * Splits JSON text into the raw text of its parts without parsing values, so numbers the JS Number type cannot hold
  * (64-bit ids) survive byte for byte. The scanner only tracks strings (with escapes) and bracket depth; each part
@@ -15,14 +17,6 @@ export class JsonScanError extends Error {
   }
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
 
 /** Index just past the closing quote of the string whose opening quote is at `start`. */
 export function skipString(text: string, start: number): number {
@@ -38,12 +32,8 @@ export function skipString(text: string, start: number): number {
   }
 }
 
-function isSpace(code: number): boolean {
-  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
-}
-
 function skipSpace(text: string, i: number, end: number): number {
-  while (i < end && isSpace(text.charCodeAt(i))) i++;
+  while (i < end && isJsonSpace(text.charCodeAt(i))) i++;
   return i;
 }
 
@@ -72,7 +62,7 @@ function skipScalar(text: string, start: number, end: number): number {
   let i = start;
   while (i < end) {
     const code = text.charCodeAt(i);
-    if (code === COMMA || code === CLOSE_BRACE || code === CLOSE_BRACKET || code === COLON || isSpace(code)) break;
+    if (code === COMMA || code === CLOSE_BRACE || code === CLOSE_BRACKET || code === COLON || isJsonSpace(code)) break;
     if (code === QUOTE || code === OPEN_BRACE || code === OPEN_BRACKET) break;
     i++;
   }
@@ -170,7 +160,7 @@ export function compactJson(text: string): string {
     const code = text.charCodeAt(i);
     if (code === QUOTE) {
       i = skipString(text, i) - 1;
-    } else if (isSpace(code)) {
+    } else if (isJsonSpace(code)) {
       out += text.slice(runStart, i);
       runStart = i + 1;
     }
