@@ -72,6 +72,8 @@ export default {
     'src/server/feed/index-query.ts',
     // The one pass every JSON body takes before JSON.parse, and the canonical layout a PUT is stored from: pure.
     'src/server/http/plain-json.ts',
+    // Whether an error answer closes its connection: only when it leaves a request body unread.
+    'src/server/http/unread-body.ts',
     // The YAML pull writes: every string parses back exactly.
     'src/lib/exact-yaml.ts',
     // The events pull's one pass over a page: accepts exactly what JSON.parse accepts.

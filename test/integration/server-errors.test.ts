@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorEnvelope } from '../../src/schema/error-envelope.js';
@@ -186,6 +187,34 @@ describe('bad input and unknown routes', () => {
     expectEnvelope(await api(`${server.baseUrl}/e/Bad..Env/api/config/v1/dashboards`, { token: server.token }), 404, 'Environment Bad..Env not found');
     expectEnvelope(await api(`${server.baseUrl}/e/`, { token: server.token }), 404);
     expectEnvelope(await api(`${server.baseUrl}/`, { token: server.token }), 404);
+  });
+
+  it('keeps the connection after refusing a request that has no body (404, 401), in the turn its headers arrived', async () => {
+    // Pipelined in one write: every refusal is decided before the parser has finished the request it refuses. Each
+    // used to close the connection, so only the first was answered (and the daemon opened one per new dashboard).
+    const get = (path: string, authorization = `Authorization: ${auth}\r\n`) => `GET ${path} HTTP/1.1\r\nHost: x\r\n${authorization}\r\n`;
+    const requests = [
+      get(`/e/local/api/config/v1/dashboards/${randomUUID()}`),
+      get(`/e/local/api/config/v1/dashboards/${randomUUID()}`, ''),
+      get('/e/local/api/config/v1/nothing'),
+      get('/e/local/platform/document/v1/documents/no-such-document', ''),
+      'GET /e/local/api/config/v1/dashboards HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    ];
+    const { raw } = await exchange(port, requests.join(''));
+    const answers = raw.split(/(?=HTTP\/1\.1 \d{3} )/).map(parseRaw);
+    expect(answers.map((a) => a.status)).toEqual([404, 401, 404, 401, 401]);
+    expect(answers.slice(0, -1).map((a) => a.headers['connection'])).toEqual(['keep-alive', 'keep-alive', 'keep-alive', 'keep-alive']);
+  });
+
+  it.each([
+    ['a Content-Length', 'Content-Length: 10\r\n\r\n{"da'],
+    ['chunked', 'Transfer-Encoding: chunked\r\n\r\n4\r\n{"da\r\n'],
+  ])('closes the connection after refusing a request whose body (%s) it left unread', async (_, rest) => {
+    const { raw, closed } = await exchange(port, `POST /e/local/api/config/v1/dashboards HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${rest}`);
+    const response = parseRaw(raw);
+    expect(response.status).toBe(401);
+    expect(response.headers['connection']).toBe('close');
+    expect(closed).toBe(true);
   });
 
   it('answers oversized headers with a 431 envelope', async () => {

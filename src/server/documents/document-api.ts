@@ -11,6 +11,7 @@ import type { DataDirLayout } from '../data-dir.js';
 import type { EnvironmentRegistry } from '../environments.js';
 import { HttpError } from '../http/http-error.js';
 import { sendRouteResponse } from '../http/respond.js';
+import { closeIfBodyUnread } from '../http/unread-body.js';
 import { createRouter, splitPath } from '../http/router.js';
 import { StoreError } from '../store/store-error.js';
 import { isDocumentServiceUrl } from './document-paths.js';
@@ -102,7 +103,7 @@ export function createDocumentApi(deps: DocumentApiDeps): DocumentApi {
     const failure = asHttpError(error);
     if (failure.status >= 500) deps.log.error({ err: error, errorRef, method: req.method, url: redactText(req.url ?? '') }, 'document request failed');
     try {
-      sendRouteResponse(res, { status: failure.status, body: platformErrorEnvelope(failure.status, failure.message, errorRef), headers: { ...failure.headers, ...(req.complete ? {} : { connection: 'close' }) } });
+      sendRouteResponse(res, { status: failure.status, body: platformErrorEnvelope(failure.status, failure.message, errorRef), headers: { ...failure.headers, ...closeIfBodyUnread(req) } });
     } catch {
       res.destroy();
     }

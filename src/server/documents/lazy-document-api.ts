@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendRouteResponse } from '../http/respond.js';
+import { closeIfBodyUnread } from '../http/unread-body.js';
 import type { DocumentApi, DocumentApiDeps } from './document-api.js';
 import { isDocumentServiceUrl } from './document-paths.js';
 
@@ -36,7 +37,7 @@ function answerUnavailable(req: IncomingMessage, res: ServerResponse, deps: Docu
   const errorRef = randomUUID();
   deps.log.error({ err: error, errorRef }, 'the Document service could not be loaded');
   import('../../schema/documents.js').then(
-    ({ platformErrorEnvelope }) => sendRouteResponse(res, { status: 500, body: platformErrorEnvelope(500, 'Internal server error; the server log has the details under this errorRef.', errorRef), headers: req.complete ? {} : { connection: 'close' } }),
+    ({ platformErrorEnvelope }) => sendRouteResponse(res, { status: 500, body: platformErrorEnvelope(500, 'Internal server error; the server log has the details under this errorRef.', errorRef), headers: closeIfBodyUnread(req) }),
     () => res.destroy(),
   );
 }

@@ -9,6 +9,7 @@ import { ADMIN_PREFIX, type AdminApi, type AdminRoute } from './admin-route.js';
 import { authenticate } from './authenticate.js';
 import { exhaustionResponder } from './exhausted-resource.js';
 import { HttpError } from './http-error.js';
+import { closeIfBodyUnread } from './unread-body.js';
 import { readJsonBody, readJsonBytes } from './read-body.js';
 import { sendError, sendRouteResponse } from './respond.js';
 import type { RequestContext, Route, RouteResponse } from './route.js';
@@ -76,7 +77,7 @@ export function createRequestHandler(deps: RequestHandlerDeps): RequestListener 
       return;
     }
     // A body we did not read to the end is never read: closing the connection is cheaper and safer.
-    sendError(res, failure, { 'x-request-id': requestId, ...(req.complete ? {} : { connection: 'close' }) });
+    sendError(res, failure, { 'x-request-id': requestId, ...closeIfBodyUnread(req) });
   };
 
   return (req, res) => {
