@@ -9,6 +9,7 @@ import { openEndpoint, type Endpoint, type LoopTarget, type TargetSpec } from '.
 import { aborted, startPollerAfter } from './daemon-poller.js';
 import { openRepoFollowing, type RepoFollowing } from './daemon-repo.js';
 import { daemonConsole } from './daemon-console.js';
+import { FolderCommit } from './folder-commit.js';
 import type { DaemonEnvironment, DaemonOptions, DaemonReady } from './daemon-options.js';
 import { DaemonStatus } from './daemon-status.js';
 import { EnvironmentsStatus } from './environments-status.js';
@@ -171,12 +172,13 @@ function createLoopQueue(options: DaemonOptions, loop: LoopParts, onFullPassEnd:
   const { cwd, concurrency, signal } = options;
   const { name, target, status, source } = loop;
   const runPass = createReconcilePass({
-    planContext: { dir: loop.dir, cwd, api: target.client, targetLabel: target.label, log, concurrency, signal, cache: createDesiredCache() },
+    planContext: { dir: loop.dir, cwd, api: target.client, targetLabel: target.label, log, concurrency, signal, cache: createDesiredCache(), git: 'unread' },
     status,
     log,
     selfHeal: options.selfHeal,
     prune: options.prune,
     maxDelete: options.maxDelete,
+    commit: source ? undefined : new FolderCommit({ dir: resolve(cwd, loop.dir), record: (git) => status.recordGit(git), signal }),
     filesWritten: () => target.filesWritten(),
     ...(options.passChunkFiles !== undefined ? { passChunkFiles: options.passChunkFiles } : {}),
     ...(source ? { source } : {}),

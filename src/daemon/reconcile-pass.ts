@@ -7,6 +7,7 @@ import { findOrphans } from '../plan/build-plan.js';
 import { planDashboards, type PlanContext, type PlanDashboardsResult, type PlanOptions } from '../reconcile/plan-dashboards.js';
 import { itemKind, type DaemonStatus } from './daemon-status.js';
 import { decideWrites, forgetMissing, FRESH_MEMORY, noteRefusal, settleFiles, settleOrphans, type FileSettled, type Orphan, type PassMemory } from './drift-rules.js';
+import type { FolderCommit } from './folder-commit.js';
 import { fullPassChunks, PASS_CHUNK_FILES } from './pass-chunks.js';
 import { packLayout } from './packed-layout.js';
 import { documentKindOf } from '../console/sync-rows.js';
@@ -27,6 +28,8 @@ export interface ReconcilePassDeps {
   maxDelete: number | undefined;
   /** Following a repository: each pass reads the checkout this names instead of `planContext`'s folder. */
   source?: PassSource;
+  /** Reads the watched folder's commit for the status; undefined when following a repository (each tree names it). */
+  commit?: FolderCommit | undefined;
   /** Resolves once the target's files hold every write it acknowledged (LoopTarget.filesWritten). */
   filesWritten: () => Promise<void>;
   /** Files per chunk of a large full pass; default PASS_CHUNK_FILES. */
@@ -84,6 +87,10 @@ class PassRun {
     try {
       const chunks = pass.full && !tree && !deps.plan ? await fullPassChunks(planContext.dir, planContext.cwd, deps.passChunkFiles) : undefined;
       const done = (chunks && (await this.chunkedFullPass(planContext, chunks, pass))) ?? (await this.wholePass(planContext, pass, tree));
+      // A pass over the folder plans without git (CommitSource 'unread'); folder-commit.ts reads it off the hot path.
+      if (tree) deps.status.recordGit(tree.git);
+      else if (pass.full) await deps.commit?.readNow();
+      else deps.commit?.readWhenQuiet();
       if (done.kind === 'invalid') {
         if (tree) deps.source?.settled(tree, { kind: 'invalid', errors: done.diagnostics.map(formatDiagnostic) });
         this.finish(started, pass, false, invalidReason(done.diagnostics, tree));
@@ -165,7 +172,6 @@ class PassRun {
     const { signal } = deps.planContext;
     // A read cut short by shutdown looks like missing dashboards: never act on such a plan.
     signal?.throwIfAborted();
-    status.recordGit(planned.plan.git);
     const hashes = new Map(planned.desired.dashboards.map((d) => [d.id as string, d.contentHash]));
     const { plan, drift } = decideWrites(planned.plan, hashes, this.memory, deps.selfHeal);
     for (const change of drift) {

@@ -23,14 +23,27 @@ export interface DesiredSource {
   /** The dashboards folder, relative to `cwd` or absolute. */
   dir: string;
   cwd: string;
-  /** The commit being read, when the caller knows it (a checkout of a followed repository has no `.git`). */
-  git?: GitInfo | undefined;
+  /** The commit being read: see {@link CommitSource}. */
+  git?: CommitSource | undefined;
   /** `--strict`; `strict: true` in dashcd.yaml has the same effect. */
   strict?: boolean | undefined;
 }
 
 /** Read, or why nothing can be planned from it (`desired`: what was read before that was known). */
 export type DesiredStateRead = { kind: 'loaded'; state: DesiredState } | { kind: 'invalid'; diagnostics: Diagnostic[]; desired?: DesiredResult };
+
+/**
+ * Where a desired state's commit comes from: git, asked here (undefined, the default); the caller, who knows it (a
+ * checkout of a followed repository has no `.git`); or nobody (`'unread'`): the caller reads it itself once its writes
+ * are made. The daemon does: each git process is forked from the daemon's whole address space, ~8-17 ms of its one
+ * thread per process (three in a work tree) on the way from a saved file to its dashboard live.
+ */
+export type CommitSource = GitInfo | 'unread';
+
+function commitOf(source: DesiredSource, root: string): GitInfo | undefined | Promise<GitInfo | undefined> {
+  if (source.git === 'unread') return undefined;
+  return source.git ?? readGitInfo(root);
+}
 
 function heldTo(desired: DesiredResult, strict: boolean): DesiredResult {
   return strict ? strictly(desired) : desired;
@@ -39,7 +52,7 @@ function heldTo(desired: DesiredResult, strict: boolean): DesiredResult {
 /** dashcd.yaml and the commit: what every desired state starts from. */
 async function readProject(source: DesiredSource): Promise<{ root: string; project: LoadProjectConfigResult; git: GitInfo | undefined }> {
   const root = resolve(source.cwd, source.dir);
-  const [project, git] = await Promise.all([loadProjectConfigFor(root, source.cwd), source.git ?? readGitInfo(root)]);
+  const [project, git] = await Promise.all([loadProjectConfigFor(root, source.cwd), commitOf(source, root)]);
   return { root, project, git };
 }
 
@@ -111,7 +124,7 @@ export async function loadEnvironmentStates(
   const { project } = environments;
   const [load, git] = await Promise.all([
     loadEnvironments({ root, cwd: source.cwd, ...(source.only ? { only: source.only } : {}), project, declared: environments.declared, selected: environments.selected }),
-    source.git ?? readGitInfo(root),
+    commitOf(source, root),
   ]);
   const strict = isStrict(source.strict, project.config);
   const states = load.environments.map((e) => ({ environment: e.environment, state: { project, desired: heldTo(e.desired, strict), git } }));

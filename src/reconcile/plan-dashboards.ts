@@ -1,12 +1,11 @@
 import type { ApiClient } from '../client/api-client.js';
 import type { ProjectConfig } from '../config/project-config.js';
 import type { Diagnostic } from '../desired/diagnostic.js';
-import type { GitInfo } from '../desired/git-info.js';
 import type { DesiredCache, DesiredResult } from '../desired/load-desired.js';
 import type { Logger } from '../lib/logger.js';
 import { assemblePlan, type Plan } from '../plan/build-plan.js';
 import { compareRules } from './compare-rules.js';
-import { loadEnvironmentState, loadFolderState, type DesiredState } from './desired-state.js';
+import { loadEnvironmentState, loadFolderState, type CommitSource, type DesiredState } from './desired-state.js';
 import { withEarlyPlans } from './early-plans.js';
 import { planAgainstLive, type EarlyChanges } from './plan-against-live.js';
 
@@ -23,8 +22,8 @@ export interface PlanContext {
   cache?: DesiredCache;
   /** Worker threads parsing beside this one (loadDesired's `workers`); default: by the number of files. */
   workers?: number;
-  /** The commit being read, when the caller knows it (a checkout of a followed repository has no `.git`). */
-  git?: GitInfo;
+  /** The commit being read: see {@link CommitSource}. */
+  git?: CommitSource;
   /** Unknown keys are errors (`--strict`); `strict: true` in dashcd.yaml has the same effect. */
   strict?: boolean;
 }

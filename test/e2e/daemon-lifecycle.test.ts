@@ -105,6 +105,9 @@ describe('dashcd daemon on the embedded API', () => {
     await project.write('dashboards/a.yaml', dashboardYaml('A', 'v2'));
     await waitFor(async () => (await nameOf('a.yaml')) === 'A v2', { what: 'the saved edit of a.yaml to go live' });
     expect((await d.status()).files['dashboards/a.yaml']?.result).toBe('updated');
+    // The pass planned without git and read it after its writes: the status has the uncommitted edit.
+    await waitFor(async () => (await d.status()).git?.dirty === true, { what: 'the status to say the work tree has uncommitted changes' });
+    expect((await d.status()).git).toMatchObject({ commit, branch: 'main', dirty: true });
 
     await project.write('dashboards/b.yaml', dashboardYaml('B', 'v2').replace('top: 0', 'top: zero'));
     await project.write('dashboards/c.yaml', dashboardYaml('C', 'v2'));
