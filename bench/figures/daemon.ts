@@ -151,22 +151,33 @@ async function measureLive(ctx: FigureContext): Promise<FigureOutcome> {
   const d = await startDaemon(ctx, dir, ['--resync', '10m']);
   try {
     await waitAllLive(d, ids, 300_000);
-    const latencies: number[] = [];
     const warmUntil = performance.now() + (ctx.smoke ? 0 : WARMUP_MS);
-    for (let n = 0; latencies.length < ctx.sizes.daemonEdits; n++) {
-      const i = (n * 37) % count;
-      const warming = performance.now() < warmUntil;
-      const ms = await timeOneEdit(d, files[i] ?? '', ids[i] ?? '', `edited ${n}`);
-      if (!warming) latencies.push(ms);
-      await sleep(50);
+    // `runs` rounds of edits on the one daemon, each its own p50 and p99: the p99 of 100 edits is their second
+    // slowest, which one stray pause on a shared machine decides; the median round's is what the row reports.
+    const rounds: number[][] = [];
+    let n = 0;
+    while (rounds.length < ctx.runs) {
+      const latencies: number[] = [];
+      while (latencies.length < ctx.sizes.daemonEdits) {
+        const i = (n * 37) % count;
+        const warming = performance.now() < warmUntil;
+        const ms = await timeOneEdit(d, files[i] ?? '', ids[i] ?? '', `edited ${n}`);
+        n += 1;
+        if (!warming) latencies.push(ms);
+        await sleep(50);
+      }
+      rounds.push(latencies);
     }
-    const s = summarizeLatencies(Float64Array.from(latencies));
+    const stats = rounds.map((latencies) => summarizeLatencies(Float64Array.from(latencies)));
+    const p50 = summarize(stats.map((s) => s.p50));
+    const p99 = summarize(stats.map((s) => s.p99));
+    const edits = `${ctx.sizes.daemonEdits} edits (median of ${rounds.length} rounds)`;
     return {
       rows: [
-        { label: `file saved → dashboard live, p50 over ${latencies.length} edits`, unit: 'ms', better: 'lower', value: summarize([s.p50]), goal: { text: '≤ 150 ms', met: s.p50 <= 150 } },
-        { label: `file saved → dashboard live, p99 over ${latencies.length} edits`, unit: 'ms', better: 'lower', value: summarize([s.p99]), goal: { text: '≤ 500 ms', met: s.p99 <= 500 } },
+        { label: `file saved → dashboard live, p50 over ${edits}`, unit: 'ms', better: 'lower', value: p50, goal: { text: '≤ 150 ms', met: p50.median <= 150 } },
+        { label: `file saved → dashboard live, p99 over ${edits}`, unit: 'ms', better: 'lower', value: p99, goal: { text: '≤ 500 ms', met: p99.median <= 500 } },
       ],
-      details: { dashboards: count, edits: latencies.length, pollMs: POLL_MS, maxMs: s.max, latenciesMs: latencies.map((l) => Math.round(l)) },
+      details: { dashboards: count, edits: ctx.sizes.daemonEdits, rounds: rounds.length, pollMs: POLL_MS, maxMs: Math.max(...stats.map((s) => s.max)), latenciesMs: rounds.map((r) => r.map((l) => Math.round(l))) },
     };
   } finally {
     await stopDaemon(d);

@@ -33,6 +33,8 @@ export class FolderCommit {
   private firstAskedAt: number | undefined;
   private reading: Promise<void> | undefined;
   private readAgain = false;
+  /** The last read found no git work tree: passes over saved files do not ask again (full passes still read). */
+  private outsideGit = false;
 
   constructor(private readonly options: FolderCommitOptions) {}
 
@@ -43,10 +45,12 @@ export class FolderCommit {
   }
 
   /**
-   * Reads the commit once no pass has asked for `quietMs`, or `maxWaitMs` after the first that did. The timer never
-   * keeps a stopping daemon alive, and once it stops a read that comes due reads nothing.
+   * Reads the commit once no pass has asked for `quietMs`, or `maxWaitMs` after the first that did; nothing when the
+   * last read found the folder outside git (a folder that becomes a work tree is seen by the next full pass). The
+   * timer never keeps a stopping daemon alive, and once it stops a read that comes due reads nothing.
    */
   readWhenQuiet(): void {
+    if (this.outsideGit) return;
     const { quietMs = COMMIT_QUIET_MS, maxWaitMs = COMMIT_MAX_WAIT_MS } = this.options;
     const now = performance.now();
     this.firstAskedAt ??= now;
@@ -73,7 +77,9 @@ export class FolderCommit {
       do {
         this.readAgain = false;
         if (this.options.signal?.aborted) return;
-        record(await read(dir));
+        const git = await read(dir);
+        this.outsideGit = git === undefined;
+        record(git);
       } while (this.readAgain);
     })().finally(() => {
       this.reading = undefined;

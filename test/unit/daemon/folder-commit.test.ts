@@ -45,6 +45,8 @@ describe('FolderCommit, when reads happen', () => {
     }
     expect(git.started()).toBe(1);
     git.finishNext(commitNamed(1));
+    // The read is recorded (a work tree: saves keep asking) before the next pass asks.
+    await vi.advanceTimersByTimeAsync(0);
     commit.readWhenQuiet();
     await vi.advanceTimersByTimeAsync(COMMIT_QUIET_MS - 1);
     expect(git.started()).toBe(1);
@@ -78,6 +80,21 @@ describe('FolderCommit, when reads happen', () => {
     await now;
     await vi.advanceTimersByTimeAsync(COMMIT_MAX_WAIT_MS * 2);
     expect(git.started()).toBe(1);
+  });
+
+  it('asks git again after saves only while the folder is in a work tree; a read now still asks', async () => {
+    const git = slowGit();
+    const commit = new FolderCommit({ dir: '/not-a-repo', record: () => undefined, read: () => git.read().then(() => undefined) });
+    const outside = commit.readNow();
+    git.finishNext(commitNamed(0));
+    await outside;
+    commit.readWhenQuiet();
+    await vi.advanceTimersByTimeAsync(COMMIT_MAX_WAIT_MS * 2);
+    expect(git.started()).toBe(1);
+    const again = commit.readNow();
+    expect(git.started()).toBe(2);
+    git.finishNext(commitNamed(0));
+    await again;
   });
 
   it('reads nothing once the daemon stops: neither a pending quiet read nor one asked after', async () => {
