@@ -87,15 +87,16 @@ class PassRun {
     try {
       const chunks = pass.full && !tree && !deps.plan ? await fullPassChunks(planContext.dir, planContext.cwd, deps.passChunkFiles) : undefined;
       const done = (chunks && (await this.chunkedFullPass(planContext, chunks, pass))) ?? (await this.wholePass(planContext, pass, tree));
-      // A pass over the folder plans without git (CommitSource 'unread'); folder-commit.ts reads it off the hot path.
-      if (tree) deps.status.recordGit(tree.git);
-      else if (pass.full) await deps.commit?.readNow();
-      else deps.commit?.readWhenQuiet();
       if (done.kind === 'invalid') {
         if (tree) deps.source?.settled(tree, { kind: 'invalid', errors: done.diagnostics.map(formatDiagnostic) });
         this.finish(started, pass, false, invalidReason(done.diagnostics, tree));
         return;
       }
+      // The commit reconciled: a refused one (above) never becomes it. A pass over the folder plans without git
+      // (CommitSource 'unread'); folder-commit.ts reads it off the path from a save to its write.
+      if (tree) deps.status.recordGit(tree.git);
+      else if (pass.full) await deps.commit?.readNow();
+      else deps.commit?.readWhenQuiet();
       const { totals } = done;
       log.info({ full: pass.full, files: done.files, reasons: pass.reasons, ...totals, ...(done.chunks ? { chunks: done.chunks } : {}), durationMs: Date.now() - started }, 'reconcile finished');
       if (done.files > (deps.passChunkFiles ?? PASS_CHUNK_FILES)) void releaseMemoryAfterLargePass(deps.filesWritten(), log);

@@ -25,8 +25,9 @@ const GIT_MAX_BUFFER = 64 * 1024 * 1024;
  * Reads the commit, branch and dirty flag for the folder `dir`. Undefined when `dir` is not in a git work tree or git
  * is not installed: git information is a courtesy, never a reason to fail.
  * git runs with execFile (no shell) and `--no-optional-locks`, so reading never contends for `index.lock` with a
- * concurrent commit. Three processes in a work tree, one outside it: the daemon reads this on every pass, and each
- * process starts by forking the daemon (about 8 ms of its thread each with 1,000 dashboards held, on two busy cores).
+ * concurrent commit. Three processes in a work tree, one outside it, each forked from the whole calling process
+ * (about 8-15 ms of the daemon's thread each with 1,000 dashboards held): the daemon reads this after its passes,
+ * never between a save and its write (daemon/folder-commit.ts).
  */
 export async function readGitInfo(dir: string): Promise<GitInfo | undefined> {
   const location = await git(dir, ['rev-parse', '--show-toplevel', '--show-prefix']);
