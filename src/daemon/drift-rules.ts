@@ -6,22 +6,29 @@ import type { FileResult } from './status-schema.js';
 /**
  * The rules of a reconcile pass, apart from its reads and writes: given the plan, what the loop remembers from its
  * earlier passes and what the writes came to, what the pass writes, reports and remembers next. Pure: memory in,
- * decisions and the next memory out (reconcile-pass.ts does the I/O, logging and status around them).
+ * decisions and the next memory out, but for the synced files, which `recordSynced` adds to the loop's map in place
+ * (reconcile-pass.ts does the I/O, logging and status around them).
  *
  * Drift is a difference between the live dashboard and a file that has not changed since the loop last saw the two
  * equal (same content hash): someone edited the live side. A difference after the file changed (or before the loop
  * ever synced it) is a git change and is always written; drift is reverted only with self-heal.
  */
 export interface PassMemory {
-  /** Dashboard id → content hash of the file when live was last known equal to it. */
-  readonly synced: ReadonlyMap<string, string>;
+  /**
+   * Dashboard id → content hash of the file when live was last known equal to it. The loop's own map, which each pass
+   * adds to in place (`recordSynced`): a copy per pass made every saved file cost a map of all the folder's dashboards
+   * (~80 KB promoted per save at 1,000 of them, the bulk of what sent the daemon into a full collection every few
+   * seconds of edits).
+   */
+  readonly synced: Map<string, string>;
   /** Orphans already announced as left behind: each gets one line, not one per resync. */
   readonly leftBehind: ReadonlySet<string>;
   /** Why the last full pass's prune was refused: a refusal is announced only when its reason is new. */
   readonly lastRefusal: string | undefined;
 }
 
-export const FRESH_MEMORY: PassMemory = { synced: new Map(), leftBehind: new Set(), lastRefusal: undefined };
+/** A new loop's memory: its own `synced` map. */
+export const freshMemory = (): PassMemory => ({ synced: new Map(), leftBehind: new Set(), lastRefusal: undefined });
 
 export type FileChange = Exclude<PlanChange, { action: 'orphan' | 'delete' }>;
 
@@ -70,12 +77,12 @@ export interface WriteResults {
 }
 
 /**
- * Per file of the plan (drift left alone included), what it came to; a file live is now known equal to (written, or
- * unchanged) is remembered as synced at its content hash.
+ * Per file of the plan (drift left alone included), what it came to; and the files live is now known equal to
+ * (written, or unchanged), at their content hashes, for `recordSynced`.
  */
-export function settleFiles(plan: Plan, results: WriteResults, memory: PassMemory, selfHeal: boolean): { files: FileSettled[]; memory: PassMemory } {
+export function settleFiles(plan: Plan, results: WriteResults, selfHeal: boolean): { files: FileSettled[]; synced: Map<string, string> } {
   const byId = new Map(results.outcomes.filter((o) => o.action !== 'delete').map((o) => [o.id, o]));
-  const synced = new Map(memory.synced);
+  const synced = new Map<string, string>();
   const files: FileSettled[] = [];
   for (const change of plan.changes) {
     if (change.action === 'orphan' || change.action === 'delete') continue;
@@ -88,7 +95,12 @@ export function settleFiles(plan: Plan, results: WriteResults, memory: PassMemor
     const hash = results.hashes.get(id);
     if (hash !== undefined && (outcome?.status === 'applied' || change.action === 'unchanged')) synced.set(id, hash);
   }
-  return { files, memory: { ...memory, synced } };
+  return { files, synced };
+}
+
+/** Adds a pass's newly synced files to the loop's memory, in place (see PassMemory.synced). */
+export function recordSynced(memory: PassMemory, synced: ReadonlyMap<string, string>): void {
+  for (const [id, hash] of synced) memory.synced.set(id, hash);
 }
 
 /** `undefined`: the write was never attempted (nothing to record). */

@@ -6,7 +6,7 @@ import type { Logger } from '../lib/logger.js';
 import { findOrphans } from '../plan/build-plan.js';
 import { planDashboards, type PlanContext, type PlanDashboardsResult, type PlanOptions } from '../reconcile/plan-dashboards.js';
 import { itemKind, type DaemonStatus } from './daemon-status.js';
-import { decideWrites, forgetMissing, FRESH_MEMORY, noteRefusal, settleFiles, settleOrphans, type FileSettled, type Orphan, type PassMemory } from './drift-rules.js';
+import { decideWrites, forgetMissing, freshMemory, noteRefusal, recordSynced, settleFiles, settleOrphans, type FileSettled, type Orphan, type PassMemory } from './drift-rules.js';
 import type { FolderCommit } from './folder-commit.js';
 import { fullPassChunks, PASS_CHUNK_FILES } from './pass-chunks.js';
 import { packLayout } from './packed-layout.js';
@@ -56,7 +56,7 @@ type Planned = Extract<PlanDashboardsResult, { kind: 'planned' }>;
  * one (drift, synced files, orphans announced, prune refusals) is decided by drift-rules.ts.
  */
 export function createReconcilePass(deps: ReconcilePassDeps): (pass: ReconcilePass) => Promise<void> {
-  let memory = FRESH_MEMORY;
+  let memory = freshMemory();
   return async (pass) => {
     const started = Date.now();
     const tree = deps.source?.next();
@@ -186,8 +186,8 @@ class PassRun {
     if (result.kind === 'rejected') throw new Error('unreachable: skip-invalid never rejects');
     signal?.throwIfAborted();
     const rejected = new Map(result.skippedInvalid.map((v) => [v.id, v.message]));
-    const settled = settleFiles(planned.plan, { outcomes: result.outcomes, rejected, drifted: new Set(drift.map((c) => c.id)), hashes }, this.memory, deps.selfHeal);
-    this.memory = settled.memory;
+    const settled = settleFiles(planned.plan, { outcomes: result.outcomes, rejected, drifted: new Set(drift.map((c) => c.id)), hashes }, deps.selfHeal);
+    recordSynced(this.memory, settled.synced);
     const desired = new Map(planned.desired.dashboards.map((d) => [d.id as string, d]));
     const at = new Date().toISOString();
     for (const file of settled.files) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ApplyOutcome } from '../../../src/apply/apply-plan.js';
-import { decideWrites, fileResult, forgetMissing, FRESH_MEMORY, noteRefusal, settleFiles, settleOrphans, type FileChange, type Orphan, type PassMemory } from '../../../src/daemon/drift-rules.js';
+import { decideWrites, fileResult, forgetMissing, freshMemory, noteRefusal, recordSynced, settleFiles, settleOrphans, type FileChange, type Orphan, type PassMemory } from '../../../src/daemon/drift-rules.js';
 import type { Plan, PlanChange } from '../../../src/plan/build-plan.js';
 
 const body = { dashboardMetadata: { name: 'x' }, tiles: [] } as never;
@@ -37,7 +37,7 @@ describe('drift rules: what a pass writes', () => {
     const { drift } = decideWrites(plan, hashes, memoryOf({ a: 'other', c: 'h3' }), false);
     expect(drift).toEqual([]);
     // No hash for `x` and no memory of it: undefined is not a match.
-    expect(decideWrites(planOf([update('x')]), hashes, FRESH_MEMORY, false).drift).toEqual([]);
+    expect(decideWrites(planOf([update('x')]), hashes, freshMemory(), false).drift).toEqual([]);
   });
 
   it('self-healing writes the whole plan, drift included (the same plan object)', () => {
@@ -54,14 +54,14 @@ describe('drift rules: what a pass writes', () => {
     expect(decided.plan.summary).toEqual(plan.summary);
     expect(decided.plan.target).toBe('t');
     // Nothing drifted: the plan as it is.
-    expect(decideWrites(plan, hashes, FRESH_MEMORY, false).plan).toBe(plan);
+    expect(decideWrites(plan, hashes, freshMemory(), false).plan).toBe(plan);
   });
 });
 
 describe('drift rules: prune refusals', () => {
   it('counts every refusal, announces it only when its reason is new, and remembers the reason', () => {
-    const first = noteRefusal('too many', FRESH_MEMORY);
-    expect(first).toEqual({ count: true, announce: true, memory: { ...FRESH_MEMORY, lastRefusal: 'too many' } });
+    const first = noteRefusal('too many', freshMemory());
+    expect(first).toEqual({ count: true, announce: true, memory: { ...freshMemory(), lastRefusal: 'too many' } });
     const again = noteRefusal('too many', first.memory);
     expect(again).toMatchObject({ count: true, announce: false });
     expect(noteRefusal('empty folder', again.memory)).toMatchObject({ count: true, announce: true });
@@ -92,7 +92,7 @@ describe('drift rules: per-file results', () => {
   it('settles every file of the plan, orphans and deletions aside, with its error and whether its change is still pending', () => {
     const plan = planOf([create('a'), update('b'), update('c'), unchanged('d'), update('e'), update('f'), orphan('o'), deletion('z')]);
     const outcomes = [applied(create('a')), failed(update('b'), 'HTTP 500'), { action: 'delete', id: 'b', name: 'n-b', status: 'deleted' } as ApplyOutcome];
-    const settled = settleFiles(plan, { outcomes, rejected: new Map([['f', 'bad tile']]), drifted: new Set(['c']), hashes: new Map() }, FRESH_MEMORY, false);
+    const settled = settleFiles(plan, { outcomes, rejected: new Map([['f', 'bad tile']]), drifted: new Set(['c']), hashes: new Map() }, false);
     expect(settled.files.map(({ change, ...rest }) => ({ file: change.file, ...rest }))).toEqual([
       { file: 'a.yaml', id: 'a', result: 'created', pending: false },
       { file: 'b.yaml', id: 'b', result: 'failed', error: 'HTTP 500', pending: false },
@@ -110,19 +110,31 @@ describe('drift rules: per-file results', () => {
     const plan = planOf([create('a'), unchanged('b'), update('c'), update('d'), update('e'), update('f'), update('nohash')]);
     const hashes = new Map([['a', 'ha'], ['b', 'hb'], ['c', 'hc'], ['d', 'hd'], ['e', 'he'], ['f', 'hf']]);
     const outcomes = [applied(create('a')), failed(update('c')), applied(update('f')), applied(update('nohash'))];
-    const before = memoryOf({ keep: 'hk', d: 'hd' }, ['o'], 'why');
-    const settled = settleFiles(plan, { outcomes, rejected: new Map([['e', 'bad']]), drifted: new Set(['d']), hashes }, before, false);
-    expect(Object.fromEntries(settled.memory.synced)).toEqual({ keep: 'hk', d: 'hd', a: 'ha', b: 'hb', f: 'hf' });
-    expect(settled.memory.leftBehind).toBe(before.leftBehind);
-    expect(settled.memory.lastRefusal).toBe('why');
-    // The memory it was given is not changed.
-    expect(Object.fromEntries(before.synced)).toEqual({ keep: 'hk', d: 'hd' });
+    const settled = settleFiles(plan, { outcomes, rejected: new Map([['e', 'bad']]), drifted: new Set(['d']), hashes }, false);
+    expect(Object.fromEntries(settled.synced)).toEqual({ a: 'ha', b: 'hb', f: 'hf' });
+    const memory = memoryOf({ keep: 'hk', d: 'hd', a: 'old' }, ['o'], 'why');
+    const { leftBehind } = memory;
+    recordSynced(memory, settled.synced);
+    expect(Object.fromEntries(memory.synced)).toEqual({ keep: 'hk', d: 'hd', a: 'ha', b: 'hb', f: 'hf' });
+    expect(memory.leftBehind).toBe(leftBehind);
+    expect(memory.lastRefusal).toBe('why');
   });
 
   it('a file whose write failed keeps the hash it was synced at before', () => {
     const plan = planOf([update('a')]);
-    const settled = settleFiles(plan, { outcomes: [failed(update('a'))], rejected: new Map(), drifted: new Set(), hashes: new Map([['a', 'new']]) }, memoryOf({ a: 'old' }), true);
-    expect(settled.memory.synced.get('a')).toBe('old');
+    const settled = settleFiles(plan, { outcomes: [failed(update('a'))], rejected: new Map(), drifted: new Set(), hashes: new Map([['a', 'new']]) }, true);
+    expect(settled.synced.size).toBe(0);
+    const memory = memoryOf({ a: 'old' });
+    recordSynced(memory, settled.synced);
+    expect(memory.synced.get('a')).toBe('old');
+  });
+
+  it('gives each loop a memory of its own: one loop recording a file does not make it synced in another', () => {
+    const one = freshMemory();
+    const other = freshMemory();
+    recordSynced(one, new Map([['a', 'ha']]));
+    expect(one.synced.get('a')).toBe('ha');
+    expect(other.synced.size).toBe(0);
   });
 });
 
@@ -150,11 +162,11 @@ describe('drift rules: what a full pass forgets and announces', () => {
   });
 
   it('keeps an announced orphan announced while it is listed as a deletion, and announces one listed twice once', () => {
-    const announced = settleOrphans([orphan('x')], FRESH_MEMORY).memory;
+    const announced = settleOrphans([orphan('x')], freshMemory()).memory;
     const pruning = settleOrphans([deletion('x')], announced);
     expect(pruning.announce).toEqual([]);
     expect([...pruning.memory.leftBehind]).toEqual(['x']);
     expect(settleOrphans([orphan('x')], pruning.memory).announce).toEqual([]);
-    expect(settleOrphans([orphan('d'), orphan('d')], FRESH_MEMORY).announce).toHaveLength(1);
+    expect(settleOrphans([orphan('d'), orphan('d')], freshMemory()).announce).toHaveLength(1);
   });
 });
