@@ -1,6 +1,7 @@
 import { watch, type FSWatcher, type Stats } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
+import { isCode } from '../lib/fs-errors.js';
 
 /** What a tree watcher reports, and what it leaves out. Paths are absolute. */
 export interface TreeEvents {
@@ -91,14 +92,9 @@ export function watchTree(root: string, events: TreeEvents): TreeWatcher {
     if (entry.isDirectory()) return appeared(path);
     // A watched folder replaced by a file or a link under the same name.
     if (folders.has(path)) gone(path);
-    // A link is followed to what it names: a file is a file; a folder is read by a full pass, not watched into.
-    const linkedFolder = entry.isSymbolicLink() && (await stat(path).then((target) => target.isDirectory(), () => false));
-    if (closed) return;
-    if (linkedFolder) {
-      if (!events.skipFolder(path)) events.onTree(path);
-    } else if (events.wantsFile(path)) {
-      events.onFile(path);
-    }
+    // A link is its name, as the loader lists it (discover-files.ts): one with a wanted name is that file, whatever
+    // it points at (the pass reports a broken one); a linked folder is neither walked nor watched.
+    if (events.wantsFile(path)) events.onFile(path);
   };
 
   const gone = (path: string): void => {
@@ -181,7 +177,4 @@ async function nearestExisting(path: string): Promise<string> {
   }
 }
 
-const isMissing = (error: unknown): boolean => {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return code === 'ENOENT' || code === 'ENOTDIR';
-};
+const isMissing = (error: unknown): boolean => isCode(error, 'ENOENT') || isCode(error, 'ENOTDIR');
