@@ -83,6 +83,17 @@ async function writeFiles(root: string, files: readonly ShimFile[]): Promise<voi
 }
 
 /**
+ * A commit that ships its CLI bundled (scripts/bundle.mjs) is measured as its users run it: its own bundler over
+ * the build, as `npm run bench` does today. Older commits ran their compiled modules, and so does their figure.
+ */
+async function bundleIfBundled(dir: string, progress: (m: string) => void): Promise<void> {
+  const bundler = join(dir, 'scripts', 'bundle.mjs');
+  if (!existsSync(bundler)) return;
+  progress(`bundling the CLI in ${dir}`);
+  await run(process.execPath, [bundler, 'dist-bench/src', 'dist-bench/bundle'], { cwd: dir, maxBuffer: 64 * 1024 * 1024 });
+}
+
+/**
  * Today's bench compiled with `commit`'s `src/`: the worktree, its packages, today's `bench/` and
  * `tsconfig.bench.json` over it, the shims the old tree needs, then `tsc -p tsconfig.bench.json`. A type error
  * fails the build: the shims are meant to leave none, and one left means a shim to add.
@@ -107,5 +118,6 @@ export async function prepareBefore(repo: string, commit: string, progress: (m: 
     const out = (error as { stdout?: string }).stdout ?? String(error);
     throw new Error(`today's bench does not compile against ${short} with its shims (add one to bench/lib/before-shims.ts):\n${out}`);
   }
+  await bundleIfBundled(dir, progress);
   return { dir, sha, short, shims: plan.applied };
 }

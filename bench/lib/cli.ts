@@ -3,8 +3,14 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { NotMeasurableYet } from './figure.js';
 
-/** The dashcd entry point compiled beside the bench, so the bench measures the code it was built with. */
-export const DASHCD_MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+const BUNDLED_MAIN = fileURLToPath(new URL('../../bundle/main.js', import.meta.url));
+
+/**
+ * The dashcd entry point built beside the bench, so the bench measures the code it was built with: the bundle users
+ * run (`npm run bench` makes it, scripts/bundle.mjs) when there is one, else the compiled modules (a `--before`
+ * build of a commit that had no bundle, as its users ran it).
+ */
+export const DASHCD_MAIN = existsSync(BUNDLED_MAIN) ? BUNDLED_MAIN : fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
 export interface CliRun {
   code: number;

@@ -148,8 +148,8 @@ describe('the check cache between runs', () => {
   });
 
   it('concurrent runs, whole and partial, leave a whole file of the current checks and no temp files', async () => {
-    // The children run the built code, whose key is made from the built modules.
-    const built = (await import(pathToFileURL(join(MAIN_JS, '../desired/check-code-key.js')).href)) as { checkCodeKey(): Promise<Buffer> };
+    // The children run the bundle, whose key is made from the bundled modules.
+    const built = (await import(pathToFileURL(join(MAIN_JS, '../check-code-key.js')).href)) as { checkCodeKey(): Promise<Buffer> };
     const key = await built.checkCodeKey();
     const child = (...args: string[]) => runDashcdChild(['validate', ...args], { cwd: project.root, env });
     for (let round = 0; round < 2; round++) {

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MAIN_JS } from '../helpers/cli.js';
 
-const MAIN = resolve(import.meta.dirname, '../../dist/main.js');
 
 describe('dashcd as a Unix filter', () => {
   const dir = mkdtempSync(join(tmpdir(), 'dashcd-pipe-'));
@@ -18,7 +18,7 @@ describe('dashcd as a Unix filter', () => {
       JSON.stringify({ id: `${-4314211936928920170n + BigInt(i)}_${start + i}`, startTime: start + i, eventType: 'CUSTOM_INFO', entityId: 'HOST-1', eventStatus: 'CLOSED', endTime: start + i }),
     );
     writeFileSync(join(partition, 'events.jsonl'), `${lines.join('\n')}\n`);
-    const child = spawn(process.execPath, [MAIN, 'events', 'query', '--archive', join(dir, 'events-archive'), '--format', 'jsonl'], { cwd: dir });
+    const child = spawn(process.execPath, [MAIN_JS, 'events', 'query', '--archive', join(dir, 'events-archive'), '--format', 'jsonl'], { cwd: dir });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     // The reader is gone before the first line is written: every write meets a closed pipe.

@@ -15,7 +15,7 @@ afterEach(async () => {
   project = server = child = undefined;
 });
 
-describe('the built CLI as a child process (node dist/main.js)', () => {
+describe('the built CLI as a child process (node dist/bundle/main.js)', () => {
   it('exits 2 with changes pending, 0 once applied, 4 when the target is unreachable', async () => {
     server = await startTestServer();
     project = await createProject({ 'dashboards/checkout.yaml': DASHBOARD });

@@ -4,7 +4,8 @@ import ts from 'typescript';
 
 /**
  * Emits bench/**\/*.ts as JavaScript under `outDir` without type-checking, beside links to the compiled `dist/` (as
- * `src/`) and `node_modules/`, so `node <outDir>/bench/run.js` runs the harness against the build `npm test` made.
+ * `src/`), its bundle (as `bundle/`) and `node_modules/`, so `node <outDir>/bench/run.js` runs the harness against
+ * the build `npm test` made.
  * Types of the bench are checked by `tsc -p tsconfig.test.json` (which includes bench/); this only transpiles, which
  * takes a second where a full `tsc -p tsconfig.bench.json` takes most of a minute on a busy 2-core machine.
  */
@@ -21,6 +22,7 @@ export async function transpileBench(repo: string, outDir: string): Promise<void
     await writeFile(out, outputText);
   }
   await symlink(join(repo, 'dist'), join(outDir, 'src'), 'dir');
+  await symlink(join(repo, 'dist', 'bundle'), join(outDir, 'bundle'), 'dir');
   await symlink(join(repo, 'node_modules'), join(outDir, 'node_modules'), 'dir');
   // package.json's "type": "module" makes the emitted .js files ES modules.
   await writeFile(join(outDir, 'package.json'), '{ "type": "module" }\n');

@@ -52,8 +52,8 @@ export async function runDashcd(argv: readonly string[], options: CliRunOptions)
   return { code, stdout: out.join(''), stderr: err.join('') };
 }
 
-/** `dist/main.js`: built by `npm test` (or `npx tsc -p .`) before the suite runs. */
-export const MAIN_JS = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+/** `dist/bundle/main.js`, what `dashcd` runs: built by `npm test` (or `npm run build`) before the suite runs. */
+export const MAIN_JS = fileURLToPath(new URL('../../dist/bundle/main.js', import.meta.url));
 
 function childEnv(env: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   // Only what node and git need from the parent; the test decides everything else.
@@ -67,7 +67,7 @@ function requireBuild(): void {
   if (!existsSync(MAIN_JS)) throw new Error(`${MAIN_JS} is missing: run 'npm run build' (npm test builds first)`);
 }
 
-/** Runs `node dist/main.js …` as a child process and waits for it to exit. */
+/** Runs `node dist/bundle/main.js …` as a child process and waits for it to exit. */
 export function runDashcdChild(argv: readonly string[], options: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number }): Promise<CliResult> {
   requireBuild();
   return new Promise((resolve, reject) => {
@@ -92,7 +92,7 @@ export interface DashcdChild {
   stop(): Promise<number | null>;
 }
 
-/** Starts a long-running `node dist/main.js …` (e.g. `serve`) and resolves once its output matches `ready`. */
+/** Starts a long-running `node dist/bundle/main.js …` (e.g. `serve`) and resolves once its output matches `ready`. */
 export async function startDashcdChild(
   argv: readonly string[],
   options: { cwd: string; env?: Record<string, string | undefined>; ready: RegExp; timeoutMs?: number },

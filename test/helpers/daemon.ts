@@ -55,7 +55,7 @@ export interface StartDaemonOptions {
 }
 
 /**
- * Starts `node dist/main.js daemon --listen 127.0.0.1:<free port> …args` in `cwd` and resolves once its first
+ * Starts `node dist/bundle/main.js daemon --listen 127.0.0.1:<free port> …args` in `cwd` and resolves once its first
  * reconcile pass has finished (`/status` shows `lastReconcile`). Logs at info, JSON (stdout is a pipe).
  */
 export async function startDaemon(args: readonly string[], options: StartDaemonOptions): Promise<DaemonChild> {

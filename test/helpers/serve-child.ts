@@ -7,11 +7,11 @@ import { createInterface } from 'node:readline';
 import { afterAll, expect } from 'vitest';
 import { Dashboard } from '../../src/schema/dashboard.js';
 import { serverNodeOptions } from '../../src/server/server-node-options.js';
-import { runDashcd } from './cli.js';
+import { MAIN_JS, runDashcd } from './cli.js';
 import { CORPUS_DASHBOARDS_DIR } from './corpus.js';
 
 /** The built CLI: crash tests kill a real `dashcd serve` process. */
-export const MAIN = new URL('../../dist/main.js', import.meta.url).pathname;
+export const MAIN = MAIN_JS;
 
 export interface ServeChild {
   readonly process: ChildProcess;
