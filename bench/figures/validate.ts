@@ -35,7 +35,7 @@ async function measureValidate(ctx: FigureContext, set: ReconcileSet, bounds: Bo
         goal: boundedGoal('lower', 's', bounds, seconds, yaml),
       },
     ],
-    details: { files: count, output: reported, measuredAs: 'spawn to exit of `node dist-bench/src/main.js validate --dir …`, node start-up included' },
+    details: { files: count, output: reported, measuredAs: 'spawn to exit of `node dist-bench/bundle/main.js validate --dir …` (the CLI as `npm run build` bundles it), node start-up included' },
   };
 }
 

@@ -7,8 +7,9 @@ import { isCode } from '../lib/fs-errors.js';
 /**
  * What a cached file check is only valid for: the code that made it. SHA-256 over the text of every module the
  * checks load (check-source.ts and everything it imports, followed import by import) and the name and version of
- * every package they import. A new dashcd version, a local edit of a rule, or `npm update` of zod or yaml each give
- * another key, and the cache written before reads as empty; an edit elsewhere (the plan, the server) does not.
+ * every package they import (run from the bundle, the packages are part of the chunks' text). A new dashcd version,
+ * a local edit of a rule, or `npm update` of zod or yaml each give another key, and the cache written before reads as
+ * empty; an edit elsewhere (the plan, the server) does not.
  * Computed once per process: ~60 small files.
  */
 let computed: Promise<Buffer> | undefined;

@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -63,8 +63,15 @@ function childEnv(env: Record<string, string | undefined> = {}): NodeJS.ProcessE
   return { ...base, DASHCD_LOG_LEVEL: 'warn', DASHCD_CACHE: 'off', ...env };
 }
 
+/** tsc records each build here; the bundle is made from that build right after it (`npm run build`). */
+const BUILD_INFO = fileURLToPath(new URL('../../dist/tsconfig.tsbuildinfo', import.meta.url));
+
 function requireBuild(): void {
   if (!existsSync(MAIN_JS)) throw new Error(`${MAIN_JS} is missing: run 'npm run build' (npm test builds first)`);
+  // A `tsc` alone rebuilds dist/ but not the bundle: the children would run the code as it was before the edit.
+  if (existsSync(BUILD_INFO) && statSync(BUILD_INFO).mtimeMs > statSync(MAIN_JS).mtimeMs) {
+    throw new Error(`${MAIN_JS} is older than the last tsc build: run 'npm run build' (it bundles after compiling)`);
+  }
 }
 
 /** Runs `node dist/bundle/main.js …` as a child process and waits for it to exit. */
