@@ -27,6 +27,24 @@ async function workerNames(): Promise<string[]> {
 
 const importedChunks = (text: string): string[] => [...text.matchAll(/from\s*"\.\/(chunk-[^"]+\.js)"/g)].map((m) => m[1] as string);
 
+/**
+ * The compiled modules a bundle file loads before it runs: its own and those of every chunk it imports statically
+ * (`import … from` and bare `import "…"`; an `import()` is not followed), as named by esbuild's `// dist/…` markers.
+ */
+async function staticallyLoaded(file: string): Promise<Set<string>> {
+  const modules = new Set<string>();
+  const seen = new Set<string>();
+  const visit = async (name: string): Promise<void> => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    const text = await readFile(join(BUNDLE, name), 'utf8');
+    for (const [, module] of text.matchAll(/^\/\/ (dist\/\S+\.js)$/gm)) modules.add(module as string);
+    for (const [, chunk] of text.matchAll(/^import\s+(?:[^;]*?\s+from\s+)?"\.\/(chunk-[^"]+\.js)";/gms)) await visit(chunk as string);
+  };
+  await visit(file);
+  return modules;
+}
+
 describe('the bundle dashcd runs (dist/bundle)', () => {
   it('keeps every file in one folder two levels below the package, so the code finds package.json as it does unbundled', async () => {
     const entries = await readdir(BUNDLE, { withFileTypes: true });
@@ -35,6 +53,12 @@ describe('the bundle dashcd runs (dist/bundle)', () => {
     expect(join(BUNDLE, '..', '..', manifest.bin.dashcd)).toBe(MAIN_JS);
     const version = await runDashcdChild(['--version'], { cwd: BUNDLE });
     expect(version).toMatchObject({ code: 0, stdout: `dashcd ${manifest.version}\n` });
+  });
+
+  it('loads in the launcher only what main.ts loads before it relaunches a server, the rest behind import()', async () => {
+    // The source-level rule is test/unit/cli/command-start-up.test.ts; this holds the bundler to it (one chunk for
+    // everything would have every `dashcd serve` load the whole CLI twice, once in the launcher).
+    expect([...(await staticallyLoaded('main.js'))].sort()).toEqual(['dist/cli/relaunch.js', 'dist/main.js', 'dist/server/server-node-options.js']);
   });
 
   it('has each worker thread the sources start beside the code that starts it, and each one answers a job', async () => {

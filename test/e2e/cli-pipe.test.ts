@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAIN_JS } from '../helpers/cli.js';
 
-
 describe('dashcd as a Unix filter', () => {
   const dir = mkdtempSync(join(tmpdir(), 'dashcd-pipe-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -10,9 +10,6 @@ import { serverNodeOptions } from '../../src/server/server-node-options.js';
 import { MAIN_JS, runDashcd } from './cli.js';
 import { CORPUS_DASHBOARDS_DIR } from './corpus.js';
 
-/** The built CLI: crash tests kill a real `dashcd serve` process. */
-export const MAIN = MAIN_JS;
-
 export interface ServeChild {
   readonly process: ChildProcess;
   readonly url: string;
@@ -34,7 +31,7 @@ async function createToken(dataDir: string): Promise<string> {
 /** `dashcd serve --port 0`, ready once it prints the address it serves. */
 export async function startServeChild(dataDir: string, token: string): Promise<ServeChild> {
   // With the server's Node options given, serve is the process started (no launcher): the one a crash test kills.
-  const child = spawn(process.execPath, [...serverNodeOptions(), MAIN, 'serve', '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'], env: CHILD_ENV });
+  const child = spawn(process.execPath, [...serverNodeOptions(), MAIN_JS, 'serve', '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'], env: CHILD_ENV });
   serveChildren.add(child);
   child.once('exit', () => serveChildren.delete(child));
   const url = await new Promise<string>((resolve, reject) => {
@@ -117,7 +114,7 @@ export function killTestScope(prefix: string): { seed: number; random: () => num
     seed,
     random: prng(seed),
     async dataDirWithToken() {
-      expect(existsSync(MAIN), 'the kill tests run the built CLI: run `npm run build` first').toBe(true);
+      expect(existsSync(MAIN_JS), 'the kill tests run the built CLI: run `npm run build` first').toBe(true);
       const dataDir = await mkdtemp(join(tmpdir(), prefix));
       dirs.push(dataDir);
       return { dataDir, token: await createToken(dataDir) };

@@ -3,7 +3,8 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { documentForm } from '../helpers/documents.js';
-import { MAIN, killTestScope, startServeChild, type ServeChild } from '../helpers/serve-child.js';
+import { MAIN_JS } from '../helpers/cli.js';
+import { killTestScope, startServeChild, type ServeChild } from '../helpers/serve-child.js';
 
 const IDS = Array.from({ length: 24 }, (_, i) => `crash-doc-${i}`);
 const WRITERS = 12;
@@ -23,7 +24,7 @@ async function journalBytes(dataDir: string): Promise<number> {
 }
 
 function platformToken(dataDir: string): string {
-  const result = spawnSync(process.execPath, [MAIN, 'token', 'create', '--data', dataDir, '--scopes', SCOPES, '--name', 'crash'], {
+  const result = spawnSync(process.execPath, [MAIN_JS, 'token', 'create', '--data', dataDir, '--scopes', SCOPES, '--name', 'crash'], {
     encoding: 'utf8',
     env: { ...process.env, DASHCD_LOG_LEVEL: 'warn' },
   });
