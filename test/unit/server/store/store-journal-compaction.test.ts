@@ -23,15 +23,31 @@ const NEVER = 3_600_000;
 function freezingFs(at: number) {
   let armed = false;
   let calls = 0;
+  let stopped = false;
+  /** Calls made before the kill and not yet done: the kill is only over once they are (see settleKill). */
+  let running = 0;
   let onFrozen = (): void => undefined;
   const frozen = new Promise<void>((resolve) => (onFrozen = resolve));
   const opened: FileHandleLike[] = [];
   const ops: string[] = [];
+  // A killed process's calls that had started still land (a rename is done or not, never half), but none lands after
+  // the replay begins: resolving `frozen` while one ran let a dashboard file's rename from before the kill land over
+  // the replay's newer write (a version older than the one acknowledged, once in a busy CI run).
+  const settleKill = (): void => {
+    if (stopped && running === 0) onFrozen();
+  };
   const gate = <T>(run: () => Promise<T>, op = ''): Promise<T> => {
     if (!armed) return run();
     ops.push(op);
-    if (calls++ < at) return run();
-    onFrozen();
+    if (calls++ < at) {
+      running++;
+      return run().finally(() => {
+        running--;
+        settleKill();
+      });
+    }
+    stopped = true;
+    settleKill();
     return new Promise<T>(() => undefined);
   };
   const fs: FsLayer = {
