@@ -1,7 +1,9 @@
-import type { Better, Row } from './figure.js';
+import { judgeChange, pairedRatios, SAME_WITHIN, type Change } from './change-verdict.js';
+import type { Row } from './figure.js';
 import { ratio } from './figure.js';
 import { describeMachine } from './machine.js';
 import { formatNumber, formatSample, markdownTable, type BenchResults, type FigureResult } from './report.js';
+import { summarize } from './stats.js';
 
 /** One sitting of `npm run bench -- --before <commit>`: the same figures against both builds, in turn. */
 export interface CompareResults {
@@ -13,32 +15,26 @@ export interface CompareResults {
   order: { figures: string[]; first: 'before' | 'now' }[];
 }
 
-/** A change of less than this either way is within a run's noise on the machines measured so far. */
-const SAME_WITHIN = 0.05;
-
-/** now / before, and which way that is for a row where `better` is higher or lower. */
-export function changeCell(better: Better, before: number, now: number): string {
-  if (before === 0 || !Number.isFinite(before) || !Number.isFinite(now)) return '—';
-  const change = now / before;
-  if (Math.abs(change - 1) < SAME_WITHIN) return `${formatNumber(change)}× (same)`;
-  const improved = better === 'higher' ? change > 1 : change < 1;
-  return `${formatNumber(change)}× (${improved ? 'better' : '**worse**'})`;
+/** The change's factor, and its direction in bold only where every run of one build lies beyond the other's. */
+export function changeCell(change: Change | undefined): string {
+  if (!change) return '—';
+  const factor = `${formatNumber(change.factor)}×`;
+  if (change.direction === 'same') return `${factor} (same)`;
+  if (change.evidence === 'runs apart') return `${factor} (${change.direction === 'worse' ? '**worse**' : 'better'})`;
+  return `${factor} (${change.direction}, ${change.evidence})`;
 }
 
-const baselineRatio = (row: Row | undefined): number | undefined => (row?.baseline ? ratio(row.value, row.baseline.value) : undefined);
-const ratioCell = (row: Row | undefined): string => {
-  const value = baselineRatio(row);
-  return value === undefined ? '—' : `${formatNumber(value)}×`;
-};
+const ratioCell = (row: Row | undefined): string => (row?.baseline ? `${formatNumber(ratio(row.value, row.baseline.value))}×` : '—');
 
 /**
  * now's ratio / before's ratio: the change with each build measured against its own baseline of the same minutes, so
- * a machine that was slower while one build ran (its baseline slower too) does not read as a change in dashcd.
+ * a machine that was slower while one build ran (its baseline slower too) does not read as a change in dashcd. The
+ * factor divides the ratio cells; whether the runs overlap is judged on each run's own ratio to its baseline run.
  */
 function ratioChangeCell(better: Row['better'], before: Row | undefined, now: Row | undefined): string {
-  const b = baselineRatio(before);
-  const n = baselineRatio(now);
-  return b === undefined || n === undefined ? '—' : changeCell(better, b, n);
+  if (!before?.baseline || !now?.baseline) return '—';
+  const factor = ratio(now.value, now.baseline.value) / ratio(before.value, before.baseline.value);
+  return changeCell(judgeChange(better, pairedRatios(before.value, before.baseline.value), pairedRatios(now.value, now.baseline.value), factor));
 }
 
 /**
@@ -64,7 +60,7 @@ function figureLines(name: string, before: FigureResult | undefined, now: Figure
     const b = beforeRows.find((r) => r.label === label);
     const n = nowRows.find((r) => r.label === label);
     const cell = (row: Row | undefined, missing: string | undefined): string => missing ?? (row ? formatSample(row.value, row.unit) : '—');
-    const change = b && n && b.unit === n.unit ? changeCell(n.better, b.value.median, n.value.median) : '—';
+    const change = b && n && b.unit === n.unit ? changeCell(judgeChange(n.better, b.value, n.value)) : '—';
     const againstBaselines = n && !missingBefore && !missingNow ? ratioChangeCell(n.better, b, n) : '—';
     return [label, cell(b, missingBefore), missingBefore ? '—' : ratioCell(b), cell(n, missingNow), missingNow ? '—' : ratioCell(n), change, againstBaselines];
   });
@@ -78,7 +74,7 @@ function curveLines(c: CompareResults): string[][] {
     for (const p of curve.points) {
       const o = old?.points.find((q) => q.size === p.size && q.unit === p.unit);
       const size = `${p.size.toLocaleString('en-US')} ${curve.axis}`;
-      lines.push([curve.label, size, o ? `${formatNumber(o.value)} ${o.unit}` : '—', `${formatNumber(p.value)} ${p.unit}`, o ? changeCell('lower', o.value, p.value) : '—']);
+      lines.push([curve.label, size, o ? `${formatNumber(o.value)} ${o.unit}` : '—', `${formatNumber(p.value)} ${p.unit}`, o ? changeCell(judgeChange('lower', summarize([o.value]), summarize([p.value]))) : '—']);
     }
   }
   return lines;
@@ -101,7 +97,7 @@ export function renderCompare(c: CompareResults): string {
     `Before and now (${c.now.results.mode}), ${c.takenAt}`,
     `Machine: ${describeMachine(c.now.results.machine)}`,
     `Before: ${c.before.commit} with today's bench over it; now: ${c.now.commit}. Each lane of figures ran against both builds in turn, which one first alternating (${c.order.map((o) => `${o.figures.join('+')}: ${o.first} first`).join('; ')}).`,
-    `Values are medians of ${String(settings['runs'])} runs after ${String(settings['warmups'])} warm-up (min–max in brackets); ratio = figure / its baseline in the same build's run; change = now / before (within ${String(SAME_WITHIN * 100)} % is "same"; better or worse by the row's direction); against the baselines = now's ratio / before's ratio, the change with each build measured against its own baseline of the same minutes (the machine's drift between the two builds' runs cancels out).`,
+    `Values are medians of ${String(settings['runs'])} runs after ${String(settings['warmups'])} warm-up (min–max in brackets); ratio = figure / its baseline in the same build's run; change = now / before (within ${String(SAME_WITHIN * 100)} % is "same"; better or worse by the row's direction, in bold only where every run of one build lies beyond every run of the other: "runs overlap" is a difference the runs' own spread covers, which a rerun may turn around; "one run" has no spread to judge by); against the baselines = now's ratio / before's ratio, the change with each build measured against its own baseline of the same minutes (the machine's drift between the two builds' runs cancels out; the overlap judged on each run's ratio to the baseline run beside it).`,
     '',
     markdownTable(['Figure', c.before.commit, 'ratio', `now (${c.now.commit})`, 'ratio', 'Change (now / before)', 'Against the baselines'], lines),
   ];

@@ -39,7 +39,7 @@ const FULL_SIZES: BenchSizes = {
   eventsCurve: [10_000, 100_000, 1_000_000],
   pageSamples: 200,
   baselinePageSamples: 10,
-  daemonEdits: 100,
+  daemonEdits: 300,
   daemonAtScale: 10_000,
 };
 

@@ -139,8 +139,8 @@ describe('the before / now table', () => {
   );
 
   it('shows both values, each beside its own baseline ratio, and now / before in the row\'s direction', () => {
-    expect(cells['req/s']).toEqual(['1,000 u', '0.50×', '2,500 u', '1.25×', '2.50× (better)', '2.50× (better)']);
-    expect(cells['p99']).toEqual(['10 u', '1.25×', '20 u', '2.50×', '2× (**worse**)', '2× (**worse**)']);
+    expect(cells['req/s']).toEqual(['1,000 u', '0.50×', '2,500 u', '1.25×', '2.50× (better, one run)', '2.50× (better, one run)']);
+    expect(cells['p99']).toEqual(['10 u', '1.25×', '20 u', '2.50×', '2× (worse, one run)', '2× (worse, one run)']);
     expect(cells['start']).toEqual(['1 u', '—', '1.02 u', '—', '1.02× (same)', '—']);
   });
 
@@ -151,8 +151,35 @@ describe('the before / now table', () => {
       now: { ...compare.now, results: results([figure('get', [row('get req/s', 'higher', 800, 1000), row('get p99', 'lower', 3, 2.5)])]) },
     };
     const table = renderCompare(drift);
-    expect(table).toContain('| get req/s | 1,000 u | 0.80× | 800 u | 0.80× | 0.80× (**worse**) | 1× (same) |');
-    expect(table).toContain('| get p99 | 2 u | 0.80× | 3 u | 1.20× | 1.50× (**worse**) | 1.50× (**worse**) |');
+    expect(table).toContain('| get req/s | 1,000 u | 0.80× | 800 u | 0.80× | 0.80× (worse, one run) | 1× (same) |');
+    expect(table).toContain('| get p99 | 2 u | 0.80× | 3 u | 1.20× | 1.50× (worse, one run) | 1.50× (worse, one run) |');
+  });
+
+  const runs = (label: string, better: Row['better'], values: number[], baselines?: number[]): Row => ({
+    label,
+    unit: 'u',
+    better,
+    value: summarize(values),
+    ...(baselines === undefined ? {} : { baseline: { label: 'bare', value: summarize(baselines) } }),
+  });
+  const sitting = (before: Row[], now: Row[]): string =>
+    renderCompare({ ...compare, before: { ...compare.before, results: results([figure('f', before)]) }, now: { ...compare.now, results: results([figure('f', now)]) } });
+
+  it('calls a change worse or better in bold only when every run of one build lies beyond every run of the other', () => {
+    const table = sitting(
+      [runs('apply', 'lower', [3.3, 3.5, 4.4]), runs('p99', 'lower', [10, 11, 12]), runs('rate', 'higher', [100, 110, 120])],
+      [runs('apply', 'lower', [3.9, 4.3, 4.3]), runs('p99', 'lower', [13, 14, 15]), runs('rate', 'higher', [130, 140, 150])],
+    );
+    expect(table).toContain('| apply | 3.50 u (3.30–4.40) | — | 4.30 u (3.90–4.30) | — | 1.23× (worse, runs overlap) | — |');
+    expect(table).toContain('| p99 | 11 u (10–12) | — | 14 u (13–15) | — | 1.27× (**worse**) | — |');
+    expect(table).toContain('| rate | 110 u (100–120) | — | 140 u (130–150) | — | 1.27× (better) | — |');
+  });
+
+  it('judges the change against the baselines on each run\'s ratio to the baseline run beside it', () => {
+    // The machine slowed down between the builds' runs, and within each build run by run: the figure moved with its
+    // baseline, so every run's ratio is 0.5 before and 0.6 now, though the figures' own ranges overlap.
+    const table = sitting([runs('get', 'higher', [100, 90, 80], [200, 180, 160])], [runs('get', 'higher', [96, 84, 72], [160, 140, 120])]);
+    expect(table).toContain('| get | 90 u (80–100) | 0.50× | 84 u (72–96) | 0.60× | 0.93× (worse, runs overlap) | 1.20× (better) |');
   });
 
   it('says "not in <sha>" for a figure the old commit lacks, and still shows today\'s value', () => {

@@ -1,0 +1,44 @@
+import type { Better } from './figure.js';
+import { summarize, type Sample } from './stats.js';
+
+/** A change of less than this either way is "same", however far apart the runs are. */
+export const SAME_WITHIN = 0.05;
+
+/**
+ * What the runs say of a change beyond SAME_WITHIN: every run of one build beyond every run of the other (the only
+ * case a sitting can call a change), the two builds' runs overlapping (the medians differ, but a rerun may read the
+ * other way: on the 2-core machines this is measured on, a p99 or a whole CLI run moves 20–50 % between runs), or a
+ * single value each, which no spread backs.
+ */
+export type Evidence = 'runs apart' | 'runs overlap' | 'one run';
+
+export type Change = { readonly factor: number } & ({ readonly direction: 'same' } | { readonly direction: 'better' | 'worse'; readonly evidence: Evidence });
+
+/** Whether every run of `now` lies beyond every run of `before` on the side the factor moved to. */
+function evidence(before: Sample, now: Sample, factor: number): Evidence {
+  if (before.runs.length < 2 || now.runs.length < 2) return 'one run';
+  const apart = factor > 1 ? now.min > before.max : now.max < before.min;
+  return apart ? 'runs apart' : 'runs overlap';
+}
+
+/**
+ * now / before (or the factor given, when the figures are ratios whose medians the caller divides), and which way
+ * that is for a row where `better` is higher or lower; undefined when that factor is not a number (a zero before).
+ */
+export function judgeChange(better: Better, before: Sample, now: Sample, factor = now.median / before.median): Change | undefined {
+  if (!Number.isFinite(factor)) return undefined;
+  if (Math.abs(factor - 1) < SAME_WITHIN) return { factor, direction: 'same' };
+  const improved = better === 'higher' ? factor > 1 : factor < 1;
+  return { factor, direction: improved ? 'better' : 'worse', evidence: evidence(before, now, factor) };
+}
+
+/**
+ * Each run's figure over the baseline run beside it (repeat.ts interleaves the two, run by run): a drift of the
+ * machine within the sitting moves both, so these ratios spread less than either. Without a run-by-run pairing
+ * (different counts), the one ratio of the medians.
+ */
+export function pairedRatios(value: Sample, baseline: Sample): Sample {
+  const paired = value.runs.length === baseline.runs.length && baseline.runs.every((b) => b !== 0);
+  if (paired) return summarize(value.runs.map((v, i) => v / (baseline.runs[i] ?? Number.NaN)));
+  return summarize([baseline.median === 0 ? Number.NaN : value.median / baseline.median]);
+}
