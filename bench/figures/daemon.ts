@@ -154,7 +154,7 @@ async function measureLive(ctx: FigureContext): Promise<FigureOutcome> {
     const warmUntil = performance.now() + (ctx.smoke ? 0 : WARMUP_MS);
     // `runs` rounds of edits on the one daemon, each its own p50 and p99, the median round's reported. A round is 300
     // edits (~45 s): the p99 of 100 was their second slowest, which one stray pause decided, and the sittings' p99s
-    // moved 0.56–1.51× between builds and back; of 300 it is the third slowest, past a single full collection.
+    // moved 0.56–1.51× between builds and back; of 300 it is about the fourth slowest, past a single full collection.
     const rounds: number[][] = [];
     let n = 0;
     while (rounds.length < ctx.runs) {

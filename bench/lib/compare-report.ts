@@ -1,4 +1,4 @@
-import { judgeChange, pairedRatios, SAME_WITHIN, type Change } from './change-verdict.js';
+import { chanceApartUnchanged, judgeChange, pairedRatios, SAME_WITHIN, type Change } from './change-verdict.js';
 import type { Row } from './figure.js';
 import { ratio } from './figure.js';
 import { describeMachine } from './machine.js';
@@ -15,7 +15,10 @@ export interface CompareResults {
   order: { figures: string[]; first: 'before' | 'now' }[];
 }
 
-/** The change's factor, and its direction in bold only where every run of one build lies beyond the other's. */
+/**
+ * The change's factor and direction; a qualifier where the runs cannot back it ("runs overlap", "one value"), so a bare
+ * "better" or a bold "**worse**" is one where every run of one build lies beyond every run of the other.
+ */
 export function changeCell(change: Change | undefined): string {
   if (!change) return '—';
   const factor = `${formatNumber(change.factor)}×`;
@@ -97,7 +100,7 @@ export function renderCompare(c: CompareResults): string {
     `Before and now (${c.now.results.mode}), ${c.takenAt}`,
     `Machine: ${describeMachine(c.now.results.machine)}`,
     `Before: ${c.before.commit} with today's bench over it; now: ${c.now.commit}. Each lane of figures ran against both builds in turn, which one first alternating (${c.order.map((o) => `${o.figures.join('+')}: ${o.first} first`).join('; ')}).`,
-    `Values are medians of ${String(settings['runs'])} runs after ${String(settings['warmups'])} warm-up (min–max in brackets); ratio = figure / its baseline in the same build's run; change = now / before (within ${String(SAME_WITHIN * 100)} % is "same"; better or worse by the row's direction, in bold only where every run of one build lies beyond every run of the other: "runs overlap" is a difference the runs' own spread covers, which a rerun may turn around; "one run" has no spread to judge by); against the baselines = now's ratio / before's ratio, the change with each build measured against its own baseline of the same minutes (the machine's drift between the two builds' runs cancels out; the overlap judged on each run's ratio to the baseline run beside it).`,
+    `Values are medians of ${String(settings['runs'])} runs after ${String(settings['warmups'])} warm-up (min–max in brackets); ratio = figure / its baseline in the same build's run; change = now / before (within ${String(SAME_WITHIN * 100)} % is "same"; else better or worse by the row's direction: a bare "better" or a bold "**worse**" where every run of one build lies beyond every run of the other (with ${String(settings['runs'])} runs each, unchanged code still reads so one time in ${formatNumber(1 / chanceApartUnchanged(Number(settings['runs'])))}), "runs overlap" where the runs' own spread covers the difference, which a rerun may turn around, and "one value" where either side is a single value, with no spread to judge by); against the baselines = now's ratio / before's ratio, the change with each build measured against its own baseline of the same minutes (the machine's drift between the two builds' runs cancels out; the overlap judged on each run's ratio to the baseline run of the same round).`,
     '',
     markdownTable(['Figure', c.before.commit, 'ratio', `now (${c.now.commit})`, 'ratio', 'Change (now / before)', 'Against the baselines'], lines),
   ];

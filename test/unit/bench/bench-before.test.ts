@@ -139,8 +139,8 @@ describe('the before / now table', () => {
   );
 
   it('shows both values, each beside its own baseline ratio, and now / before in the row\'s direction', () => {
-    expect(cells['req/s']).toEqual(['1,000 u', '0.50×', '2,500 u', '1.25×', '2.50× (better, one run)', '2.50× (better, one run)']);
-    expect(cells['p99']).toEqual(['10 u', '1.25×', '20 u', '2.50×', '2× (worse, one run)', '2× (worse, one run)']);
+    expect(cells['req/s']).toEqual(['1,000 u', '0.50×', '2,500 u', '1.25×', '2.50× (better, one value)', '2.50× (better, one value)']);
+    expect(cells['p99']).toEqual(['10 u', '1.25×', '20 u', '2.50×', '2× (worse, one value)', '2× (worse, one value)']);
     expect(cells['start']).toEqual(['1 u', '—', '1.02 u', '—', '1.02× (same)', '—']);
   });
 
@@ -151,8 +151,8 @@ describe('the before / now table', () => {
       now: { ...compare.now, results: results([figure('get', [row('get req/s', 'higher', 800, 1000), row('get p99', 'lower', 3, 2.5)])]) },
     };
     const table = renderCompare(drift);
-    expect(table).toContain('| get req/s | 1,000 u | 0.80× | 800 u | 0.80× | 0.80× (worse, one run) | 1× (same) |');
-    expect(table).toContain('| get p99 | 2 u | 0.80× | 3 u | 1.20× | 1.50× (worse, one run) | 1.50× (worse, one run) |');
+    expect(table).toContain('| get req/s | 1,000 u | 0.80× | 800 u | 0.80× | 0.80× (worse, one value) | 1× (same) |');
+    expect(table).toContain('| get p99 | 2 u | 0.80× | 3 u | 1.20× | 1.50× (worse, one value) | 1.50× (worse, one value) |');
   });
 
   const runs = (label: string, better: Row['better'], values: number[], baselines?: number[]): Row => ({
@@ -180,6 +180,27 @@ describe('the before / now table', () => {
     // baseline, so every run's ratio is 0.5 before and 0.6 now, though the figures' own ranges overlap.
     const table = sitting([runs('get', 'higher', [100, 90, 80], [200, 180, 160])], [runs('get', 'higher', [96, 84, 72], [160, 140, 120])]);
     expect(table).toContain('| get | 90 u (80–100) | 0.50× | 84 u (72–96) | 0.60× | 0.93× (worse, runs overlap) | 1.20× (better) |');
+  });
+
+  it('divides the ratio cells for the change against the baselines, though each run\'s ratio judges the overlap', () => {
+    // per-run ratios 1/3, 2, 1.5 before (median 1.5) and 0.5, 1, 1.5 now (median 1); the ratio cells divide the
+    // medians, 200 / 200 both: the change against the baselines is 1, not 1 / 1.5
+    const table = sitting([runs('get', 'higher', [100, 200, 300], [300, 100, 200])], [runs('get', 'higher', [100, 200, 300], [200, 200, 200])]);
+    expect(table).toContain('| get | 200 u (100–300) | 1× | 200 u (100–300) | 1× | 1× (same) | 1× (same) |');
+  });
+
+  it('compares growth curves point by point, each a single value', () => {
+    const curve = (value: number) => [{ label: 'plan', axis: 'dashboards', growth: 1, points: [{ size: 1000, value, unit: 's', perItem: value / 1000, perItemUnit: 'ms' }] }];
+    const table = renderCompare({
+      ...compare,
+      before: { ...compare.before, results: results([figure('g', [], { curves: curve(2) })]) },
+      now: { ...compare.now, results: results([figure('g', [], { curves: curve(3) })]) },
+    });
+    expect(table).toContain('| plan | 1,000 dashboards | 2 s | 3 s | 1.50× (worse, one value) |');
+  });
+
+  it('says how often unchanged code reads "runs apart" with the sitting\'s number of runs', () => {
+    expect(renderCompare(compare)).toContain('(with 3 runs each, unchanged code still reads so one time in 10)');
   });
 
   it('says "not in <sha>" for a figure the old commit lacks, and still shows today\'s value', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgeChange, pairedRatios, SAME_WITHIN } from '../../../bench/lib/change-verdict.js';
+import { chanceApartUnchanged, judgeChange, pairedRatios, SAME_WITHIN } from '../../../bench/lib/change-verdict.js';
 import { summarize } from '../../../bench/lib/stats.js';
 
 const s = (...runs: number[]) => summarize(runs);
@@ -13,8 +13,8 @@ describe('judgeChange', () => {
   });
 
   it('takes the row\'s direction: higher is better for a rate, lower for a time', () => {
-    expect(judgeChange('higher', s(100), s(120))).toEqual({ factor: 1.2, direction: 'better', evidence: 'one run' });
-    expect(judgeChange('lower', s(100), s(120))).toEqual({ factor: 1.2, direction: 'worse', evidence: 'one run' });
+    expect(judgeChange('higher', s(100), s(120))).toEqual({ factor: 1.2, direction: 'better', evidence: 'one value' });
+    expect(judgeChange('lower', s(100), s(120))).toEqual({ factor: 1.2, direction: 'worse', evidence: 'one value' });
     expect(judgeChange('higher', s(100), s(80))).toMatchObject({ direction: 'worse' });
     expect(judgeChange('lower', s(100), s(80))).toMatchObject({ direction: 'better' });
     expect(judgeChange('lower', s(100), s(105))).toMatchObject({ direction: 'worse' });
@@ -41,9 +41,9 @@ describe('judgeChange', () => {
     expect(judgeChange('lower', s(13, 15), s(10, 12))).toMatchObject({ evidence: 'runs apart' });
   });
 
-  it('says "one run" when either build has a single value', () => {
-    expect(judgeChange('lower', s(10), s(13, 14, 15))).toMatchObject({ evidence: 'one run' });
-    expect(judgeChange('lower', s(10, 11, 12), s(14))).toMatchObject({ evidence: 'one run' });
+  it('says "one value" when either build has a single value', () => {
+    expect(judgeChange('lower', s(10), s(13, 14, 15))).toMatchObject({ evidence: 'one value' });
+    expect(judgeChange('lower', s(10, 11, 12), s(14))).toMatchObject({ evidence: 'one value' });
   });
 
   it('has nothing to say of a zero before or a factor that is not a number', () => {
@@ -61,7 +61,17 @@ describe('pairedRatios', () => {
 
   it('falls back to the ratio of the medians when the runs do not pair', () => {
     expect(pairedRatios(s(10, 30, 20), s(20, 20))).toEqual(s(1));
+    // a zero baseline run: median 20 over median 10
     expect(pairedRatios(s(10, 30), s(20, 0))).toEqual(s(20 / 10));
     expect(pairedRatios(s(10), s(0)).runs).toEqual([Number.NaN]);
+  });
+});
+
+describe('chanceApartUnchanged', () => {
+  it('is the two splits of 2n runs that put one build\'s n lowest first, of (2n choose n)', () => {
+    expect(chanceApartUnchanged(1)).toBe(1);
+    expect(chanceApartUnchanged(2)).toBeCloseTo(2 / 6, 12);
+    expect(chanceApartUnchanged(3)).toBeCloseTo(2 / 20, 12);
+    expect(chanceApartUnchanged(5)).toBeCloseTo(2 / 252, 12);
   });
 });
