@@ -8,6 +8,7 @@ import type { DesiredCache } from './desired-cache.js';
 import { decodeFileStamps, encodeFileStamps, sameStamp, type FileStamp, type StampedHash } from './file-stamps.js';
 import type { PackedCheck } from './packed-check.js';
 import type { KnownFiles } from './read-sources.js';
+import { withPidLock } from '../lib/pid-lock.js';
 
 /**
  * The check cache between CLI runs: one file per dashboards folder in the user's cache folder, holding each file's
@@ -112,21 +113,35 @@ class FileBackedCache implements CheckCacheFile {
 
   async save({ keepUnseen }: { keepUnseen: boolean }): Promise<void> {
     const { path, dir, codeKey } = this.where;
-    await this.files.save(this.where, keepUnseen);
-    const dropped = !keepUnseen && this.seen.size < this.read.size;
+    const writesChecks = this.added || (!keepUnseen && this.seen.size < this.read.size);
     // Unchanged: only marked as used, so that removeStale (run by another folder's writes) keeps it.
-    if (!this.added && !dropped) return void (await utimes(path, new Date(), new Date()).catch(() => undefined));
-    const entries = new Map(this.seen);
-    if (keepUnseen) for (const [hash, check] of this.read) if (entries.size < MAX_ENTRIES && !entries.has(hash)) entries.set(hash, check);
+    if (!writesChecks) await utimes(path, new Date(), new Date()).catch(() => undefined);
+    if (!writesChecks && !this.files.writes(keepUnseen)) return void (await this.files.touch(this.where.stampsPath));
     try {
       await mkdir(dir, { recursive: true, mode: 0o700 });
-      await writeFileDurable(path, encodeCheckCache(codeKey, [...entries].slice(0, MAX_ENTRIES)), { mode: 0o600 });
+      // Concurrent runs over one folder (CI jobs, an editor's checks beside a plan) each write what they read at
+      // their start plus what they added: without the lock and a fresh read, the last to write dropped the others'.
+      await withPidLock(`${path.replace(/\.bin$/, '')}.lock`, LOCK_WAIT_MS, async () => {
+        await this.files.save(this.where, keepUnseen);
+        if (!writesChecks) return;
+        const entries = new Map(this.seen);
+        const current = keepUnseen ? await readChecks(path, codeKey) : undefined;
+        if (current) for (const [hash, check] of current) if (entries.size < MAX_ENTRIES && !entries.has(hash)) entries.set(hash, check);
+        await writeFileDurable(path, encodeCheckCache(codeKey, [...entries].slice(0, MAX_ENTRIES)), { mode: 0o600 });
+      });
       await removeStale(dir);
     } catch {
       // A cache that cannot be written (read-only, full disk, another user's folder) only costs the next run time.
     }
   }
 }
+
+/** The checks file's entries as they are now (another run may have written since this one read it). */
+const readChecks = (path: string, codeKey: Buffer): Promise<ReadonlyMap<string, PackedCheck> | undefined> =>
+  readFile(path).then((bytes) => decodeCheckCache(bytes, codeKey), () => undefined);
+
+/** How long a run waits for another run's write of the same folder's cache; past it, this run's goes unsaved. */
+const LOCK_WAIT_MS = 5_000;
 
 /** The stamps part: content hashes by path, vouched for only while their check is held. */
 class Stamps implements KnownFiles {
@@ -151,14 +166,22 @@ class Stamps implements KnownFiles {
     this.added = true;
   }
 
-  /**
-   * Written when this run recorded a stamp, or (a whole run) saw fewer files than were recorded; else only marked as
-   * used, as the checks are. Never throws.
-   */
+  /** Whether save writes: this run recorded a stamp, or (a whole run) saw fewer files than were recorded. */
+  writes(keepUnseen: boolean): boolean {
+    return this.added || (!keepUnseen && this.seen.size !== this.read.size);
+  }
+
+  /** Marks the file as used, as the checks are. */
+  async touch(stampsPath: string): Promise<void> {
+    await utimes(stampsPath, new Date(), new Date()).catch(() => undefined);
+  }
+
+  /** Writes the stamps when `writes` says so, keeping (for a partial run) those in the file as it is now. Never throws. */
   async save({ stampsPath, dir }: CacheFiles, keepUnseen: boolean): Promise<void> {
-    if (!this.added && (keepUnseen || this.seen.size === this.read.size)) return void (await utimes(stampsPath, new Date(), new Date()).catch(() => undefined));
+    if (!this.writes(keepUnseen)) return this.touch(stampsPath);
     const entries = new Map(this.seen);
-    if (keepUnseen) for (const [path, entry] of this.read) if (entries.size < MAX_ENTRIES && !entries.has(path)) entries.set(path, entry);
+    const current = keepUnseen ? await readFile(stampsPath).then(decodeFileStamps, () => undefined) : undefined;
+    if (current) for (const [path, entry] of current) if (entries.size < MAX_ENTRIES && !entries.has(path)) entries.set(path, entry);
     try {
       await mkdir(dir, { recursive: true, mode: 0o700 });
       await writeFileDurable(stampsPath, encodeFileStamps([...entries].slice(0, MAX_ENTRIES)), { mode: 0o600 });

@@ -147,6 +147,17 @@ describe('the check cache between runs', () => {
     expect(await runDashcd(['validate'], { cwd: project.root, env: { XDG_CACHE_HOME: blocker } })).toEqual(expected);
   });
 
+  it('two runs over some files that read the same cache keep each other\'s new checks, whichever saves last', async () => {
+    const first = await openCheckCache(dashboardsRoot(), env);
+    const second = await openCheckCache(dashboardsRoot(), env);
+    first?.set('a'.repeat(64), PLANTED);
+    second?.set('b'.repeat(64), PLANTED);
+    await first?.save({ keepUnseen: true });
+    await second?.save({ keepUnseen: true });
+    expect([...((await cachedEntries()) ?? new Map()).keys()].sort()).toEqual(['a'.repeat(64), 'b'.repeat(64)]);
+    expect(await readdir(join(cacheHome, 'dashcd'))).toEqual([(await cachePath()).split('/').pop()]);
+  });
+
   it('concurrent runs, whole and partial, leave a whole file of the current checks and no temp files', async () => {
     // The children run the bundle, whose key is made from the bundled modules.
     const built = (await import(pathToFileURL(join(MAIN_JS, '../check-code-key.js')).href)) as { checkCodeKey(): Promise<Buffer> };
