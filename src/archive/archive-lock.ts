@@ -14,6 +14,6 @@ export async function acquireArchiveLock(envDir: string): Promise<ArchiveLock> {
   const path = join(envDir, LOCK_FILE);
   const taken = await takePidLock(path);
   if ('release' in taken) return taken;
-  if (taken.heldBy === 'unknown') throw new ArchiveError('LOCKED', `could not take the lock ${path}`);
+  if (taken.heldBy === 'unknown') throw new ArchiveError('LOCKED', `another pull is starting on ${envDir} — try again in a moment`);
   throw new ArchiveError('LOCKED', `another pull (pid ${taken.heldBy}) is writing to ${envDir} — wait for it or stop it (a stale lock is ${path})`);
 }

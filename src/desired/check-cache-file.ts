@@ -125,10 +125,10 @@ class FileBackedCache implements CheckCacheFile {
         await this.files.save(this.where, keepUnseen);
         if (!writesChecks) return;
         const entries = new Map(this.seen);
-        const current = keepUnseen ? await readChecks(path, codeKey) : undefined;
+        const current = keepUnseen ? ((await readChecks(path, codeKey)) ?? this.read) : undefined;
         if (current) for (const [hash, check] of current) if (entries.size < MAX_ENTRIES && !entries.has(hash)) entries.set(hash, check);
         await writeFileDurable(path, encodeCheckCache(codeKey, [...entries].slice(0, MAX_ENTRIES)), { mode: 0o600 });
-      });
+      }, { staleAfterMs: LOCK_STALE_MS });
       await removeStale(dir);
     } catch {
       // A cache that cannot be written (read-only, full disk, another user's folder) only costs the next run time.
@@ -142,6 +142,8 @@ const readChecks = (path: string, codeKey: Buffer): Promise<ReadonlyMap<string, 
 
 /** How long a run waits for another run's write of the same folder's cache; past it, this run's goes unsaved. */
 const LOCK_WAIT_MS = 5_000;
+/** A holder keeps the lock for one durable write: one older than this was left by a killed run. */
+const LOCK_STALE_MS = 60_000;
 
 /** The stamps part: content hashes by path, vouched for only while their check is held. */
 class Stamps implements KnownFiles {
@@ -180,7 +182,7 @@ class Stamps implements KnownFiles {
   async save({ stampsPath, dir }: CacheFiles, keepUnseen: boolean): Promise<void> {
     if (!this.writes(keepUnseen)) return this.touch(stampsPath);
     const entries = new Map(this.seen);
-    const current = keepUnseen ? await readFile(stampsPath).then(decodeFileStamps, () => undefined) : undefined;
+    const current = keepUnseen ? ((await readFile(stampsPath).then(decodeFileStamps, () => undefined)) ?? this.read) : undefined;
     if (current) for (const [path, entry] of current) if (entries.size < MAX_ENTRIES && !entries.has(path)) entries.set(path, entry);
     try {
       await mkdir(dir, { recursive: true, mode: 0o700 });

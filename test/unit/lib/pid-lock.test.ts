@@ -3,7 +3,8 @@ import { mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { takePidLock, withPidLock } from '../../../src/lib/pid-lock.js';
+import * as fsp from 'node:fs/promises';
+import { takePidLock, withPidLock, type LockIo } from '../../../src/lib/pid-lock.js';
 
 let dir: string;
 let lock: string;
@@ -50,10 +51,56 @@ describe('takePidLock', () => {
 
   it('says so when another process took a stale lock over first, and never takes over twice', async () => {
     await writeFile(lock, `${process.pid}\n`);
-    // Taking over: the retry finds the lock held again, here by this live process.
-    expect(await takePidLock(lock, true)).toEqual({ heldBy: process.pid });
+    // A retry after a takeover finds the lock held again, here by this live process.
+    expect(await takePidLock(lock, {}, true)).toEqual({ heldBy: process.pid });
     await writeFile(lock, `${deadPid()}\n`);
-    expect(await takePidLock(lock, true)).toEqual({ heldBy: 'unknown' });
+    expect(await takePidLock(lock, {}, true)).toEqual({ heldBy: 'unknown' });
+  });
+
+  it('takes over any lock older than staleAfterMs, even one naming a live process (a reused pid)', async () => {
+    await writeFile(lock, `${process.pid}\n`);
+    const old = new Date(Date.now() - 60_000);
+    await utimes(lock, old, old);
+    expect(await takePidLock(lock, { staleAfterMs: 120_000 })).toEqual({ heldBy: process.pid });
+    const taken = await takePidLock(lock, { staleAfterMs: 30_000 });
+    expect('release' in taken).toBe(true);
+    expect((await stat(lock)).mtimeMs).toBeGreaterThan(old.getTime() + 30_000);
+  });
+
+  it('releases only a lock that is still its own', async () => {
+    const taken = await takePidLock(lock);
+    // Another waiter took it over meanwhile (it thought it stale): its lock stays.
+    await writeFile(lock, `${deadPid()}\n`);
+    if ('release' in taken) await taken.release();
+    expect(await readFile(lock, 'utf8')).not.toBe(`${process.pid}\n`);
+  });
+
+  const io = (changes: Partial<LockIo>): LockIo => ({ writeFile: fsp.writeFile, readFile: fsp.readFile, stat: fsp.stat, unlink: fsp.unlink, ...changes });
+  const exists = (): Error => Object.assign(new Error('EEXIST'), { code: 'EEXIST' });
+
+  it('creates the lock again when its holder released it between the failed create and the read', async () => {
+    let creates = 0;
+    // The first create meets a lock that is gone by the time it is read.
+    const released = io({ writeFile: async (path, data, options) => (creates++ === 0 ? Promise.reject(exists()) : fsp.writeFile(path, data, options)) });
+    expect('release' in (await takePidLock(lock, { io: released }))).toBe(true);
+    expect(creates).toBe(2);
+    await fsp.unlink(lock);
+    creates = 0;
+    expect(await takePidLock(lock, { io: released }, true)).toEqual({ heldBy: 'unknown' });
+  });
+
+  it('leaves a stale lock in place when another waiter replaced it before this one removes it', async () => {
+    await writeFile(lock, `${deadPid()}\n`);
+    let reads = 0;
+    const raced = io({
+      readFile: async (path, encoding) => {
+        // Between this waiter's two looks, another took the stale lock over: a new file with a live pid.
+        if (reads++ === 1) await fsp.writeFile(lock, `${process.pid}\n`);
+        return fsp.readFile(path, encoding);
+      },
+    });
+    expect(await takePidLock(lock, { io: raced })).toEqual({ heldBy: process.pid });
+    expect(await readFile(lock, 'utf8')).toBe(`${process.pid}\n`);
   });
 
   it('fails on anything but an existing lock (a folder that is not there)', async () => {
