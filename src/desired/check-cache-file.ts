@@ -5,7 +5,7 @@ import { TEMP_MARKER, writeFileDurable } from '../lib/durable-file.js';
 import { decodeCheckCache, encodeCheckCache } from './check-cache-format.js';
 import { checkCodeKey } from './check-code-key.js';
 import type { DesiredCache } from './desired-cache.js';
-import { decodeFileStamps, encodeFileStamps, sameStamp, type FileStamp, type StampedHash } from './file-stamps.js';
+import { decodeFileStamps, encodeFileStamps, sameStamp, stampOf, type FileStamp, type StampedHash } from './file-stamps.js';
 import type { PackedCheck } from './packed-check.js';
 import type { KnownFiles } from './read-sources.js';
 import { withPidLock } from '../lib/pid-lock.js';
@@ -65,11 +65,46 @@ export async function openCheckCache(root: string, env: Env, { now = Date.now }:
   if (dir === undefined) return undefined;
   const path = join(dir, `checks-${createHash('sha256').update(root).digest('hex').slice(0, 24)}.bin`);
   const stampsPath = path.replace(/\.bin$/, '.stamps');
-  const [codeKey, stamps] = await Promise.all([checkCodeKey().catch(() => undefined), readFile(stampsPath).then(decodeFileStamps, () => undefined)]);
+  const [codeKey, stamps] = await Promise.all([checkCodeKey().catch(() => undefined), readVersion(stampsPath, decodeFileStamps)]);
   // Without the code's key no entry can be trusted: the run checks every file, as with the cache off.
   if (codeKey === undefined) return undefined;
-  const read = await readFile(path).then((bytes) => decodeCheckCache(bytes, codeKey), () => undefined);
-  return new FileBackedCache({ path, stampsPath, dir, codeKey, now }, read ?? new Map(), stamps ?? new Map());
+  const checks = await readVersion(path, (bytes) => decodeCheckCache(bytes, codeKey));
+  return new FileBackedCache({ path, stampsPath, dir, codeKey, now }, checks, stamps);
+}
+
+/** A cache file's entries as read, and the stamp of the file they were read from (undefined: there was none). */
+interface ReadVersion<V> {
+  readonly entries: ReadonlyMap<string, V>;
+  readonly stamp: FileStamp | undefined;
+}
+
+type Decode<V> = (bytes: Buffer) => ReadonlyMap<string, V> | undefined | Promise<ReadonlyMap<string, V> | undefined>;
+
+/**
+ * Reads a cache file, stamped first: if it is replaced in between, the stamp is the older file's, so a later look
+ * sees a change and reads again (stamped after, an old read could pass for the new file).
+ */
+async function readVersion<V>(path: string, decode: Decode<V>): Promise<ReadVersion<V>> {
+  const stamp = await stat(path).then(stampOf, () => undefined);
+  const entries = await readFile(path).then(decode, () => undefined);
+  return { entries: entries ?? new Map(), stamp: entries === undefined ? undefined : stamp };
+}
+
+/**
+ * The file's entries as they are now, for a run over some files to keep: what this run read, unless another run has
+ * written the file since (then read again; at 10,000 files that is 15 MB to decode, so only then).
+ */
+async function entriesNow<V>(path: string, read: ReadVersion<V>, decode: Decode<V>): Promise<ReadonlyMap<string, V>> {
+  const now = await stat(path).then(stampOf, () => undefined);
+  if (now === undefined || (read.stamp !== undefined && sameStamp(now, read.stamp))) return read.entries;
+  return (await readFile(path).then(decode, () => undefined)) ?? read.entries;
+}
+
+/** This run's entries, then (a run over some files) the others', at most MAX_ENTRIES. */
+function keptEntries<V>(seen: ReadonlyMap<string, V>, others: ReadonlyMap<string, V> | undefined): [string, V][] {
+  const entries = new Map(seen);
+  if (others) for (const [key, value] of others) if (entries.size < MAX_ENTRIES && !entries.has(key)) entries.set(key, value);
+  return [...entries].slice(0, MAX_ENTRIES);
 }
 
 interface CacheFiles {
@@ -86,13 +121,15 @@ class FileBackedCache implements CheckCacheFile {
   private added = false;
   readonly files: Stamps;
   readonly path: string;
+  private readonly read: ReadonlyMap<string, PackedCheck>;
 
   constructor(
     private readonly where: CacheFiles,
-    private readonly read: ReadonlyMap<string, PackedCheck>,
-    readStamps: ReadonlyMap<string, StampedHash>,
+    private readonly readVersion: ReadVersion<PackedCheck>,
+    readStamps: ReadVersion<StampedHash>,
   ) {
     this.path = where.path;
+    this.read = readVersion.entries;
     this.files = new Stamps(readStamps, where.now, (hash) => this.seen.has(hash) || this.read.has(hash));
   }
 
@@ -122,12 +159,10 @@ class FileBackedCache implements CheckCacheFile {
       // Concurrent runs over one folder (CI jobs, an editor's checks beside a plan) each write what they read at
       // their start plus what they added: without the lock and a fresh read, the last to write dropped the others'.
       await withPidLock(`${path.replace(/\.bin$/, '')}.lock`, LOCK_WAIT_MS, async () => {
-        await this.files.save(this.where, keepUnseen);
+        await this.files.save(this.where.stampsPath, keepUnseen);
         if (!writesChecks) return;
-        const entries = new Map(this.seen);
-        const current = keepUnseen ? ((await readChecks(path, codeKey)) ?? this.read) : undefined;
-        if (current) for (const [hash, check] of current) if (entries.size < MAX_ENTRIES && !entries.has(hash)) entries.set(hash, check);
-        await writeFileDurable(path, encodeCheckCache(codeKey, [...entries].slice(0, MAX_ENTRIES)), { mode: 0o600 });
+        const others = keepUnseen ? await entriesNow(path, this.readVersion, (bytes) => decodeCheckCache(bytes, codeKey)) : undefined;
+        await writeFileDurable(path, encodeCheckCache(codeKey, keptEntries(this.seen, others)), { mode: 0o600 });
       }, { staleAfterMs: LOCK_STALE_MS });
       await removeStale(dir);
     } catch {
@@ -135,10 +170,6 @@ class FileBackedCache implements CheckCacheFile {
     }
   }
 }
-
-/** The checks file's entries as they are now (another run may have written since this one read it). */
-const readChecks = (path: string, codeKey: Buffer): Promise<ReadonlyMap<string, PackedCheck> | undefined> =>
-  readFile(path).then((bytes) => decodeCheckCache(bytes, codeKey), () => undefined);
 
 /** How long a run waits for another run's write of the same folder's cache; past it, this run's goes unsaved. */
 const LOCK_WAIT_MS = 5_000;
@@ -150,11 +181,15 @@ class Stamps implements KnownFiles {
   private readonly seen = new Map<string, StampedHash>();
   private added = false;
 
+  private readonly read: ReadonlyMap<string, StampedHash>;
+
   constructor(
-    private readonly read: ReadonlyMap<string, StampedHash>,
+    private readonly readVersion: ReadVersion<StampedHash>,
     readonly now: () => number,
     private readonly holds: (contentHash: string) => boolean,
-  ) {}
+  ) {
+    this.read = readVersion.entries;
+  }
 
   knownHash(path: string, stamp: FileStamp): string | undefined {
     const entry = this.read.get(path);
@@ -178,15 +213,15 @@ class Stamps implements KnownFiles {
     await utimes(stampsPath, new Date(), new Date()).catch(() => undefined);
   }
 
-  /** Writes the stamps when `writes` says so, keeping (for a partial run) those in the file as it is now. Never throws. */
-  async save({ stampsPath, dir }: CacheFiles, keepUnseen: boolean): Promise<void> {
+  /**
+   * Writes the stamps when `writes` says so, keeping (for a partial run) those in the file as it is now; the caller
+   * holds the lock and made the folder. Never throws.
+   */
+  async save(stampsPath: string, keepUnseen: boolean): Promise<void> {
     if (!this.writes(keepUnseen)) return this.touch(stampsPath);
-    const entries = new Map(this.seen);
-    const current = keepUnseen ? ((await readFile(stampsPath).then(decodeFileStamps, () => undefined)) ?? this.read) : undefined;
-    if (current) for (const [path, entry] of current) if (entries.size < MAX_ENTRIES && !entries.has(path)) entries.set(path, entry);
     try {
-      await mkdir(dir, { recursive: true, mode: 0o700 });
-      await writeFileDurable(stampsPath, encodeFileStamps([...entries].slice(0, MAX_ENTRIES)), { mode: 0o600 });
+      const others = keepUnseen ? await entriesNow(stampsPath, this.readVersion, decodeFileStamps) : undefined;
+      await writeFileDurable(stampsPath, encodeFileStamps(keptEntries(this.seen, others)), { mode: 0o600 });
     } catch {
       // As for the checks: only the next run's time.
     }
