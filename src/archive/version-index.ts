@@ -1,3 +1,4 @@
+import { detachedText } from '../lib/detached.js';
 import type { ArchivedEventView } from './archived-event.js';
 
 /** A version as stored: a number for the common shapes (see versionCode), else `status|endTime` text. */
@@ -42,7 +43,8 @@ export class VersionIndex {
   add(event: ArchivedEventView): boolean {
     const version = versionCode(event.eventStatus, event.endTime);
     const known = this.byId.get(event.id);
-    if (known === undefined) this.byId.set(event.id, version);
+    // A copy: the id is cut from its page's text, which the key would keep alive while the day stays loaded.
+    if (known === undefined) this.byId.set(detachedText(event.id), version);
     else if (!Array.isArray(known)) {
       if (known === version) return false;
       this.byId.set(event.id, [known, version]);

@@ -13,6 +13,7 @@ import {
   type PlanOptions,
 } from '../../../src/archive/pull-plan.js';
 import { MAX_EVENTS_TIMEFRAME_MS } from '../../../src/schema/events.js';
+import { COPIES_ONLY_BYTES, cutFields, heapHeldBy } from '../../helpers/held-heap.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -161,6 +162,20 @@ describe('open events', () => {
     expect([...open]).toEqual([
       ['5915682011263205071_1521042929000', { startTime: 1521042929000, endTime: 1521542929000, entityId: 'HOST-0000000000000007', eventType: 'CUSTOM_INFO' }],
     ]);
+  });
+
+  it('are remembered without the page text their id, entity and type were cut from', () => {
+    const open = new Map<string, OpenEvent>();
+    const { held } = heapHeldBy(
+      (i) => `59156820112632050${String(i).padStart(2, '0')}_1521042929000 HOST-00000000000000${String(i).padStart(2, '0')} PROCESS_RESTART `,
+      (page) => {
+        const [id = '', entityId, eventType] = cutFields(page, 3);
+        observeOpen(open, archived(id, 1521042929000, 'OPEN', { entityId, eventType }).event);
+      },
+    );
+    expect(open.size).toBe(100);
+    expect(open.get('5915682011263205042_1521042929000')).toEqual({ startTime: 1521042929000, endTime: undefined, entityId: 'HOST-0000000000000042', eventType: 'PROCESS_RESTART' });
+    expect(held).toBeLessThan(COPIES_ONLY_BYTES);
   });
 
   it('get one spot check each when they are more than a day apart, and a shared one at exactly a day', () => {

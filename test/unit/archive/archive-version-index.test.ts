@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readEventView, type ArchivedEventView } from '../../../src/archive/archived-event.js';
 import { VersionIndex, versionCode } from '../../../src/archive/version-index.js';
+import { COPIES_ONLY_BYTES, cutFields, heapHeldBy } from '../../helpers/held-heap.js';
 
 /** The specification example event (SLOW_DISK on HOST-0000000000000007), with the status and end time given. */
 function version(eventStatus: string | undefined, endTime: number | undefined, id = '5915682011263205071_1521042929000'): ArchivedEventView {
@@ -12,6 +13,14 @@ function version(eventStatus: string | undefined, endTime: number | undefined, i
 }
 
 describe('VersionIndex', () => {
+  it('keeps none of the page text an event’s id was cut from', () => {
+    const index = new VersionIndex();
+    const { held, kept } = heapHeldBy((i) => `-59883764013190${String(i).padStart(5, '0')}_1521042929000 `, (page) => index.add({ ...version('OPEN', 1), id: cutFields(page, 1)[0] as string }));
+    expect(kept.every((added) => added === true)).toBe(true);
+    expect(held).toBeLessThan(COPIES_ONLY_BYTES);
+    expect(index.add(version('OPEN', 1, '-5988376401319000042_1521042929000'))).toBe(false);
+  });
+
   it('holds a version once: the same id, status and end time again is not added', () => {
     const index = new VersionIndex();
     expect(index.add(version('OPEN', 1521542929000))).toBe(true);

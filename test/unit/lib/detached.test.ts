@@ -1,24 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { releaseMemory } from '../../../src/daemon/release-memory.js';
-import { detached } from '../../../src/lib/detached.js';
+import { detached, detachedText } from '../../../src/lib/detached.js';
+import { COPIES_ONLY_BYTES, heapHeldBy, WHOLE_TEXTS_BYTES } from '../../helpers/held-heap.js';
 import { DaemonStatus, type ShownDashboard } from '../../../src/daemon/daemon-status.js';
 import { packLayout } from '../../../src/daemon/packed-layout.js';
 
-const TEXTS = 100;
-const TEXT_CHARS = 200_000;
-
-/** Heap bytes still held, after full collections, by one short name cut from each of 100 texts of 200,000 chars. */
+/** Heap bytes still held by one short name cut from each text, kept as `keep` keeps it. */
 function heldByNames(keep: (name: string) => unknown): { held: number; kept: unknown[] } {
-  releaseMemory();
-  const before = process.memoryUsage().heapUsed;
-  const kept: unknown[] = [];
-  for (let i = 0; i < TEXTS; i++) {
-    // A flat text of its own (Buffer.toString), the way a file's contents arrive, with a name cut out of it.
-    const text = Buffer.alloc(TEXT_CHARS, `name: dashboard number ${i} of the folder\n`).toString('latin1');
-    kept.push(keep(text.slice(6, 40)));
-  }
-  releaseMemory();
-  return { held: process.memoryUsage().heapUsed - before, kept };
+  return heapHeldBy((i) => `name: dashboard number ${i} of the folder\n`, (text) => keep(text.slice(6, 40)));
 }
 
 describe('detached', () => {
@@ -32,9 +20,23 @@ describe('detached', () => {
     const cut = heldByNames((name) => name);
     const copied = heldByNames(detached);
     // The premise: a kept cut holds its whole text (100 × 200,000 one-byte chars = 20 MB).
-    expect(cut.held).toBeGreaterThan(15 * 1024 * 1024);
-    expect(copied.held).toBeLessThan(2 * 1024 * 1024);
+    expect(cut.held).toBeGreaterThan(WHOLE_TEXTS_BYTES);
+    expect(copied.held).toBeLessThan(COPIES_ONLY_BYTES);
     expect(copied.kept).toEqual(cut.kept);
+  });
+});
+
+describe('detachedText', () => {
+  it('is the same text, short or long, empty or not one byte a character', () => {
+    for (const text of ['', 'a', 'HOST-0000000000000007', '5915682011263205071_1521042929000', 'ünïcödé ✓ '.repeat(40)]) expect(detachedText(text)).toBe(text);
+    const line = 'name: Service overview — ünïcödé ✓ and more\n';
+    expect(detachedText(line.slice(6, 44))).toBe(line.slice(6, 44));
+  });
+
+  it('keeps no part of the longer text it was cut from alive', () => {
+    const copied = heldByNames(detachedText);
+    expect(copied.held).toBeLessThan(COPIES_ONLY_BYTES);
+    expect(copied.kept).toEqual(heldByNames((name) => name).kept);
   });
 });
 
