@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createProject, runDashcdChild, startDashcdChild, unusedPort, type DashcdChild, type Project } from '../helpers/cli.js';
+import { createProject, runDashcd, startDashcdChild, unusedPort, type DashcdChild, type Project } from '../helpers/cli.js';
 import { createToken, dashboardYaml, expectConsistentArchive, startDaemon, TOKEN_LIKE, waitFor, type DaemonChild } from '../helpers/daemon.js';
 import { api } from '../helpers/server.js';
 
@@ -73,7 +73,8 @@ async function importWhileDown(cwd: string, dir: string, count: number): Promise
   }));
   const file = join(cwd, 'outage-events.jsonl');
   await writeFile(file, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
-  const result = await runDashcdChild(['events', 'import', '--data', dir, file], { cwd });
+  // In this process (the real command, as main.ts runs it): the import is set-up, the daemon is under test.
+  const result = await runDashcd(['events', 'import', '--data', dir, file], { cwd });
   expect(result.code, result.stderr).toBe(0);
   return lines.map((l) => l.id);
 }

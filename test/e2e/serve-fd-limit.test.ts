@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorEnvelope } from '../../src/schema/error-envelope.js';
-import { createProject, MAIN_JS, runDashcdChild, type Project } from '../helpers/cli.js';
+import { createProject, MAIN_JS, runDashcd, type Project } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 
 let project: Project | undefined;
@@ -43,7 +43,8 @@ describe('dashcd serve under ulimit -n 128', () => {
   it('starts, answers 200 concurrent connections with 200 or a retryable 503, and goes on serving', async () => {
     project = await createProject();
     const data = join(project.root, 'data');
-    const created = await runDashcdChild(['token', 'create', '--data', data, '--scopes', 'ReadConfig', '--name', 'load'], { cwd: project.root });
+    // Set-up, in this process (the real command, as main.ts runs it): only serve is under test here.
+    const created = await runDashcd(['token', 'create', '--data', data, '--scopes', 'ReadConfig', '--name', 'load'], { cwd: project.root });
     expect(created.code, created.stderr).toBe(0);
     const token = created.stdout.trim().split('\n').at(-1) ?? '';
     const child = spawn('sh', ['-c', `ulimit -n 128; exec "${process.execPath}" "${MAIN_JS}" serve --port 0 --data "${data}"`], { cwd: project.root, stdio: ['ignore', 'pipe', 'pipe'] });

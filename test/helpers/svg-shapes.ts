@@ -1,3 +1,5 @@
+import { Resvg } from '@resvg/resvg-js';
+
 /** Reads drawn shapes back out of preview SVG, so tests check structure (what is drawn where), not pixels. */
 
 export interface DrawnTile {
@@ -51,4 +53,14 @@ export function fontSizes(svg: string): number[] {
 export function pngSize(png: Buffer): { width: number; height: number } {
   if (png.subarray(1, 4).toString() !== 'PNG') throw new Error('not a PNG');
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+/**
+ * The width resvg reads from `svg`; resvg throws on SVG that is not well-formed. Read without system fonts: with them
+ * resvg also shapes every text into paths, which was nearly all of its time (about 4 s over the corpus pictures) and
+ * checks nothing the parse does not. PNG rendering with the fonts (src/preview/render-png.ts) is tested by the preview
+ * and plan --html tests.
+ */
+export function parsedSvgWidth(svg: string): number {
+  return new Resvg(svg, { font: { loadSystemFonts: false } }).width;
 }

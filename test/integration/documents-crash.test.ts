@@ -1,9 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { documentForm } from '../helpers/documents.js';
-import { MAIN_JS } from '../helpers/cli.js';
+import { runDashcd } from '../helpers/cli.js';
 import { killTestScope, startServeChild, type ServeChild } from '../helpers/serve-child.js';
 
 const IDS = Array.from({ length: 24 }, (_, i) => `crash-doc-${i}`);
@@ -23,12 +22,10 @@ async function journalBytes(dataDir: string): Promise<number> {
   return total;
 }
 
-function platformToken(dataDir: string): string {
-  const result = spawnSync(process.execPath, [MAIN_JS, 'token', 'create', '--data', dataDir, '--scopes', SCOPES, '--name', 'crash'], {
-    encoding: 'utf8',
-    env: { ...process.env, DASHCD_LOG_LEVEL: 'warn' },
-  });
-  expect(result.status, result.stderr).toBe(0);
+/** `dashcd token create` on the data dir, in this process (the real command, as main.ts runs it): set-up, not under test. */
+async function platformToken(dataDir: string): Promise<string> {
+  const result = await runDashcd(['token', 'create', '--data', dataDir, '--scopes', SCOPES, '--name', 'crash'], { cwd: dataDir });
+  expect(result.code, result.stderr).toBe(0);
   return result.stdout.trim().split('\n').at(-1) ?? '';
 }
 
@@ -41,7 +38,7 @@ describe('the Document service of `dashcd serve` under SIGKILL during a burst of
 
   async function rounds(): Promise<void> {
     const { dataDir } = await scope.dataDirWithToken();
-    const token = platformToken(dataDir);
+    const token = await platformToken(dataDir);
     const headers = { authorization: `Bearer ${token}` };
     /** Per id: the last acknowledged version (0: no acknowledged create) and the highest one sent. */
     const acked = new Map<string, number>(IDS.map((id) => [id, 0]));

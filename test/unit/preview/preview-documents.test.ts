@@ -1,6 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Resvg } from '@resvg/resvg-js';
 import type { Operation } from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
 import { fileComparedForm } from '../../../src/documents/compared-form.js';
@@ -14,7 +13,7 @@ import { renderLayoutSvg } from '../../../src/preview/render-layout.js';
 import { escapeXml } from '../../../src/preview/svg-text.js';
 import { CORPUS_DOCUMENT_DASHBOARDS_DIR, CORPUS_NOTEBOOKS_DIR } from '../../helpers/corpus.js';
 import { documentBoxes, documentLayouts } from '../../helpers/document-boxes.js';
-import { drawnTiles, svgSize } from '../../helpers/svg-shapes.js';
+import { drawnTiles, parsedSvgWidth, svgSize } from '../../helpers/svg-shapes.js';
 
 type Json = Record<string, unknown>;
 const read = (dir: string, file: string): Json => JSON.parse(readFileSync(join(dir, file), 'utf8')) as Json;
@@ -47,7 +46,7 @@ describe('platform dashboard previews', () => {
     const content = read(CORPUS_DOCUMENT_DASHBOARDS_DIR, file) as { tiles: Record<string, { type: string; title?: string; content?: string }>; layouts: Record<string, { x: number; y: number; w: number; h: number }>; settings?: { gridLayout?: { columnsCount?: number } } };
     const svg = renderLayoutSvg(dashboardFile(content, 'A <b> & "c"'));
     const { width, height } = svgSize(svg);
-    expect(new Resvg(svg).width).toBe(width);
+    expect(parsedSvgWidth(svg)).toBe(width);
     expect(svg).toContain('>A &lt;b&gt; &amp; &quot;c&quot;</text>');
     expect(svg).toContain('platform dashboard · ');
     const boxes = documentBoxes(svg);
@@ -170,7 +169,7 @@ describe('notebook previews', () => {
   it.each(notebookFiles)('draws the sections of %s in order, top to bottom, as well-formed SVG', (file) => {
     const content = read(CORPUS_NOTEBOOKS_DIR, file) as { sections: { id: string; type: string; title?: string; markdown?: string }[] };
     const svg = renderLayoutSvg(notebookFile(content));
-    expect(new Resvg(svg).width).toBe(800);
+    expect(parsedSvgWidth(svg)).toBe(800);
     expect(svg).toContain(`notebook · ${content.sections.length} section`);
     const boxes = documentBoxes(svg);
     expect(boxes.map((b) => b.id)).toEqual(content.sections.map((_, i) => String(i)));
@@ -244,7 +243,7 @@ describe('kind dispatch and loose reading', () => {
     ];
     for (const value of bad) {
       const svg = renderLayoutSvg(value);
-      expect(new Resvg(svg).width).toBe(800);
+      expect(parsedSvgWidth(svg)).toBe(800);
     }
     const loose = documentBoxes(renderLayoutSvg(bad[1] as Json));
     expect(loose.map((b) => [b.id, b.type, b.glyph])).toEqual([['a', 'unknown', 'neutral'], ['b', 'unknown', 'neutral'], ['c', 'markdown', 'markdown']]);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { PICTURE_WIDTH, renderLayoutSvg } from '../../../src/preview/render-layout.js';
 import { markdownExcerpt, wrap } from '../../../src/preview/svg-text.js';
 import { CORPUS_DASHBOARDS_DIR } from '../../helpers/corpus.js';
-import { drawnTiles, fontSizes, svgSize } from '../../helpers/svg-shapes.js';
+import { drawnTiles, fontSizes, parsedSvgWidth, svgSize } from '../../helpers/svg-shapes.js';
 
 const corpusFiles = readdirSync(CORPUS_DASHBOARDS_DIR).filter((f) => f.endsWith('.json')).sort();
 
@@ -33,7 +33,7 @@ describe('layout preview', () => {
     if (a && b && fa && fb) expect(Math.sign(b.x - a.x)).toBe(Math.sign(fb.bounds.left - fa.bounds.left));
     expect(renderLayoutSvg(structuredClone(dashboard))).toBe(svg);
     // resvg parses it: the document is well-formed SVG.
-    expect(new Resvg(svg).width).toBe(width);
+    expect(parsedSvgWidth(svg)).toBe(width);
   });
 
   it('shows name, type label, markdown excerpt, tags and filters', () => {
