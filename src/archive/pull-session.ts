@@ -229,6 +229,9 @@ class Session implements PullSession {
         }),
       );
       await this.commits.drain();
+      // An abort that lands once the window's last page was fetched still stops the run, as documented: a caller
+      // that asked to stop is never told the run completed.
+      this.options.signal.throwIfAborted();
       run.position = window.from;
       await this.state.save();
     }
@@ -262,6 +265,7 @@ class Session implements PullSession {
         ),
       );
       await this.commits.drain();
+      this.options.signal.throwIfAborted();
       await this.countDay(day);
       this.touchedDays.delete(day);
       // Written to and counted: the day's versions and open events go back to disk, unless the run's window holds it.

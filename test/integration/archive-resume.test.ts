@@ -77,6 +77,19 @@ describe('pullEvents when a run cannot finish', () => {
     expectExactlyOnce(await archiveLines(), events);
   });
 
+  it('rejects when its signal aborts as the last page becomes durable, leaving the run for the next pull', async () => {
+    const now = Date.now();
+    const events = generateEvents({ count: 600, from: now - 2 * DAY, to: now - 60_000, openShare: 0 });
+    const feed = await scratch.startFeed({ events });
+    const controller = new AbortController();
+    const lastPage = (progress: { phase: string; events: number }): boolean => progress.phase === 'pulling' && progress.events === events.length;
+    const aborted = pull(feed, { signal: controller.signal, onProgress: (progress) => lastPage(progress) && controller.abort(new Error('stop')) });
+    await expect(aborted).rejects.toThrow('stop');
+    expect((await readCheckpointFile()).streams.all?.run).toBeTruthy();
+    await pull(feed);
+    expectExactlyOnce(await archiveLines(), events);
+  });
+
   it('drops an unfinished last line left by a cut-short append and writes that event once', async () => {
     const now = Date.now();
     const events = generateEvents({ count: 10, from: now - 3_600_000, to: now - 60_000, openShare: 0 });
