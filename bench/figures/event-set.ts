@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dataDirLayout } from '../../src/server/data-dir.js';
 import { DEFAULT_ENVIRONMENT } from '../../src/schema/ids.js';
-import { writeEventsJsonl, type EventSetInfo, type EventSetOptions } from '../data/events.js';
+import { DEFAULT_ENTITY_COUNT, DEFAULT_OPEN_SHARE, writeEventsJsonl, type EventSetInfo, type EventSetOptions } from '../data/events.js';
 import { requireComponent, runNodeScript } from '../lib/cli.js';
 import { NotMeasurableYet, type FigureContext } from '../lib/figure.js';
 
@@ -29,10 +29,18 @@ const IMPORT_CHILD = fileURLToPath(new URL('../children/import-events.js', impor
 /** What a data set varies besides its size: the share of open events, the days spanned, the entities. */
 export type EventShape = Partial<Pick<EventSetOptions, 'openShare' | 'entityCount' | 'spanMs'>>;
 
+/**
+ * The name a data set is shared under: its size and its whole shape, defaults filled in. A shape spelled out as the
+ * defaults is the default set, generated and imported once (a million events took minutes to build twice).
+ */
+export function eventSetKey(count: number, shape: EventShape = {}): string {
+  const whole = { openShare: shape.openShare ?? DEFAULT_OPEN_SHARE, spanMs: shape.spanMs ?? SPAN_MS, entityCount: shape.entityCount ?? DEFAULT_ENTITY_COUNT };
+  return `events-${count}-open-${whole.openShare}-span-${whole.spanMs}-entities-${whole.entityCount}`;
+}
+
 /** `count` seeded events, as JSONL and imported into a data dir, built once per bench run and shape. */
 export function eventFixture(ctx: FigureContext, count: number, shape: EventShape = {}): Promise<EventFixture> {
-  const key = [`events-${count}`, ...Object.entries(shape).map(([name, value]) => `${name}-${String(value)}`)].join('-');
-  return ctx.shared(key, async (dir) => {
+  return ctx.shared(eventSetKey(count, shape), async (dir) => {
     const jsonl = join(dir, 'events.jsonl');
     const dataDir = join(dir, 'data');
     ctx.progress(`generating ${count.toLocaleString('en-US')} events ${JSON.stringify(shape)}`);
