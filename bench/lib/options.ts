@@ -59,7 +59,7 @@ const SMOKE_SIZES: BenchSizes = {
 export const USAGE = `usage: npm run bench -- [figure ...] [--smoke] [--out FILE] [--runs N] [--duration MS] [--cpu-prof] [--keep] [--list] [--before COMMIT] [--help]
   figure      run only these figures (default: all); --list names them
   --smoke     tiny sizes, one run, short load: checks the harness, measures nothing worth quoting
-  --out       results file (default bench/results/latest.json; a .md table is written beside it)
+  --out       results file, FILE.json (default bench/results/latest.json; the .md table is written beside it)
   --runs      measured runs per figure (default 5; 3 fits an 18-minute quiet window, with a wider min–max)
   --duration  length of each load run in ms (default 3000)
   --dashboards  dashboards (and documents) the get, put, documents, validate, plan, apply and daemon figures hold (default 1000): a smaller set for a quick look
@@ -104,6 +104,10 @@ const BENCH_OPTIONS = {
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   const { values, positionals } = parseArgs({ args: [...argv], allowPositionals: true, options: BENCH_OPTIONS });
   if (values.before !== undefined && !/^[\w./^~-]+$/.test(values.before)) throw new Error(`--before needs a commit, got ${values.before}`);
+  // Refused before any figure runs: `--out x.md` used to write the JSON to x.md and the table to x.md.md.
+  if (values.out !== undefined && !values.out.endsWith('.json')) {
+    throw new Error(`--out names the JSON results file (ending in .json; the .md table is written beside it), got ${values.out}`);
+  }
   const smoke = values.smoke ?? false;
   return {
     figures: positionals,

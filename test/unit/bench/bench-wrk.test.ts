@@ -31,6 +31,14 @@ describe('bench wrk load generator', () => {
 });
 
 describe('bench options', () => {
+  it('--out names a .json results file, and anything else is refused before a figure runs', () => {
+    expect(parseBenchOptions([]).out).toBe('bench/results/latest.json');
+    expect(parseBenchOptions(['--out', '/tmp/rerun-get.json']).out).toBe('/tmp/rerun-get.json');
+    expect(parseBenchOptions(['--before', '6ad1603']).out).toBe('');
+    expect(() => parseBenchOptions(['--out', 'bench/results/rerun-get.md'])).toThrow('--out names the JSON results file (ending in .json; the .md table is written beside it), got bench/results/rerun-get.md');
+    expect(() => parseBenchOptions(['--before', '6ad1603', '--out', 'x'])).toThrow(/ending in \.json/);
+  });
+
   it('--plan-curve replaces the plan-growth sizes and refuses anything but ascending positive counts', () => {
     expect(parseBenchOptions([]).sizes.planCurve).toEqual([100, 1000, 10_000, 20_000]);
     expect(parseBenchOptions(['--plan-curve', '100, 1000,10000']).sizes.planCurve).toEqual([100, 1000, 10_000]);
