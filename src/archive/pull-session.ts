@@ -228,10 +228,7 @@ class Session implements PullSession {
           this.forgetDaysAbove(run);
         }),
       );
-      await this.commits.drain();
-      // An abort that lands once the window's last page was fetched still stops the run, as documented: a caller
-      // that asked to stop is never told the run completed.
-      this.options.signal.throwIfAborted();
+      await this.pagesDurable();
       run.position = window.from;
       await this.state.save();
     }
@@ -264,13 +261,22 @@ class Session implements PullSession {
           this.onPage({ ...page, events: changedOpenEvents(open, page.events) }, () => undefined),
         ),
       );
-      await this.commits.drain();
-      this.options.signal.throwIfAborted();
+      await this.pagesDurable();
       await this.countDay(day);
       this.touchedDays.delete(day);
       // Written to and counted: the day's versions and open events go back to disk, unless the run's window holds it.
       this.writer.forgetOutside(utcDay(coveredFrom), MAX_DAY);
     }
+  }
+
+  /**
+   * Waits until every staged page is on disk, then stops if the signal aborted meanwhile. Progress (where a caller
+   * may abort) is reported as pages become durable, so an abort can land after a window's last page was fetched:
+   * the pull still rejects, as documented, instead of telling a caller that asked to stop that it completed.
+   */
+  private async pagesDurable(): Promise<void> {
+    await this.commits.drain();
+    this.options.signal.throwIfAborted();
   }
 
   /** Stages a page's writes; its effects on the state (what the next checkpoint says) apply once it is on disk. */

@@ -148,6 +148,26 @@ describe('pullEvents', () => {
     expect(third.written).toBe(0);
   });
 
+  it('rejects when its signal aborts as the last spot check page becomes durable', async () => {
+    const now = Date.now();
+    const old = generateEvents({ count: 8, from: now - 5 * DAY, to: now - 4 * DAY, openShare: 1, seed: 3 });
+    const recent = generateEvents({ count: 400, from: now - 10 * DAY, to: now - 60_000, openShare: 0, seed: 4 });
+    // Two archives of the same history: the first counts the second pull's pages, the second stops on the last one.
+    const secondPull = async (archiveDir: string, stopAtPage?: number): Promise<Awaited<ReturnType<typeof pull>>> => {
+      const feed = await startFeed([...old, ...recent], { inclusion: 'start' });
+      await pull(feed, { archiveDir });
+      for (const event of old.slice(0, 5)) feed.closeEvent(eventKey(event), now - 1000);
+      const controller = new AbortController();
+      const onProgress = (progress: { phase: string; pages: number }): void => {
+        if (progress.phase === 'pulling' && progress.pages === stopAtPage) controller.abort(new Error('stop'));
+      };
+      return pull(feed, { archiveDir, signal: controller.signal, onProgress });
+    };
+    const counted = await secondPull(join(scratch.dir, 'counted'));
+    expect(counted.written).toBe(5);
+    await expect(secondPull(join(scratch.dir, 'stopped'), counted.pages)).rejects.toThrow('stop');
+  });
+
   it('splits a backfill longer than the 2-year limit into allowed windows', async () => {
     const now = Date.now();
     const events = generateEvents({ count: 120, from: now - 5 * 365 * DAY, to: now - DAY, seed: 11 });
