@@ -20,6 +20,17 @@ import { boundedGoal, boundsText, type Bounds } from '../lib/goal.js';
 const PAGE_BOUNDS: Bounds = { limit: 5, ratio: 1.5 };
 const MAX_RSS_MB = 500;
 const MAX_START_S = 5;
+/**
+ * Starts timed per build, whatever --runs says: a cold start's runs spread ±15 % within minutes here, so with 3 the
+ * start without the snapshot read 1.11× 6ad1603's "worse" in one sitting and 0.90× in a rerun of the same code. A start
+ * costs 2–3 s, so 7 of each kind add about half a minute to a full run.
+ */
+const START_RUNS = 7;
+
+/** The context starts are repeated in: at least START_RUNS runs, but a smoke run's one. */
+export function startRunsContext<C extends Pick<FigureContext, 'runs' | 'smoke'>>(ctx: C): C {
+  return ctx.smoke ? ctx : { ...ctx, runs: Math.max(ctx.runs, START_RUNS) };
+}
 
 /**
  * Start-up over the stored events, as a fresh `dashcd serve` each run, started as a user starts it (its relaunch
@@ -34,7 +45,7 @@ async function measureStarts(ctx: FigureContext, dataDir: string): Promise<Recor
     await server.stop();
     return { seconds: server.startMs / 1000, rss: memory.rssMb };
   };
-  return repeatTasks(ctx, {
+  return repeatTasks(startRunsContext(ctx), {
     warm: startOnce,
     cold: async () => {
       await rm(snapshot, { force: true });
@@ -76,7 +87,9 @@ function serverRows(count: number, memory: ProcMemory, naive: ServerUnderTest, s
   const n = count.toLocaleString('en-US');
   const rss = summarize([memory.rssMb]);
   const load = { label: 'naive server parsing the JSONL into objects', value: summarize([naive.startMs / 1000]) };
-  const start = (label: string, value: Sample): Row => ({ label, unit: 's', better: 'lower', value, baseline: load, goal: { text: `≤ ${MAX_START_S} s`, met: value.median <= MAX_START_S, limit: MAX_START_S } });
+  const start = (label: string, value: Sample): Row => ({
+    label, unit: 's', better: 'lower', value, baseline: load, goal: { text: `≤ ${MAX_START_S} s`, met: value.median <= MAX_START_S, limit: MAX_START_S }, note: `median of ${value.runs.length} starts`,
+  });
   return [
     { label: `server RSS holding ${n} events, after paging`, unit: 'MB', better: 'lower', value: rss, baseline: { label: 'naive server holding every event as a JS object', value: summarize([naive.memory().rssMb]) }, goal: { text: `≤ ${MAX_RSS_MB} MB`, met: rss.median <= MAX_RSS_MB, limit: MAX_RSS_MB }, note: `peak ${Math.round(memory.peakRssMb)} MB` },
     start(`server start over ${n} stored events`, metric(starts.warm, 'seconds')),
