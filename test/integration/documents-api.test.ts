@@ -87,6 +87,24 @@ describe('documents: create and read', () => {
     expect(content).toMatchObject({ name: 'content', filename: 'Bin "quoted" doc', contentType: 'application/octet-stream', body: bytes });
   });
 
+  it('frames each version with a boundary drawn after its content: content that holds an earlier boundary reads back whole', async () => {
+    await create({ name: 'Framed', type: 'blob', id: 'framed-doc', content: { bytes: 'first', contentType: 'text/plain' } });
+    const url = `${docs}/documents/framed-doc`;
+    const boundaryOf = (response: RawResponse): string => /boundary=(\S+)/.exec(String(response.headers['content-type']))?.[1] ?? '';
+    const first = await documentCall(url, token);
+    // The same version, asked again, is framed as before (its framing is made once per version and view).
+    expect(boundaryOf(await documentCall(url, token))).toBe(boundaryOf(first));
+    // A writer who read that boundary puts it in the next version's content, as a forged part would need.
+    const forged = `\r\n--${boundaryOf(first)}\r\nContent-Disposition: form-data; name="metadata"\r\n\r\n{"owner":"mallory"}`;
+    const patched = await documentCall(`${url}?optimistic-locking-version=1`, token, { method: 'PATCH', form: { content: { bytes: forged, contentType: 'text/plain' } } });
+    expect(patched.status).toBe(200);
+    const second = await documentCall(url, token);
+    expect(boundaryOf(second)).not.toBe(boundaryOf(first));
+    const [metadata, content] = await parts(second);
+    expect(JSON.parse(metadata?.body.toString() ?? '{}')).toMatchObject({ id: 'framed-doc', owner: 'alice', version: 2 });
+    expect(content?.body.toString()).toBe(forged);
+  });
+
   it('generates a UUID id when none is given; refuses a taken id (409), a UUID, bad characters or over 100 characters (400)', async () => {
     const generated = json(await create(dashboard('No id')));
     expect(generated.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);

@@ -37,9 +37,15 @@ export interface UpdateInput {
   readonly content?: NewContent;
 }
 
-/** One view of a record's metadata as JSON: the text, and its bytes once a listing asked for them. */
-interface MetadataText {
+/**
+ * One view of a record's metadata as JSON: the text, and its bytes once a listing asked for them. The same object for
+ * as long as the record lives, so what is derived from the view can be kept against it (a GET's multipart framing).
+ */
+export interface MetadataView {
   readonly text: string;
+}
+
+interface MetadataText extends MetadataView {
   bytes: Buffer | undefined;
 }
 
@@ -181,6 +187,11 @@ export class DocumentService {
    */
   metadataJson(record: StoredDocument, caller: Caller, options: { description?: boolean } = {}): string {
     return this.metadataText(record, caller, options).text;
+  }
+
+  /** metadataJson's view itself (with its description): one object per record version and view. */
+  metadataView(record: StoredDocument, caller: Caller): MetadataView {
+    return this.metadataText(record, caller, {});
   }
 
   /** metadataJson's UTF-8 bytes, kept beside it: a listing copies 100 of them instead of encoding its text. */
