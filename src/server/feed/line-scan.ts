@@ -5,8 +5,8 @@ import { NameCache } from './name-cache.js';
  * The fast path of a restart: reads the index fields from the fixed prefix that encodeEvent writes,
  * `{"id":"<eventId>_<start>","eventId":<eventId>,"startTime":<start>[,"endTime":<end>],"eventType":"…"[,"entityId":"…"]`,
  * straight from the bytes — no JSON.parse, no BigInt, no strings but the two names (each decoded once: NameCache).
- * About 1 µs a line, so a million events index in about a second. Anything off the layout (or a string with an escape) returns undefined and the
- * caller parses the line in full.
+ * About 1 µs a line, so a million events index in about a second. Anything off the layout (or a string with an
+ * escape) returns undefined and the caller parses the line in full.
  */
 export function scanCanonicalPrefix(buf: Buffer, start: number, end: number): EventFields | undefined {
   let p = expect(buf, start, end, K_ID);
