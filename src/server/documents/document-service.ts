@@ -183,18 +183,14 @@ export class DocumentService {
 
   /**
    * `metadata` as JSON text, made once per record version and view (owner or not, with description or not): a page of
-   * 100 stringified per request was a third of the list's time.
+   * 100 stringified per request was a third of the list's time. The same object each time for as long as the record
+   * lives, so what is derived from the text can be kept against it.
    */
-  metadataJson(record: StoredDocument, caller: Caller, options: { description?: boolean } = {}): string {
-    return this.metadataText(record, caller, options).text;
+  metadataView(record: StoredDocument, caller: Caller, options: { description?: boolean } = {}): MetadataView {
+    return this.metadataText(record, caller, options);
   }
 
-  /** metadataJson's view itself (with its description): one object per record version and view. */
-  metadataView(record: StoredDocument, caller: Caller): MetadataView {
-    return this.metadataText(record, caller, {});
-  }
-
-  /** metadataJson's UTF-8 bytes, kept beside it: a listing copies 100 of them instead of encoding its text. */
+  /** metadataView's text as UTF-8 bytes, kept beside it: a listing copies 100 of them instead of encoding its text. */
   metadataBytes(record: StoredDocument, caller: Caller, options: { description?: boolean } = {}): Buffer {
     const entry = this.metadataText(record, caller, options);
     return (entry.bytes ??= Buffer.from(entry.text));

@@ -152,11 +152,11 @@ describe('document store and service', () => {
     const doc = await service.create({ id: 'shared', name: 'S', type: 'x', description: 'words', isPrivate: false, content: await content(service, 's') }, ALICE);
     for (const caller of [ALICE, BOB, ALICE]) {
       for (const description of [true, false]) {
-        expect(JSON.parse(service.metadataJson(doc, caller, { description }))).toEqual(service.metadata(doc, caller, { description }));
+        expect(JSON.parse(service.metadataView(doc, caller, { description }).text)).toEqual(service.metadata(doc, caller, { description }));
       }
     }
-    expect(JSON.parse(service.metadataJson(doc, BOB, { description: false }))).not.toHaveProperty('description');
-    expect(JSON.parse(service.metadataJson(doc, BOB)).access).toEqual(['read']);
+    expect(JSON.parse(service.metadataView(doc, BOB, { description: false }).text)).not.toHaveProperty('description');
+    expect(JSON.parse(service.metadataView(doc, BOB).text).access).toEqual(['read']);
     await store.close();
   });
 

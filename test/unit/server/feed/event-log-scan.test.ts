@@ -1,12 +1,12 @@
 import fc from 'fast-check';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../../src/lib/logger.js';
 import { scanEventLog, type ChunkSizes } from '../../../../src/server/feed/event-log.js';
 import { encodeEvent } from '../../../../src/server/feed/event-record.js';
 import { captureLog } from '../../../helpers/log-capture.js';
+import { tempDirPerTest } from '../../../helpers/scratch.js';
 
 const T0 = 1_700_000_000_000;
 
@@ -45,13 +45,8 @@ function expected(lines: readonly string[]): Seen[] {
 }
 
 describe('event log scan', () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'dashcd-log-scan-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  let dir = '';
+  tempDirPerTest('dashcd-log-scan-', (created) => (dir = created));
 
   it('finds every line at its offset whatever the chunk and carry room, lines longer than both included', async () => {
     let run = 0;
@@ -70,6 +65,26 @@ describe('event log scan', () => {
           await rm(path);
         },
       ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('takes any bytes without throwing: every complete line is an event or a damaged line, the unfinished rest is cut', async () => {
+    let run = 0;
+    const pieces = fc.oneof(fc.uint8Array({ maxLength: 80 }), fc.constant(Uint8Array.from([0x0a])), fc.constant(Buffer.from(`${line(run, 5)}\n`)));
+    await fc.assert(
+      fc.asyncProperty(fc.array(pieces, { maxLength: 25 }), fc.integer({ min: 1, max: 90 }), fc.integer({ min: 0, max: 40 }), async (parts, chunk, carryRoom) => {
+        const path = join(dir, `bytes-${run++}`);
+        const bytes = Buffer.concat(parts);
+        await writeFile(path, bytes);
+        const outcome = await scanEventLog(path, silentLogger(), () => undefined, undefined, { chunk, carryRoom });
+        const complete = bytes.lastIndexOf(0x0a) + 1;
+        const lines = bytes.subarray(0, complete).toString('latin1').split('\n').slice(0, -1);
+        expect(outcome.lines).toBe(lines.length);
+        expect(outcome.records + outcome.damagedLines).toBe(lines.filter((text) => text.length > 0).length);
+        expect(outcome).toMatchObject({ bytes: complete, truncatedBytes: bytes.length - complete });
+        expect((await readFile(path)).length).toBe(complete);
+      }),
       { numRuns: 150 },
     );
   });
