@@ -94,7 +94,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const selected = selectFigures(options.figures);
   if (options.before !== undefined) {
-    const { table, failed } = await runCompare(argv, selected, options.before, options.out, progress('compare'));
+    const { table, failed } = await runCompare(argv, selected, options.before, options.out, progress('compare'), options.nowFirst);
     process.stdout.write(table);
     return failed ? 1 : 0;
   }

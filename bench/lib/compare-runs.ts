@@ -42,13 +42,22 @@ async function writeAtomically(path: string, text: string): Promise<void> {
 }
 
 /**
+ * Which build takes lane `index`'s first turn: the old commit's in the first lane unless `nowFirst`, then the other
+ * one lane by lane. A slot can favour a build by itself: in four of five runs of the events lane its first turn found
+ * the page client pausing about 5× as long in its collections as the quiet turns, the second turn in one.
+ */
+export function laneFirst(index: number, nowFirst: boolean): 'before' | 'now' {
+  return (index % 2 === 0) !== nowFirst ? 'before' : 'now';
+}
+
+/**
  * `npm run bench -- --before <commit> [figures…]`: builds today's bench over the commit's `src/` (before-build.ts),
  * then runs each lane of figures against both builds, one after the other in one sitting, which build goes first
- * alternating from lane to lane (A B, B A, …) so drift over the sitting falls on both. Within a figure each build
+ * alternating from lane to lane (A B, B A, …; see laneFirst) so drift over the sitting falls on both. Within a figure each build
  * interleaves its own figure and baseline runs as always. Writes `bench/results/compare-<sha>.json` and `.md`
  * (or `--out`) and returns the table, and whether a figure failed on today's build (a run's exit 1).
  */
-export async function runCompare(argv: readonly string[], selected: readonly Figure[], commit: string, out: string, progress: (m: string) => void): Promise<{ table: string; failed: boolean }> {
+export async function runCompare(argv: readonly string[], selected: readonly Figure[], commit: string, out: string, progress: (m: string) => void, nowFirst = false): Promise<{ table: string; failed: boolean }> {
   const repo = process.cwd();
   const before = await prepareBefore(repo, commit, progress);
   const scratch = await mkdtemp(join(tmpdir(), 'dashcd-bench-compare-'));
@@ -61,7 +70,7 @@ export async function runCompare(argv: readonly string[], selected: readonly Fig
     const order: CompareResults['order'] = [];
     for (const [i, lane] of lanes(selected).entries()) {
       const figures = lane.map((f) => f.name);
-      const first = i % 2 === 0 ? 'before' : 'now';
+      const first = laneFirst(i, nowFirst);
       for (const side of first === 'before' ? (['before', 'now'] as const) : (['now', 'before'] as const)) await runBuild(builds[side], figures, args, progress);
       order.push({ figures, first });
     }

@@ -17,6 +17,11 @@ export interface BenchOptions {
   help: boolean;
   /** `--before COMMIT`: run the figures against that commit's src too, in turn, and compare (bench/lib/compare-runs.ts). */
   before?: string;
+  /**
+   * `--now-first`: in a compare sitting, today's build takes the first lane's first turn (then the order alternates as
+   * always). Without it the old commit's build goes first: the first lane's figures (the events ones) always ran in the same slot.
+   */
+  nowFirst: boolean;
   /** Filled in by run.ts once it has looked for wrk. */
   loadGenerator: LoadGenerator;
   /** The commit measured (filled in once the machine is described), stamped on every figure. */
@@ -56,7 +61,7 @@ const SMOKE_SIZES: BenchSizes = {
   daemonAtScale: 8,
 };
 
-export const USAGE = `usage: npm run bench -- [figure ...] [--smoke] [--out FILE] [--runs N] [--duration MS] [--cpu-prof] [--keep] [--list] [--before COMMIT] [--help]
+export const USAGE = `usage: npm run bench -- [figure ...] [--smoke] [--out FILE] [--runs N] [--duration MS] [--cpu-prof] [--keep] [--list] [--before COMMIT] [--now-first] [--help]
   figure      run only these figures (default: all); --list names them
   --smoke     tiny sizes, one run, short load: checks the harness, measures nothing worth quoting
   --out       results file, FILE.json (default bench/results/latest.json; the .md table is written beside it)
@@ -69,6 +74,8 @@ export const USAGE = `usage: npm run bench -- [figure ...] [--smoke] [--out FILE
   --keep      keep the generated data sets (their paths are printed)
   --before    also build today's bench over COMMIT's src (a worktree in the temp dir) and run each figure against both
               builds in turn; writes bench/results/compare-<sha>.json and .md (or --out) with both columns and now/before
+  --now-first with --before: today's build runs first in the first lane (default: COMMIT's), then the order
+              alternates lane by lane as usual; a sitting each way shows what the order alone moves
   --help, -h  print this and run nothing`;
 
 function positiveInt(raw: string | undefined, name: string, fallback: number): number {
@@ -99,11 +106,13 @@ const BENCH_OPTIONS = {
   list: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
   before: { type: 'string' },
+  'now-first': { type: 'boolean', default: false },
 } as const satisfies ParseArgsConfig['options'];
 
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   const { values, positionals } = parseArgs({ args: [...argv], allowPositionals: true, options: BENCH_OPTIONS });
   if (values.before !== undefined && !/^[\w./^~-]+$/.test(values.before)) throw new Error(`--before needs a commit, got ${values.before}`);
+  if (values['now-first'] && values.before === undefined) throw new Error('--now-first orders a compare sitting: give --before COMMIT too');
   // Refused before any figure runs: `--out x.md` used to write the JSON to x.md and the table to x.md.md.
   if (values.out !== undefined && !values.out.endsWith('.json')) {
     throw new Error(`--out names the JSON results file (ending in .json; the .md table is written beside it), got ${values.out}`);
@@ -128,17 +137,18 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     list: values.list ?? false,
     help: values.help ?? false,
     ...(values.before === undefined ? {} : { before: values.before }),
+    nowFirst: values['now-first'] ?? false,
     loadGenerator: { kind: 'undici-worker', why: 'not chosen yet' },
     commit: 'unknown',
   };
 }
 
 /** Options that name what to run and where to write it: a compare run sets them per build and per lane. */
-const PER_BUILD = new Set(['before', 'out']);
+const PER_BUILD = new Set(['before', 'out', 'now-first']);
 
 /**
  * The command line of one build's run in a compare sitting: every option as given (sizes, runs, smoke…), without
- * the figures, `--before` and `--out`, which the compare run sets itself.
+ * the figures, `--before`, `--out` and `--now-first`, which the compare run sets or uses itself.
  */
 export function buildArgv(argv: readonly string[]): string[] {
   const { tokens } = parseArgs({ args: [...argv], allowPositionals: true, options: BENCH_OPTIONS, tokens: true });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { planShims, srcImports, type ShimFile, type Tree } from '../../../bench/lib/before-shims.js';
 import { renderCompare, type CompareResults } from '../../../bench/lib/compare-report.js';
+import { laneFirst } from '../../../bench/lib/compare-runs.js';
 import type { Row } from '../../../bench/lib/figure.js';
 import { buildArgv, parseBenchOptions } from '../../../bench/lib/options.js';
 import type { BenchResults, FigureResult } from '../../../bench/lib/report.js';
@@ -97,6 +98,20 @@ describe('the before option', () => {
     expect(parseBenchOptions(['get']).before).toBeUndefined();
     expect(() => parseBenchOptions(['--before', '6ad1603; rm'])).toThrow(/--before needs a commit/);
     expect(buildArgv(['get', '--before', '6ad1603', '--smoke', '--runs', '3', 'put', '--out', 'x.json', '--plan-curve=2,4'])).toEqual(['--smoke', '--runs', '3', '--plan-curve', '2,4']);
+  });
+
+  it('--now-first orders the sitting, is refused without --before and is not passed on to the builds', () => {
+    expect(parseBenchOptions(['--before', '6ad1603', '--now-first']).nowFirst).toBe(true);
+    expect(parseBenchOptions(['--before', '6ad1603']).nowFirst).toBe(false);
+    expect(() => parseBenchOptions(['--now-first', 'get'])).toThrow('--now-first orders a compare sitting: give --before COMMIT too');
+    expect(buildArgv(['--before', '6ad1603', '--now-first', '--runs', '3', 'events-page'])).toEqual(['--runs', '3']);
+  });
+});
+
+describe('which build goes first in each lane', () => {
+  it('alternates lane by lane from the old commit, or from today with --now-first', () => {
+    expect([0, 1, 2, 3].map((lane) => laneFirst(lane, false))).toEqual(['before', 'now', 'before', 'now']);
+    expect([0, 1, 2, 3].map((lane) => laneFirst(lane, true))).toEqual(['now', 'before', 'now', 'before']);
   });
 });
 
