@@ -7,7 +7,7 @@ import { FIGURES } from './figures/index.js';
 import { NotMeasurableYet, type Figure, type FigureContext, type LoadGenerator } from './lib/figure.js';
 import { lanes } from './lib/lanes.js';
 import { machineInfo, describeMachine } from './lib/machine.js';
-import { CLIENT_POOL_OPTION, parseBenchOptions, USAGE, type BenchOptions } from './lib/options.js';
+import { CLIENT_NODE_OPTIONS, parseBenchOptions, USAGE, type BenchOptions } from './lib/options.js';
 import { runCompare } from './lib/compare-runs.js';
 import type { BenchResults, FigureResult } from './lib/report.js';
 import { mergeResults, writeResults } from './lib/results-file.js';
@@ -102,8 +102,9 @@ async function main(argv: readonly string[]): Promise<number> {
   options.loadGenerator = await chooseLoadGenerator(options.smoke);
   options.commit = `${machine.gitCommit}${machine.gitDirty ? ' (dirty)' : ''}`;
   process.stderr.write(`dashcd bench (${options.smoke ? 'smoke' : 'full'}) on ${describeMachine(machine)}\n`);
-  if (!hasNodeOption(CLIENT_POOL_OPTION, process.execArgv, process.env['NODE_OPTIONS'])) {
-    process.stderr.write(`warning: this process runs without ${CLIENT_POOL_OPTION} (npm run bench gives it): its collector's helper threads take cores from the servers it times\n`);
+  const missing = CLIENT_NODE_OPTIONS.filter((option) => !hasNodeOption(option, process.execArgv, process.env['NODE_OPTIONS']));
+  if (missing.length > 0) {
+    process.stderr.write(`warning: this process runs without ${missing.join(' ')} (npm run bench gives them): its collections take time and cores from the servers it times (bench/lib/options.ts)\n`);
   }
   const root = await mkdtemp(join(tmpdir(), 'dashcd-bench-'));
   const figures: FigureResult[] = [];

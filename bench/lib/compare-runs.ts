@@ -6,7 +6,7 @@ import { prepareBefore } from './before-build.js';
 import { renderCompare, type CompareResults } from './compare-report.js';
 import type { Figure } from './figure.js';
 import { lanes } from './lanes.js';
-import { buildArgv, CLIENT_POOL_OPTION } from './options.js';
+import { buildArgv, CLIENT_NODE_OPTIONS } from './options.js';
 import type { BenchResults } from './report.js';
 
 interface Build {
@@ -20,7 +20,7 @@ interface Build {
 /** One build's run of some figures: its own compiled `run.js`, from its own root. Exit 1 is a failed figure. */
 function runBuild(build: Build, figures: readonly string[], args: readonly string[], progress: (m: string) => void): Promise<void> {
   progress(`${figures.join(' ')} on ${build.side} (${build.dir})`);
-  const child = spawn(process.execPath, [CLIENT_POOL_OPTION, join(build.dir, 'dist-bench', 'bench', 'run.js'), ...figures, ...args, '--out', build.out], {
+  const child = spawn(process.execPath, [...CLIENT_NODE_OPTIONS, join(build.dir, 'dist-bench', 'bench', 'run.js'), ...figures, ...args, '--out', build.out], {
     cwd: build.dir,
     stdio: ['ignore', 'ignore', 'inherit'],
   });

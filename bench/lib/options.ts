@@ -1,3 +1,4 @@
+import { INITIAL_OLD_SPACE_MB } from '../../src/server/server-node-options.js';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { BenchSizes, LoadGenerator } from './figure.js';
 
@@ -29,12 +30,19 @@ export interface BenchOptions {
 }
 
 /**
- * The bench's own process is the client of the page figures, on the same cores as the server it times. With Node's
- * 4 platform threads its collections woke helper threads that took the cores from the server: nearly every page of
- * a pass's slowest 1 % overlapped one, against the bare server as much as against dashcd (events page p99 5.5 ms for
- * both; started with a pool of 1, 0.36 and 0.22 ms). `npm run bench` starts it so, and a compare run each build's.
+ * The bench's own process is the client of the page figures, on the same cores as the server it times, and starts
+ * with these options (`npm run bench` gives them, and a compare run each build's bench).
+ * - A pool of 1: with Node's 4 platform threads its collections woke helper threads that took the cores from the
+ *   server: nearly every page of a pass's slowest 1 % overlapped one, against the bare server as much as against
+ *   dashcd (events page p99 5.5 ms for both; started with a pool of 1, 0.36 and 0.22 ms).
+ * - The old generation a server starts with (src/server/server-node-options.ts): V8 starts a full collection when
+ *   the old generation has less than ~16 MB of room, and a client whose ~10 MB heap had been collected small ran
+ *   one every ~100 ms through whole passes (traced: each with its marking steps). Its pages then read p99 2.4–3.9 ms
+ *   against the bare server's 1.7–2.6, where a client with room read 0.6–1.0 and 0.3–0.8: which lane of a compare
+ *   sitting found its client so decided the events pages' verdict (6ad1603's, going first, in five runs out of
+ *   five). With 64 MB no full collection ran over the same passes but those forced between them.
  */
-export const CLIENT_POOL_OPTION = '--v8-pool-size=1';
+export const CLIENT_NODE_OPTIONS: readonly string[] = ['--v8-pool-size=1', `--initial-old-space-size=${INITIAL_OLD_SPACE_MB}`];
 
 const FULL_SIZES: BenchSizes = {
   dashboards: 1000,

@@ -9,6 +9,7 @@ import { generateEventLines } from '../../bench/data/events.js';
 import { FIGURES } from '../../bench/figures/index.js';
 import { IN_MEMORY_FREE_BYTES } from '../../bench/figures/put.js';
 import { memoryBackedDir } from '../../bench/lib/memory-dir.js';
+import { CLIENT_NODE_OPTIONS } from '../../bench/lib/options.js';
 import type { BenchResults } from '../../bench/lib/report.js';
 import { Dashboard } from '../../src/schema/dashboard.js';
 import { transpileBench } from '../helpers/bench-build.js';
@@ -62,7 +63,7 @@ describe('npm run bench -- --smoke', () => {
     const out = join(dir, 'latest.json');
     try {
       // As `npm run bench` starts it.
-      await run(process.execPath, ['--v8-pool-size=1', join(built, 'bench/run.js'), '--smoke', '--out', out], { cwd: repo, maxBuffer: 16 << 20 });
+      await run(process.execPath, [...CLIENT_NODE_OPTIONS, join(built, 'bench/run.js'), '--smoke', '--out', out], { cwd: repo, maxBuffer: 16 << 20 });
     } catch (error) {
       exitCode = (error as { code?: number }).code ?? 1;
       stderr = (error as { stderr?: string }).stderr ?? '';
@@ -127,8 +128,10 @@ describe('npm run bench -- --smoke', () => {
     expect(String(put?.details?.['inMemoryDataDir'])).toMatch(shmIsTmpfs ? /^\/dev\/shm\/dashcd-bench-put-/ : /no tmpfs/);
   });
 
-  it('records the Node options the bench process ran with, as npm run bench starts it', () => {
-    expect(results.settings['benchNodeOptions']).toEqual(['--v8-pool-size=1']);
+  it('records the Node options the bench process ran with, as npm run bench starts it', async () => {
+    expect(results.settings['benchNodeOptions']).toEqual([...CLIENT_NODE_OPTIONS]);
+    const { scripts } = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(scripts['bench']).toContain(`node ${CLIENT_NODE_OPTIONS.join(' ')} dist-bench/bench/run.js`);
   });
 
   it('writes the printed table beside the results file', async () => {
