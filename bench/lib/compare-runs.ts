@@ -43,8 +43,8 @@ async function writeAtomically(path: string, text: string): Promise<void> {
 
 /**
  * Which build takes lane `index`'s first turn: the old commit's in the first lane unless `nowFirst`, then the other
- * one lane by lane. A slot can favour a build by itself: in four of five runs of the events lane its first turn found
- * the page client pausing about 5× as long in its collections as the quiet turns, the second turn in one.
+ * one lane by lane. A slot can favour a build by itself: before the bench's client had the servers' old generation
+ * (CLIENT_NODE_OPTIONS), the events lane found it collecting continuously whenever 6ad1603's build went first.
  */
 export function laneFirst(index: number, nowFirst: boolean): 'before' | 'now' {
   return (index % 2 === 0) !== nowFirst ? 'before' : 'now';

@@ -1,5 +1,5 @@
-import { INITIAL_OLD_SPACE_MB } from '../../src/server/server-node-options.js';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { serverNodeOptions } from '../../src/server/server-node-options.js';
 import type { BenchSizes, LoadGenerator } from './figure.js';
 
 export interface BenchOptions {
@@ -37,12 +37,12 @@ export interface BenchOptions {
  *   dashcd (events page p99 5.5 ms for both; started with a pool of 1, 0.36 and 0.22 ms).
  * - The old generation a server starts with (src/server/server-node-options.ts): V8 starts a full collection when
  *   the old generation has less than ~16 MB of room, and a client whose ~10 MB heap had been collected small ran
- *   one every ~100 ms through whole passes (traced: each with its marking steps). Its pages then read p99 2.4–3.9 ms
- *   against the bare server's 1.7–2.6, where a client with room read 0.6–1.0 and 0.3–0.8: which lane of a compare
- *   sitting found its client so decided the events pages' verdict (6ad1603's, going first, in five runs out of
- *   five). With 64 MB no full collection ran over the same passes but those forced between them.
+ *   one every ~100 ms through whole passes (traced: each with its marking steps). Its pages then read p99 2–5 ms and
+ *   the bare server's 1.7–2.7, where with room both read under about 1 ms: the lane of a compare sitting that found
+ *   its client so (6ad1603's, going first, every time) read its pages 2–5× slower than the other lane. With the
+ *   servers' old generation, no full collection ran over the same passes but those forced between them.
  */
-export const CLIENT_NODE_OPTIONS: readonly string[] = ['--v8-pool-size=1', `--initial-old-space-size=${INITIAL_OLD_SPACE_MB}`];
+export const CLIENT_NODE_OPTIONS: readonly string[] = ['--v8-pool-size=1', ...serverNodeOptions().filter((option) => option.startsWith('--initial-old-space-size='))];
 
 const FULL_SIZES: BenchSizes = {
   dashboards: 1000,

@@ -31,7 +31,6 @@ export function serverNodeOptions(cores: number = availableParallelism()): strin
  * ~16 MB of room, which a server's small heap (~11 MB over a million stored events) always has: paging through the
  * events feed ran one every 150–300 pages, whatever the pages allocated, and on a busy machine its marking steps took
  * 5–48 ms of the requests' time. With 64 MB, none ran over the same passes (by eventType: 20–25 → 0, pauses 57 → 12
- * ms in all), for 3 MB more RSS. The memory is only reserved as the heap grows into it. The bench's page client
- * starts so too (bench/lib/options.ts).
+ * ms in all), for 3 MB more RSS. The memory is only reserved as the heap grows into it.
  */
-export const INITIAL_OLD_SPACE_MB = 64;
+const INITIAL_OLD_SPACE_MB = 64;
