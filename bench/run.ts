@@ -6,7 +6,7 @@ import { FIGURES } from './figures/index.js';
 import { NotMeasurableYet, type Figure, type FigureContext, type LoadGenerator } from './lib/figure.js';
 import { lanes } from './lib/lanes.js';
 import { machineInfo, describeMachine } from './lib/machine.js';
-import { CLIENT_NODE_OPTIONS, parseBenchOptions, USAGE, type BenchOptions } from './lib/options.js';
+import { missingClientOptions, parseBenchOptions, USAGE, type BenchOptions } from './lib/options.js';
 import { runCompare } from './lib/compare-runs.js';
 import type { BenchResults, FigureResult } from './lib/report.js';
 import { mergeResults, writeResults } from './lib/results-file.js';
@@ -101,9 +101,7 @@ async function main(argv: readonly string[]): Promise<number> {
   options.loadGenerator = await chooseLoadGenerator(options.smoke);
   options.commit = `${machine.gitCommit}${machine.gitDirty ? ' (dirty)' : ''}`;
   process.stderr.write(`dashcd bench (${options.smoke ? 'smoke' : 'full'}) on ${describeMachine(machine)}\n`);
-  // Each option with its value: a smaller old generation than the servers' is as good as none.
-  const given = [...process.execArgv, ...(process.env['NODE_OPTIONS'] ?? '').split(/\s+/)];
-  const missing = CLIENT_NODE_OPTIONS.filter((option) => !given.includes(option));
+  const missing = missingClientOptions(process.execArgv, process.env['NODE_OPTIONS']);
   if (missing.length > 0) {
     process.stderr.write(`warning: this process runs without ${missing.join(' ')} (npm run bench gives them): its collections take time and cores from the servers it times (bench/lib/options.ts)\n`);
   }

@@ -44,6 +44,15 @@ export interface BenchOptions {
  */
 export const CLIENT_NODE_OPTIONS: readonly string[] = ['--v8-pool-size=1', ...serverNodeOptions().filter((option) => option.startsWith('--initial-old-space-size='))];
 
+/**
+ * The client options this process was not started with, from its command line or NODE_OPTIONS. Each with its value:
+ * a smaller old generation than the servers' is as good as none.
+ */
+export function missingClientOptions(execArgv: readonly string[], nodeOptions: string | undefined): string[] {
+  const given = new Set([...execArgv, ...(nodeOptions ?? '').split(/\s+/)]);
+  return CLIENT_NODE_OPTIONS.filter((option) => !given.has(option));
+}
+
 const FULL_SIZES: BenchSizes = {
   dashboards: 1000,
   planCurve: [100, 1000, 10_000, 20_000],

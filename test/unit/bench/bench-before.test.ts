@@ -3,7 +3,7 @@ import { planShims, srcImports, type ShimFile, type Tree } from '../../../bench/
 import { renderCompare, type CompareResults } from '../../../bench/lib/compare-report.js';
 import { laneFirst } from '../../../bench/lib/compare-runs.js';
 import type { Row } from '../../../bench/lib/figure.js';
-import { buildArgv, parseBenchOptions } from '../../../bench/lib/options.js';
+import { buildArgv, CLIENT_NODE_OPTIONS, missingClientOptions, parseBenchOptions } from '../../../bench/lib/options.js';
 import type { BenchResults, FigureResult } from '../../../bench/lib/report.js';
 import { summarize } from '../../../bench/lib/stats.js';
 
@@ -105,6 +105,19 @@ describe('the before option', () => {
     expect(parseBenchOptions(['--before', '6ad1603']).nowFirst).toBe(false);
     expect(() => parseBenchOptions(['--now-first', 'get'])).toThrow('--now-first orders a compare sitting: give --before COMMIT too');
     expect(buildArgv(['--before', '6ad1603', '--now-first', '--runs', '3', 'events-page'])).toEqual(['--runs', '3']);
+  });
+});
+
+describe("the bench client's Node options", () => {
+  it('are the pool of 1 and the old generation the servers start with', () => {
+    expect(CLIENT_NODE_OPTIONS).toEqual(['--v8-pool-size=1', '--initial-old-space-size=64']);
+  });
+
+  it('are missing unless given with their values, on the command line or in NODE_OPTIONS', () => {
+    expect(missingClientOptions([], undefined)).toEqual(['--v8-pool-size=1', '--initial-old-space-size=64']);
+    expect(missingClientOptions(['--v8-pool-size=1', '--initial-old-space-size=8'], undefined)).toEqual(['--initial-old-space-size=64']);
+    expect(missingClientOptions(['--v8-pool-size=1'], ' --max-old-space-size=512  --initial-old-space-size=64')).toEqual([]);
+    expect(missingClientOptions(['--initial-old-space-size=64', '--v8-pool-size=1'], '')).toEqual([]);
   });
 });
 
