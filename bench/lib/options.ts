@@ -46,11 +46,19 @@ export const CLIENT_NODE_OPTIONS: readonly string[] = ['--v8-pool-size=1', ...se
 
 /**
  * The client options this process was not started with, from its command line or NODE_OPTIONS. Each with its value:
- * a smaller old generation than the servers' is as good as none.
+ * a smaller old generation than the servers' is as good as none. Not src/cli/relaunch.ts's hasNodeOption, which
+ * matches by name on purpose (an operator's own value wins there); and the bench takes no new export from src/ for
+ * it, since an older commit's relaunch.ts lacking one would be stubbed and fail every `--before` sitting at start.
  */
 export function missingClientOptions(execArgv: readonly string[], nodeOptions: string | undefined): string[] {
-  const given = new Set([...execArgv, ...(nodeOptions ?? '').split(/\s+/)]);
+  const given = new Set([...execArgv, ...(nodeOptions ?? '').split(/\s+/)].map(dashedName));
   return CLIENT_NODE_OPTIONS.filter((option) => !given.has(option));
+}
+
+/** Node reads `_` as `-` in an option's name (`--v8_pool_size=1`), not in its value. */
+function dashedName(option: string): string {
+  const equals = option.indexOf('=');
+  return equals === -1 ? option.replaceAll('_', '-') : `${option.slice(0, equals).replaceAll('_', '-')}${option.slice(equals)}`;
 }
 
 const FULL_SIZES: BenchSizes = {

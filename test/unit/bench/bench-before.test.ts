@@ -118,6 +118,7 @@ describe("the bench client's Node options", () => {
     expect(missingClientOptions(['--v8-pool-size=1', '--initial-old-space-size=8'], undefined)).toEqual(['--initial-old-space-size=64']);
     expect(missingClientOptions(['--v8-pool-size=1'], ' --max-old-space-size=512  --initial-old-space-size=64')).toEqual([]);
     expect(missingClientOptions(['--initial-old-space-size=64', '--v8-pool-size=1'], '')).toEqual([]);
+    expect(missingClientOptions(['--v8_pool_size=1'], '--initial_old_space_size=64')).toEqual([]);
   });
 });
 
