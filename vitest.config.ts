@@ -40,6 +40,8 @@ export default defineConfig({
   test: {
     // Byte arrays compared as bytes, not index by index (seconds per MB).
     setupFiles: ['test/helpers/byte-equality.ts'],
+    // Temporary files on tmpfs where the machine has one with room (memory-temp-dir.ts says why).
+    globalSetup: ['test/helpers/memory-temp-dir.ts'],
     // Timeouts only end a hung test: tests wait on conditions, never on time, and the suite must pass on a 2-core
     // machine that something else keeps busy (a whole-suite run under load 20 took 30–60 s for single tests).
     testTimeout: 180_000,
