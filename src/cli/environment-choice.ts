@@ -34,6 +34,19 @@ export async function environmentMode(root: string, flags: FlagValues, io: Comma
   return { kind: 'environments', project, declared, selected: selection.environments, chosen: selection.chosen };
 }
 
+/**
+ * Commands that act on one environment (pull, events pull, trash) need exactly one, chosen with `--env`: none
+ * chosen lists the declared ones, several (a group, or repeats) name what was chosen. Exit 64.
+ */
+export function oneEnvironment(mode: Extract<EnvironmentMode, { kind: 'environments' }>, command: string): Environment {
+  if (!mode.chosen) {
+    throw new CliError(`${command} acts on one environment: choose it with --env NAME. Declared in dashcd.yaml:\n${describeEnvironments(mode.declared).join('\n')}`, ExitCode.Usage);
+  }
+  const [env, ...more] = mode.selected;
+  if (!env || more.length > 0) throw new UsageError(`${command} acts on one environment; --env chose ${mode.selected.map((e) => e.name).join(', ')}`);
+  return env;
+}
+
 /** Commands that write (apply, pull) need a choice: a CI step must not write to prod by accident. Exit 64. */
 export function requireChoice(mode: Extract<EnvironmentMode, { kind: 'environments' }>, command: string): void {
   if (mode.chosen) return;

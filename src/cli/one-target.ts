@@ -2,9 +2,9 @@ import { resolve } from 'node:path';
 import { stringFlag, type CommandIo, type FlagValues } from './command.js';
 import { defaultDashboardsRoot, findDashboardsRoot } from './dashboards-root.js';
 import { printDiagnostics } from './diagnostics-output.js';
-import { environmentMode, requireChoice } from './environment-choice.js';
+import { environmentMode, oneEnvironment } from './environment-choice.js';
 import { environmentTargets } from './environment-targets.js';
-import { ExitCode, UsageError } from './exit-codes.js';
+import { ExitCode } from './exit-codes.js';
 import type { TargetSession } from './target.js';
 import { asTargetUnavailable, withTarget } from './with-target.js';
 
@@ -13,7 +13,13 @@ import { asTargetUnavailable, withTarget } from './with-target.js';
  * environments in dashcd.yaml the one `--env NAME` chooses (a usage error for none or several). The target is
  * closed however `work` ends; a target that cannot be used is exit 4.
  */
-export async function withOneTarget(flags: FlagValues, io: CommandIo, command: string, work: (target: TargetSession) => Promise<ExitCode>): Promise<ExitCode> {
+export async function withOneTarget(
+  flags: FlagValues,
+  io: CommandIo,
+  command: string,
+  work: (target: TargetSession) => Promise<ExitCode>,
+  scopes?: readonly string[],
+): Promise<ExitCode> {
   const given = stringFlag(flags, 'dir');
   const root = await findDashboardsRoot(given === undefined ? await defaultDashboardsRoot(io.cwd) : resolve(io.cwd, given), io.cwd);
   const mode = await environmentMode(root, flags, io);
@@ -21,11 +27,9 @@ export async function withOneTarget(flags: FlagValues, io: CommandIo, command: s
     printDiagnostics(mode.diagnostics, io);
     return ExitCode.InvalidDesiredState;
   }
-  if (mode.kind === 'single') return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data') }, io, work);
-  requireChoice(mode, command);
-  const [env, ...more] = mode.selected;
-  if (!env || more.length > 0) throw new UsageError(`${command} acts on one environment; --env chose ${mode.selected.map((e) => e.name).join(', ')}`);
-  const targets = environmentTargets({ data: stringFlag(flags, 'data') }, io);
+  if (mode.kind === 'single') return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data'), scopes }, io, work);
+  const env = oneEnvironment(mode, command);
+  const targets = environmentTargets({ data: stringFlag(flags, 'data'), scopes }, io);
   try {
     return await work(await targets.open(env));
   } catch (error) {

@@ -4,9 +4,9 @@ import { templateUses } from '../environments/template.js';
 import { loadEnvironments } from '../reconcile/load-environments.js';
 import { booleanFlag, stringFlag, type CommandIo, type FlagValues } from './command.js';
 import { printDiagnostics } from './diagnostics-output.js';
-import { requireChoice, type EnvironmentMode } from './environment-choice.js';
+import { oneEnvironment, type EnvironmentMode } from './environment-choice.js';
 import { environmentTargets } from './environment-targets.js';
-import { ExitCode, UsageError } from './exit-codes.js';
+import { ExitCode } from './exit-codes.js';
 import type { TargetSession } from './target.js';
 import { asTargetUnavailable } from './with-target.js';
 
@@ -29,9 +29,7 @@ export async function pullEnvironment(
   io: CommandIo,
   pull: (target: TargetSession, environment: PulledEnvironment) => Promise<ExitCode>,
 ): Promise<ExitCode> {
-  requireChoice(mode, 'pull');
-  const [env, ...more] = mode.selected;
-  if (!env || more.length > 0) throw new UsageError(`pull writes files from one environment; --env chose ${mode.selected.map((e) => e.name).join(', ')}`);
+  const env = oneEnvironment(mode, 'pull');
   const [load, templates] = await Promise.all([
     loadEnvironments({ root, cwd: io.cwd, project: mode.project, declared: mode.declared, selected: [env] }),
     loadTemplates({ dir: root, cwd: io.cwd }),

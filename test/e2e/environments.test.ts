@@ -190,12 +190,17 @@ describe('environments of the embedded API', () => {
     expect(await readFile(join(root, 'dashboards/region.yaml'), 'utf8')).toContain('name: Region eu');
     expect(await readFile(join(root, 'dashboards/hosts.yaml'), 'utf8')).toContain('${{ values.timeframe }}');
 
-    const unchosen = await dashcd('pull', '--all');
+    // Refused before anything is written: not even the --dir folder is made.
+    const unchosen = await dashcd('pull', '--all', '--dir', 'dashboards/imported');
     expect(unchosen.code).toBe(64);
-    expect(unchosen.stderr).toContain('pull writes: choose environments with --env NAME');
+    expect(unchosen.stderr).toContain('pull acts on one environment: choose it with --env NAME. Declared in dashcd.yaml:');
+    expect(unchosen.stderr).not.toContain('--all-envs');
+    expect(existsSync(join(root, 'dashboards/imported'))).toBe(false);
     const group = await dashcd('pull', '--all', '--env', 'production');
     expect(group.code).toBe(64);
-    expect(group.stderr).toContain('pull writes files from one environment; --env chose prod-eu, prod-us');
+    expect(group.stderr).toContain('pull acts on one environment; --env chose prod-eu, prod-us');
+    // Every environment at once is not a pull: the flag is not pull's.
+    expect((await dashcd('pull', '--all', '--all-envs')).code).toBe(64);
   });
 });
 

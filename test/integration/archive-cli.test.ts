@@ -65,7 +65,8 @@ describe('dashcd events pull', () => {
   it.each([
     [['--since', 'last week'], /--since: 'last week' is not a time/],
     [['--type', 'NOT_A_TYPE'], /--type 'NOT_A_TYPE' is not an event type/],
-    [['--env', '../etc'], /--env '..\/etc' is not an environment id/],
+    [['--env', 'prod'], /--env needs environments: declare them under environments: in dashcd\.yaml/],
+    [['--target', 'http://127.0.0.1:9/e/Prod_1'], /the target's environment 'Prod_1' is not an environment id/],
     [['--interval', '10ms', '--follow'], /--interval must be at least 1s/],
   ])('rejects %j as a usage error', async (flags, message) => {
     const result = await dashcd(['events', 'pull', '--target', 'http://127.0.0.1:9/e/prod', ...flags]);

@@ -1,13 +1,14 @@
 import { resolve } from 'node:path';
 import { followEvents, pullEvents, type PullEventsOptions, type PullProgress, type PullSummary } from '../../archive/pull-events.js';
 import { EVENT_TYPES } from '../../schema/events.js';
-import { EnvironmentId } from '../../schema/ids.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
 import { dataFlag, sinceFlag, targetFlag } from '../common-flags.js';
+import { EnvironmentId } from '../../schema/ids.js';
+import { envFlag } from '../environment-choice.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { pullFailure } from '../pull-failure.js';
 import { durationFlag, lookbackFlag } from '../int-flag.js';
-import { withTarget } from '../with-target.js';
+import { withOneTarget } from '../one-target.js';
 
 export const eventsPullCommand = defineCommand({
   path: ['events', 'pull'],
@@ -18,12 +19,13 @@ export const eventsPullCommand = defineCommand({
     'written once, ever: a run picks up where the last one stopped (checkpoint <archive>/<env>/_checkpoint.json),\n' +
     'a killed run resumes without loss or doubles, and open events are looked for again until they close.\n' +
     'Needs a token with scope DataExport. A run that cannot finish exits 4 (feed, or the archive’s disk full) or 1,\n' +
-    'its checkpoint intact.',
+    'its checkpoint intact. With environments in dashcd.yaml, --env chooses the one to pull from, and <env> is its name;\n' +
+    'without, the target’s environment (local for the embedded store).',
   flags: {
     target: targetFlag,
     data: dataFlag,
     archive: { type: 'string', description: 'Archive folder', default: 'events-archive', valueName: 'path' },
-    env: { type: 'string', description: 'Environment folder in the archive (default: the target’s environment)', valueName: 'id' },
+    env: { ...envFlag, description: 'The one environment of dashcd.yaml to pull from (its archive folder is <archive>/<env>)' },
     since: sinceFlag,
     type: { type: 'string', description: 'Only events of this eventType', valueName: 'eventType' },
     entity: { type: 'string', description: 'Only events of this entity', valueName: 'entityId' },
@@ -34,12 +36,14 @@ export const eventsPullCommand = defineCommand({
     'dashcd events pull',
     'DT_ENV_URL=https://abc123.live.dynatrace.com DT_API_TOKEN=… dashcd events pull --since 90d',
     'dashcd events pull --follow --interval 30s',
+    'dashcd events pull --env prod --since 7d',
   ],
   async run({ flags }, io) {
     const now = Date.now();
     const request = parseRequest(flags, now);
-    return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data'), scopes: ['DataExport'] }, io, async (target) => {
-      const env = parseEnv(stringFlag(flags, 'env') ?? target.env);
+    return withOneTarget(flags, io, 'events pull', async (target) => {
+      // The folder is the environment the events come from: a declared environment's name, else the target's.
+      const env = archiveFolder(target.env);
       const reporter = createProgressReporter(io, target.label);
       const options: PullEventsOptions = {
         fetchPage: (query, signal) => target.client.events.fetchPageText(query, signal),
@@ -62,7 +66,7 @@ export const eventsPullCommand = defineCommand({
       }
       io.stdout.write(renderSummary(summary, `${options.archiveDir}/${env}`));
       return ExitCode.Success;
-    });
+    }, ['DataExport']);
   },
 });
 
@@ -85,9 +89,10 @@ function parseRequest(flags: FlagValues, now: number): PullRequest {
   return { sinceMs, eventType, entityId: stringFlag(flags, 'entity'), follow: booleanFlag(flags, 'follow'), intervalMs };
 }
 
-function parseEnv(raw: string): string {
-  const parsed = EnvironmentId.safeParse(raw);
-  if (!parsed.success) throw new UsageError(`--env '${raw}' is not an environment id (lowercase letters, digits, dashes)`);
+/** A folder name only as an environment id: a target URL's `/e/..` must not lead the archive out of its folder. */
+function archiveFolder(env: string): string {
+  const parsed = EnvironmentId.safeParse(env);
+  if (!parsed.success) throw new UsageError(`the target's environment '${env}' is not an environment id (lowercase letters, digits, dashes) to name its archive folder`);
   return parsed.data;
 }
 

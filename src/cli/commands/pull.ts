@@ -12,7 +12,7 @@ import { dataFlag, dirFlag, targetFlag } from '../common-flags.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { defaultDashboardsRoot, findDashboardsRoot, isWithin } from '../dashboards-root.js';
 import { withTarget } from '../with-target.js';
-import { allEnvsFlag, envFlag, environmentMode } from '../environment-choice.js';
+import { envFlag, environmentMode } from '../environment-choice.js';
 import { pullEnvironment, type PulledEnvironment } from '../pull-environment.js';
 import type { TargetSession } from '../target.js';
 import { shownPath } from '../../lib/shown-path.js';
@@ -45,7 +45,6 @@ export const pullCommand = defineCommand({
     force: { type: 'boolean', description: 'Overwrite files that differ from the live dashboard' },
     adopt: { type: 'boolean', description: 'Also mark the pulled dashboards as owned by dashcd (writes the ownership tag; needs WriteConfig), so plan shows no change' },
     env: { ...envFlag, description: 'The one environment of dashcd.yaml to pull from' },
-    'all-envs': allEnvsFlag,
   },
   positionals: [{ name: 'id', description: 'Ids of dashboards (UUIDs) or platform documents to pull', variadic: true }],
   quietLogs: true,
@@ -63,9 +62,10 @@ export const pullCommand = defineCommand({
       printDiagnostics(mode.diagnostics, io);
       return ExitCode.InvalidDesiredState;
     }
-    await mkdir(dir, { recursive: true });
     const { config } = mode.project;
     const pull = async (target: TargetSession, environment?: PulledEnvironment): Promise<ExitCode> => {
+      // Only once there is something to pull from: a refused run leaves no folder behind.
+      await mkdir(dir, { recursive: true });
       const common = {
         api: target.client,
         dir,
