@@ -100,33 +100,38 @@ function encodeBody(body: unknown): Buffer | undefined {
 
 /**
  * Every request gets a signal of its own, aborted by the client's signal or by the request's. Each source signal has
- * one listener while any request it governs is in flight, not one per request: the client's signal (a daemon's,
- * shared by every environment's client) and a plan's (shared by its concurrent reads) would otherwise collect one
- * per request in flight and trip Node's leak warning. Not AbortSignal.any: on Node 20 a signal made by it stays
- * registered with its sources for as long as they live.
+ * one listener while any request it governs is in flight, not one per request nor one per client: the client's
+ * signal (a daemon's, shared by every client of every environment it makes, pass after pass) and a plan's (shared
+ * by its concurrent reads) would otherwise collect a listener each and trip Node's leak warning (the sample project's
+ * daemon did on the first saved edit: 11 listeners on its stop signal). Not AbortSignal.any: on Node 20 a signal
+ * made by it stays registered with its sources for as long as they live.
  */
+const watched = new WeakMap<AbortSignal, { controllers: Set<AbortController>; onAbort: () => void }>();
+
+function watch(source: AbortSignal, controller: AbortController): void {
+  let entry = watched.get(source);
+  if (entry === undefined) {
+    const controllers = new Set<AbortController>();
+    const onAbort = (): void => {
+      for (const c of controllers) c.abort(source.reason);
+    };
+    source.addEventListener('abort', onAbort, { once: true });
+    watched.set(source, (entry = { controllers, onAbort }));
+  }
+  entry.controllers.add(controller);
+}
+
+function unwatch(source: AbortSignal, controller: AbortController): void {
+  const entry = watched.get(source);
+  if (entry === undefined) return;
+  entry.controllers.delete(controller);
+  if (entry.controllers.size > 0) return;
+  source.removeEventListener('abort', entry.onAbort);
+  watched.delete(source);
+}
+
+/** The signals of one client's requests: each request's own, watching the client's and the request's (see `watched`). */
 export function requestSignals(clientSignal: AbortSignal | undefined): { open(own: AbortSignal | undefined): { signal: AbortSignal; release(): void } } {
-  const watched = new Map<AbortSignal, { controllers: Set<AbortController>; onAbort: () => void }>();
-  const watch = (source: AbortSignal, controller: AbortController): void => {
-    let entry = watched.get(source);
-    if (entry === undefined) {
-      const controllers = new Set<AbortController>();
-      const onAbort = (): void => {
-        for (const c of controllers) c.abort(source.reason);
-      };
-      source.addEventListener('abort', onAbort, { once: true });
-      watched.set(source, (entry = { controllers, onAbort }));
-    }
-    entry.controllers.add(controller);
-  };
-  const unwatch = (source: AbortSignal, controller: AbortController): void => {
-    const entry = watched.get(source);
-    if (entry === undefined) return;
-    entry.controllers.delete(controller);
-    if (entry.controllers.size > 0) return;
-    source.removeEventListener('abort', entry.onAbort);
-    watched.delete(source);
-  };
   return {
     open(own) {
       const controller = new AbortController();

@@ -36,6 +36,12 @@ describe('npm start: the sample project in three environments', () => {
     }, { timeoutMs: 30_000, what: 'the sample files reconciled in each environment' });
     expect(synced.map((e) => e.name)).toEqual(['dev', 'staging', 'prod']);
 
+    // A saved edit, as the Quick start suggests: all three environments reconcile it, and still no leak warning (every
+    // environment's clients, old and new, watch the daemon's one stop signal).
+    await project.write('dashboards/platform/hosts.yaml', (await readFile(join(project.root, 'dashboards/platform/hosts.yaml'), 'utf8')).replace('  - name: Hosts\n', '  - name: Hosts (renamed)\n'));
+    await waitFor(() => d.stdout().split('\n').filter((line) => line.includes('"dashboard updated"')).length >= 3 || undefined, { timeoutMs: 30_000, what: 'the edit applied in each environment' });
+    expect(d.stderr()).not.toMatch(/MaxListenersExceededWarning|EventTarget memory leak/);
+
     // Not a terminal: the log line names the API and the command that makes a lasting token for it. Followed literally.
     const ready = d.stdout().split('\n').filter((line) => line.includes('embedded API ready')).map((line) => JSON.parse(line) as { api: string; createToken: string })[0];
     expect(ready?.api).toBe(`${d.url}/e/dev`);

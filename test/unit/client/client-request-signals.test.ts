@@ -25,4 +25,18 @@ describe('requestSignals: one abort listener per source signal, however many req
     expect([first.signal.aborted, second.signal.aborted]).toEqual([true, true]);
     expect(signals.open(undefined).signal.aborted).toBe(true);
   });
+
+  it('thirty clients on one stop signal (a daemon’s environments, pass after pass) add one listener to it, and release it', () => {
+    const daemon = new AbortController();
+    const open = Array.from({ length: 30 }, () => requestSignals(daemon.signal).open(new AbortController().signal));
+    expect(getEventListeners(daemon.signal, 'abort')).toHaveLength(1);
+    open[0]?.release();
+    expect(getEventListeners(daemon.signal, 'abort')).toHaveLength(1);
+    daemon.abort(new Error('stopping'));
+    // A released request no longer follows the signal; every other one is aborted with its reason.
+    expect(open.map((o) => o.signal.aborted)).toEqual([false, ...Array.from({ length: 29 }, () => true)]);
+    expect(open.slice(1).every((o) => (o.signal.reason as Error).message === 'stopping')).toBe(true);
+    for (const o of open) o.release();
+    expect(getEventListeners(daemon.signal, 'abort')).toHaveLength(0);
+  });
 });
