@@ -109,8 +109,10 @@ const TILE_MODELS = [
 export const TILE_TYPES: readonly string[] = TILE_MODELS.flatMap((m) => m.shape.tileType.options);
 export const TileType = z.enum(TILE_TYPES as [string, ...string[]]);
 
+/** One string for every tile that has none of them: a body of many bad tiles must not hold a copy per tile. */
+const INVALID_TILE_TYPE = `Invalid tileType: expected one of ${TILE_TYPES.join(', ')}`;
+
 export const Tile = z.discriminatedUnion('tileType', [...TILE_MODELS], {
-  error: (issue) =>
-    issue.code === 'invalid_union' ? `Invalid tileType: expected one of ${TILE_TYPES.join(', ')}` : undefined,
+  error: (issue) => (issue.code === 'invalid_union' ? INVALID_TILE_TYPE : undefined),
 });
 export type Tile = z.infer<typeof Tile>;

@@ -1,4 +1,4 @@
-import type { ConstraintViolation } from '../../schema/error-envelope.js';
+import { constraintsMessage, MAX_VIOLATIONS, type ConstraintViolation } from '../../schema/error-envelope.js';
 
 /**
  * What a handler throws for any non-2xx answer. One function (respond) turns it into the ErrorEnvelope, so every
@@ -15,9 +15,12 @@ export class HttpError extends Error {
     this.name = 'HttpError';
   }
 
-  /** 400 `Constraints violated.` with one violation per problem, as the real service answers. */
-  static constraints(violations: ConstraintViolation[]): HttpError {
-    return new HttpError(400, 'Constraints violated.', violations);
+  /**
+   * 400 `Constraints violated.` with one violation per problem, as the real service answers: the first MAX_VIOLATIONS
+   * of `total`, the message saying how many there were when not all are listed.
+   */
+  static constraints(violations: ConstraintViolation[], total = violations.length): HttpError {
+    return new HttpError(400, constraintsMessage(Math.max(total, violations.length)), violations.slice(0, MAX_VIOLATIONS));
   }
 
   static queryParameter(path: string, message: string): HttpError {

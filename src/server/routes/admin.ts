@@ -49,9 +49,9 @@ export function createAdminApi({ environments, adminKey, log, platformToken }: A
 
 async function createToken(environments: EnvironmentRegistry, ctx: AdminContext, log: Logger) {
   const env = EnvironmentId.safeParse(ctx.params['env']);
-  if (!env.success) throw HttpError.constraints(violationsFromIssues(env.error.issues, 'PATH', ['env']));
+  if (!env.success) throw HttpError.constraints(violationsFromIssues(env.error.issues, 'PATH', ['env']), env.error.issues.length);
   const input = CreateTokenInput.safeParse(await ctx.readJson());
-  if (!input.success) throw HttpError.constraints(violationsFromIssues(input.error.issues));
+  if (!input.success) throw HttpError.constraints(violationsFromIssues(input.error.issues), input.error.issues.length);
   const environment = await environments.ensure(env.data);
   const { token, info } = await environment.tokens.create(input.data).catch(asHttpError);
   log.info({ env: env.data, id: info.id, name: info.name, scopes: info.scopes }, 'token created');
@@ -75,7 +75,7 @@ async function revokeToken(environments: EnvironmentRegistry, ctx: AdminContext,
  */
 async function sessionCredentials(environments: EnvironmentRegistry, platformToken: AdminDeps['platformToken'], ctx: AdminContext) {
   const env = EnvironmentId.safeParse(ctx.params['env']);
-  if (!env.success) throw HttpError.constraints(violationsFromIssues(env.error.issues, 'PATH', ['env']));
+  if (!env.success) throw HttpError.constraints(violationsFromIssues(env.error.issues, 'PATH', ['env']), env.error.issues.length);
   const environment = await environments.ensure(env.data);
   const token = environment.tokens.addEphemeral([...Scope.options], 'cli-session');
   return { status: 201, body: { token, platformToken: await platformToken(env.data) } };

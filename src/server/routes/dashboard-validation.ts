@@ -33,10 +33,11 @@ function validateDashboardBody(raw: unknown, target: BodyTarget): DashboardBody 
   }
   const body = raw as Record<string, unknown>;
   const result = Dashboard.safeParse(body);
-  const violations: ConstraintViolation[] = result.success ? [] : violationsFromIssues(result.error.issues);
+  const issues = result.success ? [] : result.error.issues;
+  const violations: ConstraintViolation[] = violationsFromIssues(issues);
   const idProblem = checkBodyId(body['id'], target);
   if (idProblem) violations.push({ path: 'id', message: idProblem, parameterLocation: 'PAYLOAD_BODY', location: null });
-  if (violations.length > 0) throw HttpError.constraints(violations);
+  if (violations.length > 0) throw HttpError.constraints(violations, issues.length + (idProblem ? 1 : 0));
   return body;
 }
 

@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { ConstraintViolation, ErrorEnvelope, formatIssuePath, ParameterLocation, violationsFromIssues } from '../../../src/schema/error-envelope.js';
+import { constraintsMessage, ConstraintViolation, ErrorEnvelope, formatIssuePath, MAX_VIOLATIONS, ParameterLocation, violationsFromIssues } from '../../../src/schema/error-envelope.js';
+import { HttpError } from '../../../src/server/http/http-error.js';
 import { TagInfo } from '../../../src/schema/events.js';
 import { DashboardId, DEFAULT_ENVIRONMENT, EnvironmentId } from '../../../src/schema/ids.js';
 import { DASHBOARD_FILE_SCHEMA_ID, dashboardFileJsonSchema } from '../../../src/schema/json-schema.js';
@@ -114,5 +115,29 @@ describe('the dashboard file JSON Schema', () => {
   it('describes the input side: optional members may be null, as real exports write them', () => {
     const metadata = (schema.properties as Record<string, { properties: Record<string, unknown> }>).dashboardMetadata?.properties;
     expect(metadata?.shared).toEqual({ type: ['boolean', 'null'] });
+  });
+});
+
+describe('a body with very many problems', () => {
+  const issues = (count: number) => z.array(z.string()).safeParse(Array.from({ length: count }, (_, i) => i)).error?.issues ?? [];
+
+  it('lists the first 100 as violations, in order', () => {
+    expect(MAX_VIOLATIONS).toBe(100);
+    expect(violationsFromIssues(issues(250)).map((v) => v.path)).toEqual(Array.from({ length: 100 }, (_, i) => `[${i}]`));
+    expect(violationsFromIssues(issues(3))).toHaveLength(3);
+  });
+
+  it('keeps the service’s message up to 100 and says how many beyond', () => {
+    expect(constraintsMessage(1)).toBe('Constraints violated.');
+    expect(constraintsMessage(100)).toBe('Constraints violated.');
+    expect(constraintsMessage(101)).toBe('Constraints violated. (101 violations; the first 100 are listed)');
+  });
+
+  it('HttpError.constraints lists at most 100, counting every one in its message', () => {
+    const violations = violationsFromIssues(issues(100));
+    const error = HttpError.constraints([...violations, { path: 'id', message: 'x' }], 4000);
+    expect([error.status, error.message, error.violations?.length]).toEqual([400, 'Constraints violated. (4000 violations; the first 100 are listed)', 100]);
+    expect(HttpError.constraints([...violations, { path: 'id', message: 'x' }]).message).toBe('Constraints violated. (101 violations; the first 100 are listed)');
+    expect(HttpError.constraints(violations.slice(0, 2)).message).toBe('Constraints violated.');
   });
 });
