@@ -10,7 +10,7 @@ import { openEnvironments, type EnvironmentRegistry, type EnvironmentService } f
 import { descriptorBudget, limitConnections } from './http/descriptor-budget.js';
 import { BODY_LIMIT_BYTES } from './http/read-body.js';
 import { HttpError } from './http/http-error.js';
-import { answerClientError, sendError } from './http/respond.js';
+import { answerClientError, rawErrorResponse, sendError } from './http/respond.js';
 import { createRequestHandler, type RequestListener } from './http/request-handler.js';
 import type { Route } from './http/route.js';
 import type { RouteFactory, ServerContext } from './route-factory.js';
@@ -190,9 +190,15 @@ export async function listen(
     keepAliveTimeout: timeouts.keepAliveMs,
     // The timeouts above are enforced by a periodic sweep; Node's default period (30 s) would dwarf them.
     connectionsCheckingInterval: Math.min(1_000, timeouts.headersMs),
+    // Node's own 400 for a missing Host has no body: guardedListener answers it with the envelope instead.
+    requireHostHeader: false,
   });
   server.on('clientError', answerClientError);
   refuseConnect(server);
+  // Node's own 417 has no body either.
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+    sendError(res, new HttpError(417, 'Expectation failed: the only expectation served is 100-continue.'), { connection: 'close' });
+  });
   // `Expect: 100-continue` (curl does it above 1 kB): invite the body only when it may be read, so an oversized one is
   // refused with 413 before the client sends a byte of it.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
@@ -218,6 +224,10 @@ export async function listen(
  */
 function guardedListener(handler: RequestListener, log: Logger): RequestListener {
   return (req, res) => {
+    if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+      sendError(res, new HttpError(400, 'Missing Host header: an HTTP/1.1 request must have one.'), { connection: 'close' });
+      return;
+    }
     try {
       handler(req, res);
     } catch (error) {
@@ -228,11 +238,13 @@ function guardedListener(handler: RequestListener, log: Logger): RequestListener
   };
 }
 
+const CONNECT_ALLOW = 'GET, HEAD, POST, PUT, DELETE';
+
 /** CONNECT is no method of ours: answered 405, where Node would drop the connection without a word. */
 function refuseConnect(server: Server): void {
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
     socket.on('error', () => socket.destroy());
-    socket.end('HTTP/1.1 405 Method Not Allowed\r\nallow: GET, HEAD, POST, PUT, DELETE\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
+    socket.end(rawErrorResponse(405, `Method not allowed here; allowed: ${CONNECT_ALLOW}.`, `allow: ${CONNECT_ALLOW}\r\n`));
   });
 }
 

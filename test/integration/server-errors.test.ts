@@ -26,6 +26,11 @@ function parseRaw(raw: string): { status: number; headers: Record<string, string
   return { status: Number(statusLine.split(' ')[1]), headers, body };
 }
 
+/** Every response of a raw exchange, in order. */
+function parseAll(raw: string): ReturnType<typeof parseRaw>[] {
+  return raw.split(/(?=HTTP\/1\.1 \d{3} )/).filter((part) => part !== '').map(parseRaw);
+}
+
 /** Writes `first`, then keeps writing `more` until the server answers; resolves with the raw response text. */
 function exchange(port: number, first: string, more?: () => Buffer): Promise<{ raw: string; closed: boolean }> {
   return new Promise((resolve, reject) => {
@@ -215,6 +220,41 @@ describe('bad input and unknown routes', () => {
     expect(response.status).toBe(401);
     expect(response.headers['connection']).toBe('close');
     expect(closed).toBe(true);
+  });
+
+  it('answers the writes and reads pipelined before garbage, then the garbage with a 400 (the writes were done: their answers must say so)', async () => {
+    const body = JSON.stringify(minimalDashboard('pipelined'));
+    const write = (method: string, path: string) =>
+      `${method} ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    const id = randomUUID();
+    const garbage = 'GARBAGE\r\n\r\n';
+    const put = parseAll((await exchange(port, write('PUT', `/e/local/api/config/v1/dashboards/${id}`) + garbage)).raw);
+    expect(put.map((a) => a.status)).toEqual([201, 400]);
+    expect(ErrorEnvelope.parse(JSON.parse(put[1]?.body ?? '')).error.message).toBe('Malformed HTTP request.');
+    const post = parseAll((await exchange(port, write('POST', '/e/local/api/config/v1/dashboards') + garbage)).raw);
+    expect(post.map((a) => a.status)).toEqual([201, 400]);
+    const created = (JSON.parse(post[0]?.body ?? '{}') as { id: string }).id;
+    const get = (path: string) => `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\n\r\n`;
+    const reads = parseAll((await exchange(port, get(`/e/local/api/config/v1/dashboards/${id}`) + get(`/e/local/api/config/v1/dashboards/${created}`) + garbage)).raw);
+    expect(reads.map((a) => a.status)).toEqual([200, 200, 400]);
+  });
+
+  it.each([
+    ['CONNECT', 'CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n', 405, 'Method not allowed here; allowed: GET, HEAD, POST, PUT, DELETE.'],
+    ['an expectation other than 100-continue', `GET /api/config/v1/dashboards HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\n\r\n`, 417, 'Expectation failed: the only expectation served is 100-continue.'],
+    ['an HTTP/1.1 request without Host', 'GET /api/config/v1/dashboards HTTP/1.1\r\n\r\n', 400, 'Missing Host header: an HTTP/1.1 request must have one.'],
+  ])('answers %s with its status and the envelope, and closes', async (_what, request, status, message) => {
+    const { raw, closed } = await exchange(port, request);
+    const response = parseRaw(raw);
+    expect(response.status).toBe(status);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(ErrorEnvelope.parse(JSON.parse(response.body)).error).toEqual({ code: status, message });
+    expect(closed).toBe(true);
+  });
+
+  it('serves an HTTP/1.0 request without Host (Host is HTTP/1.1’s)', async () => {
+    const response = parseRaw((await exchange(port, `GET /api/config/v1/dashboards HTTP/1.0\r\nAuthorization: ${auth}\r\n\r\n`)).raw);
+    expect(response.status).toBe(200);
   });
 
   it('answers oversized headers with a 431 envelope', async () => {

@@ -153,20 +153,53 @@ function sendStream(res: ServerResponse, status: number, body: Readable, headers
 
 /**
  * Node's own answers to requests it cannot parse (bad framing, oversized headers, request timeout) have no body;
- * this writes the envelope on the raw socket instead, unless a response is already under way on it.
+ * this writes the envelope on the raw socket instead, once every response still owed on the connection is sent:
+ * garbage pipelined after a PUT or POST must not hide that the write was done (its client would retry a create).
  */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
-  const current = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-  if (error.code === 'ECONNRESET' || !socket.writable || current?.headersSent) {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
   }
   const status = clientErrorStatus(error.code);
-  const body = JSON.stringify(errorEnvelope(status, clientErrorMessage(status)));
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
-      `content-type: ${JSON_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  afterOwedResponses(socket, () => socket.end(rawErrorResponse(status, clientErrorMessage(status))));
+}
+
+/** A whole error response for a raw socket, the envelope as its body; the connection closes after it. */
+export function rawErrorResponse(status: number, message: string, headers = ''): string {
+  const body = JSON.stringify(errorEnvelope(status, message));
+  return (
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${headers}` +
+    `content-type: ${JSON_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
   );
+}
+
+/**
+ * Runs `then` when the connection owes no response: the one being written, and each pipelined one Node hands the
+ * socket after it, has finished. Checked a turn later each time: a response can be finished with its 'finish' (on
+ * which Node hands over the next one) still to come. A response that ends without finishing (its socket closed)
+ * leaves nothing to do.
+ */
+function afterOwedResponses(socket: Socket, then: () => void, seen?: ServerResponse): void {
+  setImmediate(() => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const current = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (!current || (current.writableFinished && current === seen)) {
+      then();
+      return;
+    }
+    if (current.writableFinished) {
+      afterOwedResponses(socket, then, current);
+      return;
+    }
+    current.once('finish', () => afterOwedResponses(socket, then, current));
+    current.once('close', () => {
+      if (!current.writableFinished) socket.destroy();
+    });
+  });
 }
 
 function clientErrorStatus(code: string | undefined): number {
