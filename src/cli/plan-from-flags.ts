@@ -43,6 +43,9 @@ export function planOptionsOf(selection: DashboardsSelection, flags: FlagValues)
   return { ...(selection.only ? { only: selection.only } : {}), prune, maxDelete };
 }
 
+/** `--concurrency`: requests in flight at once, at least one (0 used to be taken as 1 without a word). */
 export function concurrencyOf(flags: FlagValues): number {
-  return Math.max(1, intFlag(flags, 'concurrency', 8));
+  const concurrency = intFlag(flags, 'concurrency', 8);
+  if (concurrency < 1) throw new UsageError(`--concurrency must be at least 1, got ${concurrency}`);
+  return concurrency;
 }

@@ -44,6 +44,9 @@ export async function runCli(commands: readonly Command[], argv: readonly string
   }
 }
 
+/** What `dashcd` takes without a command (runCli above). */
+const TOP_LEVEL_FLAGS = ['--help', '--version'];
+
 function selectCommand(commands: readonly Command[], argv: readonly string[]): { command: Command; rest: string[] } | undefined {
   let best: Command | undefined;
   for (const command of commands) {
@@ -69,10 +72,12 @@ function noCommand(commands: readonly Command[], argv: readonly string[], io: Co
     io.stderr.write(`dashcd ${first}: ${problem}\n\n${groupHelp(first, members)}`);
     return ExitCode.Usage;
   }
-  const words = commands.map((c) => c.path.join(' '));
+  // A misspelt top-level flag (`--versoin`) is matched against the flags dashcd takes before any command.
+  const words = first.startsWith('-') ? TOP_LEVEL_FLAGS : commands.map((c) => c.path.join(' '));
   const hint = closest(argv.slice(0, 2).join(' '), words) ?? closest(first, words);
   const named = members.length > 0 ? `${first} ${second ?? ''}` : first;
   const list = members.length > 0 ? `dashcd ${first} --help` : 'dashcd --help';
-  io.stderr.write(`dashcd: unknown command '${named}'${hint ? ` — did you mean '${hint}'?` : ''}\nRun '${list}' for the list.\n`);
+  const what = first.startsWith('-') ? 'flag' : 'command';
+  io.stderr.write(`dashcd: unknown ${what} '${named}'${hint ? ` — did you mean '${hint}'?` : ''}\nRun '${list}' for the list.\n`);
   return ExitCode.Usage;
 }

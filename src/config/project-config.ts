@@ -4,6 +4,8 @@ import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml
 import { z } from 'zod';
 import { checkEnvironmentsConfig, environmentsShape } from '../environments/environments-config.js';
 import { pointerProblem } from '../plan/json-pointer.js';
+import { unknownKeyMessage } from '../desired/hints.js';
+import { keysAt } from '../desired/unknown-keys.js';
 import { formatIssuePath } from '../schema/error-envelope.js';
 import { shownPath } from '../lib/shown-path.js';
 
@@ -118,16 +120,17 @@ function defaults(): ProjectConfig {
   return { ...DEFAULT_PROJECT_CONFIG, ignore: [] };
 }
 
-/** One or more source positions for a zod issue: the offending node, its key for unknown keys, else the parent. */
+/**
+ * One or more source positions for a zod issue: the offending node, its key for unknown keys, else the parent. An
+ * unknown key is told as in a dashboard file: the key it most likely meant (`enviroments` → environments), else the
+ * keys known at that level (not the top level's, for a key deeper down).
+ */
 function locateIssue(doc: Document, issue: z.core.$ZodIssue): { offset: number; path: string; message: string }[] {
   const path = issue.path.map((segment) => (typeof segment === 'symbol' ? String(segment) : segment));
   if (issue.code === 'unrecognized_keys') {
     const parent = path.length === 0 ? doc.contents : doc.getIn(path, true);
-    return issue.keys.map((key) => ({
-      offset: keyOffset(parent, key) ?? 0,
-      path: formatIssuePath([...path, key]),
-      message: `unknown key (allowed: ${Object.keys(ProjectConfig.shape).join(', ')})`,
-    }));
+    const known = keysAt(ProjectConfig, path);
+    return issue.keys.map((key) => ({ offset: keyOffset(parent, key) ?? 0, path: formatIssuePath([...path, key]), message: unknownKeyMessage({ parent: path, key, known }) }));
   }
   const shown = formatIssuePath(path);
   for (let depth = path.length; depth >= 0; depth--) {

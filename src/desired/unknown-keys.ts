@@ -118,6 +118,37 @@ function tagTest(option: z.ZodType, discriminator: string): (tag: unknown) => bo
   return (tag) => field.safeParse(tag).success;
 }
 
+/**
+ * The keys an object schema allows at `path` under `schema` (through optional, nullable, default, pipes, records,
+ * arrays and unions): what a strict object's unknown-key error can offer, where zod's issue names none.
+ */
+export function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): readonly string[] {
+  let candidates = [schema];
+  for (const step of path) candidates = candidates.flatMap((candidate) => children(candidate, step));
+  return [...new Set(candidates.flatMap((candidate) => objectsIn(candidate).flatMap((object) => Object.keys(object.shape))))];
+}
+
+function children(schema: z.ZodType, step: PropertyKey): z.ZodType[] {
+  return alternatives(schema).flatMap((inner) => {
+    if (inner instanceof z.ZodObject) return typeof step === 'string' && Object.hasOwn(inner.shape, step) ? [inner.shape[step] as z.ZodType] : [];
+    if (inner instanceof z.ZodRecord) return [inner.valueType as z.ZodType];
+    if (inner instanceof z.ZodArray) return [inner.element as z.ZodType];
+    return [];
+  });
+}
+
+function objectsIn(schema: z.ZodType): z.ZodObject[] {
+  return alternatives(schema).filter((inner): inner is z.ZodObject => inner instanceof z.ZodObject);
+}
+
+/** A schema's own forms, unwrapped: each option of a union, the input of a pipe. */
+function alternatives(schema: z.ZodType): z.ZodType[] {
+  const inner = unwrap(schema);
+  if (inner instanceof z.ZodUnion) return (inner.options as z.ZodType[]).flatMap(alternatives);
+  if (inner instanceof z.ZodPipe) return alternatives(inner.in as z.ZodType);
+  return [inner];
+}
+
 function unwrap(schema: z.ZodType): z.ZodType {
   let inner = schema;
   while (inner instanceof z.ZodOptional || inner instanceof z.ZodNullable || inner instanceof z.ZodDefault) inner = inner.unwrap() as z.ZodType;

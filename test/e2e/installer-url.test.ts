@@ -37,7 +37,7 @@ describe('dashcd installer-url', () => {
     expect(badArch.code).toBe(ExitCode.Usage);
     expect(badArch.stderr).toContain('--arch must be one of all, x86, ppc, ppcle, sparc, arm, s390');
     const noToken = await runDashcd(['installer-url', '--target', server.url, '--with-token'], { cwd: tmpdir(), env: {} });
-    expect(noToken.code).toBe(ExitCode.Usage);
+    expect(noToken.code).toBe(ExitCode.TargetUnavailable);
     expect(noToken.stderr).toContain('--with-token needs DT_API_TOKEN');
   });
 });

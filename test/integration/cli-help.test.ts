@@ -56,6 +56,20 @@ describe('the command layer', () => {
     expect(result.stderr).toContain("unknown command 'plna' — did you mean 'plan'?");
   });
 
+  it('refuses --concurrency 0 before doing any work: there is no such thing as no requests at a time', async () => {
+    const result = await run(['apply', '--concurrency', '0', '--dir', 'no-such-folder']);
+    expect(result.code).toBe(ExitCode.Usage);
+    expect(result.stderr).toContain('--concurrency must be at least 1, got 0');
+  });
+
+  it('answers a misspelt flag given without a command with a hint among the flags dashcd takes alone', async () => {
+    for (const [given, meant] of [['--versoin', '--version'], ['--hepl', '--help']]) {
+      const result = await run([given]);
+      expect(result.code).toBe(ExitCode.Usage);
+      expect(result.stderr).toContain(`unknown flag '${given}' — did you mean '${meant}'?`);
+    }
+  });
+
   it('answers an unknown flag with a hint and the usage exit code, before doing any work', async () => {
     const result = await run(['validate', '--dri', 'x']);
     expect(result.code).toBe(ExitCode.Usage);

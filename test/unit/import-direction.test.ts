@@ -12,7 +12,7 @@ const IMPORT = /(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g;
 const ALLOWED: Record<string, readonly string[]> = {
   lib: [],
   schema: [],
-  config: ['schema', 'lib', 'plan', 'environments'],
+  config: ['schema', 'lib', 'plan', 'environments', 'desired'],
   environments: ['desired', 'source', 'schema', 'lib'],
   desired: ['schema', 'lib'],
   source: ['schema', 'lib'],

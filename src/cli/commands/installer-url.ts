@@ -23,7 +23,8 @@ export const installerUrlCommand = defineCommand({
     url.searchParams.set('flavor', 'default');
     if (booleanFlag(flags, 'with-token')) {
       const token = io.env.DT_API_TOKEN ?? io.env.DYNATRACE_API_TOKEN;
-      if (!token) throw new CliError('--with-token needs DT_API_TOKEN (a token with the InstallerDownload scope)', ExitCode.Usage);
+      // A missing token is exit 4, as for every command that needs one (the README's exit-code table).
+      if (!token) throw new CliError('--with-token needs DT_API_TOKEN (a token with the InstallerDownload scope)', ExitCode.TargetUnavailable);
       url.searchParams.set('Api-Token', token);
     }
     io.stdout.write(`${url.toString()}\n`);

@@ -45,11 +45,22 @@ describe('parseProjectConfig diagnostics', () => {
     ]);
   });
 
-  it('reports an unknown key at the key, naming the allowed keys', () => {
+  it('reports an unknown key at the key, with the key it most likely meant', () => {
     const { diagnostics } = parseProjectConfig('ownershipTag: a\nignores:\n  - /x\n', 'dashcd.yaml');
     expect(diagnostics).toHaveLength(1);
-    expect(diagnostics[0]).toMatchObject({ line: 2, col: 1, path: 'ignores' });
-    expect(diagnostics[0]?.message).toMatch(/^unknown key \(allowed: ignore, ownershipTag, maxDelete, prune, strict, environments, groups, values\)/);
+    expect(diagnostics[0]).toMatchObject({ line: 2, col: 1, path: 'ignores', message: 'unknown key; did you mean ignore?' });
+    expect(parseProjectConfig('enviroments:\n  dev:\n', 'f').diagnostics.map((d) => d.message)).toEqual(['unknown key; did you mean environments?']);
+  });
+
+  it('names the keys known where the unknown one is, when none is close: the top level’s, or an environment’s', () => {
+    expect(parseProjectConfig('zzzzzz: 1\n', 'f').diagnostics.map((d) => d.message)).toEqual([
+      'unknown key (known here: ignore, ownershipTag, maxDelete, prune, strict, environments, groups, values)',
+    ]);
+    const nested = parseProjectConfig('environments:\n  dev:\n    tokenEnvv: X\n    target: https://a.example.com\n    tokenEnv: T\n', 'f').diagnostics;
+    expect(nested.map((d) => `${d.line}:${d.col} ${d.path}: ${d.message}`)).toEqual(['3:5 environments.dev.tokenEnvv: unknown key; did you mean tokenEnv?']);
+    const far = parseProjectConfig('environments:\n  dev:\n    zzzzzz: 1\n', 'f').diagnostics.map((d) => d.message);
+    expect(far).toEqual([expect.stringMatching(/^unknown key \(known here: .*target.*tokenEnv.*values/)]);
+    expect(far[0]).not.toContain('ownershipTag');
   });
 
   it('reports every problem, not only the first, in file order', () => {

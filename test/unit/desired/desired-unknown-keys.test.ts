@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { checkDashboardSource } from '../../../src/desired/check-file.js';
-import { findUnknownKeys } from '../../../src/desired/unknown-keys.js';
+import { findUnknownKeys, keysAt } from '../../../src/desired/unknown-keys.js';
 import { closedObject } from '../../../src/schema/known-fields.js';
 
 const base = { dashboardMetadata: { name: 'n', owner: 'o' }, tiles: [] as unknown[] };
@@ -68,5 +68,33 @@ describe('checkDashboardSource with unknown keys', () => {
     const check = checkDashboardSource(source);
     expect(check).toEqual({ ok: true, value: { dashboardMetadata: { name: 'n', owner: 'o', tag: ['x'] }, tiles: [] }, warnings: [{ line: 4, col: 3, path: 'dashboardMetadata.tag', message: 'unknown key; did you mean tags?' }] });
     expect(checkDashboardSource(source, { useFastPath: false })).toEqual(check);
+  });
+});
+
+describe('keysAt: the keys an object schema allows at a path', () => {
+  const Inner = z.strictObject({ target: z.string(), tokenEnv: z.string().optional() });
+  const Schema = z.strictObject({
+    name: z.string(),
+    environments: z.record(z.string(), Inner.nullable()).optional(),
+    list: z.array(z.object({ a: z.number(), b: z.number() })).default([]),
+    either: z.union([z.object({ branch: z.string() }), z.object({ tagPattern: z.string() })]),
+    piped: z.object({ x: z.number() }).pipe(z.object({ x: z.number() })),
+  });
+
+  it('gives the top level’s keys for the empty path', () => {
+    expect(keysAt(Schema, [])).toEqual(['name', 'environments', 'list', 'either', 'piped']);
+  });
+
+  it('goes through records, nullable and optional members, arrays, unions and pipes', () => {
+    expect(keysAt(Schema, ['environments', 'dev'])).toEqual(['target', 'tokenEnv']);
+    expect(keysAt(Schema, ['list', 0])).toEqual(['a', 'b']);
+    expect(keysAt(Schema, ['either'])).toEqual(['branch', 'tagPattern']);
+    expect(keysAt(Schema, ['piped'])).toEqual(['x']);
+  });
+
+  it('gives none where the path leads to no object or nowhere', () => {
+    expect(keysAt(Schema, ['name'])).toEqual([]);
+    expect(keysAt(Schema, ['nothing', 'here'])).toEqual([]);
+    expect(keysAt(Schema, ['environments', 'dev', 'target'])).toEqual([]);
   });
 });
