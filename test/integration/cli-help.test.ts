@@ -63,7 +63,7 @@ describe('the command layer', () => {
   });
 
   it('answers a misspelt flag given without a command with a hint among the flags dashcd takes alone', async () => {
-    for (const [given, meant] of [['--versoin', '--version'], ['--hepl', '--help']]) {
+    for (const [given, meant] of [['--versoin', '--version'], ['--hepl', '--help']] as const) {
       const result = await run([given]);
       expect(result.code).toBe(ExitCode.Usage);
       expect(result.stderr).toContain(`unknown flag '${given}' — did you mean '${meant}'?`);
