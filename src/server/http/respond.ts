@@ -177,8 +177,8 @@ export function rawErrorResponse(status: number, message: string, headers = ''):
 /**
  * Runs `then` when the connection owes no response: the one being written, and each pipelined one Node hands the
  * socket after it, has finished. Checked a turn later each time: a response can be finished with its 'finish' (on
- * which Node hands over the next one) still to come. A response that ends without finishing (its socket closed)
- * leaves nothing to do.
+ * which Node hands over the next one) still to come. Only responses to whole requests are owed; a response that ends
+ * without finishing (its socket closed) leaves nothing to do.
  */
 function afterOwedResponses(socket: Socket, then: () => void, seen?: ServerResponse): void {
   setImmediate(() => {
@@ -187,6 +187,13 @@ function afterOwedResponses(socket: Socket, then: () => void, seen?: ServerRespo
       return;
     }
     const current = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (current && !current.req.complete) {
+      // The request cut short (a client gone mid-body, a timeout) is the one owed: its response can never finish, and
+      // ending the connection is what tells its handler to drop what it read. Half a response sent: no 400 after it.
+      if (current.headersSent) socket.destroy();
+      else then();
+      return;
+    }
     if (!current || (current.writableFinished && current === seen)) {
       then();
       return;
