@@ -2,7 +2,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readyBanner } from '../../src/cli/commands/daemon.js';
+import { dashcdCommand, readyBanner } from '../../src/cli/commands/daemon.js';
 import { runDashcdChild } from '../helpers/cli.js';
 import { daemonScopePerTest } from '../helpers/daemon-scope.js';
 import { waitFor } from '../helpers/daemon.js';
@@ -43,12 +43,15 @@ describe('npm start: the sample project in three environments', () => {
     expect(d.stderr()).not.toMatch(/MaxListenersExceededWarning|EventTarget memory leak/);
 
     // Not a terminal: the log line names the API and the command that makes a lasting token for it. Followed literally.
-    const ready = d.stdout().split('\n').filter((line) => line.includes('embedded API ready')).map((line) => JSON.parse(line) as { api: string; createToken: string })[0];
+    const ready = d.stdout().split('\n').filter((line) => line.includes('embedded API ready')).map((line) => JSON.parse(line) as Record<string, string>)[0];
     expect(ready?.api).toBe(`${d.url}/e/dev`);
-    const created = await runDashcdChild((ready?.createToken ?? '').split(' ').slice(1), { cwd: project.root });
+    // Where the console, status and metrics are, as the banner says at a terminal.
+    expect([ready?.['console'], ready?.['status'], ready?.['metrics']]).toEqual([`${d.url}/ui`, `${d.url}/status`, `${d.url}/metrics`]);
+    expect((await fetch(ready?.['console'] ?? '')).status).toBe(200);
+    const created = await runDashcdChild((ready?.['createToken'] ?? '').split(' ').slice(1), { cwd: project.root });
     expect(created.code, created.stderr).toBe(0);
     const token = created.stdout.trim().split('\n').pop() ?? '';
-    expect((await api(`${ready?.api ?? ''}/api/config/v1/dashboards`, { token })).status).toBe(200);
+    expect((await api(`${ready?.['api'] ?? ''}/api/config/v1/dashboards`, { token })).status).toBe(200);
 
     // The terminal banner's advice names the same environment as its curl.
     const banner = readyBanner({ statusUrl: d.url, target: 'dev', api: { url: d.url, envUrl: `${d.url}/e/dev`, token: 'run-token' } });
@@ -63,5 +66,13 @@ describe('npm start: the sample project in three environments', () => {
     const page = await fetch(consoleUrl);
     expect(page.status).toBe(200);
     expect(await page.text()).toMatch(/dev[\s\S]*staging[\s\S]*prod/);
+  });
+
+  it('under npm start (no dashcd on PATH yet) advises npx dashcd, which finds the checkout’s own; elsewhere dashcd', () => {
+    expect(dashcdCommand({ npm_lifecycle_event: 'start' })).toBe('npx dashcd');
+    expect(dashcdCommand({ npm_lifecycle_event: 'test' })).toBe('dashcd');
+    expect(dashcdCommand({})).toBe('dashcd');
+    const banner = readyBanner({ statusUrl: 'http://127.0.0.1:8080', target: 'dev', api: { url: 'http://127.0.0.1:8080', envUrl: 'http://127.0.0.1:8080/e/dev', token: 't' } }, 'npx dashcd');
+    expect(banner).toContain('make lasting ones with: npx dashcd token create --env dev --scopes ReadConfig');
   });
 });

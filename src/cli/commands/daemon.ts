@@ -156,11 +156,29 @@ function daemonLogger(io: CommandIo): Logger {
 
 /**
  * A person at a terminal gets the banner with a ready-to-paste curl; its token is live until the daemon stops, so
- * it never goes to a non-terminal stdout (journald, a container log), where it would outlive its purpose.
+ * it never goes to a non-terminal stdout (journald, a container log), where it would outlive its purpose. Either way
+ * the console, status and metrics addresses are said, and how to make a lasting token.
  */
 function announce(ready: DaemonReady, dataDir: string, io: CommandIo, log: Logger): void {
-  if (io.stdout.isTTY) io.stdout.write(readyBanner(ready));
-  else if (ready.api) log.info({ api: ready.api.envUrl, createToken: `dashcd token create --data ${dataDir}${envArg(ready.api.envUrl)} --scopes ReadConfig,WriteConfig` }, 'embedded API ready');
+  const dashcd = dashcdCommand(io.env);
+  if (io.stdout.isTTY) {
+    io.stdout.write(readyBanner(ready, dashcd));
+    return;
+  }
+  const addresses = { console: `${ready.statusUrl}/ui`, status: `${ready.statusUrl}/status`, metrics: `${ready.statusUrl}/metrics` };
+  if (ready.api) {
+    log.info({ api: ready.api.envUrl, ...addresses, createToken: `${dashcd} token create --data ${dataDir}${envArg(ready.api.envUrl)} --scopes ReadConfig,WriteConfig` }, 'embedded API ready');
+  } else {
+    log.info(addresses, 'daemon ready');
+  }
+}
+
+/**
+ * How to run dashcd again from where this one was started: under `npm start` in a checkout, `dashcd` is on no PATH
+ * (npm link comes later), so the advice says `npx dashcd`, which finds the checkout's own.
+ */
+export function dashcdCommand(env: CommandIo['env']): string {
+  return env.npm_lifecycle_event === 'start' ? 'npx dashcd' : 'dashcd';
 }
 
 export function parseListen(text: string): { host: string; port: number } {
@@ -176,13 +194,13 @@ function envArg(envUrl: string): string {
   return env === undefined ? '' : ` --env ${env}`;
 }
 
-export function readyBanner(ready: DaemonReady): string {
+export function readyBanner(ready: DaemonReady, dashcd = 'dashcd'): string {
   const lines = ['', `dashcd daemon is running — reconciling into ${ready.target}`];
   if (ready.api) {
     lines.push(
       `  API:      ${ready.api.envUrl}/api/config/v1/dashboards`,
       `  Try it:   curl -s -H "Authorization: Api-Token ${ready.api.token}" ${ready.api.envUrl}/api/config/v1/dashboards`,
-      `            (a token for this run only; make lasting ones with: dashcd token create${envArg(ready.api.envUrl)} --scopes ReadConfig)`,
+      `            (a token for this run only; make lasting ones with: ${dashcd} token create${envArg(ready.api.envUrl)} --scopes ReadConfig)`,
     );
   }
   lines.push(
