@@ -63,6 +63,8 @@ describe('documents: create and read', () => {
     const content = await documentCall(`${docs}/documents/ops-overview/content`, token);
     expect(content.status).toBe(200);
     expect(content.headers['content-type']).toBe('application/json');
+    // Served as the type stored, never sniffed into another (a stored text/html must not become a page).
+    expect(content.headers['x-content-type-options']).toBe('nosniff');
     expect(content.body.toString('utf8')).toBe(DASHBOARD);
   });
 

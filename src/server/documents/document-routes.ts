@@ -94,7 +94,8 @@ export const DOCUMENT_ROUTES: readonly DocumentRoute[] = [
       return {
         status: 200,
         body,
-        headers: { 'content-type': record.content.contentType, 'content-length': String(record.content.size), ...versionHeader(record) },
+        // Stored content is served as the type its uploader named (text/html included): never sniffed into another.
+        headers: { 'content-type': record.content.contentType, 'content-length': String(record.content.size), 'x-content-type-options': 'nosniff', ...versionHeader(record) },
       };
     },
   },
