@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CommandIo } from './command.js';
 import type { Logger } from '../lib/logger.js';
+import { errorMessage } from '../lib/error-message.js';
 import { DEFAULT_ENVIRONMENT } from '../schema/ids.js';
 import { DataDirLockedError } from '../server/data-dir.js';
 import { startServer, type RunningServer } from '../server/create-server.js';
@@ -42,7 +43,7 @@ export async function runServe(options: ServeOptions, io: CommandIo): Promise<nu
   const simulator = options.simulateEvents ? simulate(server, io.log, io.signal) : undefined;
   io.stdout.write(`dashcd serving ${server.envUrl()} (base ${server.url}, data dir ${options.dataDir}; console ${server.url}/ui); Ctrl-C stops it\n`);
   await aborted(io.signal);
-  io.log.info({ reason: String(io.signal.reason) }, 'shutting down');
+  io.log.info({ reason: errorMessage(io.signal.reason) }, 'shutting down');
   await simulator?.stop();
   await server.close();
   return ExitCode.Success;

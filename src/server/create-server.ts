@@ -292,7 +292,8 @@ async function running<E extends EnvironmentService>(
     await new Promise<void>((resolve) => server.close(() => resolve()));
     throw error;
   }
-  log.info({ url, environments: environments.ids() }, 'dashcd API listening');
+  // The environments the data dir held at start; others (a daemon's, one a token or write names) open when first used.
+  log.info({ url, environmentsOnDisk: environments.ids() }, 'dashcd API listening');
   return {
     url,
     port,
