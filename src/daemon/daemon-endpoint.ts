@@ -13,6 +13,7 @@ import { startApiServer } from '../server/api-server.js';
 import { listen } from '../server/create-server.js';
 import type { DaemonOptions, DaemonPlatform, DaemonReady } from './daemon-options.js';
 import { handleStatusRequest, type StatusView } from './status-endpoints.js';
+import { closeIfBodyUnread } from '../server/http/unread-body.js';
 
 /** Where one reconcile loop writes and archives from. */
 export interface LoopTarget {
@@ -101,7 +102,8 @@ async function listenStatusOnly(
 ): Promise<Server> {
   const notFound = (req: IncomingMessage, res: ServerResponse): void => {
     if (handler(req, res)) return;
-    res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
+    // A body it will not read is not read to its end either (a declared 9 PB kept the connection for 30 s).
+    res.writeHead(404, { 'content-type': 'application/json; charset=utf-8', ...closeIfBodyUnread(req) });
     res.end(JSON.stringify({ error: { code: 404, message: 'Not found: this daemon serves /healthz, /status and /metrics' } }));
   };
   return listen(notFound, address.host, address.port, { log });

@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { openEndpoint } from '../../src/daemon/daemon-endpoint.js';
 import { DaemonStatus } from '../../src/daemon/daemon-status.js';
@@ -73,6 +74,31 @@ describe("the daemon's status endpoints on a network address", () => {
     try {
       const port = new URL(endpoint.statusUrl).port;
       expect(await statusWithHost(`http://127.0.0.1:${port}/healthz`, `10.1.2.3:${port}`)).toBe(200);
+    } finally {
+      await endpoint.close();
+    }
+  });
+});
+
+describe("the daemon's status-only listener and a body it does not read", () => {
+  it('answers 404 (and 405 on a status path) with connection: close at once, without reading a declared 9 PB to its end', async () => {
+    const endpoint = await statusOnly([]);
+    try {
+      const port = Number(new URL(endpoint.statusUrl).port);
+      for (const path of ['/nope', '/status']) {
+        const socket = connect(port, '127.0.0.1');
+        socket.on('error', () => undefined);
+        let raw = '';
+        socket.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
+        const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+        socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Length: 9007199254740993\r\n\r\n{"a":`);
+        await closed;
+        expect(raw).toMatch(path === '/nope' ? /^HTTP\/1\.1 404 / : /^HTTP\/1\.1 405 /);
+        expect(raw.toLowerCase()).toContain('connection: close');
+      }
+      // A GET, which declares no body, keeps its connection.
+      const kept = await fetch(`${endpoint.statusUrl}/nope`);
+      expect([kept.status, kept.headers.get('connection')]).toEqual([404, 'keep-alive']);
     } finally {
       await endpoint.close();
     }
