@@ -77,6 +77,10 @@ function noCommand(commands: readonly Command[], argv: readonly string[], io: Co
   const hint = closest(argv.slice(0, 2).join(' '), words) ?? closest(first, words);
   const named = members.length > 0 ? `${first} ${second ?? ''}` : first;
   const list = members.length > 0 ? `dashcd ${first} --help` : 'dashcd --help';
+  if (TOP_LEVEL_FLAGS.includes(first)) {
+    io.stderr.write(`dashcd: ${first} takes no arguments (got '${argv.slice(1).join(' ')}')\n`);
+    return ExitCode.Usage;
+  }
   const what = first.startsWith('-') ? 'flag' : 'command';
   io.stderr.write(`dashcd: unknown ${what} '${named}'${hint ? ` — did you mean '${hint}'?` : ''}\nRun '${list}' for the list.\n`);
   return ExitCode.Usage;

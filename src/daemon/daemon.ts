@@ -62,7 +62,7 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
     for (const loop of loops) loop.queue.requestFull('startup');
     const from = options.repo ? { repo: options.repo.url, follow: describeFollow(options.repo.follow), path: options.repo.path } : { dir };
     const ready = readyInfo(endpoint, loops);
-    log.info({ target: ready.target, status: endpoint.statusUrl, ...from, selfHeal: options.selfHeal, prune: options.prune }, 'daemon ready');
+    log.info({ target: ready.target, status: endpoint.statusUrl, console: `${endpoint.statusUrl}/ui`, metrics: `${endpoint.statusUrl}/metrics`, ...from, selfHeal: options.selfHeal, prune: options.prune }, 'daemon ready');
     options.onReady?.(ready);
   }
 

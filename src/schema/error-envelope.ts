@@ -32,7 +32,7 @@ export function formatIssuePath(path: ReadonlyArray<PropertyKey>): string {
 }
 
 /**
- * The most violations one error body lists. A 1 MB body of 300,000 empty tiles had a 280 MB answer (a violation per
+ * The most violations one error body lists. A 900 KB body of 300,000 empty tiles had a 280 MB answer (a violation per
  * tile, each naming every tile type) and took the server to 2.4 GB; the first hundred say what is wrong as well.
  */
 export const MAX_VIOLATIONS = 100;

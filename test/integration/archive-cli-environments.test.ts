@@ -11,6 +11,9 @@ const DAY = 86_400_000;
 const PROJECT = `environments:
   dev:
   prod:
+  remote:
+    target: https://remote.example.com
+    tokenEnv: REMOTE_TOKEN
 groups:
   production:
     environments: [dev, prod]
@@ -57,6 +60,13 @@ describe('dashcd events pull with environments in dashcd.yaml', () => {
     expect(none.stderr).toContain('events pull acts on one environment: choose it with --env NAME. Declared in dashcd.yaml:');
     expect(none.stderr).toMatch(/ {2}prod \(group production\) {2}embedded \/e\/prod/);
     expect(none.stderr).not.toContain('--all-envs');
+  });
+
+  it('asks a remote environment’s token variable for the scope the feed needs, and sends nothing without it (exit 4)', async () => {
+    const result = await dashcd('events', 'pull', '--env', 'remote');
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain("REMOTE_TOKEN is not set: remote's target (https://remote.example.com, from dashcd.yaml)");
+    expect(result.stderr).toContain('set it to a token with scope DataExport');
   });
 
   it.each([

@@ -57,9 +57,11 @@ describe('the command layer', () => {
   });
 
   it('refuses --concurrency 0 before doing any work: there is no such thing as no requests at a time', async () => {
-    const result = await run(['apply', '--concurrency', '0', '--dir', 'no-such-folder']);
-    expect(result.code).toBe(ExitCode.Usage);
-    expect(result.stderr).toContain('--concurrency must be at least 1, got 0');
+    for (const command of ['apply', 'daemon']) {
+      const result = await run([command, '--concurrency', '0', '--dir', 'no-such-folder']);
+      expect(result.code, command).toBe(ExitCode.Usage);
+      expect(result.stderr).toContain('--concurrency must be at least 1, got 0');
+    }
   });
 
   it('answers a misspelt flag given without a command with a hint among the flags dashcd takes alone', async () => {
@@ -68,6 +70,9 @@ describe('the command layer', () => {
       expect(result.code).toBe(ExitCode.Usage);
       expect(result.stderr).toContain(`unknown flag '${given}' — did you mean '${meant}'?`);
     }
+    const extra = await run(['--version', 'now']);
+    expect(extra.code).toBe(ExitCode.Usage);
+    expect(extra.stderr).toBe("dashcd: --version takes no arguments (got 'now')\n");
   });
 
   it('answers an unknown flag with a hint and the usage exit code, before doing any work', async () => {

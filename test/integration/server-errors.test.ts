@@ -231,7 +231,8 @@ describe('bad input and unknown routes', () => {
     const put = parseAll((await exchange(port, write('PUT', `/e/local/api/config/v1/dashboards/${id}`) + garbage)).raw);
     expect(put.map((a) => a.status)).toEqual([201, 400]);
     expect(ErrorEnvelope.parse(JSON.parse(put[1]?.body ?? '')).error.message).toBe('Malformed HTTP request.');
-    const post = parseAll((await exchange(port, write('POST', '/e/local/api/config/v1/dashboards') + garbage)).raw);
+    // Garbage that keeps coming (each chunk reports the parser's error again) still gets one 400.
+    const post = parseAll((await exchange(port, write('POST', '/e/local/api/config/v1/dashboards') + garbage, () => Buffer.from(garbage))).raw);
     expect(post.map((a) => a.status)).toEqual([201, 400]);
     const created = (JSON.parse(post[0]?.body ?? '{}') as { id: string }).id;
     const get = (path: string) => `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\n\r\n`;
@@ -255,6 +256,12 @@ describe('bad input and unknown routes', () => {
   it('serves an HTTP/1.0 request without Host (Host is HTTP/1.1’s)', async () => {
     const response = parseRaw((await exchange(port, `GET /api/config/v1/dashboards HTTP/1.0\r\nAuthorization: ${auth}\r\n\r\n`)).raw);
     expect(response.status).toBe(200);
+  });
+
+  it('answers a literal .. as the dashboard id itself with the UUID 400 (never a path)', async () => {
+    const response = parseRaw((await exchange(port, `GET /e/local/api/config/v1/dashboards/.. HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nConnection: close\r\n\r\n`)).raw);
+    expect(response.status).toBe(400);
+    expect(ErrorEnvelope.parse(JSON.parse(response.body)).error.constraintViolations).toEqual([{ path: 'id', message: 'Not a valid UUID.', parameterLocation: 'PATH', location: null }]);
   });
 
   it('answers oversized headers with a 431 envelope', async () => {

@@ -7,6 +7,7 @@ import { booleanFlag, defineCommand, listFlag, stringFlag, type CommandIo, type 
 import { concurrencyFlag, dataFlag, dirFlag, pruneFlags, sinceFlag } from '../common-flags.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { durationFlag, intFlag, lookbackFlag } from '../int-flag.js';
+import { concurrencyOf } from '../plan-from-flags.js';
 import { parseTargetUrl, platformFromEnv, retryFromEnv } from '../target.js';
 import { selectionFromArgs } from '../dashboards-selection.js';
 import { formatDiagnostic } from '../../desired/diagnostic.js';
@@ -106,7 +107,7 @@ function daemonOptions(flags: FlagValues, io: CommandIo): Omit<DaemonOptions, 'l
     selfHeal: flags['self-heal'] !== false,
     prune: typeof flags.prune === 'boolean' ? flags.prune : undefined,
     maxDelete: flags['max-delete'] === undefined ? undefined : intFlag(flags, 'max-delete', 0),
-    concurrency: Math.max(1, intFlag(flags, 'concurrency', 8)),
+    concurrency: concurrencyOf(flags),
     simulateEvents: booleanFlag(flags, 'simulate-events'),
     retry: retryFromEnv(io.env),
     ...passChunkFromEnv(io.env),
@@ -156,20 +157,16 @@ function daemonLogger(io: CommandIo): Logger {
 
 /**
  * A person at a terminal gets the banner with a ready-to-paste curl; its token is live until the daemon stops, so
- * it never goes to a non-terminal stdout (journald, a container log), where it would outlive its purpose. Either way
- * the console, status and metrics addresses are said, and how to make a lasting token.
+ * it never goes to a non-terminal stdout (journald, a container log), where it would outlive its purpose. There the
+ * embedded API's line says where it is and how to make a lasting token (the daemon's own `daemon ready` line has the
+ * console, status and metrics addresses).
  */
 function announce(ready: DaemonReady, dataDir: string, io: CommandIo, log: Logger): void {
   const dashcd = dashcdCommand(io.env);
-  if (io.stdout.isTTY) {
-    io.stdout.write(readyBanner(ready, dashcd));
-    return;
-  }
-  const addresses = { console: `${ready.statusUrl}/ui`, status: `${ready.statusUrl}/status`, metrics: `${ready.statusUrl}/metrics` };
-  if (ready.api) {
+  if (io.stdout.isTTY) io.stdout.write(readyBanner(ready, dashcd));
+  else if (ready.api) {
+    const addresses = { console: `${ready.statusUrl}/ui`, status: `${ready.statusUrl}/status`, metrics: `${ready.statusUrl}/metrics` };
     log.info({ api: ready.api.envUrl, ...addresses, createToken: `${dashcd} token create --data ${dataDir}${envArg(ready.api.envUrl)} --scopes ReadConfig,WriteConfig` }, 'embedded API ready');
-  } else {
-    log.info(addresses, 'daemon ready');
   }
 }
 

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { followEvents, pullEvents, type PullEventsOptions, type PullProgress, type PullSummary } from '../../archive/pull-events.js';
 import { EVENT_TYPES } from '../../schema/events.js';
+import { EnvironmentId } from '../../schema/ids.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
 import { dataFlag, sinceFlag, targetFlag } from '../common-flags.js';
-import { EnvironmentId } from '../../schema/ids.js';
 import { envFlag } from '../environment-choice.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { pullFailure } from '../pull-failure.js';

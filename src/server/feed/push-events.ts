@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { violationsFromIssues, type ConstraintViolation } from '../../schema/error-envelope.js';
+import type { ConstraintViolation } from '../../schema/error-envelope.js';
 import {
   DEFAULT_EVENT_TIMEOUT_MINUTES,
   EventCreation,
@@ -33,7 +33,7 @@ const INFO_TYPES: ReadonlySet<string> = new Set(INFO_EVENT_TYPES);
  */
 export async function pushEvent(body: unknown, deps: PushDeps): Promise<string> {
   const parsed = EventCreation.safeParse(body);
-  if (!parsed.success) throw HttpError.constraints(violationsFromIssues(parsed.error.issues), parsed.error.issues.length);
+  if (!parsed.success) throw HttpError.fromIssues(parsed.error.issues);
   const creation = parsed.data;
   const info = INFO_TYPES.has(creation.eventType);
   const start = creation.start ?? deps.now;

@@ -1,4 +1,5 @@
-import { constraintsMessage, MAX_VIOLATIONS, type ConstraintViolation } from '../../schema/error-envelope.js';
+import type { z } from 'zod';
+import { constraintsMessage, MAX_VIOLATIONS, violationsFromIssues, type ConstraintViolation, type ParameterLocation } from '../../schema/error-envelope.js';
 
 /**
  * What a handler throws for any non-2xx answer. One function (respond) turns it into the ErrorEnvelope, so every
@@ -21,6 +22,14 @@ export class HttpError extends Error {
    */
   static constraints(violations: ConstraintViolation[], total = violations.length): HttpError {
     return new HttpError(400, constraintsMessage(Math.max(total, violations.length)), violations.slice(0, MAX_VIOLATIONS));
+  }
+
+  /** `constraints` for zod issues, counted in full, listed up to MAX_VIOLATIONS, after any `first` of the caller's. */
+  static fromIssues(
+    issues: ReadonlyArray<z.core.$ZodIssue>,
+    { location, prefix, first = [] }: { location?: ParameterLocation; prefix?: ReadonlyArray<PropertyKey>; first?: ConstraintViolation[] } = {},
+  ): HttpError {
+    return HttpError.constraints([...first, ...violationsFromIssues(issues, location, prefix)], first.length + issues.length);
   }
 
   static queryParameter(path: string, message: string): HttpError {

@@ -157,13 +157,21 @@ function sendStream(res: ServerResponse, status: number, body: Readable, headers
  * garbage pipelined after a PUT or POST must not hide that the write was done (its client would retry a create).
  */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  // The parser reports its error again for every later chunk (and a timeout sweep may add one): one answer per
+  // connection, and nothing more is read while it waits.
+  if (answering.has(socket)) return;
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
   }
+  answering.add(socket);
+  socket.pause();
   const status = clientErrorStatus(error.code);
   afterOwedResponses(socket, () => socket.end(rawErrorResponse(status, clientErrorMessage(status))));
 }
+
+/** Connections whose client error is being answered. */
+const answering = new WeakSet<Socket>();
 
 /** A whole error response for a raw socket, the envelope as its body; the connection closes after it. */
 export function rawErrorResponse(status: number, message: string, headers = ''): string {
@@ -182,10 +190,8 @@ export function rawErrorResponse(status: number, message: string, headers = ''):
  */
 function afterOwedResponses(socket: Socket, then: () => void, seen?: ServerResponse): void {
   setImmediate(() => {
-    if (!socket.writable) {
-      socket.destroy();
-      return;
-    }
+    // Ended already (an owed response said `connection: close`): Node closes it, and the 400 has no place.
+    if (!socket.writable) return;
     const current = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
     if (current && !current.req.complete) {
       // The request cut short (a client gone mid-body, a timeout) is the one owed: its response can never finish, and

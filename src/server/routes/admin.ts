@@ -1,7 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger } from '../../lib/logger.js';
-import { violationsFromIssues } from '../../schema/error-envelope.js';
 import { EnvironmentId } from '../../schema/ids.js';
 import { Scope } from '../../schema/scopes.js';
 import { CreateTokenInput, TokenStoreError } from '../auth/token-records.js';
@@ -49,9 +48,9 @@ export function createAdminApi({ environments, adminKey, log, platformToken }: A
 
 async function createToken(environments: EnvironmentRegistry, ctx: AdminContext, log: Logger) {
   const env = EnvironmentId.safeParse(ctx.params['env']);
-  if (!env.success) throw HttpError.constraints(violationsFromIssues(env.error.issues, 'PATH', ['env']), env.error.issues.length);
+  if (!env.success) throw HttpError.fromIssues(env.error.issues, { location: 'PATH', prefix: ['env'] });
   const input = CreateTokenInput.safeParse(await ctx.readJson());
-  if (!input.success) throw HttpError.constraints(violationsFromIssues(input.error.issues), input.error.issues.length);
+  if (!input.success) throw HttpError.fromIssues(input.error.issues);
   const environment = await environments.ensure(env.data);
   const { token, info } = await environment.tokens.create(input.data).catch(asHttpError);
   log.info({ env: env.data, id: info.id, name: info.name, scopes: info.scopes }, 'token created');
@@ -75,7 +74,7 @@ async function revokeToken(environments: EnvironmentRegistry, ctx: AdminContext,
  */
 async function sessionCredentials(environments: EnvironmentRegistry, platformToken: AdminDeps['platformToken'], ctx: AdminContext) {
   const env = EnvironmentId.safeParse(ctx.params['env']);
-  if (!env.success) throw HttpError.constraints(violationsFromIssues(env.error.issues, 'PATH', ['env']), env.error.issues.length);
+  if (!env.success) throw HttpError.fromIssues(env.error.issues, { location: 'PATH', prefix: ['env'] });
   const environment = await environments.ensure(env.data);
   const token = environment.tokens.addEphemeral([...Scope.options], 'cli-session');
   return { status: 201, body: { token, platformToken: await platformToken(env.data) } };

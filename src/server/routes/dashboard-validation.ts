@@ -1,5 +1,5 @@
 import { Dashboard } from '../../schema/dashboard.js';
-import { violationsFromIssues, type ConstraintViolation } from '../../schema/error-envelope.js';
+import type { ConstraintViolation } from '../../schema/error-envelope.js';
 import { parseDashboardId, type DashboardId } from '../../schema/ids.js';
 import { HttpError } from '../http/http-error.js';
 import { decodeJsonBytes, parseJsonDocument } from '../http/read-body.js';
@@ -33,11 +33,10 @@ function validateDashboardBody(raw: unknown, target: BodyTarget): DashboardBody 
   }
   const body = raw as Record<string, unknown>;
   const result = Dashboard.safeParse(body);
-  const issues = result.success ? [] : result.error.issues;
-  const violations: ConstraintViolation[] = violationsFromIssues(issues);
   const idProblem = checkBodyId(body['id'], target);
-  if (idProblem) violations.push({ path: 'id', message: idProblem, parameterLocation: 'PAYLOAD_BODY', location: null });
-  if (violations.length > 0) throw HttpError.constraints(violations, issues.length + (idProblem ? 1 : 0));
+  // The id's problem first: it is listed however many the schema's are.
+  const first: ConstraintViolation[] = idProblem ? [{ path: 'id', message: idProblem, parameterLocation: 'PAYLOAD_BODY', location: null }] : [];
+  if (!result.success || idProblem) throw HttpError.fromIssues(result.success ? [] : result.error.issues, { first });
   return body;
 }
 
