@@ -22,10 +22,12 @@ export type EnvironmentMode =
  * Reads dashcd.yaml next to the dashboards root and resolves `--env`/`--all-envs`. Without `environments:` a
  * command runs on its one target as it always did; with them, targets come from dashcd.yaml, so `--target` is refused.
  */
-export async function environmentMode(root: string, flags: FlagValues, io: CommandIo): Promise<EnvironmentMode> {
+export async function environmentMode(root: string, flags: FlagValues, io: CommandIo, { envWithoutEnvironments = false } = {}): Promise<EnvironmentMode> {
   const project = await loadProjectConfigFor(root, io.cwd);
   if (project.diagnostics.length > 0) return { kind: 'invalid', diagnostics: project.diagnostics };
   const declared = declaredEnvironments(project.config);
+  // A command whose --env also names its one target's environment (events pull's archive folder) takes it there.
+  if (declared.length === 0 && envWithoutEnvironments) return { kind: 'single', project };
   const names = listFlag(flags, 'env');
   const selection = selectEnvironments(declared, { names, allEnvs: booleanFlag(flags, 'all-envs') });
   if (selection.kind === 'error') throw new UsageError(selection.message);

@@ -35,6 +35,15 @@ describe('dashcd events pull', () => {
     expect(second.stdout).toMatch(/^0 new event versions/);
   });
 
+  it('names the archive folder with --env when dashcd.yaml declares no environments (a hosted tenant archived as prod)', async () => {
+    const now = Date.now();
+    const feed = await scratch.startFeed({ events: generateEvents({ count: 30, from: now - DAY, to: now - 1000 }) });
+    const result = await dashcd(['events', 'pull', '--target', `${feed.url}/e/abc123`, '--env', 'tenant', '--since', '7d']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toMatch(/^30 new event versions in .*events-archive\/tenant \(/);
+    expect(await readdir(join(scratch.dir, 'events-archive'))).toEqual(['tenant']);
+  });
+
   it('exits 4 with its checkpoint intact when the feed keeps failing', async () => {
     const feed = await scratch.startFeed({ events: generateEvents({ count: 10, from: Date.now() - DAY, to: Date.now() - 1000 }) });
     feed.fail(400);
@@ -65,8 +74,9 @@ describe('dashcd events pull', () => {
   it.each([
     [['--since', 'last week'], /--since: 'last week' is not a time/],
     [['--type', 'NOT_A_TYPE'], /--type 'NOT_A_TYPE' is not an event type/],
-    [['--env', 'prod'], /--env needs environments: declare them under environments: in dashcd\.yaml/],
-    [['--target', 'http://127.0.0.1:9/e/Prod_1'], /the target's environment 'Prod_1' is not an environment id/],
+    [['--env', '../etc'], /'..\/etc' is not an environment id/],
+    [['--env', 'a', '--env', 'b'], /events pull names one environment; --env gave a, b/],
+    [['--target', 'http://127.0.0.1:9/e/Prod_1'], /'Prod_1' is not an environment id .* name one with --env/],
     [['--interval', '10ms', '--follow'], /--interval must be at least 1s/],
   ])('rejects %j as a usage error', async (flags, message) => {
     const result = await dashcd(['events', 'pull', '--target', 'http://127.0.0.1:9/e/prod', ...flags]);

@@ -20,12 +20,12 @@ export const eventsPullCommand = defineCommand({
     'a killed run resumes without loss or doubles, and open events are looked for again until they close.\n' +
     'Needs a token with scope DataExport. A run that cannot finish exits 4 (feed, or the archive’s disk full) or 1,\n' +
     'its checkpoint intact. With environments in dashcd.yaml, --env chooses the one to pull from, and <env> is its name;\n' +
-    'without, the target’s environment (local for the embedded store).',
+    'without, <env> is --env or else the target’s environment (local for the embedded store).',
   flags: {
     target: targetFlag,
     data: dataFlag,
     archive: { type: 'string', description: 'Archive folder', default: 'events-archive', valueName: 'path' },
-    env: { ...envFlag, description: 'The one environment of dashcd.yaml to pull from (its archive folder is <archive>/<env>)' },
+    env: { ...envFlag, description: 'The one environment of dashcd.yaml to pull from; without environments there, the name of the target’s folder in the archive (default: the target’s environment)' },
     since: sinceFlag,
     type: { type: 'string', description: 'Only events of this eventType', valueName: 'eventType' },
     entity: { type: 'string', description: 'Only events of this entity', valueName: 'entityId' },
@@ -66,7 +66,7 @@ export const eventsPullCommand = defineCommand({
       }
       io.stdout.write(renderSummary(summary, `${options.archiveDir}/${env}`));
       return ExitCode.Success;
-    }, ['DataExport']);
+    }, { scopes: ['DataExport'], envNamesTarget: true });
   },
 });
 
@@ -89,10 +89,10 @@ function parseRequest(flags: FlagValues, now: number): PullRequest {
   return { sinceMs, eventType, entityId: stringFlag(flags, 'entity'), follow: booleanFlag(flags, 'follow'), intervalMs };
 }
 
-/** A folder name only as an environment id: a target URL's `/e/..` must not lead the archive out of its folder. */
+/** A folder name only as an environment id: neither --env nor a target URL's `/e/..` may lead out of the archive. */
 function archiveFolder(env: string): string {
   const parsed = EnvironmentId.safeParse(env);
-  if (!parsed.success) throw new UsageError(`the target's environment '${env}' is not an environment id (lowercase letters, digits, dashes) to name its archive folder`);
+  if (!parsed.success) throw new UsageError(`'${env}' is not an environment id (lowercase letters, digits, dashes) to name an archive folder: name one with --env`);
   return parsed.data;
 }
 
