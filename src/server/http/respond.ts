@@ -158,14 +158,13 @@ function sendStream(res: ServerResponse, status: number, body: Readable, headers
  */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   // The parser reports its error again for every later chunk (and a timeout sweep may add one): one answer per
-  // connection, and nothing more is read while it waits.
+  // connection. Reading goes on (a paused socket would never see its client's close, and hold its descriptor).
   if (answering.has(socket)) return;
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
   }
   answering.add(socket);
-  socket.pause();
   const status = clientErrorStatus(error.code);
   afterOwedResponses(socket, () => socket.end(rawErrorResponse(status, clientErrorMessage(status))));
 }
