@@ -4,6 +4,11 @@ import { isLoopback, servesHost } from './listener-host.js';
 
 /** How long a browser stays signed in after giving a token (unless the token goes first). */
 const SESSION_MS = 12 * 3_600_000;
+/**
+ * Live sessions one token may hold (its browsers and tabs): signing in again past it ends that token's oldest. Without
+ * a bound, a holder of one valid token could sign in without end (10,000 sign-ins held 25 MB, each scanned by the next).
+ */
+export const MAX_SESSIONS_PER_TOKEN = 16;
 const COOKIE = 'dashcd_console';
 
 /** The scopes a console page needs, as the API's routes need them: dashboards ReadConfig, events DataExport. */
@@ -101,7 +106,13 @@ export function createAccess(options: AccessOptions): {
       const known = owner(tokens, token);
       // Only a stored token can be looked up again by id on later requests (an in-memory one of the process cannot).
       if (!known || !tokens.current(known.env, known.facts.id) || !CONSOLE_SCOPES.some((s) => known.facts.scopes.includes(s))) return undefined;
-      for (const [id, session] of sessions) if (!live(session)) sessions.delete(id);
+      const mine: string[] = [];
+      for (const [id, session] of sessions) {
+        if (!live(session)) sessions.delete(id);
+        else if (session.env === known.env && session.tokenId === known.facts.id) mine.push(id);
+      }
+      // Oldest first: a Map keeps insertion order.
+      for (const id of mine.slice(0, Math.max(0, mine.length - MAX_SESSIONS_PER_TOKEN + 1))) sessions.delete(id);
       const id = randomBytes(24).toString('base64url');
       sessions.set(id, { env: known.env, tokenId: known.facts.id, expires: now() + SESSION_MS });
       return `${COOKIE}=${id}; HttpOnly; SameSite=Strict; Path=/ui; Max-Age=${SESSION_MS / 1000}`;

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccess, verdict, type Caller } from '../../../src/console/console-access.js';
+import { MAX_SESSIONS_PER_TOKEN, createAccess, verdict, type Caller } from '../../../src/console/console-access.js';
 import { consoleTokens } from '../../../src/console/console-tokens.js';
 import { isLoopback, servesHost } from '../../../src/console/listener-host.js';
 import { systemClock } from '../../../src/lib/clock.js';
@@ -112,6 +112,16 @@ describe('createAccess', () => {
     expect(access.caller(request({ cookie: `other=1; ${session}` }))).toEqual({ kind: 'token', env: 'dev', scopes: ['DataExport'] });
     expect(access.caller(request({ cookie: `${session}x` }))).toEqual({ kind: 'anonymous' });
     expect(createAccess({ host: '0.0.0.0', tokens }).caller(request({ cookie: session }))).toEqual({ kind: 'anonymous' });
+  });
+
+  it('keeps at most 16 live sessions per token: signing in again ends that token’s oldest, not another token’s', () => {
+    const access = createAccess({ host: '0.0.0.0', tokens, now: () => clock });
+    expect(MAX_SESSIONS_PER_TOKEN).toBe(16);
+    const other = (access.signIn(devExport) ?? '').split(';')[0] ?? '';
+    const sessions = Array.from({ length: 20 }, () => (access.signIn(devRead.token) ?? '').split(';')[0] ?? '');
+    const answered = sessions.map((session) => access.caller(request({ cookie: session })).kind);
+    expect(answered).toEqual([...Array.from({ length: 4 }, () => 'anonymous'), ...Array.from({ length: 16 }, () => 'token')]);
+    expect(access.caller(request({ cookie: other })).kind).toBe('token');
   });
 
   it('a session ends when it expires, when its token is revoked, and follows a scope change of its token', async () => {
