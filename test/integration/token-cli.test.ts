@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -212,5 +212,21 @@ describe('token commands while a dashcd owns the data dir', () => {
     await expect(client.createToken('local', { name: '', scopes: ['ReadConfig'] })).rejects.toMatchObject({ exitCode: 64, message: 'Constraints violated.' });
     await new Promise((resolve) => admin.server.close(resolve));
     await expect(client.listTokens('local')).rejects.toMatchObject({ exitCode: 4, message: expect.stringContaining('is it still running?') });
+  });
+});
+
+describe('token create in a project whose dashcd.yaml declares environments', () => {
+  it('notes that a token of another environment (local, the default) is not one of theirs, and is quiet for theirs', async () => {
+    const quiet = await dashcd('token', 'create', '--scopes', 'ReadConfig');
+    expect(quiet.stderr).not.toContain('note:');
+    await mkdir(join(cwd, 'dashboards'));
+    await writeFile(join(cwd, 'dashcd.yaml'), 'environments:\n  dev:\n  prod:\n  saas:\n    target: https://abc123.live.dynatrace.com\n    tokenEnv: SAAS_TOKEN\n');
+    const local = await dashcd('token', 'create', '--scopes', 'ReadConfig');
+    expect(local.code).toBe(0);
+    expect(local.stderr).toContain('note: this token is for environment local (/e/local) only; dashcd.yaml here declares dev, prod: make one for them with --env NAME');
+    expect(local.stdout.trimEnd().split('\n').at(-1)).toMatch(TOKEN_LINE);
+    const dev = await dashcd('token', 'create', '--env', 'dev', '--scopes', 'ReadConfig');
+    expect(dev.code).toBe(0);
+    expect(dev.stderr).not.toContain('note:');
   });
 });

@@ -15,6 +15,7 @@ import { dataFlag } from '../common-flags.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { ownerAdmin, type OwnerAdmin } from '../owner-admin.js';
 import { closest } from '../parse-args.js';
+import { tokenEnvironmentNote } from '../token-env-note.js';
 import {
   PLATFORM_SCOPE_LIST,
   PLATFORM_TOKEN_FLAGS,
@@ -58,6 +59,8 @@ export const tokenCreateCommand = defineCommand({
       viaFile: async () => (await openStore(root, env)).create({ name, scopes }),
     });
     io.stderr.write(`Created token ${info.id} "${info.name}" (${info.scopes.join(', ')}) in environment ${env}; it is not shown again:\n`);
+    const note = await tokenEnvironmentNote(env, io.cwd);
+    if (note !== undefined) io.stderr.write(note);
     io.stdout.write(`${token}\n`);
     return ExitCode.Success;
   },
