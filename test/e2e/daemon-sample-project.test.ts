@@ -2,7 +2,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { dashcdCommand, readyBanner } from '../../src/cli/commands/daemon.js';
+import { readyBanner } from '../../src/cli/commands/daemon.js';
 import { runDashcdChild } from '../helpers/cli.js';
 import { daemonScopePerTest } from '../helpers/daemon-scope.js';
 import { waitFor } from '../helpers/daemon.js';
@@ -66,13 +66,5 @@ describe('npm start: the sample project in three environments', () => {
     const page = await fetch(consoleUrl);
     expect(page.status).toBe(200);
     expect(await page.text()).toMatch(/dev[\s\S]*staging[\s\S]*prod/);
-  });
-
-  it('under npm start (no dashcd on PATH yet) advises npx dashcd, which finds the checkout’s own; elsewhere dashcd', () => {
-    expect(dashcdCommand({ npm_lifecycle_event: 'start' })).toBe('npx dashcd');
-    expect(dashcdCommand({ npm_lifecycle_event: 'test' })).toBe('dashcd');
-    expect(dashcdCommand({})).toBe('dashcd');
-    const banner = readyBanner({ statusUrl: 'http://127.0.0.1:8080', target: 'dev', api: { url: 'http://127.0.0.1:8080', envUrl: 'http://127.0.0.1:8080/e/dev', token: 't' } }, 'npx dashcd');
-    expect(banner).toContain('make lasting ones with: npx dashcd token create --env dev --scopes ReadConfig');
   });
 });
