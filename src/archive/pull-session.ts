@@ -34,7 +34,8 @@ export interface PullCounters {
 }
 
 export interface PullProgress extends PullCounters {
-  readonly phase: 'pulling' | 'idle';
+  /** `idle` after a pass that completed, `stopped` after one an error or a stop ended (what it wrote stays written). */
+  readonly phase: 'pulling' | 'idle' | 'stopped';
   readonly eventsPerSecond: number;
   /** The run in progress: `[from, to]`, and how far back (start time) its pages have reached. */
   readonly run: { readonly from: number; readonly to: number; readonly position: number } | null;
@@ -122,6 +123,7 @@ class Session implements PullSession {
   async pull(): Promise<void> {
     this.pullStarted = performance.now();
     this.eventsAtPullStart = this.counters.events;
+    let ended: PullProgress['phase'] = 'stopped';
     try {
       if (this.state.stream.run) await this.executeRun({ ...this.state.stream.run });
       const run = await this.startRun();
@@ -129,13 +131,14 @@ class Session implements PullSession {
       await this.spotCheck(run.from);
       for (const day of this.touchedDays) await this.countDay(day);
       this.touchedDays.clear();
+      ended = 'idle';
     } catch (error) {
       // Whatever is in memory covers only pages already fsynced, so it is safe to keep as the checkpoint.
       await this.commits.drain().catch(() => undefined);
       await this.state.save().catch((saveError: unknown) => this.options.log.error({ err: saveError }, 'could not write the checkpoint'));
       throw error;
     } finally {
-      this.options.onProgress?.(this.progress('idle'));
+      this.options.onProgress?.(this.progress(ended));
     }
   }
 

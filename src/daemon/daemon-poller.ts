@@ -54,7 +54,8 @@ function recordPollerProgress(status: DaemonStatus, log: Logger): (progress: Pul
   return (progress) => {
     status.pollerProgress(progress, Math.max(0, progress.written - counted));
     counted = progress.written;
-    if (progress.phase === 'idle' && progress.written > logged) {
+    // After every pass, one that failed too: what it wrote is archived.
+    if (progress.phase !== 'pulling' && progress.written > logged) {
       log.info({ archived: progress.written - logged, total: progress.written, lagMs: progress.lagMs }, 'events archived');
       logged = progress.written;
     }

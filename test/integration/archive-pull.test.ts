@@ -73,6 +73,19 @@ describe('pullEvents', () => {
     expect(lines.some((line) => line.startsWith(`{"eventId":${negative.eventId},`))).toBe(true);
   });
 
+  it('ends a completed pass idle, and a pass an error ends stopped, never idle (the CLI said "pass done" before a 403)', async () => {
+    const now = Date.now();
+    const feed = await startFeed(generateEvents({ count: 40, from: now - DAY, to: now - 1000 }));
+    const phases: string[] = [];
+    await pull(feed, { onProgress: (progress) => phases.push(progress.phase) });
+    expect(phases.at(-1)).toBe('idle');
+    phases.length = 0;
+    const refused = Object.assign(new Error('403 from GET …/events: Token is missing required scope'), { status: 403 });
+    await expect(pull(feed, { fetchPage: () => Promise.reject(refused), onProgress: (progress) => phases.push(progress.phase) })).rejects.toThrow('403');
+    expect(phases).not.toContain('idle');
+    expect(phases.at(-1)).toBe('stopped');
+  });
+
   it('writes nothing new when run a second time', async () => {
     const now = Date.now();
     const feed = await startFeed(generateEvents({ count: 400, from: now - 10 * DAY, to: now - 60_000, openShare: 0.2 }));

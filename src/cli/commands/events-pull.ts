@@ -117,6 +117,8 @@ function createProgressReporter(io: CommandIo, label: string): { update: (progre
   let drawn = false;
   return {
     update(progress) {
+      // A pass an error ended is told by the error that follows, not as a pass done or as up to date.
+      if (progress.phase === 'stopped') return;
       const now = performance.now();
       if (tty) {
         if (now - last < REDRAW_MS && progress.phase !== 'idle') return;
