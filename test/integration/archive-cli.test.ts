@@ -44,6 +44,13 @@ describe('dashcd events pull', () => {
     expect(await readdir(join(scratch.dir, 'events-archive'))).toEqual(['tenant']);
   });
 
+  it('refuses a folder name that is no environment id before it opens anything (no embedded store started)', async () => {
+    const result = await dashcd(['events', 'pull', '--env', '../etc']);
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain("'../etc' is not an environment id");
+    expect(await readdir(scratch.dir)).not.toContain('.dashcd');
+  });
+
   it('exits 4 with its checkpoint intact when the feed keeps failing', async () => {
     const feed = await scratch.startFeed({ events: generateEvents({ count: 10, from: Date.now() - DAY, to: Date.now() - 1000 }) });
     feed.fail(400);

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { followEvents, pullEvents, type PullEventsOptions, type PullProgress, type PullSummary } from '../../archive/pull-events.js';
 import { EVENT_TYPES } from '../../schema/events.js';
 import { EnvironmentId } from '../../schema/ids.js';
-import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
+import { booleanFlag, defineCommand, listFlag, stringFlag, type CommandIo, type FlagValues } from '../command.js';
 import { dataFlag, sinceFlag, targetFlag } from '../common-flags.js';
 import { envFlag } from '../environment-choice.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
@@ -41,6 +41,8 @@ export const eventsPullCommand = defineCommand({
   async run({ flags }, io) {
     const now = Date.now();
     const request = parseRequest(flags, now);
+    // A folder name is checked before any target opens (the embedded store would start only to be refused).
+    for (const name of listFlag(flags, 'env')) archiveFolder(name);
     return withOneTarget(flags, io, 'events pull', async (target) => {
       // The folder is the environment the events come from: a declared environment's name, else the target's.
       const env = archiveFolder(target.env);
