@@ -139,6 +139,14 @@ describe('dashboard endpoints', () => {
     expect(listed.error.constraintViolations).toHaveLength(100);
   });
 
+  it('refuses a body of more than 10,000 tiles with one violation, before checking any of them', async () => {
+    const body = `{"dashboardMetadata":{"name":"huge","owner":"o"},"tiles":[${Array.from({ length: 10_001 }, () => '{}').join(',')}]}`;
+    for (const url of [dashboardsUrl(server, '/validator'), dashboardsUrl(server)]) {
+      const envelope = expectEnvelope(await api(url, { method: 'POST', token, body }), 400, 'Constraints violated.');
+      expect(envelope.error.constraintViolations).toEqual([{ path: 'tiles', message: 'A dashboard holds at most 10,000 tiles; this one has 10,001.', parameterLocation: 'PAYLOAD_BODY', location: null }]);
+    }
+  });
+
   it.each([
     ['an unknown entry', ['SERVICE_TAG_KEY:team', 'NO_SUCH_FILTER'], 'dashboardMetadata.dynamicFilters.filters[1]'],
     ['SERVICE_TAG_KEY: with an empty parameter', ['SERVICE_TAG_KEY:'], 'dashboardMetadata.dynamicFilters.filters[0]'],
