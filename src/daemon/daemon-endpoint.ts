@@ -13,7 +13,8 @@ import { startApiServer } from '../server/api-server.js';
 import { listen } from '../server/create-server.js';
 import type { DaemonOptions, DaemonPlatform, DaemonReady } from './daemon-options.js';
 import { handleStatusRequest, type StatusView } from './status-endpoints.js';
-import { closeIfBodyUnread } from '../server/http/unread-body.js';
+import { HttpError } from '../server/http/http-error.js';
+import { sendError } from '../server/http/respond.js';
 
 /** Where one reconcile loop writes and archives from. */
 export interface LoopTarget {
@@ -102,9 +103,8 @@ async function listenStatusOnly(
 ): Promise<Server> {
   const notFound = (req: IncomingMessage, res: ServerResponse): void => {
     if (handler(req, res)) return;
-    // A body it will not read is not read to its end either (a declared 9 PB kept the connection for 30 s).
-    res.writeHead(404, { 'content-type': 'application/json; charset=utf-8', ...closeIfBodyUnread(req) });
-    res.end(JSON.stringify({ error: { code: 404, message: 'Not found: this daemon serves /healthz, /status and /metrics' } }));
+    // Closes the connection when the request has a body (sendError): a declared 9 PB kept it for 30 s.
+    sendError(res, new HttpError(404, 'Not found: this daemon serves /healthz, /status and /metrics'));
   };
   return listen(notFound, address.host, address.port, { log });
 }

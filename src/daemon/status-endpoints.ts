@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { servesHost } from '../console/listener-host.js';
 import type { MetricsRegistry } from '../lib/metrics.js';
 import type { DaemonStatusJson, HealthJson } from './status-schema.js';
-import { closeIfBodyUnread } from '../server/http/unread-body.js';
+import { HttpError } from '../server/http/http-error.js';
+import { sendError } from '../server/http/respond.js';
 
 /** What the status endpoints read: the daemon's one loop, or its environments together. */
 export interface StatusView {
@@ -24,13 +25,11 @@ export function handleStatusRequest(status: StatusView, req: IncomingMessage, re
   const path = (req.url ?? '/').split('?')[0];
   if (path !== '/healthz' && path !== '/status' && path !== '/metrics') return false;
   if (loopback && !servesHost(req)) {
-    res.writeHead(421, { ...JSON_TYPE, ...closeIfBodyUnread(req) });
-    res.end(JSON.stringify({ error: { code: 421, message: 'Misdirected request: this listener answers only under a loopback name and its own port' } }));
+    sendError(res, new HttpError(421, 'Misdirected request: this listener answers only under a loopback name and its own port'));
     return true;
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    res.writeHead(405, { allow: 'GET, HEAD', ...JSON_TYPE, ...closeIfBodyUnread(req) });
-    res.end(JSON.stringify({ error: { code: 405, message: `Method ${req.method ?? ''} not allowed on ${path}` } }));
+    sendError(res, new HttpError(405, `Method ${req.method ?? ''} not allowed on ${path}`, undefined, { allow: 'GET, HEAD' }));
     return true;
   }
   if (path === '/metrics') {

@@ -9,7 +9,6 @@ import { ADMIN_PREFIX, type AdminApi, type AdminRoute } from './admin-route.js';
 import { authenticate } from './authenticate.js';
 import { exhaustionResponder } from './exhausted-resource.js';
 import { HttpError } from './http-error.js';
-import { closeIfBodyUnread } from './unread-body.js';
 import { readJsonBody, readJsonBytes } from './read-body.js';
 import { sendError, sendRouteResponse } from './respond.js';
 import type { RequestContext, Route, RouteResponse } from './route.js';
@@ -76,8 +75,7 @@ export function createRequestHandler(deps: RequestHandlerDeps): RequestListener 
       res.destroy();
       return;
     }
-    // A body we did not read to the end is never read: closing the connection is cheaper and safer.
-    sendError(res, failure, { 'x-request-id': requestId, ...closeIfBodyUnread(req) });
+    sendError(res, failure, { 'x-request-id': requestId });
   };
 
   return (req, res) => {

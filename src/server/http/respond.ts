@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import type { ConstraintViolation, ErrorEnvelope } from '../../schema/error-envelope.js';
 import type { HttpError } from './http-error.js';
 import type { RouteResponse } from './route.js';
+import { closeIfBodyUnread } from './unread-body.js';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -18,8 +19,13 @@ export function errorEnvelope(status: number, message: string, violations?: read
   };
 }
 
+/**
+ * The envelope for `error`, on every listener. A request body left unread closes the connection (unread-body.ts): no
+ * error answer reads a body to its end only to drop it.
+ */
 export function sendError(res: ServerResponse, error: HttpError, extraHeaders: Record<string, string> = {}): void {
   sendJson(res, error.status, errorEnvelope(error.status, error.message, error.violations), {
+    ...closeIfBodyUnread(res.req),
     ...error.headers,
     ...extraHeaders,
   });
