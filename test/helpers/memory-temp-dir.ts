@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync, statfsSync, type StatsFs } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { CANDIDATES, memoryBackedDir, type StatFs } from '../../bench/lib/memory-dir.js';
 
-/** statfs's f_type of a tmpfs (linux/magic.h). */
-const TMPFS_MAGIC = 0x01021994;
 /** Room the whole suite's temporary files need at once, with margin (its peak measured ~250 MB). */
 export const MIN_FREE_BYTES = 2 * 1024 ** 3;
-export const MEMORY_DIR = '/dev/shm';
-type StatFs = (path: string) => Pick<StatsFs, 'type' | 'bavail' | 'bsize'>;
+export const MEMORY_DIR = CANDIDATES[0] ?? '/dev/shm';
 
 /**
  * Where the suite's temporary files go: a memory-backed /dev/shm when the machine has one with room, else undefined
@@ -15,14 +13,9 @@ type StatFs = (path: string) => Pick<StatsFs, 'type' | 'bavail' | 'bsize'>;
  * crash tests lose nothing by it: they kill processes, and a killed process's writes stay in the page cache on any
  * file system; fsync's place in each write is asserted through the FsLayer, not by a disk. A TMPDIR the user set wins.
  */
-export function memoryTempParent(env: NodeJS.ProcessEnv, statfs: StatFs, candidate = MEMORY_DIR): string | undefined {
+export async function memoryTempParent(env: NodeJS.ProcessEnv, statfs?: StatFs, candidate = MEMORY_DIR): Promise<string | undefined> {
   if (env.TMPDIR !== undefined && env.TMPDIR !== '') return undefined;
-  try {
-    const stats = statfs(candidate);
-    return stats.type === TMPFS_MAGIC && stats.bavail * stats.bsize >= MIN_FREE_BYTES ? candidate : undefined;
-  } catch {
-    return undefined;
-  }
+  return memoryBackedDir(MIN_FREE_BYTES, [candidate], statfs);
 }
 
 /** The TMPDIR the run was started with ('' for none), kept in the environment by the first project's setup. */
@@ -33,10 +26,10 @@ export const GIVEN_TMPDIR = 'DASHCD_TESTS_GIVEN_TMPDIR';
  * run on tmpfs, and returns what removes it, with anything a test left; undefined where memoryTempParent says no, and
  * in every project's setup after the first (each project of the config runs it; one directory serves the run).
  */
-export function useMemoryTempDir(env: NodeJS.ProcessEnv, statfs: StatFs, candidate = MEMORY_DIR): (() => void) | undefined {
+export async function useMemoryTempDir(env: NodeJS.ProcessEnv, statfs?: StatFs, candidate = MEMORY_DIR): Promise<(() => void) | undefined> {
   if (env[GIVEN_TMPDIR] !== undefined) return undefined;
   env[GIVEN_TMPDIR] = env.TMPDIR ?? '';
-  const parent = memoryTempParent(env, statfs, candidate);
+  const parent = await memoryTempParent(env, statfs, candidate);
   if (parent === undefined) return undefined;
   const dir = mkdtempSync(join(parent, 'dashcd-tests-'));
   env.TMPDIR = dir;
@@ -44,6 +37,6 @@ export function useMemoryTempDir(env: NodeJS.ProcessEnv, statfs: StatFs, candida
 }
 
 /** Vitest's global setup, run before any worker starts; its teardown runs after the last. */
-export default function setup(): (() => void) | undefined {
-  return useMemoryTempDir(process.env, (path) => statfsSync(path));
+export default function setup(): Promise<(() => void) | undefined> {
+  return useMemoryTempDir(process.env);
 }
