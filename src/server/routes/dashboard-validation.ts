@@ -46,7 +46,7 @@ function validateDashboardBody(raw: unknown, target: BodyTarget): DashboardBody 
  * 85). Checked before the schema: zod keeps every issue of a body until it is done, ~1 KB for a tile without a type,
  * and 300,000 empty tiles (900 KB, under the body limit) held 610 MB while the server checked them.
  */
-export const MAX_TILES = 10_000;
+const MAX_TILES = 10_000;
 
 function refuseTooManyTiles(tiles: unknown): void {
   if (!Array.isArray(tiles) || tiles.length <= MAX_TILES) return;
