@@ -10,7 +10,7 @@ import type { EventStore } from '../server/feed/event-store.js';
 import { startEventSimulator } from '../server/feed/simulator.js';
 import { eventsServerOptions } from '../server/routes/events.js';
 import { CliError, ExitCode } from './exit-codes.js';
-import { isConsolePath } from '../console/console-path.js';
+import { isConsoleRequest } from '../console/console-path.js';
 
 export interface ServeOptions {
   readonly dataDir: string;
@@ -31,7 +31,7 @@ export async function runServe(options: ServeOptions, io: CommandIo): Promise<nu
   // comes sooner waits for it, every other request is the API's at once.
   const server = await start(options, io.log, (req, res) => {
     if (consoleHandler) return consoleHandler(req, res);
-    if (!consoleLoaded || !isConsolePath(req.url ?? '/')) return false;
+    if (!consoleLoaded || !isConsoleRequest(req)) return false;
     consoleLoaded.then(
       (handle) => handle(req, res),
       () => res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' }).end('the console could not be loaded\n'),

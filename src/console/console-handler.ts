@@ -5,7 +5,7 @@ import { createAccess, verdict, type AccessOptions, type Caller, type ConsoleSco
 import { dashboardPage, dashboardsPage, environmentsPage } from './dashboard-pages.js';
 import { eventFilterOf, eventsPage } from './events-page.js';
 import { h, page } from './page-shell.js';
-import { isConsolePath } from './console-path.js';
+import { isBrowserAtRoot, isConsoleRequest } from './console-path.js';
 import { dashboardRows, ROW_STATUSES } from './sync-rows.js';
 
 const HOUR = 3_600_000;
@@ -30,8 +30,8 @@ class Refusal extends Error {
 }
 
 /**
- * The read-only console under `/ui`, for `serve` and the daemon: answers false for any other path so the caller
- * routes it on. Any request line gets an answer (a URL that does not parse is a 400); a source that cannot be read
+ * The read-only console under `/ui`, for `serve` and the daemon (a browser opening `/` is sent there): answers false
+ * for any other request so the caller routes it on. Any request line gets an answer (a URL that does not parse is a 400); a source that cannot be read
  * answers 502 with the reason, never a crash. Each page is authorised as the API authorises its data: per
  * environment, dashboards with ReadConfig and events with DataExport (console-access.ts).
  */
@@ -39,9 +39,8 @@ export function createConsoleHandler(source: ConsoleSource, access: AccessOption
   const gate = createAccess(access);
   const now = access.now ?? Date.now;
   return (req, res) => {
-    const raw = req.url ?? '/';
-    if (!isConsolePath(raw)) return false;
-    void answer(req, raw).then(
+    if (!isConsoleRequest(req)) return false;
+    void answer(req, req.url ?? '/').then(
       (a) => send(res, req, a),
       (error: unknown) => {
         if (error instanceof Refusal) return send(res, req, { status: error.status, html: page(STATUS_CODES[error.status] ?? 'Refused', undefined, `<p>${h(error.message)}</p>`), headers: error.status === 413 ? { connection: 'close' } : {} });
@@ -55,6 +54,7 @@ export function createConsoleHandler(source: ConsoleSource, access: AccessOption
     const url = parseUrl(raw);
     const caller = gate.caller(req);
     if (caller.kind === 'wrong-host') return { status: 421, html: page('Misdirected request', undefined, '<p>This console answers only under a loopback name (localhost, 127.0.0.1, [::1]) and its own port.</p>') };
+    if (isBrowserAtRoot(req)) return { status: 302, html: '', headers: { location: '/ui' } };
     if (url.pathname === '/ui/login' && req.method === 'POST') return login(req);
     if (req.method !== 'GET' && req.method !== 'HEAD') return { status: 405, html: page('Method not allowed', undefined, '<p>The console is read-only.</p>'), headers: { allow: 'GET, HEAD' } };
     if (caller.kind === 'loopback-only') return { status: 403, html: page('Loopback only', undefined, '<p>This console has no token store to check a token against; listen on a loopback address to use it.</p>') };

@@ -104,7 +104,7 @@ async function listenStatusOnly(
   const notFound = (req: IncomingMessage, res: ServerResponse): void => {
     if (handler(req, res)) return;
     // Closes the connection when the request has a body (sendError): a declared 9 PB kept it for 30 s.
-    sendError(res, new HttpError(404, 'Not found: this daemon serves /healthz, /status and /metrics'));
+    sendError(res, new HttpError(404, 'Not found: this daemon serves /healthz, /status, /metrics and its console at /ui'));
   };
   return listen(notFound, address.host, address.port, { log });
 }

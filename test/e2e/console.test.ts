@@ -53,6 +53,8 @@ describe('console on the daemon (/ui)', () => {
     expect(closed.html).not.toContain('data-status="OPEN"');
     expect((await page(`${d.url}/ui/e/nope`)).status).toBe(404);
     expect((await page(`${d.url}/ui`, { method: 'DELETE' })).status).toBe(405);
+    const opened = await page(`${d.url}/`, { headers: { accept: 'text/html' } });
+    expect([opened.status, opened.headers.get('location')]).toEqual([302, '/ui']);
   });
 });
 
@@ -115,6 +117,10 @@ describe('console on serve: live dashboards, and a token on a non-loopback addre
     const list = await page(`${base}/ui/e/local`);
     expect(list.status).toBe(200);
     expect(statuses(list.html)).toEqual({ 'Live one': 'live' });
+    // Someone who opens the address `serve` printed lands on the console; an API client asking for / learns where the API is.
+    const opened = await page(`${base}/`, { headers: { accept: 'text/html' } });
+    expect([opened.status, opened.headers.get('location')]).toEqual([302, '/ui']);
+    expect((await page(`${base}/`)).html).toContain('the dashboards API is at /e/{environment}/api/config/v1/dashboards');
     const events = await waitFor(async () => {
       const html = (await page(`${base}/ui/e/local/events`)).html;
       return html.includes('<rect class="bar"') && html.includes('<tr class="event"') ? html : undefined;

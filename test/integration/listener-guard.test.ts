@@ -99,6 +99,7 @@ describe("the daemon's status-only listener and a body it does not read", () => 
       // A GET, which declares no body, keeps its connection.
       const kept = await fetch(`${endpoint.statusUrl}/nope`);
       expect([kept.status, kept.headers.get('connection')]).toEqual([404, 'keep-alive']);
+      expect(await kept.json()).toEqual({ error: { code: 404, message: 'Not found: this daemon serves /healthz, /status, /metrics and its console at /ui' } });
     } finally {
       await endpoint.close();
     }

@@ -191,7 +191,7 @@ describe('bad input and unknown routes', () => {
     expectEnvelope(await api(`${server.baseUrl}/e/unknown/api/config/v1/dashboards`, { token: server.token }), 404, 'Environment unknown not found');
     expectEnvelope(await api(`${server.baseUrl}/e/Bad..Env/api/config/v1/dashboards`, { token: server.token }), 404, 'Environment Bad..Env not found');
     expectEnvelope(await api(`${server.baseUrl}/e/`, { token: server.token }), 404);
-    expectEnvelope(await api(`${server.baseUrl}/`, { token: server.token }), 404);
+    expectEnvelope(await api(`${server.baseUrl}/`, { token: server.token }), 404, 'No resource at /: the dashboards API is at /e/{environment}/api/config/v1/dashboards');
   });
 
   it('keeps the connection after refusing a request that has no body (404, 401), in the turn its headers arrived', async () => {

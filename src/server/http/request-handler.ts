@@ -145,6 +145,8 @@ function found<R extends Route | AdminRoute>(
 }
 
 function notFound(path: string): HttpError {
+  // The server's root is where someone exploring starts: say where the API is.
+  if (path === '/') return new HttpError(404, 'No resource at /: the dashboards API is at /e/{environment}/api/config/v1/dashboards');
   return new HttpError(404, `No resource at ${shorten(path)}`);
 }
 

@@ -89,6 +89,21 @@ describe('console pages: authorised per environment and scope', () => {
     for (const path of ['/ui', '/ui/', '/ui?x=1']) expect((await get(remote, path)).status, path).toBe(401);
   });
 
+  it('sends a browser that opens the server\'s address on to /ui; an API client asking for / is the next handler\'s', async () => {
+    const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+    for (const base of [remote, loopback]) {
+      for (const path of ['/', '/?from=bookmark']) {
+        const browser = await get(base, path, { headers: html });
+        expect([browser.status, browser.headers.get('location')], path).toEqual([302, '/ui']);
+      }
+      expect((await get(base, '/', { method: 'HEAD', headers: html })).status).toBe(302);
+    }
+    expect((await get(remote, '/', { headers: { accept: 'application/json' } })).status).toBe(418);
+    expect((await get(remote, '/', { method: 'POST', headers: html })).status).toBe(418);
+    expect((await get(remote, '/e/dev', { headers: html })).status).toBe(418);
+    expect((await get(remote, '//', { headers: html })).status).toBe(418);
+  });
+
   it('dashboards need ReadConfig of that environment: 401 without a token or with one of another, 403 without the scope', async () => {
     expect(await status('/ui/e/dev', devRead)).toBe(200);
     expect(await status('/ui/e/dev/', devRead)).toBe(200);
