@@ -1,11 +1,11 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { systemClock, type Clock } from '../lib/clock.js';
 import type { FsLayer } from '../lib/fs-layer.js';
 import { redactText, type Logger } from '../lib/logger.js';
 import { DEFAULT_ENVIRONMENT, type EnvironmentId } from '../schema/ids.js';
 import { PlatformScope, Scope } from '../schema/scopes.js';
-import { acquireOwnership, dataDirLayout, type DataDirLayout, type Ownership } from './data-dir.js';
+import { acquireOwnership, DataDirLockedError, dataDirLayout, readOwner, type DataDirLayout, type Ownership } from './data-dir.js';
 import { openEnvironments, type EnvironmentRegistry, type EnvironmentService } from './environments.js';
 import { descriptorBudget, limitConnections } from './http/descriptor-budget.js';
 import { BODY_LIMIT_BYTES } from './http/read-body.js';
@@ -89,6 +89,7 @@ export async function startServer<E extends EnvironmentService = EnvironmentServ
   options: ServerOptions<E>,
 ): Promise<RunningServer<E>> {
   const { dataDir, log, clock = systemClock } = options;
+  await refuseBeforeCreating(dataDir, options.host ?? '127.0.0.1', options.port ?? 8080);
   const ownership = await acquireOwnership(dataDir, { lasting: options.lasting ?? true });
   let environments: EnvironmentRegistry<E> | undefined;
   let documents: DocumentApi | undefined;
@@ -109,6 +110,22 @@ export async function startServer<E extends EnvironmentService = EnvironmentServ
     await ownership.release();
     throw error;
   }
+}
+
+/**
+ * The start-up failures a user meets most (a second `serve` or daemon on the same data dir or port) are found before
+ * anything is created, so a refused start leaves no data dir behind. Taking the data dir and listening still decide:
+ * these are only the early, friendlier answers. The owner first, since its message says where it serves.
+ */
+async function refuseBeforeCreating(dataDir: string, host: string, port: number): Promise<void> {
+  const owner = await readOwner(dataDir);
+  if (owner) throw new DataDirLockedError(dataDir, owner);
+  if (port === 0) return;
+  const probe = createNetServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve()));
+  });
 }
 
 /** What a session of the embedded API may do: every classic scope (the API server's and the embedded target's alike)… */

@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProject, runDashcdChild, type Project } from '../helpers/cli.js';
 import { dashboardYaml, freePort, startDaemon, waitFor, type DaemonChild } from '../helpers/daemon.js';
@@ -44,6 +46,8 @@ describe('dashcd daemon shutdown and start-up failures', () => {
       expect(result.code).toBe(1);
       expect(result.stderr).toContain(`dashcd daemon: cannot listen on 127.0.0.1:${port} (EADDRINUSE) — choose another --listen`);
       expect(result.stderr).not.toMatch(/\n\s+at /);
+      // Refused before the embedded API's data dir was made: a failed start leaves nothing to clean up.
+      expect(existsSync(join(project.root, '.dashcd'))).toBe(false);
     } finally {
       await new Promise<void>((resolve) => blocker.close(() => resolve()));
     }

@@ -40,6 +40,22 @@ describe('server lifecycle', () => {
     await again.close();
   });
 
+  it('dashcd serve on a port in use exits 1 saying so, and leaves no data dir behind; a second serve on the same data dir and port names the first', async () => {
+    const blocker = await startServer({ dataDir: join(dataDir, 'blocker'), log: silentLogger(), port: 0 });
+    try {
+      const io = cliIo(dataDir, new AbortController().signal);
+      expect(await runCli([serveCommand], ['serve', '--port', String(blocker.port), '--data', 'fresh/data'], io)).toBe(1);
+      expect(io.err()).toContain(`cannot listen on 127.0.0.1:${blocker.port} (EADDRINUSE)`);
+      await expect(stat(join(dataDir, 'fresh'))).rejects.toMatchObject({ code: 'ENOENT' });
+      // The same data dir too: what is in use is the data dir, whose owner says where it serves.
+      const same = cliIo(dataDir, new AbortController().signal);
+      expect(await runCli([serveCommand], ['serve', '--port', String(blocker.port), '--data', 'blocker'], same)).toBe(4);
+      expect(same.err()).toContain(`serving ${blocker.url}`);
+    } finally {
+      await blocker.close();
+    }
+  });
+
   it('dashcd serve publishes its URL, a second serve exits 4 (data dir in use, as every command) with a clear message, and a signal stops the first', async () => {
     const controller = new AbortController();
     const io = cliIo(dataDir, controller.signal);
