@@ -420,6 +420,32 @@ describe('documents: bad input is a 4xx with the envelope, never a 5xx', () => {
     expect(captured.lines.filter((line) => line.msg === 'document request failed')).toEqual([]);
   });
 
+  it('a token request over 16 KB is 413 in OAuth\'s terms, declared or chunked; an answer before the body\'s end closes the connection instead of reading the rest', async () => {
+    const piece = 'a'.repeat(20_000);
+    const answer = async (head: string, body: string): Promise<string> => {
+      const socket = connect(server.server.port, '127.0.0.1');
+      socket.on('error', () => undefined);
+      let raw = '';
+      socket.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
+      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      socket.write(`POST /sso/oauth2/token HTTP/1.1\r\nHost: x\r\n${head}\r\n${body}`);
+      await closed;
+      expect(raw.toLowerCase(), head).toContain('connection: close');
+      return raw;
+    };
+    const form = 'Content-Type: application/x-www-form-urlencoded\r\n';
+    for (const raw of [
+      await answer(`${form}Content-Length: 900000000\r\n`, piece),
+      await answer(`${form}Transfer-Encoding: chunked\r\n`, `${piece.length.toString(16)}\r\n${piece}\r\n`),
+    ]) {
+      expect(raw.split('\r\n')[0]).toBe('HTTP/1.1 413 Payload Too Large');
+      expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toEqual({ error: 'invalid_request', error_description: 'The body is over 16384 bytes.' });
+    }
+    // A wrong media type is answered without reading the body.
+    const wrongType = await answer('Content-Type: application/json\r\nContent-Length: 1000\r\n', '{"grant_type":');
+    expect(wrongType.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+  });
+
   it('404 for ids that cannot exist and unknown environments; 405 for a method the path lacks', async () => {
     expectPlatformError(await documentCall(`${docs}/documents/..%2F..%2Fetc`, token), 404);
     expectPlatformError(await documentCall(`${docs}/documents/${'x'.repeat(101)}`, token), 404);

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { PlatformScope } from '../../schema/scopes.js';
 import type { PlatformCredentials } from '../auth/platform-credentials.js';
+import { closeIfBodyUnread } from '../http/unread-body.js';
 import type { DocumentResponse } from './document-routes.js';
 
 const FORM_MAX_BYTES = 16 * 1024;
@@ -9,14 +10,23 @@ const FORM_MAX_BYTES = 16 * 1024;
  * The OAuth 2.0 client-credentials grant (RFC 6749 §4.4) as Dynatrace SSO answers it at `/sso/oauth2/token`: a form
  * body with `grant_type=client_credentials`, `client_id`, `client_secret` (or HTTP Basic) and `scope` (space
  * separated; all of the client's when absent; `resource` is accepted and ignored). Errors are OAuth's own
- * `{"error","error_description"}`, not the platform envelope: that is what OAuth clients (the SDK's) read.
+ * `{"error","error_description"}`, not the platform envelope: that is what OAuth clients (the SDK's) read; a body
+ * over FORM_MAX_BYTES is 413 (RFC 6749 says 400 "unless specified otherwise", and HTTP specifies it).
  */
 export async function answerTokenRequest(req: IncomingMessage, credentials: PlatformCredentials): Promise<DocumentResponse> {
+  const answer = await answerForm(req, credentials);
+  // An answer before the body's end (a wrong type, too large) closes the connection rather than read the rest.
+  return answer.status < 400 ? answer : { ...answer, headers: { ...answer.headers, ...closeIfBodyUnread(req) } };
+}
+
+async function answerForm(req: IncomingMessage, credentials: PlatformCredentials): Promise<DocumentResponse> {
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') return oauthError(400, 'invalid_request', 'The body must be application/x-www-form-urlencoded.');
+  const tooLarge = oauthError(413, 'invalid_request', `The body is over ${FORM_MAX_BYTES} bytes.`);
+  if (Number(req.headers['content-length']) > FORM_MAX_BYTES) return tooLarge;
   const body = await readSmallBody(req);
   if (body === 'cut') return oauthError(400, 'invalid_request', 'The request body was cut off before its end.');
-  if (body === undefined) return oauthError(400, 'invalid_request', `The body is over ${FORM_MAX_BYTES} bytes.`);
+  if (body === undefined) return tooLarge;
   const form = new URLSearchParams(body);
   if (form.get('grant_type') !== 'client_credentials') return oauthError(400, 'unsupported_grant_type', "Only grant_type=client_credentials is supported.");
   const basic = basicCredentials(req.headers.authorization);
