@@ -11,6 +11,7 @@ import { startEventSimulator } from '../server/feed/simulator.js';
 import { eventsServerOptions } from '../server/routes/events.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { isConsoleRequest } from '../console/console-path.js';
+import { listenFailure } from './listen-failure.js';
 
 export interface ServeOptions {
   readonly dataDir: string;
@@ -71,10 +72,8 @@ async function start(
   } catch (error) {
     // Exit 4, as every other command that finds its data dir owned by another dashcd.
     if (error instanceof DataDirLockedError) throw new CliError(error.message, ExitCode.TargetUnavailable, { cause: error });
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
-      throw new CliError(`cannot listen on ${host}:${port} (${code}) — choose another --host/--port`, ExitCode.Unexpected, { cause: error });
-    }
+    const why = listenFailure(error);
+    if (why) throw new CliError(`cannot listen on ${host}:${port} (${why}) — choose another --host/--port`, ExitCode.Unexpected, { cause: error });
     throw error;
   }
 }

@@ -113,14 +113,15 @@ export async function startServer<E extends EnvironmentService = EnvironmentServ
 }
 
 /**
- * The start-up failures a user meets most (a second `serve` or daemon on the same data dir or port) are found before
- * anything is created, so a refused start leaves no data dir behind. Taking the data dir and listening still decide:
- * these are only the early, friendlier answers. The owner first, since its message says where it serves.
+ * The start-up failures a user meets most (a second `serve` or daemon on the same data dir or port, a host that is
+ * not this machine's) are found before anything is created, so a refused start leaves no data dir behind. Taking the
+ * data dir and listening still decide: these are only the early, friendlier answers. The owner first, since its
+ * message says where it serves.
  */
 async function refuseBeforeCreating(dataDir: string, host: string, port: number): Promise<void> {
   const owner = await readOwner(dataDir);
   if (owner) throw new DataDirLockedError(dataDir, owner);
-  if (port === 0) return;
+  // Port 0 too: the host may not resolve, or not be this machine's.
   const probe = createNetServer();
   await new Promise<void>((resolve, reject) => {
     probe.once('error', reject);

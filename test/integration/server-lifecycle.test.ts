@@ -40,7 +40,7 @@ describe('server lifecycle', () => {
     await again.close();
   });
 
-  it('dashcd serve on a port in use exits 1 saying so, and leaves no data dir behind; a second serve on the same data dir and port names the first', async () => {
+  it('dashcd serve on a port in use or a host that does not resolve exits 1 saying so, and leaves no data dir behind; a second serve on the same data dir and port names the first', async () => {
     const blocker = await startServer({ dataDir: join(dataDir, 'blocker'), log: silentLogger(), port: 0 });
     try {
       const io = cliIo(dataDir, new AbortController().signal);
@@ -51,6 +51,11 @@ describe('server lifecycle', () => {
       const same = cliIo(dataDir, new AbortController().signal);
       expect(await runCli([serveCommand], ['serve', '--port', String(blocker.port), '--data', 'blocker'], same)).toBe(4);
       expect(same.err()).toContain(`serving ${blocker.url}`);
+      // A host that does not resolve (.invalid never does): one line, no stack, nothing created.
+      const nowhere = cliIo(dataDir, new AbortController().signal);
+      expect(await runCli([serveCommand], ['serve', '--host', 'nohost.invalid', '--port', '0', '--data', 'fresh/data'], nowhere)).toBe(1);
+      expect(nowhere.err()).toMatch(/^dashcd serve: cannot listen on nohost\.invalid:0 \((ENOTFOUND|EAI_AGAIN): the host name does not resolve\) — choose another --host\/--port\n$/);
+      await expect(stat(join(dataDir, 'fresh'))).rejects.toMatchObject({ code: 'ENOENT' });
     } finally {
       await blocker.close();
     }

@@ -15,6 +15,7 @@ import { allEnvsFlag, envFlag, environmentMode } from '../environment-choice.js'
 import { environmentPlatform, environmentToken } from '../environment-targets.js';
 import { repoFlags, repoOptions } from '../repo-flags.js';
 import { SourceError } from '../../source/source-error.js';
+import { listenFailure } from '../listen-failure.js';
 
 export const daemonCommand = defineCommand({
   path: ['daemon'],
@@ -134,10 +135,8 @@ function withRepo(flags: FlagValues, io: CommandIo): Pick<DaemonOptions, 'repo'>
 function startFailure(error: unknown, listen: string): unknown {
   if (error instanceof DataDirLockedError) return new CliError(error.message, ExitCode.TargetUnavailable, { cause: error });
   if (error instanceof SourceError) return new CliError(`cannot follow the repository: ${error.message}`, ExitCode.Usage, { cause: error });
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
-    return new CliError(`cannot listen on ${listen} (${code}) — choose another --listen`, ExitCode.Unexpected, { cause: error });
-  }
+  const why = listenFailure(error);
+  if (why) return new CliError(`cannot listen on ${listen} (${why}) — choose another --listen`, ExitCode.Unexpected, { cause: error });
   return error;
 }
 

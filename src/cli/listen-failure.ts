@@ -1,0 +1,11 @@
+/**
+ * Why an address cannot be listened on, when that is the user's to fix (a port in use, a privileged port, an address
+ * this machine does not have, a host name that does not resolve): the words for the command's one-line message.
+ * Undefined for anything else, which is a bug to report with its stack.
+ */
+export function listenFailure(error: unknown): string | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') return code;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `${code}: the host name does not resolve`;
+  return undefined;
+}
