@@ -112,7 +112,9 @@ export async function loadDesired(options: LoadDesiredOptions): Promise<DesiredR
     if (file.kind === 'unreadable') {
       diagnostics.push({ file: shown(file.name), line: 0, col: 0, path: '', message: `cannot read the file (${file.reason})` });
     } else if (file.kind === 'read' && check !== undefined) {
-      warnings.push(...(check.warnings ?? []).map((p) => ({ file: shown(file.name), ...p })));
+      // `dashcd:` without environments is an error of its own (below), not also an unknown key.
+      const ownWarnings = check.ok && check.hasEnvironmentOverrides ? (check.warnings ?? []).filter((w) => w.path !== 'dashcd') : (check.warnings ?? []);
+      warnings.push(...ownWarnings.map((p) => ({ file: shown(file.name), ...p })));
       if (check.ok && check.hasEnvironmentOverrides) diagnostics.push({ file: shown(file.name), ...environmentsOnly(file.source) });
       else if (check.ok) {
         valid.push({
@@ -137,7 +139,7 @@ export async function loadDesired(options: LoadDesiredOptions): Promise<DesiredR
  */
 function environmentsOnly(source: string): Omit<Diagnostic, 'file'> {
   const { line, col } = sourceLocator(source).at(['dashcd']);
-  return { line, col, path: 'dashcd', message: 'dashcd: (environment limits and overrides) needs environments: declared in dashcd.yaml' };
+  return { line, col, path: 'dashcd', message: 'environment limits and overrides need environments, declared in dashcd.yaml' };
 }
 
 async function listAll(dir: string): Promise<string[] | undefined> {

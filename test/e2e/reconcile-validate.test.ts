@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ENVIRONMENT } from '../../src/schema/ids.js';
 import { createProject, runDashcd, type CliResult, type Project } from '../helpers/cli.js';
@@ -138,12 +140,34 @@ describe('dashcd validate', () => {
     expect(result.stderr).toContain('2 problems in 1 file');
   });
 
-  it('reports dashcd.yaml and dashboard problems in the same run, and names an unknown config key as its path', async () => {
+  it('reports an invalid dashcd.yaml alone, as plan does, naming an unknown config key as its path: the files are read as it says', async () => {
     const result = await validate({ 'dashboards/broken.yaml': BROKEN, 'dashcd.yaml': 'ignores: [/x]\n' });
     expect(result.code).toBe(3);
     // What matters is the path, the position and that it names `ignore`, the key meant.
     expect(result.stdout).toMatch(/^dashcd\.yaml:1:1 {2}ignores: unknown key; did you mean ignore\?$/m);
-    expect(result.stdout).toContain('dashboards/broken.yaml:10:39  tiles[1].bounds.width: ');
+    expect(result.stdout).not.toContain('dashboards/broken.yaml');
+    expect(result.stderr).toContain('the dashboard files are checked once dashcd.yaml is valid');
+    await writeFile(join(project!.root, 'dashcd.yaml'), 'ignore: [/x]\n');
+    const fixed = await runDashcd(['validate'], { cwd: project!.root, env: {} });
+    expect([fixed.code, fixed.stdout]).toEqual([3, expect.stringContaining('dashboards/broken.yaml:10:39  tiles[1].bounds.width: ')]);
+  });
+
+  it('a dashcd: member without environments is one problem, said once', async () => {
+    const result = await validate({ 'dashboards/x.yaml': 'dashboardMetadata:\n  name: X\n  owner: me\ndashcd:\n  environments: [dev]\ntiles: []\n' });
+    expect(result.code).toBe(3);
+    expect(result.stdout.trim().split('\n')).toEqual(['dashboards/x.yaml:5:3  dashcd: environment limits and overrides need environments, declared in dashcd.yaml']);
+    expect(result.stderr).toContain('✗ 1 problem in 1 file\n');
+  });
+
+  it('an environment misspelt in dashcd.yaml is its one problem: templated files are not checked as if there were no environments', async () => {
+    const dashcdYaml = 'values:\n  zone: null\nenvironments:\n  dev:\n  prod:\n    target: https://abc123.live.dynatrace.com\n    tokenenv: PROD_TOKEN\n';
+    const file = 'dashboardMetadata:\n  name: Checkout (${{ env.name }})\n  owner: me\n  dashboardFilter:\n    managementZone: ${{ values.zone }}\ndashcd:\n  environments: [dev]\ntiles: []\n';
+    const result = await validate({ 'dashboards/checkout.yaml': file, 'dashcd.yaml': dashcdYaml });
+    expect(result.code).toBe(3);
+    expect(result.stdout.trim().split('\n')).toEqual([
+      'dashcd.yaml:6:5  environments.prod.tokenEnv: an environment with a target needs tokenEnv: the name of the variable that holds its token',
+      'dashcd.yaml:7:5  environments.prod.tokenenv: unknown key; did you mean tokenEnv?',
+    ]);
   });
 
   it('--remote asks the target validator about every dashboard', async () => {

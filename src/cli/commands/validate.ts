@@ -1,4 +1,4 @@
-import { isStrict, loadProjectConfigFor } from '../../config/project-config.js';
+import { isStrict } from '../../config/project-config.js';
 import { loadDesired } from '../../desired/load-desired.js';
 import { booleanFlag, defineCommand, stringFlag } from '../command.js';
 import { cacheFlag, dataFlag, dirFlag, pathsPositional, strictFlag, targetFlag } from '../common-flags.js';
@@ -32,16 +32,18 @@ export const validateCommand = defineCommand({
     const selection = await selectionFromArgs(flags, positionals, io);
     const { root, only } = selection;
     const mode = await environmentMode(root, flags, io);
-    // An invalid dashcd.yaml falls through: the files' own problems are reported in the same run.
+    // The files are checked as dashcd.yaml says (environments, values): against an invalid one, every templated file
+    // would show problems that are not its own. As plan and apply, its problems first, and only them.
+    if (mode.kind === 'invalid') {
+      printDiagnostics(mode.diagnostics, io);
+      io.stderr.write('  the dashboard files are checked once dashcd.yaml is valid\n');
+      return ExitCode.InvalidDesiredState;
+    }
     // Loaded only with environments: they need targets (HTTP client, server code) that plain validation does not.
     if (mode.kind === 'environments') return (await import('../validate-environments.js')).validateEnvironments(mode, selection, flags, io);
-    // dashcd.yaml is part of the desired state: a config plan would refuse must not pass validation.
-    const [project, loaded] = await Promise.all([
-      loadProjectConfigFor(root, io.cwd),
-      withCheckCache(root, only !== undefined, flags, io, (cache) => loadDesired({ dir: root, cwd: io.cwd, ...(only ? { only } : {}), ...(cache ? { cache } : {}) })),
-    ]);
-    const desired = isStrict(booleanFlag(flags, 'strict'), project.config) ? strictly(loaded) : loaded;
-    let diagnostics: Diagnostic[] = [...project.diagnostics, ...desired.diagnostics];
+    const loaded = await withCheckCache(root, only !== undefined, flags, io, (cache) => loadDesired({ dir: root, cwd: io.cwd, ...(only ? { only } : {}), ...(cache ? { cache } : {}) }));
+    const desired = isStrict(booleanFlag(flags, 'strict'), mode.project.config) ? strictly(loaded) : loaded;
+    let diagnostics: Diagnostic[] = [...desired.diagnostics];
     if (diagnostics.length === 0 && booleanFlag(flags, 'remote')) {
       // Loaded only for --remote: plain validation needs no HTTP client or server code, and starts faster without.
       const [{ withTarget }, { validateRemote }] = await Promise.all([import('../with-target.js'), import('../validate-remote.js')]);
