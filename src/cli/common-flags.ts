@@ -26,7 +26,7 @@ export const cacheFlag: FlagSpec = {
   type: 'boolean',
   description: 'Reuse the checks of unchanged files from earlier runs, kept in $XDG_CACHE_HOME/dashcd or ~/.cache/dashcd (default: on; --no-cache or DASHCD_CACHE=off checks every file)',
 };
-export const dataFlag: FlagSpec = { type: 'string', description: 'Data dir of the embedded store', default: '.dashcd', valueName: 'path' };
+export const dataFlag: FlagSpec = { type: 'string', description: 'Data dir of the embedded store (default: .dashcd in the project root, beside dashboards/ or dashcd.yaml)', valueName: 'path' };
 /** events pull and the daemon's poller: where the first pull into an empty archive starts. */
 export const sinceFlag: FlagSpec = {
   type: 'string',

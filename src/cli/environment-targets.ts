@@ -1,11 +1,11 @@
-import { resolve } from 'node:path';
 import type { Environment } from '../environments/environment.js';
 import { EnvironmentId } from '../schema/ids.js';
 import type { CommandIo } from './command.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { claimLocalStore } from './local-store.js';
+import { dataDirOf } from './data-dir-default.js';
 import { requestSessionCredentials } from './owner-admin.js';
-import { DEFAULT_DATA_DIR, embeddedPlatform, retryFromEnv, runClient, type PlatformAccess, type TargetSession } from './target.js';
+import { embeddedPlatform, retryFromEnv, runClient, type PlatformAccess, type TargetSession } from './target.js';
 
 /** Opens each environment's target once and closes them all: remote ones with their own token variable. */
 export interface EnvironmentTargets {
@@ -22,12 +22,11 @@ type Embedded = { session(env: string): Promise<{ url: string; token: string; pl
  * `tokenEnv` names, so a dev token can never be sent to prod.
  */
 export function environmentTargets(flags: { data?: string | undefined; scopes?: readonly string[] | undefined }, io: CommandIo): EnvironmentTargets {
-  const dataDir = resolve(io.cwd, flags.data ?? DEFAULT_DATA_DIR);
   let embedded: Promise<Embedded> | undefined;
   const sessions: TargetSession[] = [];
   return {
     async open(env) {
-      const session = env.target.kind === 'remote' ? openRemote(env, env.target, io, flags.scopes) : await openEmbedded(env, await (embedded ??= startEmbedded(dataDir, io)), io);
+      const session = env.target.kind === 'remote' ? openRemote(env, env.target, io, flags.scopes) : await openEmbedded(env, await (embedded ??= dataDirOf(flags.data, io.cwd).then((dataDir) => startEmbedded(dataDir, io))), io);
       sessions.push(session);
       return session;
     },

@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { environmentLabel } from '../client/environment-label.js';
 import { createApiClient, withDocuments, type ApiClient, type RetryPolicy } from '../client/api-client.js';
 import { createDocumentsClient } from '../client/documents-api.js';
@@ -10,8 +9,7 @@ import { CliError, ExitCode, UsageError } from './exit-codes.js';
 import { parseDuration } from './int-flag.js';
 import { requestSessionCredentials } from './owner-admin.js';
 import { claimLocalStore } from './local-store.js';
-
-export const DEFAULT_DATA_DIR = '.dashcd';
+import { dataDirOf } from './data-dir-default.js';
 
 /** Where commands send their requests: a remote environment, the server owning the local store, or an in-process one. */
 export interface TargetSession {
@@ -39,7 +37,7 @@ export interface TargetFlags {
 export async function openTarget(flags: TargetFlags, io: CommandIo): Promise<TargetSession> {
   const url = flags.target ?? envValue(io.env, 'DT_ENV_URL', 'DYNATRACE_ENV_URL');
   if (url) return openRemote(url, io, flags.scopes, flags.target === undefined ? envName(io.env, 'DT_ENV_URL', 'DYNATRACE_ENV_URL') : '--target');
-  return openLocal(resolve(io.cwd, flags.data ?? DEFAULT_DATA_DIR), io);
+  return openLocal(await dataDirOf(flags.data, io.cwd), io);
 }
 
 function openRemote(rawUrl: string, io: CommandIo, scopes: readonly string[] = ['ReadConfig', 'WriteConfig'], urlFrom = 'DT_ENV_URL'): TargetSession {

@@ -5,6 +5,7 @@ import { prettyLogStream } from '../../lib/pretty-log.js';
 import { DataDirLockedError } from '../../server/data-dir.js';
 import { booleanFlag, defineCommand, listFlag, stringFlag, type CommandIo, type FlagValues } from '../command.js';
 import { concurrencyFlag, dataFlag, dirFlag, pruneFlags, sinceFlag } from '../common-flags.js';
+import { dataDirOf } from '../data-dir-default.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { durationFlag, intFlag, lookbackFlag } from '../int-flag.js';
 import { concurrencyOf } from '../plan-from-flags.js';
@@ -55,7 +56,7 @@ export const daemonCommand = defineCommand({
   ],
   async run({ flags }, io) {
     const dir = await watchedRoot(flags, io);
-    const options = { ...daemonOptions(flags, io), dir, environments: await daemonEnvironments(dir, flags, io) };
+    const options = { ...daemonOptions(flags, io), dataDir: await dataDirOf(stringFlag(flags, 'data'), io.cwd), dir, environments: await daemonEnvironments(dir, flags, io) };
     if (options.target && options.simulateEvents) throw new UsageError('--simulate-events needs the embedded API (no --target)');
     const log = daemonLogger(io);
     try {
@@ -94,12 +95,11 @@ async function daemonEnvironments(root: string, flags: FlagValues, io: CommandIo
   }));
 }
 
-function daemonOptions(flags: FlagValues, io: CommandIo): Omit<DaemonOptions, 'log' | 'signal' | 'dir'> {
+function daemonOptions(flags: FlagValues, io: CommandIo): Omit<DaemonOptions, 'log' | 'signal' | 'dir' | 'dataDir'> {
   const targetUrl = stringFlag(flags, 'target') ?? io.env.DT_ENV_URL ?? io.env.DYNATRACE_ENV_URL;
   return {
     cwd: io.cwd,
     archiveDir: stringFlag(flags, 'archive') ?? 'events-archive',
-    dataDir: stringFlag(flags, 'data') ?? '.dashcd',
     target: targetUrl ? remoteTarget(targetUrl, io) : undefined,
     listen: parseListen(stringFlag(flags, 'listen') ?? '127.0.0.1:8080'),
     resyncMs: Math.max(1000, durationFlag(flags, 'resync', 60_000)),

@@ -5,6 +5,7 @@ import { acquireOwnership, DataDirLockedError, dataDirLayout, readOwner, type Ow
 import { importEvents, type BadLine } from '../../server/feed/importer.js';
 import { defineCommand, stringFlag } from '../command.js';
 import { dataFlag } from '../common-flags.js';
+import { dataDirOf } from '../data-dir-default.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 
 /** Bad lines printed one by one before the rest are only counted. */
@@ -26,7 +27,7 @@ export const eventsImportCommand = defineCommand({
   positionals: [{ name: 'FILE', description: 'JSONL file, one EventRestEntry per line', required: true }],
   examples: ['dashcd events import events.jsonl', 'dashcd events import --data /var/lib/dashcd --env prod closed-events.jsonl'],
   async run({ flags, positionals }, io) {
-    const root = resolve(io.cwd, stringFlag(flags, 'data') ?? '.dashcd');
+    const root = await dataDirOf(stringFlag(flags, 'data'), io.cwd);
     const env = parseEnv(stringFlag(flags, 'env') ?? 'local');
     const file = resolve(io.cwd, positionals[0] ?? '');
     if (positionals.length !== 1) throw new UsageError('give exactly one FILE to import');

@@ -1,7 +1,7 @@
-import { resolve } from 'node:path';
 import { SERVE_HOT_BYTES } from '../../server/store/served-bytes.js';
 import { booleanFlag, defineCommand, stringFlag } from '../command.js';
 import { dataFlag } from '../common-flags.js';
+import { dataDirOf } from '../data-dir-default.js';
 import { intFlag } from '../int-flag.js';
 import { UsageError } from '../exit-codes.js';
 
@@ -39,7 +39,7 @@ export const serveCommand = defineCommand({
   async run({ flags }, io) {
     const host = stringFlag(flags, 'host') ?? '127.0.0.1';
     const port = parsePort(stringFlag(flags, 'port') ?? '8080');
-    const dataDir = resolve(io.cwd, stringFlag(flags, 'data') ?? '.dashcd');
+    const dataDir = await dataDirOf(stringFlag(flags, 'data'), io.cwd);
     const hotBytes = intFlag(flags, 'cache-mb', SERVE_CACHE_MB) * 1024 * 1024;
     const { runServe } = await import('../serve-server.js');
     return runServe({ dataDir, host, port, hotBytes, simulateEvents: booleanFlag(flags, 'simulate-events') }, io);

@@ -1,0 +1,42 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createProject, runDashcd, type Project } from '../helpers/cli.js';
+import { markdownDashboard } from '../helpers/dashboards.js';
+
+/**
+ * The embedded store is the project's, as its dashboards folder is: a command run from a subfolder uses the store a
+ * run from the top made, instead of starting an empty one where it stands (and planning to create everything again).
+ */
+let project: Project | undefined;
+afterEach(async () => {
+  await project?.cleanup();
+  project = undefined;
+});
+
+const FILES = { 'dashboards/team/api.yaml': markdownDashboard({ name: 'API', owner: 'team@example.com', markdown: 'api' }) };
+
+describe('the default data dir is .dashcd in the project root, from any working directory in it', () => {
+  for (const setup of [
+    { title: 'in a git work tree', git: true, files: FILES },
+    { title: 'outside git, with dashcd.yaml', git: false, files: { ...FILES, 'dashcd.yaml': 'ignore: []\n' } },
+  ]) {
+    it(`apply from the top, then plan from dashboards/team: nothing to do, and no store made there (${setup.title})`, async () => {
+      const p = (project = await createProject(setup.files, { git: setup.git }));
+      const applied = await runDashcd(['apply'], { cwd: p.root, env: {} });
+      expect(applied.code, applied.stderr).toBe(0);
+      const planned = await runDashcd(['plan'], { cwd: join(p.root, 'dashboards/team'), env: {} });
+      expect(planned.code, planned.stderr).toBe(0);
+      expect(planned.stdout).toContain(`Plan for embedded store ${join(p.root, '.dashcd')}`);
+      expect(planned.stdout).toContain('No changes: 0 to create, 0 to update, 1 unchanged');
+      expect(existsSync(join(p.root, 'dashboards/team/.dashcd'))).toBe(false);
+    });
+  }
+
+  it('an explicit --data stays relative to the working directory', async () => {
+    const p = (project = await createProject(FILES, { git: true }));
+    const applied = await runDashcd(['apply', '--data', '../../store'], { cwd: join(p.root, 'dashboards/team'), env: {} });
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toContain(`Applied to embedded store ${join(p.root, 'store')}`);
+  });
+});
