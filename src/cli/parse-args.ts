@@ -17,6 +17,7 @@ export function parseArgs(command: Command, argv: readonly string[]): ParsedArgs
       positionals.push(...argv.slice(i + 1));
       break;
     }
+    if (isSingleDashFlag(arg)) throw new UsageError(singleDashMessage(command, arg));
     if (!arg.startsWith('--') || arg === '--') {
       positionals.push(arg);
       continue;
@@ -91,10 +92,29 @@ function checkPositionals(command: Command, positionals: readonly string[]): voi
 }
 
 function unknownFlagMessage(command: Command, name: string): string {
-  const known = Object.keys(command.flags);
-  const best = closest(name, known);
+  const best = closestFlag(command, name);
   const hint = best ? ` — did you mean --${best}?` : '';
   return `unknown flag --${name}${hint} (see 'dashcd ${command.path.join(' ')} --help')`;
+}
+
+/** Every command answers --help, which its flag table does not list. */
+function closestFlag(command: Command, name: string): string | undefined {
+  return closest(name, [...Object.keys(command.flags), 'help']);
+}
+
+/**
+ * `-out=plan`, `-auto-approve`: a word with one dash and a letter is a flag written as Terraform and Go tools write
+ * them, never a file (a file so named is `./-name`). `-h` is help, asked for before parsing.
+ */
+function isSingleDashFlag(arg: string): boolean {
+  return /^-[A-Za-z]/.test(arg);
+}
+
+function singleDashMessage(command: Command, arg: string): string {
+  const name = arg.slice(1).split('=')[0] ?? '';
+  const best = closestFlag(command, name);
+  const hint = best ? `: did you mean --${best}?` : ` (a file whose name starts with - is ./${arg})`;
+  return `unknown flag ${arg}: dashcd's flags take two dashes${hint} (see 'dashcd ${command.path.join(' ')} --help')`;
 }
 
 export type { FlagValues };

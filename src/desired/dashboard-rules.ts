@@ -20,6 +20,15 @@ export type FileCheck =
 
 export const NOT_A_DASHBOARD = 'not a dashboard: expected a mapping with dashboardMetadata and tiles';
 
+/**
+ * Why a parsed file is no dashboard. A saved plan (`plan --output json`) is named as one: Terraform users hand it to
+ * apply, which here takes the dashboard files and plans again, writing only what differs.
+ */
+export function notADashboard(value: unknown): string {
+  const plan = typeof value === 'object' && value !== null && Array.isArray((value as { changes?: unknown }).changes) && 'summary' in value;
+  return plan ? 'a saved plan (plan --output json), not a dashboard: apply takes the dashboard files and plans them again' : NOT_A_DASHBOARD;
+}
+
 /** zod's "expected X, received undefined" becomes the `Required` users know from other validators. */
 export const schemaErrorMap = (issue: z.core.$ZodRawIssue): string | undefined =>
   issue.code === 'invalid_type' && issue.input === undefined ? 'Required' : undefined;

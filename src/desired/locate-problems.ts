@@ -1,7 +1,7 @@
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node, type YAMLError } from 'yaml';
 import { formatIssuePath } from '../schema/error-envelope.js';
 import { Dashboard } from '../schema/dashboard.js';
-import { idProblem, isDashboardShaped, NOT_A_DASHBOARD, schemaErrorMap, type FileCheck, type Problem } from './dashboard-rules.js';
+import { idProblem, isDashboardShaped, NOT_A_DASHBOARD, notADashboard, schemaErrorMap, type FileCheck, type Problem } from './dashboard-rules.js';
 import { closedSetMessage, unknownKeyMessage } from './hints.js';
 import { findUnknownKeys } from './unknown-keys.js';
 import { aliasProblems, documentValue, nestingMessage, tooDeepPath, TOO_DEEP_MESSAGE, type OffsetProblem } from './yaml-hazards.js';
@@ -39,7 +39,7 @@ export function locateProblems(source: string): FileCheck {
   const { value } = read;
   const root = first.contents;
   if (!isDashboardShaped(value)) {
-    problems.push({ ...(root ? at(root.range[0]) : { line: 1, col: 1 }), path: '', message: NOT_A_DASHBOARD });
+    problems.push({ ...(root ? at(root.range[0]) : { line: 1, col: 1 }), path: '', message: notADashboard(value) });
     return fail(problems);
   }
   const deep = tooDeepPath(value);

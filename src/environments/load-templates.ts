@@ -1,7 +1,7 @@
 import { shownPath } from '../lib/shown-path.js';
 import { resolve } from 'node:path';
 import { parseAllDocuments, LineCounter } from 'yaml';
-import { isDashboardShaped, NOT_A_DASHBOARD } from '../desired/dashboard-rules.js';
+import { isDashboardShaped, NOT_A_DASHBOARD, notADashboard } from '../desired/dashboard-rules.js';
 import { isDocumentShaped } from '../desired/detect-kind.js';
 import { discoverFiles } from '../desired/discover-files.js';
 import { fastParseYaml } from '../desired/fast-yaml/fast-parse.js';
@@ -60,7 +60,7 @@ export function parseTemplateFile(source: string): Parsed {
   const deep = flowNestingOffset(source);
   if (deep !== undefined) return { problems: [{ ...linePos(source, deep), path: '', message: NESTED_TOO_DEEPLY }] };
   const fast = fastParseYaml(source);
-  if (fast.ok) return isTemplateShaped(fast.value) ? { value: fast.value } : { problems: [{ line: 1, col: 1, path: '', message: NOT_A_DASHBOARD }] };
+  if (fast.ok) return isTemplateShaped(fast.value) ? { value: fast.value } : { problems: [{ line: 1, col: 1, path: '', message: notADashboard(fast.value) }] };
   const parsed = parseWithYaml(source);
   if ('value' in parsed) return parsed;
   const flow = unquotedFlowTemplates(source);
@@ -91,5 +91,5 @@ function parseWithYaml(source: string): Parsed {
   if (problems.length > 0) return { problems };
   // Stryker disable next-line OptionalChaining: there is a document (checked above); `?.` is for the type
   const value: unknown = docs[0]?.toJS();
-  return isTemplateShaped(value) ? { value } : { problems: [{ line: 1, col: 1, path: '', message: NOT_A_DASHBOARD }] };
+  return isTemplateShaped(value) ? { value } : { problems: [{ line: 1, col: 1, path: '', message: notADashboard(value) }] };
 }

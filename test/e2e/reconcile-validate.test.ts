@@ -152,6 +152,18 @@ describe('dashcd validate', () => {
     expect([fixed.code, fixed.stdout]).toEqual([3, expect.stringContaining('dashboards/broken.yaml:10:39  tiles[1].bounds.width: ')]);
   });
 
+  it('a saved plan given as a file is named as one: apply takes dashboard files and plans them again', async () => {
+    const plan = JSON.stringify({ git: null, target: 'x', changes: [], summary: { create: 0 } });
+    for (const file of ['plan.json', 'dashboards/plan.json']) {
+      const result = await validate({ 'dashboards/a.yaml': VALID, [file]: plan }, file);
+      expect([result.code, result.stdout.trim()]).toEqual([3, `${file}:1:1  a saved plan (plan --output json), not a dashboard: apply takes the dashboard files and plans them again`]);
+      await project?.cleanup();
+    }
+    // Anything else that is no dashboard is told what a dashboard is.
+    const other = await validate({ 'dashboards/a.yaml': VALID, 'dashboards/b.json': '{"changes":[]}' }, 'dashboards/b.json');
+    expect(other.stdout.trim()).toBe('dashboards/b.json:1:1  not a dashboard: expected a mapping with dashboardMetadata and tiles');
+  });
+
   it('a dashcd: member without environments is one problem, said once', async () => {
     const result = await validate({ 'dashboards/x.yaml': 'dashboardMetadata:\n  name: X\n  owner: me\ndashcd:\n  environments: [dev]\ntiles: []\n' });
     expect(result.code).toBe(3);

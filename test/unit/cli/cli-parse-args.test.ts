@@ -39,6 +39,19 @@ describe('parseArgs', () => {
     expect(() => parseArgs(command, ['--no-hasOwnProperty'])).toThrow(/unknown flag --no-hasOwnProperty/);
   });
 
+  it('suggests --help, which every command answers though its table does not list it', () => {
+    expect(() => parseArgs(command, ['--hlep'])).toThrow(/unknown flag --hlep — did you mean --help\?/);
+    expect(() => parseArgs(command, ['--halp'])).toThrow(/unknown flag --halp — did you mean --help\?/);
+  });
+
+  it('refuses a flag written with one dash (Terraform\'s -out=plan, -auto-approve) instead of reading it as a file', () => {
+    expect(() => parseArgs(command, ['-dri=x'])).toThrow(new UsageError("unknown flag -dri=x: dashcd's flags take two dashes: did you mean --dir? (see 'dashcd demo --help')"));
+    expect(() => parseArgs(command, ['a', '-prune'])).toThrow(/^unknown flag -prune: dashcd's flags take two dashes: did you mean --prune\?/);
+    expect(() => parseArgs(command, ['-auto-approve'])).toThrow(new UsageError("unknown flag -auto-approve: dashcd's flags take two dashes (a file whose name starts with - is ./-auto-approve) (see 'dashcd demo --help')"));
+    // Not flags: a lone dash, a negative number, a value of a flag, and anything after --.
+    expect(parseArgs(command, ['-', '-5', '--dir', '-x', '--', '-y']).positionals).toEqual(['-', '-5', '-y']);
+  });
+
   it('rejects a string flag without a value and a boolean flag with one', () => {
     expect(() => parseArgs(command, ['--dir'])).toThrow(/--dir needs a value/);
     expect(() => parseArgs(command, ['--dir', '--prune'])).toThrow(/--dir needs a value/);
