@@ -1,11 +1,9 @@
 import { loadProjectConfigFor } from '../config/project-config.js';
-import { readLiveItem } from '../kinds/kinds.js';
 import type { Diagnostic } from '../desired/diagnostic.js';
 import { declaredEnvironments, type Environment } from '../environments/environment.js';
 import { describeEnvironments } from '../environments/select-environments.js';
 import { loadEnvironments } from '../reconcile/load-environments.js';
 import type { CommandIo } from './command.js';
-import { environmentTargets } from './environment-targets.js';
 import { UsageError } from './exit-codes.js';
 import { selectDashboards } from './dashboards-selection.js';
 import { shownPath } from '../lib/shown-path.js';
@@ -55,15 +53,4 @@ export async function renderFilesFor(
   if (!desired || desired.diagnostics.length > 0) return { kind: 'invalid', diagnostics: desired?.diagnostics ?? load.shared };
   const byFile = new Map(desired.dashboards.map((d) => [d.file, d.body as unknown]));
   return { kind: 'rendered', bodies: new Map(paths.map((path) => [path, byFile.get(shownPath(io.cwd, path))])) };
-}
-
-/** Live dashboards by id from the environment's own target (its token variable, or the embedded `/e/<name>`). */
-export async function liveFromEnvironment(environment: Environment, ids: readonly string[], data: string | undefined, io: CommandIo): Promise<{ label: string; dashboards: (unknown | undefined)[] }> {
-  const targets = environmentTargets({ data, scopes: ['ReadConfig'] }, io);
-  try {
-    const session = await targets.open(environment);
-    return { label: session.label, dashboards: await Promise.all(ids.map((id) => readLiveItem(session.client, id))) };
-  } finally {
-    await targets.close();
-  }
 }

@@ -2,19 +2,49 @@ import { loadProjectConfigFor } from '../config/project-config.js';
 import { declaredEnvironments } from '../environments/environment.js';
 import { defaultDashboardsRoot, findDashboardsRoot } from './dashboards-root.js';
 
+/** The token command a note is for: each says what it did in `env` and how to do it for the project's environments. */
+export type TokenCommand = 'create' | 'list' | 'revoke';
+
+const DID: Record<TokenCommand, (env: string) => string> = {
+  create: (env) => `this token is for environment ${env} (/e/${env}) only`,
+  list: (env) => `these are the tokens of environment ${env} (/e/${env}) only`,
+  revoke: (env) => `that token was one of environment ${env} (/e/${env})`,
+};
+const FOR_THEM: Record<TokenCommand, string> = { create: 'make one for them', list: 'list theirs', revoke: 'revoke theirs' };
+
 /**
- * A line for stderr when a token is made for an environment the project in `cwd` does not use: `token create` in the
- * sample project without `--env` made a `local` token that every declared environment (`/e/dev`, …) answered with
- * 401. Undefined when there is no project, it declares no embedded environment, or names this one; a dashcd.yaml
- * that does not load is validate's business, not this note's.
+ * A line for stderr when a token command acts on an environment the project in `cwd` does not use: `token create` in
+ * the sample project without `--env` made a `local` token that every declared environment (`/e/dev`, …) answered with
+ * 401, and `token list`/`revoke` without `--env` looked in `local` only. Undefined when no note is due.
  */
-export async function tokenEnvironmentNote(env: string, cwd: string): Promise<string | undefined> {
+export async function tokenEnvironmentNote(env: string, cwd: string, command: TokenCommand = 'create'): Promise<string | undefined> {
+  const others = await unusedByProject(env, cwd);
+  return others && `note: ${DID[command](env)}; dashcd.yaml here declares ${others.join(', ')}: ${FOR_THEM[command]} with --env NAME\n`;
+}
+
+/**
+ * How `token revoke` continues "no token … in environment <env>": the other environments of the data dir that
+ * `hold` one of that id or name (found there, so naming them is no guess), else the project's environments to choose
+ * from, else where to look.
+ */
+export async function revokeMissHint(env: string, cwd: string, hold: readonly string[]): Promise<string> {
+  if (hold.length > 0) return `; ${hold.join(', ')} ${hold.length === 1 ? 'has' : 'have'} one: revoke it with --env ${hold.length === 1 ? (hold[0] ?? '') : 'NAME'}`;
+  const others = await unusedByProject(env, cwd);
+  if (others) return `; dashcd.yaml here declares ${others.join(', ')}: choose one with --env NAME (see 'dashcd token list --env NAME')`;
+  return ` (see 'dashcd token list --env ${env}')`;
+}
+
+/**
+ * The embedded environments the project in `cwd` declares, when `env` is none of them; undefined when there is no
+ * project, it declares no embedded environment, or names this one. A dashcd.yaml that does not load is validate's
+ * business, not a note's.
+ */
+async function unusedByProject(env: string, cwd: string): Promise<string[] | undefined> {
   try {
     const project = await loadProjectConfigFor(await findDashboardsRoot(await defaultDashboardsRoot(cwd), cwd), cwd);
     if (project.diagnostics.length > 0) return undefined;
     const embedded = declaredEnvironments(project.config).filter((e) => e.target.kind === 'embedded').map((e) => e.name);
-    if (embedded.length === 0 || embedded.includes(env)) return undefined;
-    return `note: this token is for environment ${env} (/e/${env}) only; dashcd.yaml here declares ${embedded.join(', ')}: make one for them with --env NAME\n`;
+    return embedded.length === 0 || embedded.includes(env) ? undefined : embedded;
   } catch {
     return undefined;
   }

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { markdownDashboard } from '../helpers/dashboards.js';
@@ -107,6 +107,26 @@ describe('dashcd preview', () => {
     expect(several.stderr).toMatch(/prod\s+embedded \/e\/prod/);
     // A file without templates looks the same everywhere: drawn as written.
     expect(await runDashcd(['preview', 'dashboards/hosts.yaml'], { cwd: project.root })).toMatchObject({ code: 0, stderr: '' });
+  });
+
+  it('with environments in dashcd.yaml an id needs --env, as pull and trash do (exit 64 listing them); --env reads it from that environment; files need none', async () => {
+    project = await createProject({ 'dashcd.yaml': 'environments:\n  dev:\n  prod:\n', 'dashboards/checkout.yaml': FILE });
+    expect((await runDashcd(['apply', '--env', 'dev'], { cwd: project.root })).code).toBe(0);
+    const refused = await runDashcd(['preview', 'dashboards/checkout.yaml', ID], { cwd: project.root });
+    expect(refused).toMatchObject({ code: 64, stdout: '' });
+    expect(refused.stderr).toContain('preview acts on one environment: choose it with --env NAME. Declared in dashcd.yaml:\n');
+    expect(refused.stderr).toMatch(/dev\s+embedded \/e\/dev\n\s+prod\s+embedded \/e\/prod/);
+    // The very message pull gives, and nothing drawn: the refusal comes before any picture is written.
+    const pull = await runDashcd(['pull', ID], { cwd: project.root });
+    expect(refused.stderr).toBe(pull.stderr.replaceAll('pull', 'preview'));
+    expect(await stat(join(project.root, 'previews')).catch(() => undefined)).toBeUndefined();
+    expect(await runDashcd(['preview', '--target', 'http://127.0.0.1:9', ID], { cwd: project.root })).toMatchObject({ code: 64, stderr: expect.stringContaining('--target and environments exclude each other') });
+
+    const dev = await runDashcd(['preview', '--env', 'dev', ID], { cwd: project.root });
+    expect(dev).toMatchObject({ code: 0, stderr: '' });
+    expect(await readFile(join(project.root, 'previews', `${ID}.svg`), 'utf8')).toContain('>Checkout</text>');
+    expect(await runDashcd(['preview', '--env', 'prod', ID], { cwd: project.root })).toMatchObject({ code: 1, stderr: expect.stringContaining(`dashboard ${ID} not found on /e/prod of the embedded store`) });
+    expect(await runDashcd(['preview', '--out', 'files', 'dashboards/checkout.yaml'], { cwd: project.root })).toMatchObject({ code: 0, stderr: '' });
   });
 
   it('draws every dashboard file of a folder, as plan and validate read it', async () => {

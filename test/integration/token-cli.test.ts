@@ -196,6 +196,12 @@ describe('token commands while a dashcd owns the data dir', () => {
     expect(await dashcd('token', 'revoke', 'twin')).toMatchObject({ code: 64, stderr: expect.stringContaining('revoke by id') });
   });
 
+  it('a miss through the owner names the environment whose token file holds the name', async () => {
+    await createToken('--name', 'ci', '--env', 'staging');
+    expect(await dashcd('token', 'revoke', 'ci')).toMatchObject({ code: 1, stderr: expect.stringContaining("in environment local; staging has one: revoke it with --env staging\n") });
+    expect(admin.calls.at(-1)).toBe('DELETE /_dashcd/admin/env/local/tokens/ci');
+  });
+
   it('the admin client encodes names, hands out session tokens, and explains a rejected key or a dead owner', async () => {
     const client = ownerAdmin({ url: `${admin.url}/`, adminKey: ownership.adminKey });
     const { info } = await client.createToken('local', { name: 'a/b c', scopes: ['ReadConfig'] });
@@ -228,5 +234,64 @@ describe('token create in a project whose dashcd.yaml declares environments', ()
     const dev = await dashcd('token', 'create', '--env', 'dev', '--scopes', 'ReadConfig');
     expect(dev.code).toBe(0);
     expect(dev.stderr).not.toContain('note:');
+  });
+});
+
+describe('token list and revoke in a project whose dashcd.yaml declares environments', () => {
+  beforeEach(async () => {
+    await mkdir(join(cwd, 'dashboards'));
+    await writeFile(join(cwd, 'dashcd.yaml'), 'environments:\n  dev:\n  prod:\n  saas:\n    target: https://abc123.live.dynatrace.com\n    tokenEnv: SAAS_TOKEN\n');
+  });
+
+  it('list without --env notes that it showed local only, naming the project’s environments; --env dev is quiet', async () => {
+    await createToken('--env', 'dev', '--name', 'ci');
+    const local = await dashcd('token', 'list');
+    expect(local.code).toBe(0);
+    expect(local.stderr).toBe(
+      "No tokens in environment local; create one with 'dashcd token create'.\n" +
+        'note: these are the tokens of environment local (/e/local) only; dashcd.yaml here declares dev, prod: list theirs with --env NAME\n',
+    );
+    const dev = await dashcd('token', 'list', '--env', 'dev');
+    expect(dev).toMatchObject({ code: 0, stderr: '' });
+    expect(dev.stdout).toMatch(/\sci\s+ReadConfig,WriteConfig\s/);
+  });
+
+  it('revoke without --env of a token only dev holds exits 1 naming dev; revoke --env dev revokes it', async () => {
+    const token = await createToken('--env', 'dev', '--name', 'ci');
+    const missed = await dashcd('token', 'revoke', 'ci');
+    expect(missed).toMatchObject({ code: 1, stdout: '' });
+    expect(missed.stderr).toBe("dashcd token revoke: no token with id or name 'ci' in environment local; dev has one: revoke it with --env dev\n");
+    // By id too, and nothing was revoked by the miss.
+    expect((await dashcd('token', 'revoke', token.split('.')[1] ?? '')).stderr).toContain('dev has one: revoke it with --env dev');
+    expect(await dashcd('token', 'revoke', 'ci', '--env', 'dev')).toMatchObject({ code: 0, stderr: "Revoked token 'ci' in environment dev.\n" });
+  });
+
+  it('revoke names every environment holding the name, else asks for --env listing the project’s environments', async () => {
+    await createToken('--env', 'dev', '--name', 'ci');
+    await createToken('--env', 'prod', '--name', 'ci');
+    expect(await dashcd('token', 'revoke', 'ci')).toMatchObject({ code: 1, stderr: expect.stringContaining("in environment local; dev, prod have one: revoke it with --env NAME\n") });
+    const nowhere = await dashcd('token', 'revoke', 'nope');
+    expect(nowhere.code).toBe(1);
+    expect(nowhere.stderr).toBe(
+      "dashcd token revoke: no token with id or name 'nope' in environment local; dashcd.yaml here declares dev, prod: choose one with --env NAME (see 'dashcd token list --env NAME')\n",
+    );
+  });
+
+  it('revoke of a local token succeeds and notes that it was local’s', async () => {
+    await createToken('--name', 'old');
+    const revoked = await dashcd('token', 'revoke', 'old');
+    expect(revoked.code).toBe(0);
+    expect(revoked.stderr).toBe(
+      "Revoked token 'old' in environment local.\n" +
+        'note: that token was one of environment local (/e/local); dashcd.yaml here declares dev, prod: revoke theirs with --env NAME\n',
+    );
+  });
+});
+
+describe('token revoke of a name the environment lacks, outside a project', () => {
+  it('names the data dir’s environments that hold it, else where to look', async () => {
+    await createToken('--env', 'staging', '--name', 'archiver');
+    expect(await dashcd('token', 'revoke', 'archiver')).toMatchObject({ code: 1, stderr: expect.stringContaining("in environment local; staging has one: revoke it with --env staging\n") });
+    expect(await dashcd('token', 'revoke', 'nope')).toMatchObject({ code: 1, stderr: expect.stringContaining("'nope' in environment local (see 'dashcd token list --env local')\n") });
   });
 });

@@ -9,12 +9,13 @@ import { discoverFiles } from '../../desired/discover-files.js';
 import { isPlainObject } from '../../environments/deep-merge.js';
 import { templateUses } from '../../environments/template.js';
 import { isItemId, readLiveItem } from '../../kinds/kinds.js';
-import { defineCommand, stringFlag, type CommandIo } from '../command.js';
+import { defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
 import { dataFlag, targetFlag } from '../common-flags.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
-import { withTarget } from '../with-target.js';
+import { withOneTarget } from '../one-target.js';
+import type { TargetSession } from '../target.js';
 import { printDiagnostics } from '../diagnostics-output.js';
-import { liveFromEnvironment, previewEnvironment, renderFilesFor, type PreviewEnvironment } from '../preview-environment.js';
+import { previewEnvironment, renderFilesFor, type PreviewEnvironment } from '../preview-environment.js';
 
 const FORMATS = ['svg', 'png', 'html'] as const;
 type Format = (typeof FORMATS)[number];
@@ -29,31 +30,44 @@ export const previewCommand = defineCommand({
   path: ['preview'],
   summary: 'Draw dashboards’ layouts (tiles on the 38 px grid, names, types, markdown, tags, filters) as SVG, PNG or HTML',
   description:
-    'Each argument is a dashboard file (YAML or JSON), a folder of them (drawn as plan reads it) or the id of a live\ndashboard on the target. Writes one picture per dashboard into --out and prints the paths. PNG is rendered\nwithout a browser.',
+    'Each argument is a dashboard file (YAML or JSON), a folder of them (drawn as plan reads it) or the id of a live\n' +
+    'dashboard on the target. Writes one picture per dashboard into --out and prints the paths. PNG is rendered\n' +
+    'without a browser.\n' +
+    'With environments in dashcd.yaml, an id is read from the one environment --env NAME chooses (its target and\n' +
+    'token), as pull and trash do: without --env, exit 64 lists the declared ones. Files need no target: they are\n' +
+    'drawn without --env as written (templated ones as the only environment renders them).',
   flags: {
     out: { type: 'string', description: 'Folder for the pictures', default: 'previews', valueName: 'path' },
     format: { type: 'string', description: 'svg | png | html', default: 'svg', valueName: 'format' },
     target: targetFlag,
     data: dataFlag,
-    env: { type: 'string', description: 'Draw files as this environment of dashcd.yaml renders them (default: the only one), and ids from its target', valueName: 'id' },
+    env: { type: 'string', description: 'Draw files as this environment of dashcd.yaml renders them (default: the only one), and read ids from its target (required for ids when dashcd.yaml declares environments)', valueName: 'id' },
   },
   positionals: [{ name: 'file|folder|id', description: 'Dashboard files or folders of them, or ids of live dashboards', variadic: true, required: true }],
-  examples: ['dashcd preview dashboards/platform/hosts.yaml', 'dashcd preview --format png --out previews dashboards/platform', 'dashcd preview 0a1b2c3d-0000-4000-8000-000000000001', 'dashcd preview --env prod dashboards/platform/service-health.yaml'],
+  examples: ['dashcd preview dashboards/platform/hosts.yaml', 'dashcd preview --format png --out previews dashboards/platform', 'dashcd preview 0a1b2c3d-0000-4000-8000-000000000001', 'dashcd preview --env prod dashboards/platform/service-health.yaml', 'dashcd preview --env dev 0a1b2c3d-0000-4000-8000-000000000001'],
   async run({ flags, positionals }, io) {
     const format = stringFlag(flags, 'format') ?? 'svg';
     if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be svg, png or html, got '${format}'`);
     if (positionals.length === 0) throw new UsageError('give at least one dashboard file, folder or id');
-    const sources = await readSources(positionals, flags, io);
-    const out = resolve(io.cwd, stringFlag(flags, 'out') ?? 'previews');
-    for (const source of sources) {
-      const path = join(out, `${source.stem}.${format}`);
-      await mkdirDurable(dirname(path));
-      await writeFileDurable(path, picture(source, format as Format));
-      io.stdout.write(`${path}\n`);
-    }
-    return ExitCode.Success;
+    const { files, ids } = await sortArguments(positionals, io);
+    const drawn = await fileSources(files, flags, io);
+    const write = (sources: readonly Source[]): Promise<ExitCode> => writePictures(sources, { out: resolve(io.cwd, stringFlag(flags, 'out') ?? 'previews'), format: format as Format }, io);
+    if (ids.length === 0) return write(drawn);
+    // Ids come from one target, chosen as pull and trash choose theirs: with environments in dashcd.yaml, the one
+    // --env names (exit 64 listing them without it), so an id is never looked for in a store the project does not use.
+    return withOneTarget(flags, io, 'preview', async (target) => write([...drawn, ...(await liveSources(target, ids))]), { scopes: ['ReadConfig'] });
   },
 });
+
+async function writePictures(sources: readonly Source[], { out, format }: { out: string; format: Format }, io: CommandIo): Promise<ExitCode> {
+  for (const source of sources) {
+    const path = join(out, `${source.stem}.${format}`);
+    await mkdirDurable(dirname(path));
+    await writeFileDurable(path, picture(source, format));
+    io.stdout.write(`${path}\n`);
+  }
+  return ExitCode.Success;
+}
 
 function picture(source: Source, format: Format): string | Uint8Array {
   const svg = renderLayoutSvg(source.dashboard);
@@ -62,8 +76,11 @@ function picture(source: Source, format: Format): string | Uint8Array {
   return svg;
 }
 
-async function readSources(args: readonly string[], flags: Parameters<typeof stringFlag>[0], io: CommandIo): Promise<Source[]> {
-  const files: { shown: string; stem: string; path: string }[] = [];
+type DashboardFile = { shown: string; stem: string; path: string };
+
+/** Files (a folder stands for its dashboard files) and ids, in the order given; anything else is exit 64. */
+async function sortArguments(args: readonly string[], io: CommandIo): Promise<{ files: DashboardFile[]; ids: string[] }> {
+  const files: DashboardFile[] = [];
   const ids: string[] = [];
   for (const arg of args) {
     const path = resolve(io.cwd, arg);
@@ -73,23 +90,29 @@ async function readSources(args: readonly string[], flags: Parameters<typeof str
     else if (isItemId(arg)) ids.push(arg);
     else throw new UsageError(`'${arg}' is neither a file, a folder nor a dashboard or document id`);
   }
+  return { files, ids };
+}
+
+/** The files as written, or as the environment --env names (or templates call for) renders them: no target needed. */
+async function fileSources(files: readonly DashboardFile[], flags: FlagValues, io: CommandIo): Promise<Source[]> {
   const written = await Promise.all(files.map((f) => readDashboardFile(f.path)));
   const templated = files.filter((_, i) => usesTemplates(written[i])).map((f) => f.shown);
   const env = await previewEnvironment(stringFlag(flags, 'env'), templated, io);
   // An environment reads the files itself and reports what does not parse, with where.
   const bodies = env ? await environmentBodies(env, files, io) : files.map((f, i) => readable(written[i], f.shown));
-  const sources = files.map((f, i) => ({ stem: f.stem, dashboard: bodies[i] }));
-  if (ids.length === 0) return sources;
-  const live = env
-    ? await liveFromEnvironment(env.environment, ids, stringFlag(flags, 'data'), io)
-    : await withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data') }, io, async (target) => ({ label: target.label, dashboards: await Promise.all(ids.map((id) => readLiveItem(target.client, id))) }));
-  const missing = ids.find((_, i) => live.dashboards[i] === undefined);
-  if (missing) throw new CliError(`dashboard ${missing} not found on ${live.label}`, ExitCode.Unexpected);
-  return [...sources, ...ids.map((id, i) => ({ stem: id, dashboard: live.dashboards[i] }))];
+  return files.map((f, i) => ({ stem: f.stem, dashboard: bodies[i] }));
+}
+
+/** The live dashboards or documents by id; one the target lacks is exit 1, before any picture is written. */
+async function liveSources(target: TargetSession, ids: readonly string[]): Promise<Source[]> {
+  const live = await Promise.all(ids.map((id) => readLiveItem(target.client, id)));
+  const missing = ids.find((_, i) => live[i] === undefined);
+  if (missing) throw new CliError(`dashboard ${missing} not found on ${target.label}`, ExitCode.Unexpected);
+  return ids.map((id, i) => ({ stem: id, dashboard: live[i] }));
 }
 
 /** A folder's dashboard files, as plan and validate read it; each picture keeps the file's place below the folder. */
-async function filesIn(folder: string, io: CommandIo): Promise<{ shown: string; stem: string; path: string }[]> {
+async function filesIn(folder: string, io: CommandIo): Promise<DashboardFile[]> {
   const found = await discoverFiles(folder);
   const names = found.missing ? [] : found.files;
   return names.map((name) => ({ shown: relative(io.cwd, join(folder, name)), stem: name.slice(0, -extname(name).length), path: join(folder, name) }));

@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { DEFAULT_ENVIRONMENT, EnvironmentId } from '../../schema/ids.js';
 import { SCOPE_DESCRIPTIONS, Scope } from '../../schema/scopes.js';
 import { TokenStoreError, openTokenStore, type TokenInfo, type TokenStore } from '../../server/auth/token-store.js';
@@ -12,10 +11,11 @@ import {
 } from '../../server/data-dir.js';
 import { defineCommand, listFlag, stringFlag, type CommandIo, type FlagSpec, type FlagValues } from '../command.js';
 import { dataFlag } from '../common-flags.js';
+import { dataDirOf } from '../data-dir-default.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { ownerAdmin, type OwnerAdmin } from '../owner-admin.js';
 import { closest } from '../parse-args.js';
-import { tokenEnvironmentNote } from '../token-env-note.js';
+import { revokeMissHint, tokenEnvironmentNote, type TokenCommand } from '../token-env-note.js';
 import {
   PLATFORM_SCOPE_LIST,
   PLATFORM_TOKEN_FLAGS,
@@ -25,7 +25,8 @@ import {
   wantsPlatformCredential,
 } from './platform-token.js';
 
-const envFlag: FlagSpec = { type: 'string', description: 'Environment id', default: DEFAULT_ENVIRONMENT, valueName: 'id' };
+// local is the data dir's own environment; a project with environments in dashcd.yaml uses theirs (a note says so).
+const envFlag: FlagSpec = { type: 'string', description: 'Environment id (with environments in dashcd.yaml: one of theirs)', default: DEFAULT_ENVIRONMENT, valueName: 'id' };
 const VALID_SCOPES = Object.entries(SCOPE_DESCRIPTIONS).map(([scope, description]) => `${scope} (${description})`).join(', ');
 const WHERE =
   'Tokens live in <data>/env/<env>/tokens.json (mode 0600, digests only). While a dashcd serve or daemon owns the data ' +
@@ -49,7 +50,7 @@ export const tokenCreateCommand = defineCommand({
     'dashcd token create --oauth-client --scopes document:documents:read,document:documents:write --name ci-client',
   ],
   async run({ flags }, io) {
-    const { root, env } = location(flags, io);
+    const { root, env } = await location(flags, io);
     const raw = listFlag(flags, 'scopes');
     if (wantsPlatformCredential(raw, flags)) return createPlatformCredential(root, env, raw, flags, io);
     const scopes = parseScopes(raw);
@@ -59,8 +60,7 @@ export const tokenCreateCommand = defineCommand({
       viaFile: async () => (await openStore(root, env)).create({ name, scopes }),
     });
     io.stderr.write(`Created token ${info.id} "${info.name}" (${info.scopes.join(', ')}) in environment ${env}; it is not shown again:\n`);
-    const note = await tokenEnvironmentNote(env, io.cwd);
-    if (note !== undefined) io.stderr.write(note);
+    await writeNote(env, 'create', io);
     io.stdout.write(`${token}\n`);
     return ExitCode.Success;
   },
@@ -73,7 +73,7 @@ export const tokenListCommand = defineCommand({
   flags: { data: dataFlag, env: envFlag },
   examples: ['dashcd token list', 'dashcd token list --env staging'],
   async run({ flags }, io) {
-    const { root, env } = location(flags, io);
+    const { root, env } = await location(flags, io);
     const tokens = await withTokens(root, io, 'read', {
       viaOwner: (admin) => admin.listTokens(env),
       viaFile: async () => {
@@ -85,6 +85,7 @@ export const tokenListCommand = defineCommand({
     const platform = await renderPlatformCredentials(root, env);
     if (platform !== '') io.stdout.write(`\nPlatform tokens and OAuth clients:\n${platform}`);
     if (tokens.length === 0 && platform === '') io.stderr.write(`No tokens in environment ${env}; create one with 'dashcd token create'.\n`);
+    await writeNote(env, 'list', io);
     return ExitCode.Success;
   },
 });
@@ -98,9 +99,10 @@ export const tokenRevokeCommand = defineCommand({
   examples: ['dashcd token revoke ci', 'dashcd token revoke QJ5ZP4XWE3NOLRS2VKBDGMYT --env staging'],
   async run({ flags, positionals }, io) {
     const idOrName = positionals[0] ?? '';
-    const { root, env } = location(flags, io);
+    const { root, env } = await location(flags, io);
     if (await revokePlatformCredential(root, env, idOrName)) {
       io.stderr.write(`Revoked platform credential '${idOrName}' in environment ${env}.\n`);
+      await writeNote(env, 'revoke', io);
       return ExitCode.Success;
     }
     const revoked = await withTokens(root, io, 'write', {
@@ -111,8 +113,12 @@ export const tokenRevokeCommand = defineCommand({
       },
     });
     // A name that matches nothing is a failed lookup (exit 1, like `pull` of an id the target lacks), not a usage error.
-    if (!revoked) throw new CliError(`no token with id or name '${idOrName}' in environment ${env} (see 'dashcd token list --env ${env}')`, ExitCode.Unexpected);
+    if (!revoked) {
+      const hint = await revokeMissHint(env, io.cwd, await environmentsHolding(root, env, idOrName));
+      throw new CliError(`no token with id or name '${idOrName}' in environment ${env}${hint}`, ExitCode.Unexpected);
+    }
     io.stderr.write(`Revoked token '${idOrName}' in environment ${env}.\n`);
+    await writeNote(env, 'revoke', io);
     return ExitCode.Success;
   },
 });
@@ -138,11 +144,11 @@ function parseScopes(raw: readonly string[]): Scope[] {
   ];
 }
 
-function location(flags: FlagValues, io: CommandIo): { root: string; env: EnvironmentId } {
+async function location(flags: FlagValues, io: CommandIo): Promise<{ root: string; env: EnvironmentId }> {
   const rawEnv = stringFlag(flags, 'env') ?? DEFAULT_ENVIRONMENT;
   const env = EnvironmentId.safeParse(rawEnv);
   if (!env.success) throw new UsageError(`--env '${rawEnv}' is not a valid environment id (lowercase letters, digits and dashes)`);
-  return { root: resolve(io.cwd, stringFlag(flags, 'data') ?? '.dashcd'), env: env.data };
+  return { root: await dataDirOf(stringFlag(flags, 'data'), io.cwd), env: env.data };
 }
 
 interface TokenAccess<T> {
@@ -185,6 +191,26 @@ async function mapStoreErrors<T>(work: () => Promise<T>): Promise<T> {
 
 function openStore(root: string, env: EnvironmentId): Promise<TokenStore> {
   return openTokenStore({ file: dataDirLayout(root).tokensFile(env) });
+}
+
+async function writeNote(env: EnvironmentId, command: TokenCommand, io: CommandIo): Promise<void> {
+  const note = await tokenEnvironmentNote(env, io.cwd, command);
+  if (note !== undefined) io.stderr.write(note);
+}
+
+/**
+ * The data dir's other environments whose token file has a token of that id or name. Read from the files, as a
+ * running owner keeps them too; a damaged file holds none here (revoking there says what is wrong with it).
+ */
+async function environmentsHolding(root: string, except: EnvironmentId, idOrName: string): Promise<EnvironmentId[]> {
+  const others = (await listEnvironments(root)).filter((env) => env !== except);
+  const holds = await Promise.all(
+    others.map(async (env) => {
+      const tokens = await openStore(root, env).then((store) => store.list(), () => []);
+      return tokens.some((t) => t.id === idOrName || t.name === idOrName);
+    }),
+  );
+  return others.filter((_, i) => holds[i]);
 }
 
 async function requireEnvironment(root: string, env: EnvironmentId): Promise<void> {
