@@ -8,6 +8,8 @@ import { unknownKeyMessage } from '../desired/hints.js';
 import { keysAt } from '../desired/unknown-keys.js';
 import { formatIssuePath } from '../schema/error-envelope.js';
 import { shownPath } from '../lib/shown-path.js';
+import { aliasProblems, documentValue, flowNestingOffset, nestingMessage, tooDeepPath } from '../desired/yaml-hazards.js';
+import { MAX_JSON_DEPTH } from '../schema/limits.js';
 
 /**
  * The mark apply puts on everything it writes, the same for both kinds (a classic dashboard's tag, the end of a
@@ -100,21 +102,33 @@ export async function loadProjectConfigFor(dashboardsDir: string, cwd: string): 
 /** The pure half of `loadProjectConfig`, for a file's text. */
 export function parseProjectConfig(text: string, file: string): LoadProjectConfigResult {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const at = (offset: number, path: string, message: string): ProjectConfigDiagnostic => {
     const { line, col } = lineCounter.linePos(offset);
     return { file, line: Math.max(line, 1), col: Math.max(col, 1), path, message };
   };
-  if (doc.errors.length > 0) {
-    return { config: defaults(), file, source: text, diagnostics: doc.errors.map((e) => at(e.pos[0], '', e.message)) };
-  }
-  const parsed = ProjectConfig.safeParse(doc.toJS() ?? {});
+  const invalid = (diagnostics: ProjectConfigDiagnostic[]): LoadProjectConfigResult => ({ config: defaults(), file, source: text, diagnostics });
+  // A committer writes this file and a daemon following the repository reads it: what would throw or recurse without
+  // end (deep nesting, aliases that contain themselves or expand without bound) is a problem of the file, as in a
+  // dashboard file, never an exception that stops the daemon.
+  const deepFlow = flowNestingOffset(text);
+  if (deepFlow !== undefined) return invalid([at(deepFlow, '', NESTED_TOO_DEEPLY_HERE)]);
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) return invalid(doc.errors.map((e) => at(e.pos[0], '', nestingMessage(e) === undefined ? e.message : NESTED_TOO_DEEPLY_HERE)));
+  const aliases = aliasProblems(doc);
+  if (aliases.length > 0) return invalid(aliases.map((a) => at(a.offset, '', a.message)));
+  const read = documentValue(doc);
+  if (!read.ok) return invalid([at(read.problem.offset, '', read.problem.message)]);
+  const deep = tooDeepPath(read.value);
+  if (deep !== undefined) return invalid([at(0, formatIssuePath(deep), `nested deeper than ${MAX_JSON_DEPTH} levels: dashcd.yaml needs a few`)]);
+  const parsed = ProjectConfig.safeParse(read.value ?? {});
   if (parsed.success) return { config: parsed.data, file, source: text, diagnostics: [] };
   const diagnostics = parsed.error.issues
     .flatMap((issue) => locateIssue(doc, issue).map(({ offset, path, message }) => at(offset, path, message)))
     .sort((a, b) => a.line - b.line || a.col - b.col);
   return { config: defaults(), file, source: text, diagnostics };
 }
+
+const NESTED_TOO_DEEPLY_HERE = 'collections nested too deeply to read: dashcd.yaml nests a few levels';
 
 function defaults(): ProjectConfig {
   return { ...DEFAULT_PROJECT_CONFIG, ignore: [] };

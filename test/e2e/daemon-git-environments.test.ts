@@ -85,5 +85,17 @@ describe('dashcd daemon --repo with environments', { timeout: 120_000 }, () => {
     const id = (await d.status()).files['dashboards/hosts.yaml']?.id ?? '';
     expect(await liveName(d, token, id)).toBe('hosts v1');
   });
-});
 
+  it('a dashcd.yaml that would never finish reading (a value that contains itself) is a problem of the commit: the daemon starts, says where, and takes the fix', async () => {
+    const { remote, url, cwd } = await fixture();
+    await remote.commit({ 'dashcd.yaml': 'values:\n  loop: &a [1, *a]\n', 'dashboards/hosts.yaml': 'dashboardMetadata:\n  name: Hosts\n  owner: ops\ntiles: []\n' }, 'hostile config');
+    await remote.push();
+    // It used to exit at start ("Maximum call stack size exceeded"): under a supervisor, a restart loop until the branch was rewritten.
+    const d = await scope.startDaemon(['--repo', url, '--fetch', '1s'], { cwd, timeoutMs: 60_000 });
+    await waitFor(() => /dashcd\.yaml:2:\d+  alias \*a is inside the node its anchor &a names/.test(d.stdout()), { what: 'the config problem logged with its place' });
+    expect((await fetch(`${d.url}/healthz`)).status).toBeLessThan(500);
+    const fixed = await remote.commit({ 'dashcd.yaml': 'ignore: []\n' }, 'fix config');
+    await remote.push();
+    await waitForLive(d, fixed);
+  });
+});

@@ -85,3 +85,25 @@ describe('parseProjectConfig diagnostics', () => {
     expect(parseProjectConfig('ownershipTag: 5\n', 'f').config.ownershipTag).toBe(DEFAULT_OWNERSHIP_TAG);
   });
 });
+
+/**
+ * A committer writes dashcd.yaml and a daemon following the repository parses it at start: whatever the text, the
+ * answer is diagnostics, never a throw (a throw stopped the daemon at every start until the branch was rewritten).
+ */
+describe('parseProjectConfig on hostile text', () => {
+  const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', ...['b', 'c', 'd', 'e', 'f', 'g'].map((n, i) => `${n}: &${n} [${Array(9).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`)].join('\n');
+  const cases: [string, string, RegExp][] = [
+    ['aliases of aliases (billion laughs)', `values:\n  ${bomb.split('\n').join('\n  ')}\n`, /aliases expand to too many values/],
+    ['a value that contains itself', 'values:\n  x: &a [1, *a]\n', /alias \*a is inside the node its anchor &a names/],
+    ['an alias with no anchor', 'values:\n  x: *nowhere\n', /alias \*nowhere has no anchor/],
+    ['block mappings 2,000 deep', `values:\n${Array.from({ length: 2000 }, (_, i) => `${'  '.repeat(i + 1)}x:`).join('\n')} 1\n`, /nested (too deeply to read|deeper than 64 levels)/],
+    ['flow brackets 5,000 deep', `values:\n  x: ${'['.repeat(5000)}${']'.repeat(5000)}\n`, /collections nested too deeply to read: dashcd\.yaml nests a few levels/],
+    ['values nested 70 deep', `values:\n  x: ${'['.repeat(70)}1${']'.repeat(70)}\n`, /nested deeper than 64 levels/],
+  ];
+  it.each(cases)('%s is a diagnostic, not a throw', (_what, text, message) => {
+    const result = parseProjectConfig(text, 'dashcd.yaml');
+    expect(result.diagnostics.length).toBeGreaterThan(0);
+    expect(result.diagnostics.map((d) => d.message).join('\n')).toMatch(message);
+    expect(result.diagnostics.every((d) => d.file === 'dashcd.yaml' && d.line >= 1 && d.col >= 1)).toBe(true);
+  });
+});
