@@ -1,4 +1,5 @@
 import type { ApiClient } from '../client/api-client.js';
+import { IdInTrashError } from '../client/documents-api.js';
 import { ApiError, isAuthError } from '../client/errors.js';
 import { mapConcurrent } from '../lib/concurrency.js';
 import type { Logger } from '../lib/logger.js';
@@ -142,6 +143,7 @@ async function writeOne(change: WriteChange, body: string, deps: ApplyDeps): Pro
     return { action: done, id, name, file, status: 'applied', ...mark };
   } catch (error) {
     if (isAuthError(error)) throw error;
+    if (error instanceof IdInTrashError) return heldInTrash(change, error, deps);
     if (error instanceof ApiError && error.status === 409 && change.kind === 'document') return conflicted(change, deps);
     const message = errorMessage(error);
     log.error({ id, file, action, err: message }, 'dashboard write failed');
@@ -154,12 +156,46 @@ async function writeOne(change: WriteChange, body: string, deps: ApplyDeps): Pro
  * id): not written. Planned again as it is now, so the run reports what a new plan would do instead of a bare 409.
  */
 async function conflicted(change: WriteChange & { kind: 'document' }, deps: ApplyDeps): Promise<ApplyOutcome> {
-  const { action, id, name, file } = change;
   const replanned = deps.replan ? await deps.replan(change).catch(() => undefined) : undefined;
+  // Refused as taken, yet still nowhere to read: no race a new plan would settle, but an id held out of sight.
+  if (change.action === 'create' && replanned?.action === 'create') return heldUnseen(change, deps);
+  const { action, id, name, file } = change;
   const now = replanned === undefined ? '' : `; planned again: ${replanned.action}${'patch' in replanned ? ` (${replanned.patch.length} change${replanned.patch.length === 1 ? '' : 's'})` : ''}`;
   const error = `changed on the target since it was planned (409): not overwritten${now}`;
   deps.log.error({ id, file, action, err: error }, 'document changed since the plan');
   return { action, id, name, file, status: 'failed', error, kind: 'document', ...(replanned ? { replanned } : {}) };
+}
+
+/**
+ * A create refused because a document in the trash holds its id (typically pruned, then its file put back): every
+ * apply would be refused the same way until the trashed one is restored (it keeps its mark, so the next apply brings
+ * it up to the file) or the file takes another id. Not a race: no re-plan, no "review and apply again".
+ */
+function heldInTrash(change: WriteChange, error: IdInTrashError, deps: ApplyDeps): ApplyOutcome {
+  const { name, deletionInfo } = error.trashed;
+  return heldFailure(
+    change,
+    `its id is held by a document in the trash (${name}, deleted ${deletionInfo.deletedTime} by ${deletionInfo.deletedBy}), so the service refuses a new one (409): dashcd trash restore ${change.id} brings it back and the next apply updates it to this file; or give the file another document.id`,
+    deps,
+  );
+}
+
+/**
+ * A create refused as taken whose id no read can find: a document dashcd's identity cannot see holds it, most likely
+ * in another identity's trash (whoever deleted it in the app), or in its own when the token may not read the trash.
+ */
+function heldUnseen(change: WriteChange, deps: ApplyDeps): ApplyOutcome {
+  return heldFailure(
+    change,
+    "its id is taken by a document dashcd cannot read (409), most likely one in the trash of whoever deleted it (dashcd trash list shows this identity's, with document:trash.documents:read): restore it from that trash, or give the file another document.id",
+    deps,
+  );
+}
+
+function heldFailure(change: WriteChange, error: string, deps: ApplyDeps): ApplyOutcome {
+  const { action, id, name, file } = change;
+  deps.log.error({ id, file, action, err: error }, 'document id taken');
+  return { action, id, name, file, status: 'failed', error, kind: 'document' };
 }
 
 const WRITTEN: Record<WriteChange['action'], string> = { create: 'dashboard created', adopt: 'dashboard adopted', update: 'dashboard updated' };

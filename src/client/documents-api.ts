@@ -13,7 +13,7 @@ import {
   TrashDocumentList,
   UpdateDocumentResult,
 } from '../schema/documents.js';
-import type { ApiError, HttpMethod } from './errors.js';
+import { ApiError, type HttpMethod } from './errors.js';
 import { apiErrorFrom, transportErrorFrom, transportReason, type TargetOrigin } from './messages.js';
 import { bearerSource, type BearerSource, type PlatformCredential } from './platform-auth.js';
 import { createRedactor, displayUrl } from './redact.js';
@@ -69,6 +69,7 @@ export interface ListOptions {
 export interface DocumentsClient {
   /** The platform URL, redacted for display. */
   readonly baseUrl: string;
+  /** A 409 for an id held by a document in the caller's trash is an IdInTrashError. */
   create(document: NewDocument): Promise<DocumentMetadata>;
   /** Metadata and content in one call (the multipart GET). */
   get(id: string): Promise<{ metadata: DocumentMetadata; content: Buffer; contentType: string }>;
@@ -88,6 +89,22 @@ export interface DocumentsClient {
     purge(id: string): Promise<void>;
   };
   close(): Promise<void>;
+}
+
+/**
+ * A create refused (409) because its id belongs to a document in the caller's trash. The service keeps a trashed
+ * document's id taken until it is restored or purged, and its 409 reads as for any taken id, so a caller would take
+ * it for a race and retry in vain; `trashed` is what the trash holds, for advice that names it.
+ */
+export class IdInTrashError extends ApiError {
+  readonly trashed: TrashDocument;
+
+  constructor(refused: ApiError, trashed: TrashDocument) {
+    const { deletedTime, deletedBy } = trashed.deletionInfo;
+    const message = `409 from ${refused.method} ${refused.url}: id ${trashed.id} is held by a document in the trash (${trashed.name}, deleted ${deletedTime} by ${deletedBy}) until it is restored or purged`;
+    super(message, { method: refused.method, url: refused.url, status: refused.status, attempts: refused.attempts, ...(refused.envelope ? { envelope: refused.envelope } : {}) });
+    this.trashed = trashed;
+  }
 }
 
 const ORIGIN: TargetOrigin = { url: 'DT_PLATFORM_URL', token: 'DT_PLATFORM_TOKEN (or DT_CLIENT_ID and DT_CLIENT_SECRET)' };
@@ -208,18 +225,35 @@ export function createDocumentsClient(options: DocumentsClientOptions): Document
     throw new Error(`listing ${path} did not end after ${MAX_PAGES} pages`);
   };
 
+  const trashGet = async (id: string): Promise<TrashDocument> => parseBodyAs(asJson(await send({ method: 'GET', path: `/trash${docPath(id)}`, ok: [200] })), TrashDocument);
+
+  /**
+   * A create's 409 for a custom id, asked of the trash: the one place that tells a trashed holder from a live one.
+   * Any failure to look (no trash scope, another owner's trash: 404) leaves the service's own answer.
+   */
+  const explainTakenId = async (error: unknown, id: string | undefined): Promise<unknown> => {
+    if (id === undefined || !(error instanceof ApiError) || error.status !== 409) return error;
+    const trashed = await trashGet(id).catch(() => undefined);
+    return trashed ? new IdInTrashError(error, trashed) : error;
+  };
+
   return {
     baseUrl,
-    create: (document) =>
-      metadataOf({
-        method: 'POST',
-        path: '/documents',
-        ok: [201],
-        parts: [
-          ...textParts({ name: document.name, type: document.type, description: document.description, id: document.id, isPrivate: document.isPrivate }),
-          contentPart(document.name, document.content),
-        ],
-      }),
+    async create(document) {
+      try {
+        return await metadataOf({
+          method: 'POST',
+          path: '/documents',
+          ok: [201],
+          parts: [
+            ...textParts({ name: document.name, type: document.type, description: document.description, id: document.id, isPrivate: document.isPrivate }),
+            contentPart(document.name, document.content),
+          ],
+        });
+      } catch (error) {
+        throw await explainTakenId(error, document.id);
+      }
+    },
     async get(id) {
       const response = await send({ method: 'GET', path: docPath(id), ok: [200] });
       return readDocumentParts(response);
@@ -257,7 +291,7 @@ export function createDocumentsClient(options: DocumentsClientOptions): Document
           const page = parseBodyAs(response, TrashDocumentList);
           return { items: page.documents, next: page.nextPageKey };
         }),
-      get: async (id) => parseBodyAs(asJson(await send({ method: 'GET', path: `/trash${docPath(id)}`, ok: [200] })), TrashDocument),
+      get: trashGet,
       async restore(id) {
         await send({ method: 'POST', path: `/trash${docPath(id)}/restore`, ok: [200, 204] });
       },

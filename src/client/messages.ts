@@ -1,3 +1,4 @@
+import { DOCUMENT_API_PREFIX } from '../schema/documents.js';
 import { ErrorEnvelope } from '../schema/error-envelope.js';
 import { SCOPE_DESCRIPTIONS, type Scope } from '../schema/scopes.js';
 import { ApiError, TransportError, type RequestSite } from './errors.js';
@@ -79,9 +80,32 @@ function describeForbidden(serverMessage: string | undefined, ctx: FailureContex
   if (listed !== undefined) {
     return `403 from ${ctx.baseUrl}: token is missing scope ${listed} — create a token with it`;
   }
+  return `403 from ${ctx.baseUrl}: ${serverMessage ?? 'forbidden'} — ${forbiddenAdvice(serverMessage, ctx)}`;
+}
+
+/** A refusal that names ownership: the Document service's "only the owner …", "private to its owner". */
+const OWNER_REFUSAL = /\bowner\b/i;
+const NAMES_SCOPE = /\bscope\b/i;
+
+/**
+ * What to do about a 403, by its reason: a token's scope cannot help where only a document's owner may act (the
+ * Document service: ownership decides beside the scope), and a bare "Forbidden" about one document may be either.
+ */
+function forbiddenAdvice(serverMessage: string | undefined, ctx: FailureContext): string {
+  if (serverMessage !== undefined && OWNER_REFUSAL.test(serverMessage)) return `no token scope changes that: ${ownerFix(ctx.method)}`;
   const scope = requiredScope(ctx.method, ctx.url);
-  const needs = scope === undefined ? 'the scope this call needs' : `scope ${scope} (${SCOPE_DESCRIPTIONS[scope]})`;
-  return `403 from ${ctx.baseUrl}: ${serverMessage ?? 'forbidden'} — use a token with ${needs}`;
+  if (scope !== undefined) return `use a token with scope ${scope} (${SCOPE_DESCRIPTIONS[scope]})`;
+  if (ctx.url.includes(`${DOCUMENT_API_PREFIX}/documents/`) && !NAMES_SCOPE.test(serverMessage ?? '')) {
+    const owners = ctx.method === 'GET' ? 'only its owner may read a private one' : 'only its owner may change or delete it';
+    return `use a token with the scope this call needs; or, if the document is another user's (${owners}): ${ownerFix(ctx.method)}`;
+  }
+  return 'use a token with the scope this call needs';
+}
+
+/** The way past an owner's refusal: read as or with the owner's consent, or write as the owner. */
+function ownerFix(method: string): string {
+  if (method === 'GET') return "have the owner make it public, or use the owner's credentials";
+  return "use the owner's credentials, or have the document owned by the identity dashcd runs as";
 }
 
 /** The scope the real service asks for, by endpoint family, for a 403 without one (docs/real-service-behaviour.md §7). */

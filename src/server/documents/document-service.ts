@@ -231,7 +231,7 @@ export class DocumentService {
 
   private writable(current: StoredDocument | undefined, id: string, version: number, caller: Caller): StoredDocument {
     const record = this.readable(current, id, caller);
-    if (record.owner !== caller.subject) throw new HttpError(403, `Only the owner of document ${id} may change or delete it.`);
+    if (record.owner !== caller.subject) throw new HttpError(403, `Only the owner of document ${id} (${record.owner}) may change or delete it.`);
     if (record.version !== version) {
       throw new HttpError(409, `Optimistic locking failed: document ${id} is at version ${record.version}, not ${version}. Read it again and retry.`);
     }
