@@ -54,9 +54,9 @@ export function formatLine(line: string, { color = false }: PrettyOptions = {}):
   const level = LEVELS[Number(fields.level)];
   const levelText = level ? (color ? `\u001b[${level.color}m${level.name}\u001b[0m` : level.name) : String(fields.level ?? '');
   const parts = [clockTime(fields.time), levelText];
-  if (typeof fields.component === 'string') parts.push(`[${fields.component}]`);
-  parts.push(String(fields.msg ?? ''));
-  for (const [key, value] of Object.entries(fields)) if (!OMIT.has(key) && value !== undefined) parts.push(`${key}=${formatValue(value)}`);
+  if (typeof fields.component === 'string') parts.push(`[${visible(fields.component)}]`);
+  parts.push(visible(String(fields.msg ?? '')));
+  for (const [key, value] of Object.entries(fields)) if (!OMIT.has(key) && value !== undefined) parts.push(`${visible(key)}=${formatValue(value)}`);
   return parts.join(' ');
 }
 
@@ -69,9 +69,20 @@ function clockTime(time: unknown): string {
 
 /** Bare words stay bare; text with spaces, quotes or `=` is quoted so each field stays one token; errors show their message. */
 function formatValue(value: unknown): string {
-  if (typeof value === 'string') return /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value);
+  if (typeof value === 'string') return /^[^\s"=\u0000-\u001f\u007f-\u009f]+$/.test(value) ? value : visible(JSON.stringify(value));
   if (typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as { message?: unknown }).message === 'string') {
-    return JSON.stringify((value as { message: string }).message);
+    return visible(JSON.stringify((value as { message: string }).message));
   }
-  return JSON.stringify(value) ?? String(value);
+  return visible(JSON.stringify(value) ?? String(value));
+}
+
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/**
+ * Control characters written as `\u001b`: a commit subject, an author or a file name (a committer's words) could
+ * otherwise set the terminal's title, move its cursor or overwrite the line that warned about that very commit.
+ * JSON.stringify escapes C0 but leaves DEL and the C1 controls (U+009B is an 8-bit CSI) raw.
+ */
+function visible(text: string): string {
+  return text.replace(CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

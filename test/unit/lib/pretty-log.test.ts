@@ -37,6 +37,21 @@ describe('pretty log lines', () => {
     expect(formatLine(line)).toBe('09:05:07.042 WARN  drift found note="two words" n=3 patch=["replace tiles[0].name"] err="could not reach"');
   });
 
+  it('writes control characters of any field as \\u escapes, so a commit subject cannot drive the terminal', () => {
+    const subject = 'innocent\u001b]0;PWNED\u0007\u001b[1A\u001b[2KINFO-looks-fine\b\b';
+    const line = JSON.stringify({
+      level: 30, time: TIME, component: 'git\u001b[2J', msg: 'new revision\u009b2J fetched', subject, author: 'a\u007fb', list: ['x\u009by'], err: { message: 'bad\u001bc' },
+    });
+    const shown = formatLine(line);
+    expect(shown).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    expect(shown).toBe(
+      '09:05:07.042 INFO  [git\\u001b[2J] new revision\\u009b2J fetched ' +
+        'subject="innocent\\u001b]0;PWNED\\u0007\\u001b[1A\\u001b[2KINFO-looks-fine\\b\\b" author="a\\u007fb" list=["x\\u009by"] err="bad\\u001bc"',
+    );
+    // Colour, which the formatter adds itself, is kept.
+    expect(formatLine(line, { color: true })).toContain('\u001b[32mINFO \u001b[0m');
+  });
+
   it('colours the level only when asked', () => {
     const line = JSON.stringify({ level: 50, time: TIME, msg: 'boom' });
     expect(formatLine(line, { color: true })).toBe('09:05:07.042 \u001b[31mERROR\u001b[0m boom');
