@@ -38,10 +38,11 @@ export function readSources(dir: string, names: readonly string[], known?: Known
   return names.map((name): SourceFile => {
     const path = join(dir, name);
     try {
-      if (known === undefined) return readFile(name, readFileSync(path));
       const fd = openSync(path, 'r');
       try {
         const stats = fstatSync(fd);
+        if (stats.size > MAX_SOURCE_BYTES) return { name, kind: 'unreadable', reason: tooLargeReason(stats.size) };
+        if (known === undefined) return readFile(name, readFileSync(fd));
         // An inode or device number past 2^53 is rounded in a double: two files could share a stamp.
         const stamp = Number.isSafeInteger(stats.ino) && Number.isSafeInteger(stats.dev) ? stampOf(stats) : undefined;
         const knownHash = stamp === undefined ? undefined : known.knownHash(path, stamp);
@@ -66,6 +67,17 @@ export function readSources(dir: string, names: readonly string[], known?: Known
       return { name, kind: 'unreadable', reason: REASONS[errorCode(error)] ?? errorCode(error) };
     }
   });
+}
+
+/**
+ * No target accepts a body this large (a document's content is at most 50 MiB, a dashboard 1 MiB), and a file past
+ * V8's longest string (512 MiB) cannot even be read as text: such a file is reported by its size, unread, instead of
+ * costing every pass its bytes and then failing it without naming the file.
+ */
+export const MAX_SOURCE_BYTES = 64 * 1024 * 1024;
+
+function tooLargeReason(size: number): string {
+  return `${(size / (1024 * 1024)).toFixed(0)} MiB: larger than any dashboard or document a target accepts; a file is read up to ${MAX_SOURCE_BYTES / (1024 * 1024)} MiB`;
 }
 
 function readFile(name: string, bytes: Buffer): SourceFile & { kind: 'read' } {

@@ -1,11 +1,11 @@
 import { shownPath } from '../lib/shown-path.js';
 import { resolve } from 'node:path';
-import { parseAllDocuments, LineCounter } from 'yaml';
+import { parseAllDocuments, LineCounter, type Document } from 'yaml';
 import { isDashboardShaped, NOT_A_DASHBOARD, notADashboard } from '../desired/dashboard-rules.js';
 import { isDocumentShaped } from '../desired/detect-kind.js';
 import { discoverFiles } from '../desired/discover-files.js';
 import { fastParseYaml } from '../desired/fast-yaml/fast-parse.js';
-import { flowNestingOffset, NESTED_TOO_DEEPLY } from '../desired/yaml-hazards.js';
+import { aliasProblems, documentValue, flowNestingOffset, NESTED_TOO_DEEPLY } from '../desired/yaml-hazards.js';
 import type { Diagnostic } from '../desired/diagnostic.js';
 import { readSources } from '../desired/read-sources.js';
 import type { PlainObject } from './deep-merge.js';
@@ -89,7 +89,13 @@ function parseWithYaml(source: string): Parsed {
   const second = docs[1];
   if (second !== undefined) problems.push({ ...at(second.range[0]), path: '', message: 'more than one YAML document (---): a dashboard file holds exactly one' });
   if (problems.length > 0) return { problems };
-  // Stryker disable next-line OptionalChaining: there is a document (checked above); `?.` is for the type
-  const value: unknown = docs[0]?.toJS();
+  const doc = docs[0] as Document.Parsed;
+  // As in a file without environments (locate-problems.ts): an alias that contains itself or expands without bound is
+  // the file's problem, with its place, not an exception that fails the whole pass without naming the file.
+  const aliases = aliasProblems(doc);
+  if (aliases.length > 0) return { problems: aliases.map((a) => ({ ...at(a.offset), path: '', message: a.message })) };
+  const read = documentValue(doc);
+  if (!read.ok) return { problems: [{ ...at(read.problem.offset), path: '', message: read.problem.message }] };
+  const { value } = read;
   return isTemplateShaped(value) ? { value } : { problems: [{ line: 1, col: 1, path: '', message: notADashboard(value) }] };
 }

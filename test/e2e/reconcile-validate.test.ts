@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ENVIRONMENT } from '../../src/schema/ids.js';
@@ -162,6 +162,23 @@ describe('dashcd validate', () => {
     // Anything else that is no dashboard is told what a dashboard is.
     const other = await validate({ 'dashboards/a.yaml': VALID, 'dashboards/b.json': '{"changes":[]}' }, 'dashboards/b.json');
     expect(other.stdout.trim()).toBe('dashboards/b.json:1:1  not a dashboard: expected a mapping with dashboardMetadata and tiles');
+  });
+
+  it('with environments, a file whose alias contains itself is its own problem at its place, and a file past 64 MiB is named by its size unread', async () => {
+    project = await createProject({
+      'dashcd.yaml': 'environments:\n  dev:\n',
+      'dashboards/loop.yaml': 'dashboardMetadata:\n  name: X\n  owner: me\ntiles: &t [1, *t]\n',
+      'dashboards/ok.yaml': VALID,
+      'dashboards/huge.yaml': '',
+    });
+    // Sparse: 70 MiB that cost no disk. Such files failed the whole run ("unexpected error", exit 1) without naming them.
+    await truncate(join(project.root, 'dashboards/huge.yaml'), 70 * 1024 * 1024);
+    const result = await runDashcd(['validate'], { cwd: project.root, env: {} });
+    expect(result.code, result.stderr).toBe(3);
+    expect(result.stdout.trim().split('\n')).toEqual([
+      'dashboards/huge.yaml  cannot read the file (70 MiB: larger than any dashboard or document a target accepts; a file is read up to 64 MiB)',
+      'dashboards/loop.yaml:4:15  alias *t is inside the node its anchor &t names, so the value would contain itself: write the value out',
+    ]);
   });
 
   it('a dashcd: member without environments is one problem, said once', async () => {
