@@ -26,10 +26,13 @@ export async function validateEnvironments(mode: EnvironmentsMode, selection: Da
   const environments = load.environments.map((e) => ({ environment: e.environment, desired: strict ? strictly(e.desired) : e.desired }));
   let diagnostics = collapseByEnvironment(environments.flatMap((e) => e.desired.diagnostics));
   if (diagnostics.length === 0 && booleanFlag(flags, 'remote')) diagnostics = await validateRemotely(environments, flags, io);
-  const warnings = collapseByEnvironment(environments.flatMap((e) => e.desired.warnings));
-  if (diagnostics.length > 0) printDiagnostics(diagnostics, io, warnings);
-  printWarnings(diagnostics.length > 0 ? load.warnings : [...warnings, ...load.warnings], io, 'stdout');
-  if (diagnostics.length > 0) return ExitCode.InvalidDesiredState;
+  // Every warning printed is counted: the rendered dashboards' and dashcd.yaml's own (an unused value).
+  const warnings = [...collapseByEnvironment(environments.flatMap((e) => e.desired.warnings)), ...load.warnings];
+  if (diagnostics.length > 0) {
+    printDiagnostics(diagnostics, io, warnings);
+    return ExitCode.InvalidDesiredState;
+  }
+  printWarnings(warnings, io, 'stdout');
   const counts = environments.map((e) => `${e.environment.name} ${e.desired.dashboards.length}`).join(', ');
   const files = environments[0]?.desired.files ?? 0;
   const warned = warnings.length > 0 ? `; ${warnings.length} warning${warnings.length === 1 ? '' : 's'} (--strict makes warnings errors)` : '';

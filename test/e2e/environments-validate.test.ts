@@ -90,5 +90,14 @@ describe('validate with environments', () => {
     expect(strict.stdout).toContain('dashcd.yaml:7:13  [prod] environments.prod.values.ntoe: value ntoe is declared but no dashboard uses it — did you mean note?');
     expect((await runDashcd(['validate', '--strict', '--env', 'dev'], { cwd })).code).toBe(0);
   });
+
+  it('counts every warning it prints, an unused value of dashcd.yaml\'s own with those of the environments', async () => {
+    const config = 'values:\n  note: notes\n  unused: 1\nenvironments:\n  dev:\n  prod:\n    values:\n      ntoe: prod notes\n';
+    project = await createProject({ 'dashcd.yaml': config, 'dashboards/hosts.yaml': HOSTS });
+    const result = await runDashcd(['validate'], { cwd: project.root });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout.trim().split('\n').filter((line) => line.includes('warning:'))).toHaveLength(2);
+    expect(result.stderr).toMatch(/; 2 warnings \(--strict makes warnings errors\)\n$/);
+  });
 });
 
