@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, stat, unlink, utimes } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { TEMP_MARKER, writeFileDurable } from '../lib/durable-file.js';
 import { decodeCheckCache, encodeCheckCache } from './check-cache-format.js';
@@ -43,12 +44,21 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 /**
  * `$XDG_CACHE_HOME/dashcd`, else `%LOCALAPPDATA%/dashcd` (Windows), else `$HOME/.cache/dashcd`; undefined when
- * the environment names no such folder (then nothing is cached).
+ * the environment names no such folder (then nothing is cached). A HOME that does not exist (a service account's
+ * `/nonexistent`) is none: the cache would otherwise create it, as root at the top of the file system.
  */
-export function checkCacheDir(env: Env): string | undefined {
+export function checkCacheDir(env: Env, isDirectory: (path: string) => boolean = isExistingDirectory): string | undefined {
   const base = [env.XDG_CACHE_HOME, env.LOCALAPPDATA].find((dir) => dir !== undefined && isAbsolute(dir));
   if (base !== undefined) return join(base, 'dashcd');
-  return env.HOME !== undefined && isAbsolute(env.HOME) ? join(env.HOME, '.cache', 'dashcd') : undefined;
+  return env.HOME !== undefined && isAbsolute(env.HOME) && isDirectory(env.HOME) ? join(env.HOME, '.cache', 'dashcd') : undefined;
+}
+
+function isExistingDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** `DASHCD_CACHE=off` (also `0`, `false`, `no`) turns the cache off, as `--no-cache` does for one run. */
