@@ -12,11 +12,13 @@ export function intFlag(flags: FlagValues, name: string, fallback: number): numb
 }
 
 /** Durations like `60s`, `5m`, `1h`, `500ms`, or bare milliseconds. */
-export function durationFlag(flags: FlagValues, name: string, fallbackMs: number): number {
+export function durationFlag(flags: FlagValues, name: string, fallbackMs: number, { minMs = 0 }: { minMs?: number } = {}): number {
   const raw = stringFlag(flags, name);
   if (raw === undefined) return fallbackMs;
   const ms = parseDuration(raw);
   if (ms === undefined) throw new UsageError(`--${name} must be a duration like 500ms, 60s, 5m or 1h, got '${raw}'`);
+  // Below the least that makes sense is a usage error, as --concurrency 0 is: raising it unasked would surprise.
+  if (ms < minMs) throw new UsageError(`--${name} must be at least ${minMs % 1000 === 0 ? `${minMs / 1000}s` : `${minMs}ms`}, got '${raw}'`);
   return ms;
 }
 

@@ -44,7 +44,7 @@ export function repoOptions(flags: FlagValues, io: CommandIo): RepoOptions | und
     url: repositoryUrl(repo, io.cwd),
     follow,
     path: repoPath(stringFlag(flags, 'path') ?? 'dashboards'),
-    fetchMs: Math.max(1000, durationFlag(flags, 'fetch', 60_000)),
+    fetchMs: durationFlag(flags, 'fetch', 60_000, { minMs: 1000 }),
     credentials: credentialsFromEnv(io.env),
     ...(io.env.DASHCD_WEBHOOK_SECRET ? { webhookSecret: io.env.DASHCD_WEBHOOK_SECRET } : {}),
     skipInvalid: booleanFlag(flags, 'skip-invalid'),

@@ -84,7 +84,7 @@ describe('dashcd events pull', () => {
     [['--env', '../etc'], /'..\/etc' is not an environment id/],
     [['--env', 'a', '--env', 'b'], /events pull names one environment; --env gave a, b/],
     [['--target', 'http://127.0.0.1:9/e/Prod_1'], /'Prod_1' is not an environment id .* name one with --env/],
-    [['--interval', '10ms', '--follow'], /--interval must be at least 1s/],
+    [['--interval', '10ms', '--follow'], /--interval must be at least 1s, got '10ms'/],
   ])('rejects %j as a usage error', async (flags, message) => {
     const result = await dashcd(['events', 'pull', '--target', 'http://127.0.0.1:9/e/prod', ...flags]);
     expect(result.code).toBe(64);

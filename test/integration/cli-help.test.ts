@@ -64,6 +64,18 @@ describe('the command layer', () => {
     }
   });
 
+  it('refuses an interval below its least (--resync 0s, --poll 50ms, --fetch 500ms) instead of raising it unasked', async () => {
+    for (const [args, message] of [
+      [['--resync', '0s', '--dir', 'no-such-folder'], "--resync must be at least 1s, got '0s'"],
+      [['--resync', '500ms', '--dir', 'no-such-folder'], "--resync must be at least 1s, got '500ms'"],
+      [['--poll', '50ms', '--dir', 'no-such-folder'], "--poll must be at least 100ms, got '50ms'"],
+      [['--repo', 'https://example.com/x.git', '--fetch', '500ms'], "--fetch must be at least 1s, got '500ms'"],
+    ] as const) {
+      const result = await run(['daemon', ...args]);
+      expect([result.code, result.stderr], args.join(' ')).toEqual([ExitCode.Usage, expect.stringContaining(message)]);
+    }
+  });
+
   it('answers a misspelt flag given without a command with a hint among the flags dashcd takes alone', async () => {
     for (const [given, meant] of [['--versoin', '--version'], ['--hepl', '--help']] as const) {
       const result = await run([given]);

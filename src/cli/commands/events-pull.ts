@@ -86,8 +86,7 @@ function parseRequest(flags: FlagValues, now: number): PullRequest {
   if (eventType !== undefined && !(EVENT_TYPES as readonly string[]).includes(eventType)) {
     throw new UsageError(`--type '${eventType}' is not an event type of the events API (e.g. CUSTOM_DEPLOYMENT, AVAILABILITY_EVENT)`);
   }
-  const intervalMs = durationFlag(flags, 'interval', 60_000);
-  if (intervalMs < 1000) throw new UsageError('--interval must be at least 1s');
+  const intervalMs = durationFlag(flags, 'interval', 60_000, { minMs: 1000 });
   return { sinceMs, eventType, entityId: stringFlag(flags, 'entity'), follow: booleanFlag(flags, 'follow'), intervalMs };
 }
 
