@@ -78,6 +78,8 @@ export function createConsoleHandler(source: ConsoleSource, access: AccessOption
     const refused = refusal(verdict(caller, env, view === 'events' ? 'DataExport' : 'ReadConfig'), env, view === 'events' ? 'DataExport' : 'ReadConfig');
     if (refused) return refused;
     if (view === 'events') {
+      // As the dashboards page: an environment this console does not serve is a 404, not an empty timeline.
+      if (!(await source.environments()).some((known) => known.name === env)) return notFound(`No environment ${env}.`);
       const hours = Math.min(168, Math.max(1, Number(url.searchParams.get('hours')) || 24));
       const to = Math.ceil(now() / HOUR) * HOUR;
       const window = { from: to - hours * HOUR, to };

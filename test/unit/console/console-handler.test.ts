@@ -167,6 +167,8 @@ describe('console pages: routes', () => {
     const missing = await get(loopback, '/ui/e/nowhere');
     expect(missing.status).toBe(404);
     expect(missing.html).toContain('No environment nowhere.');
+    const noEvents = await get(loopback, '/ui/e/nowhere/events');
+    expect([noEvents.status, noEvents.html.includes('No environment nowhere.')]).toEqual([404, true]);
   });
 
   it("shows the revision a daemon's environment was planned at", async () => {
