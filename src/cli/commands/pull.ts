@@ -27,8 +27,10 @@ export const pullCommand = defineCommand({
     'Server-owned fields are dropped and keys put in a stable order; the id is kept. A pulled dashboard is not yet\n' +
     'owned by dashcd (prune never deletes it), so plan afterwards shows it as adopt (the ownership tag is its only\n' +
     'change); with --adopt pull also writes the tag to each pulled dashboard, as apply would, and plan shows no change.\n' +
-    'A dashboard a file already claims anywhere in the dashboards root (the folder next to dashcd.yaml, else\n' +
-    'dashboards/) is refreshed in that file, never copied into --dir. A file without an `id` gets its id from its path\n' +
+    'A dashboard a file already claims anywhere in the dashboards root that holds --dir (the folder next to\n' +
+    'dashcd.yaml, else dashboards/) is refreshed in that file, never copied into --dir; a --dir outside every root\n' +
+    '(imported/ beside dashboards/) is a dashboards root of its own, which plan reads only with --dir, and gets a copy\n' +
+    'of each. A file without an `id` gets its id from its path\n' +
     'relative to that root, so run plan and apply on the root itself. A file with local edits is never overwritten\n' +
     'without --force. Exit 0 when every dashboard was pulled or is up to date; 1 when one was not found or was kept\n' +
     'for its local edits (one line each on stderr).\n' +
