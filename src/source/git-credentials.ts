@@ -58,6 +58,10 @@ export function credentialSecrets(credentials: GitCredentials = {}): string[] {
  */
 export function checkRepositoryUrl(url: string): void {
   if (url.trim() === '' || url.startsWith('-')) throw new SourceError('git-failed', `not a repository URL: '${url}'`);
+  // `ext::sh -c …` and other `<transport>::<address>` remote helpers: git refuses them under the allowed protocols
+  // anyway (run-git.ts), so a daemon given one would start and fail every fetch; it is refused before it starts.
+  const helper = /^([A-Za-z][A-Za-z0-9+.-]*)::/.exec(url);
+  if (helper) throw new SourceError('git-failed', `git's ${helper[1]}:: remote helper is not followed: give an https, ssh (git@host:path), git or file URL, or a local path`);
   if (redactUrlCredentials(url) !== url || scpPassword(url)) {
     throw new SourceError(
       'auth-failed',

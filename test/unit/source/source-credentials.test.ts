@@ -59,6 +59,13 @@ describe('checkRepositoryUrl', () => {
     expect(() => checkRepositoryUrl('')).toThrow(/not a repository URL/);
   });
 
+  it('refuses git remote helpers (ext::, fd::, any <transport>::) before a daemon starts on them', () => {
+    expect(() => checkRepositoryUrl("ext::sh -c 'touch /tmp/x'")).toThrow("git's ext:: remote helper is not followed: give an https, ssh (git@host:path), git or file URL, or a local path");
+    expect(() => checkRepositoryUrl('fd::3')).toThrow(/fd:: remote helper/);
+    expect(() => checkRepositoryUrl('persistent-https::host/r')).toThrow(/persistent-https:: remote helper/);
+    for (const ok of ['https://host/r.git', 'git@host:org/r.git', 'ssh://git@host:22/r.git', 'file:///srv/r.git']) expect(() => checkRepositoryUrl(ok), ok).not.toThrow();
+  });
+
   it.each([
     'https://me:secret@host/r.git',
     'http://TOKEN@host/r.git',
