@@ -3,12 +3,19 @@ import type { Logger } from '../lib/logger.js';
 import { HttpError } from '../server/http/http-error.js';
 import { readBodyBytes } from '../server/http/read-body.js';
 import { sendError, sendJson } from '../server/http/respond.js';
+import { closeIfBodyUnread } from '../server/http/unread-body.js';
 import { DeliveryMemory } from '../source/delivery-memory.js';
 import { judgePushHook } from '../source/push-webhook.js';
 import { errorMessage } from '../lib/error-message.js';
 
 /** GitHub caps a push payload at 25 MB but sends at most 20 commits; real pushes stay far below this. */
 export const HOOK_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
+
+/**
+ * What every webhook body being read at once may hold together: four of the largest, where a real push is a few kB.
+ * Without it each connection holding a signed-looking request could keep 2 MiB, and 400 of them 800 MB.
+ */
+export const HOOK_BODIES_BUDGET_BYTES = 4 * HOOK_BODY_LIMIT_BYTES;
 
 export const HOOK_PATH = '/hooks/git';
 
@@ -28,9 +35,10 @@ export interface GitHookOptions {
 export function gitHookHandler(options: GitHookOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
   const log = options.log.child({ component: 'webhook' });
   const deliveries = new DeliveryMemory();
+  const budget = bodyBudget(HOOK_BODIES_BUDGET_BYTES);
   return (req, res) => {
     if ((req.url ?? '').split('?')[0] !== HOOK_PATH) return false;
-    handle(req, options, log, deliveries).then(
+    handle(req, { ...options, log, deliveries, budget }).then(
       ({ status, body }) => sendJson(res, status, body),
       (error: unknown) => {
         const http = error instanceof HttpError ? error : new HttpError(500, 'internal error');
@@ -43,15 +51,20 @@ export function gitHookHandler(options: GitHookOptions): (req: IncomingMessage, 
   };
 }
 
-async function handle(req: IncomingMessage, options: GitHookOptions, log: Logger, deliveries: DeliveryMemory): Promise<{ status: number; body: object }> {
+interface HookContext extends GitHookOptions {
+  deliveries: DeliveryMemory;
+  budget: BodyBudget;
+}
+
+async function handle(req: IncomingMessage, context: HookContext): Promise<{ status: number; body: object }> {
+  const { secret, log } = context;
   if (req.method !== 'POST') throw new HttpError(405, `Method ${req.method ?? ''} not allowed on ${HOOK_PATH}: webhooks POST`, undefined, { allow: 'POST' });
-  if (options.secret === undefined) throw new HttpError(404, 'Webhooks are off: start the daemon with DASHCD_WEBHOOK_SECRET set');
-  const body = await readBodyBytes(req, HOOK_BODY_LIMIT_BYTES);
-  const verdict = judgePushHook({ headers: req.headers, body, secret: options.secret, follows: options.follows, firstTime: (keys) => deliveries.firstTime(keys) });
+  if (secret === undefined) throw new HttpError(404, 'Webhooks are off: start the daemon with DASHCD_WEBHOOK_SECRET set');
+  const body = await readSignedBody(req, secret, context);
+  const verdict = judgePushHook({ headers: req.headers, body, secret, follows: context.follows, firstTime: (keys) => context.deliveries.firstTime(keys) });
   switch (verdict.kind) {
     case 'unauthorized':
-      log.warn({ reason: verdict.message }, 'webhook refused');
-      throw new HttpError(401, verdict.message);
+      throw refused(req, verdict.message, log);
     case 'bad-request':
       throw new HttpError(400, verdict.message);
     case 'ignored':
@@ -63,7 +76,75 @@ async function handle(req: IncomingMessage, options: GitHookOptions, log: Logger
       return { status: 200, body: { fetch: false, reason: 'delivery already seen: its fetch was queued when it first arrived' } };
     case 'push':
       log.info({ host: verdict.host, ref: verdict.ref }, 'webhook: fetching now');
-      options.fetchNow(`webhook ${verdict.host} ${verdict.ref}`);
+      context.fetchNow(`webhook ${verdict.host} ${verdict.ref}`);
       return { status: 202, body: { fetch: true, ref: verdict.ref } };
   }
+}
+
+/**
+ * The body, read only once the headers could be: anyone may connect, so what the headers alone refuse (too large,
+ * unsigned, a wrong GitLab token) costs no memory, and what is read is held within the budget shared by all requests.
+ */
+async function readSignedBody(req: IncomingMessage, secret: string, context: HookContext): Promise<Buffer> {
+  const bytes = bodyBytes(req);
+  refuseByHeaders(req, secret, context.log);
+  if (!context.budget.reserve(bytes)) throw busy(req, context.log);
+  try {
+    return await readBodyBytes(req, HOOK_BODY_LIMIT_BYTES);
+  } finally {
+    context.budget.release(bytes);
+  }
+}
+
+/** The most a body can hold: its Content-Length (Node holds it to that), or the limit when chunked. Over it: 413. */
+function bodyBytes(req: IncomingMessage): number {
+  if (req.headers['transfer-encoding'] !== undefined) return HOOK_BODY_LIMIT_BYTES;
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > HOOK_BODY_LIMIT_BYTES) throw new HttpError(413, `Request body larger than ${HOOK_BODY_LIMIT_BYTES} bytes.`, undefined, { connection: 'close' });
+  return declared;
+}
+
+const NO_BODY = Buffer.alloc(0);
+
+/**
+ * A GitHub signature covers the body, so it is checked once read; no signature at all, a GitLab token (the secret
+ * itself) or an empty secret is judged on the headers. An empty body stands in for the unread one: judgePushHook
+ * decides these before it looks at the body, so its answer here is the one it would give after reading.
+ */
+function refuseByHeaders(req: IncomingMessage, secret: string, log: Logger): void {
+  if (secret !== '' && req.headers['x-hub-signature-256'] !== undefined) return;
+  const verdict = judgePushHook({ headers: req.headers, body: NO_BODY, secret, follows: () => false });
+  if (verdict.kind === 'unauthorized') throw refused(req, verdict.message, log);
+}
+
+/** 401; a body left unread closes the connection rather than being read to its end for nothing. */
+function refused(req: IncomingMessage, message: string, log: Logger): HttpError {
+  log.warn({ reason: message }, 'webhook refused');
+  return new HttpError(401, message, undefined, closeIfBodyUnread(req));
+}
+
+function busy(req: IncomingMessage, log: Logger): HttpError {
+  log.warn({}, 'webhook refused: the bodies being read at once are at their memory budget; answering 503');
+  return new HttpError(503, 'Too many webhook deliveries are being read at once; retry after 1 s.', undefined, { 'retry-after': '1', ...closeIfBodyUnread(req) });
+}
+
+interface BodyBudget {
+  /** False, reserving nothing, when `bytes` more would pass the budget. */
+  reserve(bytes: number): boolean;
+  release(bytes: number): void;
+}
+
+/** A body reserves the most it can hold before its first byte is read, and gives it back once read or refused. */
+function bodyBudget(total: number): BodyBudget {
+  let held = 0;
+  return {
+    reserve(bytes) {
+      if (held + bytes > total) return false;
+      held += bytes;
+      return true;
+    },
+    release(bytes) {
+      held -= bytes;
+    },
+  };
 }
