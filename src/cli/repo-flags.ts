@@ -18,6 +18,11 @@ export const repoFlags: Record<string, FlagSpec> = {
   path: { type: 'string', description: 'With --repo: the dashboards folder inside the repository, dashcd.yaml beside it (default: dashboards)', valueName: 'path' },
   fetch: { type: 'string', description: 'With --repo: fetch interval, at least 1s; a webhook fetches at once (default: 60s)', valueName: 'duration' },
   'skip-invalid': { type: 'boolean', description: 'With --repo: apply the valid files of a commit that has invalid ones (default: apply none of it)' },
+  'ownership-tag': {
+    type: 'string',
+    description: "With --repo: the ownership tag (prune deletes only what carries it); a commit whose dashcd.yaml has another is refused (default: managed-by:dashcd)",
+    valueName: 'tag',
+  },
   'allow-target': {
     type: 'string',
     multiple: true,
@@ -34,7 +39,7 @@ export const repoFlags: Record<string, FlagSpec> = {
 export function repoOptions(flags: FlagValues, io: CommandIo): RepoOptions | undefined {
   const repo = stringFlag(flags, 'repo');
   if (repo === undefined) {
-    const stray = ['branch', 'tag-pattern', 'path', 'fetch', 'skip-invalid', 'allow-target'].find((name) => flags[name] !== undefined);
+    const stray = ['branch', 'tag-pattern', 'path', 'fetch', 'skip-invalid', 'allow-target', 'ownership-tag'].find((name) => flags[name] !== undefined);
     if (stray) throw new UsageError(`--${stray} needs --repo`);
     return undefined;
   }

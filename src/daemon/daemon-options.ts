@@ -29,8 +29,16 @@ export interface DaemonOptions {
   selfHeal: boolean;
   /** Delete owned orphans; undefined: `prune` in dashcd.yaml decides. */
   prune: boolean | undefined;
-  /** undefined: `maxDelete` in dashcd.yaml, else 5. */
+  /**
+   * undefined: `maxDelete` in dashcd.yaml, else 5. With `repo`, also the most a commit's dashcd.yaml may set (5 when
+   * undefined): the operator bounds what a committer may delete (repository-limits.ts).
+   */
   maxDelete: number | undefined;
+  /**
+   * `--ownership-tag`, with `repo` only: the one ownership tag a commit's dashcd.yaml may have, since prune deletes
+   * what carries it (undefined: the built-in one). Without `repo` dashcd.yaml is the operator's own and decides.
+   */
+  ownershipTag?: string | undefined;
   concurrency: number;
   /** Files per chunk of a large full pass (DASHCD_PASS_CHUNK_FILES); default PASS_CHUNK_FILES. */
   passChunkFiles?: number;

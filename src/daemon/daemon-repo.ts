@@ -12,6 +12,7 @@ import { gitHookHandler } from './git-hook-route.js';
 import { SourceStatus } from './source-status.js';
 import { targetRefusals, type TargetGrant } from './target-allow-list.js';
 import { errorMessage } from '../lib/error-message.js';
+import type { RepositoryLimits } from './repository-limits.js';
 
 /** `dashcd daemon --repo …`: the repository the daemon follows instead of a local folder. */
 export interface RepoOptions {
@@ -58,7 +59,7 @@ interface Lane {
 }
 
 /** Opens the mirror under `<data dir>/git` (before anything listens: a broken data dir fails the start). */
-export async function openRepoFollowing(repo: RepoOptions, deps: { cwd: string; dataDir: string; log: Logger }): Promise<RepoFollowing> {
+export async function openRepoFollowing(repo: RepoOptions, deps: { cwd: string; dataDir: string; log: Logger; limits?: RepositoryLimits }): Promise<RepoFollowing> {
   const log = deps.log.child({ component: 'git', repo: repo.url });
   const open = (follow: Follow): Promise<GitSource> =>
     openGitSource({ url: repo.url, follow, root: join(resolve(deps.cwd, deps.dataDir), 'git'), log, ...(repo.credentials ? { credentials: repo.credentials } : {}) });
@@ -97,7 +98,7 @@ export async function openRepoFollowing(repo: RepoOptions, deps: { cwd: string; 
     },
     start(signal) {
       for (const lane of lanes) {
-        lane.follower = followRepository({ source: lane.source, state: lane.state, fetchMs: repo.fetchMs, log, signal, onNewRevision: lane.onNewRevision, refusals });
+        lane.follower = followRepository({ source: lane.source, state: lane.state, fetchMs: repo.fetchMs, log, signal, onNewRevision: lane.onNewRevision, refusals, ...(deps.limits ? { limits: deps.limits } : {}) });
       }
       return { stopped: Promise.all(lanes.map((lane) => lane.follower?.stopped)).then(() => undefined) };
     },
@@ -105,14 +106,28 @@ export async function openRepoFollowing(repo: RepoOptions, deps: { cwd: string; 
 }
 
 /**
- * Why a checkout's dashcd.yaml may not be followed: targets and tokens the operator has not allowed. An invalid
- * dashcd.yaml declares nothing here (the pass refuses it as invalid); one that cannot be read is refused.
+ * How many environments a followed commit's dashcd.yaml may declare: each is a store, a queue, timers and an events
+ * poller in this one process, whose descriptors and memory the operator sized, not the repository's committers.
+ */
+export const MAX_REPOSITORY_ENVIRONMENTS = 100;
+
+/**
+ * Why a checkout's dashcd.yaml may not be followed: more environments than the daemon starts, or targets and tokens
+ * the operator has not allowed. An invalid dashcd.yaml declares nothing here (the pass refuses it as invalid); one
+ * that cannot be read is refused.
  */
 async function checkoutRefusals(dashboardsDir: string, root: string, grants: readonly TargetGrant[]): Promise<string[]> {
   try {
     const project = await loadProjectConfigFor(dashboardsDir, root);
-    return project.diagnostics.length > 0 ? [] : targetRefusals(declaredEnvironments(project.config), grants);
+    if (project.diagnostics.length > 0) return [];
+    const declared = declaredEnvironments(project.config);
+    if (declared.length > MAX_REPOSITORY_ENVIRONMENTS) return [tooManyEnvironments(declared.length)];
+    return targetRefusals(declared, grants);
   } catch (error) {
     return [`dashcd.yaml could not be read to check its targets: ${errorMessage(error)}`];
   }
+}
+
+function tooManyEnvironments(count: number): string {
+  return `dashcd.yaml declares ${count} environments; a daemon following a repository starts at most ${MAX_REPOSITORY_ENVIRONMENTS}`;
 }

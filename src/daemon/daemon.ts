@@ -16,7 +16,9 @@ import { EnvironmentsStatus } from './environments-status.js';
 import type { PassSource } from './pass-source.js';
 import { createReconcilePass } from './reconcile-pass.js';
 import { createReconcileQueue, type ReconcileQueue } from './reconcile-queue.js';
-import { watchDashboards } from './watch-dashboards.js';
+import { watchDashboards, type DashboardWatcher } from './watch-dashboards.js';
+import { errorMessage } from '../lib/error-message.js';
+import { repositoryLimits } from './repository-limits.js';
 
 /**
  * The composition root of `dashcd daemon`: the listener (the embedded API with the status endpoints on the same
@@ -28,24 +30,60 @@ import { watchDashboards } from './watch-dashboards.js';
  * Two signals: `signal` (shutdown asked) stops new work at once — no new pass, read or write, and the pollers'
  * requests and waits are cut; `requests` aborts the clients' in-flight requests and retry waits, only after the
  * grace period, so a write already sent completes while a pass retrying against a dead target cannot hold shutdown.
+ *
+ * A start that fails part-way (an environment's store cannot be opened) stops everything it had opened, as a shutdown
+ * does, before rejecting: the process then ends with that error instead of living on half-started.
  */
 export async function runDaemon(options: DaemonOptions): Promise<void> {
-  const { log, signal } = options;
+  const { log } = options;
+  // A start that fails half-way stops what it opened as a shutdown would: every loop listens to this signal.
+  const failed = new AbortController();
+  const signal = AbortSignal.any([options.signal, failed.signal]);
   const requests = new AbortController();
-  const repo = options.repo ? await openRepoFollowing(options.repo, { cwd: options.cwd, dataDir: options.dataDir, log }) : undefined;
+  const started: Started = { loops: [] };
+  const stop = (): Promise<void> => stopStarted(started, requests, options.shutdownGraceMs ?? 3000, log);
+  try {
+    await start({ ...options, signal }, started, requests.signal);
+  } catch (error) {
+    // Left running, the loops opened so far (timers, listener, stores) would keep a process that can no longer be
+    // stopped: its shutdown signal has nobody left to wait for it.
+    if (started.endpoint) log.error({ err: errorMessage(error), loopsStarted: started.loops.length }, 'start-up failed: stopping what had started');
+    failed.abort(error);
+    await stop().catch((cleanup: unknown) => log.error({ err: errorMessage(cleanup) }, 'stopping after a failed start-up failed too'));
+    throw error;
+  }
+  await aborted(signal);
+  log.info({}, 'shutting down: stopping the watcher and poller, finishing in-flight writes');
+  await stop();
+  log.info({}, 'daemon stopped');
+}
+
+/** What the daemon has opened so far: each is stopped at shutdown, or when a later part fails to open. */
+interface Started {
+  view?: DaemonStatus | EnvironmentsStatus;
+  endpoint?: Endpoint;
+  loops: Loop[];
+  watcher?: DashboardWatcher | undefined;
+  follower?: { stopped: Promise<void> } | undefined;
+}
+
+/** Opens every part, recording each in `started` as it opens; resolves once the daemon is ready (or asked to stop). */
+async function start(options: DaemonOptions, started: Started, requests: AbortSignal): Promise<void> {
+  const { log, signal } = options;
+  const repo = options.repo ? await openRepoFollowing(options.repo, { cwd: options.cwd, dataDir: options.dataDir, log, limits: repositoryLimits(options) }) : undefined;
   const environments = options.environments ?? (repo ? await repoEnvironments(repo, options) : undefined);
   options = { ...options, environments };
-  const view = environments ? new EnvironmentsStatus() : new DaemonStatus();
+  const view = (started.view = environments ? new EnvironmentsStatus() : new DaemonStatus());
   const embedded = environments ? environments.some((e) => e.target.kind === 'embedded') : !options.target;
   // The console reads the loops, which need the endpoint first: its route is bound once they exist.
   let consoleRoute: ((req: IncomingMessage, res: ServerResponse) => boolean) | undefined;
   // With environments declared nothing uses the embedded API's `local`: it is not created.
-  const endpoint = await openEndpoint({ ...options, embedded, openDefault: environments === undefined }, view, requests.signal, [...(repo ? [repo.hook] : []), (req, res) => consoleRoute?.(req, res) ?? false]);
+  const endpoint = (started.endpoint = await openEndpoint({ ...options, embedded, openDefault: environments === undefined }, view, requests, [...(repo ? [repo.hook] : []), (req, res) => consoleRoute?.(req, res) ?? false]));
   const dir = resolve(options.cwd, options.dir);
-  const loops = await openLoops(options, { endpoint, view, dir, repo });
+  const loops = await openLoops(options, { endpoint, view, dir, repo }, started.loops);
   consoleRoute = daemonConsole(loops, { ...options, host: options.listen.host, tokens: endpoint.consoleTokens });
   // A checkout never changes under the daemon: following a repository, the fetch loop says when to read, not a watcher.
-  const watcher = repo
+  started.watcher = repo
     ? undefined
     : watchDashboards({
         dir,
@@ -54,28 +92,32 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
         onChange: (files) => loops.forEach((loop) => loop.queue.requestFiles(files, 'file-changed')),
         onTreeChange: () => loops.forEach((loop) => loop.queue.requestFull('tree-changed')),
       });
-  const follower = repo?.start(signal);
+  started.follower = repo?.start(signal);
   // The first pass starts once the watcher has scanned the folder: a save during the scan is then either read by
   // the pass or reported by the watcher, never lost between the two.
-  await Promise.race([watcher?.ready, aborted(signal)]);
-  if (!signal.aborted) {
-    for (const loop of loops) loop.queue.requestFull('startup');
-    const from = options.repo ? { repo: options.repo.url, follow: describeFollow(options.repo.follow), path: options.repo.path } : { dir };
-    const ready = readyInfo(endpoint, loops);
-    log.info({ target: ready.target, status: endpoint.statusUrl, console: `${endpoint.statusUrl}/ui`, metrics: `${endpoint.statusUrl}/metrics`, ...from, selfHeal: options.selfHeal, prune: options.prune }, 'daemon ready');
-    options.onReady?.(ready);
-  }
+  await Promise.race([started.watcher?.ready, aborted(signal)]);
+  if (!signal.aborted) announceReady(options, endpoint, loops);
+}
 
-  await aborted(signal);
-  log.info({}, 'shutting down: stopping the watcher and poller, finishing in-flight writes');
-  view.stop();
+/** The first full pass of every loop, and the `daemon ready` line. */
+function announceReady(options: DaemonOptions, endpoint: Endpoint, loops: readonly Loop[]): void {
+  for (const loop of loops) loop.queue.requestFull('startup');
+  const from = options.repo ? { repo: options.repo.url, follow: describeFollow(options.repo.follow), path: options.repo.path } : { dir: resolve(options.cwd, options.dir) };
+  const ready = readyInfo(endpoint, loops);
+  options.log.info({ target: ready.target, status: endpoint.statusUrl, console: `${endpoint.statusUrl}/ui`, metrics: `${endpoint.statusUrl}/metrics`, ...from, selfHeal: options.selfHeal, prune: options.prune }, 'daemon ready');
+  options.onReady?.(ready);
+}
+
+/** Stops whatever `started` holds: watching and fetching first, then the passes (within the grace period), pollers, listener. */
+async function stopStarted(started: Started, requests: AbortController, graceMs: number, log: Logger): Promise<void> {
+  const { loops } = started;
+  started.view?.stop();
   for (const loop of loops) clearInterval(loop.resync);
-  await watcher?.close();
-  await follower?.stopped;
-  await finishQueues(loops.map((loop) => loop.queue), requests, options.shutdownGraceMs ?? 3000, log);
+  await started.watcher?.close();
+  await started.follower?.stopped;
+  await finishQueues(loops.map((loop) => loop.queue), requests, graceMs, log);
   await Promise.all(loops.map((loop) => loop.poller));
-  await endpoint.close();
-  log.info({}, 'daemon stopped');
+  await started.endpoint?.close();
 }
 
 /** One target's reconcile loop: its queue, resync timer and events poller. */
@@ -104,8 +146,11 @@ interface Shared {
   repo: RepoFollowing | undefined;
 }
 
-/** The one loop into the daemon's target, or one per environment (`env` label, archive folder and logs by name). */
-async function openLoops(options: DaemonOptions, shared: Shared): Promise<Loop[]> {
+/**
+ * The one loop into the daemon's target, or one per environment (`env` label, archive folder and logs by name), each
+ * added to `loops` once started: when a later one fails to open, the caller stops those.
+ */
+async function openLoops(options: DaemonOptions, shared: Shared, loops: Loop[]): Promise<Loop[]> {
   const { view } = shared;
   if (!options.environments || !(view instanceof EnvironmentsStatus)) {
     const spec: TargetSpec = options.target ? { kind: 'remote', ...options.target } : { kind: 'embedded' };
@@ -114,9 +159,9 @@ async function openLoops(options: DaemonOptions, shared: Shared): Promise<Loop[]
     let loop: Loop | undefined;
     const source = await shared.repo?.attach(status, target.env, () => loop?.queue.requestFull('new-revision'));
     loop = startLoop(options, { name: undefined, target, status, dir: shared.dir, ...(source ? { source } : {}) });
-    return [loop];
+    loops.push(loop);
+    return loops;
   }
-  const loops: Loop[] = [];
   for (const { environment, target: spec } of options.environments) {
     const target = await shared.endpoint.target({ ...spec, env: environment.name });
     const status = view.add(environment, target.label);
@@ -138,10 +183,11 @@ async function openLoops(options: DaemonOptions, shared: Shared): Promise<Loop[]
 async function repoEnvironments(repo: RepoFollowing, options: DaemonOptions): Promise<DaemonEnvironment[] | undefined> {
   const project = await repo.projectConfig(options.signal);
   if (!project || project.diagnostics.length > 0) return undefined;
-  // Refused (targets the operator did not allow): no environment of it gets a target or a token; the follower
-  // reports the commit as refused in /status and a later allowed commit takes effect at the next start.
+  // Refused (targets the operator did not allow, too many environments): no environment of it gets a target, a
+  // token or a store; the follower reports the commit as refused in /status and a later allowed commit takes effect
+  // at the next start.
   if (project.refused.length > 0) {
-    options.log.warn({ refused: project.refused }, 'the newest commit asks for target tokens the operator has not allowed (--allow-target): none of its environments is started');
+    options.log.warn({ refused: project.refused }, 'the newest commit is refused (see refused): none of its environments is started');
     return undefined;
   }
   const declared = declaredEnvironments(project.config);

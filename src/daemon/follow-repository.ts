@@ -1,7 +1,9 @@
+import { join } from 'node:path';
 import type { Logger } from '../lib/logger.js';
 import type { GitSource } from '../source/git-source.js';
 import type { SourceStatus } from './source-status.js';
 import { errorMessage } from '../lib/error-message.js';
+import { BUILT_IN_LIMITS, checkoutLimitRefusals, type RepositoryLimits } from './repository-limits.js';
 
 export interface FollowRepositoryOptions {
   source: GitSource;
@@ -11,8 +13,14 @@ export interface FollowRepositoryOptions {
   signal: AbortSignal;
   /** A new commit is checked out and pending: reconcile it. */
   onNewRevision(): void;
-  /** Why the operator's configuration forbids the checkout at `root` (empty: it may be applied). Never throws. */
+  /** Why the operator's --allow-target list forbids the checkout at `root` (empty: it may be applied). Never throws. */
   refusals?(root: string): Promise<string[]>;
+  /**
+   * The operator's ownership tag and deletion ceiling (repository-limits.ts): a commit whose dashcd.yaml asks for
+   * another tag or more deletions is refused. Default: the built-in ones, so a daemon not told otherwise never lets a
+   * commit choose what may be pruned.
+   */
+  limits?: RepositoryLimits;
   /** Longest wait between failed fetches (default 5 min, or `fetchMs` when that is longer). */
   maxBackoffMs?: number;
 }
@@ -37,6 +45,12 @@ export function followRepository(options: FollowRepositoryOptions): RepositoryFo
   let wake: (() => void) | undefined;
   let again = false;
   let reasons: string[] = ['startup'];
+  const limits = options.limits ?? BUILT_IN_LIMITS;
+
+  const refusalsAt = async (root: string): Promise<Refusals> => ({
+    targets: (await options.refusals?.(root)) ?? [],
+    limits: await checkoutLimitRefusals(join(root, state.info.path), root, limits),
+  });
 
   const fetchOnce = async (): Promise<void> => {
     const why = reasons;
@@ -45,8 +59,8 @@ export function followRepository(options: FollowRepositoryOptions): RepositoryFo
       const revision = await source.fetch(signal);
       const root = await source.checkout(revision, signal);
       failures = 0;
-      const refused = (await options.refusals?.(root)) ?? [];
-      if (state.fetched({ revision, root, refused })) {
+      const refused = await refusalsAt(root);
+      if (state.fetched({ revision, root, refused: allOf(refused) })) {
         log.info({ revision: revision.commit, ref: revision.ref, subject: revision.subject, author: revision.author, reasons: why }, 'new revision fetched');
         announce(revision.commit, refused);
       }
@@ -64,9 +78,10 @@ export function followRepository(options: FollowRepositoryOptions): RepositoryFo
   };
 
   /** A pass for news that may be applied; a refused commit is only reported (its reasons name no secret). */
-  const announce = (commit: string, refused: readonly string[]): void => {
-    if (refused.length === 0) return options.onNewRevision();
-    log.warn({ revision: commit, refused }, 'revision refused: its dashcd.yaml asks for target tokens the operator has not allowed (--allow-target); nothing of it is applied');
+  const announce = (commit: string, refused: Refusals): void => {
+    if (allOf(refused).length === 0) return options.onNewRevision();
+    if (refused.targets.length > 0) log.warn({ revision: commit, refused: refused.targets }, TARGETS_REFUSED);
+    if (refused.limits.length > 0) log.warn({ revision: commit, refused: refused.limits }, LIMITS_REFUSED);
   };
 
   const recoverLastFetched = async (): Promise<void> => {
@@ -74,9 +89,9 @@ export function followRepository(options: FollowRepositoryOptions): RepositoryFo
     if (!revision) return;
     const root = await source.checkout(revision, signal).catch(() => undefined);
     if (!root) return;
-    const refused = (await options.refusals?.(root)) ?? [];
-    if (state.recovered({ revision, root, refused })) {
-      if (refused.length === 0) log.info({ revision: revision.commit }, 'reconciling the last fetched revision until the remote answers');
+    const refused = await refusalsAt(root);
+    if (state.recovered({ revision, root, refused: allOf(refused) })) {
+      if (allOf(refused).length === 0) log.info({ revision: revision.commit }, 'reconciling the last fetched revision until the remote answers');
       announce(revision.commit, refused);
     }
   };
@@ -114,3 +129,14 @@ export function followRepository(options: FollowRepositoryOptions): RepositoryFo
     stopped: loop(),
   };
 }
+
+/** Why a commit may not be applied, by which of the operator's settings forbids it: each is logged in its own words. */
+interface Refusals {
+  targets: string[];
+  limits: string[];
+}
+
+const allOf = (refused: Refusals): string[] => [...refused.targets, ...refused.limits];
+
+const TARGETS_REFUSED = 'revision refused: its dashcd.yaml asks for target tokens the operator has not allowed (--allow-target), or more environments than the daemon starts; nothing of it is applied';
+const LIMITS_REFUSED = "revision refused: its dashcd.yaml asks for another ownership tag or more deletions than the operator's (--ownership-tag, --max-delete); nothing of it is applied";

@@ -21,7 +21,7 @@ interface Checkout {
   revision: Revision;
   /** The clean checkout's folder. */
   root: string;
-  /** Why the operator's configuration forbids this commit (see target-allow-list.ts); never applied when any. */
+  /** Why the operator's settings forbid this commit (target-allow-list.ts, repository-limits.ts); never applied when any. */
   refused?: readonly string[];
 }
 
@@ -33,7 +33,8 @@ type Pending = Checkout & { fetchedAt: string; error?: string; invalid?: string[
  *
  * A fetched commit stays pending until a pass applied it; an invalid one stays pending with its diagnostics and is
  * not tried again until a newer commit arrives, while passes (drift checks) keep reading the live one. A refused one
- * (it asks for target tokens the operator did not allow) stays pending the same way, and no pass ever reads it.
+ * (it asks for target tokens, an ownership tag or deletions the operator did not allow) stays pending the same way,
+ * and no pass ever reads it.
  */
 export class SourceStatus implements PassSource {
   private live: (Checkout & { fetchedAt: string; appliedAt: string }) | undefined;

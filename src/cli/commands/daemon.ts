@@ -17,6 +17,7 @@ import { environmentPlatform, environmentToken } from '../environment-targets.js
 import { repoFlags, repoOptions } from '../repo-flags.js';
 import { SourceError } from '../../source/source-error.js';
 import { listenFailure } from '../listen-failure.js';
+import { ownershipTagProblem } from '../../daemon/repository-limits.js';
 
 export const daemonCommand = defineCommand({
   path: ['daemon'],
@@ -126,9 +127,13 @@ function passChunkFromEnv(env: CommandIo['env']): Pick<DaemonOptions, 'passChunk
   return { passChunkFiles: Number(raw) };
 }
 
-function withRepo(flags: FlagValues, io: CommandIo): Pick<DaemonOptions, 'repo'> {
+function withRepo(flags: FlagValues, io: CommandIo): Pick<DaemonOptions, 'repo' | 'ownershipTag'> {
   const repo = repoOptions(flags, io);
-  return repo ? { repo } : {};
+  const tag = stringFlag(flags, 'ownership-tag');
+  if (tag === undefined) return repo ? { repo } : {};
+  const problem = ownershipTagProblem(tag);
+  if (problem !== undefined) throw new UsageError(problem);
+  return { ...(repo ? { repo } : {}), ownershipTag: tag };
 }
 
 /** What stops the daemon from starting is the user's to fix (a port or data dir in use): a message, not a stack. */

@@ -1,0 +1,84 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_REPOSITORY_ENVIRONMENTS } from '../../src/daemon/daemon-repo.js';
+import { MAIN_JS, unusedPort } from '../helpers/cli.js';
+import { dashboardYaml, waitFor } from '../helpers/daemon.js';
+import { daemonScopePerTest } from '../helpers/daemon-scope.js';
+import { gitFixturePerTest, sourceStatus } from '../helpers/git-scope.js';
+
+const scope = daemonScopePerTest();
+const fixture = gitFixturePerTest(scope);
+
+const children: ChildProcess[] = [];
+afterEach(async () => {
+  for (const child of children.splice(0)) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  }
+});
+
+/** dashcd.yaml declaring `count` embedded environments e0, e1, … */
+function environmentsYaml(count: number): string {
+  return `environments:\n${Array.from({ length: count }, (_, i) => `  e${i}: {}\n`).join('')}`;
+}
+
+/** `dashcd daemon …` in `cwd`, its logs at info; resolves with its exit code once it has exited of itself. */
+function daemonChild(args: readonly string[], cwd: string): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const env = { PATH: process.env.PATH ?? '', HOME: cwd, DASHCD_LOG_LEVEL: 'info' };
+  const child = spawn(process.execPath, [MAIN_JS, 'daemon', ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+// Each test follows a repository with a daemon: generous on a loaded 2-core machine.
+describe('dashcd daemon --repo starting its environments', { timeout: 120_000 }, () => {
+  it('a start that fails at a later environment stops the loops, listener and stores it had opened, and exits with the error', async () => {
+    const { remote, url, cwd } = await fixture();
+    await remote.commit({ 'dashcd.yaml': environmentsYaml(6), 'dashboards/hosts.yaml': dashboardYaml('Hosts') }, 'six environments');
+    await remote.push();
+    // A file where e3's store folder goes: e0, e1 and e2 are open, with their loops and the listener, when e3 fails.
+    await mkdir(join(cwd, 'data', 'env'), { recursive: true });
+    await writeFile(join(cwd, 'data', 'env', 'e3'), 'in the way\n');
+
+    // --resync 1s: the loops already started would reconcile every second in a daemon left half-started.
+    const port = await unusedPort();
+    const daemon = daemonChild(['--repo', url, '--fetch', '1h', '--resync', '1s', '--poll', '1h', '--data', 'data', '--listen', `127.0.0.1:${port}`], cwd);
+    const code = await waitFor(async () => (daemon.child.exitCode !== null || daemon.child.signalCode !== null ? { code: await daemon.exited } : undefined), {
+      timeoutMs: 45_000,
+      what: 'the daemon to exit after its failed start',
+    });
+
+    expect(code.code, daemon.output()).toBe(1);
+    expect(daemon.output()).toContain('dashcd API listening');
+    expect(daemon.output()).toMatch(/"loopsStarted":3,.*"msg":"start-up failed: stopping what had started"/);
+    expect(daemon.output()).toMatch(/dashcd daemon: unexpected error: .*EEXIST/);
+    // Its stores were closed as at shutdown: the data dir is no longer owned, and every opened environment is on disk.
+    expect(existsSync(join(cwd, 'data', 'owner.json'))).toBe(false);
+    expect((await readdir(join(cwd, 'data', 'env'))).sort()).toEqual(['e0', 'e1', 'e2', 'e3']);
+  });
+
+  it(`refuses a commit declaring more than ${MAX_REPOSITORY_ENVIRONMENTS} environments: none of them is started, and /status says why`, async () => {
+    const { remote, url, cwd } = await fixture();
+    const commit = await remote.commit({ 'dashcd.yaml': environmentsYaml(MAX_REPOSITORY_ENVIRONMENTS + 1), 'dashboards/hosts.yaml': dashboardYaml('Hosts') }, 'too many environments');
+    await remote.push();
+
+    const d = await scope.startDaemon(['--repo', url, '--fetch', '1h', '--data', 'data'], { cwd, timeoutMs: 60_000, until: 'listening' });
+    const refused = await waitFor(async () => ((await sourceStatus(d))?.pending?.commit === commit ? sourceStatus(d) : undefined), { what: 'the commit refused' });
+    expect(refused).toMatchObject({
+      live: null,
+      pending: { refused: [`dashcd.yaml declares ${MAX_REPOSITORY_ENVIRONMENTS + 1} environments; a daemon following a repository starts at most ${MAX_REPOSITORY_ENVIRONMENTS}`] },
+      stale: true,
+    });
+    expect(d.stdout()).toContain('none of its environments is started');
+    expect(existsSync(join(cwd, 'data', 'env', 'e0'))).toBe(false);
+  });
+});
