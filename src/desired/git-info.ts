@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 interface GitWorkTree {
   /** Absent on a detached HEAD (as in most CI checkouts). */
@@ -25,11 +27,12 @@ const GIT_MAX_BUFFER = 64 * 1024 * 1024;
  * Reads the commit, branch and dirty flag for the folder `dir`. Undefined when `dir` is not in a git work tree or git
  * is not installed: git information is a courtesy, never a reason to fail.
  * git runs with execFile (no shell) and `--no-optional-locks`, so reading never contends for `index.lock` with a
- * concurrent commit. Three processes in a work tree, one outside it, each forked from the whole calling process
+ * concurrent commit. Three processes in a work tree, none outside one (no `.git` above), each forked from the whole calling process
  * (about 8-15 ms of the daemon's thread each with 1,000 dashboards held): the daemon reads this after its passes,
  * never between a save and its write (daemon/folder-commit.ts).
  */
 export async function readGitInfo(dir: string): Promise<GitInfo | undefined> {
+  if (!mayBeInWorkTree(dir)) return undefined;
   const location = await git(dir, ['rev-parse', '--show-toplevel', '--show-prefix']);
   if (location === undefined) return undefined;
   const [root = '', prefix = ''] = location.split('\n');
@@ -55,8 +58,22 @@ export async function readGitInfo(dir: string): Promise<GitInfo | undefined> {
 
 /** The root of the git work tree holding `dir` (an existing folder), or undefined outside one. */
 export async function gitWorkTreeRoot(dir: string): Promise<string | undefined> {
+  if (!mayBeInWorkTree(dir)) return undefined;
   const root = (await git(dir, ['rev-parse', '--show-toplevel']))?.trim();
   return root ? root : undefined;
+}
+
+/**
+ * False when no folder from `dir` up holds a `.git` (a folder, or a worktree's file) and git is not pointed elsewhere
+ * by GIT_DIR or GIT_WORK_TREE: then `dir` is in no work tree, known without starting git. Most commands ask (the
+ * project root, its data dir); outside a repository a git process cost each about 20 ms.
+ */
+function mayBeInWorkTree(dir: string): boolean {
+  if (process.env.GIT_DIR !== undefined || process.env.GIT_WORK_TREE !== undefined) return true;
+  for (let folder = resolve(dir); ; folder = dirname(folder)) {
+    if (existsSync(join(folder, '.git'))) return true;
+    if (dirname(folder) === folder) return false;
+  }
 }
 
 /** A file's text at HEAD: `no-history` outside a git work tree or before the first commit. */

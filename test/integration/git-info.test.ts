@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readGitInfo } from '../../src/desired/git-info.js';
+import { gitWorkTreeRoot, readGitInfo } from '../../src/desired/git-info.js';
 
 const run = promisify(execFile);
 // Identity and branch come from -c flags, so the test does not depend on the machine's git configuration.
@@ -93,7 +93,7 @@ describe('readGitInfo', () => {
     }
   });
 
-  it('runs three git processes in a work tree and one outside it (a daemon pass forks itself for each)', async () => {
+  it('runs three git processes in a work tree and none outside one (a daemon pass forks itself for each)', async () => {
     // A `git` first on PATH that logs its arguments and runs the real one.
     const { stdout: realGit } = await run('sh', ['-c', 'command -v git']);
     const bin = await mkdtemp(join(tmpdir(), 'dashcd-git-count-'));
@@ -107,7 +107,11 @@ describe('readGitInfo', () => {
       expect(await readGitInfo(dashboards)).toMatchObject({ branch: 'main', dirty: false });
       expect(await calls()).toBe(3);
       await rm(log, { force: true });
+      // Outside any work tree (no .git above it) git is not started at: every command asks, most of them there.
       expect(await readGitInfo(bin)).toBeUndefined();
+      expect(await gitWorkTreeRoot(bin)).toBeUndefined();
+      expect(await calls()).toBe(0);
+      expect(await gitWorkTreeRoot(dashboards)).toBe(root);
       expect(await calls()).toBe(1);
     } finally {
       process.env.PATH = path;
