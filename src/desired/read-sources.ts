@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readlinkSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { isCode } from '../lib/fs-errors.js';
 import { isSettled, stampOf, type FileStamp } from './file-stamps.js';
@@ -38,9 +38,13 @@ export function readSources(dir: string, names: readonly string[], known?: Known
   return names.map((name): SourceFile => {
     const path = join(dir, name);
     try {
-      const fd = openSync(path, 'r');
+      // Non-blocking: a FIFO (named like a dashboard file, or a symlink's target) would block the open until a writer
+      // came; it has no effect on a regular file.
+      const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
       try {
         const stats = fstatSync(fd);
+        // A device reports size 0 and never ends (a symlink to /dev/zero): only regular files are read.
+        if (!stats.isFile()) return { name, kind: 'unreadable', reason: stats.isDirectory() ? (REASONS.EISDIR as string) : 'not a regular file (a device, a FIFO or a socket)' };
         if (stats.size > MAX_SOURCE_BYTES) return { name, kind: 'unreadable', reason: tooLargeReason(stats.size) };
         if (known === undefined) return readFile(name, readFileSync(fd));
         // An inode or device number past 2^53 is rounded in a double: two files could share a stamp.

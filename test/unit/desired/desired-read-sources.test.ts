@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
 import { renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,5 +61,32 @@ describe('readSources with known files', () => {
     const known: KnownFiles = { now: () => Date.now(), knownHash: () => undefined, noteHash: () => undefined };
     expect(readSources(dir, ['folder.yaml', 'missing.yaml'], known)).toEqual(readSources(dir, ['folder.yaml', 'missing.yaml']));
     expect(readSources(dir, ['folder.yaml', 'missing.yaml'], known).map((file) => file.kind)).toEqual(['unreadable', 'gone']);
+  });
+});
+
+describe('readSources reads regular files only', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'dashcd-read-sources-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('reports a device, a FIFO and a folder named like dashboard files as unreadable, without reading or waiting on them', async () => {
+    // A symlink to /dev/zero was read without end (size 0, no end of file); opening a FIFO waited for a writer.
+    await symlink('/dev/zero', join(dir, 'zero.yaml'));
+    execFileSync('mkfifo', [join(dir, 'pipe.yaml')]);
+    await mkdir(join(dir, 'folder.yaml'));
+    await writeFile(join(dir, 'ok.yaml'), 'tiles: []\n');
+    for (const known of [undefined, { now: () => 0, knownHash: () => undefined, noteHash: () => undefined }]) {
+      const read = readSources(dir, ['zero.yaml', 'pipe.yaml', 'folder.yaml', 'ok.yaml'], known);
+      expect(read.map((r) => (r.kind === 'unreadable' ? r.reason : r.kind))).toEqual([
+        'not a regular file (a device, a FIFO or a socket)',
+        'not a regular file (a device, a FIFO or a socket)',
+        'a folder, not a file (EISDIR)',
+        'read',
+      ]);
+    }
   });
 });
