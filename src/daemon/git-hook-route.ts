@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../lib/logger.js';
 import { HttpError } from '../server/http/http-error.js';
-import { readBodyBytes } from '../server/http/read-body.js';
+import { bodyBudget, readWithinBudget, type BodyBudget } from './budgeted-body.js';
 import { sendError, sendJson } from '../server/http/respond.js';
 import { closeIfBodyUnread } from '../server/http/unread-body.js';
 import { DeliveryMemory } from '../source/delivery-memory.js';
@@ -13,9 +13,12 @@ export const HOOK_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
 
 /**
  * What every webhook body being read at once may hold together: four of the largest, where a real push is a few kB.
- * Without it each connection holding a signed-looking request could keep 2 MiB, and 400 of them 800 MB.
+ * Without it each connection sending a signed-looking request could keep 2 MiB, and 400 of them 800 MB.
  */
 export const HOOK_BODIES_BUDGET_BYTES = 4 * HOOK_BODY_LIMIT_BYTES;
+
+/** A webhook host sends its payload with the headers: a body still incomplete this long after is cut (408). */
+export const HOOK_BODY_DEADLINE_MS = 5_000;
 
 export const HOOK_PATH = '/hooks/git';
 
@@ -83,25 +86,27 @@ async function handle(req: IncomingMessage, context: HookContext): Promise<{ sta
 
 /**
  * The body, read only once the headers could be: anyone may connect, so what the headers alone refuse (too large,
- * unsigned, a wrong GitLab token) costs no memory, and what is read is held within the budget shared by all requests.
+ * unsigned, a wrong GitLab token) costs no memory, and what is read is held within the budget shared by all requests,
+ * by the bytes that have arrived (budgeted-body.ts).
  */
 async function readSignedBody(req: IncomingMessage, secret: string, context: HookContext): Promise<Buffer> {
-  const bytes = bodyBytes(req);
+  checkDeclaredSize(req);
   refuseByHeaders(req, secret, context.log);
-  if (!context.budget.reserve(bytes)) throw busy(req, context.log);
-  try {
-    return await readBodyBytes(req, HOOK_BODY_LIMIT_BYTES);
-  } finally {
-    context.budget.release(bytes);
-  }
+  const read = await readWithinBudget(req, context.budget, { limit: HOOK_BODY_LIMIT_BYTES, deadlineMs: HOOK_BODY_DEADLINE_MS });
+  if (read.ok) return read.bytes;
+  if (read.why === 'over-budget') throw busy(req, context.log);
+  if (read.why === 'too-large') throw tooLarge();
+  if (read.why === 'too-slow') throw new HttpError(408, `The body did not arrive within ${HOOK_BODY_DEADLINE_MS / 1000} s of the headers.`, undefined, { connection: 'close' });
+  throw new HttpError(400, 'The request ended before its body did.', undefined, { connection: 'close' });
 }
 
-/** The most a body can hold: its Content-Length (Node holds it to that), or the limit when chunked. Over it: 413. */
-function bodyBytes(req: IncomingMessage): number {
-  if (req.headers['transfer-encoding'] !== undefined) return HOOK_BODY_LIMIT_BYTES;
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > HOOK_BODY_LIMIT_BYTES) throw new HttpError(413, `Request body larger than ${HOOK_BODY_LIMIT_BYTES} bytes.`, undefined, { connection: 'close' });
-  return declared;
+/** A declared body over the limit is refused before a byte of it is read. */
+function checkDeclaredSize(req: IncomingMessage): void {
+  if (Number(req.headers['content-length'] ?? 0) > HOOK_BODY_LIMIT_BYTES) throw tooLarge();
+}
+
+function tooLarge(): HttpError {
+  return new HttpError(413, `Request body larger than ${HOOK_BODY_LIMIT_BYTES} bytes.`, undefined, { connection: 'close' });
 }
 
 const NO_BODY = Buffer.alloc(0);
@@ -126,25 +131,4 @@ function refused(req: IncomingMessage, message: string, log: Logger): HttpError 
 function busy(req: IncomingMessage, log: Logger): HttpError {
   log.warn({}, 'webhook refused: the bodies being read at once are at their memory budget; answering 503');
   return new HttpError(503, 'Too many webhook deliveries are being read at once; retry after 1 s.', undefined, { 'retry-after': '1', ...closeIfBodyUnread(req) });
-}
-
-interface BodyBudget {
-  /** False, reserving nothing, when `bytes` more would pass the budget. */
-  reserve(bytes: number): boolean;
-  release(bytes: number): void;
-}
-
-/** A body reserves the most it can hold before its first byte is read, and gives it back once read or refused. */
-function bodyBudget(total: number): BodyBudget {
-  let held = 0;
-  return {
-    reserve(bytes) {
-      if (held + bytes > total) return false;
-      held += bytes;
-      return true;
-    },
-    release(bytes) {
-      held -= bytes;
-    },
-  };
 }
