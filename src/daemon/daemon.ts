@@ -223,7 +223,9 @@ function createLoopQueue(options: DaemonOptions, loop: LoopParts, onFullPassEnd:
     log,
     selfHeal: options.selfHeal,
     prune: options.prune,
-    maxDelete: options.maxDelete,
+    // Following a repository, --max-delete is the ceiling a commit's maxDelete is checked against (repository-limits.ts),
+    // not a value that replaces it: the pull request's plan, reading the same dashcd.yaml, shows what a pass deletes.
+    maxDelete: options.repo ? undefined : options.maxDelete,
     commit: source ? undefined : new FolderCommit({ dir: resolve(cwd, loop.dir), record: (git) => status.recordGit(git), signal }),
     filesWritten: () => target.filesWritten(),
     ...(options.passChunkFiles !== undefined ? { passChunkFiles: options.passChunkFiles } : {}),

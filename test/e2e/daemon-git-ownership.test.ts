@@ -79,16 +79,23 @@ describe('dashcd daemon --repo and the ownership tag', { timeout: 120_000 }, () 
     expect((await devSource(d))?.pending).toBeNull();
   });
 
-  it("takes the operator's own tag and ceiling from --ownership-tag and --max-delete: a commit naming that tag and a limit within it is applied", async () => {
+  it("takes the operator's own tag and ceiling from --ownership-tag and --max-delete: a commit within them is applied, and its own maxDelete, not the ceiling, bounds a pass", async () => {
     const { remote, url, cwd } = await fixture();
-    const first = await remote.commit({ 'dashcd.yaml': `ownershipTag: owned-by:ops\nmaxDelete: 20\nprune: true\n${DEV}`, 'dashboards/ops.yaml': dashboardYaml('ops') }, 'ops');
+    const config = `ownershipTag: owned-by:ops\nmaxDelete: 2\nprune: true\n${DEV}`;
+    const first = await remote.commit({ 'dashcd.yaml': config, 'dashboards/a.yaml': dashboardYaml('a'), 'dashboards/b.yaml': dashboardYaml('b'), 'dashboards/c.yaml': dashboardYaml('c') }, 'three');
     await remote.push();
     const d = await scope.startDaemon(['--repo', url, '--fetch', '1s', '--ownership-tag', 'owned-by:ops', '--max-delete', '20'], { cwd, timeoutMs: 60_000 });
     await waitForLiveInDev(d, first);
     const token = await createToken(cwd, '.dashcd', 'ReadConfig', 'dev');
-    const list = await api(dashboardsOf(d), { token });
-    const ids = (list.json as { dashboards: { id: string }[] }).dashboards.map((x) => x.id);
-    const tags = await Promise.all(ids.map(async (id) => ((await api(`${dashboardsOf(d)}/${id}`, { token })).json as { dashboardMetadata: { tags?: string[] } }).dashboardMetadata.tags));
-    expect(tags).toEqual([['owned-by:ops']]);
+    const live = async (): Promise<{ id: string; name: string }[]> => ((await api(dashboardsOf(d), { token })).json as { dashboards: { id: string; name: string }[] }).dashboards;
+    const tags = await Promise.all((await live()).map(async ({ id }) => ((await api(`${dashboardsOf(d)}/${id}`, { token })).json as { dashboardMetadata: { tags?: string[] } }).dashboardMetadata.tags));
+    expect(tags).toEqual([['owned-by:ops'], ['owned-by:ops'], ['owned-by:ops']]);
+
+    // Three files removed under the commit's maxDelete 2: the pull request's plan refuses that prune, so the daemon must too.
+    const emptied = await remote.commit({ 'dashboards/a.yaml': null, 'dashboards/b.yaml': null, 'dashboards/c.yaml': null, 'dashboards/d.yaml': dashboardYaml('d') }, 'replace all');
+    await remote.push();
+    await waitForLiveInDev(d, emptied);
+    await waitFor(() => logged(d, 'prune refused; nothing deleted').length > 0, { what: 'the prune refused by the commit\'s maxDelete' });
+    expect((await live()).map((x) => x.name).sort()).toEqual(['a v1', 'b v1', 'c v1', 'd v1']);
   });
 });
