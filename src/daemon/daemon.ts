@@ -19,6 +19,7 @@ import { createReconcileQueue, type ReconcileQueue } from './reconcile-queue.js'
 import { watchDashboards, type DashboardWatcher } from './watch-dashboards.js';
 import { errorMessage } from '../lib/error-message.js';
 import { repositoryLimits } from './repository-limits.js';
+import { refuseBeforeCreating } from '../server/create-server.js';
 
 /**
  * The composition root of `dashcd daemon`: the listener (the embedded API with the status endpoints on the same
@@ -70,6 +71,9 @@ interface Started {
 /** Opens every part, recording each in `started` as it opens; resolves once the daemon is ready (or asked to stop). */
 async function start(options: DaemonOptions, started: Started, requests: AbortSignal): Promise<void> {
   const { log, signal } = options;
+  // Following a repository fetches into the data dir before the listener opens: a data dir another dashcd owns, or a
+  // port in use, is refused first, so a daemon that cannot start leaves nothing behind (startServer checks the same).
+  if (options.repo) await refuseBeforeCreating(resolve(options.cwd, options.dataDir), options.listen.host, options.listen.port);
   const repo = options.repo ? await openRepoFollowing(options.repo, { cwd: options.cwd, dataDir: options.dataDir, log, limits: repositoryLimits(options) }) : undefined;
   const environments = options.environments ?? (repo ? await repoEnvironments(repo, options) : undefined);
   options = { ...options, environments };

@@ -118,7 +118,7 @@ export async function startServer<E extends EnvironmentService = EnvironmentServ
  * data dir and listening still decide: these are only the early, friendlier answers. The owner first, since its
  * message says where it serves.
  */
-async function refuseBeforeCreating(dataDir: string, host: string, port: number): Promise<void> {
+export async function refuseBeforeCreating(dataDir: string, host: string, port: number): Promise<void> {
   const owner = await readOwner(dataDir);
   if (owner) throw new DataDirLockedError(dataDir, owner);
   // Port 0 too: the host may not resolve, or not be this machine's.

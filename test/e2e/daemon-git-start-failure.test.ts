@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_REPOSITORY_ENVIRONMENTS } from '../../src/daemon/daemon-repo.js';
@@ -41,6 +42,23 @@ function daemonChild(args: readonly string[], cwd: string): { child: ChildProces
 
 // Each test follows a repository with a daemon: generous on a loaded 2-core machine.
 describe('dashcd daemon --repo starting its environments', { timeout: 120_000 }, () => {
+  it('a --listen port in use is refused before the repository is fetched into the data dir: nothing is left behind', async () => {
+    const { remote, url, cwd } = await fixture();
+    await remote.commit({ 'dashboards/hosts.yaml': dashboardYaml('Hosts') }, 'one');
+    await remote.push();
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (blocker.address() as AddressInfo).port;
+      const daemon = daemonChild(['--repo', url, '--data', 'data', '--listen', `127.0.0.1:${port}`], cwd);
+      expect(await daemon.exited, daemon.output()).toBe(1);
+      expect(daemon.output()).toContain(`cannot listen on 127.0.0.1:${port} (EADDRINUSE)`);
+      expect(existsSync(join(cwd, 'data'))).toBe(false);
+    } finally {
+      await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    }
+  });
+
   it('a start that fails at a later environment stops the loops, listener and stores it had opened, and exits with the error', async () => {
     const { remote, url, cwd } = await fixture();
     await remote.commit({ 'dashcd.yaml': environmentsYaml(6), 'dashboards/hosts.yaml': dashboardYaml('Hosts') }, 'six environments');
