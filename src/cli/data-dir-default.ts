@@ -1,7 +1,6 @@
 import { dirname, join, resolve } from 'node:path';
+import { DEFAULT_DATA_DIR_NAME } from '../server/data-dir-root.js';
 import { defaultDashboardsRoot } from './dashboards-root.js';
-
-export const DEFAULT_DATA_DIR = '.dashcd';
 
 /**
  * The embedded store's data dir: `--data` as given (relative to the working directory), else `.dashcd` in the
@@ -11,5 +10,5 @@ export const DEFAULT_DATA_DIR = '.dashcd';
  */
 export async function dataDirOf(data: string | undefined, cwd: string): Promise<string> {
   if (data !== undefined) return resolve(cwd, data);
-  return join(dirname(await defaultDashboardsRoot(cwd)), DEFAULT_DATA_DIR);
+  return join(dirname(await defaultDashboardsRoot(cwd)), DEFAULT_DATA_DIR_NAME);
 }

@@ -1,11 +1,13 @@
 /**
  * Why an address cannot be listened on, when that is the user's to fix (a port in use, a privileged port, an address
- * this machine does not have, a host name that does not resolve): the words for the command's one-line message.
+ * this machine does not have or cannot bind as given, a host name that does not resolve): the words for the command's one-line message.
  * Undefined for anything else, which is a bug to report with its stack.
  */
 export function listenFailure(error: unknown): string | undefined {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') return code;
+  // `fe80::1` without its zone, and other addresses the system cannot bind as given.
+  if (code === 'EINVAL') return `${code}: not an address this machine can listen on as given`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `${code}: the host name does not resolve`;
   return undefined;
 }

@@ -104,7 +104,7 @@ function closestFlag(command: Command, name: string): string | undefined {
 
 /**
  * `-out=plan`, `-auto-approve`: a word with one dash and a letter is a flag written as Terraform and Go tools write
- * them, never a file (a file so named is `./-name`). `-h` is help, asked for before parsing.
+ * them; an id, a name or a file that starts so goes after `--`. `-h` is help, asked for before parsing.
  */
 function isSingleDashFlag(arg: string): boolean {
   return /^-[A-Za-z]/.test(arg);
@@ -113,7 +113,7 @@ function isSingleDashFlag(arg: string): boolean {
 function singleDashMessage(command: Command, arg: string): string {
   const name = arg.slice(1).split('=')[0] ?? '';
   const best = closestFlag(command, name);
-  const hint = best ? `: did you mean --${best}?` : ` (a file whose name starts with - is ./${arg})`;
+  const hint = `${best ? `: did you mean --${best}?` : ''} (an argument that starts with - goes after --: -- ${arg})`;
   return `unknown flag ${arg}: dashcd's flags take two dashes${hint} (see 'dashcd ${command.path.join(' ')} --help')`;
 }
 

@@ -33,10 +33,11 @@ export function ownershipTagProblem(tag: string): string | undefined {
 }
 
 /** Why `config` asks for more than `limits` allow; empty when it may be applied. */
-export function limitRefusals(config: Pick<ProjectConfig, 'ownershipTag' | 'maxDelete'>, limits: RepositoryLimits): string[] {
+export function limitRefusals(config: Pick<ProjectConfig, 'ownershipTag' | 'maxDelete'>, limits: RepositoryLimits, { hasFile = true }: { hasFile?: boolean } = {}): string[] {
   const refusals: string[] = [];
   if (config.ownershipTag !== limits.ownershipTag) {
-    refusals.push(`dashcd.yaml's ownershipTag is '${config.ownershipTag}', not the operator's '${limits.ownershipTag}' (--ownership-tag): prune deletes what carries the tag, so only the operator chooses it`);
+    const tag = hasFile ? `dashcd.yaml's ownershipTag is '${config.ownershipTag}'` : `without a dashcd.yaml the ownership tag is the default '${config.ownershipTag}'`;
+    refusals.push(`${tag}, not the operator's '${limits.ownershipTag}' (--ownership-tag): prune deletes what carries the tag, so only the operator chooses it`);
   }
   if (config.maxDelete !== undefined && config.maxDelete > limits.maxDelete) {
     refusals.push(`dashcd.yaml's maxDelete ${config.maxDelete} is more than the ${limits.maxDelete} deletions per pass the operator allows (--max-delete)`);
@@ -51,7 +52,7 @@ export function limitRefusals(config: Pick<ProjectConfig, 'ownershipTag' | 'maxD
 export async function checkoutLimitRefusals(dashboardsDir: string, root: string, limits: RepositoryLimits): Promise<string[]> {
   try {
     const project = await loadProjectConfigFor(dashboardsDir, root);
-    return project.diagnostics.length > 0 ? [] : limitRefusals(project.config, limits);
+    return project.diagnostics.length > 0 ? [] : limitRefusals(project.config, limits, { hasFile: project.file !== undefined });
   } catch (error) {
     return [`dashcd.yaml could not be read to check its ownershipTag and maxDelete: ${errorMessage(error)}`];
   }

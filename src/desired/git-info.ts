@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 
 interface GitWorkTree {
   /** Absent on a detached HEAD (as in most CI checkouts). */
@@ -70,9 +70,26 @@ export async function gitWorkTreeRoot(dir: string): Promise<string | undefined> 
  */
 function mayBeInWorkTree(dir: string): boolean {
   if (process.env.GIT_DIR !== undefined || process.env.GIT_WORK_TREE !== undefined) return true;
-  for (let folder = resolve(dir); ; folder = dirname(folder)) {
+  // Both spellings: git walks up the real path, and a folder reached through a symlink has other parents there.
+  return hasGitAbove(resolve(dir)) || hasGitAbove(realPathOf(dir));
+}
+
+function hasGitAbove(start: string): boolean {
+  for (let folder = start; ; folder = dirname(folder)) {
     if (existsSync(join(folder, '.git'))) return true;
     if (dirname(folder) === folder) return false;
+  }
+}
+
+/** The real path of `dir`, or of its nearest ancestor that exists (a dashboards folder not made yet), with the rest. */
+function realPathOf(dir: string): string {
+  const absolute = resolve(dir);
+  for (let folder = absolute; ; folder = dirname(folder)) {
+    try {
+      return join(realpathSync(folder), relative(folder, absolute));
+    } catch {
+      if (dirname(folder) === folder) return absolute;
+    }
   }
 }
 

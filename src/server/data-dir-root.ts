@@ -6,7 +6,7 @@ import { nodeFs, type FsLayer } from '../lib/fs-layer.js';
 import { ignoreMissing } from '../lib/fs-errors.js';
 
 /** The CLI's default data dir name (`--data` default): a directory so named is dashcd's own wherever it is. */
-const DEFAULT_DATA_DIR_NAME = '.dashcd';
+export const DEFAULT_DATA_DIR_NAME = '.dashcd';
 /** Ignores everything in the data dir, this file included: tokens' hashes and the store stay out of commits. */
 export const DATA_DIR_GITIGNORE = '*\n';
 /**

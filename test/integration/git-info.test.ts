@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -113,6 +113,9 @@ describe('readGitInfo', () => {
       expect(await calls()).toBe(0);
       expect(await gitWorkTreeRoot(dashboards)).toBe(root);
       expect(await calls()).toBe(1);
+      // A folder of the work tree reached through a symlink from outside it: git finds the tree by the real path.
+      await symlink(dashboards, join(bin, 'linked'));
+      expect(await readGitInfo(join(bin, 'linked'))).toMatchObject({ branch: 'main', dirty: false });
     } finally {
       process.env.PATH = path;
       await rm(bin, { recursive: true, force: true });

@@ -45,9 +45,9 @@ describe('parseArgs', () => {
   });
 
   it('refuses a flag written with one dash (Terraform\'s -out=plan, -auto-approve) instead of reading it as a file', () => {
-    expect(() => parseArgs(command, ['-dri=x'])).toThrow(new UsageError("unknown flag -dri=x: dashcd's flags take two dashes: did you mean --dir? (see 'dashcd demo --help')"));
+    expect(() => parseArgs(command, ['-dri=x'])).toThrow(new UsageError("unknown flag -dri=x: dashcd's flags take two dashes: did you mean --dir? (an argument that starts with - goes after --: -- -dri=x) (see 'dashcd demo --help')"));
     expect(() => parseArgs(command, ['a', '-prune'])).toThrow(/^unknown flag -prune: dashcd's flags take two dashes: did you mean --prune\?/);
-    expect(() => parseArgs(command, ['-auto-approve'])).toThrow(new UsageError("unknown flag -auto-approve: dashcd's flags take two dashes (a file whose name starts with - is ./-auto-approve) (see 'dashcd demo --help')"));
+    expect(() => parseArgs(command, ['-auto-approve'])).toThrow(new UsageError("unknown flag -auto-approve: dashcd's flags take two dashes (an argument that starts with - goes after --: -- -auto-approve) (see 'dashcd demo --help')"));
     // Not flags: a lone dash, a negative number, a value of a flag, and anything after --.
     expect(parseArgs(command, ['-', '-5', '--dir', '-x', '--', '-y']).positionals).toEqual(['-', '-5', '-y']);
   });

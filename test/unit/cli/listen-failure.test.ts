@@ -13,6 +13,10 @@ describe('listenFailure: a listen error that is the user\'s to fix, in a few wor
     expect(listenFailure(failed('EAI_AGAIN'))).toBe('EAI_AGAIN: the host name does not resolve');
   });
 
+  it('says an address the system cannot bind as given (fe80::1 without its zone) is not one to listen on', () => {
+    expect(listenFailure(failed('EINVAL'))).toBe('EINVAL: not an address this machine can listen on as given');
+  });
+
   it('leaves anything else to be reported as the bug it is', () => {
     for (const error of [failed('EMFILE'), new Error('boom'), undefined, 'text']) expect(listenFailure(error)).toBeUndefined();
   });

@@ -43,6 +43,10 @@ describe('limitRefusals', () => {
       "dashcd.yaml's ownershipTag is 'managed-by:dashcd', not the operator's 'owned-by:ops' (--ownership-tag): prune deletes what carries the tag, so only the operator chooses it",
       "dashcd.yaml's maxDelete 21 is more than the 20 deletions per pass the operator allows (--max-delete)",
     ]);
+    // A repository without a dashcd.yaml is told so, not that a file it lacks names a tag.
+    expect(limitRefusals({ ownershipTag: DEFAULT_OWNERSHIP_TAG }, OPS, { hasFile: false })).toEqual([
+      "without a dashcd.yaml the ownership tag is the default 'managed-by:dashcd', not the operator's 'owned-by:ops' (--ownership-tag): prune deletes what carries the tag, so only the operator chooses it",
+    ]);
   });
 });
 
