@@ -35,10 +35,8 @@ export function readWithinBudget(body: Readable, budget: BodyBudget, { limit, de
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let held = 0;
-    let settled = false;
+    // Once: every listener goes, so no later event can give the same bytes back twice.
     const finish = (result: { ok: true; bytes: Buffer } | { ok: false; why: BodyRefusal }): void => {
-      if (settled) return;
-      settled = true;
       clearTimeout(timer);
       body.off('data', onData).off('end', onEnd).off('error', onGone).off('close', onGone);
       if (!result.ok) body.pause();

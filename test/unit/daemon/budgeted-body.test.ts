@@ -40,10 +40,47 @@ describe('readWithinBudget: a body held by the bytes that arrived', () => {
     second.write(Buffer.alloc(8 * KB));
     expect(await secondRead).toEqual({ ok: false, why: 'over-budget' });
     // Paused, not destroyed: the answer can still be written on its connection.
-    expect(second.destroyed).toBe(false);
+    expect([second.destroyed, second.isPaused()]).toEqual([false, true]);
     first.end(Buffer.alloc(KB));
     const result = await firstRead;
     expect(result.ok && result.bytes.length).toBe(10 * KB);
+    expect(first.isPaused()).toBe(false);
+    expect(budget.reserve(16 * KB)).toBe(true);
+    budget.release(16 * KB);
+    // Whatever the refused one does afterwards (more bytes, its end, an error, its close) holds or frees nothing more.
+    const ended = new Promise((resolve) => second.once('end', resolve));
+    second.resume();
+    second.write(Buffer.alloc(2 * KB));
+    second.end();
+    await ended;
+    expect(budget.reserve(16 * KB)).toBe(true);
+    expect(budget.reserve(1)).toBe(false);
+  });
+
+  it('gives back what a body held once, however it ends: a refusal then its stream erroring or closing frees nothing twice', async () => {
+    for (const end of [(s: PassThrough) => s.destroy(new Error('reset')), (s: PassThrough) => s.destroy()]) {
+      const budget = bodyBudget(16 * KB);
+      const body = new PassThrough();
+      body.on('error', () => undefined);
+      const read = readWithinBudget(body, budget, { limit: 4 * KB, deadlineMs: 60_000 });
+      body.write(Buffer.alloc(3 * KB));
+      body.write(Buffer.alloc(2 * KB));
+      expect(await read).toEqual({ ok: false, why: 'too-large' });
+      const closed = new Promise((resolve) => body.once('close', resolve));
+      end(body);
+      await closed;
+      expect(budget.reserve(16 * KB)).toBe(true);
+      expect(budget.reserve(1)).toBe(false);
+    }
+  });
+
+  it('a body whose stream fails is gone, and frees what it held', async () => {
+    const budget = bodyBudget(16 * KB);
+    const body = new PassThrough();
+    const read = readWithinBudget(body, budget, options);
+    body.write(Buffer.alloc(3 * KB));
+    body.emit('error', new Error('ECONNRESET'));
+    expect(await read).toEqual({ ok: false, why: 'gone' });
     expect(budget.reserve(16 * KB)).toBe(true);
   });
 
