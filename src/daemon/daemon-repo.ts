@@ -12,7 +12,7 @@ import { gitHookHandler } from './git-hook-route.js';
 import { SourceStatus } from './source-status.js';
 import { targetRefusals, type TargetGrant } from './target-allow-list.js';
 import { errorMessage } from '../lib/error-message.js';
-import type { RepositoryLimits } from './repository-limits.js';
+import { BUILT_IN_LIMITS, checkoutLimitRefusals, type RepositoryLimits } from './repository-limits.js';
 
 /** `dashcd daemon --repo …`: the repository the daemon follows instead of a local folder. */
 export interface RepoOptions {
@@ -87,7 +87,9 @@ export async function openRepoFollowing(repo: RepoOptions, deps: { cwd: string; 
       if (!revision) return undefined;
       const root = await source.checkout(revision, signal);
       const project = await loadProjectConfigFor(join(root, repo.path), root);
-      return { ...project, refused: await refusals(root) };
+      // Every refusal the fetch loop makes, the operator's limits too: a refused commit's environments are not started.
+      const limited = await checkoutLimitRefusals(join(root, repo.path), root, deps.limits ?? BUILT_IN_LIMITS);
+      return { ...project, refused: [...(await refusals(root)), ...limited] };
     },
     async attach(status, env, onNewRevision, follow = repo.follow) {
       const source = shared(await sourceFor(follow));

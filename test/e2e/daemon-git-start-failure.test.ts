@@ -99,4 +99,15 @@ describe('dashcd daemon --repo starting its environments', { timeout: 120_000 },
     expect(d.stdout()).toContain('none of its environments is started');
     expect(existsSync(join(cwd, 'data', 'env', 'e0'))).toBe(false);
   });
+
+  it("starts none of the environments of a commit refused for its ownership tag, as of one refused for its targets", async () => {
+    const { remote, url, cwd } = await fixture();
+    const commit = await remote.commit({ 'dashcd.yaml': 'ownershipTag: team-x\nenvironments:\n  dev:\n', 'dashboards/hosts.yaml': dashboardYaml('Hosts') }, 'own team-x');
+    await remote.push();
+    const d = await scope.startDaemon(['--repo', url, '--fetch', '1h', '--data', 'data'], { cwd, timeoutMs: 60_000, until: 'listening' });
+    const refused = await waitFor(async () => ((await sourceStatus(d))?.pending?.commit === commit ? sourceStatus(d) : undefined), { what: 'the commit refused' });
+    expect(refused?.pending?.refused[0]).toMatch(/^dashcd\.yaml's ownershipTag is 'team-x', not the operator's 'managed-by:dashcd'/);
+    expect(d.stdout()).toContain('none of its environments is started');
+    expect(existsSync(join(cwd, 'data', 'env', 'dev'))).toBe(false);
+  });
 });
