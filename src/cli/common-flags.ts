@@ -35,3 +35,5 @@ export const sinceFlag: FlagSpec = {
   valueName: 'time',
 };
 export const concurrencyFlag: FlagSpec = { type: 'string', description: 'Parallel requests to the target', default: '8', valueName: 'n' };
+
+export const archiveFlag: FlagSpec = { type: 'string', description: 'Archive folder (default: events-archive in the project root, beside dashboards/ or dashcd.yaml)', valueName: 'path' };

@@ -8,7 +8,18 @@ import { defaultDashboardsRoot } from './dashboards-root.js';
  * command run from `dashboards/team/` uses the store (and finds the server that owns it) that one run from the top
  * does. Outside a project that is the working directory, as before.
  */
-export async function dataDirOf(data: string | undefined, cwd: string): Promise<string> {
-  if (data !== undefined) return resolve(cwd, data);
-  return join(dirname(await defaultDashboardsRoot(cwd)), DEFAULT_DATA_DIR_NAME);
+export function dataDirOf(data: string | undefined, cwd: string): Promise<string> {
+  return inProjectRoot(data, cwd, DEFAULT_DATA_DIR_NAME);
+}
+
+/** The events archive: `--archive` as given, else `events-archive` in the project root, for the same reason. */
+export function archiveDirOf(archive: string | undefined, cwd: string): Promise<string> {
+  return inProjectRoot(archive, cwd, DEFAULT_ARCHIVE_DIR_NAME);
+}
+
+export const DEFAULT_ARCHIVE_DIR_NAME = 'events-archive';
+
+async function inProjectRoot(given: string | undefined, cwd: string, name: string): Promise<string> {
+  if (given !== undefined) return resolve(cwd, given);
+  return join(dirname(await defaultDashboardsRoot(cwd)), name);
 }

@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProject, runDashcd, type Project } from '../helpers/cli.js';
 import { markdownDashboard } from '../helpers/dashboards.js';
+import { renderEvent, type FeedEvent } from '../helpers/events-feed-server.js';
+
+const ONE_EVENT: FeedEvent = { eventId: '-4314211936928920171', startTime: Date.UTC(2026, 10, 18, 6), endTime: Date.UTC(2026, 10, 18, 7), eventStatus: 'CLOSED', eventType: 'CUSTOM_INFO', entityId: 'HOST-0000000000000001', entityName: 'host 1' };
 
 /**
  * The embedded store is the project's, as its dashboards folder is: a command run from a subfolder uses the store a
@@ -16,7 +19,7 @@ afterEach(async () => {
 
 const FILES = { 'dashboards/team/api.yaml': markdownDashboard({ name: 'API', owner: 'team@example.com', markdown: 'api' }) };
 
-describe('the default data dir is .dashcd in the project root, from any working directory in it', () => {
+describe('the default data dir (.dashcd) and events archive (events-archive) are in the project root, from any working directory in it', () => {
   for (const setup of [
     { title: 'in a git work tree', git: true, files: FILES },
     { title: 'outside git, with dashcd.yaml', git: false, files: { ...FILES, 'dashcd.yaml': 'ignore: []\n' } },
@@ -32,6 +35,16 @@ describe('the default data dir is .dashcd in the project root, from any working 
       expect(existsSync(join(p.root, 'dashboards/team/.dashcd'))).toBe(false);
     });
   }
+
+  it('events query and stats read the project\'s events-archive/ from a subfolder, as events pull and the daemon write it', async () => {
+    const p = (project = await createProject({ ...FILES, 'events-archive/prod/date=2026-11-18/events.jsonl': `${renderEvent(ONE_EVENT)}\n` }, { git: true }));
+    const queried = await runDashcd(['events', 'query', '--from', '2026-11-18', '--to', '2026-11-18'], { cwd: join(p.root, 'dashboards/team'), env: {} });
+    expect(queried.code, queried.stderr).toBe(0);
+    expect((JSON.parse(queried.stdout.trim()) as { entityId: string }).entityId).toBe('HOST-0000000000000001');
+    const stats = await runDashcd(['events', 'stats', '--format', 'json'], { cwd: join(p.root, 'dashboards/team'), env: {} });
+    expect(stats.code, stats.stderr).toBe(0);
+    expect(Object.keys(JSON.parse(stats.stdout) as Record<string, unknown>)).toEqual(['prod']);
+  });
 
   it('an explicit --data stays relative to the working directory', async () => {
     const p = (project = await createProject(FILES, { git: true }));

@@ -4,8 +4,8 @@ import { createLogger, type Logger } from '../../lib/logger.js';
 import { prettyLogStream } from '../../lib/pretty-log.js';
 import { DataDirLockedError } from '../../server/data-dir.js';
 import { booleanFlag, defineCommand, listFlag, stringFlag, type CommandIo, type FlagValues } from '../command.js';
-import { concurrencyFlag, dataFlag, dirFlag, pruneFlags, sinceFlag } from '../common-flags.js';
-import { dataDirOf } from '../data-dir-default.js';
+import { archiveFlag, concurrencyFlag, dataFlag, dirFlag, pruneFlags, sinceFlag } from '../common-flags.js';
+import { archiveDirOf, dataDirOf } from '../data-dir-default.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { durationFlag, intFlag, lookbackFlag } from '../int-flag.js';
 import { concurrencyOf } from '../plan-from-flags.js';
@@ -35,7 +35,7 @@ export const daemonCommand = defineCommand({
   flags: {
     dir: dirFlag,
     target: { type: 'string', description: 'Environment URL (else DT_ENV_URL; else the embedded API on --listen)', valueName: 'url' },
-    archive: { type: 'string', description: 'Events archive folder', default: 'events-archive', valueName: 'path' },
+    archive: { ...archiveFlag, description: 'Events archive folder (default: events-archive in the project root, beside dashboards/ or dashcd.yaml)' },
     data: dataFlag,
     resync: { type: 'string', description: 'Full plan (drift check) interval, at least 1s', default: '60s', valueName: 'duration' },
     poll: { type: 'string', description: 'Events poll interval, at least 100ms', default: '60s', valueName: 'duration' },
@@ -57,7 +57,7 @@ export const daemonCommand = defineCommand({
   ],
   async run({ flags }, io) {
     const dir = await watchedRoot(flags, io);
-    const options = { ...daemonOptions(flags, io), dataDir: await dataDirOf(stringFlag(flags, 'data'), io.cwd), dir, environments: await daemonEnvironments(dir, flags, io) };
+    const options = { ...daemonOptions(flags, io), dataDir: await dataDirOf(stringFlag(flags, 'data'), io.cwd), archiveDir: await archiveDirOf(stringFlag(flags, 'archive'), io.cwd), dir, environments: await daemonEnvironments(dir, flags, io) };
     if (options.target && options.simulateEvents) throw new UsageError('--simulate-events needs the embedded API (no --target)');
     const log = daemonLogger(io);
     try {
@@ -96,11 +96,10 @@ async function daemonEnvironments(root: string, flags: FlagValues, io: CommandIo
   }));
 }
 
-function daemonOptions(flags: FlagValues, io: CommandIo): Omit<DaemonOptions, 'log' | 'signal' | 'dir' | 'dataDir'> {
+function daemonOptions(flags: FlagValues, io: CommandIo): Omit<DaemonOptions, 'log' | 'signal' | 'dir' | 'dataDir' | 'archiveDir'> {
   const targetUrl = stringFlag(flags, 'target') ?? io.env.DT_ENV_URL ?? io.env.DYNATRACE_ENV_URL;
   return {
     cwd: io.cwd,
-    archiveDir: stringFlag(flags, 'archive') ?? 'events-archive',
     target: targetUrl ? remoteTarget(targetUrl, io) : undefined,
     listen: parseListen(stringFlag(flags, 'listen') ?? '127.0.0.1:8080'),
     resyncMs: durationFlag(flags, 'resync', 60_000, { minMs: 1000 }),

@@ -1,14 +1,14 @@
-import { resolve } from 'node:path';
 import { followEvents, pullEvents, type PullEventsOptions, type PullProgress, type PullSummary } from '../../archive/pull-events.js';
 import { EVENT_TYPES } from '../../schema/events.js';
 import { EnvironmentId } from '../../schema/ids.js';
 import { booleanFlag, defineCommand, listFlag, stringFlag, type CommandIo, type FlagValues } from '../command.js';
-import { dataFlag, sinceFlag, targetFlag } from '../common-flags.js';
+import { archiveFlag, dataFlag, sinceFlag, targetFlag } from '../common-flags.js';
 import { envFlag } from '../environment-choice.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { pullFailure } from '../pull-failure.js';
 import { durationFlag, lookbackFlag } from '../int-flag.js';
 import { withOneTarget } from '../one-target.js';
+import { archiveDirOf } from '../data-dir-default.js';
 
 export const eventsPullCommand = defineCommand({
   path: ['events', 'pull'],
@@ -24,7 +24,7 @@ export const eventsPullCommand = defineCommand({
   flags: {
     target: targetFlag,
     data: dataFlag,
-    archive: { type: 'string', description: 'Archive folder', default: 'events-archive', valueName: 'path' },
+    archive: archiveFlag,
     env: { ...envFlag, description: 'The one environment of dashcd.yaml to pull from; without environments there, the name of the target’s folder in the archive (default: the target’s environment)' },
     since: sinceFlag,
     type: { type: 'string', description: 'Only events of this eventType', valueName: 'eventType' },
@@ -49,7 +49,7 @@ export const eventsPullCommand = defineCommand({
       const reporter = createProgressReporter(io, target.label);
       const options: PullEventsOptions = {
         fetchPage: (query, signal) => target.client.events.fetchPageText(query, signal),
-        archiveDir: resolve(io.cwd, stringFlag(flags, 'archive') ?? 'events-archive'),
+        archiveDir: await archiveDirOf(stringFlag(flags, 'archive'), io.cwd),
         env,
         since: request.sinceMs,
         eventType: request.eventType,

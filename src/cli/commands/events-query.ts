@@ -1,15 +1,15 @@
 import type { Writable } from 'node:stream';
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { listEnvironments } from '../../archive/archive-layout.js';
 import { queryArchive, type QueriedEvent, type QueryArchiveOptions } from '../../archive/query-archive.js';
 import { parseTimeArg, type TimeBound } from '../../archive/time-arg.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { printable } from '../../plan/patch-lines.js';
+import { archiveDirOf } from '../data-dir-default.js';
+import { archiveFlag } from '../common-flags.js';
 
 export const toFlag = { type: 'string', description: 'Events starting at or before (a bare date: through that whole day)', valueName: 'time' } as const;
-export const archiveFlag = { type: 'string', description: 'Archive folder', default: 'events-archive', valueName: 'path' } as const;
 
 export const eventsQueryCommand = defineCommand({
   path: ['events', 'query'],
@@ -39,7 +39,7 @@ export const eventsQueryCommand = defineCommand({
     "dashcd events query --from 2024-05-01 --to 2024-05-31 | jq -r '.entityName' | sort | uniq -c",
   ],
   async run({ flags }, io) {
-    const options = queryOptions(flags, io);
+    const options = await queryOptions(flags, io);
     await checkArchive(options.archiveDir, options.env);
     const format = stringFlag(flags, 'format') ?? (io.stdout.isTTY === true ? 'table' : 'jsonl');
     if (format !== 'jsonl' && format !== 'table') throw new UsageError(`--format must be jsonl or table, got '${format}'`);
@@ -62,12 +62,12 @@ export const eventsQueryCommand = defineCommand({
   },
 });
 
-function queryOptions(flags: FlagValues, io: CommandIo): QueryArchiveOptions {
+async function queryOptions(flags: FlagValues, io: CommandIo): Promise<QueryArchiveOptions> {
   const now = Date.now();
   const status = stringFlag(flags, 'status')?.toUpperCase();
   if (status !== undefined && status !== 'OPEN' && status !== 'CLOSED') throw new UsageError(`--status must be OPEN or CLOSED, got '${status}'`);
   return {
-    archiveDir: resolve(io.cwd, stringFlag(flags, 'archive') ?? 'events-archive'),
+    archiveDir: await archiveDirOf(stringFlag(flags, 'archive'), io.cwd),
     env: stringFlag(flags, 'env'),
     eventType: stringFlag(flags, 'type'),
     entityId: stringFlag(flags, 'entity'),

@@ -1,9 +1,10 @@
-import { resolve } from 'node:path';
 import { listEnvironments } from '../../archive/archive-layout.js';
 import { archiveStats, type ArchiveStats } from '../../archive/query-archive.js';
 import { defineCommand, stringFlag } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
-import { archiveFlag, checkArchive, timeFlag, toFlag } from './events-query.js';
+import { checkArchive, timeFlag, toFlag } from './events-query.js';
+import { archiveFlag } from '../common-flags.js';
+import { archiveDirOf } from '../data-dir-default.js';
 
 export const eventsStatsCommand = defineCommand({
   path: ['events', 'stats'],
@@ -21,7 +22,7 @@ export const eventsStatsCommand = defineCommand({
     const format = stringFlag(flags, 'format') ?? 'text';
     if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, got '${format}'`);
     const now = Date.now();
-    const archiveDir = resolve(io.cwd, stringFlag(flags, 'archive') ?? 'events-archive');
+    const archiveDir = await archiveDirOf(stringFlag(flags, 'archive'), io.cwd);
     const envFlag = stringFlag(flags, 'env');
     await checkArchive(archiveDir, envFlag);
     const envs = envFlag ? [envFlag] : await listEnvironments(archiveDir);
