@@ -69,6 +69,8 @@ describe('console on a daemon with environments', () => {
     expect([...home.html.matchAll(/data-env="([^"]+)"/g)].map((m) => m[1])).toEqual(['dev', 'prod']);
     expect(statuses((await page(`${d.url}/ui/e/dev`)).html)).toEqual({ 'Web Dev': 'synced' });
     expect(statuses((await page(`${d.url}/ui/e/prod`)).html)).toEqual({ 'Web Prod': 'synced' });
+    // No `local` here: an API client asking for / still learns where the API is.
+    expect((await page(`${d.url}/`)).html).toBe('{"error":{"code":404,"message":"No resource at /: the dashboards API is at /e/{environment}/api/config/v1/dashboards"}}');
   });
 });
 

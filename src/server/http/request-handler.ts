@@ -59,6 +59,8 @@ export function createRequestHandler(deps: RequestHandlerDeps): RequestListener 
       deps.admin.authorize(req.headers);
       return route.route.handle(new HandlerContext(req, res, target.rawQuery, deps.bodyLimit, DEFAULT_ENVIRONMENT, route.params));
     }
+    // The root names no resource in any environment: said before looking `local` up, which may not be open.
+    if (target.segments.length === 0) throw notFound(target.path);
     const raw = environmentSegment(target.segments);
     const open = deps.environments.lookup(raw);
     if (open) return inEnvironment(req, res, target, open);
