@@ -1,23 +1,19 @@
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { renameSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FileStamp } from '../../../src/desired/file-stamps.js';
 import { readSources, type KnownFiles } from '../../../src/desired/read-sources.js';
+import { tempDirPerTest } from '../../helpers/scratch.js';
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
+let dir: string;
+tempDirPerTest('dashcd-read-sources-', (created) => (dir = created));
+
 describe('readSources with known files', () => {
-  let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'dashcd-read-sources-'));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
 
   it('pairs a stamp with the bytes of the same file, even when the path is switched to another between the stat and the read', async () => {
     const path = join(dir, 'a.yaml');
@@ -65,13 +61,6 @@ describe('readSources with known files', () => {
 });
 
 describe('readSources reads regular files only', () => {
-  let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'dashcd-read-sources-'));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
 
   it('reports a device, a FIFO and a folder named like dashboard files as unreadable, without reading or waiting on them', async () => {
     // A symlink to /dev/zero was read without end (size 0, no end of file); opening a FIFO waited for a writer.
