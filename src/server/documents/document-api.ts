@@ -145,9 +145,13 @@ export function createDocumentApi(deps: DocumentApiDeps): DocumentApi {
     const path = requestPath(req.url ?? '/');
     if (answerNow(req, res, path)) return;
     dispatch(req, res, path)
-      .then((response) => sendRouteResponse(res, response))
+      .then((response) => sendRouteResponse(res, refusalClosing(req, response)))
       .catch((error: unknown) => fail(req, res, error));
   };
+
+  /** A refusal a route returns (the OAuth endpoint's), like one thrown: answered before the body's end, it closes. */
+  const refusalClosing = (req: IncomingMessage, response: DocumentResponse): DocumentResponse =>
+    response.status < 400 ? response : { ...response, headers: { ...response.headers, ...closeIfBodyUnread(req) } };
 
   return {
     handles: isDocumentServiceUrl,

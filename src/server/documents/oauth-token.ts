@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { PlatformScope } from '../../schema/scopes.js';
 import type { PlatformCredentials } from '../auth/platform-credentials.js';
-import { closeIfBodyUnread } from '../http/unread-body.js';
 import type { DocumentResponse } from './document-routes.js';
 
 const FORM_MAX_BYTES = 16 * 1024;
@@ -14,12 +13,6 @@ const FORM_MAX_BYTES = 16 * 1024;
  * over FORM_MAX_BYTES is 413 (RFC 6749 says 400 "unless specified otherwise", and HTTP specifies it).
  */
 export async function answerTokenRequest(req: IncomingMessage, credentials: PlatformCredentials): Promise<DocumentResponse> {
-  const answer = await answerForm(req, credentials);
-  // An answer before the body's end (a wrong type, too large) closes the connection rather than read the rest.
-  return answer.status < 400 ? answer : { ...answer, headers: { ...answer.headers, ...closeIfBodyUnread(req) } };
-}
-
-async function answerForm(req: IncomingMessage, credentials: PlatformCredentials): Promise<DocumentResponse> {
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') return oauthError(400, 'invalid_request', 'The body must be application/x-www-form-urlencoded.');
   const tooLarge = oauthError(413, 'invalid_request', `The body is over ${FORM_MAX_BYTES} bytes.`);
