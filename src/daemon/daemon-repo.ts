@@ -46,16 +46,25 @@ export interface RepoFollowing {
    * One reconcile loop's source: `follow` (default: the daemon's own) fetched on its own, its checkouts in the one
    * mirror of the repository; `env` labels its metrics. `onNewRevision` requests a full reconcile of that loop.
    */
-  attach(status: DaemonStatus, env: string, onNewRevision: () => void, follow?: Follow): Promise<SourceStatus>;
+  attach(status: DaemonStatus, env: string, onNewRevision: () => void, follow?: Follow): Promise<AttachedLane>;
   /** Starts every attached source's fetch loop. */
   start(signal: AbortSignal): { stopped: Promise<void> };
 }
 
-interface Lane {
-  source: GitSource;
+/** One reconcile loop's view of the repository: its git state, and the mirror as its fetch loop uses it. */
+export interface AttachedLane {
   state: SourceStatus;
+  source: GitSource;
+}
+
+interface Lane extends AttachedLane {
   onNewRevision(): void;
   follower?: RepositoryFollower;
+  /**
+   * The commit this lane checked out last. It is recorded in `state` only once its dashcd.yaml has been read, and
+   * another lane cleaning up meanwhile must not remove it; kept until this lane checks out another.
+   */
+  taken?: string;
 }
 
 /** Opens the mirror under `<data dir>/git` (before anything listens: a broken data dir fails the start). */
@@ -67,7 +76,7 @@ export async function openRepoFollowing(repo: RepoOptions, deps: { cwd: string; 
   const lanes: Lane[] = [];
   const refusals = (root: string): Promise<string[]> => checkoutRefusals(join(root, repo.path), root, repo.allowTargets);
   // One mirror holds every lane's checkouts: each keeps what any lane still needs, not only its own.
-  const shared = (source: GitSource): GitSource => ({ ...source, retain: () => source.retain(lanes.flatMap((lane) => lane.state.keptCommits())) });
+  const needed = (): string[] => lanes.flatMap((lane) => [...lane.state.keptCommits(), ...(lane.taken ? [lane.taken] : [])]);
   const sourceFor = async (follow: Follow): Promise<GitSource> => {
     const key = describeFollow(follow);
     const known = sources.get(key) ?? (await open(follow));
@@ -92,11 +101,20 @@ export async function openRepoFollowing(repo: RepoOptions, deps: { cwd: string; 
       return { ...project, refused: [...(await refusals(root)), ...limited] };
     },
     async attach(status, env, onNewRevision, follow = repo.follow) {
-      const source = shared(await sourceFor(follow));
+      const mirror = await sourceFor(follow);
       const state = new SourceStatus({ repo: repo.url, follow, path: repo.path, env, skipInvalid: repo.skipInvalid }, status.metrics);
       status.follow(state);
-      lanes.push({ source, state, onNewRevision });
-      return state;
+      const lane: Lane = { state, onNewRevision, source: mirror };
+      lane.source = {
+        ...mirror,
+        checkout: (revision, signal) => {
+          lane.taken = revision.commit;
+          return mirror.checkout(revision, signal);
+        },
+        retain: () => mirror.retain(needed()),
+      };
+      lanes.push(lane);
+      return { state, source: lane.source };
     },
     start(signal) {
       for (const lane of lanes) {

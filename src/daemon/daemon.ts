@@ -161,7 +161,7 @@ async function openLoops(options: DaemonOptions, shared: Shared, loops: Loop[]):
     const target = await shared.endpoint.target(spec);
     const status = view instanceof DaemonStatus ? view : new DaemonStatus();
     let loop: Loop | undefined;
-    const source = await shared.repo?.attach(status, target.env, () => loop?.queue.requestFull('new-revision'));
+    const source = (await shared.repo?.attach(status, target.env, () => loop?.queue.requestFull('new-revision')))?.state;
     loop = startLoop(options, { name: undefined, target, status, dir: shared.dir, ...(source ? { source } : {}) });
     loops.push(loop);
     return loops;
@@ -171,7 +171,7 @@ async function openLoops(options: DaemonOptions, shared: Shared, loops: Loop[]):
     const status = view.add(environment, target.label);
     let loop: Loop | undefined;
     // Following a repository, each environment follows its own branch or tags (dashcd.yaml's `source`).
-    const source = await shared.repo?.attach(status, environment.name, () => loop?.queue.requestFull('new-revision'), environment.source);
+    const source = (await shared.repo?.attach(status, environment.name, () => loop?.queue.requestFull('new-revision'), environment.source))?.state;
     loop = startLoop({ ...options, log: options.log.child({ env: environment.name }) }, { name: environment.name, target, status, dir: shared.dir, ...(source ? { source } : {}) });
     loops.push(loop);
   }

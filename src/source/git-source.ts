@@ -30,7 +30,7 @@ export interface GitSource {
   lastFetched(signal?: AbortSignal): Promise<Revision | undefined>;
   /** A clean checkout of exactly `revision` (no `.git`, nobody writes to it), reused when it exists. */
   checkout(revision: Revision, signal?: AbortSignal): Promise<string>;
-  /** Removes the checkouts of every other commit. */
+  /** Removes the checkouts of every other commit; one still being written (by another follower of the mirror) stays. */
   retain(commits: readonly string[]): Promise<void>;
 }
 
@@ -101,7 +101,11 @@ export async function openGitSource(options: GitSourceOptions): Promise<GitSourc
     async retain(commits) {
       const keep = new Set(commits);
       const names = await readdir(checkouts).catch(() => [] as string[]);
-      await Promise.all(names.filter((name) => !keep.has(name)).map((name) => rm(join(checkouts, name), { recursive: true, force: true })));
+      // A temp folder is a checkout another follower is writing now. Removed under it, the checkout failed, or was
+      // renamed into place without the files removed (a daemon read a commit without its dashcd.yaml, and reused that
+      // checkout for good). Temps a crash left are swept at open.
+      const finished = names.filter((name) => !name.startsWith(TEMP_MARKER) && !keep.has(name));
+      await Promise.all(finished.map((name) => rm(join(checkouts, name), { recursive: true, force: true })));
     },
   };
 }

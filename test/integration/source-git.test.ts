@@ -69,6 +69,28 @@ describe('several followers of one mirror (a daemon with environments following 
     }
     expect(await readdir(join(dev.dir, 'checkouts'))).toEqual([sha]);
   });
+
+  it("another follower's clean-up while a checkout is being written leaves that checkout whole", async () => {
+    // Many files, so the checkout is still being written while the other follower cleans up over and over.
+    const files = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`dashboards/f${i}.yaml`, `n: ${i}\n`]));
+    const sha = await remote.commit({ ...files, 'dashcd.yaml': 'ignore: []\n' }, 'many files');
+    await remote.push();
+    await remote.pushTag('release-1');
+    const [dev, prod] = [await open(remote.fileUrl), await open(remote.fileUrl, { follow: { tagPattern: 'release-*' } })];
+    const revision = await prod.fetch();
+    let done = false;
+    const cleanUps = (async () => {
+      let rounds = 0;
+      // The other follower keeps this very commit (it is live in its environment too), and nothing else.
+      for (; !done || rounds === 0; rounds++) await dev.retain([sha]);
+      return rounds;
+    })();
+    const tree = await prod.checkout(revision).finally(() => (done = true));
+    expect(await cleanUps).toBeGreaterThan(1);
+    const written = await everyFile(tree);
+    expect(written.length).toBe(2001);
+    expect(await readFile(join(tree, 'dashcd.yaml'), 'utf8')).toBe('ignore: []\n');
+  });
 });
 
 describe('following a branch', () => {

@@ -1,4 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -27,7 +28,7 @@ async function follow(url: (dir: string) => Promise<string>, options: Partial<Re
   const following = await openRepoFollowing(repo, { cwd: dir, dataDir: '.dashcd', log });
   const status = new DaemonStatus();
   let passes = 0;
-  const state = await following.attach(status, 'local', () => {
+  const { state } = await following.attach(status, 'local', () => {
     passes++;
     const tree = state.next();
     if (tree) state.settled(tree, { kind: 'applied' });
@@ -91,5 +92,41 @@ describe('following a repository', { timeout: 30_000 }, () => {
     await waitFor(() => state.liveCommit() === allowed, { what: 'the allowed commit live' });
     expect(state.toJSON().pending).toBeNull();
     expect((await following.projectConfig(new AbortController().signal))?.refused).toEqual([]);
+  });
+});
+
+describe('lanes sharing one mirror (one per environment)', { timeout: 30_000 }, () => {
+  it('a lane cleaning up keeps the checkout another lane has taken but not yet recorded (its dashcd.yaml is still being read)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dashcd-follow-lanes-'));
+    started.push({ stop: new AbortController(), dir });
+    const remote = await createGitRemote(dir);
+    const prodCommit = await remote.commit({ 'dashboards/a.yaml': 'lane: prod\n' }, 'prod');
+    await remote.pushTag('release-1');
+    const devCommit = await remote.commit({ 'dashboards/a.yaml': 'lane: dev\n' }, 'dev');
+    await remote.push();
+    const repo: RepoOptions = { url: remote.fileUrl, follow: { branch: 'main' }, path: 'dashboards', fetchMs: 60_000, skipInvalid: false, allowTargets: [] };
+    const following = await openRepoFollowing(repo, { cwd: dir, dataDir: '.dashcd', log: captureLog().log });
+    const status = new DaemonStatus();
+    const dev = await following.attach(status, 'dev', () => undefined);
+    const prod = await following.attach(status, 'prod', () => undefined, { tagPattern: 'release-*' });
+
+    // As the two fetch loops interleave: prod has checked its commit out and reads its dashcd.yaml, dev records its
+    // own commit and cleans up.
+    const prodTree = await prod.source.checkout(await prod.source.fetch());
+    const devRevision = await dev.source.fetch();
+    const devTree = await dev.source.checkout(devRevision);
+    expect(dev.state.fetched({ revision: devRevision, root: devTree })).toBe(true);
+    await dev.source.retain([]);
+    expect(await readFile(join(prodTree, 'dashboards/a.yaml'), 'utf8')).toBe('lane: prod\n');
+    expect(await readFile(join(devTree, 'dashboards/a.yaml'), 'utf8')).toBe('lane: dev\n');
+
+    // Once prod has moved on to another commit, the one it left is no longer needed by anyone.
+    await remote.pushTag('release-2');
+    const next = await prod.source.fetch();
+    expect(next.commit).toBe(devCommit);
+    await prod.source.checkout(next);
+    await dev.source.retain([]);
+    expect(existsSync(prodTree)).toBe(false);
+    expect(prodCommit).not.toBe(devCommit);
   });
 });
