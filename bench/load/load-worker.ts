@@ -1,4 +1,4 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { Pool } from 'undici';
 import { SampleBuffer, summarizeLatencies } from '../lib/stats.js';
 import type { LoadResult, LoadSpec } from './load-spec.js';
@@ -70,7 +70,10 @@ async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   };
 }
 
-runLoad(workerData as LoadSpec).then(
-  (result) => parentPort?.postMessage({ ok: true, result }),
-  (error: unknown) => parentPort?.postMessage({ ok: false, error: String(error) }),
-);
+// One run per message, for as long as the bench keeps this worker (run-load.ts reuses it).
+parentPort?.on('message', (spec: LoadSpec) => {
+  runLoad(spec).then(
+    (result) => parentPort?.postMessage({ ok: true, result }),
+    (error: unknown) => parentPort?.postMessage({ ok: false, error: String(error) }),
+  );
+});
