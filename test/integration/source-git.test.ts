@@ -72,7 +72,7 @@ describe('several followers of one mirror (a daemon with environments following 
 
   it("another follower's clean-up while a checkout is being written leaves that checkout whole", async () => {
     // Many files, so the checkout is still being written while the other follower cleans up over and over.
-    const files = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`dashboards/f${i}.yaml`, `n: ${i}\n`]));
+    const files = Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`dashboards/f${i}.yaml`, `n: ${i}\n`]));
     const sha = await remote.commit({ ...files, 'dashcd.yaml': 'ignore: []\n' }, 'many files');
     await remote.push();
     await remote.pushTag('release-1');
@@ -88,7 +88,7 @@ describe('several followers of one mirror (a daemon with environments following 
     const tree = await prod.checkout(revision).finally(() => (done = true));
     expect(await cleanUps).toBeGreaterThan(1);
     const written = await everyFile(tree);
-    expect(written.length).toBe(2001);
+    expect(written.length).toBe(401);
     expect(await readFile(join(tree, 'dashcd.yaml'), 'utf8')).toBe('ignore: []\n');
   });
 });
