@@ -80,9 +80,23 @@ export class UnexpectedResponseError extends RequestSiteError {
 
 export type ClientError = ApiError | TransportError | UnexpectedResponseError;
 
-/** 401 or 403: the token is wrong or lacks a scope. The CLI maps this to exit code 4. */
+/** A refusal that names a document's owner: only the owner may do this (docs/real-service-behaviour.md). */
+export const OWNER_REFUSAL = /\bowner\b/i;
+
+/**
+ * A 403 about one document, not the token: the Document service lets only a document's owner change or delete it,
+ * beside the scope, and says so. The same token goes on working for every other document.
+ */
+export function isOwnerRefusal(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status === 403 && OWNER_REFUSAL.test(error.envelope?.error.message ?? '');
+}
+
+/**
+ * 401 or 403: the token is wrong or lacks a scope, so every other call would fail alike. The CLI maps this to exit
+ * code 4. An owner's refusal (isOwnerRefusal) is not one: it concerns that document alone.
+ */
 export function isAuthError(error: unknown): error is ApiError {
-  return error instanceof ApiError && (error.status === 401 || error.status === 403);
+  return error instanceof ApiError && (error.status === 401 || (error.status === 403 && !isOwnerRefusal(error)));
 }
 
 /** The target could not be reached at all (after retries). The CLI maps this to exit code 4. */

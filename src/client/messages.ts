@@ -1,7 +1,7 @@
 import { DOCUMENT_API_PREFIX } from '../schema/documents.js';
 import { ErrorEnvelope } from '../schema/error-envelope.js';
 import { SCOPE_DESCRIPTIONS, type Scope } from '../schema/scopes.js';
-import { ApiError, TransportError, type RequestSite } from './errors.js';
+import { ApiError, OWNER_REFUSAL, TransportError, type RequestSite } from './errors.js';
 
 /**
  * Where the target's URL and token came from, as the hints name them: `DT_ENV_URL`/`DT_API_TOKEN` (the default),
@@ -84,7 +84,6 @@ function describeForbidden(serverMessage: string | undefined, ctx: FailureContex
 }
 
 /** A refusal that names ownership: the Document service's "only the owner …", "private to its owner". */
-const OWNER_REFUSAL = /\bowner\b/i;
 const NAMES_SCOPE = /\bscope\b/i;
 
 /**

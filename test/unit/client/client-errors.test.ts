@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, TransportError, UnexpectedResponseError, isAuthError, isClientError, isUnreachable } from '../../../src/client/errors.js';
+import { ApiError, TransportError, UnexpectedResponseError, isAuthError, isClientError, isOwnerRefusal, isUnreachable } from '../../../src/client/errors.js';
 import { apiErrorFrom, requiredScope, transportErrorFrom, transportReason, type FailureContext } from '../../../src/client/messages.js';
 import { createRedactor, displayUrl } from '../../../src/client/redact.js';
 
@@ -81,5 +81,17 @@ describe('error predicates', () => {
     expect(forbidden).toBeInstanceOf(ApiError);
     expect(refused).toBeInstanceOf(TransportError);
     expect(refused.cause).toBeInstanceOf(Error);
+  });
+
+  it("tell a document owner's refusal (that document alone) from a token's (every call alike)", () => {
+    const envelope = (code: number, message: string): string => JSON.stringify({ error: { code, message } });
+    const owner = apiErrorFrom(403, envelope(403, 'Only the owner of document ops (alice) may change or delete it.'), ctx);
+    const scope = apiErrorFrom(403, envelope(403, 'Token is missing required scope document:documents:write'), ctx);
+    const bare = apiErrorFrom(403, '', ctx);
+    const unauthorized = apiErrorFrom(401, envelope(401, 'the owner of this token is unknown'), ctx);
+    const notFound = apiErrorFrom(404, envelope(404, 'the owner is gone'), ctx);
+    expect([owner, scope, bare, unauthorized, notFound].map(isOwnerRefusal)).toEqual([true, false, false, false, false]);
+    expect([owner, scope, bare, unauthorized, notFound].map(isAuthError)).toEqual([false, true, true, true, false]);
+    expect(isOwnerRefusal(new Error('owner'))).toBe(false);
   });
 });
