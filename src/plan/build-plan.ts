@@ -57,8 +57,18 @@ interface PatchedWrite {
  * matches a live dashboard without the ownership tag is a takeover, `adopt`: its write adds the tag (which the patch
  * shows), so from then on prune may delete it. Only `update` and `adopt` carry a patch.
  */
+/**
+ * A document in the trash that holds a create's id: the service refuses the create (409) until it is restored or
+ * purged, so the plan says so before apply meets it.
+ */
+export interface TrashHolder {
+  name: string;
+  deletedTime: string;
+  deletedBy: string;
+}
+
 export type PlanChange =
-  | ({ action: 'create'; id: string; name: string; file: string } & WrittenBody)
+  | ({ action: 'create'; id: string; name: string; file: string; heldInTrash?: TrashHolder } & WrittenBody)
   | ({ action: 'adopt' } & PatchedWrite & WrittenBody)
   | ({ action: 'update' } & PatchedWrite & WrittenBody)
   | ({ action: 'delete'; id: string; name: string; owner?: string } & KindMark)

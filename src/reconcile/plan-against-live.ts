@@ -32,7 +32,24 @@ export async function planAgainstLive(
   const [changes, owned] = await Promise.all([mapConcurrent(desired, concurrency, plan, signal), deps.withOwned ? listOwned(api, rules.ownershipTag) : Promise.resolve([])]);
   // An aborted run leaves dashboards never read: a plan from it would call them new.
   signal?.throwIfAborted();
-  return { changes: changes as PlanChange[], owned };
+  return { changes: await withTrashHolders(changes as PlanChange[], api), owned };
+}
+
+/**
+ * Document creates whose id a document in the trash holds (typically pruned, then its file put back), marked so: one
+ * listing of the trash, only when the plan creates a document. A trash the token may not read marks none (apply
+ * still explains its 409).
+ */
+async function withTrashHolders(changes: PlanChange[], api: ApiClient): Promise<PlanChange[]> {
+  if (api.documents === undefined || !changes.some((c) => c.action === 'create' && c.kind === 'document')) return changes;
+  const trashed = await api.documents.trash.list().catch(() => []);
+  if (trashed.length === 0) return changes;
+  const holders = new Map(trashed.map((d) => [d.id, { name: d.name, deletedTime: d.deletionInfo.deletedTime, deletedBy: d.deletionInfo.deletedBy }]));
+  return changes.map((change) => {
+    const holder = change.action === 'create' && change.kind === 'document' ? holders.get(change.id) : undefined;
+    // Its own properties as they are (a written body's may be getters, computed when first read), plus the holder.
+    return holder === undefined ? change : (Object.defineProperties({ heldInTrash: holder }, Object.getOwnPropertyDescriptors(change)) as PlanChange);
+  });
 }
 
 /** One desired file against its live item, read now; a classic one settled on the live text when apply wrote it. */

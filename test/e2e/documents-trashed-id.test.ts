@@ -63,6 +63,13 @@ describe('a create whose id a trashed document holds', () => {
   it('says the trash holds the id and how to restore it, on every apply; restoring it settles the file', async () => {
     const dashcd = cli(await server.platformToken({ subject: 'held-ci' }));
     const id = await pruneAndPutBack(dashcd);
+    // The plan says it before apply meets it, in every form.
+    const planned = await dashcd('plan');
+    expect(planned.stdout).toMatch(new RegExp(`\\+ create {2}Checkout {2}\\(${CHECKOUT_FILE}, platform dashboard\\) — its id is held in the trash by Checkout \\(deleted \\S+ by held-ci\\): apply is refused until dashcd trash restore ${id}, or give the file another document\\.id`));
+    const json = JSON.parse((await dashcd('plan', '--output', 'json')).stdout) as { changes: { id: string; heldInTrash: { name: string; deletedBy: string } | null }[] };
+    expect(json.changes.find((c) => c.id === id)?.heldInTrash).toMatchObject({ name: 'Checkout', deletedBy: 'held-ci' });
+    expect(json.changes.filter((c) => c.id !== id).map((c) => c.heldInTrash)).toEqual([null]);
+    expect((await dashcd('plan', '--output', 'markdown')).stdout).toContain(`, id held in the trash: <code>dashcd trash restore ${id}</code> first`);
     for (let run = 0; run < 2; run++) {
       const applied = await dashcd('apply');
       expect(applied.code).toBe(5);
@@ -86,6 +93,9 @@ describe('a create whose id a trashed document holds', () => {
   it('without a look into the trash (no trash scope) still says the id is held out of sight, not that it changed', async () => {
     const dashcd = cli(await server.platformToken({ subject: 'blind-ci', scopes: ['document:documents:read', 'document:documents:write', 'document:documents:delete'] }));
     const id = await pruneAndPutBack(dashcd);
+    const planned = await dashcd('plan');
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.stdout).toContain(`+ create  Checkout  (${CHECKOUT_FILE}, platform dashboard)\n`);
     const applied = await dashcd('apply');
     expect(applied.code).toBe(5);
     expect(applied.stdout).toContain(`✗ create failed  ${id}  ${CHECKOUT_FILE}: its id is taken by a document dashcd cannot read (409), most likely one in the trash of whoever deleted it`);

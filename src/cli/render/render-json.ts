@@ -1,5 +1,5 @@
 import type { Operation } from 'fast-json-patch';
-import { ACTION_ORDER, type Plan, type PlanAction, type PlanChange } from '../../plan/build-plan.js';
+import { ACTION_ORDER, type Plan, type PlanAction, type PlanChange, type TrashHolder } from '../../plan/build-plan.js';
 
 /**
  * `dashcd plan --output json`: a stable contract for machines. Keys always in this order, every key always present:
@@ -15,7 +15,9 @@ import { ACTION_ORDER, type Plan, type PlanAction, type PlanChange } from '../..
  *           "id": string,                      // dashboard UUID, or document id
  *           "name": string,                    // dashboardMetadata.name (of the file; of the live one for delete/orphan)
  *           "file": string | null,             // null for delete and orphan (no file claims them)
- *           "patch": RFC6902Operation[] | null // update and adopt: live → desired over normalised values; else null
+ *           "patch": RFC6902Operation[] | null, // update and adopt: live → desired over normalised values; else null
+ *           "heldInTrash": { "name": string, "deletedTime": string, "deletedBy": string } | null
+ *                                              // a document create whose id a trashed document holds (apply is refused)
  *         }, …                                 // sorted by (action: create, adopt, update, delete, unchanged, orphan; file; id)
  *       ],
  *       "summary": { "create": n, "adopt": n, "update": n, "delete": n, "unchanged": n, "orphan": n }
@@ -33,7 +35,7 @@ export interface PlanJson {
   target: string;
   scope: 'full' | 'partial';
   prune: { enabled: boolean; refused: string | null };
-  changes: { action: PlanAction; kind: 'dashboard' | 'document'; id: string; name: string; file: string | null; patch: Operation[] | null }[];
+  changes: { action: PlanAction; kind: 'dashboard' | 'document'; id: string; name: string; file: string | null; patch: Operation[] | null; heldInTrash: TrashHolder | null }[];
   summary: Record<PlanAction, number>;
 }
 
@@ -62,6 +64,7 @@ function changeToJson(change: PlanChange): PlanJson['changes'][number] {
     name: change.name,
     file: change.action === 'orphan' || change.action === 'delete' ? null : change.file,
     patch: change.action === 'update' || change.action === 'adopt' ? change.patch.map(operationToJson) : null,
+    heldInTrash: change.action === 'create' && change.heldInTrash ? { name: change.heldInTrash.name, deletedTime: change.heldInTrash.deletedTime, deletedBy: change.heldInTrash.deletedBy } : null,
   };
 }
 

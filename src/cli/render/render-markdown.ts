@@ -71,7 +71,7 @@ function pruneNotes({ prune, summary }: Plan): string[] {
 function tableRow(change: PlanChange): string {
   const label = kindLabel(change);
   const file = change.action === 'orphan' || change.action === 'delete' ? `— (id ${code(change.id)}${change.owner ? `, owner ${escapeText(change.owner)}` : ''})` : code(change.file);
-  const trash = change.action === 'delete' && label !== '' ? ', to the trash' : '';
+  const trash = change.action === 'delete' && label !== '' ? ', to the trash' : change.action === 'create' && change.heldInTrash ? `, id held in the trash: ${code(`dashcd trash restore ${change.id}`)} first` : '';
   return `| ${ACTION_LABEL[change.action]} | ${escapeText(change.name)}${label === '' ? '' : ` (${label})`} | ${file}${trash} |`;
 }
 

@@ -49,8 +49,11 @@ function changeLines(change: PlanChange, paint: Paint): string[] {
   const label = kindLabel(change);
   const of = label === '' ? '' : `, ${label}`;
   switch (change.action) {
-    case 'create':
-      return [head(`+ create  ${name}  (${printable(change.file)}${of})`)];
+    case 'create': {
+      const held = change.heldInTrash;
+      const note = held ? ` — its id is held in the trash by ${printable(held.name)} (deleted ${printable(held.deletedTime)} by ${printable(held.deletedBy)}): apply is refused until dashcd trash restore ${printable(change.id)}, or give the file another document.id` : '';
+      return [head(`+ create  ${name}  (${printable(change.file)}${of})${note}`)];
+    }
     case 'adopt':
     case 'update': {
       const where = `${printable(change.file)}${of}`;

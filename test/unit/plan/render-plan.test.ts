@@ -102,9 +102,9 @@ describe('renderPlanJson', () => {
     expect(json.scope).toBe('full');
     expect(json.prune).toEqual({ enabled: false, refused: null });
     expect(json.summary).toEqual({ create: 1, adopt: 0, update: 1, delete: 0, unchanged: 1, orphan: 1 });
-    for (const change of json.changes) expect(Object.keys(change)).toEqual(['action', 'kind', 'id', 'name', 'file', 'patch']);
+    for (const change of json.changes) expect(Object.keys(change)).toEqual(['action', 'kind', 'id', 'name', 'file', 'patch', 'heldInTrash']);
     expect(json.changes.map((c) => c.action)).toEqual(['create', 'update', 'unchanged', 'orphan']);
-    expect(json.changes[3]).toEqual({ action: 'orphan', kind: 'dashboard', id: ID_ORPHAN, name: 'Old one', file: null, patch: null });
+    expect(json.changes[3]).toEqual({ action: 'orphan', kind: 'dashboard', id: ID_ORPHAN, name: 'Old one', file: null, patch: null, heldInTrash: null });
     expect(json.changes[1]?.patch).toContainEqual({ op: 'replace', path: '/tiles/3/name', value: 'CPU usage' });
     expect(text.endsWith('}\n')).toBe(true);
   });
