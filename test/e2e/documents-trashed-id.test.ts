@@ -69,6 +69,7 @@ describe('a create whose id a trashed document holds', () => {
     const json = JSON.parse((await dashcd('plan', '--output', 'json')).stdout) as { changes: { id: string; heldInTrash: { name: string; deletedBy: string } | null }[] };
     expect(json.changes.find((c) => c.id === id)?.heldInTrash).toMatchObject({ name: 'Checkout', deletedBy: 'held-ci' });
     expect(json.changes.filter((c) => c.id !== id).map((c) => c.heldInTrash)).toEqual([null]);
+    expect((await dashcd('plan', '--output', 'html')).stdout).toContain(`its id is held in the trash by Checkout: apply is refused until dashcd trash restore ${id}`);
     expect((await dashcd('plan', '--output', 'markdown')).stdout).toContain(`, id held in the trash: <code>dashcd trash restore ${id}</code> first`);
     for (let run = 0; run < 2; run++) {
       const applied = await dashcd('apply');

@@ -36,7 +36,7 @@ function planSections(plan: Plan): HtmlSection[] {
   const sections: HtmlSection[] = planPictures(plan).map((p) => ({
     heading: `${p.change.action} ${printable(p.change.name)}${'file' in p.change ? ` (${p.change.file})` : ''}`,
     svg: p.svg,
-    lines: p.diffLines,
+    lines: p.change.action === 'create' && p.change.heldInTrash ? [...p.diffLines, `its id is held in the trash by ${printable(p.change.heldInTrash.name)}: apply is refused until dashcd trash restore ${p.change.id}`] : p.diffLines,
   }));
   const others = plan.changes.filter((c) => c.action !== 'unchanged' && c.action !== 'create' && c.action !== 'update');
   if (others.length > 0) sections.push({ heading: 'Other changes', lines: others.map((c) => `- ${c.action} ${printable(c.name)} (id ${c.id})`) });
