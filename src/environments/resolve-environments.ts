@@ -92,6 +92,7 @@ function unusedValues(input: ResolveInput): { global: Diagnostic[]; byEnvironmen
     ...Object.entries(config.groups ?? {}).map(([name, spec]) => ({ path: ['groups', name, 'values'], values: groupValues(spec), feeds: input.selected.filter((e) => e.group === name).map((e) => e.name) })),
     ...Object.entries(config.environments ?? {}).map(([name, spec]) => ({ path: ['environments', name, 'values'], values: spec.values, feeds: everyone.filter((e) => e === name) })),
   ];
+  const declared = new Set(layers.flatMap(({ values }) => Object.keys(isPlainObject(values) ? values : {})));
   const reported = new Set<string>();
   const locate = createDiagnosticLocator(input.project);
   const project = { file: input.project.file, source: input.project.source };
@@ -103,10 +104,21 @@ function unusedValues(input: ResolveInput): { global: Diagnostic[]; byEnvironmen
       reported.add(name);
       const hint = closest(name, [...used]);
       const unused = `value ${name} is declared but no dashboard uses it`;
-      const problem = { path: [...path, name], message: hint ? `${unused} — did you mean ${hint}? (templates use \${{ values.${hint} }})` : `${unused} (\${{ values.${name} }})` };
+      const problem = { path: [...path, name], message: unusedMessage(unused, name, hint, hint !== undefined && declared.has(hint)) };
       if (hint === undefined) global.push(locate(project, problem));
       else for (const env of input.selected.filter((e) => feeds.includes(e.name))) byEnvironment.set(env.name, [...(byEnvironment.get(env.name) ?? []), locate(project, problem, env)]);
     }
   }
   return { global, byEnvironment };
+}
+
+/**
+ * Which of the two names to change. A near name the templates use that is declared too: this one is the misspelling
+ * (an override under an environment, typically). One that nothing declares: the template is (its file's own error
+ * says so), and this value is the one it meant.
+ */
+function unusedMessage(unused: string, name: string, near: string | undefined, nearIsDeclared: boolean): string {
+  if (near === undefined) return `${unused} (\${{ values.${name} }})`;
+  if (nearIsDeclared) return `${unused} — did you mean ${near}? (templates use \${{ values.${near} }})`;
+  return `${unused} — a template uses \${{ values.${near} }}, which nothing declares: a misspelling of ${name}?`;
 }

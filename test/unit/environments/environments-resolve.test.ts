@@ -222,6 +222,20 @@ describe('resolveEnvironments', () => {
   });
 });
 
+describe('a misspelt value in a template', () => {
+  it('points the unused value’s warning at the template, not at renaming the declared value to the typo', () => {
+    const config = 'values:\n  timeframe: -2h\nenvironments:\n  dev:\n  prod:\n';
+    const file = 'dashboardMetadata:\n  name: "A ${{ values.timefrme }}"\n  owner: o\ntiles: []\n';
+    const typo = resolve({ 'a.yaml': file }, config);
+    const warnings = typo.environments.flatMap((e) => e.warnings.map(formatDiagnostic));
+    expect(warnings).toEqual([
+      'dashcd.yaml:2:14  [dev] values.timeframe: value timeframe is declared but no dashboard uses it — a template uses ${{ values.timefrme }}, which nothing declares: a misspelling of timeframe?',
+      'dashcd.yaml:2:14  [prod] values.timeframe: value timeframe is declared but no dashboard uses it — a template uses ${{ values.timefrme }}, which nothing declares: a misspelling of timeframe?',
+    ]);
+    expect(warnings.join('\n')).not.toContain('did you mean timefrme');
+  });
+});
+
 describe('an unquoted template in a flow collection', () => {
   const FLOW = 'dashboardMetadata: { name: A, owner: o }\ntiles:\n  - name: N\n    tileType: MARKDOWN\n    bounds: { top: 0, left: 0, width: 304, height: ${{ values.height }} }\n    markdown: x\n';
   const LINKS = `dashboardMetadata: { name: B, owner: o }\ntiles:\n  - { name: L, tileType: MARKDOWN, bounds: { top: 0, left: 0, width: 304, height: 152 }, markdown: '\${{ dashboard("a.yaml") }}' }\n`;
