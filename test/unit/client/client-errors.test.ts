@@ -81,6 +81,8 @@ describe('error predicates', () => {
     expect(forbidden).toBeInstanceOf(ApiError);
     expect(refused).toBeInstanceOf(TransportError);
     expect(refused.cause).toBeInstanceOf(Error);
+    // What a log line or an uncaught stack names.
+    expect([forbidden, refused, odd].map((e) => e.name)).toEqual(['ApiError', 'TransportError', 'UnexpectedResponseError']);
   });
 
   it("tell a document owner's refusal (that document alone) from a token's (every call alike)", () => {
