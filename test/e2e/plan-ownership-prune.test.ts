@@ -48,7 +48,7 @@ describe('adopting a dashboard made outside dashcd', () => {
     expect(text.stdout).toContain('Plan: 0 to create, 1 to adopt, 0 to update, 0 unchanged, orphans not checked (selective run).');
 
     const json = JSON.parse((await dashcd('plan', '--output', 'json')).stdout) as PlanJson;
-    expect(json.changes.filter((c) => c.action === 'adopt')).toEqual([{ action: 'adopt', kind: 'dashboard', id: HAND_MADE_ID, name: 'Hand made', file: 'dashboards/hand-made.yaml', patch: [{ op: 'add', path: '/dashboardMetadata/tags', value: [TAG] }] }]);
+    expect(json.changes.filter((c) => c.action === 'adopt')).toEqual([{ action: 'adopt', kind: 'dashboard', id: HAND_MADE_ID, name: 'Hand made', file: 'dashboards/hand-made.yaml', patch: [{ op: 'add', path: '/dashboardMetadata/tags', value: [TAG] }], heldInTrash: null }]);
     expect(json.summary).toEqual({ create: 0, adopt: 1, update: 0, delete: 0, unchanged: 2, orphan: 0 });
     const markdown = (await dashcd('plan', '--output', 'markdown')).stdout;
     expect(markdown).toContain('| `! adopt` | Hand made | <code>dashboards/hand-made.yaml</code> |');

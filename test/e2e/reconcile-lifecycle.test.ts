@@ -116,7 +116,7 @@ describe('create → apply → plan', () => {
     expect(text.stdout).toContain('Plan: 0 to create, 1 to update, 1 unchanged, 0 orphans.');
     const updates = (await planJson()).changes.filter((c) => c.action === 'update');
     expect(updates).toEqual([
-      { action: 'update', kind: 'dashboard', id, name: 'Service health', file: 'dashboards/service-health.yaml', patch: [{ op: 'replace', path: '/tiles/1/name', value: 'CPU usage' }] },
+      { action: 'update', kind: 'dashboard', id, name: 'Service health', file: 'dashboards/service-health.yaml', patch: [{ op: 'replace', path: '/tiles/1/name', value: 'CPU usage' }], heldInTrash: null },
     ]);
 
     target.proxy.requests.length = 0;
@@ -162,7 +162,7 @@ describe('plan output formats', () => {
     expect(Object.keys(plan)).toEqual(['git', 'target', 'scope', 'prune', 'changes', 'summary']);
     expect(plan.git).toBeNull();
     expect(plan.target).toBe(`${target.proxy.url}/e/local`);
-    for (const change of plan.changes) expect(Object.keys(change)).toEqual(['action', 'kind', 'id', 'name', 'file', 'patch']);
+    for (const change of plan.changes) expect(Object.keys(change)).toEqual(['action', 'kind', 'id', 'name', 'file', 'patch', 'heldInTrash']);
     expect(plan.changes.map((c) => [c.action, c.file])).toEqual([
       ['update', 'dashboards/service-health.yaml'],
       ['unchanged', 'dashboards/hosts.yaml'],
