@@ -40,7 +40,7 @@ const POLL_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
  * drift carry a `kind` label (`dashboard` or `document`): a sum over it is the total the unlabelled series used to be.
  */
 function loopInstruments(metrics: MetricsScope) {
-  return {
+  const instruments = {
     countReconcile: metrics.counter('dashcd_reconciles_total', 'Reconcile passes by result'),
     countWrite: metrics.counter('dashcd_writes_total', 'Writes by action (create, update, delete) and kind (dashboard, document)'),
     countFailure: metrics.counter('dashcd_write_failures_total', 'Writes that failed after retries (a refused 409 included), by kind'),
@@ -56,6 +56,13 @@ function loopInstruments(metrics: MetricsScope) {
     // A poll is one pull run with its retries: a backfill or a feed outage takes minutes, not the default's seconds.
     observePoll: metrics.histogram('dashcd_poll_duration_seconds', 'Events poll duration (one pull run, retries included)', POLL_BUCKETS),
   };
+  // Each kind's series exists at 0 from the start (what increase() in an alert needs), never one without `kind`
+  // that the first failure or drift would replace.
+  for (const kind of ItemKind.options) {
+    instruments.countFailure({ kind }, 0);
+    instruments.countDrift({ kind }, 0);
+  }
+  return instruments;
 }
 
 /**
