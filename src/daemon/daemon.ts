@@ -227,9 +227,10 @@ function createLoopQueue(options: DaemonOptions, loop: LoopParts, onFullPassEnd:
     log,
     selfHeal: options.selfHeal,
     prune: options.prune,
-    // Following a repository, --max-delete is the ceiling a commit's maxDelete is checked against (repository-limits.ts),
-    // not a value that replaces it: the pull request's plan, reading the same dashcd.yaml, shows what a pass deletes.
-    maxDelete: options.repo ? undefined : options.maxDelete,
+    // Following a repository, --max-delete is a ceiling, not a value that replaces the commit's maxDelete (the pull
+    // request's plan, reading the same dashcd.yaml, shows what a pass deletes): a commit asking for more is refused
+    // (repository-limits.ts), and one that sets none gets the default only up to it.
+    maxDelete: options.repo ? { atMost: repositoryLimits(options).maxDelete } : options.maxDelete,
     commit: source ? undefined : new FolderCommit({ dir: resolve(cwd, loop.dir), record: (git) => status.recordGit(git), signal }),
     filesWritten: () => target.filesWritten(),
     ...(options.passChunkFiles !== undefined ? { passChunkFiles: options.passChunkFiles } : {}),

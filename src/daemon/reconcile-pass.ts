@@ -4,7 +4,7 @@ import { formatDiagnostic, type Diagnostic } from '../desired/diagnostic.js';
 import type { ProjectConfig } from '../config/project-config.js';
 import type { Logger } from '../lib/logger.js';
 import { findOrphans } from '../plan/build-plan.js';
-import { planDashboards, type PlanContext, type PlanDashboardsResult, type PlanOptions } from '../reconcile/plan-dashboards.js';
+import { planDashboards, type MaxDelete, type PlanContext, type PlanDashboardsResult, type PlanOptions } from '../reconcile/plan-dashboards.js';
 import { itemKind, type DaemonStatus } from './daemon-status.js';
 import { decideWrites, forgetMissing, freshMemory, noteRefusal, recordSynced, settleFiles, settleOrphans, type FileSettled, type Orphan, type PassMemory } from './drift-rules.js';
 import type { FolderCommit } from './folder-commit.js';
@@ -25,7 +25,7 @@ export interface ReconcilePassDeps {
   selfHeal: boolean;
   /** undefined: as dashcd.yaml says. */
   prune: boolean | undefined;
-  maxDelete: number | undefined;
+  maxDelete: MaxDelete | undefined;
   /** Following a repository: each pass reads the checkout this names instead of `planContext`'s folder. */
   source?: PassSource;
   /** Reads the watched folder's commit for the status; undefined when following a repository (each tree names it). */

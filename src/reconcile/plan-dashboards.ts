@@ -43,10 +43,23 @@ export interface PlanOptions {
   /** Delete owned orphans; undefined: as `prune` in dashcd.yaml says. Never in a partial pass. */
   prune?: boolean | undefined;
   /** Most deletions allowed; undefined: `maxDelete` in dashcd.yaml, else DEFAULT_MAX_DELETE. */
-  maxDelete?: number | undefined;
+  maxDelete?: MaxDelete | undefined;
 }
 
+/**
+ * `--max-delete`: a number replaces dashcd.yaml's `maxDelete`; `{ atMost }` only bounds it (a daemon following a
+ * repository, whose committers write dashcd.yaml: the file's value, or the default when it sets none, never past it).
+ */
+export type MaxDelete = number | { readonly atMost: number };
+
 export const DEFAULT_MAX_DELETE = 5;
+
+/** The most deletions a pass may make, from `--max-delete` (or the operator's ceiling) and dashcd.yaml. */
+export function maxDeleteOf(given: MaxDelete | undefined, fromFile: number | undefined): number {
+  if (typeof given === 'number') return given;
+  const own = fromFile ?? DEFAULT_MAX_DELETE;
+  return given === undefined ? own : Math.min(own, given.atMost);
+}
 
 /**
  * One target's plan from the folder as it is: its desired state (desired-state.ts reads dashcd.yaml, git and the
@@ -88,7 +101,7 @@ export async function planLoaded(
   }
   const { config } = project;
   const partial = only !== undefined || diagnostics.length > 0;
-  const prune = (options.prune ?? config.prune) ? { maxDelete: options.maxDelete ?? config.maxDelete ?? DEFAULT_MAX_DELETE } : undefined;
+  const prune = (options.prune ?? config.prune) ? { maxDelete: maxDeleteOf(options.maxDelete, config.maxDelete) } : undefined;
   const rules = compareRules(config);
   const live = await planAgainstLive(desired.dashboards, {
     api: ctx.api,

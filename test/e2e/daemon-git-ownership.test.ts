@@ -98,4 +98,19 @@ describe('dashcd daemon --repo and the ownership tag', { timeout: 120_000 }, () 
     await waitFor(() => logged(d, 'prune refused; nothing deleted').length > 0, { what: 'the prune refused by the commit\'s maxDelete' });
     expect((await live()).map((x) => x.name).sort()).toEqual(['a v1', 'b v1', 'c v1', 'd v1']);
   });
+  it('bounds a commit that sets no maxDelete by a --max-delete below the default: three deletions are refused under --max-delete 2', async () => {
+    const { remote, url, cwd } = await fixture();
+    const first = await remote.commit({ 'dashcd.yaml': `prune: true\n${DEV}`, 'dashboards/a.yaml': dashboardYaml('a'), 'dashboards/b.yaml': dashboardYaml('b'), 'dashboards/c.yaml': dashboardYaml('c') }, 'three');
+    await remote.push();
+    const d = await scope.startDaemon(['--repo', url, '--fetch', '1s', '--max-delete', '2'], { cwd, timeoutMs: 60_000 });
+    await waitForLiveInDev(d, first);
+    const token = await createToken(cwd, '.dashcd', 'ReadConfig', 'dev');
+    const names = async (): Promise<string[]> => ((await api(dashboardsOf(d), { token })).json as { dashboards: { name: string }[] }).dashboards.map((x) => x.name).sort();
+    // The default (5) would allow three deletions; the operator's 2 does not.
+    const emptied = await remote.commit({ 'dashboards/a.yaml': null, 'dashboards/b.yaml': null, 'dashboards/c.yaml': null, 'dashboards/d.yaml': dashboardYaml('d') }, 'replace all');
+    await remote.push();
+    await waitForLiveInDev(d, emptied);
+    await waitFor(() => logged(d, 'prune refused; nothing deleted').length > 0, { what: 'the prune refused by the operator\'s --max-delete' });
+    expect(await names()).toEqual(['a v1', 'b v1', 'c v1', 'd v1']);
+  });
 });

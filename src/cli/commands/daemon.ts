@@ -43,6 +43,10 @@ export const daemonCommand = defineCommand({
     listen: { type: 'string', description: 'Address for the embedded API and the status endpoints', default: '127.0.0.1:8080', valueName: 'host:port' },
     'self-heal': { type: 'boolean', description: 'Revert drift found at resync (--no-self-heal only reports it)', default: true },
     ...pruneFlags,
+    'max-delete': {
+      ...pruneFlags['max-delete'],
+      description: "Most dashboards pruning may delete in one pass (default: maxDelete in dashcd.yaml, else 5); with --repo, a ceiling: a commit's maxDelete above it is refused, and one that sets none gets the default only up to it",
+    },
     concurrency: concurrencyFlag,
     'simulate-events': { type: 'boolean', description: 'Embedded API only: generate a synthetic event stream' },
     env: envFlag,
