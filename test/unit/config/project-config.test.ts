@@ -1,7 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadProjectConfig, parseProjectConfig } from '../../../src/config/project-config.js';
+import { loadProjectConfig, MAX_PROJECT_CONFIG_BYTES, parseProjectConfig } from '../../../src/config/project-config.js';
 import { DEFAULT_OWNERSHIP_TAG } from '../../../src/config/project-config.js';
 import { tempDirPerTest } from '../../helpers/scratch.js';
 
@@ -34,6 +35,21 @@ describe('loadProjectConfig', () => {
   it('treats an empty file as the defaults', async () => {
     await writeFile(join(root, 'dashcd.yaml'), '# nothing yet\n');
     expect((await loadProjectConfig(root)).diagnostics).toEqual([]);
+  });
+
+  it('reports a dashcd.yaml past 1 MiB by its size, unread, as a problem of the file (a committer could make one the daemon parses for seconds)', async () => {
+    const file = join(root, 'dashcd.yaml');
+    const ignore = Array.from({ length: 60_000 }, (_, i) => `  - /tiles/${i}/bounds\n`).join('');
+    await writeFile(file, `ignore:\n${ignore}`);
+    const result = await loadProjectConfig(root);
+    expect(result.config).toEqual({ ignore: [], ownershipTag: DEFAULT_OWNERSHIP_TAG, prune: false });
+    expect(result.diagnostics).toEqual([{ file, line: 0, col: 0, path: '', message: `cannot read: it is ${Buffer.byteLength(`ignore:\n${ignore}`)} bytes; a dashcd.yaml is read up to ${MAX_PROJECT_CONFIG_BYTES / 1024} kB` }]);
+  });
+
+  it('reads only a regular file: a FIFO named dashcd.yaml is a problem, never a wait for a writer', async () => {
+    execFileSync('mkfifo', [join(root, 'dashcd.yaml')]);
+    const result = await loadProjectConfig(root);
+    expect(result.diagnostics.map((d) => d.message)).toEqual(['cannot read: not a regular file (a directory, a device, a FIFO or a socket)']);
   });
 });
 
