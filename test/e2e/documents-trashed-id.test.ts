@@ -104,6 +104,23 @@ describe('a create whose id a trashed document holds', () => {
     expect(applied.stderr).not.toContain(RACE_ADVICE);
   });
 
+  it('writes a trashed name from the service without its control characters (it could retitle or redraw a terminal)', async () => {
+    const platformToken = await server.platformToken({ subject: 'held-ci' });
+    const dashcd = cli(platformToken);
+    const own = createDocumentsClient({ platformUrl: server.url, credential: { kind: 'platform-token', token: platformToken }, retry: { maxAttempts: 1 } });
+    try {
+      const made = await own.create({ id: 'held-by-me', name: 'Evil\u001b]0;PWNED\u0007\u001b[2K\u009b1A', type: 'dashboard', isPrivate: false, content: { bytes: '{}', contentType: 'application/json' } });
+      await own.delete(made.id, made.version);
+    } finally {
+      await own.close();
+    }
+    await project.write(CHECKOUT_FILE, CHECKOUT.replace('name: Checkout', 'name: Checkout\n  id: held-by-me'));
+    const applied = await dashcd('apply');
+    expect(applied.code).toBe(5);
+    expect(applied.stdout).toContain('its id is held by a document in the trash (Evil ]0;PWNED  [2K 1A, deleted ');
+    expect(applied.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+  });
+
   it("names the held id when another user's trash holds it (deleted in the app by its owner)", async () => {
     const dashcd = cli(await server.platformToken({ subject: 'other-ci' }));
     const alice = createDocumentsClient({ platformUrl: server.url, credential: { kind: 'platform-token', token: await server.platformToken({ subject: 'alice' }) }, retry: { maxAttempts: 1 } });

@@ -14,6 +14,7 @@ import { withTarget } from '../with-target.js';
 import { concurrencyOf, planFromFlags } from '../plan-from-flags.js';
 import { selectionFromArgs } from '../dashboards-selection.js';
 import { renderPlanText } from '../render/render-text.js';
+import { printable } from '../../plan/patch-lines.js';
 import { colorFor } from '../render/colors.js';
 
 export const applyCommand = defineCommand({
@@ -111,6 +112,7 @@ function printOutcomes(outcomes: readonly ApplyOutcome[], io: CommandIo): void {
   for (const o of outcomes) {
     const where = o.action === 'delete' ? o.name : o.file;
     const verb = o.status === 'failed' ? `✗ ${o.action} failed` : 'alreadyGone' in o ? '= already deleted' : o.action === 'delete' && o.kind === 'document' ? '- moved to the trash' : DONE[o.action];
-    io.stdout.write(`${verb}  ${o.id}  ${where}${o.status === 'failed' ? `: ${o.error}` : ''}\n`);
+    // Names and errors carry text from files and from the target (a trashed document's name): never raw to a terminal.
+    io.stdout.write(`${verb}  ${printable(`${o.id}  ${where}${o.status === 'failed' ? `: ${o.error}` : ''}`)}\n`);
   }
 }
