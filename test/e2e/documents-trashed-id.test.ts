@@ -47,6 +47,17 @@ afterEach(async () => {
 const cli = (platformToken: string) => (...argv: string[]): Promise<CliResult> =>
   runDashcd(argv, { cwd: project.root, env: { DT_ENV_URL: server.url, DT_API_TOKEN: server.token, DT_PLATFORM_URL: server.url, DT_PLATFORM_TOKEN: platformToken } });
 
+/** A document made and deleted (to its owner's trash) by the identity of `platformToken`, as one would in the app. */
+async function trashedBy(platformToken: string, id: string, name: string): Promise<void> {
+  const owner = createDocumentsClient({ platformUrl: server.url, credential: { kind: 'platform-token', token: platformToken }, retry: { maxAttempts: 1 } });
+  try {
+    const made = await owner.create({ id, name, type: 'dashboard', isPrivate: false, content: { bytes: '{}', contentType: 'application/json' } });
+    await owner.delete(made.id, made.version);
+  } finally {
+    await owner.close();
+  }
+}
+
 /** Apply, prune the document away, put its file back: the state the new user met. Returns the document's id. */
 async function pruneAndPutBack(dashcd: ReturnType<typeof cli>): Promise<string> {
   const applied = await dashcd('apply');
@@ -107,13 +118,7 @@ describe('a create whose id a trashed document holds', () => {
   it('writes a trashed name from the service without its control characters (it could retitle or redraw a terminal)', async () => {
     const platformToken = await server.platformToken({ subject: 'held-ci' });
     const dashcd = cli(platformToken);
-    const own = createDocumentsClient({ platformUrl: server.url, credential: { kind: 'platform-token', token: platformToken }, retry: { maxAttempts: 1 } });
-    try {
-      const made = await own.create({ id: 'held-by-me', name: 'Evil\u001b]0;PWNED\u0007\u001b[2K\u009b1A', type: 'dashboard', isPrivate: false, content: { bytes: '{}', contentType: 'application/json' } });
-      await own.delete(made.id, made.version);
-    } finally {
-      await own.close();
-    }
+    await trashedBy(platformToken, 'held-by-me', 'Evil\u001b]0;PWNED\u0007\u001b[2K\u009b1A');
     await project.write(CHECKOUT_FILE, CHECKOUT.replace('name: Checkout', 'name: Checkout\n  id: held-by-me'));
     const applied = await dashcd('apply');
     expect(applied.code).toBe(5);
@@ -123,13 +128,7 @@ describe('a create whose id a trashed document holds', () => {
 
   it("names the held id when another user's trash holds it (deleted in the app by its owner)", async () => {
     const dashcd = cli(await server.platformToken({ subject: 'other-ci' }));
-    const alice = createDocumentsClient({ platformUrl: server.url, credential: { kind: 'platform-token', token: await server.platformToken({ subject: 'alice' }) }, retry: { maxAttempts: 1 } });
-    try {
-      const made = await alice.create({ id: 'held-by-alice', name: 'Alice’s', type: 'dashboard', isPrivate: false, content: { bytes: '{}', contentType: 'application/json' } });
-      await alice.delete(made.id, made.version);
-    } finally {
-      await alice.close();
-    }
+    await trashedBy(await server.platformToken({ subject: 'alice' }), 'held-by-alice', 'Alice’s');
     await project.write(CHECKOUT_FILE, CHECKOUT.replace('name: Checkout', 'name: Checkout\n  id: held-by-alice'));
     const applied = await dashcd('apply');
     expect(applied.code).toBe(5);
