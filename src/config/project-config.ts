@@ -170,10 +170,10 @@ function nodeOffset(node: unknown): number | undefined {
 
 /**
  * Far more than any project's settings take (a hundred environments with their values fit in a few kB). A committer
- * writes this file and a daemon following the repository reads it on every fetch: a 13 MB one took 11 s of parsing
- * and 1.1 GB, during which nothing else in the daemon answered.
+ * writes this file and a daemon following the repository reads it for each of up to 100 environments: a 13 MB one
+ * took 11 s of parsing and 1.1 GB, during which nothing else in the daemon answered (about 1 s per MB).
  */
-export const MAX_PROJECT_CONFIG_BYTES = 1024 * 1024;
+export const MAX_PROJECT_CONFIG_BYTES = 256 * 1024;
 
 /** The text, undefined when there is no such file, or the error that kept an existing one from being read. */
 async function readOptional(file: string): Promise<string | Error | undefined> {

@@ -47,7 +47,14 @@ export function followRepository(options: FollowRepositoryOptions): RepositoryFo
   let reasons: string[] = ['startup'];
   const limits = options.limits ?? BUILT_IN_LIMITS;
 
-  const refusalsAt = async (root: string): Promise<Refusals> => ({
+  // A checkout never changes (one folder per commit): its dashcd.yaml is read once, not again on every fetch that
+  // finds the same commit (a committer's large file would otherwise be parsed every interval, in every lane).
+  let checked: { root: string; refusals: Promise<Refusals> } | undefined;
+  const refusalsAt = (root: string): Promise<Refusals> => {
+    if (checked?.root !== root) checked = { root, refusals: readRefusals(root) };
+    return checked.refusals;
+  };
+  const readRefusals = async (root: string): Promise<Refusals> => ({
     targets: (await options.refusals?.(root)) ?? [],
     limits: await checkoutLimitRefusals(join(root, state.info.path), root, limits),
   });

@@ -37,9 +37,9 @@ describe('loadProjectConfig', () => {
     expect((await loadProjectConfig(root)).diagnostics).toEqual([]);
   });
 
-  it('reports a dashcd.yaml past 1 MiB by its size, unread, as a problem of the file (a committer could make one the daemon parses for seconds)', async () => {
+  it('reports a dashcd.yaml past 256 KiB by its size, unread, as a problem of the file (a committer could make one the daemon parses for seconds)', async () => {
     const file = join(root, 'dashcd.yaml');
-    const ignore = Array.from({ length: 60_000 }, (_, i) => `  - /tiles/${i}/bounds\n`).join('');
+    const ignore = Array.from({ length: 15_000 }, (_, i) => `  - /tiles/${i}/bounds\n`).join('');
     await writeFile(file, `ignore:\n${ignore}`);
     const result = await loadProjectConfig(root);
     expect(result.config).toEqual({ ignore: [], ownershipTag: DEFAULT_OWNERSHIP_TAG, prune: false });

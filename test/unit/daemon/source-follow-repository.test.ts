@@ -6,6 +6,9 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DaemonStatus } from '../../../src/daemon/daemon-status.js';
 import { openRepoFollowing, type RepoOptions } from '../../../src/daemon/daemon-repo.js';
+import { followRepository } from '../../../src/daemon/follow-repository.js';
+import { SourceStatus } from '../../../src/daemon/source-status.js';
+import { openGitSource } from '../../../src/source/git-source.js';
 import { createGitRemote } from '../../helpers/git-remote.js';
 import { captureLog } from '../../helpers/log-capture.js';
 import { waitFor } from '../../helpers/wait.js';
@@ -128,5 +131,39 @@ describe('lanes sharing one mirror (one per environment)', { timeout: 30_000 }, 
     await dev.source.retain([]);
     expect(existsSync(prodTree)).toBe(false);
     expect(prodCommit).not.toBe(devCommit);
+  });
+});
+
+describe('checking a fetched commit', { timeout: 30_000 }, () => {
+  it("reads a commit's dashcd.yaml once, not again at every fetch that finds the same commit", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dashcd-follow-checked-'));
+    const stop = new AbortController();
+    started.push({ stop, dir });
+    const remote = await createGitRemote(dir);
+    await remote.commit({ 'dashcd.yaml': 'ignore: []\n', 'dashboards/a.yaml': 'x: 1\n' }, 'one');
+    await remote.push();
+    const { log } = captureLog();
+    const source = await openGitSource({ url: remote.fileUrl, follow: { branch: 'main' }, root: join(dir, 'git'), log });
+    const state = new SourceStatus({ repo: remote.fileUrl, follow: { branch: 'main' }, path: 'dashboards', env: 'local', skipInvalid: false }, new DaemonStatus().metrics);
+    const checkedRoots: string[] = [];
+    const follower = followRepository({
+      source,
+      state,
+      fetchMs: 60_000,
+      log,
+      signal: stop.signal,
+      onNewRevision: () => undefined,
+      refusals: async (root) => {
+        checkedRoots.push(root);
+        return [];
+      },
+    });
+    await waitFor(() => state.toJSON().lastFetch?.ok, { what: 'the first fetch' });
+    for (let fetches = 2; fetches <= 4; fetches++) {
+      const before = state.toJSON().lastFetch?.at;
+      follower.fetchNow('test');
+      await waitFor(() => state.toJSON().lastFetch?.at !== before, { what: `fetch ${fetches}` });
+    }
+    expect(checkedRoots).toHaveLength(1);
   });
 });
