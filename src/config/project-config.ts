@@ -10,7 +10,7 @@ import { keysAt } from '../desired/unknown-keys.js';
 import { formatIssuePath } from '../schema/error-envelope.js';
 import { shownPath } from '../lib/shown-path.js';
 import { aliasProblems, documentValue, flowNestingOffset, nestingMessage, tooDeepPath } from '../desired/yaml-hazards.js';
-import { MAX_JSON_DEPTH } from '../schema/limits.js';
+import { BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from '../schema/limits.js';
 
 /**
  * The mark apply puts on everything it writes, the same for both kinds (a classic dashboard's tag, the end of a
@@ -169,11 +169,12 @@ function nodeOffset(node: unknown): number | undefined {
 }
 
 /**
- * Far more than any project's settings take (a hundred environments with their values fit in a few kB). A committer
- * writes this file and a daemon following the repository reads it for each of up to 100 environments: a 13 MB one
- * took 11 s of parsing and 1.1 GB, during which nothing else in the daemon answered (about 1 s per MB).
+ * Room for a value as large as the largest dashboard a target accepts (a tile's markdown, say), twice over; settings
+ * themselves take a few kB. A committer writes this file and a daemon following the repository reads it in each of up
+ * to 100 environments: a 13 MB one of many entries took 11 s of parsing and 1.1 GB, during which nothing else in the
+ * daemon answered.
  */
-export const MAX_PROJECT_CONFIG_BYTES = 256 * 1024;
+export const MAX_PROJECT_CONFIG_BYTES = 2 * BODY_LIMIT_BYTES;
 
 /** The text, undefined when there is no such file, or the error that kept an existing one from being read. */
 async function readOptional(file: string): Promise<string | Error | undefined> {
@@ -183,7 +184,7 @@ async function readOptional(file: string): Promise<string | Error | undefined> {
     handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
     const stats = await handle.stat();
     if (!stats.isFile()) return new Error('not a regular file (a directory, a device, a FIFO or a socket)');
-    if (stats.size > MAX_PROJECT_CONFIG_BYTES) return new Error(`it is ${stats.size} bytes; a dashcd.yaml is read up to ${MAX_PROJECT_CONFIG_BYTES / 1024} kB`);
+    if (stats.size > MAX_PROJECT_CONFIG_BYTES) return new Error(`it is ${stats.size} bytes; a dashcd.yaml is read up to ${MAX_PROJECT_CONFIG_BYTES / (1024 * 1024)} MiB`);
     return await handle.readFile('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;

@@ -37,13 +37,13 @@ describe('loadProjectConfig', () => {
     expect((await loadProjectConfig(root)).diagnostics).toEqual([]);
   });
 
-  it('reports a dashcd.yaml past 256 KiB by its size, unread, as a problem of the file (a committer could make one the daemon parses for seconds)', async () => {
+  it('reports a dashcd.yaml past 2 MiB by its size, unread, as a problem of the file (a committer could make one the daemon parses for seconds)', async () => {
     const file = join(root, 'dashcd.yaml');
-    const ignore = Array.from({ length: 15_000 }, (_, i) => `  - /tiles/${i}/bounds\n`).join('');
+    const ignore = Array.from({ length: 100_000 }, (_, i) => `  - /tiles/${i}/bounds\n`).join('');
     await writeFile(file, `ignore:\n${ignore}`);
     const result = await loadProjectConfig(root);
     expect(result.config).toEqual({ ignore: [], ownershipTag: DEFAULT_OWNERSHIP_TAG, prune: false });
-    expect(result.diagnostics).toEqual([{ file, line: 0, col: 0, path: '', message: `cannot read: it is ${Buffer.byteLength(`ignore:\n${ignore}`)} bytes; a dashcd.yaml is read up to ${MAX_PROJECT_CONFIG_BYTES / 1024} kB` }]);
+    expect(result.diagnostics).toEqual([{ file, line: 0, col: 0, path: '', message: `cannot read: it is ${Buffer.byteLength(`ignore:\n${ignore}`)} bytes; a dashcd.yaml is read up to ${MAX_PROJECT_CONFIG_BYTES / (1024 * 1024)} MiB` }]);
   });
 
   it('reads only a regular file: a FIFO named dashcd.yaml is a problem, never a wait for a writer', async () => {
