@@ -9,7 +9,7 @@ import { unknownKeyMessage } from '../desired/hints.js';
 import { keysAt } from '../desired/unknown-keys.js';
 import { formatIssuePath } from '../schema/error-envelope.js';
 import { shownPath } from '../lib/shown-path.js';
-import { aliasProblems, documentValue, flowNestingOffset, nestingMessage, tooDeepPath } from '../desired/yaml-hazards.js';
+import { documentValue, flowNestingOffset, nestingMessage, tooDeepPath } from '../desired/yaml-hazards.js';
 import { BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from '../schema/limits.js';
 
 /**
@@ -115,10 +115,8 @@ export function parseProjectConfig(text: string, file: string): LoadProjectConfi
   if (deepFlow !== undefined) return invalid([at(deepFlow, '', NESTED_TOO_DEEPLY_HERE)]);
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) return invalid(doc.errors.map((e) => at(e.pos[0], '', nestingMessage(e) === undefined ? e.message : NESTED_TOO_DEEPLY_HERE)));
-  const aliases = aliasProblems(doc);
-  if (aliases.length > 0) return invalid(aliases.map((a) => at(a.offset, '', a.message)));
   const read = documentValue(doc);
-  if (!read.ok) return invalid([at(read.problem.offset, '', read.problem.message)]);
+  if (!read.ok) return invalid(read.problems.map((p) => at(p.offset, '', p.message)));
   const deep = tooDeepPath(read.value);
   if (deep !== undefined) return invalid([at(0, formatIssuePath(deep), `nested deeper than ${MAX_JSON_DEPTH} levels: dashcd.yaml needs a few`)]);
   const parsed = ProjectConfig.safeParse(read.value ?? {});

@@ -4,7 +4,7 @@ import { schemaErrorMap, type Problem } from './dashboard-rules.js';
 import { closedSetMessage, unknownKeyMessage } from './hints.js';
 import { sourceLocator } from './locate-problems.js';
 import { findUnknownKeys } from './unknown-keys.js';
-import { aliasProblems, documentValue, nestingMessage, tooDeepPath } from './yaml-hazards.js';
+import { documentValue, nestingMessage, tooDeepPath } from './yaml-hazards.js';
 import { DOCUMENT_FILE_SCHEMAS, type DocumentKind } from '../schema/document-content.js';
 import { formatIssuePath } from '../schema/error-envelope.js';
 import { detectFileKind, isPlain, type FilePath } from './detect-kind.js';
@@ -97,9 +97,8 @@ export function checkDocumentSource(source: string, parsed?: { value: unknown })
   const atOffset = (offset: number, message: string): Problem => ({ ...locator.linePos(offset), path: '', message });
   if (doc.errors.length > 0) return { problems: doc.errors.map((error) => atOffset(error.pos[0], nestingMessage(error) ?? error.message)), warnings: [] };
   // Aliases read as classic files read them (yaml-hazards.ts): one without its anchor, or too many, is a problem.
-  const aliases = aliasProblems(doc);
-  const read = aliases.length === 0 ? documentValue(doc) : undefined;
-  if (read?.ok !== true) return { problems: (read ? [read.problem] : aliases).map((p) => atOffset(p.offset, p.message)), warnings: [] };
+  const read = documentValue(doc);
+  if (!read.ok) return { problems: read.problems.map((p) => atOffset(p.offset, p.message)), warnings: [] };
   const { value } = read;
   const kind = detectFileKind(value);
   if (kind.kind !== 'platform-dashboard' && kind.kind !== 'notebook') {

@@ -4,7 +4,7 @@ import { Dashboard } from '../schema/dashboard.js';
 import { idProblem, isDashboardShaped, NOT_A_DASHBOARD, notADashboard, schemaErrorMap, type FileCheck, type Problem } from './dashboard-rules.js';
 import { closedSetMessage, unknownKeyMessage } from './hints.js';
 import { findUnknownKeys } from './unknown-keys.js';
-import { aliasProblems, documentValue, nestingMessage, tooDeepPath, TOO_DEEP_MESSAGE, type OffsetProblem } from './yaml-hazards.js';
+import { documentValue, nestingMessage, tooDeepPath, TOO_DEEP_MESSAGE, type OffsetProblem } from './yaml-hazards.js';
 
 /**
  * The slow path: `yaml` with source ranges decides what the file holds and where each problem is. Positions are
@@ -32,10 +32,8 @@ export function locateProblems(source: string): FileCheck {
   const first = docs[0] as Document.Parsed;
   if (second !== undefined || problems.length > duplicateKeyCount(first)) return fail(problems);
   const fromOffset = (p: OffsetProblem): Problem => ({ ...at(p.offset), path: '', message: p.message });
-  const aliases = aliasProblems(first);
-  if (aliases.length > 0) return fail([...problems, ...aliases.map(fromOffset)]);
   const read = documentValue(first);
-  if (!read.ok) return fail([...problems, fromOffset(read.problem)]);
+  if (!read.ok) return fail([...problems, ...read.problems.map(fromOffset)]);
   const { value } = read;
   const root = first.contents;
   if (!isDashboardShaped(value)) {

@@ -29,16 +29,20 @@ export function aliasProblems(doc: Document.Parsed): OffsetProblem[] {
 }
 
 /**
- * The document's value, or why there is none: an alias bomb (aliases of aliases expanding to more than `yaml`'s
- * limit of 100 alias resolutions) makes `toJS()` throw, reported at the first alias.
+ * The document's value, or why `toJS()` cannot give one that becomes a dashboard: the alias problems above, or an
+ * alias bomb (aliases of aliases expanding to more than `yaml`'s limit of 100 alias resolutions, which makes `toJS()`
+ * throw), reported at the first alias. Every reader of a committer's YAML takes values through here, so none of
+ * them throws or recurses without end on one.
  */
-export function documentValue(doc: Document.Parsed): { ok: true; value: unknown } | { ok: false; problem: OffsetProblem } {
+export function documentValue(doc: Document.Parsed): { ok: true; value: unknown } | { ok: false; problems: OffsetProblem[] } {
+  const aliases = aliasProblems(doc);
+  if (aliases.length > 0) return { ok: false, problems: aliases };
   try {
     return { ok: true, value: doc.toJS() };
   } catch (error) {
     if (!(error instanceof ReferenceError)) throw error;
     const offset = firstAliasOffset(doc) ?? doc.contents?.range?.[0] ?? 0;
-    return { ok: false, problem: { offset, message: `aliases expand to too many values (${error.message}): write the values out, or use fewer aliases of aliases` } };
+    return { ok: false, problems: [{ offset, message: `aliases expand to too many values (${error.message}): write the values out, or use fewer aliases of aliases` }] };
   }
 }
 

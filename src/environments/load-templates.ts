@@ -5,7 +5,7 @@ import { isDashboardShaped, NOT_A_DASHBOARD, notADashboard } from '../desired/da
 import { isDocumentShaped } from '../desired/detect-kind.js';
 import { discoverFiles } from '../desired/discover-files.js';
 import { fastParseYaml } from '../desired/fast-yaml/fast-parse.js';
-import { aliasProblems, documentValue, flowNestingOffset, NESTED_TOO_DEEPLY } from '../desired/yaml-hazards.js';
+import { documentValue, flowNestingOffset, NESTED_TOO_DEEPLY } from '../desired/yaml-hazards.js';
 import type { Diagnostic } from '../desired/diagnostic.js';
 import { readSources } from '../desired/read-sources.js';
 import type { PlainObject } from './deep-merge.js';
@@ -92,10 +92,8 @@ function parseWithYaml(source: string): Parsed {
   const doc = docs[0] as Document.Parsed;
   // As in a file without environments (locate-problems.ts): an alias that contains itself or expands without bound is
   // the file's problem, with its place, not an exception that fails the whole pass without naming the file.
-  const aliases = aliasProblems(doc);
-  if (aliases.length > 0) return { problems: aliases.map((a) => ({ ...at(a.offset), path: '', message: a.message })) };
   const read = documentValue(doc);
-  if (!read.ok) return { problems: [{ ...at(read.problem.offset), path: '', message: read.problem.message }] };
+  if (!read.ok) return { problems: read.problems.map((p) => ({ ...at(p.offset), path: '', message: p.message })) };
   const { value } = read;
   return isTemplateShaped(value) ? { value } : { problems: [{ line: 1, col: 1, path: '', message: notADashboard(value) }] };
 }

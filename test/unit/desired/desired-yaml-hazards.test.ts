@@ -95,7 +95,7 @@ describe('documentValue', () => {
   it('reports an alias bomb at its first alias, with yaml’s reason', () => {
     const source = aliasBomb();
     // `  a1: &a1 [` is 11 characters: the first alias starts line 3 at column 12.
-    expect(documentValue(parseDocument(source))).toStrictEqual({ ok: false, problem: { offset: source.indexOf('*a0'), message: BOMB_MESSAGE } });
+    expect(documentValue(parseDocument(source))).toStrictEqual({ ok: false, problems: [{ offset: source.indexOf('*a0'), message: BOMB_MESSAGE }] });
     expect(locateProblems(source)).toStrictEqual({ ok: false, problems: [{ line: 3, col: 12, path: '', message: BOMB_MESSAGE }] });
   });
 
@@ -106,8 +106,17 @@ describe('documentValue', () => {
     };
     expect(documentValue(doc)).toStrictEqual({
       ok: false,
-      problem: { offset: 10, message: 'aliases expand to too many values (too many): write the values out, or use fewer aliases of aliases' },
+      problems: [{ offset: 10, message: 'aliases expand to too many values (too many): write the values out, or use fewer aliases of aliases' }],
     });
+  });
+
+  it('reports the aliases toJS() cannot turn into a value, before it is called', () => {
+    const doc = parseDocument('a: *x\nb: &y [1, *y]\n');
+    doc.toJS = () => {
+      throw new TypeError('toJS must not be reached');
+    };
+    expect(documentValue(doc)).toStrictEqual({ ok: false, problems: aliasProblems(doc) });
+    expect(aliasProblems(doc)).toHaveLength(2);
   });
 
   it('lets any other error through', () => {
