@@ -1,3 +1,4 @@
+import { collectBody } from '../lib/collect-body.js';
 import { errorMessage } from '../lib/error-message.js';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { ConsoleSource } from './console-data.js';
@@ -148,20 +149,9 @@ function send(res: ServerResponse, req: IncomingMessage, { status, html, headers
  * The sign-in body, refused with 413 past LOGIN_BODY_LIMIT: reading stops there (the stream is paused, not
  * destroyed, so the 413 can still be written) and the answer's `connection: close` drops the rest unread.
  */
-function readSmallBody(req: IncomingMessage): Promise<string> {
-  const tooLarge = new Refusal(413, `A sign-in body is at most ${LOGIN_BODY_LIMIT} bytes.`);
-  if (Number(req.headers['content-length']) > LOGIN_BODY_LIMIT) return Promise.reject(tooLarge);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size <= LOGIN_BODY_LIMIT) return void chunks.push(chunk);
-      req.off('data', onData).pause();
-      reject(tooLarge);
-    };
-    req.on('data', onData);
-    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.once('error', reject);
-  });
+async function readSmallBody(req: IncomingMessage): Promise<string> {
+  const body = await collectBody(req, { limit: LOGIN_BODY_LIMIT });
+  if (body.ok) return body.bytes.toString('utf8');
+  if (body.why === 'too-large') throw new Refusal(413, `A sign-in body is at most ${LOGIN_BODY_LIMIT} bytes.`);
+  throw new Refusal(400, 'The sign-in body ended before it was complete.');
 }

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../lib/logger.js';
 import { HttpError } from '../server/http/http-error.js';
-import { bodyBudget, readWithinBudget, type BodyBudget } from './budgeted-body.js';
+import { bodyTooLarge } from '../server/http/read-body.js';
+import { bodyBudget, collectBody, declaresMoreThan, type BodyBudget } from '../lib/collect-body.js';
 import { sendError, sendJson } from '../server/http/respond.js';
 import { closeIfBodyUnread } from '../server/http/unread-body.js';
 import { DeliveryMemory } from '../source/delivery-memory.js';
@@ -87,26 +88,18 @@ async function handle(req: IncomingMessage, context: HookContext): Promise<{ sta
 /**
  * The body, read only once the headers could be: anyone may connect, so what the headers alone refuse (too large,
  * unsigned, a wrong GitLab token) costs no memory, and what is read is held within the budget shared by all requests,
- * by the bytes that have arrived (budgeted-body.ts).
+ * by the bytes that have arrived (collect-body.ts).
  */
 async function readSignedBody(req: IncomingMessage, secret: string, context: HookContext): Promise<Buffer> {
-  checkDeclaredSize(req);
+  // Before the signature: a body too large is refused as such, signed or not.
+  if (declaresMoreThan(req.headers, HOOK_BODY_LIMIT_BYTES)) throw bodyTooLarge(HOOK_BODY_LIMIT_BYTES);
   refuseByHeaders(req, secret, context.log);
-  const read = await readWithinBudget(req, context.budget, { limit: HOOK_BODY_LIMIT_BYTES, deadlineMs: HOOK_BODY_DEADLINE_MS });
+  const read = await collectBody(req, { limit: HOOK_BODY_LIMIT_BYTES, budget: context.budget, deadlineMs: HOOK_BODY_DEADLINE_MS });
   if (read.ok) return read.bytes;
   if (read.why === 'over-budget') throw busy(req, context.log);
-  if (read.why === 'too-large') throw tooLarge();
+  if (read.why === 'too-large') throw bodyTooLarge(HOOK_BODY_LIMIT_BYTES);
   if (read.why === 'too-slow') throw new HttpError(408, `The body did not arrive within ${HOOK_BODY_DEADLINE_MS / 1000} s of the headers.`, undefined, { connection: 'close' });
   throw new HttpError(400, 'The request ended before its body did.', undefined, { connection: 'close' });
-}
-
-/** A declared body over the limit is refused before a byte of it is read. */
-function checkDeclaredSize(req: IncomingMessage): void {
-  if (Number(req.headers['content-length'] ?? 0) > HOOK_BODY_LIMIT_BYTES) throw tooLarge();
-}
-
-function tooLarge(): HttpError {
-  return new HttpError(413, `Request body larger than ${HOOK_BODY_LIMIT_BYTES} bytes.`, undefined, { connection: 'close' });
 }
 
 const NO_BODY = Buffer.alloc(0);

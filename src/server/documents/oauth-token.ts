@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { collectBody } from '../../lib/collect-body.js';
 import { PlatformScope } from '../../schema/scopes.js';
 import type { PlatformCredentials } from '../auth/platform-credentials.js';
 import type { DocumentResponse } from './document-routes.js';
@@ -15,12 +16,10 @@ const FORM_MAX_BYTES = 16 * 1024;
 export async function answerTokenRequest(req: IncomingMessage, credentials: PlatformCredentials): Promise<DocumentResponse> {
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') return oauthError(400, 'invalid_request', 'The body must be application/x-www-form-urlencoded.');
-  const tooLarge = oauthError(413, 'invalid_request', `The body is over ${FORM_MAX_BYTES} bytes.`);
-  if (Number(req.headers['content-length']) > FORM_MAX_BYTES) return tooLarge;
-  const body = await readSmallBody(req);
-  if (body === 'cut') return oauthError(400, 'invalid_request', 'The request body was cut off before its end.');
-  if (body === undefined) return tooLarge;
-  const form = new URLSearchParams(body);
+  const body = await collectBody(req, { limit: FORM_MAX_BYTES });
+  if (!body.ok && body.why === 'too-large') return oauthError(413, 'invalid_request', `The body is over ${FORM_MAX_BYTES} bytes.`);
+  if (!body.ok) return oauthError(400, 'invalid_request', 'The request body was cut off before its end.');
+  const form = new URLSearchParams(body.bytes.toString('utf8'));
   if (form.get('grant_type') !== 'client_credentials') return oauthError(400, 'unsupported_grant_type', "Only grant_type=client_credentials is supported.");
   const basic = basicCredentials(req.headers.authorization);
   const clientId = form.get('client_id') ?? basic?.id;
@@ -61,19 +60,3 @@ function formDecoded(text: string): string {
   }
 }
 
-/** The body as text; undefined when over the limit, 'cut' when the client went away mid-body (no server fault to log). */
-async function readSmallBody(req: IncomingMessage): Promise<string | undefined | 'cut'> {
-  const pieces: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
-      if (size > FORM_MAX_BYTES) return undefined;
-      pieces.push(chunk as Buffer);
-    }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException | undefined)?.code === 'ECONNRESET') return 'cut';
-    throw error;
-  }
-  return Buffer.concat(pieces).toString('utf8');
-}

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { collectBody } from '../../lib/collect-body.js';
 import { HttpError } from './http-error.js';
 import { BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from '../../schema/limits.js';
 import { lineAndColumn, scanJson } from './json-guard.js';
@@ -35,49 +36,20 @@ export function checkJsonContentType(header: string | undefined): void {
 }
 
 /**
- * Collects the body up to `limit` bytes. A declared Content-Length over the limit is refused before a byte is read;
- * a body that grows past it while streaming is refused at that point. Either way the rest is never read: the 413
- * carries `Connection: close` and the socket is dropped after the answer.
+ * Collects the body up to `limit` bytes (collect-body.ts): a declared Content-Length over the limit is refused before
+ * a byte is read, a body that grows past it while streaming at that point. Either way the rest is never read: the
+ * 413 carries `Connection: close` and the socket is dropped after the answer.
  */
-export function readBodyBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length'] ?? Number.NaN);
-  if (declared > limit) return Promise.reject(tooLarge(limit));
-  return new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let received = 0;
-    const cleanup = (): void => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('close', onClose);
-      req.off('error', onClose);
-    };
-    const onData = (chunk: Buffer): void => {
-      received += chunk.length;
-      if (received > limit) {
-        cleanup();
-        req.pause();
-        reject(tooLarge(limit));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = (): void => {
-      cleanup();
-      resolve(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks, received));
-    };
-    // The client went away (or the request timeout fired) before the body was complete: nothing to answer.
-    const onClose = (): void => {
-      cleanup();
-      reject(new HttpError(400, 'The request body ended before its declared length.'));
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('close', onClose);
-    req.on('error', onClose);
-  });
+export async function readBodyBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const body = await collectBody(req, { limit });
+  if (body.ok) return body.bytes;
+  if (body.why === 'too-large') throw bodyTooLarge(limit);
+  // Gone: with neither a budget nor a deadline, the only other refusal. Nobody is left to read this answer.
+  throw new HttpError(400, 'The request body ended before its declared length.');
 }
 
-function tooLarge(limit: number): HttpError {
+/** 413, closing the connection: the rest of the body is never read. */
+export function bodyTooLarge(limit: number): HttpError {
   return new HttpError(413, `Request body larger than ${limit} bytes.`, undefined, { connection: 'close' });
 }
 
