@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
+import { isMap, isScalar, LineCounter, type Document } from 'yaml';
 import { z } from 'zod';
 import { checkEnvironmentsConfig, environmentsShape } from '../environments/environments-config.js';
 import { pointerProblem } from '../plan/json-pointer.js';
@@ -9,7 +9,7 @@ import { unknownKeyMessage } from '../desired/hints.js';
 import { keysAt } from '../desired/unknown-keys.js';
 import { formatIssuePath } from '../schema/error-envelope.js';
 import { shownPath } from '../lib/shown-path.js';
-import { documentValue, flowNestingOffset, nestingMessage, tooDeepPath } from '../desired/yaml-hazards.js';
+import { documentValue, parseYamlDocument, flowNestingOffset, nestingMessage, tooDeepPath } from '../desired/yaml-hazards.js';
 import { BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from '../schema/limits.js';
 
 /**
@@ -113,7 +113,7 @@ export function parseProjectConfig(text: string, file: string): LoadProjectConfi
   // dashboard file, never an exception that stops the daemon.
   const deepFlow = flowNestingOffset(text);
   if (deepFlow !== undefined) return invalid([at(deepFlow, '', NESTED_TOO_DEEPLY_HERE)]);
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const doc = parseYamlDocument(text, { lineCounter, prettyErrors: false });
   if (doc.errors.length > 0) return invalid(doc.errors.map((e) => at(e.pos[0], '', nestingMessage(e) === undefined ? e.message : NESTED_TOO_DEEPLY_HERE)));
   const read = documentValue(doc);
   if (!read.ok) return invalid(read.problems.map((p) => at(p.offset, '', p.message)));

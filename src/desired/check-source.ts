@@ -1,9 +1,8 @@
-import { parse } from 'yaml';
 import { checkDashboardSource } from './check-file.js';
 import { isDocumentShaped } from './detect-kind.js';
 import { checkDocumentSource } from './document-check.js';
 import { fastParseYaml } from './fast-yaml/fast-parse.js';
-import { flowNestingOffset, NESTED_TOO_DEEPLY } from './yaml-hazards.js';
+import { documentValue, flowNestingOffset, NESTED_TOO_DEEPLY, parseYamlDocument } from './yaml-hazards.js';
 import { packCheck, packDocumentCheck, type PackedCheck } from './packed-check.js';
 
 /**
@@ -33,12 +32,9 @@ function mentionsDocument(source: string): boolean {
 
 /** The value `yaml` reads, or undefined for a text it cannot read (the classic checks then say where and why). */
 function slowValue(source: string): unknown {
-  try {
-    return parse(source, { prettyErrors: false });
-    // Stryker disable next-line BlockStatement: an empty catch answers undefined too
-  } catch {
-    return undefined;
-  }
+  const doc = parseYamlDocument(source, { prettyErrors: false });
+  const read = doc.errors.length === 0 ? documentValue(doc) : undefined;
+  return read?.ok ? read.value : undefined;
 }
 
 /** 1-based line and column of an offset, without parsing the text (which, nested too deeply, must not be). */

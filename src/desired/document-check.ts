@@ -1,10 +1,9 @@
-import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { schemaErrorMap, type Problem } from './dashboard-rules.js';
 import { closedSetMessage, unknownKeyMessage } from './hints.js';
 import { sourceLocator } from './locate-problems.js';
 import { findUnknownKeys } from './unknown-keys.js';
-import { documentValue, nestingMessage, tooDeepPath } from './yaml-hazards.js';
+import { documentValue, parseYamlDocument, nestingMessage, tooDeepPath } from './yaml-hazards.js';
 import { DOCUMENT_FILE_SCHEMAS, type DocumentKind } from '../schema/document-content.js';
 import { formatIssuePath } from '../schema/error-envelope.js';
 import { detectFileKind, isPlain, type FilePath } from './detect-kind.js';
@@ -88,7 +87,7 @@ export function checkDocumentSource(source: string, parsed?: { value: unknown })
   const fast = parsed === undefined ? undefined : cleanDocument(parsed.value);
   if (fast !== undefined) return { problems: [], warnings: [], value: fast };
   // Plain messages: the position is ours to give (`file:line:col`), not a copy of the line inside the message.
-  const doc = parseDocument(source, { prettyErrors: false });
+  const doc = parseYamlDocument(source, { prettyErrors: false });
   const locator = sourceLocator(source);
   const place = (p: PathProblem): Problem => {
     const { line, col } = p.atKey ? locator.keyAt(p.path) : locator.at(p.path);

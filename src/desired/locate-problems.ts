@@ -1,10 +1,10 @@
-import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node, type YAMLError } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, type Document, type Node, type YAMLError } from 'yaml';
 import { formatIssuePath } from '../schema/error-envelope.js';
 import { Dashboard } from '../schema/dashboard.js';
 import { idProblem, isDashboardShaped, NOT_A_DASHBOARD, notADashboard, schemaErrorMap, type FileCheck, type Problem } from './dashboard-rules.js';
 import { closedSetMessage, unknownKeyMessage } from './hints.js';
 import { findUnknownKeys } from './unknown-keys.js';
-import { documentValue, nestingMessage, tooDeepPath, TOO_DEEP_MESSAGE, type OffsetProblem } from './yaml-hazards.js';
+import { documentValue, parseYamlDocuments, nestingMessage, tooDeepPath, TOO_DEEP_MESSAGE, type OffsetProblem } from './yaml-hazards.js';
 
 /**
  * The slow path: `yaml` with source ranges decides what the file holds and where each problem is. Positions are
@@ -12,7 +12,7 @@ import { documentValue, nestingMessage, tooDeepPath, TOO_DEEP_MESSAGE, type Offs
  */
 export function locateProblems(source: string): FileCheck {
   const lines = new LineCounter();
-  const docs = parseAllDocuments(source, { lineCounter: lines, prettyErrors: false });
+  const docs = parseYamlDocuments(source, { lineCounter: lines, prettyErrors: false });
   const at = (offset: number): { line: number; col: number } => lines.linePos(offset);
   const problems: Problem[] = [];
   const syntax = (error: YAMLError): void => {
@@ -180,7 +180,7 @@ export function sourceLocator(source: string): SourceLocator {
   const lines = new LineCounter();
   // Its errors are never shown (the caller has its own): pretty ones would quote the source, and over a text nested
   // thousands deep making them ran V8's regexp compiler out of memory (a fatal error, not an exception).
-  const doc = parseAllDocuments(source, { lineCounter: lines, prettyErrors: false })[0];
+  const doc = parseYamlDocuments(source, { lineCounter: lines, prettyErrors: false })[0];
   return {
     at(path) {
       if (doc === undefined) return { line: 1, col: 1, start: 0, end: 0, exact: false };

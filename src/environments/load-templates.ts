@@ -1,11 +1,11 @@
 import { shownPath } from '../lib/shown-path.js';
 import { resolve } from 'node:path';
-import { parseAllDocuments, LineCounter, type Document } from 'yaml';
+import { LineCounter, type Document } from 'yaml';
 import { isDashboardShaped, NOT_A_DASHBOARD, notADashboard } from '../desired/dashboard-rules.js';
 import { isDocumentShaped } from '../desired/detect-kind.js';
 import { discoverFiles } from '../desired/discover-files.js';
 import { fastParseYaml } from '../desired/fast-yaml/fast-parse.js';
-import { documentValue, flowNestingOffset, NESTED_TOO_DEEPLY } from '../desired/yaml-hazards.js';
+import { documentValue, parseYamlDocuments, flowNestingOffset, NESTED_TOO_DEEPLY } from '../desired/yaml-hazards.js';
 import type { Diagnostic } from '../desired/diagnostic.js';
 import { readSources } from '../desired/read-sources.js';
 import type { PlainObject } from './deep-merge.js';
@@ -82,7 +82,7 @@ function linePos(source: string, offset: number): { line: number; col: number } 
 
 function parseWithYaml(source: string): Parsed {
   const lines = new LineCounter();
-  const docs = parseAllDocuments(source, { lineCounter: lines, prettyErrors: false });
+  const docs = parseYamlDocuments(source, { lineCounter: lines, prettyErrors: false });
   const at = (offset: number): { line: number; col: number } => lines.linePos(offset);
   if (!Array.isArray(docs) || docs.length === 0) return { problems: [{ line: 1, col: 1, path: '', message: `${NOT_A_DASHBOARD} (the file holds no YAML document)` }] };
   const problems = docs.flatMap((doc) => doc.errors.map((e) => ({ ...at(e.pos[0]), path: '', message: e.message })));
