@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { parseAllDocuments, type Document } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { parseYamlDocument, parseYamlDocuments } from '../../../src/desired/yaml-hazards.js';
+import { parseYamlDocuments } from '../../../src/desired/yaml-hazards.js';
 
 /** Each document's errors as `yaml` gives them: code, place and message, in order. */
 const errorsOf = (docs: readonly Document.Parsed[]): unknown[] => docs.map((doc) => doc.errors.map((e) => [e.code, e.pos, e.message]));
