@@ -8,6 +8,7 @@ import { pointerProblem } from '../plan/json-pointer.js';
 import { unknownKeyMessage } from '../desired/hints.js';
 import { keysAt } from '../desired/unknown-keys.js';
 import { formatIssuePath } from '../schema/error-envelope.js';
+import { deepFreeze } from '../lib/deep-freeze.js';
 import { shownPath } from '../lib/shown-path.js';
 import { documentValue, parseYamlDocument, flowNestingOffset, nestingMessage, tooDeepPath } from '../desired/yaml-hazards.js';
 import { BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from '../schema/limits.js';
@@ -84,10 +85,30 @@ export async function loadProjectConfig(root: string): Promise<LoadProjectConfig
     const file = join(root, name);
     const read = await readOptional(file);
     if (read === undefined) continue;
-    if (typeof read === 'string') return parseProjectConfig(read, file);
+    if (typeof read === 'string') return parsedOnce(read, file);
     return { config: defaults(), file, diagnostics: [{ file, line: 0, col: 0, path: '', message: `cannot read: ${read.message}` }] };
   }
   return { config: defaults(), diagnostics: [] };
+}
+
+/**
+ * The last files read and what they gave, by path. A daemon reads its dashcd.yaml at every pass of each of its (up
+ * to 100) environments, and a committed one of 2 MiB takes about 2 s to parse: the same text is parsed once. Frozen,
+ * as every reader shares it.
+ */
+const lastParsed = new Map<string, { text: string; result: LoadProjectConfigResult }>();
+const REMEMBERED_FILES = 8;
+
+function parsedOnce(text: string, file: string): LoadProjectConfigResult {
+  const known = lastParsed.get(file);
+  lastParsed.delete(file);
+  const result = known?.text === text ? known.result : deepFreeze(parseProjectConfig(text, file));
+  lastParsed.set(file, { text, result });
+  for (const oldest of lastParsed.keys()) {
+    if (lastParsed.size <= REMEMBERED_FILES) break;
+    lastParsed.delete(oldest);
+  }
+  return result;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadProjectConfig, MAX_PROJECT_CONFIG_BYTES, parseProjectConfig } from '../../../src/config/project-config.js';
 import { DEFAULT_OWNERSHIP_TAG } from '../../../src/config/project-config.js';
@@ -25,6 +25,38 @@ describe('loadProjectConfig', () => {
       source: 'ignore:\n  - /tiles/*/bounds\n  - /dashboardMetadata/shared\nownershipTag: team:web\nmaxDelete: 10\n',
       diagnostics: [],
     });
+  });
+
+  it('parses the same text once for every reader (a daemon reads it at each pass of each environment), and a changed file again', async () => {
+    const file = join(root, 'dashcd.yaml');
+    await writeFile(file, 'ownershipTag: team:web\nignore: [/tiles/*/bounds]\n');
+    const first = await loadProjectConfig(root);
+    const again = await loadProjectConfig(root);
+    expect(again.config).toBe(first.config);
+    // Shared, so no reader can change it under the others.
+    expect(Object.isFrozen(first.config) && Object.isFrozen(first.config.ignore)).toBe(true);
+    await writeFile(file, 'ownershipTag: team:api\nignore: [/tiles/*/bounds]\n');
+    const changed = await loadProjectConfig(root);
+    expect(changed.config).not.toBe(first.config);
+    expect(changed.config.ownershipTag).toBe('team:api');
+  });
+
+  it('keeps the last 8 files read: a ninth makes the least recently read one parse again', async () => {
+    const roots = Array.from({ length: 9 }, (_, i) => join(root, `p${i}`));
+    for (const dir of roots) {
+      await mkdir(dir);
+      await writeFile(join(dir, 'dashcd.yaml'), `ownershipTag: ${basename(dir)}\n`);
+    }
+    const first = [];
+    for (const dir of roots.slice(0, 8)) first.push(await loadProjectConfig(dir));
+    // p0 read again is now the most recent: p1 is the one the ninth file pushes out.
+    expect((await loadProjectConfig(roots[0] as string)).config).toBe(first[0]?.config);
+    await loadProjectConfig(roots[8] as string);
+    expect((await loadProjectConfig(roots[0] as string)).config).toBe(first[0]?.config);
+    expect((await loadProjectConfig(roots[2] as string)).config).toBe(first[2]?.config);
+    const p1 = await loadProjectConfig(roots[1] as string);
+    expect(p1.config).not.toBe(first[1]?.config);
+    expect(p1.config).toEqual(first[1]?.config);
   });
 
   it('accepts dashcd.yml too', async () => {
