@@ -32,7 +32,14 @@ export interface RemoteViolation {
 
 export type ApplyResult =
   | { kind: 'rejected'; invalid: RemoteViolation[] }
-  | { kind: 'applied'; outcomes: ApplyOutcome[]; unchanged: number; skippedInvalid: RemoteViolation[] };
+  | {
+      kind: 'applied';
+      outcomes: ApplyOutcome[];
+      unchanged: number;
+      skippedInvalid: RemoteViolation[];
+      /** Changes never started because the run was asked to stop (its signal); 0 when it ran to the end. */
+      notStarted: number;
+    };
 
 /**
  * What apply needs of a kind (kinds/kind.ts's `live`): where its items are written and deleted on a target. Declared
@@ -128,8 +135,9 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ApplyResul
   const toWrite = writesOf(plan).filter((change) => !rejected.has(change.id));
   const writes = await mapConcurrent(toWrite, concurrency, (change) => guarded(() => writeOne(change, bodyOf(change), deps)), signal);
   const deletes = await mapConcurrent(deletesOf(plan), concurrency, (orphan) => guarded(() => deleteOne(orphan, deps)), signal);
-  const outcomes = [...writes, ...deletes].filter((o): o is ApplyOutcome => o !== undefined);
-  return { kind: 'applied', outcomes, unchanged: plan.summary.unchanged, skippedInvalid: invalid };
+  const started = [...writes, ...deletes];
+  const outcomes = started.filter((o): o is ApplyOutcome => o !== undefined);
+  return { kind: 'applied', outcomes, unchanged: plan.summary.unchanged, skippedInvalid: invalid, notStarted: started.length - outcomes.length };
 }
 
 async function writeOne(change: WriteChange, body: string, deps: ApplyDeps): Promise<ApplyOutcome> {

@@ -7,6 +7,8 @@ export const ExitCode = {
   TargetUnavailable: 4,
   ApplyFailed: 5,
   Usage: 64,
+  /** Stopped by SIGINT/SIGTERM before it finished (128 + SIGINT, as a shell reports it). */
+  Interrupted: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

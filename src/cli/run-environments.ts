@@ -54,6 +54,8 @@ export async function runEnvironments<T>(
   try {
     const runs: EnvironmentRun<T>[] = [];
     for (const { environment: env, state } of states) {
+      // Stopped (Ctrl-C) after an environment: the next is not started.
+      io.signal.throwIfAborted();
       const where = env.target.kind === 'remote' ? env.target.url : `embedded /e/${env.name}`;
       if (state.desired.diagnostics.length > 0) {
         runs.push({ env, status: 'invalid', target: where, diagnostics: state.desired.diagnostics });
@@ -87,9 +89,10 @@ async function runOne<T>(env: Environment, where: string, run: () => Promise<Env
 
 /**
  * The exit status over environments: one environment keeps its own code; over several, all alike give that code,
- * any mix of failures gives 5 (some environments failed, the others went through).
+ * any mix of failures gives 5 (some environments failed, the others went through); one interrupted, 130.
  */
 export function combinedExitCode(codes: readonly ExitCode[]): ExitCode {
+  if (codes.includes(ExitCode.Interrupted)) return ExitCode.Interrupted;
   const failures = codes.filter((c) => c !== ExitCode.Success && c !== ExitCode.ChangesPending);
   if (failures.length === 0) return codes.includes(ExitCode.ChangesPending) ? ExitCode.ChangesPending : ExitCode.Success;
   if (failures.length === codes.length && failures.every((c) => c === failures[0])) return failures[0] as ExitCode;

@@ -34,6 +34,11 @@ export async function runCli(commands: readonly Command[], argv: readonly string
   } catch (error) {
     // The reader went away (`dashcd events query | head`): like any Unix filter, stop quietly.
     if ((error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE') return ExitCode.Success;
+    // Asked to stop (Ctrl-C): whatever the stop cut short is not a failure to report, nor a bug.
+    if (io.signal.aborted) {
+      io.stderr.write(`dashcd ${command.path.join(' ')}: interrupted (${errorMessage(io.signal.reason)})\n`);
+      return ExitCode.Interrupted;
+    }
     if (error instanceof CliError) {
       io.stderr.write(`dashcd ${command.path.join(' ')}: ${error.message}\n`);
       return error.exitCode;

@@ -11,6 +11,7 @@ import { cacheFlag, concurrencyFlag, dataFlag, dirFlag, pathsPositional, pruneFl
 import { printDiagnostics, printWarnings } from '../diagnostics-output.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { withTarget } from '../with-target.js';
+import { writePhase, type WritePhase } from '../write-phase.js';
 import { concurrencyOf, planFromFlags } from '../plan-from-flags.js';
 import { selectionFromArgs } from '../dashboards-selection.js';
 import { renderPlanText } from '../render/render-text.js';
@@ -36,8 +37,11 @@ export const applyCommand = defineCommand({
   positionals: [pathsPositional],
   quietLogs: true,
   examples: ['dashcd apply --env dev', 'dashcd apply', 'dashcd apply --concurrency 16', 'dashcd apply --prune --max-delete 20', 'dashcd apply dashboards/platform/hosts.yaml'],
-  async run({ flags, positionals }, io) {
+  async run({ flags, positionals }, processIo) {
     const started = Date.now();
+    // Ctrl-C stops the reads at once, but lets the writes in flight finish (write-phase.ts): `stop` ends the writing.
+    const phase = writePhase(processIo.signal);
+    const io: ApplyIo = { ...processIo, signal: phase.readSignal, stop: processIo.signal, phase };
     const concurrency = concurrencyOf(flags);
     const selection = await selectionFromArgs(flags, positionals, io);
     const mode = await environmentMode(selection.root, flags, io);
@@ -61,19 +65,23 @@ export const applyCommand = defineCommand({
   },
 });
 
+/** A command's io, plus the process's own stop (the io's signal only stops reads) and the moment writes begin. */
+type ApplyIo = CommandIo & { readonly stop: AbortSignal; readonly phase: WritePhase };
+
 /** Apply's write half for one target: the plan printed, the prune guard's refusal, writes, the summary line. */
 async function applyPlanned(
   target: TargetSession,
   planned: Extract<PlanDashboardsResult, { kind: 'planned' }>,
   { concurrency, started }: { concurrency: number; started: number },
-  io: CommandIo,
+  io: ApplyIo,
 ): Promise<ExitCode> {
   const { plan } = planned;
   io.stdout.write(renderPlanText(plan, { color: colorFor(io.stdout, io.env) }));
   if (plan.prune.refused !== undefined) throw new CliError(`${plan.prune.refused}; nothing was written`, ExitCode.InvalidDesiredState);
   const rules = compareRules(planned.config);
   const replan = (change: Parameters<typeof replanWrite>[0]) => replanWrite(change, { api: target.client, rules });
-  const result = await applyPlan(plan, { api: target.client, kinds: kindOf, replan, log: io.log, concurrency, signal: io.signal });
+  io.phase.beginWrites();
+  const result = await applyPlan(plan, { api: target.client, kinds: kindOf, replan, log: io.log, concurrency, signal: io.stop }).finally(() => io.phase.endWrites());
   if (result.kind === 'rejected') return reportRejected(result.invalid, io);
   return reportApplied(result, { target: target.label, started }, io);
 }
@@ -93,7 +101,7 @@ function reportRejected(invalid: readonly RemoteViolation[], io: CommandIo): Exi
 function reportApplied(
   result: Extract<ApplyResult, { kind: 'applied' }>,
   context: { target: string; started: number },
-  io: CommandIo,
+  io: ApplyIo,
 ): ExitCode {
   printOutcomes(result.outcomes, io);
   const raced = result.outcomes.filter((o) => o.status === 'failed' && o.action !== 'delete' && o.replanned !== undefined).length;
@@ -103,6 +111,10 @@ function reportApplied(
   io.stdout.write(
     `Applied to ${context.target}: ${counts.created} created, ${counts.adopted > 0 ? `${counts.adopted} adopted, ` : ''}${counts.updated} updated, ${result.unchanged} unchanged, ${counts.deleted} deleted, ${counts.failed} failed in ${seconds}s\n`,
   );
+  if (result.notStarted > 0) {
+    io.stderr.write(`interrupted: ${result.notStarted} change${result.notStarted === 1 ? ' was' : 's were'} not started (the writes in flight finished); apply again to finish\n`);
+    return ExitCode.Interrupted;
+  }
   return counts.failed > 0 ? ExitCode.ApplyFailed : ExitCode.Success;
 }
 
