@@ -11,7 +11,17 @@ const TEXT_PART_MAX_BYTES = 64 * 1024;
 const MAX_PARTS = 100;
 /** The body around a content at its limit: the text parts and the framing. */
 const BODY_SLACK_BYTES = 1024 * 1024;
-const MIME_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:\s*;.*)?$/s;
+/**
+ * A media type and its parameters, all of it a valid HTTP header value (visible ASCII, spaces and tabs): it is sent
+ * back as the content's Content-Type, and a value Node refuses to write (a `€`, a line break) made every later read of
+ * the document a 500.
+ */
+const MIME_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[\t ]*;[\t\x20-\x7e]*)?$/;
+
+/** The Content-Type to serve stored content as: its own, or octet-stream for one stored before it was checked. */
+export function servedContentType(stored: string): string {
+  return MIME_TYPE.test(stored) ? stored : 'application/octet-stream';
+}
 
 /** The parts of a document request: text values by name (repeatable, as `labels`), and the content if sent. */
 interface DocumentForm {

@@ -6,7 +6,7 @@ import type { PlatformScope } from '../../schema/scopes.js';
 import { HttpError } from '../http/http-error.js';
 import { BodyParts } from '../http/respond.js';
 import type { StoredDocument } from './document-record.js';
-import { readCreateInput, readUpdateInput } from './document-form.js';
+import { readCreateInput, readUpdateInput, servedContentType } from './document-form.js';
 import type { Caller, DocumentService, MetadataView, UpdateInput } from './document-service.js';
 import type { Page } from './list-query.js';
 
@@ -95,7 +95,7 @@ export const DOCUMENT_ROUTES: readonly DocumentRoute[] = [
         status: 200,
         body,
         // Stored content is served as the type its uploader named (text/html included): never sniffed into another.
-        headers: { 'content-type': record.content.contentType, 'content-length': String(record.content.size), 'x-content-type-options': 'nosniff', ...versionHeader(record) },
+        headers: { 'content-type': servedContentType(record.content.contentType), 'content-length': String(record.content.size), 'x-content-type-options': 'nosniff', ...versionHeader(record) },
       };
     },
   },
@@ -273,7 +273,7 @@ function framingOf(view: MetadataView, record: StoredDocument): Framing {
       head: Buffer.from(
         partHead(boundary, { name: 'metadata', contentType: 'application/json' }, true) +
           view.text +
-          partHead(boundary, { name: 'content', filename: record.name, contentType: record.content.contentType }, false),
+          partHead(boundary, { name: 'content', filename: record.name, contentType: servedContentType(record.content.contentType) }, false),
       ),
       close: Buffer.from(closingDelimiter(boundary)),
       headers: { 'content-type': multipartContentType(boundary), ...versionHeader(record) },
