@@ -71,14 +71,28 @@ describe('platform credentials', () => {
     const credentials = new PlatformCredentials(file, () => now);
     const grant = await credentials.grant(clientId, secret, ['document:documents:read']);
     if (!grant.ok) throw new Error(grant.description);
-    expect(credentials.verifyAccessToken(grant.accessToken)).toMatchObject({ subject: 'svc', scopes: ['document:documents:read'] });
+    expect(await credentials.verifyAccessToken(grant.accessToken)).toEqual({ subject: 'svc', scopes: ['document:documents:read'] });
     now += 299_999;
-    expect(credentials.verifyAccessToken(grant.accessToken)).toBeDefined();
+    expect(await credentials.verifyAccessToken(grant.accessToken)).toBeDefined();
     now += 1;
-    expect(credentials.verifyAccessToken(grant.accessToken)).toBeUndefined();
+    expect(await credentials.verifyAccessToken(grant.accessToken)).toBeUndefined();
     expect(await credentials.grant(clientId, secret, ['document:documents:delete'])).toMatchObject({ ok: false, error: 'invalid_scope' });
     expect(await credentials.grant('dt0s02.AAAAAAAAAAAAAAAAAAAAAAAA', secret, undefined)).toMatchObject({ ok: false, error: 'invalid_client' });
     // The OAuth secret is no bearer token, nor a platform token the other way round.
     expect(await credentials.verifyPlatformToken(secret)).toBeUndefined();
+  });
+
+  it('revoking an OAuth client ends its access tokens at the next reload of the file, not when they expire', async () => {
+    const created = await dashcd('token', 'create', '--oauth-client', '--scopes', 'document:documents:read', '--name', 'gone', '--subject', 'svc');
+    const [clientId = '', secret = ''] = created.stdout.trim().split('\n').map((line) => line.split('=')[1] ?? '');
+    let elapsed = 0;
+    const credentials = new PlatformCredentials(file, Date.now, () => elapsed);
+    const grant = await credentials.grant(clientId, secret, undefined);
+    if (!grant.ok) throw new Error(grant.description);
+    expect(await credentials.verifyAccessToken(grant.accessToken)).toBeDefined();
+    expect((await dashcd('token', 'revoke', 'gone')).code).toBe(0);
+    elapsed += 60_000;
+    expect(await credentials.verifyAccessToken(grant.accessToken)).toBeUndefined();
+    expect(await credentials.grant(clientId, secret, undefined)).toMatchObject({ ok: false, error: 'invalid_client' });
   });
 });

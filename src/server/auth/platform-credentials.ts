@@ -62,7 +62,8 @@ export class PlatformCredentials {
   private records: StoredCredential[] = [];
   private signature = '';
   private readonly reloads: ReloadSchedule;
-  private readonly accessTokens = new Map<string, Principal & { readonly expiresAt: number }>();
+  /** By digest: what each access token may do, until when, and the client it was granted to. */
+  private readonly accessTokens = new Map<string, Principal & { readonly expiresAt: number; readonly clientId: string }>();
   /** Platform tokens held in memory only (digest → principal), for the embedded server's own sessions. */
   private readonly ephemeral = new Map<string, Principal>();
   /**
@@ -127,12 +128,19 @@ export class PlatformCredentials {
     return token;
   }
 
-  /** A live access token's principal (issued by `grant`); undefined for anything unknown or expired. */
-  verifyAccessToken(token: string): Principal | undefined {
+  /**
+   * A live access token's principal (issued by `grant`); undefined for anything unknown or expired, and once its
+   * client is revoked: a revocation ends the client's access tokens from the next request on, as it does a platform
+   * token, not when they expire.
+   */
+  async verifyAccessToken(token: string): Promise<Principal | undefined> {
     const digest = digestToken(token).toString('hex');
     const found = this.accessTokens.get(digest);
     if (!found || found.expiresAt <= this.now()) return undefined;
-    return found;
+    await this.refresh(false);
+    if (this.records.some((record) => record.kind === 'oauth-client' && record.id === found.clientId)) return { subject: found.subject, scopes: found.scopes };
+    this.accessTokens.delete(digest);
+    return undefined;
   }
 
   /**
@@ -158,6 +166,7 @@ export class PlatformCredentials {
       subject: client.subject,
       scopes: granted as PlatformScope[],
       expiresAt: now + ACCESS_TOKEN_SECONDS * 1000,
+      clientId: publicIdWithPrefix(secret, OAUTH_CLIENT_PREFIX) ?? '',
     });
     return { ok: true, accessToken, scopes: granted as PlatformScope[], expiresIn: ACCESS_TOKEN_SECONDS };
   }

@@ -204,7 +204,7 @@ export function platformCredentialsFile(layout: DataDirLayout, env: EnvironmentI
 async function authenticate(header: string | undefined, credentials: PlatformCredentials, route: DocumentRoute): Promise<Principal> {
   const token = BEARER.exec(header ?? '')?.[1];
   if (!token) throw new HttpError(401, "Authentication required: send 'Authorization: Bearer <platform token or OAuth access token>'.", undefined, { 'www-authenticate': 'Bearer realm="dashcd"' });
-  const principal = (await credentials.verifyPlatformToken(token)) ?? credentials.verifyAccessToken(token);
+  const principal = (await credentials.verifyPlatformToken(token)) ?? (await credentials.verifyAccessToken(token));
   if (!principal) throw new HttpError(401, 'The bearer token is unknown, revoked or expired.', undefined, { 'www-authenticate': 'Bearer realm="dashcd", error="invalid_token"' });
   if (!principal.scopes.includes(route.scope)) {
     throw new HttpError(403, `Forbidden: the token lacks the scope ${route.scope} (${PLATFORM_SCOPE_DESCRIPTIONS[route.scope]}).`);
