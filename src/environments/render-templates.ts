@@ -12,6 +12,12 @@ export interface RenderContext {
   values: Values;
   /** The id, in this environment, of the dashboard of `file` (as written: relative to the referring file). */
   dashboardId(file: string): { id: string } | { problem: string };
+  /**
+   * The most characters the templates of one dashboard may insert: the largest body its kind's target accepts. A
+   * value used many times (a 1.5 MB one in 1,000 tiles) would otherwise make a dashboard no target takes, and gigabytes
+   * of memory before its size could even be measured.
+   */
+  maxInserted: number;
 }
 
 export interface RenderProblem {
@@ -26,6 +32,8 @@ export interface RenderProblem {
 export interface RenderResult {
   value: unknown;
   problems: RenderProblem[];
+  /** Characters the templates inserted so far (a value's as JSON); rendering stops inserting past ctx.maxInserted. */
+  inserted: number;
   /** Paths (JSON of the path) whose content came from a value, with that value's path: where a schema error may be the value's. */
   fromValues: Map<string, string[]>;
 }
@@ -38,7 +46,7 @@ type Evaluated = { ok: true; value: unknown } | { ok: false; message: string; va
  * strings take strings, numbers and booleans. Never throws: each problem is reported with where it is.
  */
 export function renderTemplates(value: unknown, ctx: RenderContext): RenderResult {
-  const result: RenderResult = { value: undefined, problems: [], fromValues: new Map() };
+  const result: RenderResult = { value: undefined, problems: [], inserted: 0, fromValues: new Map() };
   result.value = walk(value, [], ctx, result);
   return result;
 }
@@ -81,6 +89,7 @@ function renderString(text: string, path: Path, ctx: RenderContext, result: Rend
       report(result, path, part, evaluated.message, evaluated.valuePath);
       continue;
     }
+    if (!withinInsertLimit(evaluated.value, part, path, ctx, result)) return part.source;
     if (part.expr.kind === 'value') result.fromValues.set(JSON.stringify(path), part.expr.path);
     if (whole) return evaluated.value;
     const v = evaluated.value;
@@ -92,6 +101,27 @@ function renderString(text: string, path: Path, ctx: RenderContext, result: Rend
     }
   }
   return out;
+}
+
+/** Counts what a template inserts; past the limit, says so once (at that template) and false. */
+function withinInsertLimit(value: unknown, part: ExprPart, path: Path, ctx: RenderContext, result: RenderResult): boolean {
+  if (result.inserted > ctx.maxInserted) return false;
+  result.inserted += insertedSize(value);
+  if (result.inserted <= ctx.maxInserted) return true;
+  const valuePath = part.expr.kind === 'value' ? part.expr.path : undefined;
+  report(result, path, part, `the templates insert more than ${ctx.maxInserted.toLocaleString('en-US')} characters into this dashboard, over what its target accepts in one body: a large value used many times? Use it fewer times, or make it smaller`, valuePath);
+  return false;
+}
+
+/** Each object value's size, measured once however many templates insert it. */
+const objectSizes = new WeakMap<object, number>();
+
+function insertedSize(value: unknown): number {
+  if (typeof value === 'string') return value.length;
+  if (typeof value !== 'object' || value === null) return String(value).length;
+  let size = objectSizes.get(value);
+  if (size === undefined) objectSizes.set(value, (size = JSON.stringify(value).length));
+  return size;
 }
 
 function report(result: RenderResult, path: Path, part: ExprPart, message: string, valuePath: string[] | undefined): void {

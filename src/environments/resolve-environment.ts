@@ -12,7 +12,8 @@ import type { Diagnostic } from '../desired/diagnostic.js';
 import { packDocumentCheck, type PackedCheck } from '../desired/packed-check.js';
 import { Dashboard } from '../schema/dashboard.js';
 import type { DocumentFileBody } from '../schema/document-content.js';
-import { isDocumentId } from '../schema/documents.js';
+import { DOCUMENT_CONTENT_MAX_BYTES, isDocumentId } from '../schema/documents.js';
+import { BODY_LIMIT_BYTES } from '../schema/limits.js';
 import { parseDashboardId, type DashboardId } from '../schema/ids.js';
 import { applyOverrides, type Layered } from './apply-overrides.js';
 import type { AnyDashcdBlock } from './dashcd-block.js';
@@ -85,7 +86,7 @@ export function resolveEnvironment(files: readonly TemplateFile[], env: Environm
     }
     seen.set(key, entry);
     if (entry.file.referenceOnly) continue;
-    const ctx: RenderContext = { env, values: env.values, dashboardId: (ref) => referenceId(ref, entry.file.name, { byName, known, env: env.name }) };
+    const ctx: RenderContext = { env, values: env.values, dashboardId: (ref) => referenceId(ref, entry.file.name, { byName, known, env: env.name }), maxInserted: entry.document ? DOCUMENT_CONTENT_MAX_BYTES : BODY_LIMIT_BYTES };
     const rendered = renderTemplates(entry.layered.value, ctx);
     const problems = [...entry.layered.problems, ...renderProblems(entry, rendered)];
     if (problems.length === 0) {
@@ -105,7 +106,7 @@ export function resolveEnvironment(files: readonly TemplateFile[], env: Environm
  * values, else derived from its path.
  */
 function withIds(files: readonly TemplateFile[], env: Environment, deps: ResolveDeps, fail: (f: TemplateFile, p: FileProblem) => void): Entry[] {
-  const noReferences: RenderContext = { env, values: env.values, dashboardId: () => ({ problem: 'an id cannot refer to another dashboard' }) };
+  const noReferences: RenderContext = { env, values: env.values, dashboardId: () => ({ problem: 'an id cannot refer to another dashboard' }), maxInserted: BODY_LIMIT_BYTES };
   return files.flatMap((file) => {
     const layered = applyOverrides(file.value, file.block, env);
     if (layered === undefined) return [];

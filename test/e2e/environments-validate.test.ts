@@ -101,3 +101,20 @@ describe('validate with environments', () => {
   });
 });
 
+
+describe('validate with environments: a value used many times', () => {
+  it('is one problem at the template that makes the dashboard larger than a target takes, naming the file and its place', async () => {
+    const tiles = Array.from({ length: 8 }, (_, i) => `  - name: T${i}\n    tileType: MARKDOWN\n    bounds: { top: ${i * 152}, left: 0, width: 304, height: 152 }\n    markdown: "x\${{ values.big }}"\n`).join('');
+    project = await createProject({
+      'dashcd.yaml': `environments:\n  dev:\nvalues:\n  big: "${'A'.repeat(200_000)}"\n`,
+      'dashboards/amp.yaml': `dashboardMetadata:\n  name: Amp\n  owner: me\ntiles:\n${tiles}`,
+    });
+    const result = await runDashcd(['validate', '--env', 'dev'], { cwd: project.root });
+    expect(result.code).toBe(3);
+    // The sixth tile passes 1 MiB: 6 × 200,000 characters.
+    expect(result.stdout).toContain('dashboards/amp.yaml:28:17  [dev] tiles[5].markdown: the templates insert more than 1,048,576 characters');
+    expect(result.stdout).toContain('(values.big, set in values at dashcd.yaml:4:8)');
+    expect(result.stdout).toContain('the templates insert more than 1,048,576 characters into this dashboard');
+    expect(result.stdout.match(/templates insert more than/g)).toHaveLength(1);
+  });
+});

@@ -3,10 +3,11 @@ import { lookupValue, renderTemplates } from '../../../src/environments/render-t
 
 const DEV = { name: 'dev', group: null };
 const noDashboards = (): { problem: string } => ({ problem: 'no dashboards here' });
+const ANY_SIZE = Number.MAX_SAFE_INTEGER;
 
 describe('renderTemplates: what a problem points at', () => {
   it('reports an unknown template expression where it is, and keeps the rest of the string', () => {
-    const rendered = renderTemplates({ title: 'a ${{ nope }} b' }, { env: DEV, values: {}, dashboardId: noDashboards });
+    const rendered = renderTemplates({ title: 'a ${{ nope }} b' }, { env: DEV, values: {}, dashboardId: noDashboards, maxInserted: ANY_SIZE });
     expect(rendered.value).toEqual({ title: 'a  b' });
     expect(rendered.problems).toEqual([
       { path: ['title'], message: 'unknown template "nope": use values.NAME, env.name, env.group or dashboard("file.yaml")', template: { source: '${{ nope }}', offset: 2 } },
@@ -16,12 +17,42 @@ describe('renderTemplates: what a problem points at', () => {
   it('a step below a value without members names the value at fault and its whole path', () => {
     const values = { a: { b: 7 } };
     expect(lookupValue(values, ['a', 'b', 'c', 'd'])).toEqual({ ok: false, message: 'values.a.b.c: values.a.b has no members', valuePath: ['a', 'b'] });
-    const rendered = renderTemplates('${{ values.a.b.c }}', { env: DEV, values, dashboardId: noDashboards });
+    const rendered = renderTemplates('${{ values.a.b.c }}', { env: DEV, values, dashboardId: noDashboards, maxInserted: ANY_SIZE });
     expect(rendered.problems).toEqual([{ path: [], message: 'values.a.b.c: values.a.b has no members', template: { source: '${{ values.a.b.c }}', offset: 0 }, valuePath: ['a', 'b'] }]);
   });
 
   it('finds a nested value through each of its steps, own members only', () => {
     expect(lookupValue({ a: { b: { c: 'x' } } }, ['a', 'b', 'c'])).toEqual({ ok: true, value: 'x' });
     expect(lookupValue({ a: { b: 1 } }, ['a', 'toString'])).toMatchObject({ ok: false, message: 'unknown value values.a.toString (known: b)' });
+  });
+});
+
+describe('renderTemplates: what templates may insert into one dashboard', () => {
+  const big = 'A'.repeat(1000);
+  const render = (value: unknown, values: Record<string, unknown>, maxInserted: number) => renderTemplates(value, { env: DEV, values, dashboardId: noDashboards, maxInserted });
+
+  it('renders up to the limit, counting text, whole values and objects as JSON', () => {
+    const tiles = Array.from({ length: 4 }, () => ({ markdown: 'x${{ values.big }}' }));
+    expect(render(tiles, { big }, 4000).problems).toEqual([]);
+    expect(render({ a: '${{ values.big }}', b: 'n=${{ values.n }}' }, { big, n: 12345 }, 1005).problems).toEqual([]);
+    // {"k":"AAA…"} is 1,008 characters as JSON: the object counts whole, each time it is used.
+    expect(render(['${{ values.o }}'], { o: { k: big } }, 1008).problems).toEqual([]);
+    expect(render(['${{ values.o }}'], { o: { k: big } }, 1007).problems).toHaveLength(1);
+  });
+
+  it('past the limit, one problem at the template that passed it, naming the value; nothing more is inserted', () => {
+    const tiles = Array.from({ length: 1000 }, () => ({ markdown: 'x${{ values.big }}' }));
+    const rendered = render(tiles, { big }, 3500);
+    expect(rendered.problems).toEqual([
+      {
+        path: [3, 'markdown'],
+        message: 'the templates insert more than 3,500 characters into this dashboard, over what its target accepts in one body: a large value used many times? Use it fewer times, or make it smaller',
+        template: { source: '${{ values.big }}', offset: 1 },
+        valuePath: ['big'],
+      },
+    ]);
+    const markdowns = (rendered.value as { markdown: string }[]).map((tile) => tile.markdown);
+    expect(markdowns.slice(0, 3)).toEqual([`x${big}`, `x${big}`, `x${big}`]);
+    expect(new Set(markdowns.slice(3))).toEqual(new Set(['${{ values.big }}']));
   });
 });

@@ -95,6 +95,7 @@ describe('template syntax', () => {
 
 const PROD = { name: 'prod', group: 'production' };
 const noDashboards = (): { problem: string } => ({ problem: 'no dashboards here' });
+const ANY_SIZE = Number.MAX_SAFE_INTEGER;
 
 describe('renderTemplates', () => {
   const values = { top: 304, shared: true, mz: { id: '42', name: 'Prod' }, tags: ['a'] };
@@ -102,7 +103,7 @@ describe('renderTemplates', () => {
   it('keeps a whole-value template’s type: number, boolean, object, list', () => {
     const rendered = renderTemplates(
       { top: '${{ values.top }}', shared: '${{ values.shared }}', filter: '${{ values.mz }}', tags: '${{ values.tags }}', label: 'MZ ${{ values.mz.name }} #${{ values.top }} in ${{ env.name }}/${{ env.group }}' },
-      { env: PROD, values, dashboardId: noDashboards },
+      { env: PROD, values, dashboardId: noDashboards, maxInserted: ANY_SIZE },
     );
     expect(rendered.problems).toEqual([]);
     expect(rendered.value).toEqual({ top: 304, shared: true, filter: { id: '42', name: 'Prod' }, tags: ['a'], label: 'MZ Prod #304 in prod/production' });
@@ -116,7 +117,7 @@ describe('renderTemplates', () => {
   });
 
   it('reports an unknown value with the nearest name, and an object inside a longer string', () => {
-    const rendered = renderTemplates({ a: ['${{ values.mz.nam }}'], b: 'zone ${{ values.mz }}' }, { env: PROD, values, dashboardId: noDashboards });
+    const rendered = renderTemplates({ a: ['${{ values.mz.nam }}'], b: 'zone ${{ values.mz }}' }, { env: PROD, values, dashboardId: noDashboards, maxInserted: ANY_SIZE });
     expect(rendered.problems).toEqual([
       { path: ['a', 0], message: 'unknown value values.mz.nam — did you mean name? (known: id, name)', template: { source: '${{ values.mz.nam }}', offset: 0 } },
       {
@@ -131,7 +132,7 @@ describe('renderTemplates', () => {
   it('leaves out a list item that is a whole template giving an empty string (env.group without a group), nothing else', () => {
     const rendered = renderTemplates(
       { tags: ['team', '${{ env.group }}', 'g-${{ env.group }}', '${{ values.empty }}', '', '${{ env.name }}', 7], name: '${{ env.group }}' },
-      { env: { name: 'dev', group: null }, values: { empty: '' }, dashboardId: noDashboards },
+      { env: { name: 'dev', group: null }, values: { empty: '' }, dashboardId: noDashboards, maxInserted: ANY_SIZE },
     );
     expect(rendered).toMatchObject({ problems: [], value: { tags: ['team', 'g-', '', 'dev', 7], name: '' } });
   });
@@ -139,7 +140,7 @@ describe('renderTemplates', () => {
   it('writes strings, numbers and booleans into a longer string, a template first included; refuses null and lists there', () => {
     const rendered = renderTemplates(
       { a: '${{ env.name }}/x', b: 'on=${{ values.shared }} top=${{ values.top }}', c: 'n ${{ values.none }}', d: 'l ${{ values.tags }}' },
-      { env: PROD, values: { ...values, none: null }, dashboardId: noDashboards },
+      { env: PROD, values: { ...values, none: null }, dashboardId: noDashboards, maxInserted: ANY_SIZE },
     );
     expect(rendered.value).toMatchObject({ a: 'prod/x', b: 'on=true top=304' });
     expect(rendered.problems.map((p) => p.message)).toEqual([
@@ -149,7 +150,7 @@ describe('renderTemplates', () => {
   });
 
   it('names the first unknown step of a value path, a step below a value without members, and no values at all', () => {
-    const problems = (path: string, vals: Record<string, unknown>): string[] => renderTemplates(`\${{ ${path} }}`, { env: PROD, values: vals, dashboardId: noDashboards }).problems.map((p) => p.message);
+    const problems = (path: string, vals: Record<string, unknown>): string[] => renderTemplates(`\${{ ${path} }}`, { env: PROD, values: vals, dashboardId: noDashboards, maxInserted: ANY_SIZE }).problems.map((p) => p.message);
     expect(problems('values.zzzzzz.x', values)).toEqual(['unknown value values.zzzzzz (known: top, shared, mz, tags)']);
     expect(problems('values.top.x.y', values)).toEqual(['values.top.x: values.top has no members']);
     expect(problems('values.a', {})).toEqual(['unknown value values.a (no values declared)']);
@@ -160,6 +161,7 @@ describe('renderTemplates', () => {
       env: PROD,
       values,
       dashboardId: (file) => (file === 'hosts.yaml' ? { id: 'e5a4c2b0-0000-4000-8000-000000000001' } : { problem: `no ${file}` }),
+      maxInserted: ANY_SIZE,
     });
     expect(rendered.value).toEqual(['[Hosts](#dashboard;id=e5a4c2b0-0000-4000-8000-000000000001)']);
     expect(rendered.problems.map((p) => p.message)).toEqual(['no gone.yaml']);
