@@ -164,20 +164,24 @@ describe('dashcd validate', () => {
     expect(other.stdout.trim()).toBe('dashboards/b.json:1:1  not a dashboard: expected a mapping with dashboardMetadata and tiles');
   });
 
-  it('with environments, a file whose alias contains itself is its own problem at its place, and a file past 64 MiB is named by its size unread', async () => {
+  it('with environments, a file whose alias contains itself is its own problem at its place, and a file past 4 MiB is named by its size unread', async () => {
     project = await createProject({
       'dashcd.yaml': 'environments:\n  dev:\n',
       'dashboards/loop.yaml': 'dashboardMetadata:\n  name: X\n  owner: me\ntiles: &t [1, *t]\n',
       'dashboards/ok.yaml': VALID,
       'dashboards/huge.yaml': '',
+      'dashboards/over.yaml': '',
     });
     // Sparse: 70 MiB that cost no disk. Such files failed the whole run ("unexpected error", exit 1) without naming them.
     await truncate(join(project.root, 'dashboards/huge.yaml'), 70 * 1024 * 1024);
+    // Past the limit by a byte: 32 MB of the worst shape ran the daemon out of memory when files were read to 64 MiB.
+    await truncate(join(project.root, 'dashboards/over.yaml'), 4 * 1024 * 1024 + 1);
     const result = await runDashcd(['validate'], { cwd: project.root, env: {} });
     expect(result.code, result.stderr).toBe(3);
     expect(result.stdout.trim().split('\n')).toEqual([
-      'dashboards/huge.yaml  cannot read the file (70 MiB: larger than any dashboard or document a target accepts; a file is read up to 64 MiB)',
+      'dashboards/huge.yaml  cannot read the file (70.0 MiB: a file is read up to 4 MiB (a dashboard is at most 1 MiB as the JSON apply sends); split it)',
       'dashboards/loop.yaml:4:15  alias *t is inside the node its anchor &t names, so the value would contain itself: write the value out',
+      'dashboards/over.yaml  cannot read the file (4.0 MiB: a file is read up to 4 MiB (a dashboard is at most 1 MiB as the JSON apply sends); split it)',
     ]);
   });
 
