@@ -1,11 +1,12 @@
-import { join, resolve } from 'node:path';
+import { join, posix, resolve } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { loadProjectConfigFor, type LoadProjectConfigResult } from '../config/project-config.js';
+import { loadProjectConfigFor, PROJECT_CONFIG_FILES, type LoadProjectConfigResult } from '../config/project-config.js';
 import { declaredEnvironments } from '../environments/environment.js';
 import type { Logger } from '../lib/logger.js';
 import { describeFollow, followsRef, type Follow } from '../source/follow.js';
 import type { GitCredentials } from '../source/git-credentials.js';
 import { openGitSource, type GitSource } from '../source/git-source.js';
+import { SourceError } from '../source/source-error.js';
 import type { DaemonStatus } from './daemon-status.js';
 import { followRepository, type RepositoryFollower } from './follow-repository.js';
 import { gitHookHandler } from './git-hook-route.js';
@@ -67,11 +68,17 @@ interface Lane extends AttachedLane {
   taken?: string;
 }
 
+/** What a pass reads of a commit, and so all a checkout writes: the dashboards folder and the dashcd.yaml beside it. */
+export function checkoutPaths(path: string): string[] {
+  const beside = posix.dirname(path);
+  return [path, ...PROJECT_CONFIG_FILES.map((name) => posix.join(beside, name))];
+}
+
 /** Opens the mirror under `<data dir>/git` (before anything listens: a broken data dir fails the start). */
 export async function openRepoFollowing(repo: RepoOptions, deps: { cwd: string; dataDir: string; log: Logger; limits?: RepositoryLimits }): Promise<RepoFollowing> {
   const log = deps.log.child({ component: 'git', repo: repo.url });
   const open = (follow: Follow): Promise<GitSource> =>
-    openGitSource({ url: repo.url, follow, root: join(resolve(deps.cwd, deps.dataDir), 'git'), log, ...(repo.credentials ? { credentials: repo.credentials } : {}) });
+    openGitSource({ url: repo.url, follow, root: join(resolve(deps.cwd, deps.dataDir), 'git'), log, paths: checkoutPaths(repo.path), ...(repo.credentials ? { credentials: repo.credentials } : {}) });
   const sources = new Map<string, GitSource>([[describeFollow(repo.follow), await open(repo.follow)]]);
   const lanes: Lane[] = [];
   const refusals = (root: string): Promise<string[]> => checkoutRefusals(join(root, repo.path), root, repo.allowTargets);
@@ -94,7 +101,12 @@ export async function openRepoFollowing(repo: RepoOptions, deps: { cwd: string; 
       const source = await sourceFor(repo.follow);
       const revision = (await source.fetch(signal).catch(() => undefined)) ?? (await source.lastFetched(signal).catch(() => undefined));
       if (!revision) return undefined;
-      const root = await source.checkout(revision, signal);
+      const root = await source.checkout(revision, signal).catch((error: unknown) => {
+        // A commit that cannot be checked out as it is: the daemon starts, and its fetch loop reports why.
+        if (error instanceof SourceError && error.code === 'commit-refused') return undefined;
+        throw error;
+      });
+      if (root === undefined) return undefined;
       const project = await loadProjectConfigFor(join(root, repo.path), root);
       // Every refusal the fetch loop makes, the operator's limits too: a refused commit's environments are not started.
       const limited = await checkoutLimitRefusals(join(root, repo.path), root, deps.limits ?? BUILT_IN_LIMITS);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { isCode } from '../lib/fs-errors.js';
-import { BODY_LIMIT_BYTES } from '../schema/limits.js';
+import { MAX_SOURCE_BYTES } from '../schema/limits.js';
 import { isSettled, stampOf, type FileStamp } from './file-stamps.js';
 
 export type SourceFile =
@@ -74,14 +74,6 @@ export function readSources(dir: string, names: readonly string[], known?: Known
   });
 }
 
-/**
- * A file past this is reported by its size, unread. Room for a dashboard as large as a target accepts (1 MiB as the
- * compact JSON apply sends) written out as pretty JSON or YAML. Checking a file costs time and memory by its nodes, not
- * its bytes: a committed file of the worst shape (one `- 1` a line, or `[1,1,…]`) cost the YAML reader about 3 s and
- * 250 MB per MB, so 32 MB of it ran the daemon out of memory at every start. At this size such a file costs ~12 s and
- * ~1 GB, once (the check cache keeps the answer).
- */
-export const MAX_SOURCE_BYTES = 4 * BODY_LIMIT_BYTES;
 
 function tooLargeReason(size: number): string {
   return `${(size / (1024 * 1024)).toFixed(1)} MiB: a file is read up to ${MAX_SOURCE_BYTES / (1024 * 1024)} MiB (a dashboard is at most 1 MiB as the JSON apply sends); split it`;

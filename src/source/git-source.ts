@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -6,8 +7,11 @@ import { TEMP_MARKER } from '../lib/durable-file.js';
 import { describeFollow, fetchRefspec, mirrorRef, remoteRefName, type Follow } from './follow.js';
 import { checkRepositoryUrl, credentialSecrets, gitEnvironment, type GitCredentials } from './git-credentials.js';
 import { parseRevision, REVISION_FORMAT, type Revision } from './revision.js';
-import { runGit } from './run-git.js';
+import { inheritedEnvironment, runGit } from './run-git.js';
+import { catFileBlobs, writeCheckout } from './tree-checkout.js';
+import { checkoutRefusal, readTreeListing, type CheckoutLimits, type TreeFile } from './tree-listing.js';
 import { SourceError } from './source-error.js';
+import { MAX_SOURCE_BYTES } from '../schema/limits.js';
 
 export interface GitSourceOptions {
   url: string;
@@ -17,7 +21,15 @@ export interface GitSourceOptions {
   credentials?: GitCredentials;
   log: Logger;
   timeoutMs?: number;
+  /** What a checkout holds: the dashboards folder and the dashcd.yaml beside it (default: the whole commit). */
+  paths?: readonly string[];
 }
+
+/**
+ * How much of the disk one checkout may take: ten times the files of 10,000 dashboards, and more than twice their
+ * bytes at 20 KB each. A commit of 200 files of 10 MB, 200 kB as git objects, was checked out as 2 GB.
+ */
+export const CHECKOUT_LIMITS: CheckoutLimits = { maxFiles: 100_000, maxBytes: 512 * 1024 * 1024, largestWritten: MAX_SOURCE_BYTES };
 
 export interface GitSource {
   readonly url: string;
@@ -59,6 +71,18 @@ export async function openGitSource(options: GitSourceOptions): Promise<GitSourc
     return parseRevision(await git(['log', '-1', '--no-show-signature', `--format=${REVISION_FORMAT}`, commit, '--'], signal), remoteRefName(ref));
   };
 
+  /** The files a checkout of `commit` writes, once they are known to fit (tree-listing.ts). */
+  const listFiles = async (commit: string, signal?: AbortSignal): Promise<TreeFile[]> => {
+    const listing = readTreeListing(await git(['--literal-pathspecs', 'ls-tree', '-r', '-z', '-l', commit, '--', ...(options.paths ?? [])], signal));
+    const refusal = 'refused' in listing ? listing.refused : checkoutRefusal(listing.files, CHECKOUT_LIMITS);
+    if (refusal !== undefined) throw new SourceError('commit-refused', `commit ${commit.slice(0, 12)} cannot be checked out: ${refusal}`);
+    return 'files' in listing ? listing.files : [];
+  };
+
+  /** `git cat-file --batch` reads its ids from stdin: spawned, with runGit's environment. */
+  const spawnGit = (args: readonly string[], signal?: AbortSignal) =>
+    spawn('git', ['--git-dir', repo, ...args], { cwd: dir, env: { ...inheritedEnvironment(process.env), ...gitEnvironment(url, credentials) }, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true, ...(signal ? { signal } : {}) });
+
   const newestTag = async (signal?: AbortSignal): Promise<string | undefined> => {
     const refs = await git(['for-each-ref', '--sort=-v:refname', '--count=1', '--format=%(refname)', mirrorRef(follow)], signal);
     return refs.trim() || undefined;
@@ -82,19 +106,16 @@ export async function openGitSource(options: GitSourceOptions): Promise<GitSourc
       if (await exists(target)) return target;
       await mkdir(checkouts, { recursive: true });
       const temp = join(checkouts, `${TEMP_MARKER}${revision.commit}-${randomBytes(4).toString('hex')}`);
-      const index = { GIT_INDEX_FILE: `${temp}.index` };
       try {
         await mkdir(temp);
-        // core.symlinks=false: a symlink in the commit becomes a file holding its target's path, so a commit can
-        // never make the daemon read files outside the checkout.
-        await git(['-c', 'core.bare=false', '-c', 'core.symlinks=false', `--work-tree=${temp}`, 'read-tree', '--reset', '-u', revision.commit], signal, index);
+        const files = await listFiles(revision.commit, signal);
+        await writeCheckout(temp, files, catFileBlobs((args) => spawnGit(args, signal)), CHECKOUT_LIMITS.largestWritten);
         await rename(temp, target).catch(async (error: unknown) => {
           // Another follower of this mirror (an environment on the same commit) finished the same checkout first.
           if (!(await exists(target))) throw error;
         });
       } finally {
         await rm(temp, { recursive: true, force: true });
-        await rm(index.GIT_INDEX_FILE, { force: true });
       }
       return target;
     },

@@ -110,4 +110,14 @@ describe('dashcd daemon --repo starting its environments', { timeout: 120_000 },
     expect(d.stdout()).toContain('none of its environments is started');
     expect(existsSync(join(cwd, 'data', 'env', 'dev'))).toBe(false);
   });
+
+  it('starts on a commit that cannot be checked out (a name over 255 bytes in the dashboards), and /status says why (was: exit 64, and no start until the commit was reverted)', async () => {
+    const { remote, url, cwd } = await fixture();
+    await remote.commit({ 'dashboards/hosts.yaml': dashboardYaml('Hosts') }, 'one');
+    await remote.commitIndexed({ [`dashboards/${'n'.repeat(300)}.yaml`]: dashboardYaml('Long') }, 'a name no file system takes');
+    await remote.push();
+    const d = await scope.startDaemon(['--repo', url, '--fetch', '1h', '--data', 'data'], { cwd, timeoutMs: 60_000, until: 'listening' });
+    const failed = await waitFor(async () => ((await sourceStatus(d))?.lastFetch?.ok === false ? sourceStatus(d) : undefined), { what: 'the fetch to fail on the commit' });
+    expect(failed?.lastFetch?.error).toMatch(/cannot be checked out: the commit holds a file name longer than 255 bytes/);
+  });
 });

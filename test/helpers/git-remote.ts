@@ -31,6 +31,11 @@ export interface GitRemote {
   readonly projectRoot: string;
   /** Writes (string) or deletes (null) files in the work clone and commits them; returns the full sha. */
   commit(files: Record<string, string | null>, message: string): Promise<string>;
+  /**
+   * Commits files straight into the index, names no file system takes (over 255 bytes) included: what a crafted
+   * repository can hold. Returns the full sha.
+   */
+  commitIndexed(files: Record<string, string>, message: string): Promise<string>;
   /** Pushes HEAD to `branch` (forced: a history rewrite is allowed). */
   push(branch?: string): Promise<void>;
   /** Moves the work clone's HEAD back to `commit` (before a force-push). */
@@ -63,6 +68,16 @@ export async function createGitRemote(dir: string): Promise<GitRemote> {
       }
       await git(work, ['add', '--all']);
       await git(work, ['commit', '--quiet', '--allow-empty', '-m', message]);
+      return git(work, ['rev-parse', 'HEAD']);
+    },
+    async commitIndexed(files, message) {
+      for (const [path, text] of Object.entries(files)) {
+        const blob = join(dir, 'indexed-blob');
+        await writeFile(blob, text);
+        const oid = (await git(work, ['hash-object', '-w', blob])).trim();
+        await git(work, ['update-index', '--add', '--cacheinfo', `100644,${oid},${path}`]);
+      }
+      await git(work, ['commit', '--quiet', '-m', message]);
       return git(work, ['rev-parse', 'HEAD']);
     },
     push: (branch = 'main') => git(work, ['push', '--quiet', '--force', bareDir, `HEAD:refs/heads/${branch}`]).then(() => undefined),

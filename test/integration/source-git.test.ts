@@ -1,4 +1,4 @@
-import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -250,4 +250,60 @@ it('a symlink in the commit is checked out as a plain file holding its target, n
   const leak = join(tree, 'dashboards', 'leak.yaml');
   expect((await lstat(leak)).isSymbolicLink()).toBe(false);
   expect(await readFile(leak, 'utf8')).toBe('/etc/passwd');
+});
+
+describe('what a checkout writes: the files themselves, only those a pass reads, within bounds', () => {
+  const PATHS = ['dashboards', 'dashcd.yaml', 'dashcd.yml'];
+  it('holds the dashboards folder and dashcd.yaml only: a file elsewhere, even one no file system can name, is not written', async () => {
+    await remote.commit({ 'dashboards/a.yaml': 'v: 1\n', 'dashcd.yaml': 'ignore: []\n', 'docs/readme.md': 'hi\n' }, 'one');
+    await remote.commitIndexed({ [`docs/${'a'.repeat(300)}`]: 'long\n' }, 'a name over 255 bytes outside the dashboards');
+    await remote.push();
+    const source = await open(remote.fileUrl, { paths: PATHS });
+    const tree = await source.checkout(await source.fetch());
+    expect((await everyFile(tree)).map((f) => f.path.slice(tree.length + 1)).sort()).toEqual(['dashboards/a.yaml', 'dashcd.yaml']);
+  });
+
+  it('refuses a commit with a name longer than 255 bytes in the dashboards folder, saying so (was: git read-tree failed, and the daemon would not start)', async () => {
+    await remote.commit({ 'dashboards/a.yaml': 'v: 1\n' }, 'one');
+    await remote.commitIndexed({ [`dashboards/${'b'.repeat(300)}.yaml`]: 'v: 2\n' }, 'long name');
+    await remote.push();
+    const source = await open(remote.fileUrl, { paths: PATHS });
+    const error = await failure(source.checkout(await source.fetch()));
+    expect(error.code).toBe('commit-refused');
+    expect(error.message).toMatch(/cannot be checked out: the commit holds a file name longer than 255 bytes, which no file system here can create: "dashboards\/bbbb/);
+  });
+
+  it('writes a file past 4 MiB as a sparse file of its size, which the loader reports unread, not its bytes', async () => {
+    await remote.commit({ 'dashboards/a.yaml': 'v: 1\n', 'dashboards/big.yaml': `x: "${'A'.repeat(5 * 1024 * 1024)}"\n` }, 'big');
+    await remote.push();
+    const source = await open(remote.fileUrl, { paths: PATHS });
+    const tree = await source.checkout(await source.fetch());
+    const big = await stat(join(tree, 'dashboards', 'big.yaml'));
+    expect(big.size).toBe(5 * 1024 * 1024 + 6);
+    // No block of it is on disk: a commit of files like it takes no room.
+    expect(big.blocks * 512).toBeLessThan(64 * 1024);
+    expect(await readFile(join(tree, 'dashboards', 'a.yaml'), 'utf8')).toBe('v: 1\n');
+  });
+
+  it("applies none of the commit's .gitattributes: a filter the mirror defines is never run", async () => {
+    await remote.commit({ 'dashboards/a.yaml': 'v: 1\n', '.gitattributes': '*.yaml filter=evil\n' }, 'filtered');
+    await remote.push();
+    const source = await open(remote.fileUrl, { paths: PATHS });
+    const revision = await source.fetch();
+    const marker = join(dir, 'filter-ran');
+    await git(join(source.dir, 'repo.git'), ['config', 'filter.evil.smudge', `sh -c 'touch ${marker}; cat'`]);
+    await git(join(source.dir, 'repo.git'), ['config', 'filter.evil.required', 'true']);
+    const tree = await source.checkout(revision);
+    expect(await readFile(join(tree, 'dashboards', 'a.yaml'), 'utf8')).toBe('v: 1\n');
+    await expect(stat(marker)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('writes files that share content, and many files, each whole', async () => {
+    const files = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`dashboards/d${i}.yaml`, i % 3 === 0 ? 'same: 1\n' : `v: ${i}\n${'x'.repeat(i * 50)}\n`]));
+    await remote.commit(files, 'many');
+    await remote.push();
+    const source = await open(remote.fileUrl, { paths: PATHS });
+    const tree = await source.checkout(await source.fetch());
+    for (const [path, text] of Object.entries(files)) expect(await readFile(join(tree, path), 'utf8'), path).toBe(text);
+  });
 });

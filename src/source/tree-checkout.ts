@@ -1,0 +1,121 @@
+import { spawn } from 'node:child_process';
+import { mkdir, open, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { TreeFile } from './tree-listing.js';
+
+/** Streams blobs by id: calls `onBlob` with each one's bytes, in the order asked. */
+export type BlobReader = (oids: readonly string[], onBlob: (oid: string, bytes: Buffer) => Promise<void>) => Promise<void>;
+
+/**
+ * Writes `files` under `dir` as plain files: a symlink as a file holding its target's path (so a commit can never make
+ * the daemon read outside the checkout), a file past `largestWritten` as a sparse file of its size (the loader then
+ * reports it by its size, unread, and it costs no disk). No filter, attribute or hook of the commit plays any part.
+ */
+export async function writeCheckout(dir: string, files: readonly TreeFile[], readBlobs: BlobReader, largestWritten: number): Promise<void> {
+  const folders = new Set<string>();
+  const folderOf = async (file: TreeFile): Promise<string> => {
+    const path = join(dir, file.path);
+    const folder = dirname(path);
+    if (!folders.has(folder)) {
+      await mkdir(folder, { recursive: true });
+      folders.add(folder);
+    }
+    return path;
+  };
+  const written = files.filter((file) => file.size <= largestWritten);
+  for (const file of files) {
+    if (file.size <= largestWritten) continue;
+    const handle = await open(await folderOf(file), 'w');
+    await handle.truncate(file.size).finally(() => handle.close());
+  }
+  const byOid = new Map<string, TreeFile[]>();
+  for (const file of written) byOid.set(file.oid, [...(byOid.get(file.oid) ?? []), file]);
+  await readBlobs([...byOid.keys()], async (oid, bytes) => {
+    for (const file of byOid.get(oid) ?? []) await writeFile(await folderOf(file), bytes);
+  });
+}
+
+/**
+ * `git cat-file --batch` over `oids`, read as it streams: each blob is handed over whole, then dropped, so memory holds
+ * one blob (at most the largest written) however many there are.
+ */
+export function catFileBlobs(spawnGit: (args: readonly string[]) => ReturnType<typeof spawn>): BlobReader {
+  return (oids, onBlob) =>
+    new Promise<void>((resolve, reject) => {
+      if (oids.length === 0) return resolve();
+      const child = spawnGit(['cat-file', '--batch']);
+      const parser = batchParser(onBlob);
+      let failed: Error | undefined;
+      let stderr = '';
+      let pending = Promise.resolve();
+      child.stdout?.on('data', (chunk: Buffer) => {
+        // Writes are awaited in order: the stream pauses while a blob is written.
+        child.stdout?.pause();
+        pending = pending.then(() => parser.push(chunk)).then(
+          () => void child.stdout?.resume(),
+          (error: unknown) => {
+            failed ??= error instanceof Error ? error : new Error(String(error));
+            child.kill();
+          },
+        );
+      });
+      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      child.once('error', (error) => (failed ??= error));
+      child.once('close', (code) => {
+        void pending.then(() => {
+          if (failed) return reject(failed);
+          if (code !== 0) return reject(new Error(`git cat-file failed: ${stderr.trim() || `exit code ${String(code)}`}`));
+          if (!parser.done(oids.length)) return reject(new Error('git cat-file ended before every blob was read'));
+          resolve();
+        });
+      });
+      child.stdin?.on('error', (error) => (failed ??= error));
+      child.stdin?.end(`${oids.join('\n')}\n`);
+    });
+}
+
+/**
+ * The `--batch` output, `<oid> blob <size>\n<bytes>\n` per object, cut into blobs however the chunks fall. Chunks are
+ * joined once a blob is whole, not at every chunk: a 4 MiB blob arrives in 64 KiB pieces.
+ */
+function batchParser(onBlob: (oid: string, bytes: Buffer) => Promise<void>): { push(chunk: Buffer): Promise<void>; done(expected: number): boolean } {
+  let chunks: Buffer[] = [];
+  let length = 0;
+  /** The blob being read, once its header is: its id, where its bytes start and end in the joined chunks. */
+  let next: { oid: string; start: number; end: number } | undefined;
+  let count = 0;
+  const joined = (): Buffer => {
+    const whole = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, length);
+    chunks = [whole];
+    return whole;
+  };
+  return {
+    async push(chunk) {
+      chunks.push(chunk);
+      length += chunk.length;
+      for (;;) {
+        if (next === undefined) {
+          const buffered = joined();
+          const headerEnd = buffered.indexOf(0x0a);
+          if (headerEnd < 0) return;
+          const header = buffered.subarray(0, headerEnd).toString('utf8');
+          const match = /^([0-9a-f]{40,64}) blob (\d+)$/.exec(header);
+          if (!match) throw new Error(`git cat-file: unexpected ${JSON.stringify(header.slice(0, 120))}`);
+          next = { oid: match[1] as string, start: headerEnd + 1, end: headerEnd + 1 + Number(match[2]) };
+        }
+        // The blob and the newline after it.
+        if (length < next.end + 1) return;
+        const buffered = joined();
+        const bytes = Buffer.from(buffered.subarray(next.start, next.end));
+        const rest = buffered.subarray(next.end + 1);
+        const { oid } = next;
+        chunks = rest.length > 0 ? [rest] : [];
+        length = rest.length;
+        next = undefined;
+        count++;
+        await onBlob(oid, bytes);
+      }
+    },
+    done: (expected) => count === expected && length === 0,
+  };
+}

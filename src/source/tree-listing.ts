@@ -1,0 +1,70 @@
+/**
+ * What a followed commit would put on disk, read from `git ls-tree -r -z -l` before anything is written: a checkout
+ * writes the files itself (tree-checkout.ts), so a commit decides none of where or how, and what it may ask of the
+ * disk is bounded before the first byte.
+ */
+
+/** One file of the commit: a blob (a regular or executable file, or a symlink, whose content is its target). */
+export interface TreeFile {
+  readonly path: string;
+  readonly oid: string;
+  readonly size: number;
+  readonly symlink: boolean;
+}
+
+/** How much of the disk one checkout may take. */
+export interface CheckoutLimits {
+  readonly maxFiles: number;
+  /** Bytes written, files whose content is not written (past `largestWritten`) aside. */
+  readonly maxBytes: number;
+  /** A file larger than this is not written out but made a sparse file of its size, which the loader refuses unread. */
+  readonly largestWritten: number;
+}
+
+/** Linux's NAME_MAX: a longer name cannot be created, and failed the whole checkout. */
+const MAX_NAME_BYTES = 255;
+
+/**
+ * The files of `git ls-tree -r -z -l` output, or why the commit cannot be checked out. Submodules (commits in the
+ * tree) are no files of this repository and are left out, as a checkout without `--recurse-submodules` does.
+ */
+export function readTreeListing(output: string): { files: TreeFile[] } | { refused: string } {
+  const files: TreeFile[] = [];
+  for (const record of output.split('\0')) {
+    if (record === '') continue;
+    const match = /^(\d{6}) (blob|commit|tree) ([0-9a-f]{40,64}) +(\d+|-)\t(.+)$/s.exec(record);
+    if (!match) return { refused: `git ls-tree printed a line dashcd cannot read: ${JSON.stringify(record.slice(0, 120))}` };
+    const [, mode, type, oid, size, path] = match as unknown as [string, string, string, string, string, string];
+    if (type !== 'blob') continue;
+    const bad = pathProblem(path);
+    if (bad !== undefined) return { refused: bad };
+    files.push({ path, oid, size: Number(size), symlink: mode === '120000' });
+  }
+  return { files };
+}
+
+/**
+ * Why a path from the commit may not be written inside the checkout: git's own checkout refuses `..`, `.git` and
+ * empty components, but the objects of a fetched repository are not checked, and this checkout writes the files itself.
+ */
+export function pathProblem(path: string): string | undefined {
+  for (const name of path.split('/')) {
+    if (name === '' || name === '.' || name === '..' || name.toLowerCase() === '.git' || name.includes('\0')) {
+      return `the commit holds a path no checkout writes: ${JSON.stringify(path.slice(0, 200))}`;
+    }
+    if (Buffer.byteLength(name) > MAX_NAME_BYTES) {
+      return `the commit holds a file name longer than ${MAX_NAME_BYTES} bytes, which no file system here can create: ${JSON.stringify(path.slice(0, 120))}…`;
+    }
+  }
+  return undefined;
+}
+
+/** Why these files would take more of the disk than a checkout may; undefined when they fit. */
+export function checkoutRefusal(files: readonly TreeFile[], limits: CheckoutLimits): string | undefined {
+  if (files.length > limits.maxFiles) return `the commit's dashboards folder holds ${files.length.toLocaleString('en-US')} files, over the ${limits.maxFiles.toLocaleString('en-US')} a checkout takes`;
+  const bytes = files.reduce((sum, file) => sum + (file.size > limits.largestWritten ? 0 : file.size), 0);
+  if (bytes > limits.maxBytes) return `the commit's dashboards folder holds ${mebibytes(bytes)} MiB, over the ${mebibytes(limits.maxBytes)} MiB a checkout takes`;
+  return undefined;
+}
+
+const mebibytes = (bytes: number): string => (bytes / (1024 * 1024)).toLocaleString('en-US', { maximumFractionDigits: 1 });

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { checkoutRefusal, pathProblem, readTreeListing, type TreeFile } from '../../../src/source/tree-listing.js';
+
+const OID = 'a'.repeat(40);
+const OID2 = 'b'.repeat(64);
+const entry = (mode: string, type: string, size: string, path: string, oid = OID): string => `${mode} ${type} ${oid} ${size.padStart(7)}\t${path}\0`;
+
+describe('readTreeListing', () => {
+  it('reads blobs with their size, symlinks as such, and leaves submodules out', () => {
+    const output = entry('100644', 'blob', '12', 'dashboards/a.yaml') + entry('100755', 'blob', '3', 'dashboards/run me.yaml', OID2) + entry('120000', 'blob', '11', 'dashboards/link.yaml') + entry('160000', 'commit', '-', 'dashboards/sub');
+    expect(readTreeListing(output)).toEqual({
+      files: [
+        { path: 'dashboards/a.yaml', oid: OID, size: 12, symlink: false },
+        { path: 'dashboards/run me.yaml', oid: OID2, size: 3, symlink: false },
+        { path: 'dashboards/link.yaml', oid: OID, size: 11, symlink: true },
+      ],
+    });
+  });
+
+  it('takes a path with a tab or a line break in it as it is, and an empty listing as no files', () => {
+    expect(readTreeListing(entry('100644', 'blob', '1', 'dashboards/a\tb\nc.yaml'))).toEqual({ files: [{ path: 'dashboards/a\tb\nc.yaml', oid: OID, size: 1, symlink: false }] });
+    expect(readTreeListing('')).toEqual({ files: [] });
+  });
+
+  it('refuses the whole commit for one path no checkout writes, and a line it cannot read', () => {
+    expect(readTreeListing(entry('100644', 'blob', '1', 'dashboards/a.yaml') + entry('100644', 'blob', '1', 'dashboards/../../evil'))).toEqual({ refused: 'the commit holds a path no checkout writes: "dashboards/../../evil"' });
+    expect(readTreeListing('garbage\0')).toEqual({ refused: 'git ls-tree printed a line dashcd cannot read: "garbage"' });
+  });
+});
+
+describe('pathProblem', () => {
+  it('takes ordinary paths, dots inside names, and a name of exactly 255 bytes', () => {
+    for (const path of ['a.yaml', 'dashboards/team/a.yaml', 'dashboards/.hidden.yaml', 'dashboards/a..b.yaml', `d/${'é'.repeat(127)}x`]) expect(pathProblem(path), path).toBeUndefined();
+  });
+
+  it('refuses empty, dot and dot-dot components and a .git of any case: a written .git folder would be git settings', () => {
+    for (const path of ['', '/abs', 'a//b', './a', 'a/./b', '../a', 'a/..', '.git/config', 'dashboards/.GIT/hooks/x', 'a/.Git', 'a\0b']) {
+      expect(pathProblem(path), JSON.stringify(path)).toBe(`the commit holds a path no checkout writes: ${JSON.stringify(path)}`);
+    }
+  });
+
+  it('refuses a name over 255 bytes, counting bytes, not characters', () => {
+    expect(pathProblem(`d/${'é'.repeat(128)}`)).toMatch(/^the commit holds a file name longer than 255 bytes, which no file system here can create: "d\/éé/);
+    expect(pathProblem(`${'a'.repeat(256)}/b`)).toMatch(/longer than 255 bytes/);
+    expect(pathProblem(`d/${'a'.repeat(300)}`)).toBe(`the commit holds a file name longer than 255 bytes, which no file system here can create: ${JSON.stringify(`d/${'a'.repeat(118)}`)}…`);
+  });
+});
+
+describe('checkoutRefusal', () => {
+  const file = (size: number, i = 0): TreeFile => ({ path: `d/${i}.yaml`, oid: OID, size, symlink: false });
+  const limits = { maxFiles: 3, maxBytes: 100, largestWritten: 40 };
+
+  it('lets files within both limits through, the limits themselves included', () => {
+    expect(checkoutRefusal([file(40, 1), file(40, 2), file(20, 3)], limits)).toBeUndefined();
+    expect(checkoutRefusal([], limits)).toBeUndefined();
+  });
+
+  it('refuses more files than a checkout takes', () => {
+    expect(checkoutRefusal([file(1, 1), file(1, 2), file(1, 3), file(1, 4)], limits)).toBe("the commit's dashboards folder holds 4 files, over the 3 a checkout takes");
+  });
+
+  it('refuses more bytes than a checkout writes, counting no file too large to be written', () => {
+    expect(checkoutRefusal([file(40, 1), file(40, 2), file(21, 3)], limits)).toBe("the commit's dashboards folder holds 0 MiB, over the 0 MiB a checkout takes");
+    expect(checkoutRefusal([file(10_000_000, 1), file(10_000_000, 2), file(40, 3)], limits)).toBeUndefined();
+    expect(checkoutRefusal([file(3 * 1024 * 1024, 1)], { maxFiles: 9, maxBytes: 2 * 1024 * 1024, largestWritten: 4 * 1024 * 1024 })).toBe("the commit's dashboards folder holds 3 MiB, over the 2 MiB a checkout takes");
+  });
+});
