@@ -29,10 +29,13 @@ const orEscapedWord = (word: string): string => [...word].map(orEscaped).join(''
 /** A letter or digit, or the escape of one (%30-%39, %41-%5A, %61-%7A). */
 const ALNUM = '(?:[a-z0-9]|%(?:3[0-9]|[46][1-9a-f]|[57][0-9a]))';
 
-const TOKEN_IN_URL = new RegExp(`([?&]${orEscapedWord('api-token')}=)[^&#\\s]*`, 'gi');
-const TOKEN_SHAPE = new RegExp(`${orEscapedWord('dt0c01')}${orEscaped('.')}${ALNUM}+${orEscaped('.')}${ALNUM}+`, 'gi');
+/** Query parameters that carry a secret: the API's token, and OAuth's access token and client secret. */
+const SECRET_PARAMETERS = ['api-token', 'access_token', 'client_secret'].map(orEscapedWord).join('|');
+const TOKEN_IN_URL = new RegExp(`([?&](?:${SECRET_PARAMETERS})=)[^&#\\s]*`, 'gi');
+/** `dt0c01.…` API tokens, `dt0s16.…` platform tokens, `dt0s02.…` OAuth client secrets: any `dt0` + three, then two parts. */
+const TOKEN_SHAPE = new RegExp(`${orEscapedWord('dt0')}${ALNUM}{3}${orEscaped('.')}${ALNUM}+${orEscaped('.')}${ALNUM}+`, 'gi');
 
-/** Removes tokens from free text: `Api-Token` query values and anything shaped like a token, escaped or not. */
+/** Removes secrets from free text: secret query values and anything shaped like a token, escaped or not. */
 export function redactText(text: string): string {
   return text.replace(TOKEN_IN_URL, '$1[REDACTED]').replace(TOKEN_SHAPE, '[REDACTED]');
 }

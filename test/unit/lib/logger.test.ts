@@ -29,6 +29,15 @@ describe('logger redaction', () => {
     expect(out.text()).toContain('flavor=default');
   });
 
+  it('redactText removes platform tokens, OAuth client secrets and access tokens too, in text and in query strings', () => {
+    const platform = 'dt0s16.ABCDEFGHIJKLMNOPQRSTUVWX.ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ012345';
+    const client = 'dt0s02.ABCDEFGHIJKLMNOPQRSTUVWX.abcdefghijklmnopqrstuvwxyz';
+    expect(redactText(`Bearer ${platform} and secret ${client}`)).toBe('Bearer [REDACTED] and secret [REDACTED]');
+    expect(redactText('/sso/oauth2/token?grant_type=client_credentials&client_secret=s3cr3t&x=1')).toBe('/sso/oauth2/token?grant_type=client_credentials&client_secret=[REDACTED]&x=1');
+    expect(redactText('/documents?access_token=eyJhbGciOi&page=2')).toBe('/documents?access_token=[REDACTED]&page=2');
+    expect(redactText('/x?ACCESS%5FTOKEN=abc')).toBe('/x?ACCESS%5FTOKEN=[REDACTED]');
+  });
+
   it('redactText keeps the rest of a URL intact', () => {
     expect(redactText('http://h/p?arch=x86&Api-Token=abc&flavor=default')).toBe('http://h/p?arch=x86&Api-Token=[REDACTED]&flavor=default');
   });
