@@ -60,19 +60,36 @@ function firstAliasOffset(doc: Document.Parsed): number | undefined {
 type YamlOptions = ParseOptions & DocumentOptions & SchemaOptions;
 
 /**
- * `parseDocument` for a committer's YAML. `yaml`'s own unique-key check compares each key with every key before it in
- * its map: a 2 MiB dashcd.yaml of 56,000 values took 47 s to parse with it (5 s without), on the daemon's thread.
- * Every reader of such a file parses through here, where the same errors are found with one Set per map.
+ * `parseDocument` for a committer's YAML, with the errors worth showing. `yaml`'s own unique-key check compares each
+ * key with every key before it in its map: a 2 MiB dashcd.yaml of 56,000 values took 47 s to parse with it (5 s
+ * without), on the daemon's thread. Every reader of such a file parses through here, where the same errors are found
+ * with one Set per map; and of the syntax errors only the first is kept (firstSyntaxError).
  */
 export function parseYamlDocument(source: string, options: YamlOptions = {}): Document.Parsed {
-  return checkUniqueKeys(parseDocument(source, { ...options, uniqueKeys: false }), source);
+  return firstSyntaxError(checkUniqueKeys(parseDocument(source, { ...options, uniqueKeys: false }), source));
 }
 
-/** `parseAllDocuments` with the unique-key check of parseYamlDocument. */
+/** `parseAllDocuments` with the errors of parseYamlDocument. */
 export function parseYamlDocuments(source: string, options: YamlOptions = {}): Document.Parsed[] | EmptyStream {
   const docs = parseAllDocuments(source, { ...options, uniqueKeys: false });
-  for (const doc of docs) checkUniqueKeys(doc, source);
+  for (const doc of docs) firstSyntaxError(checkUniqueKeys(doc, source));
   return docs;
+}
+
+/**
+ * One stray `[` made `yaml` report ten errors over the next lines, each a consequence of the one before. Of the
+ * errors that are not repeated keys (each its own mistake, all kept), only the first by place is kept, saying how
+ * many more followed it.
+ */
+function firstSyntaxError(doc: Document.Parsed): Document.Parsed {
+  const syntax = doc.errors.filter((error) => error.code !== 'DUPLICATE_KEY');
+  if (syntax.length <= 1) return doc;
+  const first = syntax.reduce((earliest, error) => (error.pos[0] < earliest.pos[0] ? error : earliest));
+  const more = syntax.length - 1;
+  const shown = new YAMLParseError(first.pos, first.code, `${first.message} (and ${more} more YAML error${more === 1 ? '' : 's'} after it, most likely from this one)`);
+  const kept = doc.errors.flatMap((error) => (error === first ? [shown] : error.code === 'DUPLICATE_KEY' ? [error] : []));
+  doc.errors.splice(0, doc.errors.length, ...kept);
+  return doc;
 }
 
 /**

@@ -18,6 +18,8 @@ export interface LoadTemplatesResult {
   diagnostics: Diagnostic[];
   /** How many dashboard files were read. */
   count: number;
+  /** Files there are but whose value is unknown (they do not parse, or cannot be read), by name in the folder. */
+  unread: string[];
 }
 
 /**
@@ -30,20 +32,25 @@ export async function loadTemplates({ dir, cwd }: { dir: string; cwd: string }):
   const found = await discoverFiles(root);
   if (found.missing) {
     const message = `dashboards folder not found: ${shown('.')}; create it, or point --dir at the folder holding the dashboard files`;
-    return { files: [], diagnostics: [{ file: shown('.'), line: 0, col: 0, path: '', message }], count: 0 };
+    return { files: [], diagnostics: [{ file: shown('.'), line: 0, col: 0, path: '', message }], count: 0, unread: [] };
   }
   const files: LoadTemplatesResult['files'] = [];
   const diagnostics: Diagnostic[] = [];
+  const unread: string[] = [];
   const sources = readSources(root, found.files).filter((f) => f.kind !== 'gone');
   for (const source of sources) {
     const file = shown(source.name);
     if (source.kind === 'unreadable') diagnostics.push({ file, line: 0, col: 0, path: '', message: `cannot read the file (${source.reason})` });
-    if (source.kind !== 'read') continue;
+    if (source.kind !== 'read') {
+      unread.push(source.name);
+      continue;
+    }
     const parsed = parseTemplateFile(source.source);
+    if (!('value' in parsed)) unread.push(source.name);
     if ('value' in parsed) files.push({ file, name: source.name, source: source.source, value: parsed.value, ...(parsed.problems ? { referenceOnly: true as const } : {}) });
     diagnostics.push(...(parsed.problems ?? []).map((p) => ({ file, ...p })));
   }
-  return { files, diagnostics, count: sources.length };
+  return { files, diagnostics, count: sources.length, unread };
 }
 
 type Problem = { line: number; col: number; path: string; message: string };
@@ -67,7 +74,9 @@ export function parseTemplateFile(source: string): Parsed {
   if (flow.length === 0) return parsed;
   const problems = flow.map((f) => ({ ...linePos(source, f.offset), path: '', message: flowTemplateMessage(f) }));
   const quoted = parseWithYaml(quoteFlowTemplates(source, flow));
-  return 'value' in quoted ? { value: quoted.value, problems } : { problems: [...problems, ...parsed.problems] };
+  // The other mistakes as the text reads with its templates quoted: the unquoted ones' own cascade of brace errors
+  // would hide them (only the first syntax error is shown).
+  return 'value' in quoted ? { value: quoted.value, problems } : { problems: [...problems, ...quoted.problems] };
 }
 
 /** A classic dashboard, or a platform dashboard or notebook (a `document:` member, or a document's content). */

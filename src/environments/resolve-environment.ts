@@ -54,6 +54,8 @@ export interface EnvironmentDesired {
 export interface ResolveDeps {
   deriveId(name: string): DashboardId;
   locate(file: TemplateFile, problem: FileProblem, env: Environment): Diagnostic;
+  /** Files there are but that do not parse, by name: a reference to one says so rather than "no dashboard file". */
+  unread?: ReadonlySet<string>;
 }
 
 interface Entry {
@@ -86,7 +88,7 @@ export function resolveEnvironment(files: readonly TemplateFile[], env: Environm
     }
     seen.set(key, entry);
     if (entry.file.referenceOnly) continue;
-    const ctx: RenderContext = { env, values: env.values, dashboardId: (ref) => referenceId(ref, entry.file.name, { byName, known, env: env.name }), maxInserted: entry.document ? DOCUMENT_CONTENT_MAX_BYTES : BODY_LIMIT_BYTES };
+    const ctx: RenderContext = { env, values: env.values, dashboardId: (ref) => referenceId(ref, entry.file.name, { byName, known, unread: deps.unread, env: env.name }), maxInserted: entry.document ? DOCUMENT_CONTENT_MAX_BYTES : BODY_LIMIT_BYTES };
     const rendered = renderTemplates(entry.layered.value, ctx);
     const problems = [...entry.layered.problems, ...renderProblems(entry, rendered)];
     if (problems.length === 0) {
@@ -141,11 +143,19 @@ function documentIdProblem(raw: unknown): string | undefined {
 }
 
 /** `dashboard("../platform/hosts.yaml")`: relative to the referring file, or to the dashboards folder with a leading `/`. */
-function referenceId(ref: string, from: string, scope: { byName: ReadonlyMap<string, Entry>; known: ReadonlySet<string>; env: string }): { id: string } | { problem: string } {
+function referenceId(
+  ref: string,
+  from: string,
+  scope: { byName: ReadonlyMap<string, Entry>; known: ReadonlySet<string>; unread: ReadonlySet<string> | undefined; env: string },
+): { id: string } | { problem: string } {
   const name = posix.normalize(ref.startsWith('/') ? ref.slice(1) : posix.join(posix.dirname(from), ref));
   const entry = scope.byName.get(name);
   if (entry !== undefined) return { id: entry.id };
-  const where = scope.known.has(name) ? `${name} is not deployed in ${scope.env} (its dashcd.environments leaves ${scope.env} out)` : `no dashboard file ${name} in the dashboards folder`;
+  const where = scope.known.has(name)
+    ? `${name} is not deployed in ${scope.env} (its dashcd.environments leaves ${scope.env} out)`
+    : scope.unread?.has(name)
+      ? `${name} could not be read (its own problem is reported), so its id is not known`
+      : `no dashboard file ${name} in the dashboards folder`;
   return { problem: `dashboard(${JSON.stringify(ref)}): ${where}` };
 }
 

@@ -13,6 +13,11 @@ import { templatesIn } from './template.js';
 export interface ResolveInput {
   /** Every dashboard file of the folder, parsed (their `dashcd:` member not yet checked). */
   files: readonly Omit<TemplateFile, 'block'>[];
+  /**
+   * The files there are but whose value is unknown (they do not parse): a reference to one names its own problem,
+   * and no value is said to be unused, as it may be theirs.
+   */
+  unread?: readonly string[];
   project: ProjectText;
   /** Every declared environment: names in files are checked against all of them, whichever are chosen. */
   declared: readonly Environment[];
@@ -43,9 +48,10 @@ export function resolveEnvironments(input: ResolveInput): ResolveResult {
     if ('problems' in checked) diagnostics.push(...checked.problems.map((p) => locate(file, p)));
     else files.push({ ...file, ...(checked.block ? { block: checked.block } : {}) });
   }
-  const unused = unusedValues(input);
+  const unread = input.unread ?? [];
+  const unused = unread.length > 0 ? { global: [], byEnvironment: new Map<string, Diagnostic[]>() } : unusedValues(input);
   const environments = input.selected.map((env) => {
-    const desired = resolveEnvironment(files, env, { deriveId: input.deriveId, locate });
+    const desired = resolveEnvironment(files, env, { deriveId: input.deriveId, locate, unread: new Set(unread) });
     return { ...desired, warnings: [...desired.warnings, ...(unused.byEnvironment.get(env.name) ?? [])] };
   });
   return { environments, diagnostics, warnings: unused.global };

@@ -34,6 +34,7 @@ export async function loadEnvironments(input: EnvironmentsLoadInput): Promise<En
   const configFile = input.project.file ?? resolve(input.root, '..', 'dashcd.yaml');
   const resolved = resolveEnvironments({
     files: templates.files,
+    unread: templates.unread,
     project: { file: shownPath(input.cwd, configFile), source: input.project.source ?? '', config: input.project.config },
     declared: input.declared,
     selected: input.selected,

@@ -118,3 +118,22 @@ describe('validate with environments: a value used many times', () => {
     expect(result.stdout.match(/templates insert more than/g)).toHaveLength(1);
   });
 });
+
+describe('validate with environments: one file that does not parse', () => {
+  it('is one problem at its first syntax error; a reference to it and the values only it uses say no more than that', async () => {
+    const tile = (name: string, top: number, markdown: string): string => `  - name: ${name}\n    tileType: MARKDOWN\n    bounds: { top: ${top}, left: 0, width: 304, height: 152 }\n    markdown: ${markdown}\n`;
+    project = await createProject({
+      'dashcd.yaml': 'values:\n  oncall: "#ops"\nenvironments:\n  dev:\n',
+      // A stray `[` after tiles: yaml reports ten errors, each from the one before.
+      'dashboards/platform/hosts.yaml': `dashboardMetadata:\n  name: Hosts\n  owner: me\ntiles: [\n${tile('Notes', 0, '"on call ${{ values.oncall }}"')}${tile('Two', 152, 'two')}`,
+      'dashboards/platform/health.yaml': `dashboardMetadata:\n  name: Health\n  owner: me\ntiles:\n${tile('Link', 0, `'[Hosts](#dashboard;id=\${{ dashboard("hosts.yaml") }})'`)}`,
+    });
+    const result = await runDashcd(['validate', '--env', 'dev'], { cwd: project.root });
+    expect(result.code).toBe(3);
+    expect(result.stdout.trim().split('\n')).toEqual([
+      expect.stringMatching(/^dashboards\/platform\/hosts\.yaml:5:3 {2}Block collections are not allowed within flow collections \(and \d+ more YAML errors after it, most likely from this one\)$/),
+      'dashboards/platform/health.yaml:8:38  [dev] tiles[0].markdown: dashboard("hosts.yaml"): platform/hosts.yaml could not be read (its own problem is reported), so its id is not known',
+    ]);
+    expect(result.stderr).not.toContain('declared but no dashboard uses it');
+  });
+});

@@ -53,14 +53,21 @@ describe('parseYamlDocument(s): the duplicate keys yaml reports, found in linear
     expect(duplicates).toBeGreaterThan(500);
   });
 
-  it('in broken text, leaves the other errors as yaml reported them and finds as many repeated keys', () => {
+  it('in broken text, finds as many repeated keys as yaml, and keeps the first of its other errors, saying how many followed', () => {
     const isDuplicate = (error: unknown): boolean => (error as string[])[0] === 'DUPLICATE_KEY';
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...PIECES), { maxLength: 60 }), (pieces) => {
         const source = pieces.join('');
         const [here, byYaml] = [checkedHere(source), checkedByYaml(source)];
-        expect(here.map((errors) => (errors as unknown[]).filter((e) => !isDuplicate(e))), JSON.stringify(source)).toEqual(byYaml.map((errors) => (errors as unknown[]).filter((e) => !isDuplicate(e))));
         expect(here.map((errors) => (errors as unknown[]).filter(isDuplicate).length), JSON.stringify(source)).toEqual(byYaml.map((errors) => (errors as unknown[]).filter(isDuplicate).length));
+        here.forEach((errors, i) => {
+          const others = (byYaml[i] as [string, number[], string][]).filter((e) => !isDuplicate(e));
+          const kept = (errors as [string, number[], string][]).filter((e) => !isDuplicate(e));
+          if (others.length === 0) return expect(kept).toEqual([]);
+          const first = others.reduce((a, b) => ((b[1][0] ?? 0) < (a[1][0] ?? 0) ? b : a));
+          const more = others.length - 1;
+          expect(kept, JSON.stringify(source)).toEqual([[first[0], first[1], more === 0 ? first[2] : `${first[2]} (and ${more} more YAML error${more === 1 ? '' : 's'} after it, most likely from this one)`]]);
+        });
       }),
       { numRuns: 3000 },
     );
@@ -88,9 +95,15 @@ describe('parseYamlDocument(s): the duplicate keys yaml reports, found in linear
     }
   });
 
-  it('keeps the other errors yaml reported, in their order, with the duplicates among them by place', () => {
-    const source = 'a: 1\nb: [\na: 2\nc: "x\n';
-    expect(checkedHere(source)).toEqual(checkedByYaml(source));
-    expect((checkedHere(source)[0] as unknown[]).length).toBeGreaterThan(1);
+  it('keeps the first syntax error and every repeated key, by place: one stray bracket is one problem, not ten', () => {
+    expect(checkedHere('a: 1\nb: [\na: 2\nc: "x\n')).toEqual([
+      [
+        ['BAD_INDENT', [10, 11], 'Flow sequence in block collection must be sufficiently indented and end with a ] (and 1 more YAML error after it, most likely from this one)'],
+        ['DUPLICATE_KEY', [10, 11], 'Map keys must be unique'],
+      ],
+    ]);
+    const stray = 'tiles: [\n  - name: a\n    x: 1\n  - name: b\n    y: 2\n';
+    expect(checkedByYaml(stray)[0]).not.toHaveLength(1);
+    expect(checkedHere(stray)[0]).toHaveLength(1);
   });
 });

@@ -31,11 +31,11 @@ describe('parseTemplateFile where the fast parser declines', () => {
     });
   });
 
-  it('with an unquoted flow template and another mistake: the template first, then every syntax error', () => {
+  it('with an unquoted flow template and another mistake: the template first, then the first syntax error of the rest', () => {
     const parsed = parseTemplateFile('dashboardMetadata: { name: x, owner: o }\ntiles:\n  - bounds: { top: ${{ values.top }} }\n  - ]\n');
     expect('value' in parsed).toBe(false);
     expect(parsed.problems?.[0]).toEqual({ line: 3, col: 20, path: '', message: expect.stringContaining('must be quoted') });
-    expect(parsed.problems?.slice(1).map((p) => `${p.line}:${p.col}`)).toEqual(['3:21', '3:22', '3:24', '3:36', '3:38', '4:3', '4:5']);
+    expect(parsed.problems?.slice(1).map((p) => `${p.line}:${p.col} ${p.message}`)).toEqual(['4:5 Unexpected flow-seq-end token in YAML stream: "]"']);
   });
 
   it('an unquoted flow template alone: its problem, and the file read as if quoted', () => {
@@ -54,6 +54,7 @@ describe('loadTemplates', () => {
         files: [],
         diagnostics: [{ file: 'sub/nope', line: 0, col: 0, path: '', message: 'dashboards folder not found: sub/nope; create it, or point --dir at the folder holding the dashboard files' }],
         count: 0,
+        unread: [],
       });
       expect((await loadTemplates({ dir: '.', cwd: join(root, 'nope') })).diagnostics.map((d) => [d.file, d.message])).toEqual([
         ['.', 'dashboards folder not found: .; create it, or point --dir at the folder holding the dashboard files'],
