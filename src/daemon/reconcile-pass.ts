@@ -198,7 +198,7 @@ class PassRun {
     const kindByFile = new Map(settled.files.map((f) => [f.change.file, itemKind(f.change)]));
     for (const outcome of result.outcomes) status.recordWrite(outcome, 'file' in outcome ? (kindByFile.get(outcome.file) ?? 'dashboard') : itemKind(outcome));
     const deletedIds = new Set(result.outcomes.filter((o) => o.action === 'delete' && o.status === 'deleted').map((o) => o.id));
-    const counts = { ...countOutcomes(result.outcomes), unchanged: result.unchanged, drift: drift.length, rejected: rejected.size, invalid: planned.diagnostics.length };
+    const counts = { ...countOutcomes(result.outcomes), unchanged: result.unchanged, drift: drift.length, rejected: rejected.size, invalid: new Set(planned.diagnostics.map((d) => d.file)).size };
     return { counts, deletedIds };
   }
 

@@ -72,13 +72,17 @@ describe('dashcd daemon: a full pass over a large folder, chunk by chunk', () =>
     expect(await liveName(d, project.root, gone)).toBeUndefined();
   });
 
-  it('reports an id repeated in two chunks on the later file and writes only the first', async () => {
+  it('reports an id repeated in two chunks on the later file and writes only the first; the pass counts invalid files, not their problems', async () => {
     const pinned = (i: number): string => `id: ${PINNED}\n${dashboardYaml(`D${i}`)}`;
-    const project = await scope.createProject(folder({ [fileName(0)]: pinned(0), [fileName(COUNT - 1)]: pinned(COUNT - 1) }));
+    // Two problems in one file: it counts once.
+    const twoProblems = 'dashboardMetadata:\n  name: Broken\n  owner: 7\ntiles:\n  - name: T\n    tileType: NOPE\n';
+    const project = await scope.createProject(folder({ [fileName(0)]: pinned(0), [fileName(COUNT - 1)]: pinned(COUNT - 1), [fileName(5)]: twoProblems }));
     const d = await scope.startDaemon(['--resync', '10m', '--poll', '60s'], chunked(project.root));
     const status = await d.status();
-    expect(status.invalid.map((i) => i.file)).toEqual([fileName(COUNT - 1)]);
-    expect(status.invalid[0]?.errors.join('\n')).toContain(`duplicate dashboard id ${PINNED}`);
+    expect(status.invalid.map((i) => i.file).sort()).toEqual([fileName(5), fileName(COUNT - 1)]);
+    expect(status.invalid.find((i) => i.file === fileName(5))?.errors.length).toBeGreaterThan(1);
+    expect(finishedLines(d)[0]).toMatchObject({ full: true, invalid: 2 });
+    expect(status.invalid.find((i) => i.file === fileName(COUNT - 1))?.errors.join('\n')).toContain(`duplicate dashboard id ${PINNED}`);
     expect(await liveName(d, project.root, PINNED)).toBe('D0 v1');
   });
 });
