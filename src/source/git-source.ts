@@ -71,6 +71,18 @@ export async function openGitSource(options: GitSourceOptions): Promise<GitSourc
     return parseRevision(await git(['log', '-1', '--no-show-signature', `--format=${REVISION_FORMAT}`, commit, '--'], signal), remoteRefName(ref));
   };
 
+  /**
+   * A followed branch the remote does not have: the remote's default branch, when it is another, is the likely one
+   * (`git init` still makes `master` on many machines, and --branch defaults to main).
+   */
+  const withDefaultBranch = async (error: unknown, signal?: AbortSignal): Promise<unknown> => {
+    if (!(error instanceof SourceError) || error.code !== 'ref-not-found' || !('branch' in follow)) return error;
+    const head = await git(['ls-remote', '--symref', '--', url, 'HEAD'], signal).catch(() => '');
+    const branch = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(head)?.[1];
+    const hint = branch === undefined || branch === follow.branch ? '' : ` (its default branch is ${branch}: follow it with --branch ${branch})`;
+    return new SourceError('ref-not-found', `no branch ${follow.branch} in ${url}${hint}`, { cause: error });
+  };
+
   /** The files a checkout of `commit` writes, once they are known to fit (tree-listing.ts). */
   const listFiles = async (commit: string, signal?: AbortSignal): Promise<TreeFile[]> => {
     const listing = readTreeListing(await git(['--literal-pathspecs', 'ls-tree', '-r', '-z', '-l', commit, '--', ...(options.paths ?? [])], signal));
@@ -94,7 +106,9 @@ export async function openGitSource(options: GitSourceOptions): Promise<GitSourc
     dir,
     async fetch(signal) {
       const prune = 'branch' in follow ? [] : ['--prune'];
-      await git(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', ...prune, '--', url, fetchRefspec(follow)], signal);
+      await git(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', ...prune, '--', url, fetchRefspec(follow)], signal).catch(async (error: unknown) => {
+        throw await withDefaultBranch(error, signal);
+      });
       const revision = await resolveRef(signal);
       if (!revision) throw new SourceError('ref-not-found', `no tag matches '${'tagPattern' in follow ? follow.tagPattern : ''}' in ${url}`);
       log.debug({ follow: describeFollow(follow), revision: revision.commit }, 'fetched');

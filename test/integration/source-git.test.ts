@@ -139,6 +139,19 @@ describe('following a branch', () => {
     expect(await readFile(join(await source.checkout(kept!), 'dashboards/a.yaml'), 'utf8')).toBe('v: 1\n');
   });
 
+  it("a branch the remote lacks names the remote's default branch when it is another (git init made master)", async () => {
+    await remote.commit({ 'dashboards/a.yaml': 'v: 1\n' }, 'one');
+    await remote.push('master');
+    await git(remote.bareDir, ['symbolic-ref', 'HEAD', 'refs/heads/master']);
+    const error = await failure((await open(remote.fileUrl)).fetch());
+    expect(error.code).toBe('ref-not-found');
+    expect(error.message).toBe(`no branch main in ${remote.fileUrl} (its default branch is master: follow it with --branch master)`);
+    // A remote whose default branch is not there either: nothing to hint.
+    await git(remote.bareDir, ['symbolic-ref', 'HEAD', 'refs/heads/nowhere']);
+    const plain = await failure((await open(remote.fileUrl)).fetch());
+    expect(plain.message).toBe(`no branch main in ${remote.fileUrl}`);
+  });
+
   it('an unreachable remote is an unreachable error; the next fetch after it is back succeeds', async () => {
     const sha = await remote.commit({ 'a.yaml': 'v: 1\n' }, 'one');
     await remote.push();
