@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Dashboard } from '../schema/dashboard.js';
 import { knownFields } from '../schema/known-fields.js';
+import { closest } from '../lib/closest.js';
 
 /** A key of an object whose fields are known (see schema/known-fields.ts) that is not one of them. */
 export interface UnknownKey {
@@ -37,8 +38,13 @@ function walk(schema: z.ZodType, value: unknown, path: PathStep | undefined, fou
   } else if (node.kind === 'union') {
     if (!isPlain(value)) return;
     const option = node.options.find((o) => o.accepts(value[node.discriminator]))?.schema;
-    if (option !== undefined) walk(option, value, path, found);
-    else for (const [key, member] of node.shared) if (Object.hasOwn(value, key)) walk(member, value[key], { up: path, key }, found);
+    if (option !== undefined) return walk(option, value, path, found);
+    for (const [key, member] of node.shared) if (Object.hasOwn(value, key)) walk(member, value[key], { up: path, key }, found);
+    // No tag at all: a key no model has that is near the tag's name is the tag misspelt (`tiletype:`).
+    if (value[node.discriminator] === undefined) {
+      const misspelt = Object.keys(value).filter((key) => !node.known.has(key) && closest(key, [node.discriminator]) !== undefined);
+      for (const key of misspelt) found.push({ parent: pathArray(path), key, known: [node.discriminator] });
+    }
   } else if (node.kind === 'object' && isPlain(value)) {
     if (node.known !== undefined) {
       for (const key of Object.keys(value)) if (!Object.hasOwn(node.shape, key)) found.push({ parent: pathArray(path), key, known: node.known });
@@ -70,6 +76,8 @@ type SchemaNode =
       options: { schema: z.ZodType; accepts(tag: unknown): boolean }[];
       /** Members every option has, with the first option's schema: what an object of no option is walked through. */
       shared: [string, z.ZodType][];
+      /** Members any option has. */
+      known: ReadonlySet<string>;
     }
   | { kind: 'object'; shape: Record<string, z.ZodType>; keys: readonly string[]; known: readonly string[] | undefined }
   | { kind: 'other' };
@@ -91,7 +99,8 @@ function describeSchema(inner: z.ZodType): SchemaNode {
   if (inner instanceof z.ZodDiscriminatedUnion) {
     const discriminator = inner._zod.def.discriminator;
     const options = inner.options as z.ZodType[];
-    return { kind: 'union', discriminator, options: options.map((option) => ({ schema: option, accepts: tagTest(option, discriminator) })), shared: sharedMembers(options, discriminator) };
+    const known = new Set(options.flatMap((option) => (option instanceof z.ZodObject ? Object.keys(option.shape as object) : [])));
+    return { kind: 'union', discriminator, options: options.map((option) => ({ schema: option, accepts: tagTest(option, discriminator) })), shared: sharedMembers(options, discriminator), known };
   }
   if (inner instanceof z.ZodObject) {
     const shape = inner.shape as Record<string, z.ZodType>;

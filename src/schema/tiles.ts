@@ -111,8 +111,14 @@ export const TileType = z.enum(TILE_TYPES as [string, ...string[]]);
 
 /** One string for every tile that has none of them: a body of many bad tiles must not hold a copy per tile. */
 const INVALID_TILE_TYPE = `Invalid tileType: expected one of ${TILE_TYPES.join(', ')}`;
+/** A tile without one: the list of every type says less than that (a misspelt key, `tiletype:`, is warned of beside). */
+const MISSING_TILE_TYPE = 'Required: every tile has a tileType (dashcd schema lists them)';
 
 export const Tile = z.discriminatedUnion('tileType', [...TILE_MODELS], {
-  error: (issue) => (issue.code === 'invalid_union' ? INVALID_TILE_TYPE : undefined),
+  error: (issue) => {
+    if (issue.code !== 'invalid_union') return undefined;
+    const input = issue.input as { tileType?: unknown } | undefined;
+    return typeof input === 'object' && input !== null && input.tileType === undefined ? MISSING_TILE_TYPE : INVALID_TILE_TYPE;
+  },
 });
 export type Tile = z.infer<typeof Tile>;

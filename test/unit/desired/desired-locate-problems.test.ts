@@ -97,7 +97,7 @@ describe('locateProblems: values found', () => {
     // No tileType: the tile (column 5) is pointed at, and the tile itself is not "found".
     expect(locateProblems(`${META}tiles:\n  - name: t\n    bounds: {top: 0, left: 0, width: 1, height: 1}\n`)).toStrictEqual({
       ok: false,
-      problems: [problem(3, 5, 'tiles[0].tileType', `Invalid tileType: expected one of ${TILE_TYPES.join(', ')}`)],
+      problems: [problem(3, 5, 'tiles[0].tileType', 'Required: every tile has a tileType (dashcd schema lists them)')],
     });
   });
 

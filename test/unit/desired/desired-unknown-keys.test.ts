@@ -31,6 +31,19 @@ describe('findUnknownKeys', () => {
     expect(checked).toMatchObject({ ok: false, warnings: [{ path: 'tiles[0].bounds.widht', message: expect.stringContaining('did you mean width?') }] });
   });
 
+  it('a tile with no tileType: a key no model has and near tileType is tileType misspelt; keys of any model are not', () => {
+    const tiles = [{ name: 't', tiletype: 'MARKDOWN', markdown: 'x', tileFilter: {}, queries: [], anything: 1, bounds: { top: 0 } }];
+    expect(findUnknownKeys({ ...base, tiles }).map((u) => [[...u.parent, u.key].join('.'), u.known])).toEqual([['tiles.0.tiletype', ['tileType']]]);
+    // With a tileType, wrong or right, a near key is no tag: the model's own rules apply.
+    expect(findUnknownKeys({ ...base, tiles: [{ ...tiles[0], tileType: 'NOPE' }] }).map((u) => u.key)).toEqual([]);
+    const checked = checkDashboardSource('dashboardMetadata: { name: n, owner: o }\ntiles:\n  - name: t\n    tiletype: MARKDOWN\n    markdown: x\n    bounds: { top: 0, left: 0, width: 304, height: 152 }\n');
+    expect(checked).toMatchObject({
+      ok: false,
+      problems: [{ path: 'tiles[0].tileType', message: 'Required: every tile has a tileType (dashcd schema lists them)' }],
+      warnings: [{ path: 'tiles[0].tiletype', message: expect.stringContaining('did you mean tileType?') }],
+    });
+  });
+
   it('knows each tile model’s own fields, and leaves open objects (visualConfig, queries) alone', () => {
     const tiles = [
       { name: 'p', tileType: 'OPEN_PROBLEMS', bounds: {}, useBackgroundColor: true, markdown: 'not a problem tile field' },
