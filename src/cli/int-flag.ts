@@ -2,12 +2,12 @@ import { parseTimeArg } from '../archive/time-arg.js';
 import { stringFlag, type FlagValues } from './command.js';
 import { UsageError } from './exit-codes.js';
 
-/** A positive integer flag, with a usage error naming the flag when it is not one. */
-export function intFlag(flags: FlagValues, name: string, fallback: number): number {
+/** An integer flag of at least `min` (default 0), with a usage error naming the flag and its least when it is not one. */
+export function intFlag(flags: FlagValues, name: string, fallback: number, { min = 0 }: { min?: number } = {}): number {
   const raw = stringFlag(flags, name);
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new UsageError(`--${name} must be a non-negative integer, got '${raw}'`);
+  if (!Number.isInteger(value) || value < min) throw new UsageError(`--${name} must be an integer of at least ${min}, got '${raw}'`);
   return value;
 }
 

@@ -45,7 +45,6 @@ export function planOptionsOf(selection: DashboardsSelection, flags: FlagValues)
 
 /** `--concurrency`: requests in flight at once, at least one (0 used to be taken as 1 without a word). */
 export function concurrencyOf(flags: FlagValues): number {
-  const concurrency = intFlag(flags, 'concurrency', 8);
-  if (concurrency < 1) throw new UsageError(`--concurrency must be at least 1, got ${concurrency}`);
+  const concurrency = intFlag(flags, 'concurrency', 8, { min: 1 });
   return concurrency;
 }

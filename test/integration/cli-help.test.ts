@@ -58,9 +58,12 @@ describe('the command layer', () => {
 
   it('refuses --concurrency 0 before doing any work: there is no such thing as no requests at a time', async () => {
     for (const command of ['apply', 'daemon']) {
-      const result = await run([command, '--concurrency', '0', '--dir', 'no-such-folder']);
-      expect(result.code, command).toBe(ExitCode.Usage);
-      expect(result.stderr).toContain('--concurrency must be at least 1, got 0');
+      for (const value of ['0', 'abc']) {
+        const result = await run([command, '--concurrency', value, '--dir', 'no-such-folder']);
+        expect(result.code, command).toBe(ExitCode.Usage);
+        // One message for both: a word and a zero are wrong alike.
+        expect(result.stderr).toContain(`--concurrency must be an integer of at least 1, got '${value}'`);
+      }
     }
   });
 

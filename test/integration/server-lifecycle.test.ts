@@ -104,7 +104,7 @@ describe('server lifecycle', () => {
   it('rejects a --cache-mb that is not a non-negative integer as a usage error, before taking the data dir', async () => {
     const io = cliIo(dataDir, new AbortController().signal);
     expect(await runCli([serveCommand], ['serve', '--port', '0', '--data', '.', '--cache-mb', 'lots'], io)).toBe(64);
-    expect(io.err()).toContain("--cache-mb must be a non-negative integer, got 'lots'");
+    expect(io.err()).toContain("--cache-mb must be an integer of at least 0, got 'lots'");
   });
 
   it('close() lets a write that is in flight finish and acknowledges it', async () => {
