@@ -3,7 +3,8 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isMap, isScalar, LineCounter, type Document } from 'yaml';
 import { z } from 'zod';
-import { checkEnvironmentsConfig, environmentsShape } from '../environments/environments-config.js';
+import { checkEnvironmentsConfig, environmentsShape, NEEDS_ENVIRONMENTS } from '../environments/environments-config.js';
+import { closest } from '../lib/closest.js';
 import { pointerProblem } from '../plan/json-pointer.js';
 import { unknownKeyMessage } from '../desired/hints.js';
 import { keysAt } from '../desired/unknown-keys.js';
@@ -142,13 +143,22 @@ export function parseProjectConfig(text: string, file: string): LoadProjectConfi
   if (deep !== undefined) return invalid([at(0, formatIssuePath(deep), `nested deeper than ${MAX_JSON_DEPTH} levels: dashcd.yaml needs a few`)]);
   const parsed = ProjectConfig.safeParse(read.value ?? {});
   if (parsed.success) return { config: parsed.data, file, source: text, diagnostics: [] };
-  const diagnostics = parsed.error.issues
+  const diagnostics = withoutEcho(parsed.error.issues)
     .flatMap((issue) => locateIssue(doc, issue).map(({ offset, path, message }) => at(offset, path, message)))
     .sort((a, b) => a.line - b.line || a.col - b.col);
   return { config: defaults(), file, source: text, diagnostics };
 }
 
 const NESTED_TOO_DEEPLY_HERE = 'collections nested too deeply to read: dashcd.yaml nests a few levels';
+
+/**
+ * A misspelt `enviroments:` is one problem, its did-you-mean: not also "values need environments" and "groups need
+ * environments", which only echo it.
+ */
+function withoutEcho(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
+  const misspelt = issues.some((issue) => issue.code === 'unrecognized_keys' && issue.path.length === 0 && issue.keys.some((key) => closest(key, ['environments']) !== undefined));
+  return misspelt ? issues.filter((issue) => !(issue.code === 'custom' && issue.params?.[NEEDS_ENVIRONMENTS] === true)) : [...issues];
+}
 
 function defaults(): ProjectConfig {
   return { ...DEFAULT_PROJECT_CONFIG, ignore: [] };

@@ -139,12 +139,15 @@ export interface EnvironmentsConfig {
   values?: Values | undefined;
 }
 
+/** Marks the issue of `values:` or `groups:` without `environments:`: a misspelt `enviroments:` makes it, and says more. */
+export const NEEDS_ENVIRONMENTS = 'needsEnvironments';
+
 /** Cross-member rules: groups name declared environments, each environment in at most one group, no name twice. */
 export function checkEnvironmentsConfig(config: EnvironmentsConfig, ctx: z.core.$RefinementCtx): void {
   const declared = config.environments ?? {};
   if (config.environments === undefined) {
     for (const key of ['groups', 'values'] as const) {
-      if (config[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `${key} need environments: declare them in this file first` });
+      if (config[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `${key} need environments: declare them in this file first`, params: { [NEEDS_ENVIRONMENTS]: true } });
     }
     return;
   }

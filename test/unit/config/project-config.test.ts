@@ -98,6 +98,10 @@ describe('parseProjectConfig diagnostics', () => {
     expect(diagnostics).toHaveLength(1);
     expect(diagnostics[0]).toMatchObject({ line: 2, col: 1, path: 'ignores', message: 'unknown key; did you mean ignore?' });
     expect(parseProjectConfig('enviroments:\n  dev:\n', 'f').diagnostics.map((d) => d.message)).toEqual(['unknown key; did you mean environments?']);
+    // The values and groups a misspelt environments: leaves without environments are that same mistake, said once.
+    expect(parseProjectConfig('values:\n  x: 1\nenviroments:\n  dev:\ngroups:\n  g: [dev]\n', 'f').diagnostics.map((d) => d.message)).toEqual(['unknown key; did you mean environments?']);
+    // Without the misspelling they are the file's own mistake.
+    expect(parseProjectConfig('values:\n  x: 1\nextra: 1\n', 'f').diagnostics.map((d) => d.message)).toEqual(['values need environments: declare them in this file first', expect.stringContaining('unknown key')]);
   });
 
   it('names the keys known where the unknown one is, when none is close: the top level’s, or an environment’s', () => {
