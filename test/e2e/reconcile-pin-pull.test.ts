@@ -210,6 +210,9 @@ describe('dashcd pull', () => {
   });
 
   it('--all pulls every dashboard except the service presets, and an unknown id is an error', async () => {
+    const none = await dashcd('pull', '--all');
+    expect([none.code, none.stdout]).toEqual([0, '']);
+    expect(none.stderr).toMatch(/^dashcd pull: nothing to pull from .*: it holds no dashboards or notebooks \(presets aside\)\n$/);
     await api.dashboards.put(LIVE_ID, LIVE);
     const presetId = '3c9d1e2f-2222-4a2b-8c3d-4e5f6a7b8c9d';
     await api.dashboards.put(presetId, { ...LIVE, id: presetId, dashboardMetadata: { name: 'Preset', owner: 'Dynatrace', preset: true } });

@@ -133,5 +133,7 @@ function reportPulls(outcomes: readonly PullOutcome[], where: { dir: string; cwd
       io.stdout.write(`${o.status === 'written' ? '↓ pulled' : '= up to date'}  ${o.id}  ${o.file}${elsewhere}${adopted}\n`);
     }
   }
+  // `--all` of an empty target: a word, not silence that looks like a hang or a failure.
+  if (outcomes.length === 0) io.stderr.write(`dashcd pull: nothing to pull from ${where.target}${where.env ? ` (${where.env})` : ''}: it holds no dashboards or notebooks (presets aside)\n`);
   return problems;
 }
