@@ -20,7 +20,7 @@ export function writePhase(stop: AbortSignal): WritePhase {
     if (!writing) reads.abort(stop.reason);
   };
   if (stop.aborted) onStop();
-  else stop.addEventListener('abort', onStop, { once: true });
+  else stop.addEventListener('abort', onStop);
   return {
     readSignal: reads.signal,
     beginWrites() {
