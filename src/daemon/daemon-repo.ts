@@ -102,8 +102,9 @@ export async function openRepoFollowing(repo: RepoOptions, deps: { cwd: string; 
       const revision = (await source.fetch(signal).catch(() => undefined)) ?? (await source.lastFetched(signal).catch(() => undefined));
       if (!revision) return undefined;
       const root = await source.checkout(revision, signal).catch((error: unknown) => {
-        // A commit that cannot be checked out as it is: the daemon starts, and its fetch loop reports why.
-        if (error instanceof SourceError && error.code === 'commit-refused') return undefined;
+        // A commit that cannot be checked out as it is (refused, or more than git's listing can hold): the daemon
+        // starts, and its fetch loop reports why.
+        if (error instanceof SourceError && (error.code === 'commit-refused' || error.code === 'git-failed')) return undefined;
         throw error;
       });
       if (root === undefined) return undefined;
