@@ -51,8 +51,12 @@ describe('batchParser: `git cat-file --batch` output, blob by blob', () => {
     expect(partial.parser.done(0)).toBe(false);
   });
 
-  it('refuses a line that is no blob header (a missing object, any other output)', async () => {
+  it('refuses a line that is no blob header (a missing object, any other output), quoting at most 120 characters of it', async () => {
     await expect(parse(`${A} missing\n`, [])).rejects.toThrow(`git cat-file: unexpected "${A} missing"`);
     await expect(parse(`${A} tree 3\nabc\n`, [])).rejects.toThrow(/unexpected/);
+    await expect(parse('\n', [])).rejects.toThrow('git cat-file: unexpected ""');
+    await expect(parse(`warning ${A} blob 1\nx\n`, [])).rejects.toThrow(/unexpected "warning/);
+    await expect(parse(`${A} blob 1 more\nx\n`, [])).rejects.toThrow(/unexpected ".* blob 1 more"/);
+    await expect(parse(`${'z'.repeat(500)}\n`, [])).rejects.toThrow(`git cat-file: unexpected "${'z'.repeat(120)}"`);
   });
 });

@@ -79,7 +79,11 @@ describe('catFileBlobs: blobs streamed from a real git', () => {
   it('rejects an object git does not have, and a git that fails, with its reason', async () => {
     const { gitDir, oids } = await store(['a: 1\n']);
     await expect(catFileBlobs(gitIn(gitDir))([...oids, 'f'.repeat(40)], async () => undefined)).rejects.toThrow(/git cat-file: unexpected "f{40} missing"/);
-    await expect(catFileBlobs(gitIn(join(root, 'no-such.git')))(oids, async () => undefined)).rejects.toThrow(/git cat-file failed: .*not a git repository/);
+    const failed = await catFileBlobs(gitIn(join(root, 'no-such.git')))(oids, async () => undefined).then(() => undefined, (error: unknown) => error as Error);
+    expect(failed?.message).toMatch(/^git cat-file failed: fatal: not a git repository.*[^\n]$/);
+    // No git at all: the spawn's own error.
+    const missing = (args: readonly string[]) => spawn('no-such-git-binary', [...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    await expect(catFileBlobs(missing)(oids, async () => undefined)).rejects.toThrow(/ENOENT/);
   });
 
   it('rejects when writing a blob fails, and asks git for nothing when there is nothing to read', async () => {
