@@ -23,16 +23,27 @@ export async function discoverFiles(dir: string): Promise<DiscoverResult> {
     throw error;
   }
   const files: string[] = [];
-  await walk(dir, '', files);
+  await walk(dir, '', files, []);
   return { missing: false, files: files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) };
 }
 
-async function walk(root: string, prefix: string, out: string[]): Promise<void> {
+/**
+ * The files under `dir` that are not read as dashboards (not `.yaml`, `.yml` or `.json`; dotfiles aside), sorted: what
+ * a folder of `api.bak` files holds when validate finds nothing to check.
+ */
+export async function filesNotRead(dir: string): Promise<string[]> {
+  const others: string[] = [];
+  await walk(dir, '', [], others).catch(() => undefined);
+  return others.sort();
+}
+
+async function walk(root: string, prefix: string, out: string[], others: string[]): Promise<void> {
   const entries = await readdir(join(root, prefix), { withFileTypes: true });
   for (const entry of entries) {
     if (entry.name.startsWith('.')) continue;
     const relative = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
-    if (entry.isDirectory()) await walk(root, relative, out);
+    if (entry.isDirectory()) await walk(root, relative, out, others);
     else if (DASHBOARD_FILE.test(entry.name) && (entry.isFile() || entry.isSymbolicLink())) out.push(relative);
+    else others.push(relative);
   }
 }

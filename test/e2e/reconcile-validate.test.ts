@@ -51,6 +51,14 @@ describe('dashcd validate', () => {
     expect(result.code, result.stdout).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('2 dashboards valid');
+    // Dashboards found: the other files are not worth a word.
+    expect(result.stderr).not.toContain('not read');
+  });
+
+  it('with no dashboard file at all, names the files it does not read (a folder of .bak files is no mystery)', async () => {
+    const result = await validate({ 'dashboards/api.bak': 'x', 'dashboards/team/b.txt': 'y', 'dashboards/.hidden': 'z' });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('✓ 0 dashboards valid in 0 files\n  2 files in dashboards are not read: only .yaml, .yml and .json files are dashboards (api.bak, team/b.txt)\n');
   });
 
   it('reports every problem in every file in one run, at the line and column of the offending node, exit 3', async () => {

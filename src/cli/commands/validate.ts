@@ -1,6 +1,8 @@
 import { isStrict } from '../../config/project-config.js';
+import { filesNotRead } from '../../desired/discover-files.js';
 import { loadDesired } from '../../desired/load-desired.js';
-import { booleanFlag, defineCommand, stringFlag } from '../command.js';
+import { shownPath } from '../../lib/shown-path.js';
+import { booleanFlag, defineCommand, stringFlag, type CommandIo } from '../command.js';
 import { cacheFlag, dataFlag, dirFlag, pathsPositional, strictFlag, targetFlag } from '../common-flags.js';
 import { withCheckCache } from '../check-cache-run.js';
 import { selectionFromArgs } from '../dashboards-selection.js';
@@ -58,9 +60,18 @@ export const validateCommand = defineCommand({
     printWarnings(desired.warnings, io, 'stdout');
     const warned = desired.warnings.length > 0 ? `; ${count(desired.warnings.length, 'warning')} (--strict makes warnings errors)` : '';
     io.stderr.write(`✓ ${itemCounts(desired.dashboards)} valid in ${count(desired.files, 'file')}${warned}\n`);
+    if (desired.files === 0 && only === undefined) await sayWhatIsNotRead(root, io);
     return ExitCode.Success;
   },
 });
+
+/** A folder with nothing to check: its other files, if it has any, are named, so a `.bak` or `.txt` is no mystery. */
+async function sayWhatIsNotRead(root: string, io: CommandIo): Promise<void> {
+  const others = await filesNotRead(root);
+  if (others.length === 0) return;
+  const shown = others.slice(0, 3).join(', ') + (others.length > 3 ? ', …' : '');
+  io.stderr.write(`  ${count(others.length, 'file')} in ${shownPath(io.cwd, root)} ${others.length === 1 ? 'is' : 'are'} not read: only .yaml, .yml and .json files are dashboards (${shown})\n`);
+}
 
 /**
  * What the folder holds, for people: `3 dashboards`, or with documents `3 dashboards, 2 platform dashboards and 1
