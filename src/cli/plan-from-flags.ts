@@ -43,8 +43,7 @@ export function planOptionsOf(selection: DashboardsSelection, flags: FlagValues)
   return { ...(selection.only ? { only: selection.only } : {}), prune, maxDelete };
 }
 
-/** `--concurrency`: requests in flight at once, at least one (0 used to be taken as 1 without a word). */
+/** `--concurrency`: requests in flight at once, at least one. */
 export function concurrencyOf(flags: FlagValues): number {
-  const concurrency = intFlag(flags, 'concurrency', 8, { min: 1 });
-  return concurrency;
+  return intFlag(flags, 'concurrency', 8, { min: 1 });
 }

@@ -1,8 +1,21 @@
 import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { isCode } from '../lib/fs-errors.js';
+import { shownPath } from '../lib/shown-path.js';
+import type { Diagnostic } from './diagnostic.js';
 
 export const DASHBOARD_FILE = /\.(ya?ml|json)$/i;
+
+/** The one problem of a dashboards folder that is not there (`shown`: the folder as the user named it). */
+export function missingFolderDiagnostic(shown: string): Diagnostic {
+  return { file: shown, line: 0, col: 0, path: '', message: `dashboards folder not found: ${shown}; create it, or point --dir at the folder holding the dashboard files` };
+}
+
+/** That problem when `dir` (relative to `cwd`) is not a folder; undefined when it is. */
+export async function missingFolder(dir: string, cwd: string): Promise<Diagnostic | undefined> {
+  const root = resolve(cwd, dir);
+  return (await discoverable(root)) ? undefined : missingFolderDiagnostic(shownPath(cwd, root));
+}
 
 export type DiscoverResult = { missing: true } | { missing: false; files: string[] };
 
@@ -15,16 +28,19 @@ export type DiscoverResult = { missing: true } | { missing: false; files: string
  * walked (no cycles).
  */
 export async function discoverFiles(dir: string): Promise<DiscoverResult> {
-  try {
-    const info = await stat(dir);
-    if (!info.isDirectory()) return { missing: true };
-  } catch (error) {
-    if (isCode(error, 'ENOENT') || isCode(error, 'ENOTDIR')) return { missing: true };
-    throw error;
-  }
+  if (!(await discoverable(dir))) return { missing: true };
   const files: string[] = [];
   await walk(dir, '', files, []);
   return { missing: false, files: files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) };
+}
+
+async function discoverable(dir: string): Promise<boolean> {
+  try {
+    return (await stat(dir)).isDirectory();
+  } catch (error) {
+    if (isCode(error, 'ENOENT') || isCode(error, 'ENOTDIR')) return false;
+    throw error;
+  }
 }
 
 /**

@@ -9,7 +9,7 @@ import { deriveDashboardId } from './derive-id.js';
 import { deriveDocumentId } from './document-id.js';
 import type { DocumentFileBody } from '../schema/document-content.js';
 import { isCode } from '../lib/fs-errors.js';
-import { DASHBOARD_FILE, discoverFiles } from './discover-files.js';
+import { DASHBOARD_FILE, discoverFiles, missingFolderDiagnostic } from './discover-files.js';
 import { sourceLocator } from './locate-problems.js';
 import { duplicateIdDiagnostics, type DuplicateId } from './duplicate-ids.js';
 import type { Diagnostic } from './diagnostic.js';
@@ -92,10 +92,7 @@ export async function loadDesired(options: LoadDesiredOptions): Promise<DesiredR
   const dir = resolve(cwd, options.dir);
   const shown = (name: string): string => shownPath(cwd, resolve(dir, name));
   const names = options.only ? await selectOnly(dir, cwd, options.only) : await listAll(dir);
-  if (names === undefined) {
-    const message = `dashboards folder not found: ${shown('.')}; create it, or point --dir at the folder holding the dashboard files`;
-    return { dashboards: [], diagnostics: [{ file: shown('.'), line: 0, col: 0, path: '', message }], warnings: [], files: 0 };
-  }
+  if (names === undefined) return { dashboards: [], diagnostics: [missingFolderDiagnostic(shown('.'))], warnings: [], files: 0 };
   const files = readSources(dir, names, options.cache?.files).filter((f) => f.kind !== 'gone');
   // Each valid file's dashboard is made once, as its check lands: for onFileChecked, and for the result.
   const made = new Array<DesiredDashboard | undefined>(files.length);

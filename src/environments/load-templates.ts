@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { LineCounter, type Document } from 'yaml';
 import { isDashboardShaped, NOT_A_DASHBOARD, notADashboard } from '../desired/dashboard-rules.js';
 import { isDocumentShaped } from '../desired/detect-kind.js';
-import { discoverFiles } from '../desired/discover-files.js';
+import { discoverFiles, missingFolderDiagnostic } from '../desired/discover-files.js';
 import { fastParseYaml } from '../desired/fast-yaml/fast-parse.js';
 import { documentValue, parseYamlDocuments, flowNestingOffset, NESTED_TOO_DEEPLY } from '../desired/yaml-hazards.js';
 import type { Diagnostic } from '../desired/diagnostic.js';
@@ -30,10 +30,7 @@ export async function loadTemplates({ dir, cwd }: { dir: string; cwd: string }):
   const root = resolve(cwd, dir);
   const shown = (name: string): string => shownPath(cwd, resolve(root, name));
   const found = await discoverFiles(root);
-  if (found.missing) {
-    const message = `dashboards folder not found: ${shown('.')}; create it, or point --dir at the folder holding the dashboard files`;
-    return { files: [], diagnostics: [{ file: shown('.'), line: 0, col: 0, path: '', message }], count: 0, unread: [] };
-  }
+  if (found.missing) return { files: [], diagnostics: [missingFolderDiagnostic(shown('.'))], count: 0, unread: [] };
   const files: LoadTemplatesResult['files'] = [];
   const diagnostics: Diagnostic[] = [];
   const unread: string[] = [];

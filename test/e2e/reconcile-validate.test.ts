@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -53,6 +54,16 @@ describe('dashcd validate', () => {
     expect(result.stderr).toContain('2 dashboards valid');
     // Dashboards found: the other files are not worth a word.
     expect(result.stderr).not.toContain('not read');
+  });
+
+  it('plan and apply without a dashboards folder say so (exit 3) and create no data dir for it', async () => {
+    project = await createProject({ 'README.md': '# nothing here yet\n' });
+    for (const command of ['plan', 'apply']) {
+      const result = await runDashcd([command], { cwd: project.root, env: {} });
+      expect(result.code, command).toBe(3);
+      expect(result.stdout).toContain('dashboards folder not found: dashboards; create it, or point --dir at the folder holding the dashboard files');
+    }
+    expect(existsSync(join(project.root, '.dashcd'))).toBe(false);
   });
 
   it('with no dashboard file at all, names the files it does not read (a folder of .bak files is no mystery)', async () => {

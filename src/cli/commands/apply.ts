@@ -1,4 +1,5 @@
 import { applyPlan, countOutcomes, type ApplyOutcome, type ApplyResult, type RemoteViolation } from '../../apply/apply-plan.js';
+import { missingFolder } from '../../desired/discover-files.js';
 import { kindOf } from '../../kinds/kinds.js';
 import { compareRules } from '../../reconcile/compare-rules.js';
 import { replanWrite } from '../../reconcile/plan-against-live.js';
@@ -52,6 +53,12 @@ export const applyCommand = defineCommand({
     if (mode.kind === 'environments') {
       requireChoice(mode, 'apply');
       return applyEnvironments(mode, selection, flags, io, (target, planned) => applyPlanned(target, planned, { concurrency, started: Date.now() }, io));
+    }
+    // No folder, nothing to apply: said before a target (the embedded store's data dir) is opened or created for it.
+    const missing = await missingFolder(selection.root, io.cwd);
+    if (missing) {
+      printDiagnostics([missing], io);
+      return ExitCode.InvalidDesiredState;
     }
     return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data') }, io, async (target) => {
       const planned = await planFromFlags(selection, flags, io, target);

@@ -7,6 +7,7 @@ import type { CheckCacheFile } from '../../desired/check-cache-file.js';
 import { booleanFlag, stringFlag, type CommandIo, type FlagValues } from '../command.js';
 import { printWarnings } from '../diagnostics-output.js';
 import type { Diagnostic } from '../../desired/diagnostic.js';
+import { missingFolder } from '../../desired/discover-files.js';
 import { ExitCode } from '../exit-codes.js';
 import { withTarget } from '../with-target.js';
 import { planFromFlags } from '../plan-from-flags.js';
@@ -18,12 +19,15 @@ import type { OutFile } from '../plan-out-files.js';
  * reconciler and the renderers (plan.ts loads it once it knows the run needs it, with the check cache already being
  * read meanwhile).
  */
-export function planOneTarget(
+export async function planOneTarget(
   selection: DashboardsSelection,
   { flags, output, outFiles, opened }: { flags: FlagValues; output: string; outFiles: readonly OutFile[]; opened: Promise<CheckCacheFile | undefined> },
   io: CommandIo,
   reportInvalid: (diagnostics: readonly Diagnostic[], warnings?: readonly Diagnostic[]) => ExitCode,
 ): Promise<ExitCode> {
+  // No folder, nothing to plan: said before a target (the embedded store's data dir) is opened or created for it.
+  const missing = await missingFolder(selection.root, io.cwd);
+  if (missing) return reportInvalid([missing]);
   // A plan only reads: a pull-request job can (and should) run it with a read-only token.
   return withTarget({ target: stringFlag(flags, 'target'), data: stringFlag(flags, 'data'), scopes: ['ReadConfig'] }, io, async (target) => {
     const result = await planFromFlags(selection, flags, io, target, opened);
