@@ -11,6 +11,7 @@ import { inheritedEnvironment, runGit } from './run-git.js';
 import { catFileBlobs, writeCheckout } from './tree-checkout.js';
 import { checkoutRefusal, readTreeListing, type CheckoutLimits, type TreeFile } from './tree-listing.js';
 import { SourceError } from './source-error.js';
+import { errorMessage } from '../lib/error-message.js';
 import { MAX_SOURCE_BYTES } from '../schema/limits.js';
 
 export interface GitSourceOptions {
@@ -85,10 +86,17 @@ export async function openGitSource(options: GitSourceOptions): Promise<GitSourc
 
   /** The files a checkout of `commit` writes, once they are known to fit (tree-listing.ts). */
   const listFiles = async (commit: string, signal?: AbortSignal): Promise<TreeFile[]> => {
-    const listing = readTreeListing(await git(['--literal-pathspecs', 'ls-tree', '-r', '-z', '-l', commit, '--', ...(options.paths ?? [])], signal));
-    const refusal = 'refused' in listing ? listing.refused : checkoutRefusal(listing.files, CHECKOUT_LIMITS);
-    if (refusal !== undefined) throw new SourceError('commit-refused', `commit ${commit.slice(0, 12)} cannot be checked out: ${refusal}`);
-    return 'files' in listing ? listing.files : [];
+    const refused = (why: string): SourceError => new SourceError('commit-refused', `commit ${commit.slice(0, 12)} cannot be checked out: ${why}`);
+    const output = await git(['--literal-pathspecs', 'ls-tree', '-r', '-z', '-l', commit, '--', ...(options.paths ?? [])], signal).catch((error: unknown) => {
+      // More names than git's output buffer holds: far more files than a checkout takes.
+      if (error instanceof SourceError && error.code === 'output-too-large') throw refused(`its dashboards folder lists more files than the ${CHECKOUT_LIMITS.maxFiles.toLocaleString('en-US')} a checkout takes`);
+      throw error;
+    });
+    const listing = readTreeListing(output);
+    if ('refused' in listing) throw refused(listing.refused);
+    const refusal = checkoutRefusal(listing.files, CHECKOUT_LIMITS);
+    if (refusal !== undefined) throw refused(refusal);
+    return listing.files;
   };
 
   /** `git cat-file --batch` reads its ids from stdin: spawned, with runGit's environment. */
@@ -123,7 +131,12 @@ export async function openGitSource(options: GitSourceOptions): Promise<GitSourc
       try {
         await mkdir(temp);
         const files = await listFiles(revision.commit, signal);
-        await writeCheckout(temp, files, catFileBlobs((args) => spawnGit(args, signal)), CHECKOUT_LIMITS.largestWritten);
+        await writeCheckout(temp, files, catFileBlobs((args) => spawnGit(args, signal)), CHECKOUT_LIMITS.largestWritten).catch((error: unknown) => {
+          // What the file system or git refused while writing (a name a file system takes differently, a full disk):
+          // this commit's failure, reported by the fetch loop, never an exception that stops the daemon.
+          if (signal?.aborted) throw new SourceError('aborted', 'the checkout was cancelled');
+          throw new SourceError('git-failed', `commit ${revision.commit.slice(0, 12)} could not be written out: ${errorMessage(error)}`, { cause: error });
+        });
         await rename(temp, target).catch(async (error: unknown) => {
           // Another follower of this mirror (an environment on the same commit) finished the same checkout first.
           if (!(await exists(target))) throw error;

@@ -48,6 +48,7 @@ export function runGit(args: readonly string[], options: RunGitOptions): Promise
 function gitFailure(args: readonly string[], error: ExecFileException, stderr: string, signal?: AbortSignal): SourceError {
   const command = `git ${args.find((arg) => /^[a-z][a-z-]*$/.test(arg)) ?? ''}`;
   if (signal?.aborted || error.name === 'AbortError') return new SourceError('aborted', `${command} was cancelled`);
+  if (error.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return new SourceError('output-too-large', `${command} printed more than ${MAX_BUFFER / (1024 * 1024)} MiB`);
   if (error.code === 'ENOENT') return new SourceError('git-missing', 'git is not installed (or not on PATH); dashcd runs the git CLI to follow a repository');
   if (error.killed) return new SourceError('unreachable', `${command} timed out`);
   const detail = gitErrorDetail(stderr) || `exit code ${String(error.code)}`;

@@ -5,11 +5,12 @@
  * - `ref-not-found`: the branch is gone, or no tag matches the pattern;
  * - `git-failed`: any other non-zero exit of git (a corrupt mirror, a full disk);
  * - `git-missing`: no `git` on PATH;
+ * - `output-too-large`: git printed more than the caller's buffer holds (a listing of a huge commit);
  * - `commit-refused`: the commit cannot be checked out as it is (a name no file system takes, more than a checkout may
  *   write): the commit must change;
  * - `aborted`: shutdown cut it short.
  */
-export type SourceErrorCode = 'unreachable' | 'auth-failed' | 'ref-not-found' | 'git-failed' | 'git-missing' | 'commit-refused' | 'aborted';
+export type SourceErrorCode = 'unreachable' | 'auth-failed' | 'ref-not-found' | 'git-failed' | 'git-missing' | 'commit-refused' | 'output-too-large' | 'aborted';
 
 /** A failed git operation. The message never carries a credential (see `runGit`). */
 export class SourceError extends Error {

@@ -80,7 +80,9 @@ export function catFileBlobs(spawnGit: (args: readonly string[]) => ReturnType<t
           resolve();
         });
       });
-      child.stdin?.on('error', (error) => (failed ??= error));
+      // A git that exits early (not a repository) closes its stdin under our write: EPIPE says nothing its exit code
+      // and stderr do not say better, and taken first it hid them.
+      child.stdin?.on('error', () => undefined);
       child.stdin?.end(`${oids.join('\n')}\n`);
     });
 }

@@ -9,7 +9,6 @@ export interface TreeFile {
   readonly path: string;
   readonly oid: string;
   readonly size: number;
-  readonly symlink: boolean;
 }
 
 /** How much of the disk one checkout may take. */
@@ -23,6 +22,8 @@ export interface CheckoutLimits {
 
 /** Linux's NAME_MAX: a longer name cannot be created, and failed the whole checkout. */
 const MAX_NAME_BYTES = 255;
+/** A whole path, well inside PATH_MAX (4,096) wherever the data dir is: 18 folders of 250 bytes could not be made. */
+const MAX_PATH_BYTES = 1024;
 
 /**
  * The files of `git ls-tree -r -z -l` output, or why the commit cannot be checked out. Submodules (commits in the
@@ -30,16 +31,21 @@ const MAX_NAME_BYTES = 255;
  */
 export function readTreeListing(output: string): { files: TreeFile[] } | { refused: string } {
   const files: TreeFile[] = [];
+  const folders = new Set<string>();
   for (const record of output.split('\0')) {
     if (record === '') continue;
-    const match = /^(\d{6}) (blob|commit|tree) ([0-9a-f]{40,64}) +(\d+|-)\t(.+)$/s.exec(record);
+    const match = /^\d{6} (blob|commit|tree) ([0-9a-f]{40,64}) +(\d+|-)\t(.+)$/s.exec(record);
     if (!match) return { refused: `git ls-tree printed a line dashcd cannot read: ${JSON.stringify(record.slice(0, 120))}` };
-    const [, mode, type, oid, size, path] = match as unknown as [string, string, string, string, string, string];
+    const [, type, oid, size, path] = match as unknown as [string, string, string, string, string];
     if (type !== 'blob') continue;
     const bad = pathProblem(path);
     if (bad !== undefined) return { refused: bad };
-    files.push({ path, oid, size: Number(size), symlink: mode === '120000' });
+    files.push({ path, oid, size: Number(size) });
+    for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', at + 1)) folders.add(path.slice(0, at));
   }
+  // A crafted tree can hold a file and a folder of one name (git itself never writes one): no checkout holds both.
+  const clash = files.find((file) => folders.has(file.path));
+  if (clash !== undefined) return { refused: `the commit holds ${JSON.stringify(clash.path.slice(0, 200))} as a file and as a folder` };
   return { files };
 }
 
@@ -48,8 +54,10 @@ export function readTreeListing(output: string): { files: TreeFile[] } | { refus
  * empty components, but the objects of a fetched repository are not checked, and this checkout writes the files itself.
  */
 export function pathProblem(path: string): string | undefined {
+  if (Buffer.byteLength(path) > MAX_PATH_BYTES) return `the commit holds a path longer than ${MAX_PATH_BYTES} bytes: ${JSON.stringify(path.slice(0, 120))}…`;
   for (const name of path.split('/')) {
-    if (name === '' || name === '.' || name === '..' || name.toLowerCase() === '.git' || name.includes('\0')) {
+    // A backslash or colon is a separator or a drive somewhere: refused as git refuses them on such systems.
+    if (name === '' || name === '.' || name === '..' || name.toLowerCase() === '.git' || /[\0\\:]/.test(name)) {
       return `the commit holds a path no checkout writes: ${JSON.stringify(path.slice(0, 200))}`;
     }
     if (Buffer.byteLength(name) > MAX_NAME_BYTES) {

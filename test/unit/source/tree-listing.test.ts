@@ -6,20 +6,28 @@ const OID2 = 'b'.repeat(64);
 const entry = (mode: string, type: string, size: string, path: string, oid = OID): string => `${mode} ${type} ${oid} ${size.padStart(7)}\t${path}\0`;
 
 describe('readTreeListing', () => {
-  it('reads blobs with their size, symlinks as such, and leaves submodules out', () => {
+  it('reads blobs with their size (a symlink is one, its target its content), and leaves submodules out', () => {
     const output = entry('100644', 'blob', '12', 'dashboards/a.yaml') + entry('100755', 'blob', '3', 'dashboards/run me.yaml', OID2) + entry('120000', 'blob', '11', 'dashboards/link.yaml') + entry('160000', 'commit', '-', 'dashboards/sub');
     expect(readTreeListing(output)).toEqual({
       files: [
-        { path: 'dashboards/a.yaml', oid: OID, size: 12, symlink: false },
-        { path: 'dashboards/run me.yaml', oid: OID2, size: 3, symlink: false },
-        { path: 'dashboards/link.yaml', oid: OID, size: 11, symlink: true },
+        { path: 'dashboards/a.yaml', oid: OID, size: 12 },
+        { path: 'dashboards/run me.yaml', oid: OID2, size: 3 },
+        { path: 'dashboards/link.yaml', oid: OID, size: 11 },
       ],
     });
   });
 
   it('takes a path with a tab or a line break in it as it is, and an empty listing as no files', () => {
-    expect(readTreeListing(entry('100644', 'blob', '1', 'dashboards/a\tb\nc.yaml'))).toEqual({ files: [{ path: 'dashboards/a\tb\nc.yaml', oid: OID, size: 1, symlink: false }] });
+    expect(readTreeListing(entry('100644', 'blob', '1', 'dashboards/a\tb\nc.yaml'))).toEqual({ files: [{ path: 'dashboards/a\tb\nc.yaml', oid: OID, size: 1 }] });
     expect(readTreeListing('')).toEqual({ files: [] });
+  });
+
+  it('refuses a file and a folder of one name (a crafted tree), whichever comes first', () => {
+    const clash = 'the commit holds "dashboards/a" as a file and as a folder';
+    expect(readTreeListing(entry('100644', 'blob', '1', 'dashboards/a') + entry('100644', 'blob', '1', 'dashboards/a/b.yaml'))).toEqual({ refused: clash });
+    expect(readTreeListing(entry('100644', 'blob', '1', 'dashboards/a/b.yaml') + entry('120000', 'blob', '1', 'dashboards/a'))).toEqual({ refused: clash });
+    // A name that only starts like a folder is no clash.
+    expect(readTreeListing(entry('100644', 'blob', '1', 'dashboards/a.yaml') + entry('100644', 'blob', '1', 'dashboards/a/b.yaml'))).toMatchObject({ files: [{}, {}] });
   });
 
   it('refuses the whole commit for one path no checkout writes, and a line it cannot read', () => {
@@ -34,9 +42,15 @@ describe('pathProblem', () => {
   });
 
   it('refuses empty, dot and dot-dot components and a .git of any case: a written .git folder would be git settings', () => {
-    for (const path of ['', '/abs', 'a//b', './a', 'a/./b', '../a', 'a/..', '.git/config', 'dashboards/.GIT/hooks/x', 'a/.Git', 'a\0b']) {
+    for (const path of ['', '/abs', 'a//b', './a', 'a/./b', '../a', 'a/..', '.git/config', 'dashboards/.GIT/hooks/x', 'a/.Git', 'a\0b', 'a\\..\\..\\evil.yaml', 'c:evil.yaml']) {
       expect(pathProblem(path), JSON.stringify(path)).toBe(`the commit holds a path no checkout writes: ${JSON.stringify(path)}`);
     }
+  });
+
+  it('refuses a whole path over 1,024 bytes, each name under 255 (18 folders of 250 bytes could not be made)', () => {
+    const folders = (count: number): string => Array.from({ length: count }, () => 'n'.repeat(250)).join('/');
+    expect(pathProblem(`${folders(4)}/${'x'.repeat(20)}`)).toBeUndefined();
+    expect(pathProblem(`${folders(5)}/x`)).toBe(`the commit holds a path longer than 1024 bytes: ${JSON.stringify(folders(5).slice(0, 120))}…`);
   });
 
   it('refuses a name over 255 bytes, counting bytes, not characters', () => {
@@ -47,7 +61,7 @@ describe('pathProblem', () => {
 });
 
 describe('checkoutRefusal', () => {
-  const file = (size: number, i = 0): TreeFile => ({ path: `d/${i}.yaml`, oid: OID, size, symlink: false });
+  const file = (size: number, i = 0): TreeFile => ({ path: `d/${i}.yaml`, oid: OID, size });
   const limits = { maxFiles: 3, maxBytes: 100, largestWritten: 40 };
 
   it('lets files within both limits through, the limits themselves included', () => {
