@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { parseDocument, YAMLParseError } from 'yaml';
 import { locateProblems } from '../../../src/desired/locate-problems.js';
-import { aliasProblems, documentValue, flowNestingOffset, MAX_FLOW_DEPTH, nestingMessage, TOO_DEEP_MESSAGE, tooDeepPath } from '../../../src/desired/yaml-hazards.js';
+import { aliasProblems, MAX_ALIASES, documentValue, flowNestingOffset, MAX_FLOW_DEPTH, nestingMessage, TOO_DEEP_MESSAGE, tooDeepPath } from '../../../src/desired/yaml-hazards.js';
 
 /*
  * Depths are counted by hand: the value passed in is depth 1, each object or array inside it one more. A target
@@ -73,6 +73,22 @@ describe('aliasProblems', () => {
     expect(aliasProblems(parseDocument('a: *x\nb: &y [1, *y]\n'))).toStrictEqual([
       { offset: 3, message: 'alias *x has no anchor &x before it: define the anchor first, or write the value out' },
       { offset: 16, message: 'alias *y is inside the node its anchor &y names, so the value would contain itself: write the value out' },
+    ]);
+  });
+
+  it('resolves an alias to the last anchor of its name before it, as yaml does: a later one of that name is another value', () => {
+    const doc = parseDocument('a: &x 1\nb: *x\nc: &x [2, *x]\nd: *x\n');
+    expect(aliasProblems(doc)).toStrictEqual([{ offset: 24, message: 'alias *x is inside the node its anchor &x names, so the value would contain itself: write the value out' }]);
+    expect(aliasProblems(parseDocument('a: &x 1\nb: *x\nc: &x 2\nd: [*x]\n'))).toStrictEqual([]);
+    expect(parseDocument('a: &x 1\nb: *x\nc: &x 2\nd: [*x]\n').toJS()).toStrictEqual({ a: 1, b: 1, c: 2, d: [2] });
+  });
+
+  it(`takes ${MAX_ALIASES} aliases, and reports the one past them once, at its place (8,000 took 63 s to check one by one)`, () => {
+    const source = (count: number): string => Array.from({ length: count }, (_, i) => `a${i}: &x${i} ${i}\nb${i}: *x${i}`).join('\n');
+    expect(aliasProblems(parseDocument(source(MAX_ALIASES)))).toStrictEqual([]);
+    const many = source(8000);
+    expect(aliasProblems(parseDocument(many))).toStrictEqual([
+      { offset: many.indexOf(`*x${MAX_ALIASES}`), message: `more than ${MAX_ALIASES} aliases in one file: write the values out, or use fewer aliases` },
     ]);
   });
 });
