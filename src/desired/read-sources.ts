@@ -76,7 +76,7 @@ export function readSources(dir: string, names: readonly string[], known?: Known
 
 
 function tooLargeReason(size: number): string {
-  return `${(size / (1024 * 1024)).toFixed(1)} MiB: a file is read up to ${MAX_SOURCE_BYTES / (1024 * 1024)} MiB (a dashboard is at most 1 MiB as the JSON apply sends); split it`;
+  return `${(size / (1024 * 1024)).toFixed(1)} MiB: a file is read up to ${MAX_SOURCE_BYTES / (1024 * 1024)} MiB (a classic dashboard is at most 1 MiB as the JSON apply sends; a larger document is not managed as a file); split it`;
 }
 
 function readFile(name: string, bytes: Buffer): SourceFile & { kind: 'read' } {

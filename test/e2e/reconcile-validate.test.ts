@@ -198,9 +198,9 @@ describe('dashcd validate', () => {
     const result = await runDashcd(['validate'], { cwd: project.root, env: {} });
     expect(result.code, result.stderr).toBe(3);
     expect(result.stdout.trim().split('\n')).toEqual([
-      'dashboards/huge.yaml  cannot read the file (70.0 MiB: a file is read up to 4 MiB (a dashboard is at most 1 MiB as the JSON apply sends); split it)',
+      'dashboards/huge.yaml  cannot read the file (70.0 MiB: a file is read up to 4 MiB (a classic dashboard is at most 1 MiB as the JSON apply sends; a larger document is not managed as a file); split it)',
       'dashboards/loop.yaml:4:15  alias *t is inside the node its anchor &t names, so the value would contain itself: write the value out',
-      'dashboards/over.yaml  cannot read the file (4.0 MiB: a file is read up to 4 MiB (a dashboard is at most 1 MiB as the JSON apply sends); split it)',
+      'dashboards/over.yaml  cannot read the file (4.0 MiB: a file is read up to 4 MiB (a classic dashboard is at most 1 MiB as the JSON apply sends; a larger document is not managed as a file); split it)',
     ]);
   });
 
