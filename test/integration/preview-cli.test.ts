@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { markdownDashboard } from '../helpers/dashboards.js';
@@ -70,6 +70,14 @@ describe('dashcd preview', () => {
     expect(await runDashcd(['preview', 'nope.yaml'], { cwd: project.root })).toMatchObject({ code: 64, stderr: expect.stringContaining("'nope.yaml' is neither a file, a folder nor a dashboard or document id") });
     expect(await runDashcd(['preview', '--format', 'gif', 'dashboards/bad.yaml'], { cwd: project.root })).toMatchObject({ code: 64 });
     expect(await runDashcd(['preview', 'dashboards/bad.yaml'], { cwd: project.root })).toMatchObject({ code: 3, stderr: expect.stringContaining('dashboards/bad.yaml: not a readable dashboard file') });
+  });
+
+  it("reads a file to draw as validate does: bounded in size and aliases (a pull request's job may draw a committer's file)", async () => {
+    const aliases = Array.from({ length: 1001 }, (_, i) => `a${i}: &x${i} ${i}\nb${i}: *x${i}`).join('\n');
+    project = await createProject({ 'dashboards/huge.yaml': '', 'dashboards/aliases.yaml': `${aliases}\ntiles: []\n` });
+    await truncate(join(project.root, 'dashboards/huge.yaml'), 5 * 1024 * 1024);
+    expect(await runDashcd(['preview', 'dashboards/huge.yaml'], { cwd: project.root })).toMatchObject({ code: 3, stderr: expect.stringContaining('dashboards/huge.yaml: not a readable dashboard file (5.0 MiB: a file is read up to 4 MiB)') });
+    expect(await runDashcd(['preview', 'dashboards/aliases.yaml'], { cwd: project.root })).toMatchObject({ code: 3, stderr: expect.stringContaining('more than 1000 aliases in one file') });
   });
 
   it('--env draws a file as that environment renders it; an undeclared name is exit 64 listing the declared ones', async () => {

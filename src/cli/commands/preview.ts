@@ -1,11 +1,12 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { mkdirDurable, writeFileDurable } from '../../lib/durable-file.js';
 import { renderHtmlPage } from '../../preview/render-html.js';
 import { renderLayoutSvg } from '../../preview/render-layout.js';
 import { svgToPng } from '../../preview/render-png.js';
 import { discoverFiles } from '../../desired/discover-files.js';
+import { documentValue, flowNestingOffset, NESTED_TOO_DEEPLY, parseYamlDocument } from '../../desired/yaml-hazards.js';
+import { MAX_SOURCE_BYTES } from '../../schema/limits.js';
 import { isPlainObject } from '../../environments/deep-merge.js';
 import { templateUses } from '../../environments/template.js';
 import { isItemId, readLiveItem } from '../../kinds/kinds.js';
@@ -143,9 +144,20 @@ async function pathKind(path: string): Promise<'file' | 'folder' | undefined> {
   return info?.isFile() ? 'file' : info?.isDirectory() ? 'folder' : undefined;
 }
 
+/**
+ * A file to draw, read as every other reader of a committer's file reads it (a pull request's job may run this): up
+ * to MAX_SOURCE_BYTES, repeated keys found in linear time, aliases bounded (yaml-hazards.ts).
+ */
 async function readDashboardFile(path: string): Promise<Written> {
   try {
-    return { value: parseYaml(await readFile(path, 'utf8')) as unknown };
+    const { size } = await stat(path);
+    if (size > MAX_SOURCE_BYTES) return { error: new Error(`${(size / (1024 * 1024)).toFixed(1)} MiB: a file is read up to ${MAX_SOURCE_BYTES / (1024 * 1024)} MiB`) };
+    const source = await readFile(path, 'utf8');
+    if (flowNestingOffset(source) !== undefined) return { error: new Error(NESTED_TOO_DEEPLY) };
+    const doc = parseYamlDocument(source, { prettyErrors: false });
+    const read = doc.errors.length === 0 ? documentValue(doc) : undefined;
+    if (read?.ok) return { value: read.value };
+    return { error: new Error(doc.errors[0]?.message ?? (read && !read.ok ? read.problems[0]?.message : undefined)) };
   } catch (error) {
     return { error };
   }
