@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../src/cli/commands/index.js';
+import { ExitCode } from '../../src/cli/exit-codes.js';
 import { runCli } from '../../src/cli/run.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { helpFlags, isStatedDefault, mentionedFlags, tableAfter, usagePaths, type HelpFlag } from '../helpers/help-text.js';
@@ -113,6 +114,14 @@ function daemonTableProblems(): string[] {
 describe('--help and the docs agree', () => {
   it('every command has a row in the README command table, whose flags and stated defaults are those of its --help', () => {
     expect(commandTableProblems()).toEqual([]);
+  });
+
+  it("the README's exit-code table and the overview --help name every exit code the commands use", async () => {
+    const rows = tableAfter(docs.get(COMMAND_TABLE.file) ?? '', '## Exit codes', 'Code');
+    const documented = rows.flatMap((row) => [...(row[0] ?? '').matchAll(/\b\d+\b/g)].map((m) => Number(m[0])));
+    for (const code of Object.values(ExitCode)) expect(documented, `exit ${code} in the README table`).toContain(code);
+    const overview = await helpText([]);
+    for (const code of Object.values(ExitCode)) expect(overview, `exit ${code} in dashcd --help`).toMatch(new RegExp(`\\b${code} [a-z]`));
   });
 
   it('the daemon table of docs/gitops-controller.md lists exactly the flags of daemon --help, with the same defaults', () => {
