@@ -14,12 +14,11 @@ import { tooDeepPath } from './yaml-hazards.js';
  * caller made it already (check-source.ts, which looks at the value to choose the checks).
  */
 export function checkDashboardSource(source: string, { useFastPath = true, fast: parsed }: { useFastPath?: boolean; fast?: FastParseResult } = {}): FileCheck {
-  if (useFastPath) {
-    const fast = parsed ?? fastParseYaml(source);
-    // The fast parser declines anchors and aliases, so its value is no larger than its text allows.
-    if (fast.ok && isDashboardShaped(fast.value) && isValidDashboard(fast.value)) return withBodySizeCheck({ ok: true, value: fast.value }, undefined, source.length);
-  }
-  return withBodySizeCheck(locateProblems(source));
+  if (!useFastPath) return withBodySizeCheck(locateProblems(source));
+  const fast = parsed ?? fastParseYaml(source);
+  // The fast parser declines anchors and aliases, so its value is no larger than its text allows.
+  if (fast.ok && isDashboardShaped(fast.value) && isValidDashboard(fast.value)) return withBodySizeCheck({ ok: true, value: fast.value }, undefined, source.length);
+  return withBodySizeCheck(locateProblems(source, fast.ok ? { value: fast.value } : undefined));
 }
 
 function isValidDashboard(value: Record<string, unknown>): boolean {

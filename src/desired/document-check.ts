@@ -1,9 +1,10 @@
 import type { z } from 'zod';
 import { schemaErrorMap, type Problem } from './dashboard-rules.js';
 import { closedSetMessage, unknownKeyMessage } from './hints.js';
-import { sourceLocator } from './locate-problems.js';
+import { LineCounter, type Document } from 'yaml';
+import { documentLocator } from './locate-problems.js';
 import { findUnknownKeys } from './unknown-keys.js';
-import { documentValue, parseYamlDocument, nestingMessage, tooDeepPath } from './yaml-hazards.js';
+import { documentValue, isTooManyTokens, parseYamlDocument, nestingMessage, tooDeepPath } from './yaml-hazards.js';
 import { DOCUMENT_FILE_SCHEMAS, type DocumentKind } from '../schema/document-content.js';
 import { formatIssuePath } from '../schema/error-envelope.js';
 import { detectFileKind, isPlain, type FilePath } from './detect-kind.js';
@@ -87,16 +88,16 @@ export function checkDocumentSource(source: string, parsed?: { value: unknown })
   const fast = parsed === undefined ? undefined : cleanDocument(parsed.value);
   if (fast !== undefined) return { problems: [], warnings: [], value: fast };
   // Plain messages: the position is ours to give (`file:line:col`), not a copy of the line inside the message.
-  const doc = parseYamlDocument(source, { prettyErrors: false });
-  const locator = sourceLocator(source);
+  const lines = new LineCounter();
+  const doc = parseYamlDocument(source, { prettyErrors: false, lineCounter: lines });
+  const locator = documentLocator(doc, lines);
   const place = (p: PathProblem): Problem => {
     const { line, col } = p.atKey ? locator.keyAt(p.path) : locator.at(p.path);
     return { line, col, path: formatIssuePath(p.path), message: p.message };
   };
   const atOffset = (offset: number, message: string): Problem => ({ ...locator.linePos(offset), path: '', message });
-  if (doc.errors.length > 0) return { problems: doc.errors.map((error) => atOffset(error.pos[0], nestingMessage(error) ?? error.message)), warnings: [] };
-  // Aliases read as classic files read them (yaml-hazards.ts): one without its anchor, or too many, is a problem.
-  const read = documentValue(doc);
+  // A text too large for `yaml` that the fast parser read is checked all the same, every problem at 1:1.
+  const read = parsed !== undefined && isTooManyTokens(doc) ? { ok: true as const, value: parsed.value } : readDocument(doc);
   if (!read.ok) return { problems: read.problems.map((p) => atOffset(p.offset, p.message)), warnings: [] };
   const { value } = read;
   const kind = detectFileKind(value);
@@ -108,6 +109,12 @@ export function checkDocumentSource(source: string, parsed?: { value: unknown })
   const problems = byPosition(checked.problems.map(place));
   const warnings = byPosition(checked.warnings.map(place));
   return problems.length === 0 ? { problems, warnings, value: value as Record<string, unknown> } : { problems, warnings };
+}
+
+/** The document's value, or its problems: its syntax errors, else aliases read as classic files read them (yaml-hazards.ts). */
+function readDocument(doc: Document.Parsed): ReturnType<typeof documentValue> {
+  if (doc.errors.length > 0) return { ok: false, problems: doc.errors.map((error) => ({ offset: error.pos[0], message: nestingMessage(error) ?? error.message })) };
+  return documentValue(doc);
 }
 
 /** The value as a document file when it is one with no problem and no warning (nesting within bounds); else undefined. */

@@ -4,13 +4,15 @@ import { Dashboard } from '../schema/dashboard.js';
 import { idProblem, isDashboardShaped, NOT_A_DASHBOARD, notADashboard, schemaErrorMap, type FileCheck, type Problem } from './dashboard-rules.js';
 import { closedSetMessage, unknownKeyMessage } from './hints.js';
 import { findUnknownKeys } from './unknown-keys.js';
-import { documentValue, parseYamlDocuments, nestingMessage, tooDeepPath, TOO_DEEP_MESSAGE, type OffsetProblem } from './yaml-hazards.js';
+import { documentValue, isTooManyTokens, parseYamlDocuments, nestingMessage, tooDeepPath, TOO_DEEP_MESSAGE, type OffsetProblem } from './yaml-hazards.js';
 
 /**
  * The slow path: `yaml` with source ranges decides what the file holds and where each problem is. Positions are
  * those of the offending node, or of the nearest enclosing node that exists when the offending one is missing.
+ * `known`: the value the fast parser read, for a text too large for `yaml` to build (MAX_YAML_TOKENS): its problems
+ * are then found all the same, each at 1:1 with its path.
  */
-export function locateProblems(source: string): FileCheck {
+export function locateProblems(source: string, known?: { value: unknown }): FileCheck {
   const lines = new LineCounter();
   const docs = parseYamlDocuments(source, { lineCounter: lines, prettyErrors: false });
   const at = (offset: number): { line: number; col: number } => lines.linePos(offset);
@@ -23,29 +25,38 @@ export function locateProblems(source: string): FileCheck {
     problems.push({ line: 1, col: 1, path: '', message: `${NOT_A_DASHBOARD} (the file holds no YAML document)` });
     return fail(problems);
   }
+  const first = docs[0] as Document.Parsed;
+  if (known !== undefined && isTooManyTokens(first)) return valueProblems(known.value, first, at);
   docs.forEach((doc) => doc.errors.forEach(syntax));
   const second = docs[1];
   if (second !== undefined) {
     problems.push({ ...at(second.range[0]), path: '', message: 'more than one YAML document (---): a dashboard file holds exactly one' });
   }
   // A duplicate key leaves a well-formed document behind, so its schema problems are worth reporting as well.
-  const first = docs[0] as Document.Parsed;
   if (second !== undefined || problems.length > duplicateKeyCount(first)) return fail(problems);
   const fromOffset = (p: OffsetProblem): Problem => ({ ...at(p.offset), path: '', message: p.message });
   const read = documentValue(first);
   if (!read.ok) return fail([...problems, ...read.problems.map(fromOffset)]);
-  const { value } = read;
-  const root = first.contents;
+  return valueProblems(read.value, first, at, problems);
+}
+
+/**
+ * Everything a dashboard file's value decides, each problem placed through `doc` (an empty document places every
+ * one at its start), after the `earlier` problems of the text.
+ */
+function valueProblems(value: unknown, doc: Document.Parsed, at: (offset: number) => { line: number; col: number }, earlier: Problem[] = []): FileCheck {
+  const problems = [...earlier];
+  const root = doc.contents;
   if (!isDashboardShaped(value)) {
     problems.push({ ...(root ? at(root.range[0]) : { line: 1, col: 1 }), path: '', message: notADashboard(value) });
     return fail(problems);
   }
   const deep = tooDeepPath(value);
-  if (deep !== undefined) problems.push({ ...at(nodeOffset(first, deep)), path: formatIssuePath(deep), message: TOO_DEEP_MESSAGE });
-  problems.push(...schemaProblems(value, first, at));
+  if (deep !== undefined) problems.push({ ...at(nodeOffset(doc, deep)), path: formatIssuePath(deep), message: TOO_DEEP_MESSAGE });
+  problems.push(...schemaProblems(value, doc, at));
   const badId = idProblem(value.id);
-  if (badId !== undefined) problems.push({ ...at(nodeOffset(first, ['id'])), path: 'id', message: badId });
-  const warnings = unknownKeyWarnings(value, first, at);
+  if (badId !== undefined) problems.push({ ...at(nodeOffset(doc, ['id'])), path: 'id', message: badId });
+  const warnings = unknownKeyWarnings(value, doc, at);
   if (problems.length > 0) return fail(problems, warnings);
   return warnings.length > 0 ? { ok: true, value, warnings } : { ok: true, value };
 }
@@ -180,7 +191,11 @@ export function sourceLocator(source: string): SourceLocator {
   const lines = new LineCounter();
   // Its errors are never shown (the caller has its own): pretty ones would quote the source, and over a text nested
   // thousands deep making them ran V8's regexp compiler out of memory (a fatal error, not an exception).
-  const doc = parseYamlDocuments(source, { lineCounter: lines, prettyErrors: false })[0];
+  return documentLocator(parseYamlDocuments(source, { lineCounter: lines, prettyErrors: false })[0], lines);
+}
+
+/** Positions of paths in a document already parsed with `lines` as its line counter (sourceLocator). */
+export function documentLocator(doc: Document.Parsed | undefined, lines: LineCounter): SourceLocator {
   return {
     at(path) {
       if (doc === undefined) return { line: 1, col: 1, start: 0, end: 0, exact: false };

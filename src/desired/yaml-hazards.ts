@@ -1,4 +1,4 @@
-import { isAlias, isScalar, parseAllDocuments, parseDocument, visit, YAMLParseError, type Document, type Node, type DocumentOptions, type EmptyStream, type ParseOptions, type SchemaOptions, type YAMLError } from 'yaml';
+import { isAlias, isScalar, Lexer, parseAllDocuments, parseDocument, visit, YAMLParseError, type Document, type Node, type DocumentOptions, type EmptyStream, type ParseOptions, type SchemaOptions, type YAMLError } from 'yaml';
 import { MAX_JSON_DEPTH } from '../schema/limits.js';
 
 /** A problem found in a parsed document, at a source offset; the caller turns offsets into line and column. */
@@ -80,20 +80,78 @@ function firstAliasOffset(doc: Document.Parsed): number | undefined {
 type YamlOptions = ParseOptions & DocumentOptions & SchemaOptions;
 
 /**
+ * The most tokens `yaml`'s lexer may make of one file before `yaml` is given it: a value is two (a marker and its
+ * text), each key, bracket, comma, indicator, run of blanks, line break and comment one more. `yaml` keeps every
+ * token while it composes, and makes a node or an error of most: a 4 MiB file of `1,` (6.3 million tokens) took
+ * 2.1 GB and 17 s on a check worker of the daemon, from one commit. At this limit the worst shape we know (200,000
+ * `---` lines: as many documents) takes a `validate` process 300 MB and 2 s; the largest real file we know, a 2.2 MB notebook export, has 282,063.
+ */
+export const MAX_YAML_TOKENS = 400_000;
+
+/**
+ * Whether `yaml`'s lexer makes more than MAX_YAML_TOKENS of `source`. Counted only as far as the limit, and not at
+ * all for a text too short to reach it (no character makes more than two tokens; the lexer's first marker is one).
+ * The lexer's tokens are strings it lets go of one by one: counting holds nothing.
+ */
+export function hasTooManyTokens(source: string): boolean {
+  if (2 * source.length + 1 <= MAX_YAML_TOKENS) return false;
+  let tokens = 0;
+  for (const _token of new Lexer().lex(source)) if (++tokens > MAX_YAML_TOKENS) return true;
+  return false;
+}
+
+/** Documents refused by the token limit, which a caller holding the value another way can still check (isTooManyTokens). */
+const refusedForTokens = new WeakSet<Document.Parsed>();
+
+/** An empty document whose one error says the text is too large to parse: nothing of the text is built. */
+function tooManyTokensDocument(options: YamlOptions): Document.Parsed {
+  const doc = parseDocument('', options);
+  // Positions in an empty text are on line 0: the error, and anything placed by path, point at 1:1.
+  options.lineCounter?.addNewLine(0);
+  const message = `more than ${MAX_YAML_TOKENS.toLocaleString('en-US')} YAML tokens (values, keys, punctuation, blanks, comments) in one file: make it smaller, or write it as JSON or plain block YAML (no anchors, tags or tabs), which a dashboard or document file is read in up to 4 MiB`;
+  doc.errors.push(new YAMLParseError([0, 0], 'RESOURCE_EXHAUSTION', message));
+  refusedForTokens.add(doc);
+  return doc;
+}
+
+/** Whether `doc` is the refusal of a text past MAX_YAML_TOKENS (parseYamlDocument). */
+export function isTooManyTokens(doc: Document.Parsed): boolean {
+  return refusedForTokens.has(doc);
+}
+
+/**
+ * Runs `parse` with no stack captured for the errors made meanwhile: `yaml` makes an Error per problem, and a text of
+ * 64,000 of them took 2.5 times as long, and three times the memory, with their stacks, which no one reads.
+ */
+function withoutStacks<T>(parse: () => T): T {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return parse();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
+/**
  * `parseDocument` for a committer's YAML, with the errors worth showing. `yaml`'s own unique-key check compares each
  * key with every key before it in its map: a 2 MiB dashcd.yaml of 56,000 values took 47 s to parse with it (5 s
  * without), on the daemon's thread. Every reader of such a file parses through here, where the same errors are found
  * with one Set per map; and of the syntax errors only the first is kept (firstSyntaxError).
  */
 export function parseYamlDocument(source: string, options: YamlOptions = {}): Document.Parsed {
-  return firstSyntaxError(checkUniqueKeys(parseDocument(source, { ...options, uniqueKeys: false }), source));
+  if (hasTooManyTokens(source)) return tooManyTokensDocument(options);
+  return withoutStacks(() => firstSyntaxError(checkUniqueKeys(parseDocument(source, { ...options, uniqueKeys: false }), source)));
 }
 
 /** `parseAllDocuments` with the errors of parseYamlDocument. */
 export function parseYamlDocuments(source: string, options: YamlOptions = {}): Document.Parsed[] | EmptyStream {
-  const docs = parseAllDocuments(source, { ...options, uniqueKeys: false });
-  for (const doc of docs) firstSyntaxError(checkUniqueKeys(doc, source));
-  return docs;
+  if (hasTooManyTokens(source)) return [tooManyTokensDocument(options)];
+  return withoutStacks(() => {
+    const docs = parseAllDocuments(source, { ...options, uniqueKeys: false });
+    for (const doc of docs) firstSyntaxError(checkUniqueKeys(doc, source));
+    return docs;
+  });
 }
 
 /**

@@ -16,8 +16,8 @@ export const MAX_JSON_DEPTH = 64;
  * A file past this is reported by its size, unread. Room for a dashboard as large as a target accepts (1 MiB as the
  * compact JSON apply sends) written out as pretty JSON or YAML. Checking a file costs time and memory by its nodes, not
  * its bytes: a committed file of the worst shape (one `- 1` a line, or `[1,1,…]`) cost the YAML reader about 3 s and
- * 250 MB per MB, so 32 MB of it ran the daemon out of memory at every start. At this size such a file costs ~12 s
- * and ~1 GB, once (the check cache keeps the answer). A followed commit's checkout writes no more of a file
- * (tree-checkout.ts).
+ * 250 MB per MB, so 32 MB of it ran the daemon out of memory at every start. Within this size the YAML reader is
+ * also given no more than MAX_YAML_TOKENS (desired/yaml-hazards.ts). A followed commit's checkout writes no more of
+ * a file (tree-checkout.ts).
  */
 export const MAX_SOURCE_BYTES = 4 * BODY_LIMIT_BYTES;
