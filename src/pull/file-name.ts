@@ -16,7 +16,7 @@ export async function freeFileName(dir: string, item: { name: string; id: string
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-+|-+$/g, '')
       .slice(0, 80) || 'dashboard';
-  const block = item.id.slice(0, 8);
+  const block = idBlock(item.id);
   for (let n = 0; ; n++) {
     const path = join(dir, n === 0 ? `${slug}.yaml` : n === 1 ? `${slug}-${block}.yaml` : `${slug}-${block}-${n}.yaml`);
     if (!taken.has(path) && !(await exists(path))) return path;
@@ -28,4 +28,12 @@ async function exists(path: string): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+/**
+ * The id's first eight characters that can be part of a file name: the id is the target's word, and a hostile one
+ * (`/../../x`) wrote files outside `dir`. Real ids (UUIDs, document ids) keep all eight.
+ */
+export function idBlock(id: string): string {
+  return id.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 8) || 'id';
 }

@@ -1,7 +1,7 @@
 import type { ComparedKind } from '../plan/build-plan.js';
 import { withoutOwnershipTag } from '../dashboards/ownership.js';
 import { toDashboardYaml } from '../desired/dashboard-yaml.js';
-import { pullItems, type PullCommonOptions, type PullOutcome } from './pull-items.js';
+import { answeredAnotherId, pullItems, type PullCommonOptions, type PullOutcome } from './pull-items.js';
 
 export type { PullOutcome } from './pull-items.js';
 
@@ -19,8 +19,10 @@ export async function pullDashboards(options: PullOptions): Promise<PullOutcome[
     async read(id) {
       const live = await api.dashboards.get(id);
       if (!live) return undefined;
+      const other = live.id == null ? undefined : answeredAnotherId(id, live.id);
+      if (other) return other;
       const pulled = withoutOwnershipTag(live, ownershipTag);
-      return { live, id: String(live.id ?? id), name: pulled.dashboardMetadata.name, value: pulled, yaml: toDashboardYaml(pulled) };
+      return { live, id, name: pulled.dashboardMetadata.name, value: pulled, yaml: toDashboardYaml(pulled) };
     },
     async adopt(change) {
       if (change.kind === undefined) await api.dashboards.put(change.id, change.desired);

@@ -4,7 +4,7 @@ import { liveDocumentBody } from '../documents/live-form.js';
 import type { ComparedKind } from '../plan/build-plan.js';
 import type { LiveDocumentBody } from '../schema/document-content.js';
 import { pulledDocument } from './pulled-document.js';
-import { pullItems, type PullCommonOptions, type PullOutcome } from './pull-items.js';
+import { answeredAnotherId, pullItems, type PullCommonOptions, type PullOutcome } from './pull-items.js';
 
 /** The types pull lists: the apps' dashboards and notebooks (launchpads and other types are never pulled). */
 const PULLED_TYPES = "type == 'dashboard' or type == 'notebook'";
@@ -33,6 +33,8 @@ export async function pullDocuments(options: PullDocumentsOptions): Promise<Pull
         if (error instanceof ApiError && error.status === 404) return undefined;
         throw error;
       }
+      const other = answeredAnotherId(id, read.metadata.id);
+      if (other) return other;
       let live: LiveDocumentBody;
       try {
         live = liveDocumentBody(read.metadata, read.content);

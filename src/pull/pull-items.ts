@@ -64,6 +64,15 @@ export interface PulledItem {
   yaml: string;
 }
 
+/**
+ * Refuses an item the target answered under another id than the one asked for: the id names the file's item from
+ * then on (and a target's word is not trusted to be an id at all).
+ */
+export function answeredAnotherId(asked: string, answered: string): { refused: string } | undefined {
+  if (answered === asked) return undefined;
+  return { refused: `the target answered ${JSON.stringify(answered.slice(0, 100))} when asked for this id: not written` };
+}
+
 /** One kind's side of a pull: how its items are read and written, and which files of the folder are its own. */
 export interface PullSource {
   kind: 'document' | undefined;

@@ -1,0 +1,43 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { freeFileName, idBlock } from '../../../src/pull/file-name.js';
+import { answeredAnotherId } from '../../../src/pull/pull-items.js';
+
+describe('idBlock: the part of a target-given id a file name may carry', () => {
+  it('keeps the first eight characters of a real id', () => {
+    expect(idBlock('3c9d1e2f-1111-4a2b-8c3d-4e5f6a7b8c9d')).toBe('3c9d1e2f');
+    expect(idBlock('My_doc-Id42')).toBe('My_doc-I');
+    expect(idBlock('abc')).toBe('abc');
+  });
+
+  it('drops separators, dots and anything else before taking eight, and is never empty', () => {
+    expect(idBlock('/../../x')).toBe('x');
+    expect(idBlock('..\\..\\evil/name')).toBe('evilname');
+    expect(idBlock('a\u0000b:c*d?e')).toBe('abcde');
+    expect(idBlock('../..')).toBe('id');
+    expect(idBlock('')).toBe('id');
+  });
+});
+
+describe('freeFileName', () => {
+  it('names a taken name by a cleaned id block, inside the folder', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dashcd-file-name-'));
+    try {
+      await writeFile(join(dir, 'same.yaml'), '');
+      expect(await freeFileName(dir, { name: 'Same', id: '../../evil' }, new Set())).toBe(join(dir, 'same-evil.yaml'));
+      expect(await freeFileName(dir, { name: 'Same', id: '/..' }, new Set([join(dir, 'same-id.yaml')]))).toBe(join(dir, 'same-id-2.yaml'));
+    } finally {
+      await rm(dir, { recursive: true });
+    }
+  });
+});
+
+describe('answeredAnotherId', () => {
+  it('accepts the id asked for, and refuses another, quoted and shortened', () => {
+    expect(answeredAnotherId('d1', 'd1')).toBeUndefined();
+    expect(answeredAnotherId('d1', '/../../x')).toEqual({ refused: 'the target answered "/../../x" when asked for this id: not written' });
+    expect(answeredAnotherId('d1', 'x'.repeat(300))).toEqual({ refused: `the target answered "${'x'.repeat(100)}" when asked for this id: not written` });
+  });
+});
