@@ -6,6 +6,7 @@ import { claimLocalStore } from './local-store.js';
 import { dataDirOf } from './data-dir-default.js';
 import { requestSessionCredentials } from './owner-admin.js';
 import { embeddedPlatform, retryFromEnv, runClient, type PlatformAccess, type TargetSession } from './target.js';
+import { requireGrantedTarget } from './target-grants.js';
 
 /** Opens each environment's target once and closes them all: remote ones with their own token variable. */
 export interface EnvironmentTargets {
@@ -46,10 +47,12 @@ export class MissingTokenError extends CliError {
 }
 
 /**
- * The token of a remote environment, from the variable its `tokenEnv` names. Unset: a MissingTokenError naming the
- * variable, where the target came from, and the scopes this command needs (default: what apply needs).
+ * The token of a remote environment, from the variable its `tokenEnv` names, once the operator's grants allow it
+ * (target-grants.ts). Unset: a MissingTokenError naming the variable, where the target came from, and the scopes this
+ * command needs (default: what apply needs).
  */
 export function environmentToken(env: Environment, target: { url: string; tokenEnv: string }, io: CommandIo, scopes: readonly string[] = ['ReadConfig', 'WriteConfig']): string {
+  requireGrantedTarget(env, io.env);
   const token = io.env[target.tokenEnv];
   if (token === undefined || token === '') {
     const needs = scopes.length === 1 ? `scope ${scopes[0] ?? ''}` : `scopes ${scopes.join(' and ')}`;

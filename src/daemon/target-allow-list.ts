@@ -49,14 +49,25 @@ function sends(target: { url: string; tokenEnv: string; platform?: PlatformTarge
 const OWN_VARIABLES = /^DASHCD_/i;
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/**
+ * Who grants, as messages name them: the daemon's `--allow-target` flag, or the CLI's DASHCD_ALLOW_TARGETS variable
+ * (cli/target-grants.ts), and whose the DASHCD_* variables are.
+ */
+export interface GrantSource {
+  name: string;
+  owner: string;
+}
+
+const DAEMON_GRANTS: GrantSource = { name: '--allow-target', owner: "the daemon's" };
+
 /** `VAR=URL` (split at the first `=`: a variable name holds none), or a message saying what is wrong. */
-export function parseTargetGrant(text: string): TargetGrant | string {
+export function parseTargetGrant(text: string, source: GrantSource = DAEMON_GRANTS): TargetGrant | string {
   const at = text.indexOf('=');
   const tokenEnv = text.slice(0, Math.max(at, 0));
   const url = text.slice(at + 1);
-  if (!VARIABLE_NAME.test(tokenEnv)) return `--allow-target must be VARIABLE=URL (the variable holding the token, then the target it may go to), got '${text}'`;
-  if (OWN_VARIABLES.test(tokenEnv)) return `--allow-target ${tokenEnv}: the daemon's own DASHCD_* variables can never be target tokens`;
-  if (canonicalTargetUrl(url) === undefined) return `--allow-target ${tokenEnv}=…: '${url}' is not an http(s) environment URL without credentials, query or fragment`;
+  if (!VARIABLE_NAME.test(tokenEnv)) return `${source.name} must be VARIABLE=URL (the variable holding the token, then the target it may go to), got '${text}'`;
+  if (OWN_VARIABLES.test(tokenEnv)) return `${source.name} ${tokenEnv}: ${source.owner} own DASHCD_* variables can never be target tokens`;
+  if (canonicalTargetUrl(url) === undefined) return `${source.name} ${tokenEnv}=…: '${url}' is not an http(s) environment URL without credentials, query or fragment`;
   return { tokenEnv, url };
 }
 
@@ -77,20 +88,20 @@ export function canonicalTargetUrl(url: string): string | undefined {
 }
 
 /** Why each environment that asks for a target token outside `grants` may not have it; empty when all may. */
-export function targetRefusals(environments: readonly TargetRequest[], grants: readonly TargetGrant[]): string[] {
+export function targetRefusals(environments: readonly TargetRequest[], grants: readonly TargetGrant[], source: GrantSource = DAEMON_GRANTS): string[] {
   const refusals: string[] = [];
   for (const { name, target } of environments) {
     if (target.kind !== 'remote') continue;
     const own = new Set<string>();
     for (const { key, variable, url, note = '' } of sends(target)) {
       if (OWN_VARIABLES.test(variable)) {
-        if (!own.has(variable)) refusals.push(`environment '${name}': ${key} ${variable} is one of the daemon's own DASHCD_* variables, never a target token`);
+        if (!own.has(variable)) refusals.push(`environment '${name}': ${key} ${variable} is one of ${source.owner} own DASHCD_* variables, never a target token`);
         own.add(variable);
         continue;
       }
       const canonical = canonicalTargetUrl(url);
       const granted = canonical !== undefined && grants.some((grant) => grant.tokenEnv === variable && canonicalTargetUrl(grant.url) === canonical);
-      if (!granted) refusals.push(`environment '${name}': the operator has not allowed ${variable}${note} to be sent to ${url} (--allow-target)`);
+      if (!granted) refusals.push(`environment '${name}': the operator has not allowed ${variable}${note} to be sent to ${url} (${source.name})`);
     }
   }
   return refusals;
