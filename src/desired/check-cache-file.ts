@@ -72,7 +72,7 @@ export function cacheTurnedOff(env: Env): boolean {
  */
 export async function openCheckCache(root: string, env: Env, { now = Date.now }: { now?: () => number } = {}): Promise<CheckCacheFile | undefined> {
   const dir = checkCacheDir(env);
-  if (dir === undefined) return undefined;
+  if (dir === undefined || !(await stat(dir).then((stats) => writableOnlyByUs(stats), () => true))) return undefined;
   const path = join(dir, `checks-${createHash('sha256').update(root).digest('hex').slice(0, 24)}.bin`);
   const stampsPath = path.replace(/\.bin$/, '.stamps');
   const [codeKey, stamps] = await Promise.all([checkCodeKey().catch(() => undefined), readVersion(stampsPath, decodeFileStamps)]);
@@ -80,6 +80,17 @@ export async function openCheckCache(root: string, env: Env, { now = Date.now }:
   if (codeKey === undefined) return undefined;
   const checks = await readVersion(path, (bytes) => decodeCheckCache(bytes, codeKey));
   return new FileBackedCache({ path, stampsPath, dir, codeKey, now }, checks, stamps);
+}
+
+/**
+ * Whether only this user could have written what `stats` describes: owned by us, writable by neither group nor
+ * others. An entry holds the body apply sends, and its key is no secret (check-code-key.ts), so whoever may write the
+ * cache (another job of a shared runner, a shared XDG_CACHE_HOME) could make an invalid file pass and change what is
+ * sent: a folder or file anyone else may write is not read. Where there are no user ids (Windows) the folder's
+ * permissions are the user profile's.
+ */
+export function writableOnlyByUs(stats: { uid: number; mode: number }, us: { uid: number | undefined } = { uid: process.getuid?.() }): boolean {
+  return us.uid === undefined || (stats.uid === us.uid && (stats.mode & 0o022) === 0);
 }
 
 /** A cache file's entries as read, and the stamp of the file they were read from (undefined: there was none). */
@@ -95,8 +106,9 @@ type Decode<V> = (bytes: Buffer) => ReadonlyMap<string, V> | undefined | Promise
  * sees a change and reads again (stamped after, an old read could pass for the new file).
  */
 async function readVersion<V>(path: string, decode: Decode<V>): Promise<ReadVersion<V>> {
-  const stamp = await stat(path).then(stampOf, () => undefined);
-  const entries = await readFile(path).then(decode, () => undefined);
+  const stats = await stat(path).catch(() => undefined);
+  const stamp = stats === undefined ? undefined : stampOf(stats);
+  const entries = stats !== undefined && writableOnlyByUs(stats) ? await readFile(path).then(decode, () => undefined) : undefined;
   return { entries: entries ?? new Map(), stamp: entries === undefined ? undefined : stamp };
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -76,6 +76,26 @@ describe('the check cache between runs', () => {
     expect(planted.stdout).toContain('dashboards/checkout.yaml:1:1  planted by the test');
     await project.write('dashboards/checkout.yaml', `${FILES['dashboards/checkout.yaml']}# edited\n`);
     expect((await validate()).code).toBe(0);
+  });
+
+  it('is not read from a file or folder someone else may write (another job of a shared runner could plant checks)', async () => {
+    expect((await validate()).code).toBe(0);
+    const path = await cachePath();
+    await plant(await checkCodeKey(), 'dashboards/checkout.yaml');
+    expect((await validate()).code).toBe(3);
+    await chmod(path, 0o666);
+    expect((await validate()).code).toBe(0);
+    // The run wrote its own checks in its place, for this user only.
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    await plant(await checkCodeKey(), 'dashboards/checkout.yaml');
+    expect((await validate()).code).toBe(3);
+    const folder = join(cacheHome, 'dashcd');
+    await chmod(folder, 0o775);
+    try {
+      expect((await validate()).code).toBe(0);
+    } finally {
+      await chmod(folder, 0o700);
+    }
   });
 
   it('--no-cache and DASHCD_CACHE=off neither read nor write it', async () => {

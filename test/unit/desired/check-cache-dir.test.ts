@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkCacheDir } from '../../../src/desired/check-cache-file.js';
+import { checkCacheDir, writableOnlyByUs } from '../../../src/desired/check-cache-file.js';
 
 const exists = (): boolean => true;
 const missing = (): boolean => false;
@@ -20,5 +20,19 @@ describe('checkCacheDir: where the check cache lives, or nowhere', () => {
   it('caches nowhere without an absolute folder to cache in', () => {
     expect(checkCacheDir({}, exists)).toBeUndefined();
     expect(checkCacheDir({ HOME: 'relative' }, exists)).toBeUndefined();
+  });
+});
+
+describe('writableOnlyByUs', () => {
+  it('trusts what this user owns and neither group nor others may write', () => {
+    expect(writableOnlyByUs({ uid: 501, mode: 0o40700 }, { uid: 501 })).toBe(true);
+    expect(writableOnlyByUs({ uid: 501, mode: 0o100644 }, { uid: 501 })).toBe(true);
+    expect(writableOnlyByUs({ uid: 501, mode: 0o100660 }, { uid: 501 })).toBe(false);
+    expect(writableOnlyByUs({ uid: 501, mode: 0o100602 }, { uid: 501 })).toBe(false);
+    expect(writableOnlyByUs({ uid: 0, mode: 0o40700 }, { uid: 501 })).toBe(false);
+  });
+
+  it('trusts anything where there are no user ids (Windows)', () => {
+    expect(writableOnlyByUs({ uid: 0, mode: 0o40777 }, { uid: undefined })).toBe(true);
   });
 });
