@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { lstat, readdir, unlink } from 'node:fs/promises';
+import { chmod, lstat, readdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { mkdirDurable, TEMP_MARKER, writeFileDurable } from '../lib/durable-file.js';
 import { nodeFs, type FsLayer } from '../lib/fs-layer.js';
@@ -31,10 +31,21 @@ export async function ensureDirDurable(dir: string, fs: FsLayer = nodeFs): Promi
  */
 export async function ensureDataDirRoot(root: string, fs: FsLayer = nodeFs): Promise<void> {
   const created = await ensureDirDurable(root, fs);
+  await keepPrivate(root);
   if (!created && basename(root) !== DEFAULT_DATA_DIR_NAME) return;
   const file = join(root, '.gitignore');
   if (existsSync(file)) return;
   await writeFileDurable(file, DATA_DIR_GITIGNORE, { fs });
+}
+
+/**
+ * The data dir holds private documents, dashboards and token hashes in files other users could read by their own
+ * modes (0644): only its owner may enter it (0700). A root others may enter (made before this rule, or by a umask of
+ * 022) is closed by the user who owns it; another user's is left as it is (nothing dashcd may change).
+ */
+async function keepPrivate(root: string): Promise<void> {
+  const { mode, uid } = await stat(root);
+  if ((mode & 0o077) !== 0 && uid === process.getuid?.()) await chmod(root, mode & 0o700);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, readdir, utimes, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, readdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -125,5 +125,31 @@ describe('the data dir root is swept of temp files that crashed writes left', ()
     await expect(acquireOwnership(dataDir)).rejects.toMatchObject({ code: 'DATA_DIR_LOCKED' });
     expect(await readdir(dataDir)).toContain(temp.slice(dataDir.length + 1));
     await owner.release();
+  });
+});
+
+describe('the data dir is private to its owner', () => {
+  const modeOf = async (path: string): Promise<number> => (await stat(path)).mode & 0o777;
+
+  it('a data dir dashcd creates, and one made before (0755), are entered by their owner only', async () => {
+    const made = join(root, 'state', 'data');
+    await own(made);
+    expect(await modeOf(made)).toBe(0o700);
+    const older = join(root, 'older');
+    await mkdir(older, { mode: 0o755 });
+    await chmod(older, 0o755);
+    await ensureDataDirRoot(older);
+    expect(await modeOf(older)).toBe(0o700);
+    // The parents dashcd made on the way keep the usual mode: only the data dir holds what is private.
+    expect(await modeOf(join(root, 'state'))).not.toBe(0o700);
+  });
+
+  it('a private data dir is left as it is', async () => {
+    const dir = join(root, 'private');
+    await mkdir(dir, { mode: 0o700 });
+    await chmod(dir, 0o500);
+    await ensureDataDirRoot(dir);
+    expect(await modeOf(dir)).toBe(0o500);
+    await chmod(dir, 0o700);
   });
 });
