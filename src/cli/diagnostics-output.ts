@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Diagnostic } from '../desired/diagnostic.js';
 import { formatDiagnostic, formatWarning } from '../desired/diagnostic.js';
 import type { CommandIo } from './command.js';
+import { printable } from '../lib/printable.js';
 
 type Level = 'error' | 'warning';
 
@@ -67,13 +68,14 @@ function writeAll(diagnostics: readonly Diagnostic[], level: Level, io: CommandI
 }
 
 /**
- * GitHub's workflow command; `%`, CR and LF must be escaped in the message, `,` and `:` too in properties.
+ * GitHub's workflow command; `%`, CR and LF must be escaped in the message, `,` and `:` too in properties, and any
+ * other control character of a file name or message is a space (lib/printable.ts): the line goes to the CI log.
  * `file=` only for a file that exists (a missing folder is no place to annotate, and GitHub would drop the line),
  * `line=`/`col=` only for a real position (0 means none): then the message names the path itself.
  */
 export function githubAnnotation(d: Diagnostic, isFile: boolean, level: Level = 'error'): string {
-  const prop = (v: string): string => v.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/:/g, '%3A').replace(/,/g, '%2C');
-  const data = (v: string): string => v.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  const data = (v: string): string => printable(v.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A'));
+  const prop = (v: string): string => data(v).replace(/:/g, '%3A').replace(/,/g, '%2C');
   const properties: string[] = [];
   if (isFile) properties.push(`file=${prop(d.file)}`);
   if (isFile && d.line > 0) properties.push(`line=${d.line}`, `col=${d.col}`);

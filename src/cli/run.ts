@@ -4,6 +4,7 @@ import { commandHelp, groupHelp, groupMembers, overviewHelp } from './help.js';
 import { asksForHelp, closest, parseArgs } from './parse-args.js';
 import { dashcdVersion } from './version.js';
 import { errorMessage } from '../lib/error-message.js';
+import { printable, printableLines } from '../lib/printable.js';
 
 /**
  * Selects the command from the leading words, parses its flags and runs it. The one place where errors become exit
@@ -36,17 +37,29 @@ export async function runCli(commands: readonly Command[], argv: readonly string
     if ((error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE') return ExitCode.Success;
     // Asked to stop (Ctrl-C): whatever the stop cut short is not a failure to report, nor a bug.
     if (io.signal.aborted) {
-      io.stderr.write(`dashcd ${command.path.join(' ')}: interrupted (${errorMessage(io.signal.reason)})\n`);
+      io.stderr.write(`dashcd ${command.path.join(' ')}: interrupted (${shownMessage(io.signal.reason)})\n`);
       return ExitCode.Interrupted;
     }
     if (error instanceof CliError) {
-      io.stderr.write(`dashcd ${command.path.join(' ')}: ${error.message}\n`);
+      io.stderr.write(`dashcd ${command.path.join(' ')}: ${shownMessage(error)}\n`);
       return error.exitCode;
     }
     io.log.error({ err: error, command: command.path.join(' ') }, 'unexpected error');
-    io.stderr.write(`dashcd ${command.path.join(' ')}: unexpected error: ${errorMessage(error)}\n`);
+    io.stderr.write(`dashcd ${command.path.join(' ')}: unexpected error: ${shownMessage(error)}\n`);
     return ExitCode.Unexpected;
   }
+}
+
+/**
+ * An error's message as the terminal and a CI log get it (lib/printable.ts): no control character passes. A CliError
+ * of its own is dashcd's text and keeps the lines dashcd laid it out in (a list under a message); one that wraps a
+ * cause, and any other error, quotes something thrown elsewhere (a target's answer, a feed's page, git's words),
+ * which is one line by design: a line break there is not dashcd's, and could start a line a CI runner takes as a
+ * workflow command, so it is kept to one line.
+ */
+function shownMessage(error: unknown): string {
+  const message = errorMessage(error);
+  return error instanceof CliError && error.cause === undefined ? printableLines(message) : printable(message);
 }
 
 /** What `dashcd` takes without a command (runCli above). */

@@ -2,6 +2,7 @@ import { DOCUMENT_API_PREFIX } from '../schema/documents.js';
 import { ErrorEnvelope } from '../schema/error-envelope.js';
 import { SCOPE_DESCRIPTIONS, type Scope } from '../schema/scopes.js';
 import { ApiError, OWNER_REFUSAL, TransportError, type RequestSite } from './errors.js';
+import { printable } from '../lib/printable.js';
 
 /**
  * Where the target's URL and token came from, as the hints name them: `DT_ENV_URL`/`DT_API_TOKEN` (the default),
@@ -47,12 +48,18 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   504: 'gateway timeout',
 };
 
+/**
+ * The message is printed on the operator's terminal and in CI logs: the target's own words in it (its message,
+ * its violations) are made `printable` as they are put in, so a hostile target can neither drive the terminal nor
+ * start a line of its own (a GitHub Actions `::error` or `::add-mask::` line). The envelope itself stays as sent.
+ */
 function describeStatus(
   status: number,
-  serverMessage: string | undefined,
+  sent: string | undefined,
   envelope: ErrorEnvelope | undefined,
   ctx: FailureContext,
 ): string {
+  const serverMessage = sent === undefined ? undefined : printable(sent);
   const where = `${ctx.method} ${ctx.url}`;
   const tries = ctx.attempts > 1 ? ` (gave up after ${ctx.attempts} attempts)` : '';
   const origin = ctx.origin ?? DEFAULT_ORIGIN;
@@ -122,7 +129,7 @@ function summarizeViolations(envelope: ErrorEnvelope | undefined, redact: (text:
   if (violations.length === 0) return '';
   const shown = violations
     .slice(0, SHOWN_VIOLATIONS)
-    .map((v) => redact(`${v.path ?? ''}${v.path ? ': ' : ''}${v.message ?? ''}`));
+    .map((v) => printable(redact(`${v.path ?? ''}${v.path ? ': ' : ''}${v.message ?? ''}`)));
   const more = violations.length > SHOWN_VIOLATIONS ? ` (+${violations.length - SHOWN_VIOLATIONS} more)` : '';
   return ` ${shown.join('; ')}${more}`;
 }

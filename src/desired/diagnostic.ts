@@ -1,3 +1,5 @@
+import { printable } from '../lib/printable.js';
+
 /**
  * A problem in the desired state. `file` is relative to `cwd` with `/` separators; `line`/`col` are 1-based, or 0
  * when there is no position (a missing folder, an unreadable file); `path` is `tiles[3].bounds` style, `''` for
@@ -15,11 +17,14 @@ export interface Diagnostic {
 
 /**
  * `path/to/file.yaml:LINE:COL  tiles[3].bounds: message` (two spaces), without `:LINE:COL` when there is none;
- * `…:COL  [prod] tiles[3].bounds: message` for a problem in some environments only.
+ * `…:COL  [prod] tiles[3].bounds: message` for a problem in some environments only. Always one line of `printable`
+ * text: the file's name, the keys in the path and the words of a message (which may quote a file, a key or a value)
+ * are a committer's, and a name holding an escape sequence or a line break could drive the terminal or start a
+ * line of its own in a CI log (GitHub Actions runs a line `::error …::` or `::add-mask::…` as a command).
  */
 export function formatDiagnostic(d: Diagnostic): string {
   const where = d.line > 0 ? `${d.file}:${d.line}:${d.col}` : d.file;
-  return `${where}  ${d.env !== undefined ? `[${d.env}] ` : ''}${d.path === '' ? '' : `${d.path}: `}${d.message}`;
+  return printable(`${where}  ${d.env !== undefined ? `[${d.env}] ` : ''}${d.path === '' ? '' : `${d.path}: `}${d.message}`);
 }
 
 /** A warning as `formatDiagnostic` writes it, marked: `path/to/file.yaml:LINE:COL  warning: tiles[3].foo: message`. */

@@ -110,11 +110,6 @@ function identifyingFirst(value: unknown): unknown {
   return Object.fromEntries(order.map((k) => [k, identifyingFirst((value as Record<string, unknown>)[k])]));
 }
 
-/** Control characters in names from files or a remote service must not reach a terminal or a comment raw. */
-export function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
-}
-
 /**
  * `1 to create, 1 to adopt, 1 to update, 1 to delete, 3 unchanged, 1 orphan kept`: adoptions and deletions only
  * when there are any; a selective run says that it did not look for orphans.

@@ -16,7 +16,7 @@ import { writePhase, type WritePhase } from '../write-phase.js';
 import { concurrencyOf, planFromFlags } from '../plan-from-flags.js';
 import { selectionFromArgs } from '../dashboards-selection.js';
 import { renderPlanText } from '../render/render-text.js';
-import { printable } from '../../plan/patch-lines.js';
+import { printable } from '../../lib/printable.js';
 import { colorFor } from '../render/colors.js';
 
 export const applyCommand = defineCommand({

@@ -5,7 +5,7 @@ import { queryArchive, type QueriedEvent, type QueryArchiveOptions } from '../..
 import { parseTimeArg, type TimeBound } from '../../archive/time-arg.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
-import { printable } from '../../plan/patch-lines.js';
+import { printable } from '../../lib/printable.js';
 import { archiveDirOf } from '../data-dir-default.js';
 import { archiveFlag } from '../common-flags.js';
 
@@ -76,8 +76,16 @@ async function queryOptions(flags: FlagValues, io: CommandIo): Promise<QueryArch
     to: timeFlag(flags, 'to', now, 'end'),
     latest: booleanFlag(flags, 'latest'),
     signal: io.signal,
-    onBadLine: (file, line, message) => io.stderr.write(`${file}:${line}: skipped an unreadable line: ${message}\n`),
+    onBadLine: badLineReporter(io),
   };
+}
+
+/**
+ * `FILE:LINE: skipped an unreadable line: why` on stderr. The file's path holds the archive's folder names and the
+ * reason JSON.parse's words, which quote the start of the line: both the archive's text, made `printable`.
+ */
+export function badLineReporter(io: Pick<CommandIo, 'stderr'>): (file: string, line: number, message: string) => void {
+  return (file, line, message) => io.stderr.write(`${printable(file)}:${line}: skipped an unreadable line: ${printable(message)}\n`);
 }
 
 /**
@@ -90,7 +98,7 @@ export async function checkArchive(archiveDir: string, env: string | undefined):
   if (env === undefined) return;
   const envs = await listEnvironments(archiveDir);
   if (envs.includes(env)) return;
-  const has = envs.length > 0 ? `it has: ${envs.join(', ')}` : "it has none yet (run 'dashcd events pull')";
+  const has = envs.length > 0 ? `it has: ${printable(envs.join(', '))}` : "it has none yet (run 'dashcd events pull')";
   throw new UsageError(`no environment '${env}' in ${archiveDir}; ${has}`);
 }
 

@@ -2,9 +2,10 @@ import { listEnvironments } from '../../archive/archive-layout.js';
 import { archiveStats, type ArchiveStats } from '../../archive/query-archive.js';
 import { defineCommand, stringFlag } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
-import { checkArchive, timeFlag, toFlag } from './events-query.js';
+import { badLineReporter, checkArchive, timeFlag, toFlag } from './events-query.js';
 import { archiveFlag } from '../common-flags.js';
 import { archiveDirOf } from '../data-dir-default.js';
+import { printable } from '../../lib/printable.js';
 
 export const eventsStatsCommand = defineCommand({
   path: ['events', 'stats'],
@@ -34,7 +35,7 @@ export const eventsStatsCommand = defineCommand({
         from: timeFlag(flags, 'from', now),
         to: timeFlag(flags, 'to', now, 'end'),
         signal: io.signal,
-        onBadLine: (file, line, message) => io.stderr.write(`${file}:${line}: skipped an unreadable line: ${message}\n`),
+        onBadLine: badLineReporter(io),
       });
     }
     if (format === 'json') io.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
@@ -44,10 +45,16 @@ export const eventsStatsCommand = defineCommand({
   },
 });
 
+/**
+ * The environment folder's name and the counted statuses, types and days are the archive's, which may be a third
+ * party's: made `printable` (one space for each control character, so the columns stay aligned).
+ */
 function renderStats(env: string, stats: ArchiveStats): string {
-  const lines = [`${env}: ${stats.events} events (${stats.versions} versions)`];
+  const lines = [`${printable(env)}: ${stats.events} events (${stats.versions} versions)`];
   const section = (title: string, counts: Record<string, number>, byCount: boolean): void => {
-    const entries = Object.entries(counts).sort(byCount ? (a, b) => b[1] - a[1] || a[0].localeCompare(b[0]) : (a, b) => a[0].localeCompare(b[0]));
+    const entries = Object.entries(counts)
+      .map(([key, count]): [string, number] => [printable(key), count])
+      .sort(byCount ? (a, b) => b[1] - a[1] || a[0].localeCompare(b[0]) : (a, b) => a[0].localeCompare(b[0]));
     const width = Math.max(0, ...entries.map(([key]) => key.length));
     lines.push(`  by ${title}:`, ...entries.map(([key, count]) => `    ${key.padEnd(width)}  ${String(count).padStart(8)}`));
   };

@@ -16,6 +16,7 @@ import { envFlag, environmentMode } from '../environment-choice.js';
 import { pullEnvironment, type PulledEnvironment } from '../pull-environment.js';
 import type { TargetSession } from '../target.js';
 import { shownPath } from '../../lib/shown-path.js';
+import { printable } from '../../lib/printable.js';
 
 /** Dashboards the service owns itself; onboarding them would fight the service. */
 const SERVICE_OWNER = 'Dynatrace';
@@ -109,31 +110,36 @@ export const pullCommand = defineCommand({
 
 /**
  * One line per dashboard: pulled and up-to-date ones on stdout (saying so when the file is an existing one outside
- * `--dir`), each one left alone on stderr as one line; returns how many were left alone.
+ * `--dir`), each one left alone on stderr as one line; returns how many were left alone. Ids, names and reasons
+ * come from the target, the environment's name and the files from the repository: each is made `printable`, so it
+ * cannot drive the terminal or start a line of its own in a CI log.
  */
 function reportPulls(outcomes: readonly PullOutcome[], where: { dir: string; cwd: string; target: string; env: string | undefined }, io: CommandIo): number {
   let problems = 0;
-  const dirShown = shownPath(where.cwd, where.dir);
+  const dirShown = printable(shownPath(where.cwd, where.dir));
+  const target = printable(where.target);
+  const env = where.env === undefined ? undefined : printable(where.env);
   for (const o of outcomes) {
+    const id = printable(o.id);
     if (o.status === 'not-found') {
       problems++;
-      io.stderr.write(`dashcd pull: ${o.id} not found on ${where.target}; nothing written for it\n`);
+      io.stderr.write(`dashcd pull: ${id} not found on ${target}; nothing written for it\n`);
     } else if (o.status === 'refused') {
       problems++;
-      io.stderr.write(`dashcd pull: ${o.id} not pulled: ${o.reason}\n`);
+      io.stderr.write(`dashcd pull: ${id} not pulled: ${printable(o.reason)}\n`);
     } else if (o.status === 'kept-templates') {
       problems++;
-      io.stderr.write(`dashcd pull: ${o.file} differs from live dashboard ${o.id} in ${where.env ?? where.target} and uses ${o.uses.join(', ')}; not overwritten (it would lose them), use --force to replace it with the rendered dashboard\n`);
+      io.stderr.write(`dashcd pull: ${printable(o.file)} differs from live dashboard ${id} in ${env ?? target} and uses ${printable(o.uses.join(', '))}; not overwritten (it would lose them), use --force to replace it with the rendered dashboard\n`);
     } else if (o.status === 'kept-local-edits') {
       problems++;
-      io.stderr.write(`dashcd pull: ${o.file} differs from live dashboard ${o.id} (local edits?); not overwritten, use --force to replace it\n`);
+      io.stderr.write(`dashcd pull: ${printable(o.file)} differs from live dashboard ${id} (local edits?); not overwritten, use --force to replace it\n`);
     } else {
       const elsewhere = isWithin(resolve(where.cwd, o.file), where.dir) ? '' : `  (already managed there: ${o.status === 'written' ? 'updated in place' : 'left as is'}, not copied into ${dirShown})`;
       const adopted = o.adopted ? '  (adopted: now owned by dashcd)' : '';
-      io.stdout.write(`${o.status === 'written' ? '↓ pulled' : '= up to date'}  ${o.id}  ${o.file}${elsewhere}${adopted}\n`);
+      io.stdout.write(`${o.status === 'written' ? '↓ pulled' : '= up to date'}  ${id}  ${printable(o.file)}${elsewhere}${adopted}\n`);
     }
   }
   // `--all` of an empty target: a word, not silence that looks like a hang or a failure.
-  if (outcomes.length === 0) io.stderr.write(`dashcd pull: nothing to pull from ${where.target}${where.env ? ` (${where.env})` : ''}: it holds no dashboards or notebooks (presets aside)\n`);
+  if (outcomes.length === 0) io.stderr.write(`dashcd pull: nothing to pull from ${target}${env ? ` (${env})` : ''}: it holds no dashboards or notebooks (presets aside)\n`);
   return problems;
 }

@@ -1,6 +1,6 @@
 import { ApiError } from '../../client/errors.js';
 import { documentsOf } from '../../kinds/platform-documents.js';
-import { printable } from '../../plan/patch-lines.js';
+import { printable } from '../../lib/printable.js';
 import { defineCommand, type FlagSpec } from '../command.js';
 import { dataFlag, dirFlag, targetFlag } from '../common-flags.js';
 import { envFlag } from '../environment-choice.js';

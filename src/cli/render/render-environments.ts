@@ -2,7 +2,8 @@ import { ACTION_ORDER, type Plan, type PlanSummary } from '../../plan/build-plan
 import { planToJson, type PlanJson } from './render-json.js';
 import { renderPlanMarkdown } from './render-markdown.js';
 import { renderPlanText } from './render-text.js';
-import { commitText, printable } from '../../plan/patch-lines.js';
+import { commitText } from '../../plan/patch-lines.js';
+import { printable } from '../../lib/printable.js';
 import type { Diagnostic } from '../../desired/diagnostic.js';
 import { count, diagnosticsToJson, type DiagnosticJson } from '../diagnostics-output.js';
 

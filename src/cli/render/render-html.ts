@@ -1,6 +1,7 @@
 import type { Plan } from '../../plan/build-plan.js';
 import { renderHtmlPage, type HtmlSection } from '../../preview/render-html.js';
-import { commitText, printable, summaryText } from '../../plan/patch-lines.js';
+import { commitText, summaryText } from '../../plan/patch-lines.js';
+import { printable } from '../../lib/printable.js';
 import { planPictures } from '../../preview/plan-pictures.js';
 import type { EnvironmentSection } from './render-environments.js';
 

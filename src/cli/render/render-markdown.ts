@@ -1,6 +1,7 @@
 import type { Plan, PlanChange } from '../../plan/build-plan.js';
 import { fitToBudget } from './markdown-budget.js';
-import { dirtyText, kindLabel, NO_COMMITS, patchLines, printable, summaryText } from '../../plan/patch-lines.js';
+import { dirtyText, kindLabel, NO_COMMITS, patchLines, summaryText } from '../../plan/patch-lines.js';
+import { printable } from '../../lib/printable.js';
 
 type PatchedChange = Extract<PlanChange, { action: 'update' | 'adopt' }>;
 

@@ -1,6 +1,7 @@
 import type { Plan, PlanChange } from '../../plan/build-plan.js';
 import { ACTION_COLOR, markColor, painter, type Paint } from './colors.js';
-import { commitText, dirtyText, kindLabel, patchLines, printable, summaryText } from '../../plan/patch-lines.js';
+import { commitText, dirtyText, kindLabel, patchLines, summaryText } from '../../plan/patch-lines.js';
+import { printable } from '../../lib/printable.js';
 
 const PATCH_INDENT = '    ';
 

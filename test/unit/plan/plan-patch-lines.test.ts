@@ -4,7 +4,7 @@ import { classicDashboards } from '../../../src/kinds/classic-dashboards.js';
 import { buildPlan, type PlanChange, type PlanSummary } from '../../../src/plan/build-plan.js';
 import type { JsonValue } from '../../../src/plan/json-value.js';
 import type { Dashboard } from '../../../src/schema/dashboard.js';
-import { commitText, dirtyText, formatValue, patchLines, printable, summaryText } from '../../../src/plan/patch-lines.js';
+import { commitText, dirtyText, formatValue, patchLines, summaryText } from '../../../src/plan/patch-lines.js';
 
 type PatchedChange = Extract<PlanChange, { action: 'update' }>;
 
@@ -76,14 +76,10 @@ describe('patchLines', () => {
   });
 });
 
-describe('formatValue and printable', () => {
+describe('formatValue', () => {
   it('formats undefined as the word, everything else as compact JSON', () => {
     expect(formatValue(undefined)).toBe('undefined');
     expect(formatValue({ a: [1, 'b'] })).toBe('{"a":[1,"b"]}');
-  });
-
-  it('replaces each control character with a space', () => {
-    expect(printable('CPU\u0007 load\n\u009b1')).toBe('CPU  load  1');
   });
 });
 
