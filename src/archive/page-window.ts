@@ -1,4 +1,4 @@
-import { ArchiveError } from './archive-error.js';
+import { createCursorChain } from './cursor-chain.js';
 import { cursorParams, parseFeedPage, windowParams, type FeedPage, type WindowQuery } from './feed-page-parse.js';
 
 /** Raw JSON text of one EventQueryResult for `query`. Retries are the caller's (the client module does them). */
@@ -78,7 +78,9 @@ function startFetch(fetchPage: FetchPage, params: URLSearchParams, signal: Abort
 /**
  * Follows the cursor chain. The next page is requested as soon as this one's text names its cursor, before the
  * page is parsed, so the server prepares page n+1 while page n is parsed; a guess the parse contradicts is dropped
- * and the page parsed cursor is fetched instead.
+ * and the page parsed cursor is fetched instead. A page naming a cursor that cannot be followed (one the window has
+ * seen, or one past its page bound) fails the window before it is handed over, so the pages before it are all that
+ * is written, and all the checkpoint can cover.
  */
 async function fetchChain(fetchPage: FetchPage, query: WindowQuery, signal: AbortSignal, pages: PageBuffer): Promise<void> {
   let next: Fetch | undefined;
@@ -86,17 +88,15 @@ async function fetchChain(fetchPage: FetchPage, query: WindowQuery, signal: Abor
   try {
     await pages.room();
     next = startFetch(fetchPage, windowParams(query), signal);
-    let previousCursor: string | undefined;
+    const cursors = createCursorChain();
     for (;;) {
       const text = await next.text;
       const hint = cursorHint(text);
       // Ahead only while this page and the next both fit in the buffer: the depth bound holds for guesses too.
-      ahead = hint !== undefined && hint !== previousCursor && pages.spare() >= 2 ? { cursor: hint, fetch: startFetch(fetchPage, cursorParams(hint), signal) } : undefined;
+      ahead = hint !== undefined && cursors.canFollow(hint) && pages.spare() >= 2 ? { cursor: hint, fetch: startFetch(fetchPage, cursorParams(hint), signal) } : undefined;
       const page = parseFeedPage(text);
       signal.throwIfAborted();
-      if (page.nextCursor !== undefined && page.nextCursor === previousCursor) {
-        throw new ArchiveError('BAD_PAGE', 'the feed returned the same nextCursor twice; stopping instead of looping');
-      }
+      if (page.nextCursor !== undefined) cursors.follow(page.nextCursor);
       pages.put(page);
       if (page.nextCursor === undefined) break;
       if (page.nextCursor === ahead?.cursor) next = ahead.fetch;
@@ -106,7 +106,6 @@ async function fetchChain(fetchPage: FetchPage, query: WindowQuery, signal: Abor
         next = startFetch(fetchPage, cursorParams(page.nextCursor), signal);
       }
       ahead = undefined;
-      previousCursor = page.nextCursor;
     }
     ahead?.fetch.abort();
     pages.end();

@@ -221,6 +221,10 @@ async function loadDay(dir: string, fs: FsLayer, log: Logger): Promise<DayState>
         log.warn({ file, line: line.number, offset: line.offset }, 'removed an unfinished last line (an append cut short)');
         break;
       }
+      if (line.tooLongBytes !== undefined) {
+        log.warn({ file, line: line.number, bytes: line.tooLongBytes }, 'skipping an archive line too long to be an event');
+        continue;
+      }
       if (line.text === '') continue;
       try {
         const event = readEventView(line.text);

@@ -1,4 +1,4 @@
-import { readLines } from '../lib/jsonl.js';
+import { MAX_LINE_BYTES, readLines } from '../lib/jsonl.js';
 import { listEnvironments, listPartitions, type Partition } from './archive-layout.js';
 import { readEventView, type ArchivedEvent, type ArchivedEventView } from './archived-event.js';
 
@@ -34,8 +34,8 @@ export interface QueryArchiveOptions extends ArchiveFilter {
  * Streams archived events matching the filter, oldest first: by start time, then id, then the order versions were
  * written (the feed pages newest first, so the written order alone would run backwards within a day). Only
  * partitions whose day overlaps `[from, to]` are opened, one UTC day (of every environment) at a time, so memory is
- * bounded by one day of the archive. An unreadable line is reported to `onBadLine` with its file and line number,
- * and skipped.
+ * bounded by one day of the archive. An unreadable line, or one too long to read (over MAX_LINE_BYTES), is reported
+ * to `onBadLine` with its file and line number, and skipped.
  */
 export async function* queryArchive(options: QueryArchiveOptions): AsyncGenerator<QueriedEvent> {
   for (const partitions of byDay(await selectPartitions(options))) {
@@ -121,6 +121,10 @@ function matches(event: ArchivedEventView, filter: ArchiveFilter): boolean {
 async function* readPartition(partition: Partition, options: ArchiveFilter): AsyncGenerator<ArchivedEvent> {
   try {
     for await (const line of readLines(partition.file, { signal: options.signal })) {
+      if (line.tooLongBytes !== undefined) {
+        options.onBadLine?.(partition.file, line.number, `line too long (${line.tooLongBytes} bytes, at most ${MAX_LINE_BYTES})`);
+        continue;
+      }
       if (line.text.trim() === '') continue;
       try {
         yield { raw: line.text, event: readEventView(line.text) };

@@ -95,7 +95,7 @@ describe('pageWindow', () => {
     );
     expect(error).toBeInstanceOf(ArchiveError);
     expect((error as ArchiveError).code).toBe('BAD_PAGE');
-    expect((error as ArchiveError).message).toBe('the feed returned the same nextCursor twice; stopping instead of looping');
+    expect((error as ArchiveError).message).toBe("the feed's cursors go round in a loop: after 2 pages of one window it named cursor 'again' a second time; stopping instead of looping");
     expect(fetched).toEqual(['from=1521042929000&to=1521542929000', 'cursor=again']);
     expect(seen).toHaveLength(1);
   });
