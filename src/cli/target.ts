@@ -111,8 +111,9 @@ export function platformFromEnv(env: CommandIo['env'], baseUrl: string): Platfor
 }
 
 /**
- * `DASHCD_RETRY_DEADLINE` (`90s`, `2m`, `500ms`): how long one request may keep retrying 429/5xx answers and
- * connection failures before it counts as failed (default 60 s). CI jobs that would rather fail fast lower it.
+ * `DASHCD_RETRY_DEADLINE` (`90s`, `2m`, `500ms`): how long one request may take, its retries of 429/5xx answers and
+ * connection failures and an answer still arriving included, before it counts as failed (default 60 s). CI jobs
+ * that would rather fail fast lower it.
  */
 export function retryFromEnv(env: CommandIo['env']): Partial<RetryPolicy> {
   const raw = env.DASHCD_RETRY_DEADLINE;

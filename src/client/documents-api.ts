@@ -13,8 +13,10 @@ import {
   TrashDocumentList,
   UpdateDocumentResult,
 } from '../schema/documents.js';
+import { attemptError, failedAttempt } from './attempt-failure.js';
+import { API_ANSWER_LIMIT_BYTES, DOCUMENT_ANSWER_LIMIT_BYTES, readBody } from './bounded-body.js';
 import { ApiError, type HttpMethod } from './errors.js';
-import { apiErrorFrom, transportErrorFrom, transportReason, type TargetOrigin } from './messages.js';
+import { apiErrorFrom, type TargetOrigin } from './messages.js';
 import { bearerSource, type BearerSource, type PlatformCredential } from './platform-auth.js';
 import { createRedactor, displayUrl } from './redact.js';
 import { parseBodyAs, unexpectedResponse, type TextResponse } from './response.js';
@@ -117,6 +119,8 @@ interface Call {
   readonly parts?: ReadonlyArray<PartSpec & { readonly body: Uint8Array | string }>;
   /** The statuses the operation accepts; anything else is an ApiError. */
   readonly ok: readonly number[];
+  /** Bytes of the answer read at most (default API_ANSWER_LIMIT_BYTES): more for an answer carrying content. */
+  readonly answerLimit?: number;
 }
 
 interface BinaryResponse extends TextResponse {
@@ -133,7 +137,8 @@ interface BinaryResponse extends TextResponse {
 export function createDocumentsClient(options: DocumentsClientOptions): DocumentsClient {
   const { log = silentLogger(), clock = systemClock, random = Math.random } = options;
   const { credential } = options;
-  const auth = 'kind' in credential ? bearerSource(credential, { clock }) : credential;
+  const policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+  const auth = 'kind' in credential ? bearerSource(credential, { clock, policy }) : credential;
   const refreshable = !('kind' in credential) || credential.kind === 'oauth-client';
   const root = new URL(options.platformUrl);
   const redact = (text: string): string => auth.secrets().reduce((scrubbed, secret) => createRedactor(secret)(scrubbed), text);
@@ -145,7 +150,6 @@ export function createDocumentsClient(options: DocumentsClientOptions): Document
     bodyTimeout: options.requestTimeoutMs ?? 60_000,
     keepAliveTimeout: 10_000,
   });
-  const policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   const logRetry = createRetryLogger(log, clock);
 
   // One listener on the client's signal however many requests are in flight (request.ts).
@@ -159,11 +163,10 @@ export function createDocumentsClient(options: DocumentsClientOptions): Document
         body: body ?? null,
         signal,
       });
-      const bytes = Buffer.from(await response.body.arrayBuffer());
+      const bytes = await readBody(response, call.answerLimit ?? API_ANSWER_LIMIT_BYTES);
       return { kind: 'response' as const, status: response.statusCode, headers: response.headers as ResponseHeaders, bytes };
     } catch (error) {
-      if (signal.aborted) throw signal.reason;
-      return { kind: 'transport' as const, reason: transportReason(error), cause: error };
+      return failedAttempt(error, signal);
     }
   };
 
@@ -181,7 +184,7 @@ export function createDocumentsClient(options: DocumentsClientOptions): Document
       // One more round after a 401 with a fresh access token: the one held may have been revoked or expired early.
       for (let round = 0; round < 2; round++) {
         const token = await auth.token(signal);
-        const result = await runWithRetry(() => attempt(call, path, body, contentType, token, signal), {
+        const result = await runWithRetry((_attempt, attemptSignal) => attempt(call, path, body, contentType, token, attemptSignal), {
           policy,
           clock,
           random,
@@ -198,7 +201,7 @@ export function createDocumentsClient(options: DocumentsClientOptions): Document
       release();
     }
     if (!outcome || outcome.kind === 'transport') {
-      throw transportErrorFrom(outcome?.reason ?? 'unknown', outcome?.cause, { ...site, baseUrl, attempts, redact, origin: ORIGIN });
+      throw attemptError(outcome ?? { kind: 'transport', reason: 'unknown', cause: undefined }, { ...site, baseUrl, attempts, redact, origin: ORIGIN });
     }
     const response: BinaryResponse = { status: outcome.status, headers: outcome.headers, text: '', bytes: outcome.bytes, ...site, attempts };
     if (!call.ok.includes(outcome.status)) throw fail({ ...response, text: outcome.bytes.toString('utf8') });
@@ -255,12 +258,12 @@ export function createDocumentsClient(options: DocumentsClientOptions): Document
       }
     },
     async get(id) {
-      const response = await send({ method: 'GET', path: docPath(id), ok: [200] });
+      const response = await send({ method: 'GET', path: docPath(id), ok: [200], answerLimit: DOCUMENT_ANSWER_LIMIT_BYTES });
       return readDocumentParts(response);
     },
     metadata: (id) => metadataOf({ method: 'GET', path: `${docPath(id)}/metadata`, ok: [200] }),
     async content(id) {
-      const response = await send({ method: 'GET', path: `${docPath(id)}/content`, ok: [200] });
+      const response = await send({ method: 'GET', path: `${docPath(id)}/content`, ok: [200], answerLimit: DOCUMENT_ANSWER_LIMIT_BYTES });
       return { bytes: response.bytes, contentType: headerText(response.headers['content-type']) };
     },
     async update(id, version, changes) {

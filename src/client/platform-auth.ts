@@ -3,9 +3,16 @@ import { request } from 'undici';
 import { z } from 'zod';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { DEFAULT_TOKEN_URL } from '../lib/platform-url.js';
+import { BODY_LIMIT_BYTES } from '../schema/limits.js';
+import { AttemptTimedOut, timeLimited } from './attempt-time.js';
+import { BodyOverLimit, readText } from './bounded-body.js';
+import { attemptBound, DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 
 /** An access token is replaced this long before it expires, so no request goes out with one about to lapse. */
 const REFRESH_MARGIN_MS = 30_000;
+
+/** A token answer is a few kB (the access token and its lifetime); a body past this is not one. */
+const TOKEN_ANSWER_LIMIT_BYTES = BODY_LIMIT_BYTES;
 
 export type PlatformCredential =
   | { readonly kind: 'platform-token'; readonly token: string }
@@ -58,7 +65,14 @@ export function platformCredentialFromEnv(env: Readonly<Record<string, string | 
   };
 }
 
-export function bearerSource(credential: PlatformCredential, { clock = systemClock }: { clock?: Pick<Clock, 'now'> } = {}): BearerSource {
+/**
+ * `policy` bounds the token request as a first attempt of the requests it serves (attemptBound): undici's waits
+ * between bytes alone would let an endpoint trickle its answer forever.
+ */
+export function bearerSource(
+  credential: PlatformCredential,
+  { clock = systemClock, policy = DEFAULT_RETRY_POLICY }: { clock?: Pick<Clock, 'now'>; policy?: RetryPolicy } = {},
+): BearerSource {
   if (credential.kind === 'platform-token') {
     return { token: () => Promise.resolve(credential.token), invalidate: () => undefined, secrets: () => [credential.token] };
   }
@@ -68,18 +82,23 @@ export function bearerSource(credential: PlatformCredential, { clock = systemClo
     const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: credential.clientId, client_secret: credential.clientSecret });
     if (credential.scopes.length > 0) form.set('scope', credential.scopes.join(' '));
     let response;
+    let text;
+    const now = clock.now();
+    const limit = timeLimited(signal, attemptBound(policy, now, now));
     try {
       response = await request(credential.tokenUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', 'user-agent': 'dashcd' },
         body: form.toString(),
-        ...(signal ? { signal } : {}),
+        signal: limit.signal,
       });
+      text = await readText(response, TOKEN_ANSWER_LIMIT_BYTES);
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      throw new PlatformAuthError(`the OAuth token endpoint ${credential.tokenUrl} could not be reached: ${errorMessage(error)}`);
+      throw new PlatformAuthError(`the OAuth token endpoint ${credential.tokenUrl} ${tokenFailure(limit.signal.reason ?? error)}`);
+    } finally {
+      limit.clear();
     }
-    const text = await response.body.text();
     const parsed = parseTokenResponse(text);
     if (response.statusCode !== 200 || !parsed.success) {
       const oauthError = /"error"\s*:\s*"([a-z_]+)"/.exec(text)?.[1];
@@ -101,6 +120,12 @@ export function bearerSource(credential: PlatformCredential, { clock = systemClo
     invalidate: () => (current = undefined),
     secrets: () => [credential.clientSecret, ...(current ? [current.token] : [])],
   };
+}
+
+function tokenFailure(error: unknown): string {
+  if (error instanceof AttemptTimedOut) return `gave ${error.message}`;
+  if (error instanceof BodyOverLimit) return `answered ${error.status}: ${error.message}`;
+  return `could not be reached: ${errorMessage(error)}`;
 }
 
 function parseTokenResponse(text: string): ReturnType<typeof TokenResponse.safeParse> {

@@ -1,7 +1,8 @@
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
+import { attemptError } from './attempt-failure.js';
 import type { HttpMethod } from './errors.js';
-import { transportErrorFrom, type TargetOrigin } from './messages.js';
+import type { TargetOrigin } from './messages.js';
 import { displayUrl } from './redact.js';
 import type { TextResponse } from './response.js';
 import { createRetryLogger } from './retry-log.js';
@@ -38,8 +39,9 @@ export interface RequesterConfig {
 }
 
 /**
- * The one request path of the client: headers, body encoding, the retry policy, and the TransportError once it
- * gives up. Any HTTP status comes back as a value; the callers decide which ones they accept.
+ * The one request path of the client: headers, body encoding, the retry policy, and the client's error once it
+ * gives up on an attempt without a usable answer (attempt-failure.ts). Any HTTP status comes back as a value; the
+ * callers decide which ones they accept.
  */
 export function createRequester(config: RequesterConfig): RequestText {
   const prefix = config.root.pathname.replace(/\/+$/, '');
@@ -62,7 +64,7 @@ export function createRequester(config: RequesterConfig): RequestText {
     const headers = body === undefined ? baseHeaders : { ...baseHeaders, 'content-type': 'application/json' };
     const { signal, release } = signals.open(options.signal);
     const { outcome, attempts } = await runWithRetry(
-      () => config.transport.send({ method, path: fullPath, headers, body, signal }),
+      (_attempt, attemptSignal) => config.transport.send({ method, path: fullPath, headers, body, signal: attemptSignal }),
       {
         policy: config.policy,
         clock: config.clock,
@@ -74,7 +76,7 @@ export function createRequester(config: RequesterConfig): RequestText {
     ).finally(release);
     if (outcome.kind === 'transport') {
       const ctx = { ...site, baseUrl: config.baseUrl, attempts, redact: config.redact, origin: config.origin };
-      throw transportErrorFrom(outcome.reason, outcome.cause, ctx);
+      throw attemptError(outcome, ctx);
     }
     return {
       status: outcome.status,

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import { formatIssuePath } from '../schema/error-envelope.js';
+import { MAX_JSON_DEPTH } from '../schema/limits.js';
 import { UnexpectedResponseError, type HttpMethod } from './errors.js';
+import { nestsDeeperThan } from '../lib/json-nesting.js';
 import type { ResponseHeaders } from './retry.js';
 
 /** One final HTTP answer, after the retry policy, with where it came from (redacted) and how many tries it took. */
@@ -24,8 +26,14 @@ export function unexpectedResponse(response: TextResponse, problems: readonly st
   return new UnexpectedResponseError(message, { ...response, problems });
 }
 
-/** JSON.parse that reports a non-JSON body as an UnexpectedResponseError. */
+/**
+ * JSON.parse that reports a non-JSON body, or one nested deeper than a target accepts (MAX_JSON_DEPTH), as an
+ * UnexpectedResponseError: a live dashboard nesting 200,000 arrays ended `plan` in a bare stack overflow.
+ */
 export function parseJsonText(response: TextResponse): unknown {
+  if (nestsDeeperThan(response.text, MAX_JSON_DEPTH)) {
+    throw unexpectedResponse(response, [`nested deeper than ${MAX_JSON_DEPTH} levels of objects and arrays, more than a target accepts`]);
+  }
   try {
     return JSON.parse(response.text);
   } catch {

@@ -11,8 +11,16 @@ export interface RetryPolicy {
   /** Backoff before retry n (0-based) is `random() * min(maxDelayMs, baseDelayMs * 2^n)`. */
   readonly baseDelayMs: number;
   readonly maxDelayMs: number;
-  /** Overall budget from the first attempt; a wait that would end past it fails now with the last outcome. */
+  /**
+   * Overall budget from the first attempt: a wait that would end past it fails now with the last outcome, and an
+   * attempt still running at it is cut there (attemptBound).
+   */
   readonly deadlineMs: number;
+  /**
+   * How long one attempt may take, from sending to the body's last byte (default DEFAULT_ATTEMPT_TIMEOUT_MS). undici's
+   * own timeouts only bound each wait between bytes, so a body trickling a byte a second never ended.
+   */
+  readonly attemptTimeoutMs?: number;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -21,6 +29,12 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxDelayMs: 15_000,
   deadlineMs: 60_000,
 };
+
+/**
+ * The largest answer, a 50 MB document, at about 3.5 Mbit/s. Under the default deadline (60 s) the deadline ends an
+ * attempt first; this bounds each attempt of a request given a longer deadline.
+ */
+export const DEFAULT_ATTEMPT_TIMEOUT_MS = 120_000;
 
 export type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
@@ -50,6 +64,8 @@ const RETRYABLE_TRANSPORT = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
   'UND_ERR_HEADERS_TIMEOUT',
   'UND_ERR_BODY_TIMEOUT',
+  // An attempt past its time limit (attempt-time.ts): a timeout like the two above.
+  'ATTEMPT_TIMEOUT',
 ]);
 /** Failures before a connection existed: the request was never sent, so even a non-idempotent one may retry. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -138,4 +154,20 @@ export function decideRetry(input: DecideInput): RetryDecision {
   const waitMs = Math.max(hintMs ?? 0, backoffMs(attempts - 1, policy, input.random));
   if (input.nowMs + waitMs > input.startedAtMs + policy.deadlineMs) return { retry: false, why: 'deadline' };
   return { retry: true, waitMs, hintMs };
+}
+
+/** What ends the next attempt if it is still running: its own time limit, or the deadline when that comes first. */
+export interface AttemptBound {
+  /** Time the attempt has, from now; 0 or less when the deadline has passed. */
+  readonly ms: number;
+  readonly by: 'attempt' | 'deadline';
+  /** The limit as configured, for messages: the attempt's time limit or the whole deadline. */
+  readonly limitMs: number;
+}
+
+export function attemptBound(policy: RetryPolicy, startedAtMs: number, nowMs: number): AttemptBound {
+  const attemptMs = policy.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
+  const leftMs = startedAtMs + policy.deadlineMs - nowMs;
+  if (leftMs < attemptMs) return { ms: leftMs, by: 'deadline', limitMs: policy.deadlineMs };
+  return { ms: attemptMs, by: 'attempt', limitMs: attemptMs };
 }

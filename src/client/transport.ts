@@ -1,13 +1,14 @@
 import { Pool } from 'undici';
+import { failedAttempt, type FailedAttempt } from './attempt-failure.js';
+import { API_ANSWER_LIMIT_BYTES, readText } from './bounded-body.js';
 import type { HttpMethod } from './errors.js';
-import { transportReason } from './messages.js';
 import type { ResponseHeaders } from './retry.js';
 
 export interface TransportOptions {
   /** `protocol://host:port`, no path. */
   readonly origin: string;
   readonly connections: number;
-  /** Bounds both the wait for response headers and any pause while the body streams. */
+  /** Bounds the wait for response headers and each pause while the body streams (the whole attempt: retry-loop.ts). */
   readonly requestTimeoutMs: number;
   readonly connectTimeoutMs?: number;
 }
@@ -19,12 +20,13 @@ export interface SendInput {
   readonly headers: Readonly<Record<string, string>>;
   /** Bytes, so every attempt sends the same ones without encoding them again. */
   readonly body?: Uint8Array;
+  /** The attempt's signal: its abort ends the request, the body's streaming included. */
   readonly signal?: AbortSignal;
 }
 
 export type TransportOutcome =
   | { readonly kind: 'response'; readonly status: number; readonly headers: ResponseHeaders; readonly text: string }
-  | { readonly kind: 'transport'; readonly reason: string; readonly cause: unknown };
+  | FailedAttempt;
 
 export interface Transport {
   send(input: SendInput): Promise<TransportOutcome>;
@@ -33,8 +35,9 @@ export interface Transport {
 
 /**
  * One keep-alive undici Pool for the target's origin (fetch is not used: it costs about half the throughput).
- * Every body is read to the end, so sockets always return to the pool. A failure without an HTTP answer is a
- * value, not a throw, so the retry loop can classify it; only an abort of the caller's signal throws.
+ * Every body is read to the end, so sockets return to the pool, or up to its limit, past which the connection is
+ * dropped (bounded-body.ts). A failure without a usable answer is a value, not a throw, so the retry loop can
+ * classify it; only an abort of the caller's signal throws.
  */
 export function createTransport({
   origin,
@@ -59,11 +62,10 @@ export function createTransport({
           body: input.body ?? null,
           signal: input.signal ?? null,
         });
-        const text = await response.body.text();
+        const text = await readText(response, API_ANSWER_LIMIT_BYTES);
         return { kind: 'response', status: response.statusCode, headers: response.headers, text };
       } catch (error) {
-        if (input.signal?.aborted) throw input.signal.reason;
-        return { kind: 'transport', reason: transportReason(error), cause: error };
+        return failedAttempt(error, input.signal);
       }
     },
     close: () => pool.close(),
