@@ -12,11 +12,14 @@ type Level = 'error' | 'warning';
  * shows them on the line. `stderr` when stdout is machine output (`plan --output json`): no annotations then.
  */
 export function printDiagnostics(diagnostics: readonly Diagnostic[], io: CommandIo, warnings: readonly Diagnostic[] = [], to: 'stdout' | 'stderr' = 'stdout'): void {
-  writeAll(diagnostics, 'error', io, to);
-  writeAll(warnings, 'warning', io, to);
-  const files = new Set(diagnostics.map((d) => d.file)).size;
+  const isFile = existingFile(io);
+  writeAll(diagnostics, 'error', io, to, isFile);
+  writeAll(warnings, 'warning', io, to, isFile);
+  // Files only: a dashboards folder that is not there is a problem, not "1 problem in 1 file".
+  const files = new Set(diagnostics.map((d) => d.file).filter(isFile)).size;
+  const where = files > 0 ? ` in ${count(files, 'file')}` : '';
   const also = warnings.length > 0 ? ` (and ${count(warnings.length, 'warning')})` : '';
-  io.stderr.write(`✗ ${count(diagnostics.length, 'problem')} in ${count(files, 'file')}${also}\n`);
+  io.stderr.write(`✗ ${count(diagnostics.length, 'problem')}${where}${also}\n`);
 }
 
 /**
@@ -24,7 +27,7 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[], io: Command
  * the plan on stdout, which may be JSON or a PR comment.
  */
 export function printWarnings(warnings: readonly Diagnostic[], io: CommandIo, to: 'stdout' | 'stderr'): void {
-  writeAll(warnings, 'warning', io, to);
+  writeAll(warnings, 'warning', io, to, existingFile(io));
 }
 
 /** One problem in machine output: every key always present (`line`/`col` 0 and `env` null when there is none). */
@@ -58,9 +61,13 @@ export function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
-function writeAll(diagnostics: readonly Diagnostic[], level: Level, io: CommandIo, to: 'stdout' | 'stderr' = 'stdout'): void {
+/** Whether a diagnostic's path names a file that is there (relative to the command's folder), asked once a path. */
+function existingFile(io: CommandIo): (file: string) => boolean {
+  return memo((file: string) => statSync(resolve(io.cwd, file), { throwIfNoEntry: false })?.isFile() === true);
+}
+
+function writeAll(diagnostics: readonly Diagnostic[], level: Level, io: CommandIo, to: 'stdout' | 'stderr', isFile: (file: string) => boolean): void {
   const annotate = to === 'stdout' && io.env.GITHUB_ACTIONS === 'true';
-  const isFile = memo((file: string) => statSync(resolve(io.cwd, file), { throwIfNoEntry: false })?.isFile() === true);
   for (const diagnostic of diagnostics) {
     io[to].write(`${level === 'warning' ? formatWarning(diagnostic) : formatDiagnostic(diagnostic)}\n`);
     if (annotate) io.stdout.write(`${githubAnnotation(diagnostic, isFile(diagnostic.file), level)}\n`);

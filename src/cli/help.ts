@@ -27,7 +27,7 @@ export function commandHelp(command: Command): string {
 export function overviewHelp(commands: readonly Command[]): string {
   const lines = ['dashcd — dashboards as code: validate, plan and apply dashboards; archive events', '', 'Usage: dashcd <command> [flags]', '', 'Commands:'];
   lines.push(...commands.map(commandLine));
-  lines.push('', "Run 'dashcd <command> --help' for a command's flags and examples; 'dashcd --version' prints the version.", 'Exit codes: 0 ok, 1 unexpected error, 2 changes pending, 3 invalid desired state, 4 target unreachable or token rejected, 5 some dashboards failed, 64 usage error, 130 interrupted.');
+  lines.push('', "Run 'dashcd <command> --help' for a command's flags and examples; 'dashcd --version' prints the version.", 'Exit codes: 0 ok, 1 other failure (named in its message), 2 changes pending, 3 invalid desired state, 4 target unreachable or token rejected, 5 some dashboards failed, 64 usage error, 130 interrupted.');
   return `${lines.join('\n')}\n`;
 }
 

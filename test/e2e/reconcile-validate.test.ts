@@ -62,6 +62,8 @@ describe('dashcd validate', () => {
       const result = await runDashcd([command], { cwd: project.root, env: {} });
       expect(result.code, command).toBe(3);
       expect(result.stdout).toContain('dashboards folder not found: dashboards; create it, or point --dir at the folder holding the dashboard files');
+      // The folder is not a file with a problem in it.
+      expect(result.stderr, command).toBe('✗ 1 problem\n');
     }
     expect(existsSync(join(project.root, '.dashcd'))).toBe(false);
   });

@@ -26,7 +26,7 @@ export const planCommand = defineCommand({
       description: 'Also write the whole plan (never shortened) to this file, in the format its extension names: .json, .html, .md, .txt (repeatable; a shortened markdown comment points to it)',
       valueName: 'path',
     },
-    'preview-dir': { type: 'string', description: 'Also write a before/after PNG per dashboard to be written into this folder', valueName: 'dir' },
+    'preview-dir': { type: 'string', description: 'Also write a before/after PNG of each dashboard the plan would create or update into this folder', valueName: 'dir' },
     'preview-url': { type: 'string', description: 'Base URL the --preview-dir files will be served from: the markdown plan links them', valueName: 'url' },
     'detailed-exitcode': { type: 'boolean', description: 'Exit 2 when there are changes pending (create, adopt, update or delete)' },
     ...pruneFlags,

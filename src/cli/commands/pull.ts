@@ -38,8 +38,9 @@ export const pullCommand = defineCommand({
     'With environments in dashcd.yaml, --env NAME pulls from that one environment; a file that uses values (${{ … }},\n' +
     'a dashcd: member) and differs is not overwritten without --force, naming the values it would lose.\n' +
     'Platform dashboards and notebooks (the Document service; docs/documents-as-code.md) are pulled the same way,\n' +
-    'as document files: --all takes every one of the target\'s platform except the ready-made ones apps ship; an id\n' +
-    'that is not a UUID is a document, and a UUID is tried as a classic dashboard first, then as a document.',
+    'as document files: --all takes every platform dashboard and notebook of the target except the ready-made ones\n' +
+    'apps ship; an id that is not a UUID is a document, and a UUID is tried as a classic dashboard first, then as a\n' +
+    'document.',
   flags: {
     dir: dirFlag,
     target: targetFlag,
