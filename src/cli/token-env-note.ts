@@ -1,5 +1,6 @@
 import { loadProjectConfigFor } from '../config/project-config.js';
 import { declaredEnvironments } from '../environments/environment.js';
+import { closest } from './parse-args.js';
 import { defaultDashboardsRoot, findDashboardsRoot } from './dashboards-root.js';
 
 /** The token command a note is for: each says what it did in `env` and how to do it for the project's environments. */
@@ -32,6 +33,18 @@ export async function revokeMissHint(env: string, cwd: string, hold: readonly st
   const others = await unusedByProject(env, cwd);
   if (others) return `; dashcd.yaml here declares ${others.join(', ')}: choose one with --env NAME (see 'dashcd token list --env NAME')`;
   return ` (see 'dashcd token list --env ${env}')`;
+}
+
+/**
+ * A name one letter or so from an environment the project in `cwd` declares, that neither it nor the data dir (`held`)
+ * has: a typo (`--env prdo`), which would create an environment nothing serves and a token that fails where it was
+ * meant. Undefined for a name far from all of them: a data dir may serve environments no project declares.
+ */
+export async function misspeltEnvironment(env: string, cwd: string, held: readonly string[]): Promise<string | undefined> {
+  if (held.includes(env)) return undefined;
+  const others = await unusedByProject(env, cwd);
+  const near = others && closest(env, others);
+  return near && `unknown environment ${env} — did you mean ${near}? (dashcd.yaml here declares ${(others ?? []).join(', ')})`;
 }
 
 /**

@@ -235,6 +235,20 @@ describe('token create in a project whose dashcd.yaml declares environments', ()
     expect(dev.code).toBe(0);
     expect(dev.stderr).not.toContain('note:');
   });
+
+  it('refuses a name one typo from a declared environment, creating nothing; a name far from them all is served, with the note', async () => {
+    await mkdir(join(cwd, 'dashboards'));
+    await writeFile(join(cwd, 'dashcd.yaml'), 'environments:\n  dev:\n  prod:\n');
+    const typo = await dashcd('token', 'create', '--env', 'prdo', '--scopes', 'ReadConfig');
+    expect(typo).toMatchObject({ code: 64, stdout: '' });
+    expect(typo.stderr).toContain('unknown environment prdo — did you mean prod? (dashcd.yaml here declares dev, prod)');
+    expect((await dashcd('token', 'list', '--env', 'prdo')).stderr).toContain("environment 'prdo' does not exist");
+    const other = await dashcd('token', 'create', '--env', 'loadtest', '--scopes', 'ReadConfig');
+    expect(other.code).toBe(0);
+    expect(other.stderr).toContain('note: this token is for environment loadtest (/e/loadtest) only; dashcd.yaml here declares dev, prod');
+    // Once the data dir has it, it is no typo: a second token for it is made without a word against it.
+    expect((await dashcd('token', 'create', '--env', 'loadtest', '--scopes', 'ReadConfig')).code).toBe(0);
+  });
 });
 
 describe('token list and revoke in a project whose dashcd.yaml declares environments', () => {

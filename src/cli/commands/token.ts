@@ -15,7 +15,7 @@ import { dataDirOf } from '../data-dir-default.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { ownerAdmin, type OwnerAdmin } from '../owner-admin.js';
 import { closest } from '../parse-args.js';
-import { revokeMissHint, tokenEnvironmentNote, type TokenCommand } from '../token-env-note.js';
+import { misspeltEnvironment, revokeMissHint, tokenEnvironmentNote, type TokenCommand } from '../token-env-note.js';
 import {
   PLATFORM_SCOPE_LIST,
   PLATFORM_TOKEN_FLAGS,
@@ -51,6 +51,8 @@ export const tokenCreateCommand = defineCommand({
   ],
   async run({ flags }, io) {
     const { root, env } = await location(flags, io);
+    const misspelt = await misspeltEnvironment(env, io.cwd, await listEnvironments(root));
+    if (misspelt !== undefined) throw new UsageError(misspelt);
     const raw = listFlag(flags, 'scopes');
     if (wantsPlatformCredential(raw, flags)) return createPlatformCredential(root, env, raw, flags, io);
     const scopes = parseScopes(raw);
