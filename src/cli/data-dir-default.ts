@@ -1,4 +1,6 @@
+import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { UsageError } from './exit-codes.js';
 import { DEFAULT_DATA_DIR_NAME } from '../server/data-dir-root.js';
 import { defaultDashboardsRoot } from './dashboards-root.js';
 
@@ -8,8 +10,13 @@ import { defaultDashboardsRoot } from './dashboards-root.js';
  * command run from `dashboards/team/` uses the store (and finds the server that owns it) that one run from the top
  * does. Outside a project that is the working directory, as before.
  */
-export function dataDirOf(data: string | undefined, cwd: string): Promise<string> {
-  return inProjectRoot(data, cwd, DEFAULT_DATA_DIR_NAME);
+export async function dataDirOf(data: string | undefined, cwd: string): Promise<string> {
+  const dir = await inProjectRoot(data, cwd, DEFAULT_DATA_DIR_NAME);
+  // A file there (`--data dashcd.yaml`) made every command fail with "unexpected error: ENOTDIR … owner.json".
+  if ((await stat(dir).catch(() => undefined))?.isDirectory() === false) {
+    throw new UsageError(`${data === undefined ? 'the data dir' : `--data ${data}`}: ${dir} is a file, not a folder: point --data at a folder (it is created if missing)`);
+  }
+  return dir;
 }
 
 /** The events archive: `--archive` as given, else `events-archive` in the project root, for the same reason. */

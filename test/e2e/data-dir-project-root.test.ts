@@ -36,6 +36,16 @@ describe('the default data dir (.dashcd) and events archive (events-archive) are
     });
   }
 
+  it('a --data that names a file is a usage error saying so, before any store is opened (was "unexpected error: ENOTDIR")', async () => {
+    const p = (project = await createProject({ ...FILES, 'dashcd.yaml': 'ignore: []\n' }));
+    for (const command of [['plan'], ['token', 'create', '--scopes', 'ReadConfig']]) {
+      const result = await runDashcd([...command, '--data', 'dashcd.yaml'], { cwd: p.root, env: {} });
+      expect(result.code, command.join(' ')).toBe(64);
+      expect(result.stderr).toContain(`--data dashcd.yaml: ${join(p.root, 'dashcd.yaml')} is a file, not a folder: point --data at a folder (it is created if missing)`);
+      expect(result.stderr).not.toContain('unexpected');
+    }
+  });
+
   it('events query and stats read the project\'s events-archive/ from a subfolder, as events pull and the daemon write it', async () => {
     const p = (project = await createProject({ ...FILES, 'events-archive/prod/date=2026-11-18/events.jsonl': `${renderEvent(ONE_EVENT)}\n` }, { git: true }));
     const queried = await runDashcd(['events', 'query', '--from', '2026-11-18', '--to', '2026-11-18'], { cwd: join(p.root, 'dashboards/team'), env: {} });
