@@ -6,7 +6,8 @@ export function pruneRefusal(input: { desiredCount: number; orphanCount: number;
   const { desiredCount, orphanCount, maxDelete } = input;
   if (orphanCount === 0) return undefined;
   if (desiredCount === 0) {
-    return `refusing to prune: the dashboards folder has no dashboards, so all ${orphanCount} managed dashboards would be deleted`;
+    const all = orphanCount === 1 ? 'the one managed dashboard' : `all ${orphanCount} managed dashboards`;
+    return `refusing to prune: the dashboards folder has no dashboards, so ${all} would be deleted`;
   }
   if (orphanCount > maxDelete) {
     return `refusing to prune ${orphanCount} dashboards: more than --max-delete ${maxDelete}; raise --max-delete to allow it`;

@@ -102,9 +102,9 @@ describe('events query output that helps the next query', () => {
   it('an --env or --archive that names nothing is exit 64, naming the environments the archive has', async () => {
     const archive = join(cwd, 'events-archive');
     const query = await dashcd(['events', 'query', '--env', 'prd']);
-    expect(query).toEqual({ code: 64, stdout: '', stderr: `dashcd events query: no environment 'prd' in ${archive}; it has: prod\n` });
+    expect(query).toEqual({ code: 64, stdout: '', stderr: `dashcd events query: no environment 'prd' in ${archive} — did you mean prod?; it has: prod\n` });
     const stats = await dashcd(['events', 'stats', '--env', 'prd']);
-    expect(stats).toEqual({ code: 64, stdout: '', stderr: `dashcd events stats: no environment 'prd' in ${archive}; it has: prod\n` });
+    expect(stats).toEqual({ code: 64, stdout: '', stderr: `dashcd events stats: no environment 'prd' in ${archive} — did you mean prod?; it has: prod\n` });
     for (const command of ['query', 'stats']) {
       const missing = await dashcd(['events', command, '--archive', '/nonexistent']);
       expect(missing).toMatchObject({ code: 64, stdout: '' });

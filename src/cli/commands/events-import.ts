@@ -7,6 +7,7 @@ import { defineCommand, stringFlag } from '../command.js';
 import { dataFlag } from '../common-flags.js';
 import { dataDirOf } from '../data-dir-default.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
+import { count } from '../diagnostics-output.js';
 
 /** Bad lines printed one by one before the rest are only counted. */
 const SHOWN_BAD_LINES = 50;
@@ -43,7 +44,7 @@ export const eventsImportCommand = defineCommand({
       if (outcome.badLines > SHOWN_BAD_LINES) io.stderr.write(`… and ${outcome.badLines - SHOWN_BAD_LINES} more bad lines\n`);
       io.stdout.write(
         `imported ${file} into ${env}: ${outcome.created} new, ${outcome.replaced} replaced, ${outcome.badLines} skipped; ` +
-          `the store holds ${outcome.storeSize} events\n`,
+          `the store holds ${count(outcome.storeSize, 'event')}\n`,
       );
       return outcome.badLines > 0 ? ExitCode.InvalidDesiredState : ExitCode.Success;
     } finally {

@@ -5,6 +5,7 @@ import { queryArchive, type QueriedEvent, type QueryArchiveOptions } from '../..
 import { parseTimeArg, type TimeBound } from '../../archive/time-arg.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
+import { closest } from '../parse-args.js';
 import { printable } from '../../lib/printable.js';
 import { archiveDirOf } from '../data-dir-default.js';
 import { archiveFlag } from '../common-flags.js';
@@ -99,7 +100,8 @@ export async function checkArchive(archiveDir: string, env: string | undefined):
   const envs = await listEnvironments(archiveDir);
   if (envs.includes(env)) return;
   const has = envs.length > 0 ? `it has: ${printable(envs.join(', '))}` : "it has none yet (run 'dashcd events pull')";
-  throw new UsageError(`no environment '${env}' in ${archiveDir}; ${has}`);
+  const near = closest(env, envs);
+  throw new UsageError(`no environment '${env}' in ${archiveDir}${near === undefined ? '' : ` — did you mean ${printable(near)}?`}; ${has}`);
 }
 
 export function timeFlag(flags: FlagValues, name: string, now: number, bound: TimeBound = 'start'): number | undefined {

@@ -10,6 +10,7 @@ describe('pruneRefusal', () => {
     const reason = pruneRefusal({ desiredCount: 0, orphanCount: 2, maxDelete: 100 });
     expect(reason).toMatch(/no dashboards/);
     expect(reason).toContain('2 managed dashboards');
+    expect(pruneRefusal({ desiredCount: 0, orphanCount: 1, maxDelete: 100 })).toBe('refusing to prune: the dashboards folder has no dashboards, so the one managed dashboard would be deleted');
   });
 
   it('allows deletions up to and including --max-delete', () => {
