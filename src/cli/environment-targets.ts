@@ -1,4 +1,4 @@
-import type { Environment } from '../environments/environment.js';
+import { remoteTargetOrigin, type Environment } from '../environments/environment.js';
 import { EnvironmentId } from '../schema/ids.js';
 import type { CommandIo } from './command.js';
 import { CliError, ExitCode } from './exit-codes.js';
@@ -55,7 +55,7 @@ export function environmentToken(env: Environment, target: { url: string; tokenE
   requireGrantedTarget(env, io.env);
   const token = io.env[target.tokenEnv];
   if (token === undefined || token === '') {
-    const needs = scopes.length === 1 ? `scope ${scopes[0] ?? ''}` : `scopes ${scopes.join(' and ')}`;
+    const needs = scopes.length === 1 ? `scope ${scopes[0] ?? ''}` : `scopes ${scopes.slice(0, -1).join(', ')} and ${scopes.at(-1) ?? ''}`;
     throw new MissingTokenError(`${target.tokenEnv} is not set: ${env.name}'s target (${target.url}, from dashcd.yaml) takes its token from ${target.tokenEnv} (tokenEnv); set it to a token with ${needs}`);
   }
   return token;
@@ -63,7 +63,7 @@ export function environmentToken(env: Environment, target: { url: string; tokenE
 
 function openRemote(env: Environment, target: { url: string; tokenEnv: string }, io: CommandIo, scopes: readonly string[] | undefined): TargetSession {
   const token = environmentToken(env, target, io, scopes);
-  const origin = { url: `${env.name}'s target in dashcd.yaml`, token: target.tokenEnv };
+  const origin = remoteTargetOrigin(env, target);
   const { client, close } = runClient(io, { baseUrl: target.url, token, retry: retryFromEnv(io.env), origin, platform: environmentPlatform(env, io) });
   return { client, label: target.url, env: env.name, kind: 'remote', close };
 }

@@ -34,7 +34,7 @@ export function daemonConsoleSource(loops: readonly ConsoleLoop[], context: Cont
   return {
     kind: 'desired',
     environments: () =>
-      Promise.resolve(loops.map((loop) => ({ name: nameOf(loop), target: loop.target.label, revision: revisionOf(loop.status.loopJSON()), notes: notesOf(loop) }))),
+      Promise.resolve(loops.map((loop) => ({ name: nameOf(loop), target: loop.target.label, revision: revisionOf(loop.status.loopJSON()), notes: loop.status.staleReasons() }))),
     dashboards(env) {
       const loop = find(env);
       return Promise.resolve(loop ? dashboardsOf(loop.status) : undefined);
@@ -74,12 +74,6 @@ function revisionOf(json: LoopStatusJson): string | undefined {
   const git = json.git;
   if (!git?.shortCommit) return undefined;
   return `${git.shortCommit}${git.branch ? ` on ${git.branch}` : ''}${git.dirty ? ' + uncommitted changes' : ''}`;
-}
-
-function notesOf(loop: ConsoleLoop): string[] {
-  const last = loop.status.loopJSON().lastReconcile;
-  const failed = last && !last.ok ? [`last pass failed: ${last.error ?? 'unknown error'}`] : [];
-  return [...loop.status.staleReasons(), ...failed];
 }
 
 /**

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { createApiClient, withDocuments, type ApiClient } from '../client/api-client.js';
 import { createDocumentsClient } from '../client/documents-api.js';
 import { environmentLabel } from '../client/environment-label.js';
+import type { TargetOrigin } from '../client/messages.js';
 import type { ConsoleTokens } from '../console/console-access.js';
 import { consoleTokens } from '../console/console-tokens.js';
 import { isLoopback } from '../console/listener-host.js';
@@ -32,7 +33,8 @@ export interface LoopTarget {
   filesWritten(): Promise<void>;
 }
 
-export type TargetSpec = { kind: 'remote'; baseUrl: string; token: string; platform?: DaemonPlatform | undefined; env?: string } | { kind: 'embedded'; env?: string };
+/** A remote target's `origin` is where its URL and token came from, as its errors name them (default DT_ENV_URL). */
+export type TargetSpec = { kind: 'remote'; baseUrl: string; token: string; platform?: DaemonPlatform | undefined; origin?: TargetOrigin | undefined; env?: string } | { kind: 'embedded'; env?: string };
 
 /** The daemon's listener (status endpoints, and the embedded API when it serves one) and the targets it opened. */
 export interface Endpoint {
@@ -69,8 +71,8 @@ export async function openEndpoint(
   const server = api ? undefined : await listenStatusOnly(options.listen, statusHandler, options.log);
   const clients: ApiClient[] = [];
   // Platform dashboards and notebooks go through the target's Document service, with the same retries and abort.
-  const connect = (baseUrl: string, token: string, platform: DaemonPlatform | undefined): ApiClient => {
-    const api = createApiClient({ baseUrl, token, ...clientOptions });
+  const connect = (baseUrl: string, token: string, platform: DaemonPlatform | undefined, origin?: TargetOrigin): ApiClient => {
+    const api = createApiClient({ baseUrl, token, origin, ...clientOptions });
     const client = platform === undefined ? api : withDocuments(api, createDocumentsClient({ platformUrl: platform.url, credential: platform.credential, ...clientOptions }));
     clients.push(client);
     return client;
@@ -78,7 +80,7 @@ export async function openEndpoint(
   return {
     statusUrl: api ? api.url : `http://${hostForUrl(options.listen.host)}:${(server?.address() as AddressInfo).port}`,
     async target(spec) {
-      if (spec.kind === 'remote') return { client: connect(spec.baseUrl, spec.token, spec.platform), label: spec.baseUrl, env: spec.env ?? environmentLabel(spec.baseUrl), filesWritten: () => Promise.resolve() };
+      if (spec.kind === 'remote') return { client: connect(spec.baseUrl, spec.token, spec.platform, spec.origin), label: spec.baseUrl, env: spec.env ?? environmentLabel(spec.baseUrl), filesWritten: () => Promise.resolve() };
       if (!api) throw new Error('unreachable: an embedded target needs the endpoint opened with embedded: true');
       const envId = spec.env === undefined ? DEFAULT_ENVIRONMENT : EnvironmentId.parse(spec.env);
       // The embedded Document service answers under each environment's own root, as its classic API does.

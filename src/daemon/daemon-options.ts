@@ -1,4 +1,5 @@
 import type { RetryPolicy } from '../client/api-client.js';
+import type { TargetOrigin } from '../client/messages.js';
 import type { PlatformCredential } from '../client/platform-auth.js';
 import type { Environment } from '../environments/environment.js';
 import type { Logger } from '../lib/logger.js';
@@ -13,10 +14,11 @@ export interface DaemonOptions {
   archiveDir: string;
   dataDir: string;
   /**
-   * A remote environment (with its Document service when a platform credential is set); without it the daemon
-   * serves the embedded API on `listen` and reconciles into it.
+   * A remote environment (with its Document service when a platform credential is set, and `origin`: the flag or
+   * variables its URL and token came from, as its errors name them); without it the daemon serves the embedded API
+   * on `listen` and reconciles into it.
    */
-  target?: { baseUrl: string; token: string; platform?: DaemonPlatform | undefined } | undefined;
+  target?: { baseUrl: string; token: string; platform?: DaemonPlatform | undefined; origin?: TargetOrigin | undefined } | undefined;
   /**
    * The environments of dashcd.yaml to reconcile, each into its own target (`target` is then unused): one loop
    * each, with its own queue, resync timer, events archive folder and status. Undefined: one loop into `target`.

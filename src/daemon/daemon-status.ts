@@ -287,14 +287,19 @@ export class DaemonStatus implements StatusView {
     };
   }
 
-  /** Why what is live may not be what the source has; empty when in sync (a local folder is always current). */
+  /**
+   * Why what is live may not be what the source has; empty when in sync. Besides the source's reasons (following a
+   * repository), the last pass's failure: until a pass succeeds (the target back, the token working, the value
+   * fixed), what the folder or commit holds is not all live.
+   */
   staleReasons(): string[] {
-    return this.source?.staleReasons() ?? [];
+    const last = this.lastReconcile;
+    return [...(this.source?.staleReasons() ?? []), ...(last && !last.ok ? [`last pass failed: ${last.error ?? 'unknown error'}`] : [])];
   }
 
   /**
-   * Stale (the remote unreachable, a commit not applied) is still 200: restarting the daemon would not help, and the
-   * last good revision is live. The body says what is stale and why.
+   * Stale (the remote unreachable, a commit not applied, passes failing) is still 200: restarting the daemon would
+   * not help, it retries on its own, and the last good state is live. The body says what is stale and why.
    */
   health(): HealthJson {
     if (!this.alive) return { status: 'unavailable' };

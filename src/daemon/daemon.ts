@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
-import { declaredEnvironments } from '../environments/environment.js';
+import { declaredEnvironments, remoteTargetOrigin } from '../environments/environment.js';
 import type { Logger } from '../lib/logger.js';
 import { createDesiredCache } from '../desired/load-desired.js';
 import { planEnvironment } from '../reconcile/plan-dashboards.js';
@@ -18,6 +18,7 @@ import { createReconcilePass } from './reconcile-pass.js';
 import { createReconcileQueue, type ReconcileQueue } from './reconcile-queue.js';
 import { watchDashboards, type DashboardWatcher } from './watch-dashboards.js';
 import { errorMessage } from '../lib/error-message.js';
+import { expectedErrorsAsMessages } from './expected-errors.js';
 import { repositoryLimits } from './repository-limits.js';
 import { refuseBeforeCreating } from '../server/create-server.js';
 
@@ -36,7 +37,9 @@ import { refuseBeforeCreating } from '../server/create-server.js';
  * does, before rejecting: the process then ends with that error instead of living on half-started.
  */
 export async function runDaemon(options: DaemonOptions): Promise<void> {
-  const { log } = options;
+  // Every part logs through it: a target that is down is logged by its message, not a stack, at every retry.
+  const log = expectedErrorsAsMessages(options.log);
+  options = { ...options, log };
   // A start that fails half-way stops what it opened as a shutdown would: every loop listens to this signal.
   const failed = new AbortController();
   const signal = AbortSignal.any([options.signal, failed.signal]);
@@ -167,7 +170,8 @@ async function openLoops(options: DaemonOptions, shared: Shared, loops: Loop[]):
     return loops;
   }
   for (const { environment, target: spec } of options.environments) {
-    const target = await shared.endpoint.target({ ...spec, env: environment.name });
+    const origin = environment.target.kind === 'remote' ? remoteTargetOrigin(environment, environment.target) : undefined;
+    const target = await shared.endpoint.target(spec.kind === 'remote' ? { ...spec, env: environment.name, origin } : { ...spec, env: environment.name });
     const status = view.add(environment, target.label);
     let loop: Loop | undefined;
     // Following a repository, each environment follows its own branch or tags (dashcd.yaml's `source`).
@@ -177,6 +181,7 @@ async function openLoops(options: DaemonOptions, shared: Shared, loops: Loop[]):
   }
   return loops;
 }
+
 
 /**
  * Following a repository, its environments are in dashcd.yaml of the followed ref's newest commit, read once at

@@ -35,6 +35,14 @@ export interface Environment {
   readonly source?: Follow;
 }
 
+/**
+ * Where a remote environment's target and token come from, as messages name them ("prod's target in dashcd.yaml",
+ * its `tokenEnv`): a failure then says which entry to fix, not DT_ENV_URL, which was not read.
+ */
+export function remoteTargetOrigin(environment: Pick<Environment, 'name'>, target: { tokenEnv: string }): { url: string; token: string } {
+  return { url: `${environment.name}'s target in dashcd.yaml`, token: target.tokenEnv };
+}
+
 /** Every declared environment in declaration order; empty when the repository declares none. */
 export function declaredEnvironments(config: EnvironmentsConfig): Environment[] {
   const groups = Object.entries(config.groups ?? {});

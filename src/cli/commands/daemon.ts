@@ -96,15 +96,14 @@ async function daemonEnvironments(root: string, flags: FlagValues, io: CommandIo
   if (mode.kind === 'invalid') throw new CliError(`dashcd.yaml is invalid:\n${mode.diagnostics.map(formatDiagnostic).join('\n')}`, ExitCode.InvalidDesiredState);
   return mode.selected.map((environment) => ({
     environment,
-    target: environment.target.kind === 'remote' ? { kind: 'remote', baseUrl: environment.target.url, token: environmentToken(environment, environment.target, io), platform: environmentPlatform(environment, io) } : { kind: 'embedded' },
+    target: environment.target.kind === 'remote' ? { kind: 'remote', baseUrl: environment.target.url, token: environmentToken(environment, environment.target, io, DAEMON_SCOPES), platform: environmentPlatform(environment, io) } : { kind: 'embedded' },
   }));
 }
 
 function daemonOptions(flags: FlagValues, io: CommandIo): Omit<DaemonOptions, 'log' | 'signal' | 'dir' | 'dataDir' | 'archiveDir'> {
-  const targetUrl = stringFlag(flags, 'target') ?? io.env.DT_ENV_URL ?? io.env.DYNATRACE_ENV_URL;
   return {
     cwd: io.cwd,
-    target: targetUrl ? remoteTarget(targetUrl, io) : undefined,
+    target: remoteTarget(flags, io),
     listen: parseListen(stringFlag(flags, 'listen') ?? '127.0.0.1:8080'),
     resyncMs: durationFlag(flags, 'resync', 60_000, { minMs: 1000 }),
     pollMs: durationFlag(flags, 'poll', 60_000, { minMs: 100 }),
@@ -116,7 +115,7 @@ function daemonOptions(flags: FlagValues, io: CommandIo): Omit<DaemonOptions, 'l
     simulateEvents: booleanFlag(flags, 'simulate-events'),
     retry: retryFromEnv(io.env),
     ...passChunkFromEnv(io.env),
-    tokenFor: (environment) => (environment.target.kind === 'remote' ? environmentToken(environment, environment.target, io) : ''),
+    tokenFor: (environment) => (environment.target.kind === 'remote' ? environmentToken(environment, environment.target, io, DAEMON_SCOPES) : ''),
     platformFor: (environment) => environmentPlatform(environment, io),
     ...withRepo(flags, io),
   };
@@ -148,11 +147,22 @@ function startFailure(error: unknown, listen: string): unknown {
   return error;
 }
 
-function remoteTarget(url: string, io: CommandIo): NonNullable<DaemonOptions['target']> {
+/** What the daemon's requests need: reading and writing dashboards, and the events poller's reads of the feed. */
+const DAEMON_SCOPES = ['ReadConfig', 'WriteConfig', 'DataExport'];
+
+/**
+ * `--target`, else `DT_ENV_URL` (alias `DYNATRACE_ENV_URL`); undefined: the embedded API. Its `origin` names the flag
+ * or variables the URL and token came from, as apply's failures do.
+ */
+function remoteTarget(flags: FlagValues, io: CommandIo): DaemonOptions['target'] {
+  const sources: [string, string | undefined][] = [['--target', stringFlag(flags, 'target')], ['DT_ENV_URL', io.env.DT_ENV_URL], ['DYNATRACE_ENV_URL', io.env.DYNATRACE_ENV_URL]];
+  const [urlFrom = '', url] = sources.find(([, value]) => value !== undefined) ?? [];
+  if (!url) return undefined;
   const baseUrl = parseTargetUrl(url);
-  const token = io.env.DT_API_TOKEN ?? io.env.DYNATRACE_API_TOKEN;
-  if (!token) throw new CliError(`no API token for ${baseUrl}: set DT_API_TOKEN (scopes ReadConfig, WriteConfig, DataExport)`, ExitCode.TargetUnavailable);
-  return { baseUrl, token, platform: platformFromEnv(io.env, baseUrl) };
+  const tokenFrom = io.env.DT_API_TOKEN !== undefined ? 'DT_API_TOKEN' : 'DYNATRACE_API_TOKEN';
+  const token = io.env[tokenFrom];
+  if (!token) throw new CliError(`no API token for ${baseUrl}: set DT_API_TOKEN (scopes ${DAEMON_SCOPES.join(', ')})`, ExitCode.TargetUnavailable);
+  return { baseUrl, token, platform: platformFromEnv(io.env, baseUrl), origin: { url: urlFrom, token: tokenFrom } };
 }
 
 /** The daemon logs to stdout (it is its output): JSON lines, or readable lines when a person is watching. */
