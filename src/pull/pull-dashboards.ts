@@ -16,13 +16,13 @@ export async function pullDashboards(options: PullOptions): Promise<PullOutcome[
   return pullItems(options, {
     kind: undefined,
     compared: kind,
-    async read(id) {
+    async read(id, written) {
       const live = await api.dashboards.get(id);
       if (!live) return undefined;
       const other = live.id == null ? undefined : answeredAnotherId(id, live.id);
       if (other) return other;
       const pulled = withoutOwnershipTag(live, ownershipTag);
-      return { live, id, name: pulled.dashboardMetadata.name, value: pulled, yaml: toDashboardYaml(pulled) };
+      return { live, id, name: pulled.dashboardMetadata.name, value: pulled, yaml: toDashboardYaml(written(pulled)) };
     },
     async adopt(change) {
       if (change.kind === undefined) await api.dashboards.put(change.id, change.desired);

@@ -25,7 +25,7 @@ export async function pullDocuments(options: PullDocumentsOptions): Promise<Pull
   return pullItems(options, {
     kind: 'document',
     compared: kind,
-    async read(id) {
+    async read(id, written) {
       let read;
       try {
         read = await documents.get(id);
@@ -41,7 +41,7 @@ export async function pullDocuments(options: PullDocumentsOptions): Promise<Pull
       } catch (error) {
         return { refused: (error as Error).message };
       }
-      const pulled = pulledDocument(read.metadata.id, live, ownershipTag);
+      const pulled = pulledDocument(read.metadata.id, live, ownershipTag, written);
       return 'refused' in pulled ? pulled : { ...pulled, live, id: read.metadata.id };
     },
     async adopt(change) {

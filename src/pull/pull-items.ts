@@ -9,6 +9,7 @@ import { writeFileDurable } from '../lib/durable-file.js';
 import { shownPath } from '../lib/shown-path.js';
 import { planDashboard, type ComparedKind, type DesiredInput, type LiveItem, type PlanChange } from '../plan/build-plan.js';
 import { freeFileName } from './file-name.js';
+import { PLAIN_STRINGS, TEMPLATE_STRINGS, type FileStrings } from './template-literals.js';
 
 export type PullOutcome =
   /** `adopted`: with `adopt`, the live item was not owned and now carries the ownership mark. */
@@ -37,7 +38,8 @@ export interface PullCommonOptions {
   ignore: readonly string[];
   /**
    * Pulling from one environment of dashcd.yaml: the items its files give there (ids as that environment resolves
-   * them, values applied), and per file what its templates use. Without it the files are read as they are.
+   * them, values applied), and per file what its templates use. Without it the files are read as they are; with it
+   * they are templates, so a live `${{` is written as its literal form (template-literals.ts).
    */
   environment?: { dashboards: readonly DesiredDashboard[]; uses: ReadonlyMap<string, readonly string[]> };
   /**
@@ -60,7 +62,7 @@ export interface PulledItem {
   name: string;
   /** What the file will mean: compared (by `compared.comparedForm`) with an existing file's body. */
   value: unknown;
-  /** The file pull writes. */
+  /** The file pull writes: its strings as `written` (PullSource.read) gives them. */
   yaml: string;
 }
 
@@ -78,8 +80,8 @@ export interface PullSource {
   kind: 'document' | undefined;
   /** The kind's compared form and ownership mark (kinds/). */
   compared: ComparedKind;
-  /** Undefined: no such item; `refused`: one no file can hold. */
-  read(id: string): Promise<PulledItem | { refused: string } | undefined>;
+  /** Undefined: no such item; `refused`: one no file can hold. `written`: how the file writes the live strings. */
+  read(id: string, written: FileStrings['written']): Promise<PulledItem | { refused: string } | undefined>;
   /** Writes an `adopt` change of the plan, as apply would. */
   adopt(change: Extract<PlanChange, { action: 'adopt' }>): Promise<void>;
 }
@@ -95,7 +97,8 @@ export async function pullItems(options: PullCommonOptions, source: PullSource):
   const existing = options.environment?.dashboards ?? (await loadDesired({ dir: resolve(options.cwd, options.root ?? dir), cwd: options.cwd })).dashboards;
   // Ids are matched case-blind, as plans match them.
   const fileById = new Map(existing.filter((d) => d.kind === source.kind).map((d) => [d.id.toLowerCase(), d]));
-  const reads = await mapConcurrent(options.ids, options.concurrency ?? 8, (id) => source.read(id), options.signal);
+  const strings = options.environment ? TEMPLATE_STRINGS : PLAIN_STRINGS;
+  const reads = await mapConcurrent(options.ids, options.concurrency ?? 8, (id) => source.read(id, strings.written), options.signal);
   const taken = new Set<string>();
   const outcomes: PullOutcome[] = [];
   for (const [index, id] of options.ids.entries()) {
@@ -110,8 +113,9 @@ export async function pullItems(options: PullCommonOptions, source: PullSource):
       outcomes.push(outcome);
       continue;
     }
-    // The file's body as it now stands: the pulled one when written, else the file's own (it means the same).
-    const body: unknown = local === undefined || outcome.status === 'written' ? parse(read.yaml) : local.body;
+    // What the file now means: the pulled one's text read as a file reads (literal `${{` forms are not what live
+    // holds) when written, else the file's own (it means the same).
+    const body: unknown = local === undefined || outcome.status === 'written' ? strings.meant(parse(read.yaml)) : local.body;
     outcomes.push(await adoptPulled(outcome, body, read, source, options));
   }
   return outcomes;

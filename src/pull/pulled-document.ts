@@ -1,6 +1,7 @@
 import { documentFileYaml } from '../documents/document-file.js';
 import { withoutDocumentMark } from '../documents/ownership-mark.js';
 import { DOCUMENT_KEY, type LiveDocumentBody } from '../schema/document-content.js';
+import { PLAIN_STRINGS, type FileStrings } from './template-literals.js';
 
 /** A live document as pull writes it, or why no file can hold it. */
 export type PulledDocument = { name: string; value: LiveDocumentBody; yaml: string } | { refused: string };
@@ -10,12 +11,13 @@ export type PulledDocument = { name: string; value: LiveDocumentBody; yaml: stri
  * ownership mark taken off the description (the file never carries it: apply adds it), `document.id` set to the
  * live id so renaming the file is safe. Refused when the content has its own top-level `dashcd` member, which a
  * file would read as dashcd's settings (a top-level `document` member is refused when the live form is made).
+ * `written`: how the file writes the live strings (`value` keeps them as live has them).
  */
-export function pulledDocument(id: string, live: LiveDocumentBody, ownershipTag: string): PulledDocument {
+export function pulledDocument(id: string, live: LiveDocumentBody, ownershipTag: string, written: FileStrings['written'] = PLAIN_STRINGS.written): PulledDocument {
   const { [DOCUMENT_KEY]: block, ...content } = live;
   const description = withoutDocumentMark(block.description, ownershipTag);
   const metadata = { kind: block.kind, id, name: block.name, description, isPrivate: block.isPrivate ?? false };
-  const yaml = documentFileYaml(metadata, content);
+  const yaml = documentFileYaml(written(metadata), written(content));
   if (yaml === undefined) return { refused: `its content has a top-level "dashcd" member, which a dashcd file would read as its own settings; rename that member in the app first` };
   const { version: _version, description: _description, ...rest } = block;
   const value = { [DOCUMENT_KEY]: { ...rest, ...(description === undefined ? {} : { description }) }, ...content } as LiveDocumentBody;

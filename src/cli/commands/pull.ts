@@ -13,7 +13,7 @@ import { ExitCode, UsageError } from '../exit-codes.js';
 import { defaultDashboardsRoot, findDashboardsRoot, isWithin } from '../dashboards-root.js';
 import { withTarget } from '../with-target.js';
 import { envFlag, environmentMode } from '../environment-choice.js';
-import { pullEnvironment, type PulledEnvironment } from '../pull-environment.js';
+import { pullEnvironment, refuseDirOutsideProject, type PulledEnvironment } from '../pull-environment.js';
 import type { TargetSession } from '../target.js';
 import { shownPath } from '../../lib/shown-path.js';
 import { printable } from '../../lib/printable.js';
@@ -36,7 +36,8 @@ export const pullCommand = defineCommand({
     'without --force. Exit 0 when every dashboard was pulled or is up to date; 1 when one was not found or was kept\n' +
     'for its local edits (one line each on stderr).\n' +
     'With environments in dashcd.yaml, --env NAME pulls from that one environment; a file that uses values (${{ … }},\n' +
-    'a dashcd: member) and differs is not overwritten without --force, naming the values it would lose.\n' +
+    'a dashcd: member) and differs is not overwritten without --force, naming the values it would lose. Files there are\n' +
+    'templates, so a live ${{ is written as the literal form $${{ (the file still means the live text).\n' +
     'Platform dashboards and notebooks (the Document service; docs/documents-as-code.md) are pulled the same way,\n' +
     'as document files: --all takes every platform dashboard and notebook of the target except the ready-made ones\n' +
     'apps ship; an id that is not a UUID is a document, and a UUID is tried as a classic dashboard first, then as a\n' +
@@ -61,6 +62,7 @@ export const pullCommand = defineCommand({
     const given = stringFlag(flags, 'dir');
     const dir = given === undefined ? await defaultDashboardsRoot(io.cwd) : resolve(io.cwd, given);
     const root = await findDashboardsRoot(dir, io.cwd);
+    if (given !== undefined) await refuseDirOutsideProject(given, root, flags, io);
     const mode = await environmentMode(root, flags, io);
     if (mode.kind === 'invalid') {
       printDiagnostics(mode.diagnostics, io);
