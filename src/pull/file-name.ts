@@ -14,8 +14,8 @@ export async function freeFileName(dir: string, item: { name: string; id: string
       .replace(/[\u0300-\u036f]/g, '')
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 80) || 'dashboard';
+      .slice(0, 80)
+      .replace(/^-+|-+$/g, '') || 'dashboard';
   const block = idBlock(item.id);
   for (let n = 0; ; n++) {
     const path = join(dir, n === 0 ? `${slug}.yaml` : n === 1 ? `${slug}-${block}.yaml` : `${slug}-${block}-${n}.yaml`);

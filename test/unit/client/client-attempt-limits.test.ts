@@ -137,6 +137,8 @@ describe('nestsDeeperThan', () => {
     expect(nestsDeeperThan('{"a":[{"b":[1]}]}', 4)).toBe(false);
     expect(nestsDeeperThan('{"a":[{"b":[1]}]}', 3)).toBe(true);
     expect(nestsDeeperThan(`[${arrays(3)},${arrays(3)},${arrays(3)}]`, 4)).toBe(false);
+    // Closing braces count down as closing brackets do: many objects side by side are not deep.
+    expect(nestsDeeperThan(`[${'{"a":{}},'.repeat(10)}{}]`, 3)).toBe(false);
   });
 
   it('does not count brackets inside strings, escaped quotes included', () => {

@@ -34,6 +34,35 @@ describe('freeFileName', () => {
   });
 });
 
+describe('freeFileName: a name a person recognises', () => {
+  it('is the name in lower case, words joined by one dash, accents gone, at most 80 characters, else "dashboard"', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dashcd-file-name-'));
+    const named = async (name: string): Promise<string> => (await freeFileName(dir, { name, id: 'id-1' }, new Set())).slice(dir.length + 1);
+    try {
+      expect(await named('CPU & memory (prod)')).toBe('cpu-memory-prod.yaml');
+      expect(await named('Überblick – Café')).toBe('uberblick-cafe.yaml');
+      expect(await named('--Edge  --  Case--')).toBe('edge-case.yaml');
+      // Cut at 80, then no dash left hanging at the end.
+      expect(await named(`${'a'.repeat(79)} b ${'c'.repeat(30)}`)).toBe(`${'a'.repeat(79)}.yaml`);
+      expect(await named(`${'a'.repeat(78)} b ${'c'.repeat(30)}`)).toBe(`${'a'.repeat(78)}-b.yaml`);
+      expect(await named('€€€')).toBe('dashboard.yaml');
+      expect(await named('')).toBe('dashboard.yaml');
+    } finally {
+      await rm(dir, { recursive: true });
+    }
+  });
+
+  it('counts up past the id block when that is taken too', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dashcd-file-name-'));
+    try {
+      const taken = new Set([join(dir, 'a.yaml'), join(dir, 'a-abc.yaml'), join(dir, 'a-abc-2.yaml')]);
+      expect(await freeFileName(dir, { name: 'A', id: 'abc' }, taken)).toBe(join(dir, 'a-abc-3.yaml'));
+    } finally {
+      await rm(dir, { recursive: true });
+    }
+  });
+});
+
 describe('answeredAnotherId', () => {
   it('accepts the id asked for, and refuses another, quoted and shortened', () => {
     expect(answeredAnotherId('d1', 'd1')).toBeUndefined();
