@@ -57,13 +57,36 @@ export function diagnosticsToJson(diagnostics: readonly Diagnostic[], warnings: 
   return [...diagnostics.map(one('error')), ...warnings.map(one('warning'))];
 }
 
+/**
+ * Problems as markdown, for a pull request comment: one fenced block of the lines `validate` prints (each one line,
+ * control characters made spaces), the fence longer than any run of backticks in them so no name can close it.
+ */
+export function diagnosticsMarkdown(diagnostics: readonly Diagnostic[], warnings: readonly Diagnostic[] = []): string {
+  const lines = [...diagnostics.map(formatDiagnostic), ...warnings.map(formatWarning)];
+  const longest = Math.max(2, ...lines.map((line) => Math.max(0, ...(line.match(/`+/g) ?? []).map((run) => run.length))));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}text\n${lines.join('\n')}\n${fence}`;
+}
+
+/** `plan --output markdown` when the desired state stops the plan (exit 3): a heading, then the problems. */
+export function renderDiagnosticsMarkdown(diagnostics: readonly Diagnostic[], warnings: readonly Diagnostic[] = []): string {
+  return `### dashcd plan: ${count(diagnostics.length, 'problem')}, nothing planned\n\n${diagnosticsMarkdown(diagnostics, warnings)}\n`;
+}
+
 export function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /** Whether a diagnostic's path names a file that is there (relative to the command's folder), asked once a path. */
 function existingFile(io: CommandIo): (file: string) => boolean {
-  return memo((file: string) => statSync(resolve(io.cwd, file), { throwIfNoEntry: false })?.isFile() === true);
+  return memo((file: string) => {
+    try {
+      return statSync(resolve(io.cwd, file)).isFile();
+    } catch {
+      // Missing, a link that loops or points nowhere, unreadable: no file to count or annotate.
+      return false;
+    }
+  });
 }
 
 function writeAll(diagnostics: readonly Diagnostic[], level: Level, io: CommandIo, to: 'stdout' | 'stderr', isFile: (file: string) => boolean): void {

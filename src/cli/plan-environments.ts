@@ -21,8 +21,8 @@ const RENDERERS: Record<string, (sections: readonly EnvironmentSection[]) => str
  * `--detailed-exitcode` 2 when any environment has changes pending.
  */
 export async function planEnvironments(mode: EnvironmentsMode, selection: DashboardsSelection, { flags, output, outFiles }: { flags: FlagValues; output: string; outFiles: readonly OutFile[] }, io: CommandIo): Promise<ExitCode> {
-  // A plan only reads: a missing token is asked for with ReadConfig alone. JSON and HTML stdout stay one document.
-  const runs = await runEnvironments(mode, selection, flags, io, async () => undefined, { diagnosticsTo: output === 'json' || output === 'html' ? 'stderr' : 'stdout', scopes: ['ReadConfig'] });
+  // A plan only reads: a missing token is asked for with ReadConfig alone. JSON, HTML and markdown stdout stay one document (markdown holds the problems itself).
+  const runs = await runEnvironments(mode, selection, flags, io, async () => undefined, { diagnosticsTo: output === 'text' ? 'stdout' : 'stderr', scopes: ['ReadConfig'] });
   const sections = runs.map(toSection);
   // As a single target's plan: pictures (one folder per environment), `--out` files, then stdout unless an .html file holds the page.
   const dir = previewDirOf(io.cwd, stringFlag(flags, 'preview-dir'));

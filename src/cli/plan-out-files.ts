@@ -2,6 +2,8 @@ import { extname, resolve } from 'node:path';
 import type { Plan } from '../plan/build-plan.js';
 import { writeFileDurable } from '../lib/durable-file.js';
 import { CliError, ExitCode, UsageError } from './exit-codes.js';
+import { formatDiagnostic, formatWarning, type Diagnostic } from '../desired/diagnostic.js';
+import { renderDiagnosticsJson, renderDiagnosticsMarkdown } from './diagnostics-output.js';
 import { renderEnvironmentsJson, renderEnvironmentsMarkdown, renderEnvironmentsText, type EnvironmentSection } from './render/render-environments.js';
 import { renderEnvironmentsHtml, renderPlanHtml } from './render/render-html.js';
 import { renderPlanJson } from './render/render-json.js';
@@ -44,6 +46,18 @@ export function outFilesOf(cwd: string, values: readonly string[]): OutFile[] {
 
 export async function writeOutFiles(plan: Plan, files: readonly OutFile[]): Promise<void> {
   for (const file of files) await writeOutFile(file.path, FILE_RENDERERS[file.extension]!(plan));
+}
+
+/** The problems that stopped a plan, in each `--out` file's format: the plan those files would have held is none. */
+const INVALID_FILE_RENDERERS: Record<keyof typeof FILE_RENDERERS, (diagnostics: readonly Diagnostic[], warnings: readonly Diagnostic[]) => string> = {
+  '.json': renderDiagnosticsJson,
+  '.html': (diagnostics, warnings) => renderEnvironmentsHtml([{ name: 'plan', target: 'not planned', status: 'invalid', diagnostics: [...diagnostics, ...warnings] }]),
+  '.md': renderDiagnosticsMarkdown,
+  '.txt': (diagnostics, warnings) => `${[...diagnostics.map(formatDiagnostic), ...warnings.map(formatWarning)].join('\n')}\n`,
+};
+
+export async function writeInvalidOutFiles(diagnostics: readonly Diagnostic[], warnings: readonly Diagnostic[], files: readonly OutFile[]): Promise<void> {
+  for (const file of files) await writeOutFile(file.path, INVALID_FILE_RENDERERS[file.extension]!(diagnostics, warnings));
 }
 
 export async function writeEnvironmentOutFiles(sections: readonly EnvironmentSection[], files: readonly OutFile[]): Promise<void> {

@@ -23,7 +23,7 @@ export async function planOneTarget(
   selection: DashboardsSelection,
   { flags, output, outFiles, opened }: { flags: FlagValues; output: string; outFiles: readonly OutFile[]; opened: Promise<CheckCacheFile | undefined> },
   io: CommandIo,
-  reportInvalid: (diagnostics: readonly Diagnostic[], warnings?: readonly Diagnostic[]) => ExitCode,
+  reportInvalid: (diagnostics: readonly Diagnostic[], warnings?: readonly Diagnostic[]) => Promise<ExitCode>,
 ): Promise<ExitCode> {
   // No folder, nothing to plan: said before a target (the embedded store's data dir) is opened or created for it.
   const missing = await missingFolder(selection.root, io.cwd);

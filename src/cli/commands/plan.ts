@@ -1,6 +1,7 @@
 import { defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
 import { cacheFlag, concurrencyFlag, dataFlag, dirFlag, pathsPositional, pruneFlags, strictFlag, targetFlag } from '../common-flags.js';
-import { printDiagnostics, renderDiagnosticsJson } from '../diagnostics-output.js';
+import { printDiagnostics, renderDiagnosticsJson, renderDiagnosticsMarkdown } from '../diagnostics-output.js';
+import type { OutFile } from '../plan-out-files.js';
 import type { Diagnostic } from '../../desired/diagnostic.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { openCacheFor } from '../check-cache-run.js';
@@ -48,22 +49,25 @@ export const planCommand = defineCommand({
     const outFiles = outs.length === 0 ? [] : (await import('../plan-out-files.js')).outFilesOf(io.cwd, outs);
     const selection = await selectionFromArgs(flags, positionals, io);
     const mode = await environmentMode(selection.root, flags, io);
-    if (mode.kind === 'invalid') return reportInvalid(output, io, mode.diagnostics);
+    if (mode.kind === 'invalid') return reportInvalid(output, outFiles, io, mode.diagnostics);
     if (mode.kind === 'environments') return (await import('../plan-environments.js')).planEnvironments(mode, selection, { flags, output, outFiles }, io);
     // Read and inflated (off this thread) while the client, the reconciler and the renderers load.
     const opened = openCacheFor(selection.root, flags, io);
     const { planOneTarget } = await import('./plan-run.js');
-    return planOneTarget(selection, { flags, output, outFiles, opened }, io, (diagnostics, warnings) => reportInvalid(output, io, diagnostics, warnings));
+    return planOneTarget(selection, { flags, output, outFiles, opened }, io, (diagnostics, warnings) => reportInvalid(output, outFiles, io, diagnostics, warnings));
   },
 });
 
 /**
- * Problems that stop the plan (exit 3). With `--output json` stdout stays JSON: the problems as a JSON document
- * there (renderDiagnosticsJson), their text on stderr.
+ * Problems that stop the plan (exit 3). With `--output json` or `markdown` stdout stays one document of that format
+ * (a pull request comment shows the problems as a block), their text on stderr; each `--out` file holds them in its
+ * format, so a CI job uploading plan.json finds it.
  */
-function reportInvalid(output: string, io: CommandIo, diagnostics: readonly Diagnostic[], warnings: readonly Diagnostic[] = []): ExitCode {
+async function reportInvalid(output: string, outFiles: readonly OutFile[], io: CommandIo, diagnostics: readonly Diagnostic[], warnings: readonly Diagnostic[] = []): Promise<ExitCode> {
+  if (outFiles.length > 0) await (await import('../plan-out-files.js')).writeInvalidOutFiles(diagnostics, warnings, outFiles);
   if (output === 'json') io.stdout.write(renderDiagnosticsJson(diagnostics, warnings));
-  printDiagnostics(diagnostics, io, warnings, output === 'json' ? 'stderr' : 'stdout');
+  if (output === 'markdown') io.stdout.write(renderDiagnosticsMarkdown(diagnostics, warnings));
+  printDiagnostics(diagnostics, io, warnings, output === 'text' ? 'stdout' : 'stderr');
   return ExitCode.InvalidDesiredState;
 }
 

@@ -5,7 +5,7 @@ import { renderPlanText } from './render-text.js';
 import { commitText } from '../../plan/patch-lines.js';
 import { printable } from '../../lib/printable.js';
 import type { Diagnostic } from '../../desired/diagnostic.js';
-import { count, diagnosticsToJson, type DiagnosticJson } from '../diagnostics-output.js';
+import { count, diagnosticsMarkdown, diagnosticsToJson, type DiagnosticJson } from '../diagnostics-output.js';
 
 /** One environment's part of a plan over several: its plan, or why there is none. */
 export type EnvironmentSection = { name: string; target: string } & (
@@ -46,11 +46,11 @@ export function renderEnvironmentsText(sections: readonly EnvironmentSection[]):
 export function renderEnvironmentsMarkdown(sections: readonly EnvironmentSection[]): string {
   const columns = summaryColumns(sections);
   const out = [`### dashcd plan for ${sections.length} environment${sections.length === 1 ? '' : 's'}`, '', `| environment | ${columns.join(' | ')} |`, `| --- |${' ---: |'.repeat(columns.length)}`];
-  for (const s of sections) out.push(`| \`${s.name}\` | ${s.status === 'planned' ? cells(s, columns).join(' | ') : `${escape(statusText(s))}${' |'.repeat(columns.length - 1)}`} |`);
+  for (const s of sections) out.push(`| \`${s.name}\` | ${s.status === 'planned' ? cells(s, columns).join(' | ') : `${escape(statusText(s, 'in its section'))}${' |'.repeat(columns.length - 1)}`} |`);
   for (const s of sections) {
     out.push('', `#### \`${s.name}\` · ${escape(s.target)}`, '');
     // The single plan's own heading (its first line) gives way to the environment's.
-    out.push(s.status === 'planned' ? renderPlanMarkdown(s.plan).split('\n').slice(2).join('\n').trimEnd() : escape(statusText(s)));
+    out.push(s.status === 'planned' ? renderPlanMarkdown(s.plan).split('\n').slice(2).join('\n').trimEnd() : s.status === 'invalid' ? invalidMarkdown(s) : escape(statusText(s)));
   }
   return `${out.join('\n')}\n`;
 }
@@ -83,8 +83,14 @@ function cells(section: EnvironmentSection, columns: readonly (keyof PlanSummary
   return columns.map((c) => (section.status === 'planned' ? String(section.plan.summary[c]) : '-'));
 }
 
-function statusText(section: Exclude<EnvironmentSection, { status: 'planned' }>): string {
-  if (section.status === 'invalid') return `invalid: ${count(section.diagnostics.length, 'problem')} (listed above); nothing planned`;
+/** An invalid environment's section in markdown holds its problems: a comment has no "above" to point to. */
+function invalidMarkdown(section: Extract<EnvironmentSection, { status: 'invalid' }>): string {
+  return `invalid: ${count(section.diagnostics.length, 'problem')}; nothing planned\n\n${diagnosticsMarkdown(section.diagnostics)}`;
+}
+
+/** Why a section has no plan; an invalid one's problems are `where` (printed before a text plan). */
+function statusText(section: Exclude<EnvironmentSection, { status: 'planned' }>, where = 'listed above'): string {
+  if (section.status === 'invalid') return `invalid: ${count(section.diagnostics.length, 'problem')} (${where}); nothing planned`;
   return section.status === 'no-token' ? `not planned: ${printable(section.error)}` : `unreachable: ${printable(section.error)}`;
 }
 

@@ -3,6 +3,7 @@ import { renderHtmlPage, type HtmlSection } from '../../preview/render-html.js';
 import { commitText, summaryText } from '../../plan/patch-lines.js';
 import { printable } from '../../lib/printable.js';
 import { planPictures } from '../../preview/plan-pictures.js';
+import { formatDiagnostic } from '../../desired/diagnostic.js';
 import type { EnvironmentSection } from './render-environments.js';
 
 /**
@@ -17,7 +18,7 @@ export function renderPlanHtml(plan: Plan): string {
 
 /**
  * A plan over several environments as one page: one section per environment (its target and summary, then its
- * dashboards as renderPlanHtml draws them), or why it has no plan. Its problems, if invalid, are on stderr.
+ * dashboards as renderPlanHtml draws them), or why it has no plan, with its problems if invalid.
  */
 export function renderEnvironmentsHtml(sections: readonly EnvironmentSection[]): string {
   const git = sections.find((s) => s.status === 'planned')?.plan.git;
@@ -29,8 +30,8 @@ export function renderEnvironmentsHtml(sections: readonly EnvironmentSection[]):
 function environmentSection(s: EnvironmentSection): HtmlSection {
   const heading = `${s.name} · ${printable(s.target)}`;
   if (s.status === 'planned') return { heading, env: s.name, intro: [`${summaryText(s.plan)}.`], sections: planSections(s.plan) };
-  const why = s.status === 'invalid' ? `invalid: ${s.diagnostics.length} problem${s.diagnostics.length === 1 ? '' : 's'} (listed on stderr); nothing planned` : `${s.status === 'no-token' ? 'not planned' : 'unreachable'}: ${printable(s.error)}`;
-  return { heading, env: s.name, intro: [why] };
+  if (s.status === 'invalid') return { heading, env: s.name, intro: [`invalid: ${s.diagnostics.length} problem${s.diagnostics.length === 1 ? '' : 's'}; nothing planned`], lines: s.diagnostics.map(formatDiagnostic) };
+  return { heading, env: s.name, intro: [`${s.status === 'no-token' ? 'not planned' : 'unreachable'}: ${printable(s.error)}`] };
 }
 
 function planSections(plan: Plan): HtmlSection[] {
