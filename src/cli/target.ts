@@ -1,5 +1,5 @@
 import { environmentLabel } from '../client/environment-label.js';
-import { createApiClient, withDocuments, type ApiClient, type RetryPolicy } from '../client/api-client.js';
+import { createApiClient, withDocuments, withoutDocuments, type ApiClient, type RetryPolicy } from '../client/api-client.js';
 import { createDocumentsClient } from '../client/documents-api.js';
 import { platformCredentialFromEnv, type PlatformCredential } from '../client/platform-auth.js';
 import { platformUrlOf } from '../lib/platform-url.js';
@@ -48,7 +48,7 @@ function openRemote(rawUrl: string, io: CommandIo, scopes: readonly string[] = [
     throw new CliError(`no API token for ${baseUrl}: set DT_API_TOKEN to a token with ${needs}`, ExitCode.TargetUnavailable);
   }
   const origin = { url: urlFrom, token: envName(io.env, 'DT_API_TOKEN', 'DYNATRACE_API_TOKEN') };
-  const { client, close } = runClient(io, { baseUrl, token, retry: retryFromEnv(io.env), origin, platform: platformFromEnv(io.env, baseUrl) });
+  const { client, close } = runClient(io, { baseUrl, token, retry: retryFromEnv(io.env), origin, platform: platformFromEnv(io.env, baseUrl), noPlatform: platformMissing(io.env, baseUrl) });
   return { client, label: baseUrl, env: environmentLabel(baseUrl), kind: 'remote', close };
 }
 
@@ -86,11 +86,11 @@ export interface PlatformAccess {
  */
 export function runClient(
   io: CommandIo,
-  options: { baseUrl: string; token: string; retry?: Partial<RetryPolicy>; origin?: TargetOrigin; platform?: PlatformAccess | undefined },
+  options: { baseUrl: string; token: string; retry?: Partial<RetryPolicy>; origin?: TargetOrigin; platform?: PlatformAccess | undefined; noPlatform?: string | undefined },
 ): { client: ApiClient; close(): Promise<void> } {
-  const { platform, ...config } = options;
+  const { platform, noPlatform, ...config } = options;
   const api = createApiClient({ ...config, log: io.log, signal: io.signal });
-  const client = platform === undefined ? api : withDocuments(api, createDocumentsClient({ platformUrl: platform.url, credential: platform.credential, log: io.log, signal: io.signal, ...(options.retry ? { retry: options.retry } : {}) }));
+  const client = platform === undefined ? (noPlatform === undefined ? api : withoutDocuments(api, noPlatform)) : withDocuments(api, createDocumentsClient({ platformUrl: platform.url, credential: platform.credential, log: io.log, signal: io.signal, ...(options.retry ? { retry: options.retry } : {}) }));
   return { client, close: () => client.close() };
 }
 
@@ -108,6 +108,18 @@ export function platformFromEnv(env: CommandIo['env'], baseUrl: string): Platfor
   const credential = platformCredentialFromEnv(env);
   const url = envValue(env, 'DT_PLATFORM_URL')?.replace(/\/+$/, '') ?? platformUrlOf(baseUrl);
   return credential === undefined || url === undefined ? undefined : { url, credential };
+}
+
+/**
+ * What to set when platformFromEnv finds no platform: the credential, or, with one set, the platform URL that a
+ * Managed or custom host does not name (a newcomer with DT_PLATFORM_TOKEN set was told to set DT_PLATFORM_TOKEN).
+ */
+export function platformMissing(env: CommandIo['env'], baseUrl: string): string | undefined {
+  const credential = platformCredentialFromEnv(env);
+  if (credential === undefined) return 'set DT_PLATFORM_TOKEN (or DT_CLIENT_ID and DT_CLIENT_SECRET)';
+  if (envValue(env, 'DT_PLATFORM_URL') !== undefined || platformUrlOf(baseUrl) !== undefined) return undefined;
+  const set = credential.kind === 'platform-token' ? 'DT_PLATFORM_TOKEN is' : 'DT_CLIENT_ID and DT_CLIENT_SECRET are';
+  return `${set} set, but DT_PLATFORM_URL is not, and ${baseUrl} does not name its platform host (only a SaaS URL such as https://abc123.live.dynatrace.com does): set DT_PLATFORM_URL to the environment's platform URL`;
 }
 
 /**

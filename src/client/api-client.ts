@@ -46,6 +46,8 @@ export interface ApiClient {
    * configured: the embedded server always, a real environment with a platform credential (withDocuments).
    */
   readonly documents?: DocumentsClient;
+  /** Without `documents`: what the caller knows to set for one, when it knows more than that none is configured. */
+  readonly noDocuments?: string;
   /** Any call below the environment root; returns the final answer whatever its status (retries applied). */
   requestText(method: HttpMethod, path: string, options?: RequestTextOptions): Promise<TextResponse>;
   /** The one-line ApiError for an answer an operation does not accept (e.g. after requestText). */
@@ -102,6 +104,11 @@ export function withDocuments(api: ApiClient, documents: DocumentsClient): ApiCl
       await Promise.all([api.close(), documents.close()]);
     },
   };
+}
+
+/** The same environment's client without a Document service, saying what to set for one (withDocuments' other side). */
+export function withoutDocuments(api: ApiClient, reason: string): ApiClient {
+  return { ...api, noDocuments: reason };
 }
 
 function parseBaseUrl(raw: string): URL {

@@ -46,7 +46,8 @@ export const platformDocuments: Kind<DocumentFileBody, LiveDocumentBody> = defin
 /** The target's Document service; a target without one fails as an unusable target does (exit 4), saying what to set. */
 export function documentsOf(api: ApiClient): DocumentsClient {
   if (api.documents !== undefined) return api.documents;
-  const message = `${api.baseUrl} has no platform configured for platform dashboards and notebooks: set DT_PLATFORM_TOKEN (or DT_CLIENT_ID and DT_CLIENT_SECRET), or platformTokenEnv in dashcd.yaml's environment`;
+  const what = api.noDocuments ?? "set DT_PLATFORM_TOKEN (or DT_CLIENT_ID and DT_CLIENT_SECRET), or platformTokenEnv in dashcd.yaml's environment";
+  const message = `${api.baseUrl} has no platform configured for platform dashboards and notebooks: ${what}`;
   throw new TransportError(message, { method: 'GET', url: api.baseUrl, reason: 'NO_PLATFORM', attempts: 0, cause: undefined });
 }
 

@@ -222,7 +222,22 @@ describe('a document file against a target without a platform', () => {
     try {
       const result = await runDashcd(['plan'], { cwd: project.root, env: { DT_ENV_URL: server.url, DT_API_TOKEN: server.token } });
       expect(result.code).toBe(4);
-      expect(result.stderr).toContain('has no platform configured for platform dashboards and notebooks: set DT_PLATFORM_TOKEN');
+      expect(result.stderr).toContain('has no platform configured for platform dashboards and notebooks: set DT_PLATFORM_TOKEN (or DT_CLIENT_ID and DT_CLIENT_SECRET)\n');
+    } finally {
+      await project.cleanup();
+    }
+  });
+
+  it('with a platform token set but a target whose URL names no platform host, asks for DT_PLATFORM_URL', async () => {
+    const project = await createProject({ 'dashboards/checkout.yaml': CHECKOUT });
+    try {
+      // A Managed environment's URL: no request goes anywhere before the missing platform is said.
+      const managed = 'https://dynatrace.example.invalid/e/abc';
+      const result = await runDashcd(['plan'], { cwd: project.root, env: { DT_ENV_URL: managed, DT_API_TOKEN: server.token, DT_PLATFORM_TOKEN: 'dt0s16.TEST' } });
+      expect(result.code).toBe(4);
+      expect(result.stderr).toContain(
+        `has no platform configured for platform dashboards and notebooks: DT_PLATFORM_TOKEN is set, but DT_PLATFORM_URL is not, and ${managed} does not name its platform host (only a SaaS URL such as https://abc123.live.dynatrace.com does): set DT_PLATFORM_URL to the environment's platform URL`,
+      );
     } finally {
       await project.cleanup();
     }
