@@ -13,6 +13,8 @@ import { deepFreeze } from '../lib/deep-freeze.js';
 import { shownPath } from '../lib/shown-path.js';
 import { documentValue, parseYamlDocument, flowNestingOffset, nestingMessage, tooDeepPath } from '../desired/yaml-hazards.js';
 import { BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from '../schema/limits.js';
+import { schemaErrorMap } from '../desired/dashboard-rules.js';
+import { configTypeMessage } from './config-type-message.js';
 
 /**
  * The mark apply puts on everything it writes, the same for both kinds (a classic dashboard's tag, the end of a
@@ -141,7 +143,7 @@ export function parseProjectConfig(text: string, file: string): LoadProjectConfi
   if (!read.ok) return invalid(read.problems.map((p) => at(p.offset, '', p.message)));
   const deep = tooDeepPath(read.value);
   if (deep !== undefined) return invalid([at(0, formatIssuePath(deep), `nested deeper than ${MAX_JSON_DEPTH} levels: dashcd.yaml needs a few`)]);
-  const parsed = ProjectConfig.safeParse(read.value ?? {});
+  const parsed = ProjectConfig.safeParse(read.value ?? {}, { error: (issue) => schemaErrorMap(issue) ?? configTypeMessage(issue) });
   if (parsed.success) return { config: parsed.data, file, source: text, diagnostics: [] };
   const diagnostics = withoutEcho(parsed.error.issues)
     .flatMap((issue) => locateIssue(doc, issue).map(({ offset, path, message }) => at(offset, path, message)))

@@ -129,7 +129,16 @@ describe('parseProjectConfig diagnostics', () => {
 
   it('reports a document that is not a mapping at the start', () => {
     expect(parseProjectConfig('- a\n', 'f').diagnostics).toEqual([
-      { file: 'f', line: 1, col: 1, path: '', message: expect.stringMatching(/expected object/) },
+      { file: 'f', line: 1, col: 1, path: '', message: 'expected a mapping (name: value lines), got a list' },
+    ]);
+  });
+
+  it('says in YAML words what a value of the wrong type should be, and what YAML made of it', () => {
+    expect(parseProjectConfig('prune: yes\nenvironments: [dev, prod]\nmaxDelete: five\nownershipTag: 5\n', 'f').diagnostics.map((d) => `${d.line}:${d.col} ${d.path}: ${d.message}`)).toEqual([
+      '1:8 prune: expected true or false, got the text "yes" (YAML reads yes as text: write true)',
+      '2:15 environments: expected a mapping (name: value lines), got a list',
+      '3:12 maxDelete: expected a number, got the text "five"',
+      '4:15 ownershipTag: expected text, got the number 5',
     ]);
   });
 
