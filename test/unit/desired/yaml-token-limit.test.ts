@@ -1,5 +1,5 @@
 import { Lexer, LineCounter } from 'yaml';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { checkDashboardSource } from '../../../src/desired/check-file.js';
 import { checkDocumentSource } from '../../../src/desired/document-check.js';
 import { fastParseYaml } from '../../../src/desired/fast-yaml/fast-parse.js';
@@ -89,7 +89,13 @@ describe('parseYamlDocument(s): a text past MAX_YAML_TOKENS is refused before ya
   });
 
   it('makes its errors without stacks, and leaves the stack limit as it was', () => {
-    const limit = Error.stackTraceLimit;
+    // A known value: read from the process, a limit another parse had left at 0 would pass for restored.
+    const original = Error.stackTraceLimit;
+    Error.stackTraceLimit = 12;
+    const limit = 12;
+    onTestFinished(() => {
+      Error.stackTraceLimit = original;
+    });
     const doc = parseYamlDocument('a: 1\na: 2\nb: [\n');
     expect(doc.errors.length).toBe(2);
     for (const error of doc.errors) expect(error.stack?.split('\n').filter((line) => line.trimStart().startsWith('at '))).toEqual([]);
