@@ -59,6 +59,18 @@ export interface StartDaemonOptions {
  * reconcile pass has finished (`/status` shows `lastReconcile`). Logs at info, JSON (stdout is a pipe).
  */
 export async function startDaemon(args: readonly string[], options: StartDaemonOptions): Promise<DaemonChild> {
+  // The port is free when asked for, and bound by the child a moment later: in a full run another test's server can
+  // take it in between (EADDRINUSE, seen once in 344 files). Another port then, as a person would choose one.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startDaemonOnce(args, options);
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof Error) || !error.message.includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
+async function startDaemonOnce(args: readonly string[], options: StartDaemonOptions): Promise<DaemonChild> {
   const port = await unusedPort();
   const url = `http://127.0.0.1:${port}`;
   const keep = ['PATH', 'HOME', 'TMPDIR', 'LANG'];
