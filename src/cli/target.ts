@@ -131,7 +131,8 @@ export function retryFromEnv(env: CommandIo['env']): Partial<RetryPolicy> {
   const raw = env.DASHCD_RETRY_DEADLINE;
   if (raw === undefined || raw === '') return {};
   const deadlineMs = parseDuration(raw);
-  if (deadlineMs === undefined) throw new UsageError(`DASHCD_RETRY_DEADLINE must be a duration like 30s or 2m, got '${raw}'`);
+  // 0 left no time for even one answer (the deadline bounds an attempt in progress too).
+  if (deadlineMs === undefined || deadlineMs === 0) throw new UsageError(`DASHCD_RETRY_DEADLINE must be a duration like 30s or 2m, above 0, got '${raw}'`);
   return { deadlineMs };
 }
 

@@ -36,14 +36,15 @@ export async function revokeMissHint(env: string, cwd: string, hold: readonly st
 }
 
 /**
- * A name one letter or so from an environment the project in `cwd` declares, that neither it nor the data dir (`held`)
- * has: a typo (`--env prdo`), which would create an environment nothing serves and a token that fails where it was
- * meant. Undefined for a name far from all of them: a data dir may serve environments no project declares.
+ * A name one edit (a letter added, dropped, changed, or two swapped) from an environment the project in `cwd`
+ * declares, that neither it nor the data dir (`held`) has: a typo (`--env prdo`), which would create an environment
+ * nothing serves and a token that fails where it was meant. Undefined for any other name (`qa` beside `dev` is meant):
+ * a data dir may serve environments no project declares.
  */
 export async function misspeltEnvironment(env: string, cwd: string, held: readonly string[]): Promise<string | undefined> {
   if (held.includes(env)) return undefined;
   const others = await unusedByProject(env, cwd);
-  const near = others && closest(env, others);
+  const near = others && closest(env, others, 1);
   return near && `unknown environment ${env} — did you mean ${near}? (dashcd.yaml here declares ${(others ?? []).join(', ')})`;
 }
 

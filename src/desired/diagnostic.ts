@@ -23,7 +23,10 @@ export interface Diagnostic {
  * line of its own in a CI log (GitHub Actions runs a line `::error …::` or `::add-mask::…` as a command).
  */
 export function formatDiagnostic(d: Diagnostic): string {
-  const where = d.line > 0 ? `${d.file}:${d.line}:${d.col}` : d.file;
+  // `./` before a path starting with `:`: a committed file `::error title=X::a.yaml`, validated from its own folder,
+  // began a line GitHub Actions reads as a workflow command.
+  const file = d.file.startsWith(':') ? `./${d.file}` : d.file;
+  const where = d.line > 0 ? `${file}:${d.line}:${d.col}` : file;
   return printable(`${where}  ${d.env !== undefined ? `[${d.env}] ` : ''}${d.path === '' ? '' : `${d.path}: `}${d.message}`);
 }
 

@@ -24,15 +24,16 @@ export async function ensureDirDurable(dir: string, fs: FsLayer = nodeFs): Promi
 }
 
 /**
- * Creates the data dir root if missing and keeps it out of `git status` (the default `.dashcd/` lives in the
- * user's repository) with a `.gitignore` of `*`, written durably and only when there is none. It goes only into a
- * directory dashcd has just made or one named `.dashcd`: a folder the user points `--data` at (`--data .` in a
- * repository root) would otherwise make git ignore the user's own files.
+ * Creates the data dir root if missing, makes it private (keepPrivate) and keeps it out of `git status` (the default
+ * `.dashcd/` lives in the user's repository) with a `.gitignore` of `*`, written durably and only when there is none.
+ * Both only for a directory dashcd has just made or one named `.dashcd`: a folder the user points `--data` at
+ * (`--data .` in a shared repository root) would otherwise have git ignore the user's own files and be closed to the
+ * user's group.
  */
 export async function ensureDataDirRoot(root: string, fs: FsLayer = nodeFs): Promise<void> {
   const created = await ensureDirDurable(root, fs);
-  await keepPrivate(root);
   if (!created && basename(root) !== DEFAULT_DATA_DIR_NAME) return;
+  await keepPrivate(root);
   const file = join(root, '.gitignore');
   if (existsSync(file)) return;
   await writeFileDurable(file, DATA_DIR_GITIGNORE, { fs });

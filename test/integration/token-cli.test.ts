@@ -243,6 +243,8 @@ describe('token create in a project whose dashcd.yaml declares environments', ()
     expect(typo).toMatchObject({ code: 64, stdout: '' });
     expect(typo.stderr).toContain('unknown environment prdo — did you mean prod? (dashcd.yaml here declares dev, prod)');
     expect((await dashcd('token', 'list', '--env', 'prdo')).stderr).toContain("environment 'prdo' does not exist");
+    // Two edits from dev is another name, not a typo.
+    expect((await dashcd('token', 'create', '--env', 'qa', '--scopes', 'ReadConfig')).code).toBe(0);
     const other = await dashcd('token', 'create', '--env', 'loadtest', '--scopes', 'ReadConfig');
     expect(other.code).toBe(0);
     expect(other.stderr).toContain('note: this token is for environment loadtest (/e/loadtest) only; dashcd.yaml here declares dev, prod');

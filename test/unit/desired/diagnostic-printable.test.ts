@@ -20,6 +20,12 @@ describe('formatDiagnostic and formatWarning: one printable line, whatever the f
     expect(shown.split('\n')).toHaveLength(1);
   });
 
+  it('never starts a line with :: (a file so named, validated from its own folder): its path gets ./ before it', () => {
+    expect(formatDiagnostic(problem({ file: '::error title=Forged::pwned.yaml', line: 1, col: 1 }))).toBe('./::error title=Forged::pwned.yaml:1:1  tiles[0].bounds: Required');
+    expect(formatWarning(problem({ file: '::add-mask::x.yaml', line: 0 }))).toBe('./::add-mask::x.yaml  warning: tiles[0].bounds: Required');
+    expect(formatDiagnostic(problem({ file: 'a::b.yaml' }))).toBe('a::b.yaml:5:5  tiles[0].bounds: Required');
+  });
+
   it("makes the path, the environment and the message printable too (they quote a committer's keys, names and files)", () => {
     const shown = formatDiagnostic(problem({ path: 'tiles["a\u001b[2K"]', env: 'pr\nod', message: `duplicate dashboard id x: ${LINE_BREAKS}:1:5 has the same id` }));
     expect(shown).toBe('dashboards/a.yaml:5:5  [pr od] tiles["a [2K"]: duplicate dashboard id x: dashboards/ok ::error title=Injected::from file name .yaml:1:5 has the same id');

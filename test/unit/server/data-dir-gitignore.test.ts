@@ -131,17 +131,25 @@ describe('the data dir root is swept of temp files that crashed writes left', ()
 describe('the data dir is private to its owner', () => {
   const modeOf = async (path: string): Promise<number> => (await stat(path)).mode & 0o777;
 
-  it('a data dir dashcd creates, and one made before (0755), are entered by their owner only', async () => {
+  it('a data dir dashcd creates, and a .dashcd made before (0755), are entered by their owner only', async () => {
     const made = join(root, 'state', 'data');
     await own(made);
     expect(await modeOf(made)).toBe(0o700);
-    const older = join(root, 'older');
-    await mkdir(older, { mode: 0o755 });
+    const older = join(root, 'older', '.dashcd');
+    await mkdir(older, { recursive: true, mode: 0o755 });
     await chmod(older, 0o755);
     await ensureDataDirRoot(older);
     expect(await modeOf(older)).toBe(0o700);
     // The parents dashcd made on the way keep the usual mode: only the data dir holds what is private.
     expect(await modeOf(join(root, 'state'))).not.toBe(0o700);
+  });
+
+  it('a folder of the user\'s own that --data names (--data . in a shared repository) keeps its mode', async () => {
+    const shared = join(root, 'shared-repo');
+    await mkdir(shared);
+    await chmod(shared, 0o775);
+    await ensureDataDirRoot(shared);
+    expect(await modeOf(shared)).toBe(0o775);
   });
 
   it('a private data dir is left as it is', async () => {
