@@ -1,7 +1,8 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { documentForm } from '../helpers/documents.js';
+import { folderBytes } from '../helpers/folder-bytes.js';
 import { runDashcd } from '../helpers/cli.js';
 import { killTestScope, startServeChild, type ServeChild } from '../helpers/serve-child.js';
 
@@ -17,9 +18,7 @@ function contentOf(id: string, v: number): Buffer {
 
 async function journalBytes(dataDir: string): Promise<number> {
   const dir = join(dataDir, 'env', 'local', 'documents', 'journal');
-  let total = 0;
-  for (const name of await readdir(dir).catch(() => [])) total += (await stat(join(dir, name))).size;
-  return total;
+  return folderBytes(dir);
 }
 
 /** `dashcd token create` on the data dir, in this process (the real command, as main.ts runs it): set-up, not under test. */

@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_JOURNAL_BYTES } from '../../src/server/store/journaled-files.js';
+import { folderBytes } from '../helpers/folder-bytes.js';
 import { dashboardVersion, killTestScope, startServeChild, verifyAfterRestart } from '../helpers/serve-child.js';
 
 const IDS = Array.from({ length: 96 }, (_, i) => `77777777-aaaa-4bbb-8ccc-${String(i).padStart(12, '0')}`);
@@ -12,10 +11,7 @@ const ROUNDS = 3;
 
 async function journalBytes(dataDir: string): Promise<number> {
   const dir = join(dataDir, 'env', 'local', 'dashboards-journal');
-  if (!existsSync(dir)) return 0;
-  let total = 0;
-  for (const name of await readdir(dir)) total += (await stat(join(dir, name))).size;
-  return total;
+  return folderBytes(dir);
 }
 
 describe('the write-ahead journal of `dashcd serve` under SIGKILL during a burst of PUTs', () => {

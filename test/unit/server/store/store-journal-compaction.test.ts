@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { nodeFs, type FileHandleLike, type FsLayer } from '../../../../src/lib/f
 import { silentLogger } from '../../../../src/lib/logger.js';
 import { JournaledFiles, replayJournal, type CheckpointLimits } from '../../../../src/server/store/journaled-files.js';
 import { readJournal, WriteJournal, type JournalRecord } from '../../../../src/server/store/write-journal.js';
+import { folderBytes } from '../../../helpers/folder-bytes.js';
 import { countingFs, record } from '../../../helpers/journal-fs.js';
 import { captureLog } from '../../../helpers/log-capture.js';
 import { waitFor } from '../../../helpers/wait.js';
@@ -83,12 +84,6 @@ const recordingFileWrites = (renamed: string[]): FsLayer => ({
   },
 });
 
-async function journalSize(dir: string): Promise<number> {
-  let total = 0;
-  for (const name of await readdir(dir)) total += (await stat(join(dir, name))).size;
-  return total;
-}
-
 describe('journal relog', () => {
   let dir = '';
   tempDirPerTest('dashcd-relog-', (created) => (dir = created));
@@ -160,7 +155,7 @@ describe('journal compaction', () => {
     const files = await open(fs, { journalBytes: 100_000, waitingBytes: 1_000_000, idleMs: NEVER, retryMs: NEVER });
     // 20 writes of ~5 KB to two ids: the checkpoint is reached with 10 KB of contents waiting.
     for (let n = 0; n < 20; n++) await files.write(record(n % 2 === 0 ? 'a' : 'b', text(n % 2 === 0 ? 'a' : 'b', n)));
-    await waitFor(async () => (await journalSize(journalDir())) < 30_000, { what: 'the journal to be compacted' });
+    await waitFor(async () => (await folderBytes(journalDir())) < 30_000, { what: 'the journal to be compacted' });
     expect(renamed).toEqual([]);
     const { records } = await readJournal(journalDir());
     expect(new Map(texts(records))).toEqual(new Map([['a', text('a', 18)], ['b', text('b', 19)]]));
