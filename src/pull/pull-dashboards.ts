@@ -1,6 +1,7 @@
 import type { ComparedKind } from '../plan/build-plan.js';
 import { withoutOwnershipTag } from '../dashboards/ownership.js';
 import { toDashboardYaml } from '../desired/dashboard-yaml.js';
+import { once } from '../lib/once.js';
 import { answeredAnotherId, pullItems, type PullCommonOptions, type PullOutcome } from './pull-items.js';
 
 export type { PullOutcome } from './pull-items.js';
@@ -22,7 +23,7 @@ export async function pullDashboards(options: PullOptions): Promise<PullOutcome[
       const other = live.id == null ? undefined : answeredAnotherId(id, live.id);
       if (other) return other;
       const pulled = withoutOwnershipTag(live, ownershipTag);
-      return { live, id, name: pulled.dashboardMetadata.name, value: pulled, yaml: toDashboardYaml(written(pulled)) };
+      return { live, id, name: pulled.dashboardMetadata.name, value: pulled, fileText: once(() => toDashboardYaml(written(pulled))) };
     },
     async adopt(change) {
       if (change.kind === undefined) await api.dashboards.put(change.id, change.desired);

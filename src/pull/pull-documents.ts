@@ -18,7 +18,7 @@ export interface PullDocumentsOptions extends PullCommonOptions {
 
 /**
  * Writes live platform dashboards and notebooks as document files (pull-items.ts: which file, when it is replaced,
- * adopting), in the form documentFileYaml writes, so a pulled file plans as unchanged.
+ * adopting), in the form documentFileValue gives, as exact YAML, so a pulled file plans as unchanged.
  */
 export async function pullDocuments(options: PullDocumentsOptions): Promise<PullOutcome[]> {
   const { documents, kind, ownershipTag } = options;

@@ -62,8 +62,8 @@ export interface PulledItem {
   name: string;
   /** What the file will mean: compared (by `compared.comparedForm`) with an existing file's body. */
   value: unknown;
-  /** The file pull writes: its strings as `written` (PullSource.read) gives them. */
-  yaml: string;
+  /** The file pull writes: its strings as `written` (PullSource.read) gives them; made when first asked for. */
+  fileText: () => string;
 }
 
 /**
@@ -115,7 +115,7 @@ export async function pullItems(options: PullCommonOptions, source: PullSource):
     }
     // What the file now means: the pulled one's text read as a file reads (literal `${{` forms are not what live
     // holds) when written, else the file's own (it means the same).
-    const body: unknown = local === undefined || outcome.status === 'written' ? strings.meant(parse(read.yaml)) : local.body;
+    const body: unknown = local === undefined || outcome.status === 'written' ? strings.meant(parse(read.fileText())) : local.body;
     outcomes.push(await adoptPulled(outcome, body, read, source, options));
   }
   return outcomes;
@@ -147,14 +147,14 @@ async function refreshFile(local: DesiredDashboard, read: PulledItem, source: Pu
   // A templated file meaning the same as live is left alone even with --force: rewriting it would only lose values.
   if (uses.length > 0 && (same || !options.force)) return same ? { id, file, status: 'up-to-date' } : { id, file, status: 'kept-templates', uses: [...uses] };
   if (!options.force) return { id, file, status: same ? 'up-to-date' : 'kept-local-edits' };
-  if ((await readFile(path, 'utf8')) === read.yaml) return { id, file, status: 'up-to-date' };
-  await writeFileDurable(path, read.yaml);
+  if ((await readFile(path, 'utf8')) === read.fileText()) return { id, file, status: 'up-to-date' };
+  await writeFileDurable(path, read.fileText());
   return { id, file, status: 'written' };
 }
 
 async function writeNewFile(dir: string, read: PulledItem, taken: Set<string>, options: PullCommonOptions): Promise<PullOutcome> {
   const path = await freeFileName(dir, read, taken);
   taken.add(path);
-  await writeFileDurable(path, read.yaml);
+  await writeFileDurable(path, read.fileText());
   return { id: read.id, file: shownPath(options.cwd, path), status: 'written' };
 }

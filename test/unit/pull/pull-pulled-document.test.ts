@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pulledDocument } from '../../../src/pull/pulled-document.js';
+import { pulledDocument, type PulledDocument } from '../../../src/pull/pulled-document.js';
 import type { LiveDocumentBody } from '../../../src/schema/document-content.js';
 
 const TAG = 'managed-by:dashcd';
@@ -9,13 +9,18 @@ function live(block: Record<string, unknown>, content: Record<string, unknown> =
   return { document: { kind: 'dashboard', name: 'Checkout', version: 4, ...block }, ...content } as unknown as LiveDocumentBody;
 }
 
+/** The pulled document with its file's text made, to compare as a whole. */
+function textOf(pulled: PulledDocument): unknown {
+  return 'refused' in pulled ? pulled : { ...pulled, fileText: pulled.fileText() };
+}
+
 describe('pulledDocument (a live document as pull writes it)', () => {
   it('writes document: first (kind, the live id, name, the description without the mark), then the content as stored', () => {
     const pulled = pulledDocument('checkout-overview', live({ description: `Errors of checkout [${TAG}]`, isPrivate: false }), TAG);
-    expect(pulled).toStrictEqual({
+    expect(textOf(pulled)).toStrictEqual({
       name: 'Checkout',
       value: { document: { kind: 'dashboard', name: 'Checkout', isPrivate: false, description: 'Errors of checkout' }, ...CONTENT },
-      yaml:
+      fileText:
         'document:\n  kind: dashboard\n  id: checkout-overview\n  name: Checkout\n  description: Errors of checkout\nversion: 21\nvariables: []\ntiles:\n' +
         '  "0":\n    type: markdown\n    content: "# Checkout"\nlayouts:\n  "0":\n    x: 0\n    y: 0\n    w: 24\n    h: 2\n',
     });
@@ -23,19 +28,19 @@ describe('pulledDocument (a live document as pull writes it)', () => {
 
   it('leaves out a description that was only the mark, and says isPrivate only when true', () => {
     const pulled = pulledDocument('triage', live({ kind: 'notebook', name: 'Triage', description: `[${TAG}]`, isPrivate: true }, { version: '7', sections: [] }), TAG);
-    expect(pulled).toStrictEqual({
+    expect(textOf(pulled)).toStrictEqual({
       name: 'Triage',
       value: { document: { kind: 'notebook', name: 'Triage', isPrivate: true }, version: '7', sections: [] },
-      yaml: 'document:\n  kind: notebook\n  id: triage\n  name: Triage\n  isPrivate: true\nversion: "7"\nsections: []\n',
+      fileText: 'document:\n  kind: notebook\n  id: triage\n  name: Triage\n  isPrivate: true\nversion: "7"\nsections: []\n',
     });
   });
 
   it('keeps a description that only looks like the mark, and takes a missing isPrivate as public', () => {
     const pulled = pulledDocument('d1', live({ description: `see[${TAG}]` }, { version: 21 }), TAG);
-    expect(pulled).toStrictEqual({
+    expect(textOf(pulled)).toStrictEqual({
       name: 'Checkout',
       value: { document: { kind: 'dashboard', name: 'Checkout', description: `see[${TAG}]` }, version: 21 },
-      yaml: `document:\n  kind: dashboard\n  id: d1\n  name: Checkout\n  description: see[${TAG}]\nversion: 21\n`,
+      fileText: `document:\n  kind: dashboard\n  id: d1\n  name: Checkout\n  description: see[${TAG}]\nversion: 21\n`,
     });
   });
 

@@ -79,10 +79,10 @@ describe('pulledDocument in a project with environments', () => {
   it('writes the literal forms in the file (name, description, content) while its value keeps the live text', () => {
     const live = { document: { kind: 'notebook', name: 'CI ${{ x }}', description: 'See ${{ y }}', version: 2 }, version: '7', sections: [{ id: 'a', type: 'markdown', markdown: '${{ z }}' }] };
     const pulled = pulledDocument('ci', live as unknown as LiveDocumentBody, 'managed-by:dashcd', TEMPLATE_STRINGS.written);
-    expect(pulled).toStrictEqual({
+    expect('fileText' in pulled && { ...pulled, fileText: pulled.fileText() }).toStrictEqual({
       name: 'CI ${{ x }}',
       value: { document: { kind: 'notebook', name: 'CI ${{ x }}', description: 'See ${{ y }}' }, version: '7', sections: [{ id: 'a', type: 'markdown', markdown: '${{ z }}' }] },
-      yaml: 'document:\n  kind: notebook\n  id: ci\n  name: CI $${{ x }}\n  description: See $${{ y }}\nversion: "7"\nsections:\n  - id: a\n    type: markdown\n    markdown: $${{ z }}\n',
+      fileText: 'document:\n  kind: notebook\n  id: ci\n  name: CI $${{ x }}\n  description: See $${{ y }}\nversion: "7"\nsections:\n  - id: a\n    type: markdown\n    markdown: $${{ z }}\n',
     });
   });
 });
