@@ -18,7 +18,7 @@ import { createReconcilePass } from './reconcile-pass.js';
 import { createReconcileQueue, type ReconcileQueue } from './reconcile-queue.js';
 import { watchDashboards, type DashboardWatcher } from './watch-dashboards.js';
 import { errorMessage } from '../lib/error-message.js';
-import { expectedErrorsAsMessages } from './expected-errors.js';
+import { expectedErrorsAsMessages } from '../client/expected-errors.js';
 import { repositoryLimits } from './repository-limits.js';
 import { refuseBeforeCreating } from '../server/create-server.js';
 

@@ -9,6 +9,7 @@ import { encodeEvent } from '../../src/server/feed/event-record.js';
 import type { EventStore } from '../../src/server/feed/event-store.js';
 import { runDashcd, type CliResult } from '../helpers/cli.js';
 import { generateEvents, renderEvent } from '../helpers/events-feed-server.js';
+import { captureLog } from '../helpers/log-capture.js';
 import { feedScratchPerTest } from '../helpers/scratch.js';
 import { waitFor } from '../helpers/wait.js';
 import { startTestServer } from '../helpers/server.js';
@@ -76,6 +77,29 @@ describe('dashcd events pull', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^200 new event versions/);
     expect(feed.requests.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('with --follow, logs a failed poll as the target\'s message, without a stack', async () => {
+    const feed = await scratch.startFeed({ events: generateEvents({ count: 10, from: Date.now() - DAY, to: Date.now() - 1000 }) });
+    feed.fail(400);
+    const { lines, log } = captureLog();
+    const controller = new AbortController();
+    const interrupt = (): void => controller.abort(new Error('SIGINT'));
+    const failed = (): Array<Record<string, unknown>> => lines.filter((line) => line['msg'] === 'events pull failed; retrying');
+    void waitFor(() => failed().length >= 1, { what: 'a failed poll logged' }).then(interrupt, interrupt);
+    const result = await runDashcd(['events', 'pull', '--target', `${feed.url}/e/prod`, '--follow', '--interval', '1s'], {
+      cwd: scratch.dir,
+      env: { DT_API_TOKEN: 'dt0c01.TESTTESTTEST.SECRET' },
+      commands,
+      signal: controller.signal,
+      log,
+    });
+    expect(result.code).toBe(0);
+    const [first] = failed();
+    // The client's errors say what failed and what to fix; a stack in every retry's line only buried that.
+    expect(typeof first?.['err']).toBe('string');
+    expect(first?.['err']).toMatch(/^400 from /);
+    expect(JSON.stringify(first)).not.toContain('    at ');
   });
 
   it.each([

@@ -1,4 +1,5 @@
 import { followEvents, pullEvents, type PullEventsOptions, type PullProgress, type PullSummary } from '../../archive/pull-events.js';
+import { expectedErrorsAsMessages } from '../../client/expected-errors.js';
 import { EVENT_TYPES } from '../../schema/events.js';
 import { EnvironmentId } from '../../schema/ids.js';
 import { booleanFlag, defineCommand, listFlag, stringFlag, type CommandIo, type FlagValues } from '../command.js';
@@ -54,7 +55,7 @@ export const eventsPullCommand = defineCommand({
         since: request.sinceMs,
         eventType: request.eventType,
         entityId: request.entityId,
-        log: io.log.child({ component: 'events-pull' }),
+        log: expectedErrorsAsMessages(io.log.child({ component: 'events-pull' })),
         signal: io.signal,
         onProgress: reporter.update,
       };

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { ApiError, TransportError, UnexpectedResponseError } from '../../../src/client/errors.js';
 import { PlatformAuthError } from '../../../src/client/platform-auth.js';
-import { expectedErrorsAsMessages } from '../../../src/daemon/expected-errors.js';
+import { expectedErrorsAsMessages } from '../../../src/client/expected-errors.js';
 import { createLogger } from '../../../src/lib/logger.js';
 
 /** The `err` each line logged through the daemon's logger (and a child of it, as the loops log) carries. */
