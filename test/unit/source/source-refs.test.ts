@@ -24,7 +24,8 @@ describe('what the daemon follows, as refs', () => {
 });
 
 describe('followProblem: each rule of git check-ref-format that matters', () => {
-  it.each(['/a', 'a.', 'a//b', 'a@{1}', 'a:b', 'a^b', 'a\\b', 'a\tb', 'a\x01b', 'a\x7fb', 'a\x1fb'])('refuses the branch %j', (branch) => {
+  // `*` too: a branch is one name, and `*` would make the fetch mirror every branch of the repository.
+  it.each(['/a', 'a.', 'a//b', 'a@{1}', 'a:b', 'a^b', 'a\\b', 'a\tb', 'a\x01b', 'a\x7fb', 'a\x1fb', '*', 'release-*'])('refuses the branch %j', (branch) => {
     expect(followProblem({ branch })).toBe(`--branch '${branch}' is not a valid git ref name`);
   });
 
