@@ -1,8 +1,10 @@
+import { lstat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Plan } from '../plan/build-plan.js';
 import { mkdirDurable, writeFileDurable } from '../lib/durable-file.js';
 import { svgToPng } from '../preview/render-png.js';
 import { planPictures, previewLinksMarkdown, type PlanPicture } from '../preview/plan-pictures.js';
+import { UsageError } from './exit-codes.js';
 import type { EnvironmentSection } from './render/render-environments.js';
 
 /**
@@ -19,7 +21,7 @@ export async function writePlanPreviews(plan: Plan, dir: string, baseUrl: string
  * environments), linked under `--preview-url`'s matching sub-path, one list per environment.
  */
 export async function writeEnvironmentPreviews(sections: readonly EnvironmentSection[], dir: string, baseUrl: string | undefined): Promise<string> {
-  await mkdirDurable(dir);
+  await previewFolder(dir);
   const links: string[] = [];
   for (const section of sections) {
     if (section.status !== 'planned') continue;
@@ -32,9 +34,19 @@ export async function writeEnvironmentPreviews(sections: readonly EnvironmentSec
 
 async function writePictures(plan: Plan, dir: string): Promise<PlanPicture[]> {
   const pictures = planPictures(plan);
-  await mkdirDurable(dir);
+  await previewFolder(dir);
   for (const picture of pictures) await writeFileDurable(join(dir, picture.fileName), svgToPng(picture.svg));
   return pictures;
+}
+
+/**
+ * Makes the folder pictures go into, refusing one that is a symbolic link. Pictures are named after committed files,
+ * and a CI job's preview folder is often inside the checkout: a pull request committing `previews` (or
+ * `previews/prod`) as a link had them written wherever it led, replacing files there.
+ */
+async function previewFolder(dir: string): Promise<void> {
+  await mkdirDurable(dir);
+  if ((await lstat(dir)).isSymbolicLink()) throw new UsageError(`--preview-dir: ${dir} is a symbolic link; name a folder of its own (pictures are written only into a real folder)`);
 }
 
 function withSlash(url: string): string {

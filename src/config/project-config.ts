@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { lstat, open, realpath, type FileHandle } from 'node:fs/promises';
+import { dirname, join, sep } from 'node:path';
 import { isMap, isScalar, LineCounter, type Document } from 'yaml';
 import { z } from 'zod';
 import { checkEnvironmentsConfig, environmentsShape, NEEDS_ENVIRONMENTS } from '../environments/environments-config.js';
@@ -200,6 +200,20 @@ function nodeOffset(node: unknown): number | undefined {
 }
 
 /**
+ * Why a dashcd.yaml that is a symbolic link is not read: it leads out of its project's folder. The file is a
+ * committer's, and what it says reaches the CI log and a pull request's plan comment (a value of the wrong type is
+ * quoted in its problem): a link to /proc/self/environ or ~/.git-credentials put the start of the runner's secrets
+ * there. A link within the project is read as the file it names.
+ */
+async function linkLeadingOutside(file: string): Promise<string | undefined> {
+  const entry = await lstat(file);
+  if (!entry.isSymbolicLink()) return undefined;
+  const [target, folder] = await Promise.all([realpath(file), realpath(dirname(file))]);
+  if (target.startsWith(`${folder}${sep}`)) return undefined;
+  return 'it is a symbolic link to a file outside the project; dashcd reads only a dashcd.yaml within it';
+}
+
+/**
  * Room for a value as large as the largest dashboard a target accepts (a tile's markdown, say), twice over; settings
  * themselves take a few kB. A committer writes this file and a daemon following the repository reads it in each of up
  * to 100 environments: a 13 MB one of many entries took 11 s of parsing and 1.1 GB, during which nothing else in the
@@ -211,6 +225,8 @@ export const MAX_PROJECT_CONFIG_BYTES = 2 * BODY_LIMIT_BYTES;
 async function readOptional(file: string): Promise<string | Error | undefined> {
   let handle: FileHandle | undefined;
   try {
+    const outside = await linkLeadingOutside(file);
+    if (outside) return new Error(outside);
     // Non-blocking: a FIFO named dashcd.yaml would otherwise block the open until a writer came.
     handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
     const stats = await handle.stat();

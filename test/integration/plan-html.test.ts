@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProject, runDashcd, type Project } from '../helpers/cli.js';
@@ -61,6 +61,17 @@ describe('plan with pictures', () => {
     expect(png.subarray(1, 4).toString()).toBe('PNG');
     expect(result.stdout).toContain('- [Checkout](https://ci.example/run/7/dashboards_checkout.yaml.png)');
     expect(result.stdout).toContain('- [Brand new](https://ci.example/run/7/dashboards_new.yaml.png)');
+  });
+
+  it('--preview-dir refuses a folder that is a symbolic link (a pull request committing `pics` as one), writing nothing where it leads', async () => {
+    project = await plannedProject();
+    const elsewhere = join(project.root, 'elsewhere');
+    await mkdir(elsewhere);
+    await symlink(elsewhere, join(project.root, 'pics'));
+    const result = await runDashcd(['plan', '--preview-dir', 'pics'], { cwd: project.root });
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain(`--preview-dir: ${join(project.root, 'pics')} is a symbolic link; name a folder of its own`);
+    expect(await readdir(elsewhere)).toEqual([]);
   });
 
   it('--out is repeatable: each file gets the whole plan in its extension\'s format; stdout keeps --output', async () => {
@@ -155,6 +166,18 @@ describe('plan with pictures over environments', () => {
       expect(result.stdout).toContain(`- [Hosts ${env}](https://ci.example/run/7/${env}/dashboards_hosts.yaml.png)`);
       expect(result.stdout).toContain(`- [Brand new](https://ci.example/run/7/${env}/dashboards_new.yaml.png)`);
     }
+  });
+
+  it('--preview-dir refuses an environment\'s folder in it that is a symbolic link, writing nothing where it leads', async () => {
+    project = await environmentsProject();
+    const elsewhere = join(project.root, 'elsewhere');
+    await mkdir(elsewhere);
+    await mkdir(join(project.root, 'pics'));
+    await symlink(elsewhere, join(project.root, 'pics', 'dev'));
+    const result = await runDashcd(['plan', '--preview-dir', 'pics'], { cwd: project.root });
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain(`--preview-dir: ${join(project.root, 'pics', 'dev')} is a symbolic link`);
+    expect(await readdir(elsewhere)).toEqual([]);
   });
 
   it('--output html without an .html --out prints the page; problems go to stderr, never into the page', async () => {

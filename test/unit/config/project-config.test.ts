@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join, relative } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { loadProjectConfig, MAX_PROJECT_CONFIG_BYTES, parseProjectConfig } from '../../../src/config/project-config.js';
 import { DEFAULT_OWNERSHIP_TAG } from '../../../src/config/project-config.js';
 import { tempDirPerTest } from '../../helpers/scratch.js';
@@ -82,6 +83,36 @@ describe('loadProjectConfig', () => {
     execFileSync('mkfifo', [join(root, 'dashcd.yaml')]);
     const result = await loadProjectConfig(root);
     expect(result.diagnostics.map((d) => d.message)).toEqual(['cannot read: not a regular file (a directory, a device, a FIFO or a socket)']);
+  });
+
+  it('never reads a dashcd.yaml that links out of the project: its problem would quote what the link leads to (a runner\'s secrets)', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'dashcd-outside-'));
+    onTestFinished(() => rm(outside, { recursive: true, force: true }));
+    await writeFile(join(outside, 'environ'), 'GH_TOKEN=ghp_secret123456\n');
+    const project = join(root, 'project');
+    await mkdir(project);
+    await symlink(join(outside, 'environ'), join(project, 'dashcd.yaml'));
+    const result = await loadProjectConfig(project);
+    expect(result.config).toEqual({ ignore: [], ownershipTag: DEFAULT_OWNERSHIP_TAG, prune: false });
+    expect(result.diagnostics.map((d) => d.message)).toEqual(['cannot read: it is a symbolic link to a file outside the project; dashcd reads only a dashcd.yaml within it']);
+    expect(JSON.stringify(result)).not.toContain('ghp_secret');
+    // Through a relative link and a folder link alike.
+    await rm(join(project, 'dashcd.yaml'));
+    await symlink(relative(project, join(outside, 'environ')), join(project, 'dashcd.yaml'));
+    expect((await loadProjectConfig(project)).diagnostics.map((d) => d.message)).toEqual(['cannot read: it is a symbolic link to a file outside the project; dashcd reads only a dashcd.yaml within it']);
+    await symlink(outside, join(project, 'shared'));
+    await rm(join(project, 'dashcd.yaml'));
+    await symlink(join('shared', 'environ'), join(project, 'dashcd.yaml'));
+    expect((await loadProjectConfig(project)).diagnostics.map((d) => d.message)).toEqual(['cannot read: it is a symbolic link to a file outside the project; dashcd reads only a dashcd.yaml within it']);
+  });
+
+  it('reads a dashcd.yaml that links to a file within the project as that file', async () => {
+    await mkdir(join(root, 'config'));
+    await writeFile(join(root, 'config', 'dashcd.yaml'), 'maxDelete: 3\n');
+    await symlink(join('config', 'dashcd.yaml'), join(root, 'dashcd.yaml'));
+    const result = await loadProjectConfig(root);
+    expect(result.diagnostics).toEqual([]);
+    expect(result.config.maxDelete).toBe(3);
   });
 });
 
