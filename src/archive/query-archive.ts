@@ -76,7 +76,7 @@ export interface ArchiveStats {
 
 /** Counts by type, status and start day over each event's newest version, streaming one partition at a time. */
 export async function archiveStats(options: ArchiveFilter): Promise<ArchiveStats> {
-  const stats = { events: 0, versions: 0, byType: {} as Record<string, number>, byStatus: {} as Record<string, number>, byDay: {} as Record<string, number> };
+  const stats = { events: 0, versions: 0, byType: counts(), byStatus: counts(), byDay: counts() };
   for (const partition of await selectPartitions(options)) {
     // Partitions are whole days: one overlapping [from, to] can still hold versions outside it.
     const counted = countVersions(readPartition(partition, options), (event) => {
@@ -91,6 +91,14 @@ export async function archiveStats(options: ArchiveFilter): Promise<ArchiveStats
     }
   }
   return stats;
+}
+
+/**
+ * Counts by a name the archive's lines give (an event type or status a target answered): without a prototype, so
+ * `toString` or `constructor` count from 0 like any other name and `__proto__` is a key of its own, not dropped.
+ */
+function counts(): Record<string, number> {
+  return Object.create(null) as Record<string, number>;
 }
 
 function increment(counts: Record<string, number>, key: string): void {

@@ -65,6 +65,27 @@ describe('events stats of a hostile archive', () => {
   });
 });
 
+describe('events stats of event types and statuses named like object members', () => {
+  it('counts toString, constructor and __proto__ as names like any other, in the table and in JSON', async () => {
+    await archive('prod', [
+      event(1, { eventType: 'toString' }),
+      event(2, { eventType: '__proto__', eventStatus: 'constructor' }),
+      event(3, { eventStatus: 'valueOf' }),
+      event(4),
+    ]);
+    const json = await dashcd(['events', 'stats', '--format', 'json']);
+    expect(json.code, json.stderr).toBe(0);
+    const stats = (JSON.parse(json.stdout) as Record<string, { events: number; byType: Record<string, number>; byStatus: Record<string, number> }>)['prod'];
+    expect(stats?.events).toBe(4);
+    expect(Object.entries(stats?.byType ?? {}).sort()).toEqual([['CUSTOM_INFO', 2], ['__proto__', 1], ['toString', 1]]);
+    expect(Object.entries(stats?.byStatus ?? {}).sort()).toEqual([['CLOSED', 2], ['constructor', 1], ['valueOf', 1]]);
+    const table = await dashcd(['events', 'stats']);
+    expect(table.stdout).not.toContain('native code');
+    expect(table.stdout).toMatch(/ {4}__proto__ +1\n/);
+    expect(table.stdout).toMatch(/ {4}toString +1\n/);
+  });
+});
+
 describe('an unreadable archive line', () => {
   // JSON.parse's message quotes the start of the line it could not read.
   const DAMAGED = '\u001b]0;PWNED\u0007\u001b[2K\u001b[1A\r::error title=Injected::line';
