@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { UNPRINTABLE_CHARACTERS } from './printable.js';
 
 const LEVELS: Readonly<Record<number, { name: string; color: string }>> = {
   10: { name: 'TRACE', color: '90' },
@@ -69,14 +70,15 @@ function clockTime(time: unknown): string {
 
 /** Bare words stay bare; text with spaces, quotes or `=` is quoted so each field stays one token; errors show their message. */
 function formatValue(value: unknown): string {
-  if (typeof value === 'string') return /^[^\s"=\u0000-\u001f\u007f-\u009f]+$/.test(value) ? value : visible(JSON.stringify(value));
+  if (typeof value === 'string') return BARE_WORD.test(value) ? value : visible(JSON.stringify(value));
   if (typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as { message?: unknown }).message === 'string') {
     return visible(JSON.stringify((value as { message: string }).message));
   }
   return visible(JSON.stringify(value) ?? String(value));
 }
 
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
+const CONTROLS = new RegExp(`[${UNPRINTABLE_CHARACTERS}]`, 'g');
+const BARE_WORD = new RegExp(`^[^\\s"=${UNPRINTABLE_CHARACTERS}]+$`);
 
 /**
  * Control characters written as `\u001b`: a commit subject, an author or a file name (a committer's words) could

@@ -69,8 +69,9 @@ describe('events stats of event types and statuses named like object members', (
   it('counts toString, constructor and __proto__ as names like any other, in the table and in JSON', async () => {
     await archive('prod', [
       event(1, { eventType: 'toString' }),
-      event(2, { eventType: '__proto__', eventStatus: 'constructor' }),
-      event(3, { eventStatus: 'valueOf' }),
+      // A status the feed's type does not have: as a third party's archive may hold it.
+      event(2, { eventType: '__proto__' }).replace('"eventStatus":"CLOSED"', '"eventStatus":"constructor"'),
+      event(3).replace('"eventStatus":"CLOSED"', '"eventStatus":"valueOf"'),
       event(4),
     ]);
     const json = await dashcd(['events', 'stats', '--format', 'json']);

@@ -52,6 +52,11 @@ describe('pretty log lines', () => {
     expect(formatLine(line, { color: true })).toContain('\u001b[32mINFO \u001b[0m');
   });
 
+  it('writes bidirectional formatting characters and line separators as \\u escapes: a file name cannot show itself reversed', () => {
+    const line = JSON.stringify({ level: 30, time: TIME, msg: 'file changed', file: 'invoice\u202elmth.exe', note: 'a\u2066b\u2028c' });
+    expect(formatLine(line)).toBe('09:05:07.042 INFO  file changed file="invoice\\u202elmth.exe" note="a\\u2066b\\u2028c"');
+  });
+
   it('colours the level only when asked', () => {
     const line = JSON.stringify({ level: 50, time: TIME, msg: 'boom' });
     expect(formatLine(line, { color: true })).toBe('09:05:07.042 \u001b[31mERROR\u001b[0m boom');
