@@ -78,7 +78,7 @@ function tableRow(change: PlanChange): string {
 
 function summaryLine(change: PatchedChange, count: number): string {
   const verb = change.action === 'adopt' ? '! adopt' : '~ update';
-  return `<summary>${verb} <b>${escapeHtml(change.name)}</b> (<code>${escapeHtml(change.file)}</code>): ${count} change${count === 1 ? '' : 's'}</summary>`;
+  return `<summary>${verb} <b>${escapeProse(change.name)}</b> (<code>${escapeHtml(change.file)}</code>): ${count} change${count === 1 ? '' : 's'}</summary>`;
 }
 
 function details(change: PatchedChange, cap: number): string[] {
@@ -109,7 +109,21 @@ function escapeHtml(text: string): string {
   return printable(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-/** Plain text in a Markdown paragraph or table cell: no emphasis, links, code or cell breaks from user data. */
+/** Text from a file or the target in the comment's prose (in HTML): no markup, no mentions. */
+function escapeProse(text: string): string {
+  return withoutMentions(escapeHtml(text));
+}
+
+/** Plain text in a Markdown paragraph or table cell: no emphasis, links, code, mentions or cell breaks from user data. */
 function escapeText(text: string): string {
-  return escapeHtml(text).replace(/[\\`*_[\]~#|!]/g, (c) => `\\${c}`);
+  return withoutMentions(escapeHtml(text).replace(/[\\`*_[\]~#|!]/g, (c) => `\\${c}`));
+}
+
+/**
+ * A zero-width space after each `@` that starts a name, so a dashboard named `… @octocat` or `@acme/oncall` notifies
+ * no one when a bot posts the plan (GitHub links no mention in code, so only prose needs it). Last, as an entity whose
+ * `#` must not be escaped.
+ */
+function withoutMentions(escaped: string): string {
+  return escaped.replace(/@(?=[A-Za-z0-9])/g, '@&#8203;');
 }

@@ -132,6 +132,17 @@ describe('renderPlanMarkdown', () => {
     const row = renderPlanMarkdown(samplePlan()).split('\n').find((l) => l.startsWith('| `+ create`'));
     expect(row).toBe('| `+ create` | New \\| &lt;b&gt;board&lt;/b&gt; | <code>dashboards/new.yaml</code> |');
   });
+
+  it('mentions no one: an @name in a dashboard name gets a zero-width space after its @, in the table and in a summary', () => {
+    const plan = samplePlan();
+    const named = { ...plan, changes: plan.changes.map((c) => ({ ...c, name: `${c.name} @octocat @acme/oncall` })) };
+    const md = renderPlanMarkdown(named);
+    expect(md).not.toMatch(/@(?!&#8203;)[A-Za-z0-9]/);
+    expect(md).toContain('| `+ create` | New \\| &lt;b&gt;board&lt;/b&gt; @&#8203;octocat @&#8203;acme/oncall | <code>dashboards/new.yaml</code> |');
+    expect(md).toContain('<summary>~ update <b>Hosts @&#8203;octocat @&#8203;acme/oncall</b> (<code>dashboards/hosts.yaml</code>)');
+    // An address in a file name is code, where GitHub links nothing: left as it is.
+    expect(renderPlanMarkdown({ ...plan, changes: plan.changes.map((c) => ({ ...c, file: 'dashboards/@team/x.yaml' })) })).toContain('<code>dashboards/@team/x.yaml</code>');
+  });
 });
 
 describe('git info in every format', () => {
