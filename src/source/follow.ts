@@ -60,6 +60,7 @@ export function followsRef(follow: Follow, ref: string): boolean {
 export function matchesTagGlob(pattern: string, name: string): boolean {
   const patternSegments = pattern.split('/');
   const nameSegments = name.split('/');
+  // Stryker disable next-line StringLiteral: the lengths are equal, so every segment has its name segment
   return patternSegments.length === nameSegments.length && patternSegments.every((segment, i) => matchesSegment(segment, nameSegments[i] ?? ''));
 }
 
@@ -70,10 +71,11 @@ function matchesSegment(pattern: string, name: string): boolean {
   let star = -1;
   let starEnd = 0;
   while (n < name.length) {
-    if (p < pattern.length && pattern[p] === '*') {
+    // Past the pattern's end pattern[p] is undefined, which is neither `*` nor a character of the name.
+    if (pattern[p] === '*') {
       star = p++;
       starEnd = n;
-    } else if (p < pattern.length && pattern[p] === name[n]) {
+    } else if (pattern[p] === name[n]) {
       p++;
       n++;
     } else if (star !== -1) {
@@ -83,6 +85,6 @@ function matchesSegment(pattern: string, name: string): boolean {
       return false;
     }
   }
-  while (p < pattern.length && pattern[p] === '*') p++;
+  while (pattern[p] === '*') p++;
   return p === pattern.length;
 }
