@@ -1,4 +1,5 @@
 import type { Sample } from './stats.js';
+import type { CorePinning } from './cpu-pinning.js';
 
 export type Better = 'higher' | 'lower';
 
@@ -69,7 +70,8 @@ export interface BenchSizes {
 }
 
 /** What drives HTTP load for the get and put figures; recorded in the results. */
-export type LoadGenerator = { kind: 'wrk'; version: string } | { kind: 'undici-worker'; why: string };
+/** wrk with where its runs place the server and wrk (cpu-pinning.ts), or the undici worker and why. */
+export type LoadGenerator = { kind: 'wrk'; version: string; pinning: CorePinning } | { kind: 'undici-worker'; why: string };
 
 export interface FigureContext {
   smoke: boolean;
