@@ -52,18 +52,27 @@ export function wrap(text: string, width: number, maxLines: number): string[] {
 }
 
 /**
+ * Of a markdown tile's text, what an excerpt reads: a tile shows a few lines of it, at most a few hundred characters.
+ * The markdown is a committer's or any writer's of the target, and the console draws it at every view.
+ */
+export const EXCERPT_SOURCE_CHARS = 4096;
+
+/**
  * What a reader sees of a markdown tile, as plain text: links and images keep their text, emphasis, heading and
- * list markers and code fences go. Not a markdown parser; enough to recognise a tile at a glance.
+ * list markers and code fences go. Not a markdown parser; enough to recognise a tile at a glance. Only the first
+ * EXCERPT_SOURCE_CHARS are read, and no pattern's class takes its own opening character: over a tile of 100,000 `<`
+ * the tag pattern rescanned the rest of the text from each one (11 s for one tile, at each view of the console).
  */
 export function markdownExcerpt(markdown: string): string {
   return markdown
+    .slice(0, EXCERPT_SOURCE_CHARS)
     .replace(/```[^\n]*\n?/g, '')
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/!\[([^[\]]*)\]\([^()]*\)/g, '$1')
+    .replace(/\[([^[\]]*)\]\([^()]*\)/g, '$1')
     .replace(/^\s{0,3}(#{1,6}|[-*+]|\d+\.|>)\s+/gm, '')
     // Single `*`/`_` stay: they are as often part of a name (snake_case, a*b) as emphasis.
     .replace(/(\*\*|__|`|~~)/g, '')
-    .replace(/<[^>]+>/g, '')
+    .replace(/<[^<>]+>/g, '')
     .replace(/\s+/g, ' ')
     .trim();
 }

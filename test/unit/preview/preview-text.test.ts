@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { charsFor, clip, escapeXml, markdownExcerpt, wrap } from '../../../src/preview/svg-text.js';
+import { charsFor, clip, escapeXml, EXCERPT_SOURCE_CHARS, markdownExcerpt, wrap } from '../../../src/preview/svg-text.js';
 import { patchedPicture, pictureFileName, planPictures, previewLinksMarkdown } from '../../../src/preview/plan-pictures.js';
 import type { Plan, PlanChange } from '../../../src/plan/build-plan.js';
 import type { Dashboard } from '../../../src/schema/dashboard.js';
@@ -46,6 +46,14 @@ describe('svg text helpers', () => {
     expect(markdownExcerpt('    - deep')).toBe('- deep');
     expect(markdownExcerpt('-item\n#tag\n1.5 x')).toBe('-item #tag 1.5 x');
     expect(markdownExcerpt('123. x\n## \theading')).toBe('x heading');
+  });
+
+  it('reads only the start of a long tile, and keeps a link or tag within it whole', () => {
+    const head = `[docs](https://x) ${'word '.repeat(900)}`;
+    expect(markdownExcerpt(`${head}${'<b>'.repeat(100_000)}`)).toBe(markdownExcerpt(`${head}${'<b>'.repeat(100_000)}`.slice(0, EXCERPT_SOURCE_CHARS)));
+    expect(markdownExcerpt(`${'word '.repeat(500)}[more](y) <b>x</b>`)).toBe(`${'word '.repeat(500)}more x`);
+    // What a writer of the target can store in a tile, which the console draws at each view: each pattern once over it.
+    for (const flood of ['<', '[', '![', '[](']) expect(markdownExcerpt(flood.repeat(1_000_000)).length).toBeLessThanOrEqual(EXCERPT_SOURCE_CHARS);
   });
 });
 
