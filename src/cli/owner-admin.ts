@@ -6,6 +6,7 @@ import type { OwnerInfo } from '../server/data-dir.js';
 import { TokenInfo } from '../server/auth/token-records.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { errorMessage } from '../lib/error-message.js';
+import { withoutTrailingSlashes } from '../lib/trailing-slashes.js';
 
 /**
  * The CLI side of the admin API of the dashcd that owns a data dir (`/_dashcd/admin/…`, `Authorization: Bearer
@@ -74,7 +75,7 @@ async function callAdmin(
   owner: Owner,
   { method, path, body, signal, timeoutMs }: { method: Method; path: string; body: unknown; signal?: AbortSignal; timeoutMs: number },
 ): Promise<AdminResponse> {
-  const url = `${owner.url.replace(/\/+$/, '')}/_dashcd/admin${path}`;
+  const url = `${withoutTrailingSlashes(owner.url)}/_dashcd/admin${path}`;
   const site = `${method} ${url}`;
   const headers: Record<string, string> = { authorization: `Bearer ${owner.adminKey}`, accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';

@@ -10,6 +10,7 @@ import { parseDuration } from './int-flag.js';
 import { requestSessionCredentials } from './owner-admin.js';
 import { claimLocalStore } from './local-store.js';
 import { dataDirOf } from './data-dir-default.js';
+import { withoutTrailingSlashes } from '../lib/trailing-slashes.js';
 
 /** Where commands send their requests: a remote environment, the server owning the local store, or an in-process one. */
 export interface TargetSession {
@@ -106,7 +107,8 @@ export function embeddedPlatform(envUrl: string, platformToken: string): Platfor
  */
 export function platformFromEnv(env: CommandIo['env'], baseUrl: string): PlatformAccess | undefined {
   const credential = platformCredentialFromEnv(env);
-  const url = envValue(env, 'DT_PLATFORM_URL')?.replace(/\/+$/, '') ?? platformUrlOf(baseUrl);
+  const given = envValue(env, 'DT_PLATFORM_URL');
+  const url = given === undefined ? platformUrlOf(baseUrl) : withoutTrailingSlashes(given);
   return credential === undefined || url === undefined ? undefined : { url, credential };
 }
 
@@ -150,7 +152,7 @@ export function parseTargetUrl(raw: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`target '${raw}' must be http or https`);
   if (url.search || url.username || url.password) throw new UsageError('the target URL must not carry credentials or a query; put the token in DT_API_TOKEN');
-  return `${url.origin}${url.pathname.replace(/\/+$/, '').replace(API_BASE, '')}`;
+  return `${url.origin}${withoutTrailingSlashes(url.pathname).replace(API_BASE, '')}`;
 }
 
 /** `/api`, `/api/v2`, `/api/config/v1`… at the end of a path: where the API starts under an environment root. */

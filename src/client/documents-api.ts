@@ -24,6 +24,7 @@ import { createRetryLogger } from './retry-log.js';
 import { requestSignals } from './request.js';
 import { runWithRetry } from './retry-loop.js';
 import { DEFAULT_RETRY_POLICY, type ResponseHeaders, type RetryPolicy } from './retry.js';
+import { withoutTrailingSlashes } from '../lib/trailing-slashes.js';
 
 export interface DocumentsClientOptions {
   /** The environment's platform URL, e.g. https://abc123.apps.dynatrace.com or http://127.0.0.1:8080/e/dev. */
@@ -143,7 +144,7 @@ export function createDocumentsClient(options: DocumentsClientOptions): Document
   const root = new URL(options.platformUrl);
   const redact = (text: string): string => auth.secrets().reduce((scrubbed, secret) => createRedactor(secret)(scrubbed), text);
   const baseUrl = displayUrl(root, redact);
-  const prefix = `${root.pathname.replace(/\/+$/, '')}${DOCUMENT_API_PREFIX}`;
+  const prefix = `${withoutTrailingSlashes(root.pathname)}${DOCUMENT_API_PREFIX}`;
   const pool = new Pool(root.origin, {
     connections: options.connections ?? 8,
     headersTimeout: options.requestTimeoutMs ?? 60_000,

@@ -9,6 +9,7 @@ import { createRetryLogger } from './retry-log.js';
 import { runWithRetry } from './retry-loop.js';
 import type { RetryPolicy } from './retry.js';
 import type { Transport } from './transport.js';
+import { withoutTrailingSlashes } from '../lib/trailing-slashes.js';
 
 export interface RequestTextOptions {
   query?: URLSearchParams;
@@ -44,7 +45,7 @@ export interface RequesterConfig {
  * callers decide which ones they accept.
  */
 export function createRequester(config: RequesterConfig): RequestText {
-  const prefix = config.root.pathname.replace(/\/+$/, '');
+  const prefix = withoutTrailingSlashes(config.root.pathname);
   const logRetry = createRetryLogger(config.log, config.clock);
   const baseHeaders = { authorization: `Api-Token ${config.token}`, accept: 'application/json', 'user-agent': 'dashcd' };
   const signals = requestSignals(config.signal);

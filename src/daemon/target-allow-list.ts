@@ -1,4 +1,5 @@
 import type { PlatformTarget } from '../environments/environment.js';
+import { withoutTrailingSlashes } from '../lib/trailing-slashes.js';
 
 /**
  * Which target tokens a repository's dashcd.yaml may use when the daemon follows it (`daemon --repo`): the operator
@@ -84,7 +85,7 @@ export function canonicalTargetUrl(url: string): string | undefined {
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return undefined;
   if (parsed.username !== '' || parsed.password !== '' || parsed.search !== '' || parsed.hash !== '') return undefined;
-  return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
+  return `${parsed.origin}${withoutTrailingSlashes(parsed.pathname)}`;
 }
 
 /** Why each environment that asks for a target token outside `grants` may not have it; empty when all may. */

@@ -2,6 +2,7 @@ import type { Follow } from '../source/follow.js';
 import { platformUrlOf, tokenUrlOf } from '../lib/platform-url.js';
 import { mergeDeep } from './deep-merge.js';
 import { groupValues, membersOf, type EnvironmentSpec, type EnvironmentsConfig, type Values } from './environments-config.js';
+import { withoutTrailingSlashes } from '../lib/trailing-slashes.js';
 
 /** Where a platform credential comes from: the variables holding it, and where an OAuth client trades its secret. */
 export type PlatformCredentialSource =
@@ -53,17 +54,15 @@ export function declaredEnvironments(config: EnvironmentsConfig): Environment[] 
     const platform = spec.target === undefined ? undefined : platformTarget(spec, spec.target);
     const target: EnvironmentTarget =
       spec.target !== undefined && spec.tokenEnv !== undefined
-        ? { kind: 'remote', url: withoutSlash(spec.target), tokenEnv: spec.tokenEnv, ...(platform ? { platform } : {}) }
+        ? { kind: 'remote', url: withoutTrailingSlashes(spec.target), tokenEnv: spec.tokenEnv, ...(platform ? { platform } : {}) }
         : { kind: 'embedded' };
     return { name, target, group: found ? found[0] : null, values, ...(spec.source ? { source: spec.source } : {}) };
   });
 }
 
-const withoutSlash = (url: string): string => url.replace(/\/+$/, '');
-
 /** The platform of a validated spec (environments-config.ts refuses what this could not complete); none without a credential. */
 function platformTarget(spec: EnvironmentSpec, target: string): PlatformTarget | undefined {
-  const url = spec.platformTarget === undefined ? platformUrlOf(target) : withoutSlash(spec.platformTarget);
+  const url = spec.platformTarget === undefined ? platformUrlOf(target) : withoutTrailingSlashes(spec.platformTarget);
   if (url === undefined) return undefined;
   if (spec.platformTokenEnv !== undefined) return { url, credential: { kind: 'platform-token', tokenEnv: spec.platformTokenEnv } };
   const tokenUrl = spec.oauthTokenUrl ?? tokenUrlOf(url);

@@ -180,11 +180,16 @@ export function groupValues(spec: GroupSpec): Values | undefined {
   return Array.isArray(spec) ? undefined : spec.values;
 }
 
+/** Longer than any real environment's URL (browsers and proxies start refusing past about 2,000). */
+const MAX_TARGET_URL_CHARS = 2048;
+
 /**
  * Accepts an environment root over http(s) without credentials or query, the rule `--target` applies; `tokenKey`
  * names the member a credential belongs in instead.
  */
 export function targetUrlProblem(raw: string, tokenKey = 'tokenEnv'): string | undefined {
+  // A committer's text: quoted in the problem, and parsed by every step after this one.
+  if (raw.length > MAX_TARGET_URL_CHARS) return `a URL of ${raw.length} characters; a target's is at most ${MAX_TARGET_URL_CHARS}`;
   let url: URL;
   try {
     url = new URL(raw);

@@ -1,3 +1,5 @@
+import { withoutTrailingSlashes } from './trailing-slashes.js';
+
 /**
  * An environment's platform URL (`https://{id}.apps.dynatrace.com`, where the Document service lives) and its
  * classic one (`https://{id}.live.dynatrace.com`, the config API) are different hosts. Where the pattern is certain
@@ -71,7 +73,7 @@ function parse(raw: string): URL | undefined {
   }
 }
 
-const root = (url: URL): string => `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+const root = (url: URL): string => `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
 
 /** The SaaS or stage pattern an https environment root (no path) matches, as a classic or a platform host. */
 function knownHost(url: URL, side: 'classic' | 'platform'): { pair: (typeof PAIRS)[number]; match: RegExpExecArray } | undefined {
@@ -94,7 +96,7 @@ function isEmbedded(url: URL): boolean {
  */
 export function platformUrlFromEnv(env: Readonly<Record<string, string | undefined>>): string | undefined {
   const explicit = env.DT_PLATFORM_URL?.trim();
-  if (explicit) return explicit.replace(/\/+$/, '');
+  if (explicit) return withoutTrailingSlashes(explicit);
   const classic = env.DT_ENV_URL?.trim();
   return classic ? platformUrlOf(classic) : undefined;
 }

@@ -40,4 +40,9 @@ describe('targetUrlProblem', () => {
     for (const url of ['https://h.example/?a=1', 'https://user@h.example', 'https://:secret@h.example']) expect(targetUrlProblem(url), url).toBe(credentials);
     expect(targetUrlProblem('https://u@h.example', 'platformTokenEnv')).toBe("the target URL must not carry credentials or a query; name the secret's variable in platformTokenEnv");
   });
+
+  it('refuses a URL past 2,048 characters by its length, without quoting it', () => {
+    expect(targetUrlProblem(`https://h.example/${'a'.repeat(2048 - 18)}`)).toBeUndefined();
+    expect(targetUrlProblem(`https://h.example/${'/'.repeat(100_000)}x`)).toBe("a URL of 100019 characters; a target's is at most 2048");
+  });
 });
