@@ -104,6 +104,14 @@ describe('redactUrlCredentials', () => {
     expect(redactUrlCredentials('https://host/a@b and mail me@example.com')).toBe('https://host/a@b and mail me@example.com');
   });
 
+  it('redacts a URL glued to a long word, and reads any text once', () => {
+    expect(redactUrlCredentials(`remote: ${'x'.repeat(100)}https://TOKEN@h/r`)).toBe(`remote: ${'x'.repeat(100)}https://[REDACTED]@h/r`);
+    expect(redactUrlCredentials(`remote: ${'x'.repeat(100)}ssh://git:pw@h/r`)).toBe(`remote: ${'x'.repeat(100)}ssh://[REDACTED]@h/r`);
+    // What a git server can print: from every word start the old pattern ran to the text's end (4.9 s for 100 kB).
+    const flood = 'a.'.repeat(500_000);
+    expect(redactUrlCredentials(`${flood} https://u:p@x/`)).toBe(`${flood} https://[REDACTED]@x/`);
+  });
+
   it('keeps a malformed percent-encoding as it is when deciding', () => {
     expect(redactUrlCredentials('ssh://git%zz@host/r')).toBe('ssh://git%zz@host/r');
     expect(redactUrlCredentials('ssh://g:%zz@host/r')).toBe('ssh://[REDACTED]@host/r');
