@@ -104,15 +104,16 @@ function unusedValues(input: ResolveInput): { global: Diagnostic[]; byEnvironmen
   const project = { file: input.project.file, source: input.project.source };
   const global: Diagnostic[] = [];
   const byEnvironment = new Map<string, Diagnostic[]>();
+  const usedNames = [...used];
   for (const { path, values, feeds } of layers) {
     for (const name of Object.keys(isPlainObject(values) ? values : {})) {
       if (used.has(name) || reported.has(name)) continue;
       reported.add(name);
-      const hint = closest(name, [...used]);
+      const hint = closest(name, usedNames);
       const unused = `value ${name} is declared but no dashboard uses it`;
       const problem = { path: [...path, name], message: unusedMessage(unused, name, hint, hint !== undefined && declared.has(hint)) };
       if (hint === undefined) global.push(locate(project, problem));
-      else for (const env of input.selected.filter((e) => feeds.includes(e.name))) byEnvironment.set(env.name, [...(byEnvironment.get(env.name) ?? []), locate(project, problem, env)]);
+      else for (const env of input.selected.filter((e) => feeds.includes(e.name))) appendTo(byEnvironment, env.name, locate(project, problem, env));
     }
   }
   return { global, byEnvironment };
@@ -127,4 +128,11 @@ function unusedMessage(unused: string, name: string, near: string | undefined, n
   if (near === undefined) return `${unused} (\${{ values.${name} }})`;
   if (nearIsDeclared) return `${unused} — did you mean ${near}? (templates use \${{ values.${near} }})`;
   return `${unused} — a template uses \${{ values.${near} }}, which nothing declares: a misspelling of ${name}?`;
+}
+
+/** Adds to a map of lists in place (copying the list at each addition made the hints quadratic in their number). */
+function appendTo<T>(lists: Map<string, T[]>, key: string, item: T): void {
+  const list = lists.get(key);
+  if (list) list.push(item);
+  else lists.set(key, [item]);
 }

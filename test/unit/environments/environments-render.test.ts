@@ -25,6 +25,13 @@ describe('renderTemplates: what a problem points at', () => {
     expect(lookupValue({ a: { b: { c: 'x' } } }, ['a', 'b', 'c'])).toEqual({ ok: true, value: 'x' });
     expect(lookupValue({ a: { b: 1 } }, ['a', 'toString'])).toMatchObject({ ok: false, message: 'unknown value values.a.toString (known: b)' });
   });
+
+  it('lists the first 20 known names and how many more', () => {
+    const values = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`v${String(i).padStart(2, '0')}`, i]));
+    const first20 = Object.keys(values).slice(0, 20).join(', ');
+    expect(lookupValue(values, ['nope'])).toMatchObject({ ok: false, message: `unknown value values.nope (known: ${first20} and 5 more)` });
+    expect(lookupValue({ a: 1, b: 2 }, ['c'])).toMatchObject({ ok: false, message: 'unknown value values.c — did you mean a? (known: a, b)' });
+  });
 });
 
 describe('renderTemplates: what templates may insert into one dashboard', () => {
