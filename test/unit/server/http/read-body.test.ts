@@ -42,6 +42,15 @@ describe('JSON body guards', () => {
     expect(error.violations?.every((v) => v.parameterLocation === 'PAYLOAD_BODY')).toBe(true);
   });
 
+  it('names a forbidden member below a long member name by its first 100 characters, so the 400 stays small', () => {
+    const long = 'k'.repeat(900_000);
+    const text = `{"${long}":{${Array.from({ length: 150 }, () => '"__proto__":1').join(',')}}}`;
+    const error = refusal(() => parseJsonText(text));
+    expect(error.message).toBe('Constraints violated. (150 violations; the first 100 are listed)');
+    expect(error.violations).toHaveLength(100);
+    expect(new Set(error.violations?.map((v) => v.path))).toEqual(new Set([`${'k'.repeat(100)}….__proto__`]));
+  });
+
   it('does not mistake forbidden words in values for member names', () => {
     expect(parseJsonText('{"name":"__proto__","tags":["constructor"]}')).toEqual({
       name: '__proto__',
