@@ -17,10 +17,10 @@ import { chooseCorePinning } from './lib/cpu-pinning.js';
  * wrk for full runs, installing Debian's package when it is missing. The smoke test keeps the undici worker: wrk
  * runs whole seconds only, and the smoke run must stay short and install nothing.
  */
-async function chooseLoadGenerator(smoke: boolean, pin: boolean): Promise<LoadGenerator> {
+async function chooseLoadGenerator(smoke: boolean): Promise<LoadGenerator> {
   if (smoke) return { kind: 'undici-worker', why: 'smoke run (wrk runs whole seconds only)' };
   const version = await ensureWrk(progress('setup'));
-  if (version) return { kind: 'wrk', version: `${version}, ${WRK_THREADS} threads`, pinning: pin ? chooseCorePinning() : { why: 'left to the scheduler (--pin places them)' } };
+  if (version) return { kind: 'wrk', version: `${version}, ${WRK_THREADS} threads`, pinning: chooseCorePinning() };
   return { kind: 'undici-worker', why: 'wrk could not be installed' };
 }
 
@@ -99,7 +99,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return failed ? 1 : 0;
   }
   const machine = machineInfo();
-  options.loadGenerator = await chooseLoadGenerator(options.smoke, options.pin);
+  options.loadGenerator = await chooseLoadGenerator(options.smoke);
   options.commit = `${machine.gitCommit}${machine.gitDirty ? ' (dirty)' : ''}`;
   process.stderr.write(`dashcd bench (${options.smoke ? 'smoke' : 'full'}) on ${describeMachine(machine)}\n`);
   const missing = missingClientOptions(process.execArgv, process.env['NODE_OPTIONS']);

@@ -3,12 +3,11 @@ import { availableParallelism } from 'node:os';
 import { processTree } from './tree-memory.js';
 
 /**
- * Where a load run puts the server and wrk with `--pin`: the server's whole process tree (every thread: V8's and
- * libuv's too) on the first half of the cores, wrk on the other half. Left to the scheduler on two cores, the two
- * share both: eight GET runs against one unchanged server and its bare baseline, alternating, read 0.51–1.09× the
- * baseline per server CPU-second; pinned, three read 0.76–0.85×. Pinned, a server that spreads work over threads
- * (dashcd's PUT parses bodies on two workers) has half the cores, so its figures are another measurement, not a
- * steadier copy of the default one. `why` says why runs are not pinned.
+ * Where a load run puts the server and wrk: the server's whole process tree (every thread: V8's and libuv's too) on
+ * the first half of the cores, wrk on the other half. Left to the scheduler on two cores, the two shared both:
+ * twelve GET runs against one unchanged server and its bare baseline, alternating, read 0.55–1.09× the baseline per
+ * server CPU-second; pinned, six read 0.76–0.85×. Both servers of a figure, and both builds of a compare sitting,
+ * run pinned alike. `why` says why a run is not pinned (one core, or no `taskset` on this machine).
  */
 export type CorePinning = { serverCpus: string; loadCpus: string } | { why: string };
 

@@ -23,8 +23,6 @@ export interface BenchOptions {
    * always). Without it the old commit's build goes first: the first lane's figures (the events ones) always ran in the same slot.
    */
   nowFirst: boolean;
-  /** `--pin`: each wrk run puts the server on half the cores and wrk on the other half (lib/cpu-pinning.ts). */
-  pin: boolean;
   /** Filled in by run.ts once it has looked for wrk. */
   loadGenerator: LoadGenerator;
   /** The commit measured (filled in once the machine is described), stamped on every figure. */
@@ -88,7 +86,7 @@ const SMOKE_SIZES: BenchSizes = {
   daemonAtScale: 8,
 };
 
-export const USAGE = `usage: npm run bench -- [figure ...] [--smoke] [--out FILE] [--runs N] [--duration MS] [--cpu-prof] [--keep] [--list] [--before COMMIT] [--now-first] [--pin] [--help]
+export const USAGE = `usage: npm run bench -- [figure ...] [--smoke] [--out FILE] [--runs N] [--duration MS] [--cpu-prof] [--keep] [--list] [--before COMMIT] [--now-first] [--help]
   figure      run only these figures (default: all); --list names them
   --smoke     tiny sizes, one run, short load: checks the harness, measures nothing worth quoting
   --out       results file, FILE.json (default bench/results/latest.json; the .md table is written beside it)
@@ -103,8 +101,6 @@ export const USAGE = `usage: npm run bench -- [figure ...] [--smoke] [--out FILE
               builds in turn; writes bench/results/compare-<sha>.json and .md (or --out) with both columns and now/before
   --now-first with --before: today's build runs first in the first lane (default: COMMIT's), then the order
               alternates lane by lane as usual; a sitting each way shows what the order alone moves
-  --pin       during each wrk run, the server's processes on the first half of the cores and wrk on the other (taskset):
-              the HTTP figures' runs spread less; by default the scheduler places both, as the README's table was run
   --help, -h  print this and run nothing`;
 
 function positiveInt(raw: string | undefined, name: string, fallback: number): number {
@@ -136,7 +132,6 @@ const BENCH_OPTIONS = {
   help: { type: 'boolean', short: 'h', default: false },
   before: { type: 'string' },
   'now-first': { type: 'boolean', default: false },
-  pin: { type: 'boolean', default: false },
 } as const satisfies ParseArgsConfig['options'];
 
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
@@ -168,7 +163,6 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     help: values.help ?? false,
     ...(values.before === undefined ? {} : { before: values.before }),
     nowFirst: values['now-first'] ?? false,
-    pin: values.pin ?? false,
     loadGenerator: { kind: 'undici-worker', why: 'not chosen yet' },
     commit: 'unknown',
   };

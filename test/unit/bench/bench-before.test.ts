@@ -106,12 +106,6 @@ describe('the before option', () => {
     expect(() => parseBenchOptions(['--now-first', 'get'])).toThrow('--now-first orders a compare sitting: give --before COMMIT too');
     expect(buildArgv(['--before', '6ad1603', '--now-first', '--runs', '3', 'events-page'])).toEqual(['--runs', '3']);
   });
-
-  it('--pin is off unless given, and is passed on to both builds of a sitting', () => {
-    expect(parseBenchOptions(['get']).pin).toBe(false);
-    expect(parseBenchOptions(['get', '--pin']).pin).toBe(true);
-    expect(buildArgv(['get', '--before', '6ad1603', '--pin'])).toEqual(['--pin']);
-  });
 });
 
 describe("the bench client's Node options", () => {
