@@ -11,7 +11,6 @@ import { runCompare } from './lib/compare-runs.js';
 import type { BenchResults, FigureResult } from './lib/report.js';
 import { mergeResults, writeResults } from './lib/results-file.js';
 import { ensureWrk, WRK_THREADS } from './load/wrk.js';
-import { chooseCorePinning } from './lib/cpu-pinning.js';
 
 /**
  * wrk for full runs, installing Debian's package when it is missing. The smoke test keeps the undici worker: wrk
@@ -20,7 +19,7 @@ import { chooseCorePinning } from './lib/cpu-pinning.js';
 async function chooseLoadGenerator(smoke: boolean): Promise<LoadGenerator> {
   if (smoke) return { kind: 'undici-worker', why: 'smoke run (wrk runs whole seconds only)' };
   const version = await ensureWrk(progress('setup'));
-  if (version) return { kind: 'wrk', version: `${version}, ${WRK_THREADS} threads`, pinning: chooseCorePinning() };
+  if (version) return { kind: 'wrk', version: `${version}, ${WRK_THREADS} threads` };
   return { kind: 'undici-worker', why: 'wrk could not be installed' };
 }
 

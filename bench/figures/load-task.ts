@@ -3,7 +3,6 @@ import { runLoad, type LoadResult, type LoadSpec } from '../load/run-load.js';
 import { runWrk } from '../load/wrk.js';
 import type { FigureContext } from '../lib/figure.js';
 import type { Measurement } from '../lib/repeat.js';
-import { pinTree, unpinTree } from '../lib/cpu-pinning.js';
 import { processTree } from '../lib/tree-memory.js';
 
 /** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
@@ -44,18 +43,10 @@ function machineTicks(): { busy: number; total: number } {
  * machine, not the server's design, limits the rate.
  */
 export async function loadMeasurement(ctx: Pick<FigureContext, 'loadGenerator'>, spec: LoadSpec, serverPid: number): Promise<Measurement> {
-  const generator = ctx.loadGenerator;
-  const pinning = generator.kind === 'wrk' && 'serverCpus' in generator.pinning ? generator.pinning : undefined;
-  if (pinning) pinTree(serverPid, pinning.serverCpus);
   const cpuBefore = cpuSeconds(serverPid);
   const machineBefore = machineTicks();
   const started = performance.now();
-  let result: LoadResult;
-  try {
-    result = generator.kind === 'wrk' ? await runWrk(spec, pinning?.loadCpus) : await runLoad(spec);
-  } finally {
-    if (pinning) unpinTree(serverPid);
-  }
+  const result: LoadResult = ctx.loadGenerator.kind === 'wrk' ? await runWrk(spec) : await runLoad(spec);
   const cpuSpent = cpuSeconds(serverPid) - cpuBefore;
   const serverCpu = cpuSpent / ((performance.now() - started) / 1000);
   const machineAfter = machineTicks();

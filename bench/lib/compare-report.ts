@@ -1,8 +1,8 @@
 import { chanceApartUnchanged, judgeChange, pairedRatios, SAME_WITHIN, type Change } from './change-verdict.js';
-import type { LoadGenerator, Row } from './figure.js';
+import type { Row } from './figure.js';
 import { ratio } from './figure.js';
 import { describeMachine } from './machine.js';
-import { describeLoad, formatNumber, formatSample, markdownTable, type BenchResults, type FigureResult } from './report.js';
+import { formatNumber, formatSample, markdownTable, type BenchResults, type FigureResult } from './report.js';
 import { summarize } from './stats.js';
 
 /** One sitting of `npm run bench -- --before <commit>`: the same figures against both builds, in turn. */
@@ -99,7 +99,6 @@ export function renderCompare(c: CompareResults): string {
   const parts = [
     `Before and now (${c.now.results.mode}), ${c.takenAt}`,
     `Machine: ${describeMachine(c.now.results.machine)}`,
-    describeLoad(settings['loadGenerator'] as LoadGenerator | undefined),
     `Before: ${c.before.commit} with today's bench over it; now: ${c.now.commit}. Each lane of figures ran against both builds in turn, which one first alternating (${c.order.map((o) => `${o.figures.join('+')}: ${o.first} first`).join('; ')}).`,
     `Values are medians of ${String(settings['runs'])} runs after ${String(settings['warmups'])} warm-up (min–max in brackets); ratio = figure / its baseline in the same build's run; change = now / before (within ${String(SAME_WITHIN * 100)} % is "same"; else better or worse by the row's direction: a bare "better" or a bold "**worse**" where every run of one build lies beyond every run of the other (with ${String(settings['runs'])} runs each, unchanged code still reads so one time in ${formatNumber(1 / chanceApartUnchanged(Number(settings['runs'])))}), "runs overlap" where the runs' own spread covers the difference, which a rerun may turn around, and "one value" where either side is a single value, with no spread to judge by); against the baselines = now's ratio / before's ratio, the change with each build measured against its own baseline of the same minutes (the machine's drift between the two builds' runs cancels out; the overlap judged on each run's ratio to the baseline run of the same round).`,
     '',

@@ -1,5 +1,4 @@
 import type { Sample } from './stats.js';
-import type { CorePinning } from './cpu-pinning.js';
 
 export type Better = 'higher' | 'lower';
 
@@ -70,8 +69,7 @@ export interface BenchSizes {
 }
 
 /** What drives HTTP load for the get and put figures; recorded in the results. */
-/** wrk with where its runs place the server and wrk (cpu-pinning.ts), or the undici worker and why. */
-export type LoadGenerator = { kind: 'wrk'; version: string; pinning: CorePinning } | { kind: 'undici-worker'; why: string };
+export type LoadGenerator = { kind: 'wrk'; version: string } | { kind: 'undici-worker'; why: string };
 
 export interface FigureContext {
   smoke: boolean;

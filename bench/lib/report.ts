@@ -1,4 +1,4 @@
-import type { Curve, LoadGenerator, Row } from './figure.js';
+import type { Curve, Row } from './figure.js';
 import { ratio } from './figure.js';
 import { boundsText, within } from './goal.js';
 import { describeMachine, type MachineInfo } from './machine.js';
@@ -110,20 +110,11 @@ function keptFromEarlierRuns(results: BenchResults): string[] {
     .map((f) => `${f.name} (${f.takenAt.slice(0, 16).replace('T', ' ')} UTC, commit ${f.commit ?? 'unknown'})`);
 }
 
-/** The report's line on load: the generator and where its runs placed the server and itself. */
-export function describeLoad(generator: LoadGenerator | undefined): string {
-  if (generator === undefined) return 'Load: not recorded';
-  if (generator.kind === 'undici-worker') return `Load: an undici pool in a worker of the bench process (${generator.why})`;
-  const placed = 'serverCpus' in generator.pinning ? `the server on CPU ${generator.pinning.serverCpus}, wrk on CPU ${generator.pinning.loadCpus} during each load run` : `not pinned: ${generator.pinning.why}`;
-  return `Load: ${generator.version}; ${placed}`;
-}
-
 /** The table the lead pastes into docs/benchmarks.md: machine first, then every figure, then the growth curves. */
 export function renderReport(results: BenchResults): string {
   const parts = [
     `Benchmarks (${results.mode}), ${results.takenAt}`,
     `Machine: ${describeMachine(results.machine)}`,
-    describeLoad(results.settings['loadGenerator'] as LoadGenerator | undefined),
     `Values are medians of ${String(results.settings['runs'])} runs after ${String(results.settings['warmups'])} warm-up (min–max in brackets); ratio = figure / baseline.`,
     '',
     markdownTable(['Figure', 'Value', 'Baseline (same run)', 'Ratio', 'Goal', 'Met'], results.figures.flatMap(figureLines)),

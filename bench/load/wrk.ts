@@ -99,18 +99,14 @@ export function parseWrkOutput(stdout: string): LoadResult {
   };
 }
 
-/**
- * One closed-loop wrk run of `spec` (maxRequests is not supported by wrk: it runs for the duration), on `cpus`
- * (taskset's list) when given.
- */
-export async function runWrk(spec: LoadSpec, cpus?: string): Promise<LoadResult> {
+/** One closed-loop wrk run of `spec` (maxRequests is not supported by wrk: it runs for the duration). */
+export async function runWrk(spec: LoadSpec): Promise<LoadResult> {
   return withTempDirIn(tmpdir(), 'dashcd-wrk-', async (dir) => {
     const script = join(dir, 'load.lua');
     await writeFile(script, wrkScript(spec));
     const seconds = Math.max(1, Math.round(spec.durationMs / 1000));
     const args = ['-t', String(WRK_THREADS), '-c', String(Math.max(spec.connections, WRK_THREADS)), '-d', `${seconds}s`, '--timeout', '10s', '-s', script, spec.origin];
-    const [command, argv] = cpus === undefined ? ['wrk', args] : ['taskset', ['-c', cpus, 'wrk', ...args]];
-    const { stdout } = await run(command, argv, { maxBuffer: 4 << 20, timeout: (seconds + 30) * 1000 });
+    const { stdout } = await run('wrk', args, { maxBuffer: 4 << 20, timeout: (seconds + 30) * 1000 });
     return parseWrkOutput(stdout);
   });
 }
