@@ -117,6 +117,14 @@ describe('documents: create and read', () => {
     expectPlatformError(await create(dashboard('Long', 'x'.repeat(101))), 400, /at most 100/);
     expect((await create(dashboard('Contains a UUID', 'my-0b4e3c5a-1d2f-4a6b-8c9d-0e1f2a3b4c5d'))).status).toBe(201);
   });
+
+  it('refuses an id that differs from a taken one only in letter case (409), also when both are created at once', async () => {
+    // Each record is a file named by its id: a case-insensitive file system (macOS, Windows) would keep one of the two.
+    await create(dashboard('First', 'case-id'));
+    expectPlatformError(await create(dashboard('Twin', 'Case-ID')), 409, /A document with id case-id already exists; ids that differ only in letter case are refused here/);
+    const both = await Promise.all([create(dashboard('A', 'Race-Id')), create(dashboard('B', 'race-id'))]);
+    expect(both.map((r) => r.status).sort()).toEqual([201, 409]);
+  });
 });
 
 describe('documents: versions', () => {

@@ -81,6 +81,8 @@ export class DocumentService {
         if (current) {
           throw new HttpError(409, current.trashed ? `A document with id ${id} is in the trash; its id is still taken.` : `A document with id ${id} already exists.`);
         }
+        const twin = this.store.caseTwin(id);
+        if (twin !== undefined) throw new HttpError(409, `A document with id ${twin} already exists; ids that differ only in letter case are refused here (this server keeps a file per id).`);
         const record: StoredDocument = {
           id,
           name: input.name,

@@ -47,6 +47,12 @@ export interface DocumentStore {
    * content file the new record stops referring to is removed afterwards.
    */
   write<T>(id: string, decide: Decide<T>): Promise<T>;
+  /**
+   * The id of a record whose id differs from `id` only in letter case, if any. Records are files named by id, which
+   * a case-insensitive file system (macOS's, Windows') would hold as one: writes to such ids run one at a time, and
+   * the service refuses a new id that has a twin.
+   */
+  caseTwin(id: string): string | undefined;
   /** Resolves once every acknowledged write is in its record file. */
   flushed(): Promise<void>;
   close(): Promise<void>;
@@ -66,6 +72,7 @@ export async function openDocumentStore({ dir, log, fs = nodeFs }: DocumentStore
   const files = await JournaledFiles.open({ dir: recordsDir, journalDir: join(dir, 'journal'), fs, log });
   const contents = await ContentFiles.open(join(dir, 'content'), fs);
   const index = await loadRecords(recordsDir, log);
+  const byFoldedId = new Map([...index.keys()].map((id) => [id.toLowerCase(), id]));
   const swept = await contents.sweep(new Set([...index.values()].map((record) => record.content.file)));
   if (swept > 0) log.info({ dir, files: swept }, 'removed content files no document refers to');
   log.info({ dir, documents: index.size }, 'document store opened');
@@ -101,12 +108,17 @@ export async function openDocumentStore({ dir, log, fs = nodeFs }: DocumentStore
     write(id, decide) {
       if (closed) return Promise.reject(new StoreError('STORE_CLOSED', 'The document store is shutting down.'));
       if (!isDocumentId(id)) return Promise.reject(new StoreError('STORE_IO', `Not a document id: ${id.slice(0, 100)}`));
-      return queue.run(id, async () => {
+      return queue.run(id.toLowerCase(), async () => {
         const current = index.get(id);
         const { next, result } = decide(current);
         await files.write({ id, contents: next === null ? null : serialiseRecord(next) });
-        if (next === null) index.delete(id);
-        else index.set(id, next);
+        if (next === null) {
+          index.delete(id);
+          byFoldedId.delete(id.toLowerCase());
+        } else {
+          index.set(id, next);
+          byFoldedId.set(id.toLowerCase(), id);
+        }
         revision += 1;
         if (current && current.content.file !== next?.content.file) {
           cache.drop(current.content.file);
@@ -114,6 +126,10 @@ export async function openDocumentStore({ dir, log, fs = nodeFs }: DocumentStore
         }
         return result;
       });
+    },
+    caseTwin(id) {
+      const twin = byFoldedId.get(id.toLowerCase());
+      return twin === id ? undefined : twin;
     },
     flushed: () => files.flushed(),
     async close() {
