@@ -26,7 +26,7 @@ export async function planEnvironments(mode: EnvironmentsMode, selection: Dashbo
   const sections = runs.map(toSection);
   // As a single target's plan: pictures (one folder per environment), `--out` files, then stdout unless an .html file holds the page.
   const dir = previewDirOf(io.cwd, stringFlag(flags, 'preview-dir'));
-  const links = dir === undefined ? '' : await writeEnvironmentPreviews(sections, dir, stringFlag(flags, 'preview-url'));
+  const links = dir === undefined ? '' : await writeEnvironmentPreviews(sections, dir, stringFlag(flags, 'preview-url'), io.cwd);
   await writeEnvironmentOutFiles(sections, outFiles);
   if (output !== 'html' || !outFiles.some((f) => f.extension === '.html')) io.stdout.write((RENDERERS[output] ?? renderEnvironmentsText)(sections) + (output === 'markdown' ? links : ''));
   if (runs.some((r) => r.status === 'unreachable' || r.status === 'no-token')) return ExitCode.TargetUnavailable;

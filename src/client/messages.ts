@@ -81,6 +81,7 @@ function describeStatus(
 }
 
 const MISSING_SCOPE = 'Use one of:';
+const LISTED_SCOPES_CHARS = 200;
 
 /**
  * The scopes a 403 lists after "Use one of:", at most 200 characters of them. Cut and trimmed, not matched: the
@@ -89,8 +90,9 @@ const MISSING_SCOPE = 'Use one of:';
 function listedScopes(serverMessage: string): string | undefined {
   const at = serverMessage.indexOf(MISSING_SCOPE);
   if (at === -1) return undefined;
-  const listed = serverMessage.slice(at + MISSING_SCOPE.length).trim().slice(0, 200).trim();
-  return listed === '' ? undefined : listed;
+  const listed = serverMessage.slice(at + MISSING_SCOPE.length).trim();
+  if (listed === '') return undefined;
+  return listed.length > LISTED_SCOPES_CHARS ? `${listed.slice(0, LISTED_SCOPES_CHARS).trim()}…` : listed;
 }
 
 function describeForbidden(serverMessage: string | undefined, ctx: FailureContext): string {

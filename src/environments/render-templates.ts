@@ -84,7 +84,7 @@ function renderString(text: string, path: Path, ctx: RenderContext, result: Rend
       out += part.text;
       continue;
     }
-    const evaluated = evaluate(part.expr, ctx);
+    const evaluated = evaluate(part.expr, ctx, result.problems.length < HINTED_PROBLEMS);
     if (!evaluated.ok) {
       report(result, path, part, evaluated.message, evaluated.valuePath);
       continue;
@@ -128,7 +128,13 @@ function report(result: RenderResult, path: Path, part: ExprPart, message: strin
   result.problems.push({ path, message, template: { source: part.source, offset: part.offset }, ...(valuePath ? { valuePath } : {}) });
 }
 
-function evaluate(expr: Expression, ctx: RenderContext): Evaluated {
+/**
+ * Problems of one dashboard after which an unknown value gets no did-you-mean: each hint compares the name with up
+ * to 256 known ones, and a committed file of a thousand unknown names made a thousand of them in every pass.
+ */
+const HINTED_PROBLEMS = 20;
+
+function evaluate(expr: Expression, ctx: RenderContext, hint: boolean): Evaluated {
   switch (expr.kind) {
     case 'invalid':
       return { ok: false, message: expr.message };
@@ -139,7 +145,7 @@ function evaluate(expr: Expression, ctx: RenderContext): Evaluated {
       return 'id' in found ? { ok: true, value: found.id } : { ok: false, message: found.problem };
     }
     case 'value':
-      return lookupValue(ctx.values, expr.path);
+      return lookupValue(ctx.values, expr.path, hint);
   }
 }
 
@@ -154,18 +160,18 @@ function listed(names: readonly string[]): string {
 
 const LISTED_NAMES = 20;
 
-/** `values.a.b`: unknown at any step is an error naming the step, with the nearest known name. */
-export function lookupValue(values: Values, path: readonly string[]): Evaluated {
+/** `values.a.b`: unknown at any step is an error naming the step, with the nearest known name when `hint`. */
+export function lookupValue(values: Values, path: readonly string[], hint = true): Evaluated {
   for (let depth = 1; depth <= path.length; depth++) {
     const parent = getPath(values, path.slice(0, depth - 1));
     if (isPlainObject(parent) && Object.hasOwn(parent, path[depth - 1] as string)) continue;
     const shown = `values.${path.slice(0, depth).join('.')}`;
     if (!isPlainObject(parent)) return { ok: false, message: `${shown}: values.${path.slice(0, depth - 1).join('.')} has no members`, valuePath: path.slice(0, depth - 1) };
-    const hint = closest(path[depth - 1] as string, Object.keys(parent));
     const known = Object.keys(parent);
+    const nearest = hint ? closest(path[depth - 1] as string, known) : undefined;
     return {
       ok: false,
-      message: `unknown value ${shown}${hint ? ` — did you mean ${hint}?` : ''} (${known.length > 0 ? `known: ${listed(known)}` : 'no values declared'})`,
+      message: `unknown value ${shown}${nearest ? ` — did you mean ${nearest}?` : ''} (${known.length > 0 ? `known: ${listed(known)}` : 'no values declared'})`,
     };
   }
   return { ok: true, value: getPath(values, path) };

@@ -80,6 +80,9 @@ function checkBlock(value: Readonly<Record<string, unknown>>, names: ReadonlySet
   return problems.length > 0 ? { problems } : { block };
 }
 
+/** Unused values that get a did-you-mean: each compares the name with up to 256 used ones, in every pass. */
+const HINTED_UNUSED = 20;
+
 /**
  * A value declared in dashcd.yaml that no template of any file names: a warning at its first definition. One whose
  * name is close to a name templates do use is most likely misspelled (`managmentZone:` under prod leaves prod with
@@ -109,7 +112,7 @@ function unusedValues(input: ResolveInput): { global: Diagnostic[]; byEnvironmen
     for (const name of Object.keys(isPlainObject(values) ? values : {})) {
       if (used.has(name) || reported.has(name)) continue;
       reported.add(name);
-      const hint = closest(name, usedNames);
+      const hint = reported.size <= HINTED_UNUSED ? closest(name, usedNames) : undefined;
       const unused = `value ${name} is declared but no dashboard uses it`;
       const problem = { path: [...path, name], message: unusedMessage(unused, name, hint, hint !== undefined && declared.has(hint)) };
       if (hint === undefined) global.push(locate(project, problem));

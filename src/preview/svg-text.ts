@@ -67,8 +67,9 @@ export function markdownExcerpt(markdown: string): string {
   return markdown
     .slice(0, EXCERPT_SOURCE_CHARS)
     .replace(/```[^\n]*\n?/g, '')
-    .replace(/!\[([^[\]]*)\]\([^()]*\)/g, '$1')
-    .replace(/\[([^[\]]*)\]\([^()]*\)/g, '$1')
+    // A link's address may hold one level of parentheses (`wiki/Foo_(bar)`); either alternative starts differently.
+    .replace(/!\[([^[\]]*)\]\((?:[^()]|\([^()]*\))*\)/g, '$1')
+    .replace(/\[([^[\]]*)\]\((?:[^()]|\([^()]*\))*\)/g, '$1')
     .replace(/^\s{0,3}(#{1,6}|[-*+]|\d+\.|>)\s+/gm, '')
     // Single `*`/`_` stay: they are as often part of a name (snake_case, a*b) as emphasis.
     .replace(/(\*\*|__|`|~~)/g, '')

@@ -63,14 +63,20 @@ describe('plan with pictures', () => {
     expect(result.stdout).toContain('- [Brand new](https://ci.example/run/7/dashboards_new.yaml.png)');
   });
 
-  it('--preview-dir refuses a folder that is a symbolic link (a pull request committing `pics` as one), writing nothing where it leads', async () => {
+  it('--preview-dir refuses a folder that is a symbolic link, a path through one, and a dangling one, by name (exit 64), writing nothing where they lead', async () => {
+    // A pull request committing `pics`, or `out` of `out/pics`, as a link.
     project = await plannedProject();
-    const elsewhere = join(project.root, 'elsewhere');
+    const root = project.root;
+    const elsewhere = join(root, 'elsewhere');
     await mkdir(elsewhere);
-    await symlink(elsewhere, join(project.root, 'pics'));
-    const result = await runDashcd(['plan', '--preview-dir', 'pics'], { cwd: project.root });
-    expect(result.code).toBe(64);
-    expect(result.stderr).toContain(`--preview-dir: ${join(project.root, 'pics')} is a symbolic link; name a folder of its own`);
+    await symlink(elsewhere, join(root, 'pics'));
+    await symlink(elsewhere, join(root, 'out'));
+    await symlink(join(root, 'nowhere'), join(root, 'dangling'));
+    for (const [dir, link] of [['pics', 'pics'], ['out/pics', 'out'], ['dangling', 'dangling']]) {
+      const result = await runDashcd(['plan', '--preview-dir', dir ?? ''], { cwd: root });
+      expect(result.code, dir).toBe(64);
+      expect(result.stderr).toContain(`--preview-dir: ${join(root, link ?? '')} is a symbolic link; name a folder of its own`);
+    }
     expect(await readdir(elsewhere)).toEqual([]);
   });
 

@@ -66,7 +66,7 @@ const RENDERERS: Record<string, () => Renderer | Promise<Renderer>> = {
  */
 async function emitPlan(plan: Plan, { flags, output, outFiles }: { flags: FlagValues; output: string; outFiles: readonly OutFile[] }, io: CommandIo): Promise<void> {
   const dir = stringFlag(flags, 'preview-dir');
-  const links = dir === undefined ? '' : await (await import('../plan-previews.js')).writePlanPreviews(plan, resolve(io.cwd, dir), stringFlag(flags, 'preview-url'));
+  const links = dir === undefined ? '' : await (await import('../plan-previews.js')).writePlanPreviews(plan, resolve(io.cwd, dir), stringFlag(flags, 'preview-url'), io.cwd);
   if (outFiles.length > 0) await (await import('../plan-out-files.js')).writeOutFiles(plan, outFiles);
   if (output === 'html' && outFiles.some((f) => f.extension === '.html')) return;
   const pointer = (outFiles.find((f) => f.extension === '.json') ?? outFiles[0])?.given;

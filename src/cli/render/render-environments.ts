@@ -1,6 +1,6 @@
 import { ACTION_ORDER, type Plan, type PlanSummary } from '../../plan/build-plan.js';
 import { planToJson, type PlanJson } from './render-json.js';
-import { renderPlanMarkdown } from './render-markdown.js';
+import { escapeText, renderPlanMarkdown } from './render-markdown.js';
 import { renderPlanText } from './render-text.js';
 import { commitText } from '../../plan/patch-lines.js';
 import { printable } from '../../lib/printable.js';
@@ -46,11 +46,11 @@ export function renderEnvironmentsText(sections: readonly EnvironmentSection[]):
 export function renderEnvironmentsMarkdown(sections: readonly EnvironmentSection[]): string {
   const columns = summaryColumns(sections);
   const out = [`### dashcd plan for ${sections.length} environment${sections.length === 1 ? '' : 's'}`, '', `| environment | ${columns.join(' | ')} |`, `| --- |${' ---: |'.repeat(columns.length)}`];
-  for (const s of sections) out.push(`| \`${s.name}\` | ${s.status === 'planned' ? cells(s, columns).join(' | ') : `${escape(statusText(s, 'in its section'))}${' |'.repeat(columns.length - 1)}`} |`);
+  for (const s of sections) out.push(`| \`${s.name}\` | ${s.status === 'planned' ? cells(s, columns).join(' | ') : `${escapeText(statusText(s, 'in its section'))}${' |'.repeat(columns.length - 1)}`} |`);
   for (const s of sections) {
-    out.push('', `#### \`${s.name}\` · ${escape(s.target)}`, '');
+    out.push('', `#### \`${s.name}\` · ${escapeText(s.target)}`, '');
     // The single plan's own heading (its first line) gives way to the environment's.
-    out.push(s.status === 'planned' ? renderPlanMarkdown(s.plan).split('\n').slice(2).join('\n').trimEnd() : s.status === 'invalid' ? invalidMarkdown(s) : escape(statusText(s)));
+    out.push(s.status === 'planned' ? renderPlanMarkdown(s.plan).split('\n').slice(2).join('\n').trimEnd() : s.status === 'invalid' ? invalidMarkdown(s) : escapeText(statusText(s)));
   }
   return `${out.join('\n')}\n`;
 }
@@ -92,8 +92,4 @@ function invalidMarkdown(section: Extract<EnvironmentSection, { status: 'invalid
 function statusText(section: Exclude<EnvironmentSection, { status: 'planned' }>, where = 'listed above'): string {
   if (section.status === 'invalid') return `invalid: ${count(section.diagnostics.length, 'problem')} (${where}); nothing planned`;
   return section.status === 'no-token' ? `not planned: ${printable(section.error)}` : `unreachable: ${printable(section.error)}`;
-}
-
-function escape(text: string): string {
-  return printable(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/[\\`*_[\]|]/g, (c) => `\\${c}`);
 }

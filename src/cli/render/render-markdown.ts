@@ -115,7 +115,7 @@ function escapeProse(text: string): string {
 }
 
 /** Plain text in a Markdown paragraph or table cell: no emphasis, links, code, mentions or cell breaks from user data. */
-function escapeText(text: string): string {
+export function escapeText(text: string): string {
   return withoutMentions(escapeHtml(text).replace(/[\\`*_[\]~#|!]/g, (c) => `\\${c}`));
 }
 

@@ -5,6 +5,8 @@
  * any depth, including escaped spellings such as `"__pro\u0074o__"`. When it accepts, JSON.parse cannot fail.
  */
 
+import { MAX_VIOLATIONS } from '../../schema/error-envelope.js';
+
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 const PATH_KEY_CHARS = 100;
@@ -12,7 +14,8 @@ const PATH_KEY_CHARS = 100;
 export type JsonScanResult =
   | { readonly ok: true }
   | { readonly ok: false; readonly kind: 'syntax' | 'depth'; readonly offset: number; readonly message: string }
-  | { readonly ok: false; readonly kind: 'forbidden-key'; readonly paths: readonly string[] };
+  /** `paths` of the first MAX_VIOLATIONS forbidden members (what a 400 lists), `count` of all of them. */
+  | { readonly ok: false; readonly kind: 'forbidden-key'; readonly paths: readonly string[]; readonly count: number };
 
 interface Frame {
   readonly array: boolean;
@@ -41,7 +44,7 @@ export function scanJson(text: string, maxDepth: number): JsonScanResult {
     if (error instanceof ScanError) return { ok: false, kind: error.kind, offset: error.offset, message: error.message };
     throw error;
   }
-  return scanner.forbidden.length > 0 ? { ok: false, kind: 'forbidden-key', paths: scanner.forbidden } : { ok: true };
+  return scanner.forbiddenCount > 0 ? { ok: false, kind: 'forbidden-key', paths: scanner.forbidden, count: scanner.forbiddenCount } : { ok: true };
 }
 
 /** 1-based line and column of a character offset, for messages a person can act on. */
@@ -59,6 +62,7 @@ class Scanner {
   private pos = 0;
   private readonly stack: Frame[] = [];
   readonly forbidden: string[] = [];
+  forbiddenCount = 0;
 
   constructor(
     private readonly text: string,
@@ -129,7 +133,11 @@ class Scanner {
   private key(frame: Frame): void {
     if (this.text.charCodeAt(this.pos) !== 0x22) this.fail('Expected a double-quoted member name');
     frame.key = this.string();
-    if (FORBIDDEN_KEYS.has(frame.key)) this.forbidden.push(this.path());
+    if (FORBIDDEN_KEYS.has(frame.key)) {
+      // Only the paths a 400 lists are built: each is as long as the nesting, and a body may hold 70,000 such members.
+      if (this.forbiddenCount < MAX_VIOLATIONS) this.forbidden.push(this.path());
+      this.forbiddenCount += 1;
+    }
     this.skipWs();
     if (this.text.charCodeAt(this.pos) !== 0x3a) this.fail("Expected ':' after a member name");
     this.pos += 1;

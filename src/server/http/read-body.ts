@@ -90,6 +90,7 @@ export function parseJsonDocument(text: string, maxDepth: number = MAX_JSON_DEPT
         parameterLocation: 'PAYLOAD_BODY' as const,
         location: null,
       })),
+      scan.count,
     );
   }
   const { line, column } = lineAndColumn(text, scan.offset);

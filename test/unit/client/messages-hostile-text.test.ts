@@ -35,9 +35,9 @@ describe("apiErrorFrom: a target's words in the message are printable", () => {
   it('403 naming the missing scope: at most 200 characters of what it lists, read at once however long the message', () => {
     const message = `Token is missing required scope. Use one of: a${' '.repeat(1_000_000)}b`;
     const error = apiErrorFrom(403, JSON.stringify({ error: { code: 403, message } }), ctx);
-    expect(error.message).toBe(`403 from ${ctx.baseUrl}: token is missing scope a — create a token with it`);
+    expect(error.message).toBe(`403 from ${ctx.baseUrl}: token is missing scope a… — create a token with it`);
     const long = apiErrorFrom(403, JSON.stringify({ error: { code: 403, message: `Use one of: ${'x'.repeat(500)}` } }), ctx);
-    expect(long.message).toBe(`403 from ${ctx.baseUrl}: token is missing scope ${'x'.repeat(200)} — create a token with it`);
+    expect(long.message).toBe(`403 from ${ctx.baseUrl}: token is missing scope ${'x'.repeat(200)}… — create a token with it`);
   });
 
   it('401, 5xx and any other status: the server message', () => {

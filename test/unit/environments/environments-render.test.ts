@@ -26,6 +26,16 @@ describe('renderTemplates: what a problem points at', () => {
     expect(lookupValue({ a: { b: 1 } }, ['a', 'toString'])).toMatchObject({ ok: false, message: 'unknown value values.a.toString (known: b)' });
   });
 
+  it('gives a did-you-mean to the first 20 problems of a dashboard, and the rest the problem alone', () => {
+    const values = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`value${i}x`, i]));
+    const tiles = Array.from({ length: 30 }, (_, i) => ({ name: `\${{ values.value${i}y }}` }));
+    const rendered = renderTemplates({ tiles }, { env: DEV, values, dashboardId: noDashboards, maxInserted: ANY_SIZE });
+    expect(rendered.problems).toHaveLength(30);
+    expect(rendered.problems.map((p) => p.message.includes(' — did you mean '))).toEqual([...Array<boolean>(20).fill(true), ...Array<boolean>(10).fill(false)]);
+    expect(rendered.problems[0]?.message).toContain('unknown value values.value0y — did you mean value0x?');
+    expect(rendered.problems[29]?.message).toMatch(/^unknown value values\.value29y \(known: /);
+  });
+
   it('lists the first 20 known names and how many more', () => {
     const values = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`v${String(i).padStart(2, '0')}`, i]));
     const first20 = Object.keys(values).slice(0, 20).join(', ');

@@ -222,6 +222,18 @@ describe('resolveEnvironments', () => {
   });
 });
 
+describe('many unused values', () => {
+  it('suggest a used name for the first 20 of them; the rest are warned about without one', () => {
+    const names = Array.from({ length: 25 }, (_, i) => `note${String.fromCharCode(97 + i)}`);
+    const config = `values:\n${names.map((n) => `  ${n}x: 1\n`).join('')}environments:\n  dev:\n`;
+    const file = `dashboardMetadata:\n  name: A\n  owner: o\n  tags: [${names.map((n) => `"\${{ values.${n}y }}"`).join(', ')}]\ntiles: []\n`;
+    const result = resolve({ 'a.yaml': file }, config);
+    const unused = [...result.warnings, ...result.environments.flatMap((e) => e.warnings)].map(formatDiagnostic).filter((w) => w.includes('is declared but no dashboard uses it'));
+    expect(unused).toHaveLength(25);
+    expect(unused.filter((w) => w.includes('a misspelling of') || w.includes('did you mean')).length).toBe(20);
+  });
+});
+
 describe('a misspelt value in a template', () => {
   it('points the unused value’s warning at the template, not at renaming the declared value to the typo', () => {
     const config = 'values:\n  timeframe: -2h\nenvironments:\n  dev:\n  prod:\n';

@@ -65,5 +65,11 @@ describe('closest', () => {
     expect(closest('x'.repeat(1_000_000), ['x'.repeat(999_999)])).toBeUndefined();
     const near = Array.from({ length: 5000 }, (_, i) => `value_${String(i).padStart(50, '0')}`);
     for (const word of near.slice(0, 200)) expect(closest(`${word}z`, near)).toBe(word);
+    // Names of one length sharing all but their last characters: every candidate runs its whole band.
+    const same = Array.from({ length: 5000 }, (_, i) => `v_${String(i).padStart(60, '0')}`);
+    for (let i = 0; i < 200; i++) {
+      const word = `${(same[i] ?? '').slice(0, -1)}x`;
+      expect(closest(word, same)).toBe(same.find((name) => name.slice(0, -1) === word.slice(0, -1)));
+    }
   });
 });

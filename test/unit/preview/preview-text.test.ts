@@ -41,6 +41,7 @@ describe('svg text helpers', () => {
   it('reads markdown as a reader sees it', () => {
     expect(markdownExcerpt('```js\ncode\n```\n# Title\n  - item\n12. step\n> quote\n**bold** __b__ `c` ~~s~~ a*b snake_case')).toBe('code Title item step quote bold b c s a*b snake_case');
     expect(markdownExcerpt('![alt](img.png) [link](http://x) <b>html</b>')).toBe('alt link html');
+    expect(markdownExcerpt('See [Foo (bar)](https://en.wikipedia.org/wiki/Foo_(bar)) and ![logo](https://x/a(1).png) now')).toBe('See Foo (bar) and logo now');
     expect(markdownExcerpt('```\nx```yz')).toBe('x');
     expect(markdownExcerpt('a ```b\nc')).toBe('a c');
     expect(markdownExcerpt('    - deep')).toBe('- deep');

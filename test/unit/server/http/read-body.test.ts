@@ -51,6 +51,11 @@ describe('JSON body guards', () => {
     expect(new Set(error.violations?.map((v) => v.path))).toEqual(new Set([`${'k'.repeat(100)}….__proto__`]));
   });
 
+  it('builds the paths of the first 100 forbidden members only, and counts them all', () => {
+    const text = `{"a":{${Array.from({ length: 1000 }, () => '"__proto__":1').join(',')}}}`;
+    expect(scanJson(text, 64)).toEqual({ ok: false, kind: 'forbidden-key', paths: Array<string>(100).fill('a.__proto__'), count: 1000 });
+  });
+
   it('does not mistake forbidden words in values for member names', () => {
     expect(parseJsonText('{"name":"__proto__","tags":["constructor"]}')).toEqual({
       name: '__proto__',
