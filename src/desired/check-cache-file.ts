@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, stat, unlink, utimes } from 'node:fs/promises';
+import { readdir, readFile, stat, unlink, utimes } from 'node:fs/promises';
 import { statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { TEMP_MARKER, writeFileDurable } from '../lib/durable-file.js';
@@ -10,6 +10,7 @@ import { decodeFileStamps, encodeFileStamps, sameStamp, stampOf, type FileStamp,
 import type { PackedCheck } from './packed-check.js';
 import type { KnownFiles } from './read-sources.js';
 import { withPidLock } from '../lib/pid-lock.js';
+import { makeDirs } from '../lib/make-dirs.js';
 
 /**
  * The check cache between CLI runs: one file per dashboards folder in the user's cache folder, holding each file's
@@ -177,7 +178,7 @@ class FileBackedCache implements CheckCacheFile {
     if (!writesChecks) await utimes(path, new Date(), new Date()).catch(() => undefined);
     if (!writesChecks && !this.files.writes(keepUnseen)) return void (await this.files.touch(this.where.stampsPath));
     try {
-      await mkdir(dir, { recursive: true, mode: 0o700 });
+      await makeDirs(dir, 0o700);
       // Concurrent runs over one folder (CI jobs, an editor's checks beside a plan) each write what they read at
       // their start plus what they added: without the lock and a fresh read, the last to write dropped the others'.
       await withPidLock(`${path.replace(/\.bin$/, '')}.lock`, LOCK_WAIT_MS, async () => {

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { makeDirs } from './make-dirs.js';
 
 /**
  * The file operations durable writes are made of. Injectable so a test can record the exact sequence
@@ -45,8 +46,6 @@ export const nodeFs: FsLayer = {
   open: async (path, flags, mode) => descriptorHandle(await call<number>((done) => fs.open(path, flags, mode, done))),
   rename: (from, to) => call((done) => fs.rename(from, to, done)),
   unlink: (path) => call((done) => fs.unlink(path, done)),
-  mkdir: async (path) => {
-    await call<string | undefined>((done) => fs.mkdir(path, { recursive: true }, done));
-  },
+  mkdir: (path) => makeDirs(path),
   truncate: (path, length) => call((done) => fs.truncate(path, length, done)),
 };

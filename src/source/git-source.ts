@@ -13,6 +13,7 @@ import { checkoutRefusal, readTreeListing, type CheckoutLimits, type TreeFile } 
 import { SourceError } from './source-error.js';
 import { errorMessage } from '../lib/error-message.js';
 import { MAX_SOURCE_BYTES } from '../schema/limits.js';
+import { makeDirs } from '../lib/make-dirs.js';
 
 export interface GitSourceOptions {
   url: string;
@@ -126,7 +127,7 @@ export async function openGitSource(options: GitSourceOptions): Promise<GitSourc
     async checkout(revision, signal) {
       const target = join(checkouts, revision.commit);
       if (await exists(target)) return target;
-      await mkdir(checkouts, { recursive: true });
+      await makeDirs(checkouts);
       const temp = join(checkouts, `${TEMP_MARKER}${revision.commit}-${randomBytes(4).toString('hex')}`);
       try {
         await mkdir(temp);
@@ -170,7 +171,7 @@ export function mirrorName(url: string): string {
 /** A bare repository made in a temp folder and renamed into place: a crash never leaves a half-made mirror. */
 async function initMirror(dir: string, repo: string): Promise<void> {
   if (await exists(join(repo, 'HEAD'))) return;
-  await mkdir(dir, { recursive: true });
+  await makeDirs(dir);
   const temp = `${repo}${TEMP_MARKER}${randomBytes(4).toString('hex')}`;
   try {
     await runGit(['init', '--quiet', '--bare', temp], { cwd: dir });

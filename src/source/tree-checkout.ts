@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdir, truncate, writeFile } from 'node:fs/promises';
+import { truncate, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { batchParser } from './cat-file-batch.js';
 import type { TreeFile } from './tree-listing.js';
+import { makeDirs } from '../lib/make-dirs.js';
 
 /** Streams blobs by id: calls `onBlob` with each one's bytes, in the order asked. */
 export type BlobReader = (oids: readonly string[], onBlob: (oid: string, bytes: Buffer) => Promise<void>) => Promise<void>;
@@ -19,7 +20,7 @@ export async function writeCheckout(dir: string, files: readonly TreeFile[], rea
     const folder = dirname(path);
     // Stryker disable next-line ConditionalExpression: speed only: a folder made once, not once per file in it
     if (!folders.has(folder)) {
-      await mkdir(folder, { recursive: true });
+      await makeDirs(folder);
       folders.add(folder);
     }
     return path;

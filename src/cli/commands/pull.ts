@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pullDashboards, type PullOutcome } from '../../pull/pull-dashboards.js';
 import { pullableDocumentIds, pullDocuments } from '../../pull/pull-documents.js';
@@ -17,6 +16,7 @@ import { pullEnvironment, refuseDirOutsideProject, type PulledEnvironment } from
 import type { TargetSession } from '../target.js';
 import { shownPath } from '../../lib/shown-path.js';
 import { printable } from '../../lib/printable.js';
+import { makeDirs } from '../../lib/make-dirs.js';
 
 /** Dashboards the service owns itself; onboarding them would fight the service. */
 const SERVICE_OWNER = 'Dynatrace';
@@ -71,7 +71,7 @@ export const pullCommand = defineCommand({
     const { config } = mode.project;
     const pull = async (target: TargetSession, environment?: PulledEnvironment): Promise<ExitCode> => {
       // Only once there is something to pull from: a refused run leaves no folder behind.
-      await mkdir(dir, { recursive: true });
+      await makeDirs(dir);
       const common = {
         api: target.client,
         dir,

@@ -1,0 +1,34 @@
+import { existsSync } from 'node:fs';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeDirs } from '../../../src/lib/make-dirs.js';
+import { tempDirPerTest } from '../../helpers/scratch.js';
+
+let dir = '';
+tempDirPerTest('dashcd-make-dirs-', (created) => (dir = created));
+
+describe('makeDirs', () => {
+  it('makes a folder and every missing one above it, and does nothing for a folder that is there', async () => {
+    const deep = join(dir, 'a', 'b', 'c');
+    await makeDirs(deep, 0o700);
+    expect((await stat(deep)).isDirectory()).toBe(true);
+    expect((await stat(join(dir, 'a'))).mode & 0o777).toBe(0o700);
+    await makeDirs(deep);
+    await mkdir(join(dir, 'x'));
+    await makeDirs(join(dir, 'x'));
+    await Promise.all(Array.from({ length: 8 }, () => makeDirs(join(dir, 'race', 'same'))));
+    expect(existsSync(join(dir, 'race', 'same'))).toBe(true);
+  });
+
+  it('fails as mkdir does where a file stands in the way', async () => {
+    await writeFile(join(dir, 'file'), 'x');
+    await expect(makeDirs(join(dir, 'file'))).rejects.toMatchObject({ code: 'EEXIST' });
+    await expect(makeDirs(join(dir, 'file', 'below'))).rejects.toMatchObject({ code: 'ENOTDIR' });
+  });
+
+  it('fails, instead of looping for ever, where mkdir answers ENOENT under a folder that exists (procfs)', async () => {
+    // Node's own recursive mkdir spun at full CPU on this, and `dashcd serve --data /proc/nope` never answered.
+    await expect(makeDirs('/proc/dashcd-nope/x')).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
