@@ -5,6 +5,7 @@ import type { ConsoleEvent, ConsoleSource, LiveEntry } from '../console/console-
 import { consoleEvent } from '../daemon/daemon-console.js';
 import { KINDS } from '../kinds/kinds.js';
 import { mapConcurrent } from '../lib/concurrency.js';
+import { sharedWhileRunning } from '../lib/in-flight.js';
 import type { Logger } from '../lib/logger.js';
 import { parseDashboardId } from '../schema/ids.js';
 import type { RunningServer } from '../server/create-server.js';
@@ -34,6 +35,7 @@ interface ConsoleSession {
  * feed; the documents and the feed read through the real clients with credentials made for these reads only.
  */
 export function serveConsoleSource(server: RunningServer<EventStore>, log: Logger): ConsoleSource {
+  const shared = sharedWhileRunning();
   // One session per environment for the life of the server, not one per page view.
   const sessions = new Map<string, Promise<ConsoleSession>>();
   const sessionOf = (env: EnvironmentId): Promise<ConsoleSession> => {
@@ -59,23 +61,28 @@ export function serveConsoleSource(server: RunningServer<EventStore>, log: Logge
   return {
     kind: 'live',
     environments: () => Promise.resolve(server.environments.ids().map((name) => ({ name, target: server.envUrl(name) }))),
-    async dashboards(env) {
-      const environment = server.environments.lookup(env);
-      if (!environment) return undefined;
-      const { dashboards } = environment;
-      const entries = dashboards.list().map((stub) => {
-        const id = parseDashboardId(stub.id);
-        const record = id === undefined ? undefined : dashboards.get(id);
-        return { id: stub.id, name: stub.name ?? stub.id, body: record ? (JSON.parse(record.served.bytes().toString('utf8')) as unknown) : undefined };
-      });
-      const documents = await withClient(environment.id, liveDocuments);
-      return { kind: 'live' as const, dashboards: [...entries, ...documents] };
-    },
-    async events(env, window) {
-      const environment = server.environments.lookup(env);
-      if (!environment?.events) return [];
-      return withClient(environment.id, (client) => feedEvents((query) => client.events.fetchPageText(query), window));
-    },
+    // Every page of an environment reads all of its dashboards and documents (pictures, names, the one asked for):
+    // views at the same time share one read. Forty at once over 3,000 dashboards each held ~75 MB and ran the
+    // server out of memory; no token is needed on loopback.
+    dashboards: (env) =>
+      shared(`dashboards ${env}`, async () => {
+        const environment = server.environments.lookup(env);
+        if (!environment) return undefined;
+        const { dashboards } = environment;
+        const entries = dashboards.list().map((stub) => {
+          const id = parseDashboardId(stub.id);
+          const record = id === undefined ? undefined : dashboards.get(id);
+          return { id: stub.id, name: stub.name ?? stub.id, body: record ? (JSON.parse(record.served.bytes().toString('utf8')) as unknown) : undefined };
+        });
+        const documents = await withClient(environment.id, liveDocuments);
+        return { kind: 'live' as const, dashboards: [...entries, ...documents] };
+      }),
+    events: (env, window) =>
+      shared(`events ${env} ${window.from} ${window.to}`, async () => {
+        const environment = server.environments.lookup(env);
+        if (!environment?.events) return [];
+        return withClient(environment.id, (client) => feedEvents((query) => client.events.fetchPageText(query), window));
+      }),
   };
 }
 
