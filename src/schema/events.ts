@@ -135,7 +135,8 @@ export type TagMatchRule = z.infer<typeof TagMatchRule>;
 
 export const PushEventAttachRules = z
   .object({
-    entityIds: z.array(z.string().min(1).max(500)).optional(),
+    // Each entity gets its own copy of the event: a thousand is room for any real push, not for a flood.
+    entityIds: z.array(z.string().min(1).max(500)).max(1000, 'At most 1000 entity ids per push; push the event again for the others.').optional(),
     tagRule: z.array(TagMatchRule).optional(),
   })
   .refine((rules) => (rules.entityIds?.length ?? 0) + (rules.tagRule?.length ?? 0) > 0, {

@@ -117,6 +117,19 @@ describe('events feed over HTTP', () => {
     expect(expectEnvelope(none, 400).error.constraintViolations).toEqual([expect.objectContaining({ path: 'attachRules.tagRule', parameterLocation: 'PAYLOAD_BODY' })]);
   });
 
+  it('refuses a push that would store more than 8 MB, or name more than 1000 entities, storing nothing', async () => {
+    // The event is copied to each entity: 2,000 entities of a 141 kB push stored 230 MB and took the server to 1 GB.
+    const texts = { title: 't'.repeat(10_000), description: 'd'.repeat(10_000), original: 'o'.repeat(10_000), changed: 'c'.repeat(10_000) };
+    const entityIds = Array.from({ length: 300 }, (_, i) => `HOST-${i}`);
+    const big = expectEnvelope(await push({ eventType: 'CUSTOM_INFO', source: 'ops', attachRules: { entityIds }, ...texts }), 400);
+    expect(big.error.constraintViolations).toEqual([expect.objectContaining({ path: 'attachRules', message: expect.stringMatching(/^This event attached to 300 entities would store 12\.\d MB; one push stores at most 8 MB/) })]);
+    const many = expectEnvelope(await push({ eventType: 'CUSTOM_INFO', source: 'ops', attachRules: { entityIds: Array.from({ length: 1001 }, (_, i) => `HOST-${i}`) } }), 400);
+    expect(many.error.constraintViolations).toEqual([expect.objectContaining({ path: 'attachRules.entityIds', message: 'At most 1000 entity ids per push; push the event again for the others.' })]);
+    expect((await get()).json).toMatchObject({ totalEventCount: 0 });
+    const fits = await push({ eventType: 'CUSTOM_INFO', source: 'ops', attachRules: { entityIds: entityIds.slice(0, 150) }, ...texts });
+    expect(fits.status).toBe(200);
+  });
+
   it('refuses invalid push bodies with one violation per problem', async () => {
     const missing = expectEnvelope(await push({ eventType: 'SLOW_DISK', timeoutMinutes: 500, attachRules: {} }), 400, 'Constraints violated.');
     expect(missing.error.constraintViolations?.map((v) => v.path).sort()).toEqual(['attachRules', 'eventType', 'source', 'timeoutMinutes']);
