@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PlatformCredentials } from '../../src/server/auth/platform-credentials.js';
+import { ACCESS_TOKEN_SECONDS, MAX_ACCESS_TOKENS_PER_CLIENT, PlatformCredentials } from '../../src/server/auth/platform-credentials.js';
 import { runTokenCli } from '../helpers/token-cli.js';
 
 let cwd: string;
@@ -64,6 +64,27 @@ describe('dashcd token create with platform scopes', () => {
 });
 
 describe('platform credentials', () => {
+  it(`a client holds at most ${MAX_ACCESS_TOKENS_PER_CLIENT} live access tokens: a grant past it ends the oldest, and expired ones are dropped as time passes`, async () => {
+    const created = await dashcd('token', 'create', '--oauth-client', '--scopes', 'document:documents:read', '--name', 'loop', '--subject', 'loop');
+    const [clientId = '', secret = ''] = created.stdout.trim().split('\n').map((line) => line.split('=')[1] ?? '');
+    let now = 1_000_000;
+    const credentials = new PlatformCredentials(file, () => now);
+    const tokens: string[] = [];
+    for (let i = 0; i <= MAX_ACCESS_TOKENS_PER_CLIENT; i++) {
+      const grant = await credentials.grant(clientId, secret, undefined);
+      if (!grant.ok) throw new Error(grant.description);
+      tokens.push(grant.accessToken);
+      now += 10;
+    }
+    expect(await credentials.verifyAccessToken(tokens[0] ?? '')).toBeUndefined();
+    expect(await credentials.verifyAccessToken(tokens[1] ?? '')).toBeDefined();
+    expect(await credentials.verifyAccessToken(tokens.at(-1) ?? '')).toBeDefined();
+    now += ACCESS_TOKEN_SECONDS * 1000;
+    const later = await credentials.grant(clientId, secret, undefined);
+    expect(later.ok && (await credentials.verifyAccessToken(later.accessToken))).toEqual({ subject: 'loop', scopes: ['document:documents:read'] });
+    expect(await credentials.verifyAccessToken(tokens.at(-1) ?? '')).toBeUndefined();
+  });
+
   it('an access token works until it expires; a grant asks for at most the client\'s scopes; a secret with another client id is refused', async () => {
     const created = await dashcd('token', 'create', '--oauth-client', '--scopes', 'document:documents:read,document:documents:write', '--name', 'svc', '--subject', 'svc');
     const [clientId = '', secret = ''] = created.stdout.trim().split('\n').map((line) => line.split('=')[1] ?? '');

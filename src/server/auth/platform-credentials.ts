@@ -20,6 +20,8 @@ export const PLATFORM_TOKEN_PREFIX = 'dt0s16';
 export const OAUTH_CLIENT_PREFIX = 'dt0s02';
 /** The lifetime of an OAuth access token, as Dynatrace SSO grants it. */
 export const ACCESS_TOKEN_SECONDS = 300;
+/** Live OAuth access tokens one client may hold at once (a CI job takes one per run; tokens live five minutes). */
+export const MAX_ACCESS_TOKENS_PER_CLIENT = 1000;
 
 export const CredentialKind = z.enum(['platform-token', 'oauth-client']);
 export type CredentialKind = z.infer<typeof CredentialKind>;
@@ -64,6 +66,11 @@ export class PlatformCredentials {
   private readonly reloads: ReloadSchedule;
   /** By digest: what each access token may do, until when, and the client it was granted to. */
   private readonly accessTokens = new Map<string, Principal & { readonly expiresAt: number; readonly clientId: string }>();
+  /**
+   * Each client's live access tokens, oldest first: a client may hold MAX_ACCESS_TOKENS_PER_CLIENT at once, so one
+   * granting in a loop cannot fill memory for the five minutes they live.
+   */
+  private readonly issuedByClient = new Map<string, string[]>();
   /** Platform tokens held in memory only (digest → principal), for the embedded server's own sessions. */
   private readonly ephemeral = new Map<string, Principal>();
   /**
@@ -161,14 +168,31 @@ export class PlatformCredentials {
     if (foreign.length > 0) return { ok: false, error: 'invalid_scope', description: `The client may not ask for: ${foreign.join(' ')}.` };
     const accessToken = randomBytes(32).toString('base64url');
     const now = this.now();
-    for (const [digest, { expiresAt }] of this.accessTokens) if (expiresAt <= now) this.accessTokens.delete(digest);
-    this.accessTokens.set(digestToken(accessToken).toString('hex'), {
-      subject: client.subject,
-      scopes: granted as PlatformScope[],
-      expiresAt: now + ACCESS_TOKEN_SECONDS * 1000,
-      clientId: publicIdWithPrefix(secret, OAUTH_CLIENT_PREFIX) ?? '',
-    });
+    const grantedTo = publicIdWithPrefix(secret, OAUTH_CLIENT_PREFIX) ?? '';
+    const digest = digestToken(accessToken).toString('hex');
+    this.dropExpiredAccessTokens(now);
+    const issued = this.issuedByClient.get(grantedTo) ?? [];
+    // Past the limit the client's oldest token ends (its list is in issue order).
+    if (issued.length >= MAX_ACCESS_TOKENS_PER_CLIENT) this.accessTokens.delete(issued.shift() ?? '');
+    issued.push(digest);
+    this.issuedByClient.set(grantedTo, issued);
+    this.accessTokens.set(digest, { subject: client.subject, scopes: granted as PlatformScope[], expiresAt: now + ACCESS_TOKEN_SECONDS * 1000, clientId: grantedTo });
     return { ok: true, accessToken, scopes: granted as PlatformScope[], expiresIn: ACCESS_TOKEN_SECONDS };
+  }
+
+  /**
+   * Every token lives ACCESS_TOKEN_SECONDS, so the map's insertion order is its expiry order (and each client's list
+   * too): the expired ones are the first, and the sweep stops at the first live one. Scanning the whole map at each
+   * grant made 50,000 grants in five minutes cost three times as much at the end as at the start.
+   */
+  private dropExpiredAccessTokens(now: number): void {
+    for (const [digest, { expiresAt, clientId }] of this.accessTokens) {
+      if (expiresAt > now) return;
+      this.accessTokens.delete(digest);
+      const issued = this.issuedByClient.get(clientId);
+      if (issued?.[0] === digest) issued.shift();
+      if (issued?.length === 0) this.issuedByClient.delete(clientId);
+    }
   }
 
   private async verifySecret(kind: CredentialKind, prefix: string, secret: string): Promise<Principal | undefined> {
