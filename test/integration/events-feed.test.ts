@@ -163,4 +163,24 @@ describe('events feed over HTTP', () => {
     expect(sizes).toEqual([150, 150, 100]);
     expect(seen.size).toBe(400);
   });
+
+  it('ends a page before the event that would take it past 8 MB, and gives that event first on the next page', async () => {
+    // Events of up to a push body's size: 150 of them made a page no client reads (dashcd's reads 16 MiB).
+    const title = 'x'.repeat(900_000);
+    await store().put(Array.from({ length: 20 }, (_, i) => stored(String(i + 1), NOW - 1_000_000 + i, { title })));
+    const seen: string[] = [];
+    const bytes: number[] = [];
+    let response = await get('?relativeTime=hour');
+    for (;;) {
+      bytes.push(Buffer.byteLength(response.text));
+      const page = EventQueryResult.parse(response.json);
+      seen.push(...page.events.map((e) => e.id));
+      if (!page.nextCursor) break;
+      response = await api(`${feed()}?cursor=${encodeURIComponent(page.nextCursor)}`, { token: server.token });
+    }
+    expect(bytes.length).toBe(3);
+    expect(Math.max(...bytes)).toBeLessThan(8 * 1024 * 1024 + 2_000);
+    expect(new Set(seen).size).toBe(20);
+    expect(seen).toHaveLength(20);
+  });
 });

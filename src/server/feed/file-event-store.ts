@@ -24,6 +24,8 @@ const RECENT_PAGE_BYTES = 4 << 20;
 const BODY_SLAB_BYTES = 1 << 20;
 /** A response body has one byte between two texts (JSON's comma), where the log has its newline. */
 const SEPARATOR_BYTES = 1;
+/** The most bytes of event texts one feed page carries: half of what dashcd's client reads of an answer. */
+export const MAX_PAGE_BYTES = 8 * 1024 * 1024;
 
 export interface FileEventStoreParts {
   readonly dir: string;
@@ -87,9 +89,10 @@ export class FileEventStore implements EventStore {
 
   async queryBody(request: PageRequest, frame: (ends: PageEnds) => PageFrame): Promise<Buffer> {
     this.ensureOpen();
-    const page = queryIndex(this.index, request);
+    const found = queryIndex(this.index, request);
+    const spans = withinPageBytes(found.slots.map((slot) => this.spanOf(slot)));
+    const page = spans.length === found.slots.length ? found : { slots: found.slots.slice(0, spans.length), next: found.slots[spans.length], total: found.total };
     const { head, separator, tail } = frame(this.ends(page));
-    const spans = page.slots.map((slot) => this.spanOf(slot));
     const texts = spans.reduce((sum, span) => sum + span.length + SEPARATOR_BYTES, 0);
     const blockEnd = head.length + Math.max(0, texts - SEPARATOR_BYTES);
     const size = blockEnd + tail.length;
@@ -216,4 +219,19 @@ export class FileEventStore implements EventStore {
   private closedError(): StoreError {
     return new StoreError('STORE_CLOSED', `the event store in ${this.dir} is closed`);
   }
+}
+
+/**
+ * A page's spans cut before the one that would take its texts past MAX_PAGE_BYTES (never below one event): the rest
+ * come on the next page, as keyset paging starts after the last one given. Events of up to 1 MB each (a push body's
+ * size) made 150-event pages larger than any client reads (dashcd's reads 16 MiB), and an archive's pull could not go
+ * past them.
+ */
+function withinPageBytes(spans: LogSpan[]): LogSpan[] {
+  let bytes = 0;
+  for (const [i, span] of spans.entries()) {
+    bytes += span.length + SEPARATOR_BYTES;
+    if (bytes > MAX_PAGE_BYTES && i > 0) return spans.slice(0, i);
+  }
+  return spans;
 }
