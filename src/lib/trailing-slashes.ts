@@ -5,8 +5,9 @@
  */
 export function withoutTrailingSlashes(text: string): string {
   let end = text.length;
-  while (end > 0 && text.charCodeAt(end - 1) === SLASH) end--;
-  return end === text.length ? text : text.slice(0, end);
+  // Before the start charCodeAt is NaN, no slash: the loop stops at 0.
+  while (text.charCodeAt(end - 1) === SLASH) end--;
+  return text.slice(0, end);
 }
 
 const SLASH = 0x2f;
