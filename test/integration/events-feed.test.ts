@@ -117,17 +117,24 @@ describe('events feed over HTTP', () => {
     expect(expectEnvelope(none, 400).error.constraintViolations).toEqual([expect.objectContaining({ path: 'attachRules.tagRule', parameterLocation: 'PAYLOAD_BODY' })]);
   });
 
-  it('refuses a push that would store more than 8 MB, or name more than 1000 entities, storing nothing', async () => {
+  it('refuses a push that would store more than 8 MiB, or name more than 1000 entities, storing nothing', async () => {
     // The event is copied to each entity: 2,000 entities of a 141 kB push stored 230 MB and took the server to 1 GB.
     const texts = { title: 't'.repeat(10_000), description: 'd'.repeat(10_000), original: 'o'.repeat(10_000), changed: 'c'.repeat(10_000) };
     const entityIds = Array.from({ length: 300 }, (_, i) => `HOST-${i}`);
     const big = expectEnvelope(await push({ eventType: 'CUSTOM_INFO', source: 'ops', attachRules: { entityIds }, ...texts }), 400);
-    expect(big.error.constraintViolations).toEqual([expect.objectContaining({ path: 'attachRules', message: expect.stringMatching(/^This event attached to 300 entities would store 12\.\d MB; one push stores at most 8 MB/) })]);
+    expect(big.error.constraintViolations).toEqual([expect.objectContaining({ path: 'attachRules', message: expect.stringMatching(/^This event attached to 300 entities would store 11\.\d MiB; one push stores at most 8 MiB/) })]);
+    // Counted in UTF-8 as stored: 40,000 CJK characters are 120 kB an event (counted as characters, 190 copies passed as 7 MB and stored 22 MB).
+    const cjk = { title: '漢'.repeat(10_000), description: '漢'.repeat(10_000), original: '漢'.repeat(10_000), changed: '漢'.repeat(10_000) };
+    const wide = expectEnvelope(await push({ eventType: 'CUSTOM_INFO', source: 'ops', attachRules: { entityIds: entityIds.slice(0, 100) }, ...cjk }), 400);
+    expect(wide.error.constraintViolations).toEqual([expect.objectContaining({ message: expect.stringMatching(/^This event attached to 100 entities would store 11\.\d MiB/) })]);
     const many = expectEnvelope(await push({ eventType: 'CUSTOM_INFO', source: 'ops', attachRules: { entityIds: Array.from({ length: 1001 }, (_, i) => `HOST-${i}`) } }), 400);
     expect(many.error.constraintViolations).toEqual([expect.objectContaining({ path: 'attachRules.entityIds', message: 'At most 1000 entity ids per push; push the event again for the others.' })]);
     expect((await get()).json).toMatchObject({ totalEventCount: 0 });
     const fits = await push({ eventType: 'CUSTOM_INFO', source: 'ops', attachRules: { entityIds: entityIds.slice(0, 150) }, ...texts });
     expect(fits.status).toBe(200);
+    // The attach rules are not stored: a thousand long entity ids with a short event fit (the list counted once a copy refused 500).
+    const longIds = Array.from({ length: 1000 }, (_, i) => `PROCESS_GROUP_INSTANCE-${String(i).padStart(16, '0')}`);
+    expect((await push({ eventType: 'CUSTOM_DEPLOYMENT', source: 'ci', deploymentName: 'v1.2.3', attachRules: { entityIds: longIds } })).status).toBe(200);
   });
 
   it('refuses invalid push bodies with one violation per problem', async () => {

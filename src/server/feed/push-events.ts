@@ -41,25 +41,30 @@ export async function pushEvent(body: unknown, deps: PushDeps): Promise<string> 
   await closeDueProblems(deps.store, deps.now);
   return deps.store.problems.exclusive(async () => {
     const entities = await resolveEntities(deps, creation);
-    checkStoredSize(creation, entities.length);
+    checkStoredSize(creation, entities, start);
     return info ? storeInfoEvents(deps, creation, entities, start) : storeProblemEvents(deps, creation, entities, start);
   });
 }
 
 /**
  * Most bytes one push may store: the event is copied to each entity it is attached to, and 2,000 entities of one
- * 141 kB push stored 230 MB and took the server to 1 GB (any DataExport token could send it); a feed page of such
- * events then outgrew what a client reads. 8 MB is thousands of ordinary events.
+ * 141 kB push stored 230 MB and took the server to 1 GB (any DataExport token could send it). 8 MiB is thousands of
+ * ordinary events.
  */
 export const MAX_STORED_BYTES_PER_PUSH = 8 * 1024 * 1024;
 
-function checkStoredSize(creation: EventCreation, entities: number): void {
-  const copy = JSON.stringify(creation).length;
-  if (copy * entities <= MAX_STORED_BYTES_PER_PUSH) return;
-  const megabytes = ((copy * entities) / (1024 * 1024)).toFixed(1);
+/**
+ * Refuses a push whose stored events would pass MAX_STORED_BYTES_PER_PUSH, measured on one event as it is stored (the
+ * copies differ only in their entity's few fields): the attach rules are not stored, and text is counted in UTF-8.
+ */
+function checkStoredSize(creation: EventCreation, entities: readonly KnownEntity[], start: number): void {
+  const [first] = entities;
+  if (first === undefined) return;
+  const stored = Buffer.byteLength(encoded(pushedEvent(creation, first, { eventId: '0', start, end: start })).text) * entities.length;
+  if (stored <= MAX_STORED_BYTES_PER_PUSH) return;
   throw HttpError.constraints([{
     path: 'attachRules',
-    message: `This event attached to ${entities} entities would store ${megabytes} MB; one push stores at most 8 MB: attach fewer entities or send shorter texts.`,
+    message: `This event attached to ${entities.length} entities would store ${(stored / (1024 * 1024)).toFixed(1)} MiB; one push stores at most 8 MiB: attach fewer entities or send shorter texts.`,
     parameterLocation: 'PAYLOAD_BODY',
     location: null,
   }]);
