@@ -146,7 +146,7 @@ export class PlatformCredentials {
     if (!found || found.expiresAt <= this.now()) return undefined;
     await this.refresh(false);
     if (this.records.some((record) => record.kind === 'oauth-client' && record.id === found.clientId)) return { subject: found.subject, scopes: found.scopes };
-    this.accessTokens.delete(digest);
+    this.dropAccessToken(digest, found.clientId);
     return undefined;
   }
 
@@ -188,11 +188,17 @@ export class PlatformCredentials {
   private dropExpiredAccessTokens(now: number): void {
     for (const [digest, { expiresAt, clientId }] of this.accessTokens) {
       if (expiresAt > now) return;
-      this.accessTokens.delete(digest);
-      const issued = this.issuedByClient.get(clientId);
-      if (issued?.[0] === digest) issued.shift();
-      if (issued?.length === 0) this.issuedByClient.delete(clientId);
+      this.dropAccessToken(digest, clientId);
     }
+  }
+
+  /** Ends one access token, in the map and in its client's list (a revoked client's tokens go as they are asked for). */
+  private dropAccessToken(digest: string, clientId: string): void {
+    this.accessTokens.delete(digest);
+    const issued = this.issuedByClient.get(clientId);
+    const at = issued?.indexOf(digest) ?? -1;
+    if (at !== -1) issued?.splice(at, 1);
+    if (issued?.length === 0) this.issuedByClient.delete(clientId);
   }
 
   private async verifySecret(kind: CredentialKind, prefix: string, secret: string): Promise<Principal | undefined> {

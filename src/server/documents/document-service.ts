@@ -82,7 +82,8 @@ export class DocumentService {
           throw new HttpError(409, current.trashed ? `A document with id ${id} is in the trash; its id is still taken.` : `A document with id ${id} already exists.`);
         }
         const twin = this.store.caseTwin(id);
-        if (twin !== undefined) throw new HttpError(409, `A document with id ${twin} already exists; ids that differ only in letter case are refused here (this server keeps a file per id).`);
+        // The twin is not named: it may be another owner's private document.
+        if (twin !== undefined) throw new HttpError(409, `A document whose id differs from ${id} only in letter case already exists; such ids are refused here (this server keeps a file per id).`);
         const record: StoredDocument = {
           id,
           name: input.name,
