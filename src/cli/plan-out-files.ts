@@ -49,9 +49,14 @@ export async function writeOutFiles(plan: Plan, files: readonly OutFile[]): Prom
 }
 
 /** The problems that stopped a plan, in each `--out` file's format: the plan those files would have held is none. */
+/** The HTML page of a plan that could not be made: its files' problems, as `--output html` and `--out x.html` write it. */
+export function renderInvalidHtml(diagnostics: readonly Diagnostic[], warnings: readonly Diagnostic[]): string {
+  return renderEnvironmentsHtml([{ name: 'plan', target: 'not planned', status: 'invalid', diagnostics: [...diagnostics, ...warnings] }]);
+}
+
 const INVALID_FILE_RENDERERS: Record<keyof typeof FILE_RENDERERS, (diagnostics: readonly Diagnostic[], warnings: readonly Diagnostic[]) => string> = {
   '.json': renderDiagnosticsJson,
-  '.html': (diagnostics, warnings) => renderEnvironmentsHtml([{ name: 'plan', target: 'not planned', status: 'invalid', diagnostics: [...diagnostics, ...warnings] }]),
+  '.html': renderInvalidHtml,
   '.md': renderDiagnosticsMarkdown,
   '.txt': (diagnostics, warnings) => `${[...diagnostics.map(formatDiagnostic), ...warnings.map(formatWarning)].join('\n')}\n`,
 };

@@ -47,7 +47,8 @@ async function writePictures(plan: Plan, dir: string, cwd: string): Promise<Plan
  */
 async function previewFolder(dir: string, cwd: string): Promise<void> {
   const below = relative(cwd, dir);
-  if (below !== '' && !below.startsWith('..') && !isAbsolute(below)) {
+  // `..previews` is a folder of the working folder; only `..` itself, or a path starting `../`, leads out.
+  if (below !== '' && below !== '..' && !below.startsWith(`..${sep}`) && !isAbsolute(below)) {
     let at = cwd;
     for (const part of below.split(sep)) {
       at = join(at, part);

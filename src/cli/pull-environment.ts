@@ -1,4 +1,3 @@
-import { access } from 'node:fs/promises';
 import { loadProjectConfigFor } from '../config/project-config.js';
 import type { Diagnostic } from '../desired/diagnostic.js';
 import type { DesiredDashboard } from '../desired/load-desired.js';
@@ -15,6 +14,7 @@ import { environmentTargets } from './environment-targets.js';
 import { ExitCode, UsageError } from './exit-codes.js';
 import type { TargetSession } from './target.js';
 import { asTargetUnavailable } from './with-target.js';
+import { pathExists } from '../lib/path-exists.js';
 
 /** What pull needs to know of one environment: its dashboards as its files give them, and what each file's templates use. */
 export interface PulledEnvironment {
@@ -37,7 +37,7 @@ export async function pullEnvironment(
 ): Promise<ExitCode> {
   const env = oneEnvironment(mode, 'pull');
   // A folder that is not there yet holds no files to match or check: pull makes it, as it does without environments.
-  const files = (await exists(root)) ? await environmentFiles(mode, root, env, io.cwd) : { dashboards: [], uses: new Map() };
+  const files = (await pathExists(root)) ? await environmentFiles(mode, root, env, io.cwd) : { dashboards: [], uses: new Map() };
   if ('diagnostics' in files) {
     printDiagnostics(files.diagnostics, io);
     return ExitCode.InvalidDesiredState;
@@ -90,9 +90,3 @@ export async function refuseDirOutsideProject(given: string, root: string, flags
   );
 }
 
-async function exists(path: string): Promise<boolean> {
-  return access(path).then(
-    () => true,
-    () => false,
-  );
-}

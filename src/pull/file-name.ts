@@ -1,5 +1,5 @@
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathExists } from '../lib/path-exists.js';
 
 /**
  * A new file's path in `dir` for an item pulled by name: `CPU & memory (prod)` → `cpu-memory-prod.yaml`; a name
@@ -19,16 +19,10 @@ export async function freeFileName(dir: string, item: { name: string; id: string
   const block = idBlock(item.id);
   for (let n = 0; ; n++) {
     const path = join(dir, n === 0 ? `${slug}.yaml` : n === 1 ? `${slug}-${block}.yaml` : `${slug}-${block}-${n}.yaml`);
-    if (!taken.has(path) && !(await exists(path))) return path;
+    if (!taken.has(path) && !(await pathExists(path))) return path;
   }
 }
 
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
-}
 
 /**
  * The id's first eight characters that can be part of a file name: the id is the target's word, and a hostile one

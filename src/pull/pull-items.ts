@@ -71,7 +71,8 @@ export interface PulledItem {
  * then on (and a target's word is not trusted to be an id at all).
  */
 export function answeredAnotherId(asked: string, answered: string): { refused: string } | undefined {
-  if (answered === asked) return undefined;
+  // Case-blind, as plans match ids: a dashboard asked for by an upper-case UUID is answered under its lower-case one.
+  if (answered.toLowerCase() === asked.toLowerCase()) return undefined;
   return { refused: `the target answered ${JSON.stringify(answered.slice(0, 100))} when asked for this id: not written` };
 }
 

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../lib/logger.js';
 import { TEMP_MARKER } from '../lib/durable-file.js';
@@ -14,6 +14,7 @@ import { SourceError } from './source-error.js';
 import { errorMessage } from '../lib/error-message.js';
 import { MAX_SOURCE_BYTES } from '../schema/limits.js';
 import { makeDirs } from '../lib/make-dirs.js';
+import { pathExists } from '../lib/path-exists.js';
 
 export interface GitSourceOptions {
   url: string;
@@ -126,7 +127,7 @@ export async function openGitSource(options: GitSourceOptions): Promise<GitSourc
     lastFetched: (signal) => resolveRef(signal),
     async checkout(revision, signal) {
       const target = join(checkouts, revision.commit);
-      if (await exists(target)) return target;
+      if (await pathExists(target)) return target;
       await makeDirs(checkouts);
       const temp = join(checkouts, `${TEMP_MARKER}${revision.commit}-${randomBytes(4).toString('hex')}`);
       try {
@@ -140,7 +141,7 @@ export async function openGitSource(options: GitSourceOptions): Promise<GitSourc
         });
         await rename(temp, target).catch(async (error: unknown) => {
           // Another follower of this mirror (an environment on the same commit) finished the same checkout first.
-          if (!(await exists(target))) throw error;
+          if (!(await pathExists(target))) throw error;
         });
       } finally {
         await rm(temp, { recursive: true, force: true });
@@ -170,7 +171,7 @@ export function mirrorName(url: string): string {
 
 /** A bare repository made in a temp folder and renamed into place: a crash never leaves a half-made mirror. */
 async function initMirror(dir: string, repo: string): Promise<void> {
-  if (await exists(join(repo, 'HEAD'))) return;
+  if (await pathExists(join(repo, 'HEAD'))) return;
   await makeDirs(dir);
   const temp = `${repo}${TEMP_MARKER}${randomBytes(4).toString('hex')}`;
   try {
@@ -187,9 +188,3 @@ async function sweepTemps(checkouts: string): Promise<void> {
   await Promise.all(names.filter((name) => name.startsWith(TEMP_MARKER)).map((name) => rm(join(checkouts, name), { recursive: true, force: true })));
 }
 
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
-}

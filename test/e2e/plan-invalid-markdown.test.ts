@@ -30,6 +30,16 @@ describe('plan --output markdown with invalid files', () => {
     expect(await read('plan.html')).toContain(PROBLEM);
   });
 
+  it('--output html prints the page with the problems (plan --output html > plan.html was an empty file), the text on stderr', async () => {
+    project = await createProject({ 'dashboards/a.yaml': NO_OWNER });
+    const result = await runDashcd(['plan', '--output', 'html', '--out', 'plan.html'], { cwd: project.root, env: {} });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toMatch(/^<!DOCTYPE html>/i);
+    expect(result.stdout).toContain(PROBLEM);
+    expect(await readFile(join(project.root, 'plan.html'), 'utf8')).toBe(result.stdout);
+    expect(result.stderr).toBe(`${PROBLEM}\n✗ 1 problem in 1 file\n`);
+  });
+
   it('with environments, each invalid environment\'s section holds its problems, and stdout holds nothing else', async () => {
     project = await createProject({ 'dashboards/a.yaml': NO_OWNER, 'dashcd.yaml': 'environments:\n  dev:\n  prod:\n' });
     const result = await runDashcd(['plan', '--output', 'markdown'], { cwd: project.root, env: {} });

@@ -72,7 +72,9 @@ describe('plan with pictures', () => {
     await symlink(elsewhere, join(root, 'pics'));
     await symlink(elsewhere, join(root, 'out'));
     await symlink(join(root, 'nowhere'), join(root, 'dangling'));
-    for (const [dir, link] of [['pics', 'pics'], ['out/pics', 'out'], ['dangling', 'dangling']]) {
+    // A folder of the working folder whose name starts with `..` is checked too.
+    await symlink(elsewhere, join(root, '..pics'));
+    for (const [dir, link] of [['pics', 'pics'], ['out/pics', 'out'], ['dangling', 'dangling'], ['..pics', '..pics']]) {
       const result = await runDashcd(['plan', '--preview-dir', dir ?? ''], { cwd: root });
       expect(result.code, dir).toBe(64);
       expect(result.stderr).toContain(`--preview-dir: ${join(root, link ?? '')} is a symbolic link; name a folder of its own`);

@@ -67,6 +67,8 @@ async function reportInvalid(output: string, outFiles: readonly OutFile[], io: C
   if (outFiles.length > 0) await (await import('../plan-out-files.js')).writeInvalidOutFiles(diagnostics, warnings, outFiles);
   if (output === 'json') io.stdout.write(renderDiagnosticsJson(diagnostics, warnings));
   if (output === 'markdown') io.stdout.write(renderDiagnosticsMarkdown(diagnostics, warnings));
+  // `plan --output html > plan.html` in CI: the page says what is wrong, instead of an empty file.
+  if (output === 'html') io.stdout.write((await import('../plan-out-files.js')).renderInvalidHtml(diagnostics, warnings));
   printDiagnostics(diagnostics, io, warnings, output === 'text' ? 'stdout' : 'stderr');
   return ExitCode.InvalidDesiredState;
 }

@@ -66,6 +66,8 @@ describe('freeFileName: a name a person recognises', () => {
 describe('answeredAnotherId', () => {
   it('accepts the id asked for, and refuses another, quoted and shortened', () => {
     expect(answeredAnotherId('d1', 'd1')).toBeUndefined();
+    // Ids match case-blind, as plans match them: a UUID asked for in upper case is answered in lower case.
+    expect(answeredAnotherId('20A64C43-3E58-5E9D-9358-6CBB0661CDBA', '20a64c43-3e58-5e9d-9358-6cbb0661cdba')).toBeUndefined();
     expect(answeredAnotherId('d1', '/../../x')).toEqual({ refused: 'the target answered "/../../x" when asked for this id: not written' });
     expect(answeredAnotherId('d1', 'x'.repeat(300))).toEqual({ refused: `the target answered "${'x'.repeat(100)}" when asked for this id: not written` });
   });
