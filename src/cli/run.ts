@@ -4,11 +4,13 @@ import { commandHelp, groupHelp, groupMembers, overviewHelp } from './help.js';
 import { asksForHelp, closest, parseArgs } from './parse-args.js';
 import { dashcdVersion } from './version.js';
 import { errorMessage } from '../lib/error-message.js';
+import { fileSystemFailure } from '../lib/file-system-failure.js';
 import { printable, printableLines } from '../lib/printable.js';
 
 /**
  * Selects the command from the leading words, parses its flags and runs it. The one place where errors become exit
- * codes: CliError carries its own, anything else is unexpected (1) and is logged with its stack.
+ * codes: CliError carries its own, a file-system call the machine refused is named by its path (1), anything else is
+ * unexpected (1) and is logged with its stack.
  */
 export async function runCli(commands: readonly Command[], argv: readonly string[], io: CommandIo): Promise<number> {
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || (argv[0] === 'help' && argv.length === 1)) {
@@ -43,6 +45,12 @@ export async function runCli(commands: readonly Command[], argv: readonly string
     if (error instanceof CliError) {
       io.stderr.write(`dashcd ${command.path.join(' ')}: ${shownMessage(error)}\n`);
       return error.exitCode;
+    }
+    const refused = fileSystemFailure(error);
+    if (refused !== undefined) {
+      io.log.debug({ err: error, command: command.path.join(' ') }, 'file-system call refused');
+      io.stderr.write(`dashcd ${command.path.join(' ')}: ${printable(refused)}\n`);
+      return ExitCode.Unexpected;
     }
     io.log.error({ err: error, command: command.path.join(' ') }, 'unexpected error');
     io.stderr.write(`dashcd ${command.path.join(' ')}: unexpected error: ${shownMessage(error)}\n`);

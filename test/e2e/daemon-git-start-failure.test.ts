@@ -78,7 +78,7 @@ describe('dashcd daemon --repo starting its environments', { timeout: 120_000 },
     expect(code.code, daemon.output()).toBe(1);
     expect(daemon.output()).toContain('dashcd API listening');
     expect(daemon.output()).toMatch(/"loopsStarted":3,.*"msg":"start-up failed: stopping what had started"/);
-    expect(daemon.output()).toMatch(/dashcd daemon: unexpected error: .*EEXIST/);
+    expect(daemon.output()).toMatch(/dashcd daemon: cannot create the folder \S*e3: file already exists \(EEXIST\)/);
     // Its stores were closed as at shutdown: the data dir is no longer owned, and every opened environment is on disk.
     expect(existsSync(join(cwd, 'data', 'owner.json'))).toBe(false);
     expect((await readdir(join(cwd, 'data', 'env'))).sort()).toEqual(['e0', 'e1', 'e2', 'e3']);

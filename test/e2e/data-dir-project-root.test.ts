@@ -46,6 +46,17 @@ describe('the default data dir (.dashcd) and events archive (events-archive) are
     }
   });
 
+  it('a --data the machine will not let dashcd create is named with the reason, without a stack (was "unexpected error" and a JSON stack)', async () => {
+    const p = (project = await createProject({ ...FILES, 'dashcd.yaml': 'ignore: []\n', 'in-the-way': 'a file\n' }));
+    const result = await runDashcd(['plan', '--data', 'in-the-way/data'], { cwd: p.root, env: {} });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`dashcd plan: cannot open ${join(p.root, 'in-the-way/data/owner.json')}: not a directory (ENOTDIR)\n`);
+    // procfs answers ENOENT to a mkdir under it (Node's own recursive mkdir looped on that: lib/make-dirs.ts).
+    const served = await runDashcd(['serve', '--data', '/proc/dashcd-nope', '--port', '0'], { cwd: p.root, env: {} });
+    expect(served.code).toBe(1);
+    expect(served.stderr).toBe('dashcd serve: cannot create the folder /proc/dashcd-nope: no such file or directory (ENOENT)\n');
+  });
+
   it('events query and stats read the project\'s events-archive/ from a subfolder, as events pull and the daemon write it', async () => {
     const p = (project = await createProject({ ...FILES, 'events-archive/prod/date=2026-11-18/events.jsonl': `${renderEvent(ONE_EVENT)}\n` }, { git: true }));
     const queried = await runDashcd(['events', 'query', '--from', '2026-11-18', '--to', '2026-11-18'], { cwd: join(p.root, 'dashboards/team'), env: {} });
