@@ -4,12 +4,12 @@ import { createDocumentsClient } from '../client/documents-api.js';
 import type { ConsoleEvent, ConsoleSource, LiveEntry } from '../console/console-data.js';
 import { consoleEvent } from '../daemon/daemon-console.js';
 import { KINDS } from '../kinds/kinds.js';
-import { mapConcurrent } from '../lib/concurrency.js';
 import { sharedWhileRunning } from '../lib/in-flight.js';
 import type { Logger } from '../lib/logger.js';
 import { parseDashboardId } from '../schema/ids.js';
 import type { RunningServer } from '../server/create-server.js';
 import type { EventStore } from '../server/feed/event-store.js';
+import type { DashboardStore } from '../server/store/dashboard-store.js';
 import type { EnvironmentId } from '../schema/ids.js';
 
 /** At most this many feed pages per events page of the console: a busy day must not hold a request for long. */
@@ -61,20 +61,18 @@ export function serveConsoleSource(server: RunningServer<EventStore>, log: Logge
   return {
     kind: 'live',
     environments: () => Promise.resolve(server.environments.ids().map((name) => ({ name, target: server.envUrl(name) }))),
-    // Every page of an environment reads all of its dashboards and documents (pictures, names, the one asked for):
-    // views at the same time share one read. Forty at once over 3,000 dashboards each held ~75 MB and ran the
-    // server out of memory; no token is needed on loopback.
+    // Every page of an environment lists all of its dashboards and documents (names and kinds; a body only for the
+    // page that draws it), and views at the same time share one listing. Each view parsed every body once: forty at
+    // once over 3,000 dashboards each held ~75 MB and ran the server out of memory, and one after another they kept
+    // its thread busy (no token is needed on loopback).
     dashboards: (env) =>
       shared(`dashboards ${env}`, async () => {
         const environment = server.environments.lookup(env);
         if (!environment) return undefined;
         const { dashboards } = environment;
-        const entries = dashboards.list().map((stub) => {
-          const id = parseDashboardId(stub.id);
-          const record = id === undefined ? undefined : dashboards.get(id);
-          return { id: stub.id, name: stub.name ?? stub.id, body: record ? (JSON.parse(record.served.bytes().toString('utf8')) as unknown) : undefined };
-        });
-        const documents = await withClient(environment.id, liveDocuments);
+        // Names only: a body is parsed when the page of its dashboard draws it.
+        const entries = dashboards.list().map((stub): LiveEntry => ({ id: stub.id, name: stub.name ?? stub.id, body: async () => classicBody(dashboards, stub.id) }));
+        const documents = await withClient(environment.id, (client) => liveDocuments(client, (read) => withClient(environment.id, read)));
         return { kind: 'live' as const, dashboards: [...entries, ...documents] };
       }),
     events: (env, window) =>
@@ -91,18 +89,26 @@ async function consoleSession(server: RunningServer<EventStore>, env: Environmen
   return { token: environment.tokens.addEphemeral(['DataExport'], 'console'), platformToken: await server.addPlatformToken(env, ['document:documents:read'], CONSOLE_SUBJECT) };
 }
 
+/** A classic dashboard as stored now, or undefined when it is gone since the listing. */
+function classicBody(dashboards: DashboardStore, rawId: string): unknown {
+  const id = parseDashboardId(rawId);
+  const record = id === undefined ? undefined : dashboards.get(id);
+  return record ? (JSON.parse(record.served.bytes().toString('utf8')) as unknown) : undefined;
+}
+
 /**
- * The platform dashboards and notebooks the console may show, each in the file form its picture is drawn from. One
- * whose content the file form cannot hold (not a JSON object) is listed without a picture rather than failing the page.
+ * The platform dashboards and notebooks the console may show, their kinds from the listing. A body is fetched, in
+ * the file form its picture is drawn from, only for the page that draws it; one whose content the file form cannot
+ * hold (not a JSON object) has no picture rather than failing the page.
  */
-async function liveDocuments(client: ApiClient): Promise<LiveEntry[]> {
+async function liveDocuments(client: ApiClient, withClient: <T>(read: (client: ApiClient) => Promise<T>) => Promise<T>): Promise<LiveEntry[]> {
   const listed = await (client.documents?.list({ filter: LISTED_TYPES }) ?? []);
-  const items = KINDS.document.live(client);
-  const entries = await mapConcurrent(listed, 8, async (d) => {
-    const body = await items.getText(d.id).then((text) => text?.parse(), () => undefined);
-    return { id: d.id, name: d.name, body };
-  });
-  return entries.filter((e) => e !== undefined);
+  return listed.map((d) => ({
+    id: d.id,
+    name: d.name,
+    documentKind: d.type === 'notebook' ? 'notebook' : 'dashboard',
+    body: () => withClient((reader) => KINDS.document.live(reader).getText(d.id)).then((text) => text?.parse(), () => undefined),
+  }));
 }
 
 async function feedEvents(fetchPage: (query: URLSearchParams) => Promise<string>, window: { from: number; to: number }): Promise<ConsoleEvent[]> {

@@ -1,10 +1,4 @@
 import type { PlanChange } from '../plan/build-plan.js';
-import { readPreviewDashboard } from '../preview/preview-model.js';
-
-/** What the console draws a dashboard's layout from: its tiles and header only, a small part of its body. */
-export function previewLayout(body: unknown): unknown {
-  return readPreviewDashboard(body);
-}
 
 /**
  * What the console reads, whoever serves it. `serve` knows only the live side (classic dashboards, platform
@@ -53,11 +47,13 @@ export type DashboardsState =
 export interface LiveEntry {
   id: string;
   name: string;
+  /** A platform dashboard's or notebook's kind, as its listing says; undefined for a classic dashboard. */
+  documentKind?: 'dashboard' | 'notebook' | undefined;
   /**
-   * The whole dashboard, for its layout preview: a classic dashboard, or a platform dashboard or notebook in its file
-   * form (`document:` beside the content), which says its kind.
+   * The whole dashboard, for its layout preview — a classic dashboard, or a platform dashboard or notebook in its file
+   * form (`document:` beside the content) — read only by the one page that draws it, never for a list.
    */
-  body: unknown;
+  body(): Promise<unknown>;
 }
 
 /** A validation problem at `file:line:col`. */

@@ -95,7 +95,10 @@ export function createConsoleHandler(source: ConsoleSource, access: AccessOption
       return { status: 200, html: dashboardsPage(env, rows, (ROW_STATUSES as readonly string[]).includes(status ?? '') ? status : undefined, revision) };
     }
     const row = view === 'dashboard' ? rows.find((r) => r.key === url.searchParams.get('key')) : undefined;
-    return row ? { status: 200, html: dashboardPage(env, row, revision) } : notFound();
+    if (!row) return notFound();
+    // Read once (a spread would read the body too), and awaited: a live row's body is a promise.
+    const { body, ...facts } = row;
+    return { status: 200, html: dashboardPage(env, { ...facts, body: await body }, revision) };
   }
 
   async function login(req: IncomingMessage): Promise<Answer> {

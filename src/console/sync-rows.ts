@@ -25,6 +25,7 @@ export interface DashboardRow {
   detail: string;
   change: PlanChange | undefined;
   problems: readonly ConsoleProblem[];
+  /** Read only by the page that draws it; a live row's is a promise of it. */
   body: unknown;
 }
 
@@ -34,7 +35,7 @@ const FAILED_RESULTS = new Set(['failed', 'rejected']);
 /** One row per dashboard: the plan's view (live against desired) corrected by what the daemon's last write did. */
 export function dashboardRows(state: DashboardsState): DashboardRow[] {
   if (state.kind === 'live') {
-    return state.dashboards.map((d) => ({ key: d.id, name: d.name, status: 'live', kind: rowKind(undefined, documentKindOf(d.body)), file: undefined, detail: '', change: undefined, problems: [], body: d.body }));
+    return state.dashboards.map((d) => lazyBody({ key: d.id, name: d.name, status: 'live', kind: rowKind(undefined, d.documentKind), file: undefined, detail: '', change: undefined, problems: [] }, () => d.body()));
   }
   const byFile = groupByFile(state.problems);
   const planned = state.changes.map((change) => planRow(change, state.results, byFile, state.shown ?? {}));
@@ -60,7 +61,7 @@ function planRow(change: PlanChange, results: Desired['results'], problems: Map<
   // An unchanged file's body is read (unpacked, in the daemon) only by the one page that draws it, never for a list.
   const row = (fields: Omit<DashboardRow, 'body' | keyof typeof base>): DashboardRow => {
     if ('desired' in change) return { ...base, ...fields, body: change.desired };
-    return Object.defineProperty<DashboardRow>({ ...base, ...fields, body: undefined }, 'body', { enumerable: true, get: () => held?.body() });
+    return lazyBody({ ...base, ...fields }, () => held?.body());
   };
   // Stryker disable next-line ConditionalExpression: results are keyed by file path, and no path is "undefined"
   const last = file === undefined ? undefined : results[file];
@@ -76,6 +77,11 @@ function planRow(change: PlanChange, results: Desired['results'], problems: Map<
     default:
       return row({ status: 'orphan', detail: change.action === 'delete' ? 'no file; pruning deletes it' : 'no file; kept (pruning is off)' });
   }
+}
+
+/** A row whose body is read when a page asks for it (a live one's is a promise: the page awaits it). */
+function lazyBody(fields: Omit<DashboardRow, 'body'>, body: () => unknown): DashboardRow {
+  return Object.defineProperty<DashboardRow>({ ...fields, body: undefined }, 'body', { enumerable: true, get: body });
 }
 
 function invalidRow(file: string, problems: readonly ConsoleProblem[]): DashboardRow {

@@ -18,8 +18,8 @@ import { openTokenStore, type TokenStore } from '../../../src/server/auth/token-
 const NOW = Date.UTC(2026, 10, 28, 10, 30);
 const HOUR = 3_600_000;
 const dashboards: Record<string, DashboardsState> = {
-  dev: { kind: 'live', dashboards: [{ id: 'dev-1', name: 'Dev board', body: { tiles: [] } }] },
-  prod: { kind: 'live', dashboards: [{ id: 'prod-1', name: 'Prod board', body: { tiles: [] } }] },
+  dev: { kind: 'live', dashboards: [{ id: 'dev-1', name: 'Dev board', body: async () => ({ tiles: [] }) }] },
+  prod: { kind: 'live', dashboards: [{ id: 'prod-1', name: 'Prod board', body: async () => ({ tiles: [] }) }] },
   staging: { kind: 'desired', changes: [{ action: 'unchanged', id: 's-1', name: 'Staging board', file: 'dashboards/s.yaml' }], problems: [], results: {}, revision: 'abc1234 on main' },
 };
 const windows: { env: string; from: number; to: number }[] = [];

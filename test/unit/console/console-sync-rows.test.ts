@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { previewLayout, type ConsoleProblem } from '../../../src/console/console-data.js';
+import type { ConsoleProblem } from '../../../src/console/console-data.js';
 import { consoleTokens } from '../../../src/console/console-tokens.js';
 import { isLoopback } from '../../../src/console/listener-host.js';
 import { dashboardRows } from '../../../src/console/sync-rows.js';
@@ -16,17 +16,22 @@ const op = { op: 'replace' as const, path: '/dashboardMetadata/name', value: 'x'
 const problem = (file: string, message: string): ConsoleProblem => ({ file, line: 2, col: 3, path: 'tiles[0]', message });
 
 describe('console sync rows', () => {
-  it('serve (live only): a row per dashboard with its body and no sync status', () => {
-    expect(dashboardRows({ kind: 'live', dashboards: [{ id: 'i', name: 'N', body: { tiles: [] } }] })).toEqual([
-      { key: 'i', name: 'N', status: 'live', kind: 'dashboard', file: undefined, detail: '', change: undefined, problems: [], body: { tiles: [] } },
-    ]);
+  it('serve (live only): a row per dashboard with no sync status, its body read only when a page asks for it', async () => {
+    let reads = 0;
+    const rows = dashboardRows({ kind: 'live', dashboards: [{ id: 'i', name: 'N', body: async () => ((reads += 1), { tiles: [] }) }] });
+    expect(reads).toBe(0);
+    const { body, ...facts } = rows[0] ?? { body: undefined };
+    expect(await body).toEqual({ tiles: [] });
+    expect(reads).toBe(1);
+    expect(facts).toEqual({ key: 'i', name: 'N', status: 'live', kind: 'dashboard', file: undefined, detail: '', change: undefined, problems: [] });
   });
 
-  it('names each row\'s kind: a classic dashboard, a platform dashboard or notebook by its document block, else a document', () => {
+  it('names each row\'s kind: a classic dashboard, a platform dashboard or notebook by its document kind, else a document', () => {
+    const never = (): Promise<unknown> => Promise.reject(new Error('a list never reads a body'));
     const live = dashboardRows({ kind: 'live', dashboards: [
-      { id: 'p', name: 'P', body: { document: { kind: 'dashboard', name: 'P' }, tiles: {}, layouts: {} } },
-      { id: 'n', name: 'N', body: { document: { kind: 'notebook', name: 'N' }, sections: [] } },
-      { id: 'u', name: 'U', body: undefined },
+      { id: 'p', name: 'P', documentKind: 'dashboard', body: never },
+      { id: 'n', name: 'N', documentKind: 'notebook', body: never },
+      { id: 'u', name: 'U', body: never },
     ] });
     expect(live.map((r) => [r.key, r.kind])).toEqual([['p', 'platform dashboard'], ['n', 'notebook'], ['u', 'dashboard']]);
     const desired = dashboardRows({
@@ -119,11 +124,6 @@ describe('console sync rows', () => {
 });
 
 describe('console data helpers', () => {
-  it("draws a layout from a dashboard's header and tiles only", () => {
-    const tile = { name: 'T', tileType: 'MARKDOWN', bounds: { top: 0, left: 0, width: 304, height: 152 }, markdown: 'x' };
-    expect(previewLayout({ dashboardMetadata: { name: 'A', owner: 'o' }, tiles: [tile] })).toMatchObject({ dashboardMetadata: { name: 'A' }, tiles: [{ name: 'T', tileType: 'MARKDOWN' }] });
-  });
-
   it("reads the API's token stores: their environments, a token's facts by secret, and by id as they are now", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dashcd-console-tokens-'));
     try {
