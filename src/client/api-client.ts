@@ -84,7 +84,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   });
   const fail = (response: TextResponse): ApiError =>
     apiErrorFrom(response.status, response.text, { ...response, baseUrl, redact, origin: options.origin });
-  const core = { request, fail };
+  const core = { request, fail, redact };
   return {
     baseUrl,
     dashboards: createDashboardsApi(core),

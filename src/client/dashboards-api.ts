@@ -46,6 +46,8 @@ export interface RequestCore {
   ): Promise<TextResponse>;
   /** The ApiError for an answer the operation does not accept. */
   fail(response: TextResponse): ApiError;
+  /** Takes the token out of a text the target wrote, before any message quotes it. */
+  redact(text: string): string;
 }
 
 const DASHBOARDS = '/api/config/v1/dashboards';
@@ -103,27 +105,36 @@ export function createDashboardsApi(core: RequestCore): DashboardsApi {
       // A dry run changes nothing, so it retries like a PUT.
       const response = await core.request('POST', path, { body, idempotent: true });
       if (response.status === 204 || response.status === 200) return { valid: true };
-      if (response.status === 413) return tooLarge(response);
+      if (response.status === 413) return tooLarge(response, core.redact);
       if (response.status !== 400) throw core.fail(response);
-      return validationFailure(response);
+      return validationFailure(response, core.redact);
     },
   };
 }
 
 /** A body over the target's limit is invalid desired state (nothing to retry, nothing wrong with the target). */
-function tooLarge(response: TextResponse): ValidationOutcome {
-  const refusal = parseEnvelope(response.text)?.error.message ?? 'request body too large';
+function tooLarge(response: TextResponse, redact: (text: string) => string): ValidationOutcome {
+  const refusal = redact(parseEnvelope(response.text)?.error.message ?? 'request body too large');
   return { valid: false, violations: [], message: `too large for the target (413: ${refusal}); split it into smaller dashboards` };
 }
 
-function validationFailure(response: TextResponse): ValidationOutcome {
+/**
+ * The validator's refusal, its texts redacted as every other answer's are: a target (or a gateway in front of it)
+ * that quotes the request's headers in a violation would otherwise put the token in the plan, `/status` and CI logs.
+ */
+function validationFailure(response: TextResponse, redact: (text: string) => string): ValidationOutcome {
   const envelope = parseEnvelope(response.text);
   if (envelope === undefined) {
     throw unexpectedResponse(response, ['a validator 400 without an error envelope']);
   }
   return {
     valid: false,
-    violations: envelope.error.constraintViolations ?? [],
-    message: envelope.error.message,
+    violations: (envelope.error.constraintViolations ?? []).map((violation) => redactedTexts(violation, redact)),
+    message: redact(envelope.error.message),
   };
+}
+
+/** Each text member of a violation (the schema lets a target add its own beside path and message) redacted. */
+function redactedTexts(violation: ConstraintViolation, redact: (text: string) => string): ConstraintViolation {
+  return Object.fromEntries(Object.entries(violation).map(([key, value]) => [key, typeof value === 'string' ? redact(value) : value])) as ConstraintViolation;
 }

@@ -139,6 +139,25 @@ describe('token redaction', () => {
     for (const line of lines) expect(line).not.toContain(TOKEN);
   });
 
+  it("keeps the token out of a validator's refusal that quotes it (400 and 413), each text of each violation too", async () => {
+    // A gateway quoting the request's headers put the token, whole, in /status, the console and CI logs.
+    const { server, client } = await setup();
+    const quoted = `Rejected request with Authorization Api-Token ${TOKEN}`;
+    server.script(
+      { status: 400, body: { error: { code: 400, message: quoted, constraintViolations: [{ path: `tiles[${TOKEN}]`, message: quoted, parameterLocation: 'PAYLOAD_BODY', location: TOKEN, detail: quoted, line: 3 }] } } },
+      { status: 413, body: envelope(413, quoted) },
+    );
+    const refused = await client.dashboards.validate({ dashboardMetadata: { name: 'x', owner: 'o' }, tiles: [] });
+    expect(refused).toEqual({
+      valid: false,
+      message: 'Rejected request with Authorization Api-Token [REDACTED]',
+      violations: [{ path: 'tiles[[REDACTED]]', message: 'Rejected request with Authorization Api-Token [REDACTED]', parameterLocation: 'PAYLOAD_BODY', location: '[REDACTED]', detail: 'Rejected request with Authorization Api-Token [REDACTED]', line: 3 }],
+    });
+    const tooLarge = await client.dashboards.validate({ dashboardMetadata: { name: 'x', owner: 'o' }, tiles: [] }, ID);
+    expect(JSON.stringify(tooLarge)).not.toContain(TOKEN);
+    expect(tooLarge).toMatchObject({ valid: false, message: 'too large for the target (413: Rejected request with Authorization Api-Token [REDACTED]); split it into smaller dashboards' });
+  });
+
   it('warns once per backoff window when many requests retry a failing target, the rest at debug', async () => {
     const lines: string[] = [];
     const log = createLogger({ level: 'debug', destination: { write: (line: string) => void lines.push(line) } });
