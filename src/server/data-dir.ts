@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { constants as fsConstants } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -6,7 +7,7 @@ import { TEMP_MARKER, fsyncDir, writeFileDurable } from '../lib/durable-file.js'
 import { DEFAULT_ENVIRONMENT, EnvironmentId } from '../schema/ids.js';
 import { ensureDataDirRoot, sweepRootTemps } from './data-dir-root.js';
 import { processStatus } from './process-liveness.js';
-import { ignoreMissing } from '../lib/fs-errors.js';
+import { ignoreMissing, isCode } from '../lib/fs-errors.js';
 
 /**
  * Where everything lives under a data dir. Only parsed EnvironmentIds reach these paths, so no segment can escape.
@@ -207,14 +208,29 @@ async function removeStale(root: string, ownerFile: string, staleText: string): 
   await fsyncDir(dirname(ownerFile));
 }
 
-/** A file that does not parse is damaged (writes are atomic, so never half-written) and counts as stale. */
+/**
+ * A file that does not parse is damaged (writes are atomic, so never half-written) and counts as stale. So does one
+ * dashcd cannot have written: a symbolic link, or a file others may read (dashcd writes it 0600; git checks files out
+ * 0644 or 0755). The default data dir is in the project, so a pull request can commit an `owner.json`: trusted, it
+ * would send every command of a CI run, with its admin key, to a URL of the committer's choosing, and have `plan`
+ * report what that host makes up.
+ */
 async function readOwnerFile(file: string): Promise<'missing' | { text: string; owner: OwnerFile | undefined }> {
-  let text: string;
+  let handle: fsp.FileHandle;
   try {
-    text = await fsp.readFile(file, 'utf8');
+    // Not blocking: a FIFO put there would hold the open (and every command after it) until a writer came.
+    handle = await fsp.open(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
   } catch (error) {
+    if (isCode(error, 'ELOOP')) return { text: '', owner: undefined };
     ignoreMissing(error);
     return 'missing';
+  }
+  let text: string;
+  try {
+    if (!writtenByDashcd((await handle.stat()).mode)) return { text: '', owner: undefined };
+    text = await handle.readFile('utf8');
+  } finally {
+    await handle.close();
   }
   try {
     const parsed = OwnerFile.safeParse(JSON.parse(text));
@@ -222,6 +238,13 @@ async function readOwnerFile(file: string): Promise<'missing' | { text: string; 
   } catch {
     return { text, owner: undefined };
   }
+}
+
+/** A regular file no one else may read, as dashcd writes it; Windows keeps no such mode bits, so there any file. */
+function writtenByDashcd(mode: number): boolean {
+  // Stryker disable next-line ConditionalExpression: the suite runs on POSIX only
+  if (process.platform === 'win32') return true;
+  return (mode & fsConstants.S_IFMT) === fsConstants.S_IFREG && (mode & 0o077) === 0;
 }
 
 /**

@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProject, runDashcd, type Project } from '../helpers/cli.js';
@@ -55,6 +57,26 @@ describe('the default data dir (.dashcd) and events archive (events-archive) are
     const served = await runDashcd(['serve', '--data', '/proc/dashcd-nope', '--port', '0'], { cwd: p.root, env: {} });
     expect(served.code).toBe(1);
     expect(served.stderr).toBe('dashcd serve: cannot create the folder /proc/dashcd-nope: no such file or directory (ENOENT)\n');
+  });
+
+  it('a committed .dashcd/owner.json naming a live pid is not an owner: plan opens the store itself and sends nothing to its URL', async () => {
+    const asked: string[] = [];
+    const decoy = createServer((req, res) => {
+      asked.push(`${req.method} ${req.url}`);
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    await new Promise<void>((resolve) => decoy.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(decoy.address() as AddressInfo).port}`;
+      const owner = JSON.stringify({ pid: 1, url, adminKey: 'committed', startedAt: '2026-01-01T00:00:00.000Z', lasting: true });
+      const p = (project = await createProject({ ...FILES, 'dashcd.yaml': 'ignore: []\n', '.dashcd/owner.json': owner }, { git: true }));
+      const planned = await runDashcd(['plan'], { cwd: p.root, env: {} });
+      expect(planned.code, planned.stderr).toBe(0);
+      expect(planned.stdout).toContain('1 to create');
+      expect(asked).toEqual([]);
+    } finally {
+      await new Promise((resolve) => decoy.close(resolve));
+    }
   });
 
   it('events query and stats read the project\'s events-archive/ from a subfolder, as events pull and the daemon write it', async () => {

@@ -1,5 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EnvironmentId } from '../../../src/schema/ids.js';
@@ -13,6 +14,7 @@ import {
 import { parseProcStat } from '../../../src/server/process-liveness.js';
 import { tempDirPerTest } from '../../helpers/scratch.js';
 
+const execFileAsync = promisify(execFile);
 let root: string;
 tempDirPerTest('dashcd-data-', (created) => (root = created));
 
@@ -143,6 +145,29 @@ describe('data dir ownership', () => {
     await ownership.release();
   });
 
+  it('ignores an owner file dashcd cannot have written (one others may read, as git checks files out; a link; a FIFO) and takes it over', async () => {
+    // A committed .dashcd/owner.json naming a live pid sent a CI run's commands, with the admin key, to its URL.
+    const live = JSON.stringify({ pid: process.ppid, url: 'http://attacker.example:1', adminKey: 'committed', startedAt: new Date().toISOString(), lasting: true });
+    const file = join(root, 'owner.json');
+    const elsewhere = join(root, 'elsewhere.json');
+    await writeFile(elsewhere, live, { mode: 0o600 });
+    const planted: [string, () => Promise<unknown>][] = [
+      ['0644', () => writeFile(file, live, { mode: 0o644 })],
+      ['0640', () => writeFile(file, live, { mode: 0o640 })],
+      ['a symbolic link to a 0600 file', () => symlink(elsewhere, file)],
+      ['a FIFO', () => execFileAsync('mkfifo', [file])],
+    ];
+    for (const [what, plant] of planted) {
+      await plant();
+      expect(await readOwner(root), what).toBeUndefined();
+      const ownership = await acquireOwnership(root);
+      expect((await readOwner(root))?.adminKey, what).toBe(ownership.adminKey);
+      await ownership.release();
+    }
+    await writeFile(file, live, { mode: 0o600 });
+    expect(await readOwner(root)).toMatchObject({ url: 'http://attacker.example:1' });
+  });
+
   it('removes owner.json on release, and only its own', async () => {
     const ownership = await acquireOwnership(root);
     await ownership.release();
@@ -152,7 +177,7 @@ describe('data dir ownership', () => {
 
     const stale = await acquireOwnership(root);
     const next = JSON.stringify({ pid: process.pid, url: '', adminKey: 'someone-else', startedAt: new Date().toISOString() });
-    await writeFile(join(root, 'owner.json'), next);
+    await writeFile(join(root, 'owner.json'), next, { mode: 0o600 });
     await stale.release();
     expect(await readFile(join(root, 'owner.json'), 'utf8')).toBe(next);
   });
