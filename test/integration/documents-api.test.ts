@@ -65,6 +65,7 @@ describe('documents: create and read', () => {
     expect(content.headers['content-type']).toBe('application/json');
     // Served as the type stored, never sniffed into another (a stored text/html must not become a page).
     expect(content.headers['x-content-type-options']).toBe('nosniff');
+    expect(content.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
     expect(content.body.toString('utf8')).toBe(DASHBOARD);
   });
 

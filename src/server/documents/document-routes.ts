@@ -10,6 +10,9 @@ import { readCreateInput, readUpdateInput, servedContentType } from './document-
 import type { Caller, DocumentService, MetadataView, UpdateInput } from './document-service.js';
 import type { Page } from './list-query.js';
 
+/** A stored document is data, never a page of this origin: no script, no load, a unique origin. */
+const STORED_CONTENT_POLICY = "default-src 'none'; sandbox";
+
 export type DocumentMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface DocumentRequest {
@@ -94,8 +97,9 @@ export const DOCUMENT_ROUTES: readonly DocumentRoute[] = [
       return {
         status: 200,
         body,
-        // Stored content is served as the type its uploader named (text/html included): never sniffed into another.
-        headers: { 'content-type': servedContentType(record.content.contentType), 'content-length': String(record.content.size), 'x-content-type-options': 'nosniff', ...versionHeader(record) },
+        // Stored content is served as the type its uploader named (text/html included): never sniffed into another,
+        // and, opened as a page on the console's origin, sandboxed with nothing to load or run.
+        headers: { 'content-type': servedContentType(record.content.contentType), 'content-length': String(record.content.size), 'x-content-type-options': 'nosniff', 'content-security-policy': STORED_CONTENT_POLICY, ...versionHeader(record) },
       };
     },
   },
