@@ -33,6 +33,8 @@ export async function environmentMode(root: string, flags: FlagValues, io: Comma
   if (selection.kind === 'error') throw new UsageError(selection.message);
   if (selection.kind === 'single') return { kind: 'single', project };
   if (stringFlag(flags, 'target') !== undefined) throw new UsageError('--target and environments exclude each other: dashcd.yaml names each environment’s target; choose with --env');
+  // The variable is refused no louder than this: it is often set for the whole shell or CI job, other projects too.
+  if (io.env.DT_ENV_URL) io.log.warn('DT_ENV_URL is set but not used: dashcd.yaml names each environment’s target (an environment without one is the embedded store)');
   return { kind: 'environments', project, declared, selected: selection.environments, chosen: selection.chosen };
 }
 

@@ -19,7 +19,7 @@ const POLL_MS = 200;
  * after the other and both succeed. Losing the race to start a server is the same wait.
  */
 export async function claimLocalStore(dataDir: string, io: CommandIo, clock: Clock = systemClock): Promise<LocalStore> {
-  const log = io.log.child({ component: 'embedded-server' }, { level: atLeastWarn(io.log) });
+  const log = io.log.child({ role: 'embedded-server' }, { level: atLeastWarn(io.log) });
   const deadline = clock.now() + WAIT_LIMIT_MS;
   let waitingFor: number | undefined;
   for (;;) {

@@ -93,7 +93,7 @@ export class DataDirLockedError extends Error {
   ) {
     super(
       owner.url
-        ? `data dir ${root} is in use by dashcd pid ${owner.pid} serving ${owner.url} — stop it or point commands at it with --target`
+        ? `data dir ${root} is in use by dashcd pid ${owner.pid} serving ${owner.url} — stop it first (plan, apply, pull and token commands go through it by themselves)`
         : `data dir ${root} is in use by dashcd pid ${owner.pid}, which is still starting — stop it or retry in a moment`,
     );
     this.name = 'DataDirLockedError';

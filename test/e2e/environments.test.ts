@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EnvironmentId } from '../../src/schema/ids.js';
 import { deriveDashboardId } from '../../src/desired/load-desired.js';
 import { createProject, runDashcd, type CliResult, type Project } from '../helpers/cli.js';
+import { captureLog } from '../helpers/log-capture.js';
 import { api, startTestServer } from '../helpers/server.js';
 
 const CONFIG = `values:
@@ -128,6 +129,18 @@ describe('environments of the embedded API', () => {
     expect(applied.code, applied.stderr).toBe(0);
     expect(applied.stdout).not.toContain('== dev');
     expect((await dashcd('plan', '--detailed-exitcode')).code).toBe(0);
+  });
+
+  it('says DT_ENV_URL is not used when dashcd.yaml names the targets (it planned the embedded store without a word)', async () => {
+    project = await createProject({ 'dashcd.yaml': CONFIG, 'dashboards/hosts.yaml': HOSTS });
+    const { lines, log } = captureLog('warn');
+    const planned = await runDashcd(['plan', '--env', 'dev'], { cwd: project.root, env: { DT_ENV_URL: 'http://127.0.0.1:9/e/dev' }, log });
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.stdout).toContain('embedded store');
+    expect(lines.map((line) => line['msg'])).toEqual(['DT_ENV_URL is set but not used: dashcd.yaml names each environment’s target (an environment without one is the embedded store)']);
+    const quiet = captureLog('warn');
+    expect((await runDashcd(['plan', '--env', 'dev'], { cwd: project.root, env: {}, log: quiet.log })).code).toBe(0);
+    expect(quiet.lines).toEqual([]);
   });
 
   it('refuses to apply without a choice, listing the environments (exit 64)', async () => {

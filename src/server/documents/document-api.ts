@@ -188,7 +188,7 @@ function requestPath(url: string): RequestPath {
 const queryOf = ({ url, mark }: RequestPath): URLSearchParams => new URLSearchParams(mark === -1 ? '' : url.slice(mark + 1));
 
 async function openEnvironment(env: EnvironmentId, { layout, clock, log }: DocumentApiDeps): Promise<DocumentEnvironment> {
-  const store = await openDocumentStore({ dir: join(layout.envDir(env), 'documents'), log: log.child({ env, component: 'document-store' }) });
+  const store = await openDocumentStore({ dir: join(layout.envDir(env), 'documents'), log: log.child({ env }) });
   return {
     store,
     service: new DocumentService(store, clock),

@@ -87,7 +87,7 @@ describe('data dir ownership', () => {
     expect(error).toBeInstanceOf(DataDirLockedError);
     expect(error).toMatchObject({ code: 'DATA_DIR_LOCKED', owner: { pid: process.pid, url: 'http://127.0.0.1:8080' } });
     expect((error as Error).message).toBe(
-      `data dir ${root} is in use by dashcd pid ${process.pid} serving http://127.0.0.1:8080 — stop it or point commands at it with --target`,
+      `data dir ${root} is in use by dashcd pid ${process.pid} serving http://127.0.0.1:8080 — stop it first (plan, apply, pull and token commands go through it by themselves)`,
     );
     await first.release();
   });
