@@ -97,9 +97,12 @@ function unknownFlagMessage(command: Command, name: string): string {
   return `unknown flag --${name}${hint} (see 'dashcd ${command.path.join(' ')} --help')`;
 }
 
-/** Every command answers --help, which its flag table does not list. */
+/**
+ * Every command answers --help, which its flag table does not list. A hint changes at most half the name: more is
+ * another flag, not a misspelling (`--env` where there is none got "did you mean --help?").
+ */
 function closestFlag(command: Command, name: string): string | undefined {
-  return closest(name, [...Object.keys(command.flags), 'help']);
+  return closest(name, [...Object.keys(command.flags), 'help'], Math.floor(name.length / 2));
 }
 
 /**

@@ -2,7 +2,7 @@ import { tmpdir } from 'node:os';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/exit-codes.js';
-import { runDashcd } from '../helpers/cli.js';
+import { createProject, runDashcd } from '../helpers/cli.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 describe('dashcd installer-url', () => {
@@ -39,5 +39,30 @@ describe('dashcd installer-url', () => {
     const noToken = await runDashcd(['installer-url', '--target', server.url, '--with-token'], { cwd: tmpdir(), env: {} });
     expect(noToken.code).toBe(ExitCode.TargetUnavailable);
     expect(noToken.stderr).toContain('--with-token needs DT_API_TOKEN');
+  });
+
+  it('takes an environment of dashcd.yaml with --env: its target and its tokenEnv, as the operator grants them', async () => {
+    const project = await createProject({
+      'dashcd.yaml': 'environments:\n  dev: {}\n  prod:\n    target: https://prod.example.com/e/abc\n    tokenEnv: PROD_TOKEN\n',
+      'dashboards/.keep': '',
+    });
+    try {
+      const run = (argv: string[], env: Record<string, string> = {}) => runDashcd(['installer-url', ...argv], { cwd: project.root, env });
+      const prod = await run(['--env', 'prod', '--with-token'], { PROD_TOKEN: 'prod-secret' });
+      expect(prod.code, prod.stderr).toBe(ExitCode.Success);
+      expect(prod.stdout.trim()).toBe('https://prod.example.com/e/abc/api/v1/deployment/installer/agent/unix/default/latest?arch=x86&flavor=default&Api-Token=prod-secret');
+      const dev = await run(['--env', 'dev']);
+      expect(dev.stdout.trim()).toBe('http://127.0.0.1:8080/e/dev/api/v1/deployment/installer/agent/unix/default/latest?arch=x86&flavor=default');
+      // It printed http://127.0.0.1:8080/e/local/…, which nothing serves in such a project.
+      const none = await run([]);
+      expect(none.code).toBe(ExitCode.Usage);
+      expect(none.stderr).toContain('installer-url acts on one environment: choose it with --env NAME');
+      const ungranted = await run(['--env', 'prod', '--with-token'], { PROD_TOKEN: 'prod-secret', DASHCD_ALLOW_TARGETS: 'OTHER=https://other.example.com' });
+      expect(ungranted.code).toBe(ExitCode.TargetUnavailable);
+      expect(ungranted.stdout).toBe('');
+      expect(ungranted.stderr).not.toContain('prod-secret');
+    } finally {
+      await project.cleanup();
+    }
   });
 });

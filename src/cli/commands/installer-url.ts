@@ -1,33 +1,60 @@
-import { booleanFlag, defineCommand, stringFlag } from '../command.js';
-import { parseTargetUrl } from '../target.js';
+import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
+import { defaultDashboardsRoot, findDashboardsRoot } from '../dashboards-root.js';
+import { printDiagnostics } from '../diagnostics-output.js';
+import { envFlag, environmentMode, oneEnvironment } from '../environment-choice.js';
+import { environmentToken } from '../environment-targets.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
+import { parseTargetUrl } from '../target.js';
 
 const ARCHES = ['all', 'x86', 'ppc', 'ppcle', 'sparc', 'arm', 's390'];
+/** Where `serve` and the daemon listen unless told otherwise. */
+const EMBEDDED_BASE = 'http://127.0.0.1:8080';
 
 export const installerUrlCommand = defineCommand({
   path: ['installer-url'],
   summary: 'Print the agent installer address for ONEAGENT_INSTALLER_SCRIPT_URL',
-  description: 'The token is appended only with --with-token (as Api-Token), because URLs end up in logs.',
+  description:
+    'The token is appended only with --with-token (as Api-Token), because URLs end up in logs. In a project whose dashcd.yaml declares environments, --env chooses one: its target, and with --with-token the variable its tokenEnv names.',
   flags: {
     target: { type: 'string', description: 'Environment URL (else DT_ENV_URL, else http://127.0.0.1:8080/e/local)', valueName: 'url' },
+    env: envFlag,
     arch: { type: 'string', description: `One of ${ARCHES.join(', ')}`, default: 'x86', valueName: 'arch' },
-    'with-token': { type: 'boolean', description: 'Append the token from DT_API_TOKEN (a token with InstallerDownload)' },
+    'with-token': { type: 'boolean', description: 'Append the token from DT_API_TOKEN, or the --env environment’s tokenEnv (a token with InstallerDownload)' },
   },
-  examples: ['dashcd installer-url --target https://abc123.live.dynatrace.com', 'DT_API_TOKEN=… dashcd installer-url --with-token'],
+  examples: ['dashcd installer-url --target https://abc123.live.dynatrace.com', 'DT_API_TOKEN=… dashcd installer-url --with-token', 'dashcd installer-url --env prod --with-token'],
   async run({ flags }, io) {
     const arch = stringFlag(flags, 'arch') ?? 'x86';
     if (!ARCHES.includes(arch)) throw new UsageError(`--arch must be one of ${ARCHES.join(', ')}`);
-    const base = parseTargetUrl(stringFlag(flags, 'target') ?? io.env.DT_ENV_URL ?? io.env.DYNATRACE_ENV_URL ?? 'http://127.0.0.1:8080/e/local');
-    const url = new URL(`${base}/api/v1/deployment/installer/agent/unix/default/latest`);
+    const target = await installerTarget(flags, io);
+    if (target === undefined) return ExitCode.InvalidDesiredState;
+    const url = new URL(`${target.base}/api/v1/deployment/installer/agent/unix/default/latest`);
     url.searchParams.set('arch', arch);
     url.searchParams.set('flavor', 'default');
-    if (booleanFlag(flags, 'with-token')) {
-      const token = io.env.DT_API_TOKEN ?? io.env.DYNATRACE_API_TOKEN;
-      // A missing token is exit 4, as for every command that needs one (the README's exit-code table).
-      if (!token) throw new CliError('--with-token needs DT_API_TOKEN (a token with the InstallerDownload scope)', ExitCode.TargetUnavailable);
-      url.searchParams.set('Api-Token', token);
-    }
+    if (booleanFlag(flags, 'with-token')) url.searchParams.set('Api-Token', target.token());
     io.stdout.write(`${url.toString()}\n`);
     return ExitCode.Success;
   },
 });
+
+/** The environment's base URL and where its token comes from; undefined when dashcd.yaml is invalid (printed). */
+async function installerTarget(flags: FlagValues, io: CommandIo): Promise<{ base: string; token: () => string } | undefined> {
+  const mode = await environmentMode(await findDashboardsRoot(await defaultDashboardsRoot(io.cwd), io.cwd), flags, io);
+  if (mode.kind === 'invalid') {
+    printDiagnostics(mode.diagnostics, io);
+    return undefined;
+  }
+  if (mode.kind === 'single') {
+    return { base: parseTargetUrl(stringFlag(flags, 'target') ?? io.env.DT_ENV_URL ?? io.env.DYNATRACE_ENV_URL ?? `${EMBEDDED_BASE}/e/local`), token: () => tokenVariable(io) };
+  }
+  const env = oneEnvironment(mode, 'installer-url');
+  const { target } = env;
+  if (target.kind !== 'remote') return { base: `${EMBEDDED_BASE}/e/${env.name}`, token: () => tokenVariable(io) };
+  return { base: target.url, token: () => environmentToken(env, target, io, ['InstallerDownload']) };
+}
+
+/** The token of `--target`, DT_ENV_URL or an embedded environment; missing, it is exit 4, as for every command. */
+function tokenVariable(io: CommandIo): string {
+  const token = io.env.DT_API_TOKEN ?? io.env.DYNATRACE_API_TOKEN;
+  if (!token) throw new CliError('--with-token needs DT_API_TOKEN (a token with the InstallerDownload scope)', ExitCode.TargetUnavailable);
+  return token;
+}

@@ -42,6 +42,9 @@ describe('parseArgs', () => {
   it('suggests --help, which every command answers though its table does not list it', () => {
     expect(() => parseArgs(command, ['--hlep'])).toThrow(/unknown flag --hlep — did you mean --help\?/);
     expect(() => parseArgs(command, ['--halp'])).toThrow(/unknown flag --halp — did you mean --help\?/);
+    // Not for a flag that is merely short: more edits than half its name is another word.
+    expect(() => parseArgs(command, ['--env', 'dev'])).toThrow(new UsageError("unknown flag --env (see 'dashcd demo --help')"));
+    expect(() => parseArgs(command, ['--di', 'x'])).toThrow(/unknown flag --di — did you mean --dir\?/);
   });
 
   it('refuses a flag written with one dash (Terraform\'s -out=plan, -auto-approve) instead of reading it as a file', () => {
