@@ -182,6 +182,8 @@ export class WriteJournal {
   private chain: Promise<void> = Promise.resolve();
   /** Bytes in generations not yet dropped: what a restart would replay. */
   private live = 0;
+  /** Bytes of the current generation's file, all of them whole batches that were acknowledged. */
+  private fileBytes = 0;
   /**
    * Every batch up to SLAB_BYTES is encoded into this one buffer (commits run one at a time, so it is free again
    * when the next starts). A new buffer per commit fragmented the daemon's malloc heap once commits were single
@@ -258,15 +260,20 @@ export class WriteJournal {
     const frames = [...relogged.frames, ...batch.map((p) => p.frame)];
     try {
       this.handle ??= await this.createFile();
-      if (frames.length > 0) await this.handle.write(this.encode(frames));
+      if (frames.length > 0) {
+        const bytes = this.encode(frames);
+        await this.handle.write(bytes);
+        this.fileBytes += bytes.length;
+      }
     } catch (error) {
+      // Before anyone is told: what part of the batch reached the file must not be replayed.
+      await this.cutFailedBatch();
       for (const p of batch) p.reject(error);
       if (relogging) {
         this.relogging = undefined;
         relogging.reject(error);
       }
-      // Whatever part of the batch reached the file is unacknowledged and may end in a torn line: later batches go
-      // to a fresh generation, so replay never stops short of them.
+      // Later batches go to a fresh generation, so replay never stops short of them should the cut have failed.
       await this.switchFile();
       return;
     }
@@ -302,10 +309,27 @@ export class WriteJournal {
     return target.subarray(0, writeFrames(target, frames));
   }
 
+  /**
+   * Takes the file back to its last whole batch. A batch that failed part-way (a full disk takes what fits) may have
+   * put some of its records on disk whole, and replay applies every whole record: a write answered 503 came back
+   * after a restart. Shrinking a file needs no free space; should it fail all the same (an I/O error), the records
+   * stay, as before this cut existed.
+   */
+  private async cutFailedBatch(): Promise<void> {
+    if (this.handle === undefined) return;
+    try {
+      await this.fs.truncate(fileOf(this.dir, this.generation), this.fileBytes);
+      await this.handle.sync();
+    } catch {
+      // Reported through the batch's own error; the fresh generation after it keeps replay whole.
+    }
+  }
+
   /** Moves to the next generation; its file is created by the next commit. */
   private async switchFile(): Promise<void> {
     const handle = this.handle;
     this.handle = undefined;
+    this.fileBytes = 0;
     this.generation += 1;
     await handle?.close().catch(() => undefined);
   }

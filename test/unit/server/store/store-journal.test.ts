@@ -8,6 +8,7 @@ import { openDashboardStore } from '../../../../src/server/store/dashboard-store
 import { prepareDashboard } from '../../../../src/server/store/dashboard-document.js';
 import { JournaledFiles, replayJournal, type CheckpointLimits } from '../../../../src/server/store/journaled-files.js';
 import { dropGenerations, parseGeneration, readJournal, WriteJournal, type JournalRecord } from '../../../../src/server/store/write-journal.js';
+import { budgetFs } from '../../../helpers/budget-fs.js';
 import { countingFs, record } from '../../../helpers/journal-fs.js';
 import { tempDirPerTest } from '../../../helpers/scratch.js';
 
@@ -130,6 +131,29 @@ describe('write-ahead journal', () => {
     expect(records).toEqual([record('b', '2')]);
     expect(generations.length).toBe(2);
     await journal.close(false);
+  });
+});
+
+describe('a batch the disk took only part of', () => {
+  let dir = '';
+  tempDirPerTest('dashcd-journal-torn-', (created) => (dir = created));
+
+  it('leaves none of its records to replay, though some reached the file whole: every write of it was refused', async () => {
+    // A full disk took the first of two records whole and part of the second: replay applied the first, so a PUT
+    // answered 503 came back after a restart (outside review, a tmpfs of 3 MB).
+    const { fs, setBudget } = budgetFs();
+    const journal = await WriteJournal.open(dir, fs, 0, () => undefined);
+    await journal.append(record('kept', 'acknowledged'));
+    const refused = [record('b', 'x'.repeat(500)), record('c', 'y'.repeat(500))];
+    setBudget(600);
+    const answers = await Promise.allSettled(refused.map((r) => journal.append(r)));
+    expect(answers.map((a) => a.status)).toEqual(['rejected', 'rejected']);
+    setBudget(Number.POSITIVE_INFINITY);
+    await journal.append(record('after', 'acknowledged too'));
+    await journal.close(false);
+    const { records, torn } = await readJournal(dir);
+    expect(records).toEqual([record('kept', 'acknowledged'), record('after', 'acknowledged too')]);
+    expect(torn).toBe(false);
   });
 });
 
