@@ -20,20 +20,29 @@ const POLL_MS = 200;
  */
 export async function claimLocalStore(dataDir: string, io: CommandIo, clock: Clock = systemClock): Promise<LocalStore> {
   const log = io.log.child({ role: 'embedded-server' }, { level: atLeastWarn(io.log) });
+  return untilSettled(dataDir, io, async (owner) => {
+    if (owner !== undefined) return owner.url && owner.lasting ? { kind: 'owner', owner } : undefined;
+    // Loaded only when no target is given: remote runs never need the server's code.
+    const { startEmbeddedServer } = await import('../server/create-server.js');
+    const started = await startEmbeddedServer({ dataDir, log }).catch(unlessLocked);
+    return started && { kind: 'embedded', server: started };
+  }, clock);
+}
+
+/**
+ * Runs `settle` with the data dir's live owner (undefined: none) until it settles (not undefined), polling owner.json
+ * in between, for at most WAIT_LIMIT_MS (exit 4). `settle` answers undefined to wait: for another command's
+ * in-process server to finish, for an owner still starting to publish its URL, or after losing a race to take the
+ * data dir. The first wait for each owner is logged.
+ */
+export async function untilSettled<T>(dataDir: string, io: Pick<CommandIo, 'log' | 'signal'>, settle: (owner: OwnerInfo | undefined) => Promise<T | undefined>, clock: Clock = systemClock): Promise<T> {
   const deadline = clock.now() + WAIT_LIMIT_MS;
   let waitingFor: number | undefined;
   for (;;) {
     const owner = await readOwner(dataDir);
-    if (owner?.url && owner.lasting) return { kind: 'owner', owner };
-    if (owner === undefined) {
-      // Loaded only when no target is given: remote runs never need the server's code.
-      const { startEmbeddedServer } = await import('../server/create-server.js');
-      const started = await startEmbeddedServer({ dataDir, log }).catch((error: unknown) => {
-        if (error instanceof DataDirLockedError) return undefined;
-        throw error;
-      });
-      if (started) return { kind: 'embedded', server: started };
-    } else if (waitingFor !== owner.pid) {
+    const settled = await settle(owner);
+    if (settled !== undefined) return settled;
+    if (owner !== undefined && waitingFor !== owner.pid) {
       waitingFor = owner.pid;
       io.log.warn({ dataDir, pid: owner.pid }, `data dir in use by dashcd pid ${owner.pid} (${owner.url ? 'another command' : 'still starting'}); waiting for it`);
     }
@@ -42,6 +51,12 @@ export async function claimLocalStore(dataDir: string, io: CommandIo, clock: Clo
     }
     await clock.sleep(POLL_MS, io.signal);
   }
+}
+
+/** For a start that lost the race to take the data dir: undefined, to wait and look again. */
+export function unlessLocked(error: unknown): undefined {
+  if (error instanceof DataDirLockedError) return undefined;
+  throw error;
 }
 
 /** `warn`, or the logger's own level when that is stricter (a child must never log more than its parent). */

@@ -12,6 +12,7 @@ import { eventsServerOptions } from '../server/routes/events.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { isConsoleRequest } from '../console/console-path.js';
 import { listenFailure } from './listen-failure.js';
+import { unlessLocked, untilSettled } from './local-store.js';
 
 export interface ServeOptions {
   readonly dataDir: string;
@@ -30,7 +31,7 @@ export async function runServe(options: ServeOptions, io: CommandIo): Promise<nu
   let consoleLoaded: Promise<Handler> | undefined;
   // The console is loaded once the server answers (its modules were a sixth of start-up): a console request that
   // comes sooner waits for it, every other request is the API's at once.
-  const server = await start(options, io.log, (req, res) => {
+  const server = await start(options, io, (req, res) => {
     if (consoleHandler) return consoleHandler(req, res);
     if (!consoleLoaded || !isConsoleRequest(req)) return false;
     consoleLoaded.then(
@@ -62,13 +63,16 @@ async function loadConsole(server: RunningServer<EventStore>, host: string, log:
   return createConsoleHandler(serveConsoleSource(server, log), { host, tokens: consoleTokens(server.environments) });
 }
 
-async function start(
-  { dataDir, host, port, hotBytes }: ServeOptions,
-  log: Logger,
-  extraHandler: Handler,
-): Promise<RunningServer<EventStore>> {
+async function start({ dataDir, host, port, hotBytes }: ServeOptions, io: CommandIo, extraHandler: Handler): Promise<RunningServer<EventStore>> {
+  const log = io.log;
   try {
-    return await startServer({ dataDir, host, port, log, extraHandler, hotBytes, bodyWorkers: defaultBodyWorkers(), ...eventsServerOptions({ log }) });
+    // A serve or daemon up on the data dir is the one owner: refused. Anything else holding it (a plan's or token
+    // command's own moment with it, an owner still starting) ends soon: waited for, as commands wait for each other.
+    return await untilSettled(dataDir, io, async (owner) => {
+      if (owner?.url && owner.lasting) throw new DataDirLockedError(dataDir, owner);
+      if (owner !== undefined) return undefined;
+      return startServer({ dataDir, host, port, log, extraHandler, hotBytes, bodyWorkers: defaultBodyWorkers(), ...eventsServerOptions({ log }) }).catch(unlessLocked);
+    });
   } catch (error) {
     // Exit 4, as every other command that finds its data dir owned by another dashcd.
     if (error instanceof DataDirLockedError) throw new CliError(error.message, ExitCode.TargetUnavailable, { cause: error });

@@ -1,17 +1,11 @@
 import { DEFAULT_ENVIRONMENT, EnvironmentId } from '../../schema/ids.js';
 import { SCOPE_DESCRIPTIONS, Scope } from '../../schema/scopes.js';
 import { TokenStoreError, openTokenStore, type TokenInfo, type TokenStore } from '../../server/auth/token-store.js';
-import {
-  DataDirLockedError,
-  acquireOwnership,
-  dataDirLayout,
-  listEnvironments,
-  readOwner,
-  type Ownership,
-} from '../../server/data-dir.js';
+import { acquireOwnership, dataDirLayout, listEnvironments, readOwner, type OwnerInfo } from '../../server/data-dir.js';
 import { defineCommand, listFlag, stringFlag, type CommandIo, type FlagSpec, type FlagValues } from '../command.js';
 import { dataFlag } from '../common-flags.js';
 import { dataDirOf } from '../data-dir-default.js';
+import { unlessLocked, untilSettled } from '../local-store.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { ownerAdmin, type OwnerAdmin } from '../owner-admin.js';
 import { closest } from '../parse-args.js';
@@ -163,23 +157,24 @@ interface TokenAccess<T> {
  * reads the file directly and writes it while holding the ownership lock, so no server starts mid-edit.
  */
 async function withTokens<T>(root: string, io: CommandIo, mode: 'read' | 'write', access: TokenAccess<T>): Promise<T> {
-  const owner = await readOwner(root);
-  if (owner?.url) return access.viaOwner(ownerAdmin(owner, { signal: io.signal }));
-  if (mode === 'read') return mapStoreErrors(access.viaFile);
-  let ownership: Ownership;
-  try {
-    ownership = await acquireOwnership(root);
-  } catch (error) {
-    // An owner that started since readOwner: go through it after all.
-    if (error instanceof DataDirLockedError && error.owner.url) return access.viaOwner(ownerAdmin(error.owner, { signal: io.signal }));
-    if (error instanceof DataDirLockedError) throw new CliError(error.message, ExitCode.TargetUnavailable, { cause: error });
-    throw error;
+  const throughOwner = (owner: OwnerInfo | undefined): owner is OwnerInfo => owner !== undefined && owner.url !== '' && owner.lasting;
+  if (mode === 'read') {
+    const owner = await readOwner(root);
+    return throughOwner(owner) ? access.viaOwner(ownerAdmin(owner, { signal: io.signal })) : mapStoreErrors(access.viaFile);
   }
-  try {
-    return await mapStoreErrors(access.viaFile);
-  } finally {
-    await ownership.release();
-  }
+  // A `serve` still starting, or another command's own server (gone with it): waited for, as plan and apply wait.
+  // `serve … & dashcd token create` failed one run in two, exit 4 ("still starting") or ECONNREFUSED.
+  const written = await untilSettled(root, io, async (owner) => {
+    if (owner !== undefined) return throughOwner(owner) ? { value: await access.viaOwner(ownerAdmin(owner, { signal: io.signal })) } : undefined;
+    const ownership = await acquireOwnership(root).catch(unlessLocked);
+    if (ownership === undefined) return undefined;
+    try {
+      return { value: await mapStoreErrors(access.viaFile) };
+    } finally {
+      await ownership.release();
+    }
+  });
+  return written.value;
 }
 
 async function mapStoreErrors<T>(work: () => Promise<T>): Promise<T> {
