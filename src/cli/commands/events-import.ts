@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { EnvironmentId } from '../../schema/ids.js';
 import { acquireOwnership, DataDirLockedError, dataDirLayout, readOwner, type OwnerInfo, type Ownership } from '../../server/data-dir.js';
+import type { RecordPlace } from '../../server/feed/import-records.js';
 import { importEvents, type BadLine } from '../../server/feed/importer.js';
 import { defineCommand, stringFlag } from '../command.js';
 import { dataFlag } from '../common-flags.js';
@@ -9,24 +10,26 @@ import { dataDirOf } from '../data-dir-default.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { count } from '../diagnostics-output.js';
 
-/** Bad lines printed one by one before the rest are only counted. */
-const SHOWN_BAD_LINES = 50;
+/** Bad events printed one by one before the rest are only counted. */
+const SHOWN_BAD_EVENTS = 50;
 
 export const eventsImportCommand = defineCommand({
   path: ['events', 'import'],
-  summary: 'Load events (EventRestEntry JSONL) into the embedded server\'s event store',
+  summary: 'Load events (EventRestEntry JSONL, or a saved events API answer) into the embedded server\'s event store',
   description:
-    'Appends every line of FILE to the event store of one environment of the data dir, in order: a later line with ' +
-    'the same id replaces the earlier one (that is how an open event becomes closed). Lines that are not valid ' +
-    'events are reported as FILE:LINE and skipped; the exit code is then 3. The server must be stopped while ' +
+    'Appends every event of FILE to the event store of one environment of the data dir, in order: a later event with ' +
+    'the same id replaces the earlier one (that is how an open event becomes closed). FILE is JSONL, one event per ' +
+    'line, or one answer of the events API as curl saves it (a JSON object with an `events` array, pretty-printed or ' +
+    'not, up to 64 MiB), whose elements are imported as if each were a line. Events that are not valid are reported ' +
+    'as FILE:LINE (FILE: events[N] for an answer, N from 0) and skipped; the exit code is then 3. The server must be stopped while ' +
     'importing (the store has one writer): while a dashcd owns the data dir the import refuses, naming it, and exits ' +
     '4 like every command that cannot use its target. The next `dashcd serve` serves the imported events.',
   flags: {
     data: dataFlag,
     env: { type: 'string', description: 'Environment to import into', default: 'local', valueName: 'id' },
   },
-  positionals: [{ name: 'FILE', description: 'JSONL file, one EventRestEntry per line', required: true }],
-  examples: ['dashcd events import events.jsonl', 'dashcd events import --data /var/lib/dashcd --env prod closed-events.jsonl'],
+  positionals: [{ name: 'FILE', description: 'JSONL file, one EventRestEntry per line; or a JSON events API answer', required: true }],
+  examples: ['dashcd events import events.jsonl', 'dashcd events import events-page.json', 'dashcd events import --data /var/lib/dashcd --env prod closed-events.jsonl'],
   async run({ flags, positionals }, io) {
     const root = await dataDirOf(stringFlag(flags, 'data'), io.cwd);
     const env = parseEnv(stringFlag(flags, 'env') ?? 'local');
@@ -38,10 +41,10 @@ export const eventsImportCommand = defineCommand({
     try {
       let shown = 0;
       const onBadLine = (bad: BadLine): void => {
-        if (shown++ < SHOWN_BAD_LINES) io.stderr.write(`${file}:${bad.line}: ${bad.problems.join('; ')}\n`);
+        if (shown++ < SHOWN_BAD_EVENTS) io.stderr.write(`${file}${placeText(bad.place)}: ${bad.problems.join('; ')}\n`);
       };
       const outcome = await importEvents({ file, eventsDir: dataDirLayout(root).eventsDir(env), log: io.log, onBadLine });
-      if (outcome.badLines > SHOWN_BAD_LINES) io.stderr.write(`… and ${outcome.badLines - SHOWN_BAD_LINES} more bad lines\n`);
+      if (outcome.badLines > SHOWN_BAD_EVENTS) io.stderr.write(`… and ${outcome.badLines - SHOWN_BAD_EVENTS} more bad events\n`);
       io.stdout.write(
         `imported ${file} into ${env}: ${outcome.created} new, ${outcome.replaced} replaced, ${outcome.badLines} skipped; ` +
           `the store holds ${count(outcome.storeSize, 'event')}\n`,
@@ -52,6 +55,11 @@ export const eventsImportCommand = defineCommand({
     }
   },
 });
+
+/** `:7` for a JSONL line, `: events[3]` for an element of an answer, as its members are named in the API. */
+function placeText(place: RecordPlace): string {
+  return 'line' in place ? `:${place.line}` : `: events[${place.item}]`;
+}
 
 function parseEnv(raw: string): EnvironmentId {
   const parsed = EnvironmentId.safeParse(raw);

@@ -1,15 +1,15 @@
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { silentLogger, type Logger } from '../../lib/logger.js';
 import { encodeEvent, type EncodedEvent, type EncodeResult } from './event-record.js';
+import { importRecords, type RecordPlace } from './import-records.js';
 import { openEventStore } from './open-event-store.js';
 
 export interface BadLine {
-  readonly line: number;
+  readonly place: RecordPlace;
   readonly problems: readonly string[];
 }
 
 export interface ImportOutcome {
+  /** Lines read, blank ones too; for an events answer, the elements of its `events`. */
   readonly lines: number;
   /** Events new to the store. */
   readonly created: number;
@@ -34,10 +34,10 @@ const DEFAULT_BATCH = 5_000;
 const MAX_LINE_BYTES = 1024 * 1024;
 
 /**
- * Loads a JSONL file of EventRestEntry objects into the event store in `eventsDir`, in file order: a later line with
- * the same `id` replaces the earlier one (how an open event becomes closed). A line that is not a valid event is
- * reported through `onBadLine` and skipped; the rest is imported. The caller must own the data dir: the store
- * has one writer.
+ * Loads a JSONL file of EventRestEntry objects, or an events API answer (`{"events":[…],…}`, see importRecords),
+ * into the event store in `eventsDir`, in file order: a later event with the same `id` replaces the earlier one (how
+ * an open event becomes closed). One that is not a valid event is reported through `onBadLine` and skipped; the
+ * rest is imported. The caller must own the data dir: the store has one writer.
  */
 export async function importEvents({ file, eventsDir, log = silentLogger(), onBadLine, batchSize = DEFAULT_BATCH }: ImportOptions): Promise<ImportOutcome> {
   const store = await openEventStore({ dir: eventsDir, log });
@@ -58,14 +58,13 @@ export async function importEvents({ file, eventsDir, log = silentLogger(), onBa
     });
   };
   try {
-    const reader = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
-    for await (const line of reader) {
+    for await (const record of importRecords(file)) {
       lines++;
-      if (line.trim() === '') continue;
-      const result = encodeLine(line);
+      if (record.text.trim() === '') continue;
+      const result = encodeLine(record.text);
       if (!result.ok) {
         badLines++;
-        onBadLine?.({ line: lines, problems: result.problems });
+        onBadLine?.({ place: record.place, problems: result.problems });
         continue;
       }
       batch.push(result.event);

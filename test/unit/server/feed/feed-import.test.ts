@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { dataDirLayout } from '../../../../src/server/data-dir.js';
 import { openEventStore } from '../../../../src/server/feed/open-event-store.js';
 import { importEvents } from '../../../../src/server/feed/importer.js';
 import { runDashcd } from '../../../helpers/cli.js';
+import { CORPUS_DIR } from '../../../helpers/corpus.js';
 import { startTestServer } from '../../../helpers/server.js';
 
 const T0 = 1_654_148_872_269;
@@ -91,5 +92,55 @@ describe('events import', () => {
     await writeFile(file, '');
     const badEnv = await runDashcd(['events', 'import', '--env', '../x', 'events.jsonl'], { cwd: root, commands: [eventsImportCommand] });
     expect(badEnv.code).toBe(ExitCode.Usage);
+  });
+
+  describe('of an events API answer', () => {
+    const runImport = (name: string): ReturnType<typeof runDashcd> =>
+      runDashcd(['events', 'import', '--data', 'data', name], { cwd: root, commands: [eventsImportCommand] });
+    const storedText = async (id: string): Promise<string | undefined> => {
+      const store = await openEventStore({ dir: dataDirLayout(join(root, 'data')).eventsDir(EnvironmentId.parse('local')) });
+      try {
+        return (await store.get(id))?.toString();
+      } finally {
+        await store.close();
+      }
+    };
+
+    it('imports each element of the events array of a pretty-printed answer, as the API documents it', async () => {
+      // Both events of the spec's example share one id: the second replaces the first, as a later line would.
+      await copyFile(join(CORPUS_DIR, 'events', 'dt-openapi-env-v1-1.254__EventQueryResult-example.json'), join(root, 'answer.json'));
+      const result = await runImport('answer.json');
+      expect(result).toMatchObject({ code: ExitCode.Success, stderr: '' });
+      expect(result.stdout).toContain(': 1 new, 1 replaced, 0 skipped; the store holds 1 event');
+      expect(await storedText('5915682011263205071_1521042929000')).toContain('"eventType":"SLOW_DISK"');
+    });
+
+    it('reads a one-line answer too, keeps eventId digits as written, and names a bad element as FILE: events[N]', async () => {
+      const answer = `{"totalEventCount":3,"events":[{"eventId":-6388042533023614561,"startTime":${T0},"eventType":"CUSTOM_INFO"},` +
+        `{"id":"2_${T0}","startTime":${T0 + 1},"eventType":"CUSTOM_INFO"},${line({ ...base, id: `3_${T0}` })}],"nextCursor":null}\n`;
+      await writeFile(join(root, 'answer.json'), answer);
+      const result = await runImport('answer.json');
+      expect(result.code).toBe(ExitCode.InvalidDesiredState);
+      expect(result.stderr).toBe(`${join(root, 'answer.json')}: events[1]: id: ends in _${T0} but startTime is ${T0 + 1}\n`);
+      expect(result.stdout).toContain(': 2 new, 0 replaced, 1 skipped');
+      expect(await storedText(`-6388042533023614561_${T0}`)).toContain('"eventId":-6388042533023614561,');
+    });
+
+    it('counts the bad elements past the first 50 instead of listing them', async () => {
+      const bad = Array.from({ length: 52 }, () => '{"eventType":"CUSTOM_INFO"}');
+      await writeFile(join(root, 'answer.json'), `{\n  "events": [\n    ${bad.join(',\n    ')}\n  ]\n}\n`);
+      const result = await runImport('answer.json');
+      expect(result.stderr).toContain(': events[49]: ');
+      expect(result.stderr).not.toContain(': events[50]: ');
+      expect(result.stderr).toContain('… and 2 more bad events\n');
+    });
+
+    it('leaves JSONL as it was: a broken first line is FILE:1, not a reason to read the file as one document', async () => {
+      await writeFile(file, ['{"id": broken', line({ ...base, id: `1_${T0}` }), ''].join('\n'));
+      const result = await runImport('events.jsonl');
+      expect(result.code).toBe(ExitCode.InvalidDesiredState);
+      expect(result.stderr).toMatch(new RegExp(`^${file}:1: not JSON: [^\n]+\n$`));
+      expect(result.stdout).toContain(': 1 new, 0 replaced, 1 skipped');
+    });
   });
 });

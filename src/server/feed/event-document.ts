@@ -1,0 +1,45 @@
+import { readFile, stat } from 'node:fs/promises';
+import { readLines } from '../../lib/jsonl.js';
+import { scanJsonPage, type PageShape } from '../../lib/json-page-scan.js';
+
+/**
+ * The largest file read whole to be tried as one events answer. A page of the real API holds at most a thousand
+ * events (a few MB); a larger file is a JSONL export, streamed line by line, never held in memory.
+ */
+export const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
+
+/** Only the raw text of each item of `events` is wanted: raw, so eventId digits past 2^53 survive as written. */
+const ANSWER_SHAPE: PageShape = { members: [], items: 'events', itemMembers: [], itemTexts: [] };
+
+/**
+ * The raw text of each element of `events` when `file` holds one JSON object with an `events` array (an answer of
+ * the events API, saved as it came, pretty-printed or not); undefined when it is anything else, to be read as JSONL.
+ * A file is read whole only when it can be such a document: at most MAX_DOCUMENT_BYTES, starting with `{`, and its
+ * first line not a whole value by itself unless that value has an `events` array (a JSONL file's first line is an
+ * event, which has none).
+ */
+export async function eventDocumentItems(file: string): Promise<string[] | undefined> {
+  if ((await stat(file)).size > MAX_DOCUMENT_BYTES) return undefined;
+  const first = await firstNonBlankLine(file);
+  if (!first?.trimStart().startsWith('{')) return undefined;
+  const firstAlone = answerItems(first);
+  if (firstAlone === null) return undefined;
+  return answerItems(await readFile(file, 'utf8')) ?? undefined;
+}
+
+/** Items of an answer; null for a JSON value that is not one; undefined for text that is not one JSON value. */
+function answerItems(text: string): string[] | null | undefined {
+  try {
+    return scanJsonPage(text.trim(), ANSWER_SHAPE).items?.map((item) => item.text) ?? null;
+  } catch {
+    // Not JSON, or JSON but not an object: either way not an answer.
+    return undefined;
+  }
+}
+
+async function firstNonBlankLine(file: string): Promise<string | undefined> {
+  for await (const line of readLines(file, { maxLineBytes: MAX_DOCUMENT_BYTES })) {
+    if (line.text.trim() !== '') return line.text;
+  }
+  return undefined;
+}

@@ -1,0 +1,23 @@
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { eventDocumentItems } from './event-document.js';
+
+/** Where an imported record is in its file: a JSONL line (from 1), or an element of an answer's `events` (from 0). */
+export type RecordPlace = { readonly line: number } | { readonly item: number };
+
+export interface ImportRecord {
+  /** One event's JSON text as written; '' for a blank line. */
+  readonly text: string;
+  readonly place: RecordPlace;
+}
+
+/** The records of an import file in order: the elements of an events answer's `events`, or else its JSONL lines. */
+export async function* importRecords(file: string): AsyncGenerator<ImportRecord> {
+  const items = await eventDocumentItems(file);
+  if (items) {
+    for (const [item, text] of items.entries()) yield { text, place: { item } };
+    return;
+  }
+  let line = 0;
+  for await (const text of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) yield { text, place: { line: ++line } };
+}
