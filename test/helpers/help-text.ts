@@ -13,10 +13,18 @@ export interface HelpFlag {
 // One space at least: the help pads the flag column to 22 characters, so a longer `--flag <value>` is followed by one.
 const HELP_FLAG = /^ {2}(--[a-z][a-z0-9-]*)(?: <([^>]+)>)? +(.*)$/;
 
+/**
+ * `--help` text with each wrapped description or summary back on one line: a continuation line starts under the
+ * description's first word, past the name column, where no other line of the help starts.
+ */
+export function unwrapHelp(help: string): string {
+  return help.replace(/\n {3,}(?=\S)/g, ' ');
+}
+
 /** The flags of a command's `--help` text (`  --name <value>  description (default: x)`), `--help` itself left out. */
 export function helpFlags(help: string): Map<string, HelpFlag> {
   const flags = new Map<string, HelpFlag>();
-  for (const line of help.split('\n')) {
+  for (const line of unwrapHelp(help).split('\n')) {
     const match = HELP_FLAG.exec(line);
     if (!match || match[1] === '--help') continue;
     const defaultText = /\(default: (.*)\)$/.exec(match[3] ?? '')?.[1];

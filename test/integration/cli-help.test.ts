@@ -5,6 +5,7 @@ import { commands } from '../../src/cli/commands/index.js';
 import { runCli } from '../../src/cli/run.js';
 import { ExitCode } from '../../src/cli/exit-codes.js';
 import { silentLogger } from '../../src/lib/logger.js';
+import { unwrapHelp } from '../helpers/help-text.js';
 
 async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const stdout = new PassThrough();
@@ -105,7 +106,7 @@ describe('the command layer', () => {
         expect(result.stdout).toContain(`Usage: dashcd ${group} <command>`);
         for (const path of members) {
           const command = commands.find((c) => c.path.join(' ') === path);
-          expect(result.stdout).toMatch(new RegExp(`^  ${path} +${command?.summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+          expect(unwrapHelp(result.stdout)).toMatch(new RegExp(`^  ${path} +${command?.summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
         }
         expect(result.stderr).toBe('');
       }

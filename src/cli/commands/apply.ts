@@ -23,7 +23,7 @@ export const applyCommand = defineCommand({
   path: ['apply'],
   summary: 'Make the target match the dashboards folder (only real changes are written)',
   description:
-    'Validates everything first (locally, then with the target’s validator); if anything is invalid nothing is written\n(exit 3). Writes create/adopt/update items with bounded concurrency and retries; a dashboard that still fails is\nreported and the others are applied (exit 5). Adopting writes the ownership tag into a dashboard made elsewhere.\nWith pruning (--prune or prune: true in dashcd.yaml) owned dashboards without a file are deleted, within\n--max-delete; a refused prune writes nothing (exit 3). Paths or a subfolder --dir apply only those files.\nCtrl-C stops at once while it reads and validates (nothing written); once writing, the writes in flight finish,\nno more start, and it says how many were not (exit 130); a second Ctrl-C ends it at once.',
+    'Validates everything first (locally, then with the target’s validator); if anything is invalid nothing is written\n(exit 3). Writes create/adopt/update items with bounded concurrency and retries; a dashboard that still fails is\nreported and the others are applied (exit 5). Adopting writes the ownership tag into a dashboard made elsewhere.\nWith pruning (--prune or prune: true in dashcd.yaml) owned dashboards without a file are deleted, within\n--max-delete; a refused prune writes nothing (exit 3). Paths or a subfolder --dir apply only those files.\n\nCtrl-C stops at once while it reads and validates (nothing written); once writing, the writes in flight finish,\nno more start, and it says how many were not (exit 130); a second Ctrl-C ends it at once.',
   flags: {
     dir: dirFlag,
     target: targetFlag,

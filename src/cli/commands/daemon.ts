@@ -26,10 +26,10 @@ export const daemonCommand = defineCommand({
     'A full reconcile at start, then: saved files are re-applied within a short debounce, every --resync a full plan\n' +
     'finds drift (live edits of unchanged files) and reverts it, and the events poller archives the feed. Without a\n' +
     'target it serves the embedded API on --listen and reconciles into it. Status: GET /healthz, /status, /metrics on\n' +
-    '--listen. Logs are JSON lines on stdout (readable lines on a terminal). SIGINT/SIGTERM stop it cleanly.\n' +
+    '--listen. Logs are JSON lines on stdout (readable lines on a terminal). SIGINT/SIGTERM stop it cleanly.\n\n' +
     'With --repo it follows a git repository instead of --dir: it fetches every --fetch (and at once on POST /hooks/git),\n' +
     'reconciles exactly the fetched commit from a clean checkout, and reports the live revision in /status.\n' +
-    'Credentials from DASHCD_GIT_TOKEN (HTTPS) or DASHCD_GIT_SSH_KEY; webhooks need DASHCD_WEBHOOK_SECRET.\n' +
+    'Credentials from DASHCD_GIT_TOKEN (HTTPS) or DASHCD_GIT_SSH_KEY; webhooks need DASHCD_WEBHOOK_SECRET.\n\n' +
     'When dashcd.yaml declares environments it reconciles every one (or those chosen with --env) from this process,\n' +
     'each into its own target with its own queue, resync timer and events archive folder <archive>/<env>/.',
   flags: {

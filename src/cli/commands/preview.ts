@@ -33,7 +33,7 @@ export const previewCommand = defineCommand({
   description:
     'Each argument is a dashboard file (YAML or JSON), a folder of them (drawn as plan reads it) or the id of a live\n' +
     'dashboard on the target. Writes one picture per dashboard into --out and prints the paths. PNG is rendered\n' +
-    'without a browser.\n' +
+    'without a browser.\n\n' +
     'With environments in dashcd.yaml, an id is read from the one environment --env NAME chooses (its target and\n' +
     'token), as pull and trash do: without --env, exit 64 lists the declared ones. Files need no target: they are\n' +
     'drawn without --env as written (templated ones as the only environment renders them).',

@@ -34,10 +34,10 @@ export const pullCommand = defineCommand({
     'of each. A file without an `id` gets its id from its path\n' +
     'relative to that root, so run plan and apply on the root itself. A file with local edits is never overwritten\n' +
     'without --force. Exit 0 when every dashboard was pulled or is up to date; 1 when one was not found or was kept\n' +
-    'for its local edits (one line each on stderr).\n' +
+    'for its local edits (one line each on stderr).\n\n' +
     'With environments in dashcd.yaml, --env NAME pulls from that one environment; a file that uses values (${{ … }},\n' +
     'a dashcd: member) and differs is not overwritten without --force, naming the values it would lose. Files there are\n' +
-    'templates, so a live ${{ is written as the literal form $${{ (the file still means the live text).\n' +
+    'templates, so a live ${{ is written as the literal form $${{ (the file still means the live text).\n\n' +
     'Platform dashboards and notebooks (the Document service; docs/documents-as-code.md) are pulled the same way,\n' +
     'as document files: --all takes every platform dashboard and notebook of the target except the ready-made ones\n' +
     'apps ship; an id that is not a UUID is a document, and a UUID is tried as a classic dashboard first, then as a\n' +

@@ -13,9 +13,9 @@ export const serveCommand = defineCommand({
   description:
     'Serves every environment of the data dir under /e/<env>/ (paths without that prefix go to "local"), and a ' +
     'read-only console at /ui (live dashboards and events; on a non-loopback --host it asks for a ReadConfig token). One process ' +
-    'owns a data dir at a time. SIGINT/SIGTERM stop it gracefully: requests in flight, writes included, finish first.\n' +
+    'owns a data dir at a time. SIGINT/SIGTERM stop it gracefully: requests in flight, writes included, finish first.\n\n' +
     'It runs as a child process started with the Node options a server needs (V8\'s thread pool sized to the cores, see\n' +
-    'docs/embedded-api.md); started with --v8-pool-size set (node --v8-pool-size=N dist/bundle/main.js serve) or\n' +
+    'docs/embedded-api.md); started with --v8-pool-size set (`node --v8-pool-size=N dist/bundle/main.js serve`) or\n' +
     'with --inspect, it runs in the process started.',
   flags: {
     host: { type: 'string', description: 'Address to listen on', default: '127.0.0.1', valueName: 'host' },

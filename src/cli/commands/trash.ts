@@ -45,9 +45,9 @@ export const trashRestoreCommand = defineCommand({
   path: ['trash', 'restore'],
   summary: 'Bring platform dashboards or notebooks back from the trash',
   description:
-    `${TRASH_NOTE}\n` +
+    `${TRASH_NOTE}\n\n` +
     'A restored document keeps dashcd’s ownership mark: put its file back in the dashboards folder (git revert, or\n' +
-    'dashcd pull <id>) before the next apply with pruning, or that prune moves it to the trash again.\n' +
+    '`dashcd pull <id>`) before the next apply with pruning, or that prune moves it to the trash again.\n' +
     'Exit 0 when every id was restored; 1 when one was not in the trash (one line each on stderr).',
   flags,
   positionals: [{ name: 'id', description: 'Ids of documents in the trash', variadic: true, required: true }],
