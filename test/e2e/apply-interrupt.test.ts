@@ -43,8 +43,11 @@ describe('Ctrl-C during apply', () => {
     });
     const first = await runDashcd(['apply', '--data', data, '--concurrency', '1'], { cwd: project.root, env: { DASHCD_LOG_LEVEL: 'info' }, log, signal: stop.signal });
     expect(first.code, first.stderr).toBe(130);
-    const created = Number(/: (\d+) created, .* 0 failed in /.exec(first.stdout)?.[1]);
+    const created = Number(/: (\d+) created, .* 0 failed, \d+ not started in /.exec(first.stdout)?.[1]);
     const notStarted = Number(/interrupted: (\d+) changes were not started/.exec(first.stderr)?.[1]);
+    // The summary says so too: "Applied to …" read as a finished run.
+    expect(first.stdout).toMatch(new RegExp(`^Interrupted applying to .*: ${created} created, .*, 0 failed, ${notStarted} not started in `, 'm'));
+    expect(first.stdout).not.toContain('Applied to');
     expect(created).toBeGreaterThanOrEqual(1);
     expect(notStarted).toBeGreaterThan(0);
     expect(created + notStarted).toBe(COUNT);

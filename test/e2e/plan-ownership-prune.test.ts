@@ -145,6 +145,9 @@ describe('deletions are visible before they happen', () => {
     const planned = await dashcd('plan');
     expect(planned.code).toBe(3);
     expect(planned.stdout).toContain('✗ refusing to prune 2 dashboards: more than --max-delete 1');
+    // Its counts are what was asked: they said "Plan: … 2 to delete" under the refusal.
+    expect(planned.stdout).toMatch(/^Refused plan \(apply writes nothing\): .*2 to delete/m);
+    expect(planned.stdout).not.toMatch(/^Plan: /m);
     expect(planned.stderr).toContain('refusing to prune 2 dashboards');
     const json = JSON.parse((await dashcd('plan', '--output', 'json')).stdout) as PlanJson;
     expect(json.prune.refused).toMatch(/more than --max-delete 1/);

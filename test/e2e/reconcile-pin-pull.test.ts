@@ -110,7 +110,10 @@ describe('dashcd schema', () => {
     expect(notebook.$id).toBe('urn:dashcd:schema:notebook-file');
     expect(notebook.required).toEqual(expect.arrayContaining(['document', 'sections']));
     expect((JSON.parse((await dashcd('schema', 'platform-dashboard')).stdout) as { $id?: string }).$id).toBe('urn:dashcd:schema:platform-dashboard-file');
-    expect(await dashcd('schema', 'launchpad')).toMatchObject({ code: 64, stderr: expect.stringContaining("dashboard, platform-dashboard, notebook (not 'launchpad')") });
+    expect(await dashcd('schema', 'launchpad')).toMatchObject({ code: 64, stderr: "dashcd schema: takes one kind of file: dashboard, platform-dashboard, notebook (not 'launchpad')\n" });
+    // A misspelling gets the name it is closest to, as flags and commands do (and the prefix once: it was doubled).
+    expect(await dashcd('schema', 'notebok')).toMatchObject({ code: 64, stderr: "dashcd schema: takes one kind of file: dashboard, platform-dashboard, notebook (not 'notebok'; did you mean notebook?)\n" });
+    expect(await dashcd('schema', 'toString')).toMatchObject({ code: 64, stderr: expect.stringContaining("(not 'toString')") });
   });
 });
 

@@ -115,8 +115,10 @@ function reportApplied(
   if (raced > 0) io.stderr.write(`${raced} document${raced === 1 ? ' was' : 's were'} changed on the target while apply ran and not overwritten: review them with dashcd plan, then apply again\n`);
   const counts = countOutcomes(result.outcomes);
   const seconds = ((Date.now() - context.started) / 1000).toFixed(2);
+  // Interrupted, the count of what was never started belongs in the summary: "Applied…, 1 unchanged" read as done.
+  const heading = result.notStarted > 0 ? `Interrupted applying to ${context.target}` : `Applied to ${context.target}`;
   io.stdout.write(
-    `Applied to ${context.target}: ${counts.created} created, ${counts.adopted > 0 ? `${counts.adopted} adopted, ` : ''}${counts.updated} updated, ${result.unchanged} unchanged, ${counts.deleted} deleted, ${counts.failed} failed in ${seconds}s\n`,
+    `${heading}: ${counts.created} created, ${counts.adopted > 0 ? `${counts.adopted} adopted, ` : ''}${counts.updated} updated, ${result.unchanged} unchanged, ${counts.deleted} deleted, ${counts.failed} failed${result.notStarted > 0 ? `, ${result.notStarted} not started` : ''} in ${seconds}s\n`,
   );
   if (result.notStarted > 0) {
     io.stderr.write(`interrupted: ${result.notStarted} change${result.notStarted === 1 ? ' was' : 's were'} not started (the writes in flight finished); apply again to finish\n`);

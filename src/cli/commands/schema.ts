@@ -1,5 +1,6 @@
 import { defineCommand } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
+import { closest } from '../parse-args.js';
 import { classicDashboards } from '../../kinds/classic-dashboards.js';
 import { documentFileJsonSchema } from '../../schema/document-content-json-schema.js';
 
@@ -22,8 +23,12 @@ export const schemaCommand = defineCommand({
   examples: ['dashcd schema > dashboard.schema.json', 'dashcd schema notebook > notebook.schema.json'],
   async run({ positionals }, io) {
     const [kind = 'dashboard', ...more] = positionals;
-    const schema = SCHEMAS[kind];
-    if (schema === undefined || more.length > 0) throw new UsageError(`dashcd schema takes one kind of file: ${Object.keys(SCHEMAS).join(', ')}${schema === undefined ? ` (not '${kind}')` : ''}`);
+    const schema = Object.hasOwn(SCHEMAS, kind) ? SCHEMAS[kind] : undefined;
+    if (schema === undefined || more.length > 0) {
+      const hint = schema === undefined ? closest(kind, Object.keys(SCHEMAS)) : undefined;
+      const not = schema === undefined ? ` (not '${kind}'${hint === undefined ? '' : `; did you mean ${hint}?`})` : '';
+      throw new UsageError(`takes one kind of file: ${Object.keys(SCHEMAS).join(', ')}${not}`);
+    }
     io.stdout.write(`${JSON.stringify(schema(), null, 2)}\n`);
     return ExitCode.Success;
   },

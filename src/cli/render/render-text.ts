@@ -33,7 +33,9 @@ export function renderPlanText(plan: Plan, options: { color?: boolean } = {}): s
   if (body.length > 0) lines.push('', ...body);
   if (plan.prune.refused !== undefined) lines.push('', paint('red', `✗ ${plan.prune.refused}`));
   const { create, adopt, update, delete: deletes } = plan.summary;
-  lines.push('', `${create + adopt + update + deletes > 0 ? 'Plan' : 'No changes'}: ${summaryText(plan)}.`);
+  // Refused, the counts are what was asked, not what apply would do: said so on the line that counts them.
+  const heading = plan.prune.refused !== undefined ? 'Refused plan (apply writes nothing)' : create + adopt + update + deletes > 0 ? 'Plan' : 'No changes';
+  lines.push('', `${heading}: ${summaryText(plan)}.`);
   return `${lines.join('\n')}\n`;
 }
 
