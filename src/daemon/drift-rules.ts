@@ -25,10 +25,12 @@ export interface PassMemory {
   readonly leftBehind: ReadonlySet<string>;
   /** Why the last full pass's prune was refused: a refusal is announced only when its reason is new. */
   readonly lastRefusal: string | undefined;
+  /** File → its warnings as last logged: a file's warnings are logged when they change, not at every resync. */
+  readonly warned: Map<string, string>;
 }
 
-/** A new loop's memory: its own `synced` map. */
-export const freshMemory = (): PassMemory => ({ synced: new Map(), leftBehind: new Set(), lastRefusal: undefined });
+/** A new loop's memory: its own `synced` and `warned` maps. */
+export const freshMemory = (): PassMemory => ({ synced: new Map(), leftBehind: new Set(), lastRefusal: undefined, warned: new Map() });
 
 export type FileChange = Exclude<PlanChange, { action: 'orphan' | 'delete' }>;
 

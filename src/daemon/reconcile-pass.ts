@@ -1,6 +1,6 @@
 import { applyPlan, countOutcomes } from '../apply/apply-plan.js';
 import type { DesiredDashboard } from '../desired/load-desired.js';
-import { formatDiagnostic, type Diagnostic } from '../desired/diagnostic.js';
+import { formatDiagnostic, formatWarning, type Diagnostic } from '../desired/diagnostic.js';
 import type { ProjectConfig } from '../config/project-config.js';
 import type { Logger } from '../lib/logger.js';
 import { findOrphans } from '../plan/build-plan.js';
@@ -37,6 +37,9 @@ export interface ReconcilePassDeps {
   /** How a pass plans: the folder as it is (default), or one environment of it (values applied). */
   plan?: (ctx: PlanContext, options: PlanOptions) => Promise<PlanDashboardsResult>;
 }
+
+/** Orphans a pass finds up to this many get a log line each; more get one line together (/status lists them all). */
+const ORPHANS_LOGGED_ONE_BY_ONE = 5;
 
 /** A dashboard a full pass found: all it keeps of each once the chunk that read it is done. */
 interface FileId {
@@ -116,6 +119,7 @@ class PassRun {
     const { deps } = this;
     const planned = await (deps.plan ?? planDashboards)(planContext, { ...(pass.full ? {} : { only: pass.files }), tolerateInvalid: tree?.tolerateInvalid ?? true, prune: deps.prune, maxDelete: deps.maxDelete });
     this.recordInvalid(planned.diagnostics, pass);
+    this.recordWarnings(planned.desired?.warnings ?? [], pass);
     if (planned.kind === 'invalid') return { kind: 'invalid', diagnostics: planned.diagnostics };
     const totals = await this.applyPlanned(planned, pass.full);
     if (pass.full) {
@@ -135,7 +139,7 @@ class PassRun {
    */
   private async chunkedFullPass(planContext: PlanContext, chunks: readonly string[][], pass: ReconcilePass): Promise<PassDone | undefined> {
     const { deps } = this;
-    const seen: { dashboards: FileId[]; ids: Set<string>; diagnostics: Diagnostic[]; files: number } = { dashboards: [], ids: new Set(), diagnostics: [], files: 0 };
+    const seen: { dashboards: FileId[]; ids: Set<string>; diagnostics: Diagnostic[]; warnings: Diagnostic[]; files: number } = { dashboards: [], ids: new Set(), diagnostics: [], warnings: [], files: 0 };
     let totals = emptyTotals();
     let config: ProjectConfig | undefined;
     // Parsed on this thread: a worker per chunk would pay its start-up (module loading) once per 500 files, and at
@@ -150,11 +154,13 @@ class PassRun {
         seen.ids.add(id);
       }
       seen.diagnostics.push(...planned.diagnostics);
+      seen.warnings.push(...planned.desired.warnings);
       seen.files += planned.desired.files;
       totals = addTotals(totals, (await this.applyPlanned(planned, false)).counts);
       config = planned.config;
     }
     this.recordInvalid(seen.diagnostics, pass);
+    this.recordWarnings(seen.warnings, pass);
     const owned = seen.diagnostics.length === 0 && config ? await listOwned(deps.planContext.api, config.ownershipTag) : [];
     const orphans = findOrphans(seen.dashboards, owned, 'orphan');
     // Deleting is the whole pass's job, within its prune guards; kept orphans are only listed.
@@ -209,7 +215,24 @@ class PassRun {
     status.recordInvalid(diagnostics, { full: pass.full, files: pass.files }, formatDiagnostic);
     const changed = new Set(status.invalid().filter((i) => before.get(i.file) !== i.errors.join('\n')).map((i) => i.file));
     for (const d of diagnostics) {
-      if (changed.has(d.file)) this.log.error({ file: d.file, line: d.line, col: d.col, path: d.path, where: formatDiagnostic(d) }, 'invalid dashboard file; its live version stays');
+      if (changed.has(d.file)) this.log.error({ where: formatDiagnostic(d), file: d.file, line: d.line, col: d.col }, 'invalid dashboard file; nothing of it is applied until it is fixed');
+    }
+  }
+
+  /**
+   * Logs a file's warnings (unknown keys, with their did-you-mean), as `validate` prints them, when they are new:
+   * the daemon applied such a file without a word about the key it ignored. Files the pass read without any are
+   * forgotten, so a warning that comes back is logged again.
+   */
+  private recordWarnings(warnings: readonly Diagnostic[], pass: ReconcilePass): void {
+    const byFile = new Map<string, string[]>();
+    for (const w of warnings) byFile.set(w.file, [...(byFile.get(w.file) ?? []), formatWarning(w)]);
+    for (const file of pass.full ? [...this.memory.warned.keys()] : pass.files) if (!byFile.has(file)) this.memory.warned.delete(file);
+    for (const [file, lines] of byFile) {
+      const text = lines.join('\n');
+      if (this.memory.warned.get(file) === text) continue;
+      this.memory.warned.set(file, text);
+      for (const where of lines) this.log.warn({ where, file }, 'dashboard file warning; the file is applied without it');
     }
   }
 
@@ -249,7 +272,13 @@ class PassRun {
     this.deps.status.recordOrphans(orphans);
     const settled = settleOrphans(orphans, this.memory);
     this.memory = settled.memory;
-    for (const { id, name } of settled.announce) this.log.warn({ id, name }, 'dashboard has no file any more; it stays on the target (pruning is off)');
+    if (settled.announce.length <= ORPHANS_LOGGED_ONE_BY_ONE) {
+      for (const { id, name } of settled.announce) this.log.warn({ id, name }, 'dashboard has no file any more; it stays on the target (pruning is off)');
+      return;
+    }
+    // A folder emptied or moved made one line per dashboard, 1,499 before the pass's summary: one line, /status lists them.
+    const first = settled.announce.slice(0, ORPHANS_LOGGED_ONE_BY_ONE).map(({ id, name }) => ({ id, name }));
+    this.log.warn({ count: settled.announce.length, first }, `${settled.announce.length} dashboards have no file any more; they stay on the target (pruning is off; /status lists them)`);
   }
 
   private finish(started: number, pass: ReconcilePass, ok: boolean, error?: string): void {

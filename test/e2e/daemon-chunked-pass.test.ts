@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createToken, dashboardYaml, waitFor, type DaemonChild } from '../helpers/daemon.js';
 import { daemonScopePerTest } from '../helpers/daemon-scope.js';
+import { runDashcd } from '../helpers/cli.js';
 import { api } from '../helpers/server.js';
 
 const scope = daemonScopePerTest();
@@ -57,6 +58,19 @@ describe('dashcd daemon: a full pass over a large folder, chunk by chunk', () =>
     expect(d.stdout().split('\n').filter((line) => line.includes('it stays on the target (pruning is off)'))).toHaveLength(1);
     expect(finishedLines(d).at(-1)).toMatchObject({ full: true, files: COUNT - 1, chunks: 2 });
     expect(await liveName(d, project.root, gone)).toBe('D3 v1');
+  });
+
+  it('many orphans found at once are one log line with their count, not a line each (1,499 lines before the summary)', async () => {
+    const project = await scope.createProject(folder());
+    const applied = await runDashcd(['apply'], { cwd: project.root, env: {} });
+    expect(applied.code, applied.stderr).toBe(0);
+    for (let i = 0; i < 8; i++) await project.remove(fileName(i));
+    const d = await scope.startDaemon(['--resync', '10m', '--poll', '60s'], chunked(project.root));
+    await waitFor(async () => (await d.status()).orphans.length === 8, { what: 'the eight orphans to be listed' });
+    const lines = d.stdout().split('\n').filter((line) => line.includes('no file any more'));
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ count: 8, msg: '8 dashboards have no file any more; they stay on the target (pruning is off; /status lists them)' });
+    expect((JSON.parse(lines[0] ?? '{}') as { first: unknown[] }).first).toHaveLength(5);
   });
 
   it('still finds and prunes a dashboard whose file was deleted (the whole folder is planned for it)', async () => {

@@ -18,7 +18,7 @@ function planOf(changes: PlanChange[], refused?: string): Plan {
   return { changes, summary, scope: 'full', prune: { enabled: true, ...(refused !== undefined ? { refused } : {}) }, target: 't' };
 }
 
-const memoryOf = (synced: Record<string, string>, leftBehind: string[] = [], lastRefusal?: string): PassMemory => ({ synced: new Map(Object.entries(synced)), leftBehind: new Set(leftBehind), lastRefusal });
+const memoryOf = (synced: Record<string, string>, leftBehind: string[] = [], lastRefusal?: string): PassMemory => ({ synced: new Map(Object.entries(synced)), leftBehind: new Set(leftBehind), lastRefusal, warned: new Map() });
 
 const applied = (change: PlanChange): ApplyOutcome => ({ action: change.action as 'create', id: change.id, name: change.name, file: `${change.id}.yaml`, status: 'applied' });
 const failed = (change: PlanChange, error = 'boom'): ApplyOutcome => ({ action: change.action as 'update', id: change.id, name: change.name, file: `${change.id}.yaml`, status: 'failed', error });
