@@ -9,6 +9,7 @@ import { createAppendHandles, type AppendHandles } from './append-handles.js';
 import { readEventView, utcDay, type ArchivedEvent } from './archived-event.js';
 import { partitionBytes, readOpenIndex, writeOpenIndex } from './open-index.js';
 import { observeOpen, type OpenEvent } from './pull-plan.js';
+import { removeWriteLeftovers } from '../lib/write-leftovers.js';
 import { VersionIndex } from './version-index.js';
 
 export const PARTITION_FILE = 'events.jsonl';
@@ -211,6 +212,8 @@ async function appendDay(state: DayState, data: string, handles: AppendHandles, 
 
 async function loadDay(dir: string, fs: FsLayer, log: Logger): Promise<DayState> {
   const file = join(dir, PARTITION_FILE);
+  // `_open.json`'s, from a pull killed while writing it.
+  await removeWriteLeftovers(dir, log, fs);
   const versions = new VersionIndex();
   const open = new Map<string, OpenEvent>();
   let isNew = false;

@@ -13,6 +13,7 @@ import { createCheckpointKeeper, type CheckpointKeeper } from './checkpoint-keep
 import type { FeedPage, WindowQuery } from './feed-page-parse.js';
 import { pageWindow, type FetchPage } from './page-window.js';
 import { createPartitionWriter, type PartitionWriter } from './partition-writer.js';
+import { removeWriteLeftovers } from '../lib/write-leftovers.js';
 import { changedOpenEvents, completeRun, createPositionTracker, nextWindow, planRun, planSpotChecks, type OpenEvent, type PlanOptions } from './pull-plan.js';
 
 /** Later than any partition day. */
@@ -79,6 +80,8 @@ export async function openPullSession(options: PullSessionOptions): Promise<Pull
   await mkdirDurable(envDir, fs);
   const lock = await acquireArchiveLock(envDir);
   try {
+    // The checkpoint's, from a pull killed while writing it: the lock makes this pull the folder's one writer.
+    await removeWriteLeftovers(envDir, options.log, fs);
     const checkpoint = await readCheckpoint(envDir, options.env);
     return new Session(options, envDir, fs, checkpoint, () => lock.release());
   } catch (error) {

@@ -5,6 +5,7 @@ import { asksForHelp, closest, parseArgs } from './parse-args.js';
 import { dashcdVersion } from './version.js';
 import { errorMessage } from '../lib/error-message.js';
 import { fileSystemFailure } from '../lib/file-system-failure.js';
+import { exhaustionOf, type Exhaustion } from '../lib/fs-errors.js';
 import { printable, printableLines } from '../lib/printable.js';
 
 /**
@@ -46,7 +47,7 @@ export async function runCli(commands: readonly Command[], argv: readonly string
       io.stderr.write(`dashcd ${command.path.join(' ')}: ${shownMessage(error)}\n`);
       return error.exitCode;
     }
-    const refused = fileSystemFailure(error);
+    const refused = fileSystemFailure(error) ?? ranOut(exhaustionOf(error));
     if (refused !== undefined) {
       io.log.debug({ err: error, command: command.path.join(' ') }, 'file-system call refused');
       io.stderr.write(`dashcd ${command.path.join(' ')}: ${printable(refused)}\n`);
@@ -110,4 +111,9 @@ function noCommand(commands: readonly Command[], argv: readonly string[], io: Co
   const what = first.startsWith('-') ? 'flag' : 'command';
   io.stderr.write(`dashcd: unknown ${what} '${named}'${hint ? ` — did you mean '${hint}'?` : ''}\nRun '${list}' for the list.\n`);
   return ExitCode.Usage;
+}
+
+/** A resource of the machine that ran out (a full disk at start-up, say): the machine's state, not a bug. */
+function ranOut(exhaustion: Exhaustion | undefined): string | undefined {
+  return exhaustion && `the machine ran out of ${exhaustion.resource} (${exhaustion.code}): free some and run it again`;
 }

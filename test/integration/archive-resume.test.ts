@@ -109,6 +109,23 @@ describe('pullEvents when a run cannot finish', () => {
     expectExactlyOnce(await archiveLines(), events);
   });
 
+  it('removes the temp files a pull killed while writing its checkpoint or a day\'s _open.json left (they piled up)', async () => {
+    const now = Date.now();
+    const events = generateEvents({ count: 10, from: now - 3_600_000, to: now - 60_000, openShare: 0.5 });
+    const feed = await scratch.startFeed({ events });
+    await pull(feed);
+    const envDir = join(scratch.dir, 'prod');
+    const [partition] = (await readdir(envDir)).filter((n) => n.startsWith('date='));
+    await writeFile(join(envDir, '_checkpoint.json.tmp-0a1b2c'), '{"half');
+    await writeFile(join(envDir, partition as string, '_open.json.tmp-3d4e5f'), '');
+    // The run read again from the start: its day's partition is loaded.
+    await rm(join(envDir, '_checkpoint.json'));
+    expect((await pull(feed)).written).toBe(0);
+    expect((await readdir(envDir)).filter((n) => n.includes('.tmp-'))).toEqual([]);
+    expect((await readdir(join(envDir, partition as string))).filter((n) => n.includes('.tmp-'))).toEqual([]);
+    expectExactlyOnce(await archiveLines(), events);
+  });
+
   it('refuses to run while another pull holds the environment', async () => {
     const now = Date.now();
     const feed = await scratch.startFeed({ events: generateEvents({ count: 3000, from: now - DAY, to: now - 1000 }) });

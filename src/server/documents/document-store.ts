@@ -12,6 +12,7 @@ import { KeyedSerializer } from '../store/keyed-serializer.js';
 import { StoreError } from '../store/store-error.js';
 import { ContentCache } from './content-cache.js';
 import { ContentFiles, type ContentUpload } from './content-files.js';
+import { removeWriteLeftovers } from '../../lib/write-leftovers.js';
 import { StoredDocument, serialiseRecord } from './document-record.js';
 
 export interface DocumentStoreOptions {
@@ -69,6 +70,7 @@ export async function openDocumentStore({ dir, log, fs = nodeFs }: DocumentStore
   const recordsDir = join(dir, 'records');
   await mkdirDurable(dir, fs);
   await mkdirDurable(recordsDir, fs);
+  await removeWriteLeftovers(recordsDir, log, fs);
   const files = await JournaledFiles.open({ dir: recordsDir, journalDir: join(dir, 'journal'), fs, log });
   const contents = await ContentFiles.open(join(dir, 'content'), fs);
   const index = await loadRecords(recordsDir, log);

@@ -1,6 +1,6 @@
-import { open, readdir, stat, truncate, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
-import { appendDurable, fsyncDir, mkdirDurable, TEMP_MARKER } from '../../lib/durable-file.js';
+import { open, stat, truncate, type FileHandle } from 'node:fs/promises';
+import { appendDurable, mkdirDurable } from '../../lib/durable-file.js';
+import { removeWriteLeftovers } from '../../lib/write-leftovers.js';
 import { nodeFs, type FsLayer } from '../../lib/fs-layer.js';
 import type { Logger } from '../../lib/logger.js';
 import { StoreError } from '../store/store-error.js';
@@ -237,10 +237,5 @@ export class EventLog {
  */
 export async function prepareEventsDir(dir: string, fs: FsLayer, log: Logger): Promise<void> {
   await mkdirDurable(dir, fs);
-  const leftovers = (await readdir(dir)).filter((name) => name.includes(TEMP_MARKER));
-  for (const name of leftovers) {
-    await fs.unlink(join(dir, name));
-    log.warn({ file: join(dir, name) }, 'removed a temp file left by an interrupted write');
-  }
-  if (leftovers.length > 0) await fsyncDir(dir, fs);
+  await removeWriteLeftovers(dir, log, fs);
 }

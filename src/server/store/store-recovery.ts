@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fsyncDir, mkdirDurable, TEMP_MARKER } from '../../lib/durable-file.js';
+import { fsyncDir, mkdirDurable } from '../../lib/durable-file.js';
+import { removeWriteLeftovers } from '../../lib/write-leftovers.js';
 import type { FsLayer } from '../../lib/fs-layer.js';
 import type { Logger } from '../../lib/logger.js';
 import { parseDashboardId } from '../../schema/ids.js';
@@ -28,18 +29,8 @@ export interface RecoveryDeps {
  */
 export async function loadStoreDir(deps: RecoveryDeps): Promise<DashboardRecord[]> {
   await mkdirDurable(deps.dir, deps.fs);
-  const entries = await readdir(deps.dir, { withFileTypes: true });
-  const candidates: string[] = [];
-  for (const entry of entries) {
-    if (!entry.isFile()) continue;
-    if (entry.name.includes(TEMP_MARKER)) {
-      await deps.fs.unlink(join(deps.dir, entry.name));
-      deps.log.warn({ file: join(deps.dir, entry.name) }, 'removed a temp file left by an interrupted write');
-    } else {
-      candidates.push(entry.name);
-    }
-  }
-  if (candidates.length < entries.length) await fsyncDir(deps.dir, deps.fs);
+  await removeWriteLeftovers(deps.dir, deps.log, deps.fs);
+  const candidates = (await readdir(deps.dir, { withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name);
   const records: DashboardRecord[] = [];
   for (let i = 0; i < candidates.length; i += LOAD_CONCURRENCY) {
     const batch = candidates.slice(i, i + LOAD_CONCURRENCY);

@@ -48,4 +48,12 @@ describe("runCli prints an error's message without control characters", () => {
     expect(result.stderr).toBe('dashcd fail: plan acts on one environment: choose it with --env NAME. Declared in dashcd.yaml:\n  prod [2K \n  dev ✓ 監視\n');
     expect(result.stderr).not.toMatch(CONTROL_BUT_LF);
   });
+
+  it('names a resource the machine ran out of, without "unexpected error" (serve on a full disk said so, with a stack)', async () => {
+    const full = await run(() => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' }));
+    expect(full.code).toBe(ExitCode.Unexpected);
+    expect(full.stderr).toBe('dashcd fail: the machine ran out of disk space (ENOSPC): free some and run it again\n');
+    const descriptors = await run(() => new Error('wrapped', { cause: Object.assign(new Error('EMFILE'), { code: 'EMFILE' }) }));
+    expect(descriptors.stderr).toBe('dashcd fail: the machine ran out of file descriptors (EMFILE): free some and run it again\n');
+  });
 });

@@ -40,6 +40,18 @@ describe('document store and service', () => {
     throw new Error('expected a refusal');
   }
 
+  it('removes the temp files writes killed mid-way left among the records (they survived every restart)', async () => {
+    const { store, service } = await open();
+    await service.create({ name: 'Kept', type: 'dashboard', id: 'kept', content: await content(service, '{}') }, ALICE);
+    await store.close();
+    await writeFile(join(dir, 'records', 'kept.json.tmp-0a1b2c'), '{"half');
+    await writeFile(join(dir, 'records', 'other.json.tmp-3d4e5f'), '');
+    const reopened = await open();
+    expect((await readdir(join(dir, 'records'))).filter((name) => name.includes('.tmp-'))).toEqual([]);
+    expect(reopened.store.get('kept')?.name).toBe('Kept');
+    await reopened.store.close();
+  });
+
   it('creates version 1 owned by the caller, private by default, with content bytes and type as uploaded', async () => {
     const { store, service } = await open();
     const bytes = Buffer.from([0x7b, 0x7d, 0x0a, 0xff, 0x00]);
