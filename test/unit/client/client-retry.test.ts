@@ -7,6 +7,7 @@ import {
   decideRetry,
   parseRateLimitReset,
   parseRetryAfter,
+  REFUSED_ATTEMPTS,
   serverHintMs,
   type AttemptOutcome,
   type DecideInput,
@@ -207,6 +208,15 @@ describe('decideRetry', () => {
 
   it('gives up when the attempts are used up', () => {
     expect(decide(status(503), { attempts: 5 })).toEqual({ retry: false, why: 'max-attempts' });
+  });
+
+  it(`gives a refused connection ${REFUSED_ATTEMPTS} attempts, fewer when the policy allows fewer, other failures all of them`, () => {
+    const many = { ...policy, maxAttempts: 8 };
+    expect(decide(transport('ECONNREFUSED'), { attempts: REFUSED_ATTEMPTS - 1, policy: many }).retry).toBe(true);
+    expect(decide(transport('ECONNREFUSED'), { attempts: REFUSED_ATTEMPTS, policy: many })).toEqual({ retry: false, why: 'max-attempts' });
+    expect(decide(transport('ECONNRESET'), { attempts: REFUSED_ATTEMPTS, policy: many }).retry).toBe(true);
+    expect(decide(status(503), { attempts: REFUSED_ATTEMPTS, policy: many }).retry).toBe(true);
+    expect(decide(transport('ECONNREFUSED'), { attempts: 2, policy: { ...policy, maxAttempts: 2 } })).toEqual({ retry: false, why: 'max-attempts' });
   });
 
   it('gives up now, rather than wait, when the wait would end past the deadline', () => {
