@@ -14,6 +14,7 @@ import { sourceLocator } from './locate-problems.js';
 import { duplicateIdDiagnostics, type DuplicateId } from './duplicate-ids.js';
 import type { Diagnostic } from './diagnostic.js';
 import type { PackedCheck } from './packed-check.js';
+import { isJsonFile, jsonCheckKey, notJsonProblem } from './json-file-check.js';
 import { readSources, type SourceFile } from './read-sources.js';
 
 export { deriveDashboardId } from './derive-id.js';
@@ -178,7 +179,12 @@ async function checkAll(
   onChecked: (index: number, check: PackedCheck | undefined) => void,
 ): Promise<(PackedCheck | undefined)[]> {
   const { cache } = options;
-  const checks: (PackedCheck | undefined)[] = files.map((f) => (f.kind === 'read' ? cache?.get(f.contentHash) : undefined));
+  const keyOf = (f: ReadFile): string => (isJsonFile(f.name) ? jsonCheckKey(f.contentHash) : f.contentHash);
+  const checks: (PackedCheck | undefined)[] = files.map((f) => (f.kind === 'read' ? cache?.get(keyOf(f)) : undefined));
+  // A .json file JSON does not read is refused here, not checked as the YAML it also is.
+  files.forEach((f, i) => {
+    if (f.kind === 'read' && checks[i] === undefined && isJsonFile(f.name)) checks[i] = notJsonProblem(f.source);
+  });
   const misses = files.flatMap((f, i) => (f.kind === 'read' && checks[i] === undefined ? [i] : []));
   files.forEach((file, i) => {
     if (file.kind !== 'read' || checks[i] !== undefined) onChecked(i, checks[i]);
@@ -190,7 +196,7 @@ async function checkAll(
   misses.forEach((fileIndex, k) => {
     const check = fresh[k] as PackedCheck;
     checks[fileIndex] = check;
-    cache?.set((files[fileIndex] as ReadFile).contentHash, check);
+    cache?.set(keyOf(files[fileIndex] as ReadFile), check);
   });
   return checks;
 }

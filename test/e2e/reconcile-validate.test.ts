@@ -91,6 +91,17 @@ describe('dashcd validate', () => {
     expect(result.stdout).toMatch(/^dashboards\/syntax\.yaml:3:10 {2}.*@/m);
   });
 
+  it('reads a .json file as JSON: a trailing comma YAML would take is refused where JSON stops; the same text as .yaml passes', async () => {
+    // It was accepted as YAML: `✓ valid`, and plan created it, where jq and the API's import refuse the file.
+    const text = '{"dashboardMetadata": {"name": "x", "owner": "y"},\n "tiles": [],}\n';
+    const result = await validate({ 'dashboards/a.json': text, 'dashboards/b.yaml': text });
+    expect(result.code).toBe(3);
+    expect(result.stdout.trim().split('\n')).toEqual(['dashboards/a.json:2:14  not valid JSON (Expected double-quoted property name): a .json file is read as JSON; a trailing comma, a comment or a single quote is YAML, which a .yaml file may hold']);
+    // Again, with the checks of the first run cached: the same content is refused as .json and taken as .yaml.
+    const again = await runDashcd(['validate'], { cwd: (project as Project).root });
+    expect(again.stdout).toBe(result.stdout);
+  });
+
   it('reports a duplicate key at the second occurrence', async () => {
     const result = await validate({ 'dashboards/dup.yaml': 'dashboardMetadata:\n  name: A\n  owner: x\n  name: B\ntiles: []\n' });
     expect(result.code).toBe(3);
