@@ -17,6 +17,7 @@ import { environmentPlatform, environmentToken } from '../environment-targets.js
 import { repoFlags, repoOptions } from '../repo-flags.js';
 import { SourceError } from '../../source/source-error.js';
 import { listenFailure } from '../listen-failure.js';
+import { untilSettled } from '../local-store.js';
 import { ownershipTagProblem } from '../../daemon/repository-limits.js';
 
 export const daemonCommand = defineCommand({
@@ -64,6 +65,9 @@ export const daemonCommand = defineCommand({
     const options = { ...daemonOptions(flags, io), dataDir: await dataDirOf(stringFlag(flags, 'data'), io.cwd), archiveDir: await archiveDirOf(stringFlag(flags, 'archive'), io.cwd), dir, environments: await daemonEnvironments(dir, flags, io) };
     if (options.target && options.simulateEvents) throw new UsageError('--simulate-events needs the embedded API (no --target)');
     const log = daemonLogger(io);
+    // As serve: another command's moment with the data dir (a token create, a plan's own server) is waited for; a
+    // serve or daemon up on it is refused when the daemon takes it.
+    await untilSettled(options.dataDir, { log, signal: io.signal }, async (owner) => (owner === undefined || (owner.url !== '' && owner.lasting) ? true : undefined));
     try {
       await runDaemon({ ...options, log, signal: io.signal, onReady: (ready) => announce(ready, options.dataDir, io, log) });
     } catch (error) {
