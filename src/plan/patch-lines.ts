@@ -130,6 +130,11 @@ export function commitText(git: GitInfo): string {
 /** A work tree whose branch has no commit yet (after `git init`): in git, but no commit to name. */
 export const NO_COMMITS = 'no commits yet';
 
+/** The commit a plan was made at, and whether its folder had uncommitted changes then: a plan's first line. */
+export function gitText(git: GitInfo): string {
+  return `${commitText(git)}${git.dirty ? ` (${dirtyText(git)})` : ''}`;
+}
+
 /** `uncommitted changes in dashboards/`, naming the folder when git told us where it is. */
 export function dirtyText(git: GitInfo): string {
   return `uncommitted changes in ${git.dir ? `${git.dir}/` : 'the dashboards folder'}`;

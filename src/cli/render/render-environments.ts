@@ -2,7 +2,7 @@ import { ACTION_ORDER, type Plan, type PlanSummary } from '../../plan/build-plan
 import { planToJson, type PlanJson } from './render-json.js';
 import { escapeText, renderPlanMarkdown } from './render-markdown.js';
 import { renderPlanText } from './render-text.js';
-import { commitText } from '../../plan/patch-lines.js';
+import { gitText } from '../../plan/patch-lines.js';
 import { printable } from '../../lib/printable.js';
 import type { Diagnostic } from '../../desired/diagnostic.js';
 import { count, diagnosticsMarkdown, diagnosticsToJson, type DiagnosticJson } from '../diagnostics-output.js';
@@ -29,7 +29,7 @@ export interface EnvironmentsPlanJson {
  */
 export function renderEnvironmentsText(sections: readonly EnvironmentSection[]): string {
   const git = firstPlan(sections)?.git;
-  const head = `Plan for ${sections.length} environment${sections.length === 1 ? '' : 's'}${git ? ` ${printable(commitText(git))}` : ''}`;
+  const head = `Plan for ${sections.length} environment${sections.length === 1 ? '' : 's'}${git ? ` ${printable(gitText(git))}` : ''}`;
   const columns = summaryColumns(sections);
   // Every row has every count column (`-` where nothing was planned), then why not: a long reason widens nothing.
   const rows = [['environment', ...columns], ...sections.map((s) => [s.name, ...cells(s, columns)])];

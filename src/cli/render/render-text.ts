@@ -1,6 +1,6 @@
 import type { Plan, PlanChange } from '../../plan/build-plan.js';
 import { ACTION_COLOR, markColor, painter, type Paint } from './colors.js';
-import { commitText, dirtyText, kindLabel, patchLines, summaryText } from '../../plan/patch-lines.js';
+import { gitText, kindLabel, patchLines, summaryText } from '../../plan/patch-lines.js';
 import { printable } from '../../lib/printable.js';
 
 const PATCH_INDENT = '    ';
@@ -42,8 +42,7 @@ export function renderPlanText(plan: Plan, options: { color?: boolean } = {}): s
 function headline(plan: Plan): string {
   const target = printable(plan.target);
   if (!plan.git) return `Plan for ${target} (not in a git work tree)`;
-  const dirty = plan.git.dirty ? ` (${dirtyText(plan.git)})` : '';
-  return printable(`Plan for ${target} ${commitText(plan.git)}`) + printable(dirty);
+  return printable(`Plan for ${target} ${gitText(plan.git)}`);
 }
 
 function changeLines(change: PlanChange, paint: Paint): string[] {

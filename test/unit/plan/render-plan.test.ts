@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classicDashboards } from '../../../src/kinds/classic-dashboards.js';
 import { formatValue, patchLines, pointerToPath } from '../../../src/plan/patch-lines.js';
+import { renderEnvironmentsText } from '../../../src/cli/render/render-environments.js';
 import { renderPlanJson } from '../../../src/cli/render/render-json.js';
 import { renderPlanMarkdown } from '../../../src/cli/render/render-markdown.js';
 import { renderPlanText } from '../../../src/cli/render/render-text.js';
@@ -72,6 +73,11 @@ describe('patch lines', () => {
 });
 
 describe('renderPlanText', () => {
+  it('heads a plan over environments with the commit and the dirty folder too (the note was only in each section)', () => {
+    const head = renderEnvironmentsText([{ name: 'dev', target: 't', status: 'planned', plan: samplePlan() }]).split('\n')[0];
+    expect(head).toBe('Plan for 1 environment at commit 0123456 on main (uncommitted changes in dashboards/)');
+  });
+
   it('names target, commit and dirty folder first, then one line per change and a summary', () => {
     const lines = renderPlanText(samplePlan()).split('\n');
     expect(lines[0]).toBe('Plan for http://127.0.0.1:4000/e/local at commit 0123456 on main (uncommitted changes in dashboards/)');
