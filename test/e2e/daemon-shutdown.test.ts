@@ -44,8 +44,11 @@ describe('dashcd daemon shutdown and start-up failures', () => {
     try {
       const result = await runDashcdChild(['daemon', '--listen', `127.0.0.1:${port}`], { cwd: project.root });
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain(`dashcd daemon: cannot listen on 127.0.0.1:${port} (EADDRINUSE) — choose another --listen`);
+      expect(result.stderr).toContain(`dashcd daemon: cannot listen on 127.0.0.1:${port} (EADDRINUSE) — choose another --listen\n`);
       expect(result.stderr).not.toMatch(/\n\s+at /);
+      // Under `npm start` (the README's first command) it says how a flag gets through npm.
+      const viaNpm = await runDashcdChild(['daemon', '--listen', `127.0.0.1:${port}`], { cwd: project.root, env: { npm_lifecycle_event: 'start' } });
+      expect(viaNpm.stderr).toContain(`cannot listen on 127.0.0.1:${port} (EADDRINUSE) — choose another --listen (npm start -- --listen 127.0.0.1:8081)`);
       // Refused before the embedded API's data dir was made: a failed start leaves nothing to clean up.
       expect(existsSync(join(project.root, '.dashcd'))).toBe(false);
     } finally {

@@ -71,7 +71,7 @@ export const daemonCommand = defineCommand({
     try {
       await runDaemon({ ...options, log, signal: io.signal, onReady: (ready) => announce(ready, options.dataDir, io, log) });
     } catch (error) {
-      throw startFailure(error, stringFlag(flags, 'listen') ?? '127.0.0.1:8080');
+      throw startFailure(error, stringFlag(flags, 'listen') ?? '127.0.0.1:8080', io.env);
     }
     return ExitCode.Success;
   },
@@ -143,11 +143,13 @@ function withRepo(flags: FlagValues, io: CommandIo): Pick<DaemonOptions, 'repo' 
 }
 
 /** What stops the daemon from starting is the user's to fix (a port or data dir in use): a message, not a stack. */
-function startFailure(error: unknown, listen: string): unknown {
+function startFailure(error: unknown, listen: string, env: NodeJS.ProcessEnv): unknown {
   if (error instanceof DataDirLockedError) return new CliError(error.message, ExitCode.TargetUnavailable, { cause: error });
   if (error instanceof SourceError) return new CliError(`cannot follow the repository: ${error.message}`, ExitCode.Usage, { cause: error });
   const why = listenFailure(error);
-  if (why) return new CliError(`cannot listen on ${listen} (${why}) — choose another --listen`, ExitCode.Unexpected, { cause: error });
+  // Started by `npm start`, a flag goes after `--`, which a newcomer has no reason to know.
+  const how = env.npm_lifecycle_event === 'start' ? ' (npm start -- --listen 127.0.0.1:8081)' : '';
+  if (why) return new CliError(`cannot listen on ${listen} (${why}) — choose another --listen${how}`, ExitCode.Unexpected, { cause: error });
   return error;
 }
 
