@@ -11,6 +11,8 @@ export type LocalStore = { kind: 'owner'; owner: OwnerInfo } | { kind: 'embedded
 /** How long a command waits for another command to finish with the data dir before it gives up (exit 4). */
 const WAIT_LIMIT_MS = 10 * 60_000;
 const POLL_MS = 200;
+/** How long an owner may stay without an address (still starting) before the wait gives up (exit 4). */
+const STARTING_LIMIT_MS = 60_000;
 
 /**
  * The data dir's store for a command. A `serve` or daemon that owns it and has published its URL stays up, so the
@@ -37,17 +39,21 @@ export async function claimLocalStore(dataDir: string, io: CommandIo, clock: Clo
  */
 export async function untilSettled<T>(dataDir: string, io: Pick<CommandIo, 'log' | 'signal'>, settle: (owner: OwnerInfo | undefined) => Promise<T | undefined>, clock: Clock = systemClock): Promise<T> {
   const deadline = clock.now() + WAIT_LIMIT_MS;
-  let waitingFor: number | undefined;
+  let waiting: { pid: number; since: number } | undefined;
   for (;;) {
     const owner = await readOwner(dataDir);
     const settled = await settle(owner);
     if (settled !== undefined) return settled;
-    if (owner !== undefined && waitingFor !== owner.pid) {
-      waitingFor = owner.pid;
-      io.log.warn({ dataDir, pid: owner.pid }, `data dir in use by dashcd pid ${owner.pid} (${owner.url ? 'another command' : 'still starting'}); waiting for it`);
+    if (owner !== undefined && waiting?.pid !== owner.pid) {
+      waiting = { pid: owner.pid, since: clock.now() };
+      io.log.warn({ dataDir, ownerPid: owner.pid }, `data dir in use by dashcd pid ${owner.pid} (${owner.url ? 'another command' : 'still starting'}); waiting for it`);
+    }
+    // A server starts in seconds: one that has not published its address within STARTING_LIMIT_MS is stuck.
+    if (owner !== undefined && owner.url === '' && waiting !== undefined && clock.now() - waiting.since > STARTING_LIMIT_MS) {
+      throw new CliError(`data dir ${dataDir} is in use by dashcd pid ${owner.pid}, still starting after ${STARTING_LIMIT_MS / 1000} s — stop it or retry`, ExitCode.TargetUnavailable);
     }
     if (clock.now() > deadline) {
-      throw new CliError(`data dir ${dataDir} is still in use by dashcd pid ${waitingFor ?? '?'} after ${WAIT_LIMIT_MS / 60_000} minutes of waiting`, ExitCode.TargetUnavailable);
+      throw new CliError(`data dir ${dataDir} is still in use by dashcd pid ${waiting?.pid ?? '?'} after ${WAIT_LIMIT_MS / 60_000} minutes of waiting`, ExitCode.TargetUnavailable);
     }
     await clock.sleep(POLL_MS, io.signal);
   }

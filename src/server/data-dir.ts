@@ -209,11 +209,12 @@ async function removeStale(root: string, ownerFile: string, staleText: string): 
 }
 
 /**
- * A file that does not parse is damaged (writes are atomic, so never half-written) and counts as stale. So does one
- * dashcd cannot have written: a symbolic link, or a file others may read (dashcd writes it 0600; git checks files out
- * 0644 or 0755). The default data dir is in the project, so a pull request can commit an `owner.json`: trusted, it
- * would send every command of a CI run, with its admin key, to a URL of the committer's choosing, and have `plan`
- * report what that host makes up.
+ * A file that does not parse is damaged (writes are atomic, so never half-written) and counts as stale. The default
+ * data dir is in the project, so a pull request can commit an `owner.json` naming a live pid (1) and a URL of its
+ * author's: trusted, every command of a CI run would go there with its admin key. Where `/proc` tells a process's
+ * identity (boot id and start time, which no committer can know), that decides (isOwnerAlive). Elsewhere, a file
+ * dashcd cannot have written counts as stale too: a symbolic link, or one others may read (dashcd writes it 0600;
+ * git checks files out 0644 or 0755 under the usual umask).
  */
 async function readOwnerFile(file: string): Promise<'missing' | { text: string; owner: OwnerFile | undefined }> {
   let handle: fsp.FileHandle;
@@ -227,7 +228,8 @@ async function readOwnerFile(file: string): Promise<'missing' | { text: string; 
   }
   let text: string;
   try {
-    if (!writtenByDashcd((await handle.stat()).mode)) return { text: '', owner: undefined };
+    const { mode } = await handle.stat();
+    if ((mode & fsConstants.S_IFMT) !== fsConstants.S_IFREG || !(await identityDecides() || privateMode(mode))) return { text: '', owner: undefined };
     text = await handle.readFile('utf8');
   } finally {
     await handle.close();
@@ -240,12 +242,21 @@ async function readOwnerFile(file: string): Promise<'missing' | { text: string; 
   }
 }
 
-/** A regular file no one else may read, as dashcd writes it; Windows keeps no such mode bits, so there any file. */
-function writtenByDashcd(mode: number): boolean {
-  // Stryker disable next-line ConditionalExpression: the suite runs on POSIX only
+/**
+ * No one else may read it, as dashcd writes it. Not asked where identities decide: some file systems (WSL's Windows
+ * drives, SMB shares) show every file 0755, and there the check made every owner stale, and its lock nobody's.
+ */
+function privateMode(mode: number): boolean {
+  // Stryker disable next-line ConditionalExpression: the suite runs on Linux, where identities decide
   if (process.platform === 'win32') return true;
-  return (mode & fsConstants.S_IFMT) === fsConstants.S_IFREG && (mode & 0o077) === 0;
+  return (mode & 0o077) === 0;
 }
+
+/** Whether this machine tells processes' identities (Linux's `/proc`): asked once. */
+function identityDecides(): Promise<boolean> {
+  return (identityKnown ??= processStatus(process.pid).then((status) => status !== undefined));
+}
+let identityKnown: Promise<boolean> | undefined;
 
 /**
  * Whether the process that wrote the file still runs. A pid alone can lie: after a reboot or a container restart
@@ -256,7 +267,9 @@ function writtenByDashcd(mode: number): boolean {
 async function isOwnerAlive(owner: OwnerFile): Promise<boolean> {
   const status = await processStatus(owner.pid);
   if (status?.exited) return false;
-  if (status !== undefined && owner.identity !== undefined) return status.identity === owner.identity;
+  // Every owner file dashcd wrote on such a machine has an identity: one without is not dashcd's (a committed file).
+  if (status !== undefined) return status.identity === owner.identity;
+  if (await identityDecides()) return false;
   // Without /proc: our own pid is ours only if the file was written after this process started.
   if (owner.pid === process.pid) return Date.parse(owner.startedAt) >= performance.timeOrigin - 1000;
   try {

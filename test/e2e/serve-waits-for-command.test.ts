@@ -42,4 +42,25 @@ describe('serve and the daemon on a data dir a command holds for a moment', () =
       }
     });
   }
+
+  it('a daemon whose target is remote does not wait on a data dir it never takes (it waited ten minutes)', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'dashcd-serve-wait-'));
+    await mkdir(join(dir, 'dashboards'));
+    const data = join(dir, 'data');
+    const starting = await acquireOwnership(data);
+    const child = spawn(process.execPath, [MAIN_JS, 'daemon', '--target', 'http://127.0.0.1:9/e/x', '--listen', '127.0.0.1:0', '--data', data], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DASHCD_LOG_LEVEL: 'info', DT_API_TOKEN: 'dt0c01.UNUSED' } });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      await waitFor(async () => (output.includes('"msg":"daemon ready"') || child.exitCode !== null ? true : undefined), { what: 'the daemon to be ready', timeoutMs: 30_000 });
+      expect(output).toContain('"msg":"daemon ready"');
+      expect(output).not.toContain('waiting for it');
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+      await starting.release();
+    }
+  });
 });

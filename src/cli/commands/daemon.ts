@@ -67,7 +67,8 @@ export const daemonCommand = defineCommand({
     const log = daemonLogger(io);
     // As serve: another command's moment with the data dir (a token create, a plan's own server) is waited for; a
     // serve or daemon up on it is refused when the daemon takes it.
-    await untilSettled(options.dataDir, { log, signal: io.signal }, async (owner) => (owner === undefined || (owner.url !== '' && owner.lasting) ? true : undefined));
+    // Only when it will take the data dir: a daemon whose targets are all remote never does.
+    if (usesDataDir(options)) await untilSettled(options.dataDir, { log, signal: io.signal }, async (owner) => (owner === undefined || (owner.url !== '' && owner.lasting) ? true : undefined));
     try {
       await runDaemon({ ...options, log, signal: io.signal, onReady: (ready) => announce(ready, options.dataDir, io, log) });
     } catch (error) {
@@ -76,6 +77,12 @@ export const daemonCommand = defineCommand({
     return ExitCode.Success;
   },
 });
+
+/** As runDaemon decides: an embedded environment, or none declared and no --target; a followed repository's state. */
+function usesDataDir(options: Pick<DaemonOptions, 'repo' | 'target' | 'environments'>): boolean {
+  if (options.repo) return true;
+  return options.environments ? options.environments.some((e) => e.target.kind === 'embedded') : !options.target;
+}
 
 /** The dashboards folder to watch. Following a repository there is none here: each checkout brings its own. */
 async function watchedRoot(flags: FlagValues, io: CommandIo): Promise<string> {

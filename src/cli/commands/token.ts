@@ -166,7 +166,8 @@ async function withTokens<T>(root: string, io: CommandIo, mode: 'read' | 'write'
   // `serve … & dashcd token create` failed one run in two, exit 4 ("still starting") or ECONNREFUSED.
   const written = await untilSettled(root, io, async (owner) => {
     if (owner !== undefined) return throughOwner(owner) ? { value: await access.viaOwner(ownerAdmin(owner, { signal: io.signal })) } : undefined;
-    const ownership = await acquireOwnership(root).catch(unlessLocked);
+    // Its moment with the data dir, not a server that stays: others wait for it to end, not for its address.
+    const ownership = await acquireOwnership(root, { lasting: false }).catch(unlessLocked);
     if (ownership === undefined) return undefined;
     try {
       return { value: await mapStoreErrors(access.viaFile) };

@@ -11,7 +11,7 @@ import {
   listEnvironments,
   readOwner,
 } from '../../../src/server/data-dir.js';
-import { parseProcStat } from '../../../src/server/process-liveness.js';
+import { parseProcStat, processStatus } from '../../../src/server/process-liveness.js';
 import { tempDirPerTest } from '../../helpers/scratch.js';
 
 const execFileAsync = promisify(execFile);
@@ -40,6 +40,13 @@ async function zombie(): Promise<{ pid: number; identity: string; parent: ChildP
   }
   expect(parseProcStat(await readFile(`/proc/${pid}/stat`, 'utf8'))).toMatchObject({ state: 'Z', exited: true });
   return { pid, identity, parent };
+}
+
+/** The identity /proc gives a live process, as dashcd records its own in owner.json. */
+async function identityOf(pid: number): Promise<string> {
+  const identity = (await processStatus(pid))?.identity;
+  if (identity === undefined) throw new Error(`no identity for pid ${pid}`);
+  return identity;
 }
 
 async function writeOwner(content: Record<string, unknown>): Promise<void> {
@@ -93,7 +100,7 @@ describe('data dir ownership', () => {
   });
 
   it('treats a recorded pid that is running as a live owner, still starting while it has no URL', async () => {
-    await writeOwner({ pid: process.ppid, url: '', adminKey: 'k', startedAt: new Date().toISOString() });
+    await writeOwner({ pid: process.ppid, url: '', adminKey: 'k', startedAt: new Date().toISOString(), identity: await identityOf(process.ppid) });
     expect(await readOwner(root)).toEqual({ pid: process.ppid, url: '', adminKey: 'k', startedAt: expect.any(String), lasting: true });
     await expect(acquireOwnership(root)).rejects.toThrow(`data dir ${root} is in use by dashcd pid ${process.ppid}, which is still starting`);
   });
@@ -145,16 +152,19 @@ describe('data dir ownership', () => {
     await ownership.release();
   });
 
-  it('ignores an owner file dashcd cannot have written (one others may read, as git checks files out; a link; a FIFO) and takes it over', async () => {
-    // A committed .dashcd/owner.json naming a live pid sent a CI run's commands, with the admin key, to its URL.
-    const live = JSON.stringify({ pid: process.ppid, url: 'http://attacker.example:1', adminKey: 'committed', startedAt: new Date().toISOString(), lasting: true });
+  it('ignores an owner file no dashcd wrote (without its live pid\'s identity, in any mode; a link; a FIFO) and takes it over', async () => {
+    // A committed .dashcd/owner.json naming a live pid sent a CI run's commands, with the admin key, to its URL; a
+    // checkout under umask 077 is 0600 like dashcd's own, so the mode alone does not tell.
+    const owner = { pid: process.ppid, url: 'http://attacker.example:1', adminKey: 'committed', startedAt: new Date().toISOString(), lasting: true };
+    const live = JSON.stringify(owner);
     const file = join(root, 'owner.json');
     const elsewhere = join(root, 'elsewhere.json');
-    await writeFile(elsewhere, live, { mode: 0o600 });
+    await writeFile(elsewhere, JSON.stringify({ ...owner, identity: await identityOf(process.ppid) }), { mode: 0o600 });
     const planted: [string, () => Promise<unknown>][] = [
-      ['0644', () => writeFile(file, live, { mode: 0o644 })],
-      ['0640', () => writeFile(file, live, { mode: 0o640 })],
-      ['a symbolic link to a 0600 file', () => symlink(elsewhere, file)],
+      ['0644, no identity', () => writeFile(file, live, { mode: 0o644 })],
+      ['0600, no identity', () => writeFile(file, live, { mode: 0o600 })],
+      ['0600, another identity', () => writeFile(file, JSON.stringify({ ...owner, identity: 'b0b0b0b0-0000-4000-8000-000000000000:1' }), { mode: 0o600 })],
+      ['a symbolic link to a live owner\'s file', () => symlink(elsewhere, file)],
       ['a FIFO', () => execFileAsync('mkfifo', [file])],
     ];
     for (const [what, plant] of planted) {
@@ -164,8 +174,13 @@ describe('data dir ownership', () => {
       expect((await readOwner(root))?.adminKey, what).toBe(ownership.adminKey);
       await ownership.release();
     }
-    await writeFile(file, live, { mode: 0o600 });
-    expect(await readOwner(root)).toMatchObject({ url: 'http://attacker.example:1' });
+  });
+
+  it('holds the lock for a live owner whose file shows other modes (WSL\'s Windows drives and SMB shares show 0755)', async () => {
+    await writeFile(join(root, 'owner.json'), JSON.stringify({ pid: process.ppid, url: 'http://127.0.0.1:1', adminKey: 'k', startedAt: new Date().toISOString(), lasting: true, identity: await identityOf(process.ppid) }), { mode: 0o755 });
+    expect(await readOwner(root)).toMatchObject({ pid: process.ppid, adminKey: 'k' });
+    await expect(acquireOwnership(root)).rejects.toBeInstanceOf(DataDirLockedError);
+    expect(JSON.parse(await readFile(join(root, 'owner.json'), 'utf8'))).toMatchObject({ adminKey: 'k' });
   });
 
   it('removes owner.json on release, and only its own', async () => {

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { untilSettled } from '../../../src/cli/local-store.js';
+import { ExitCode } from '../../../src/cli/exit-codes.js';
+import { acquireOwnership } from '../../../src/server/data-dir.js';
+import { captureLog } from '../../helpers/log-capture.js';
+import { tempDirPerTest } from '../../helpers/scratch.js';
+
+let dir = '';
+tempDirPerTest('dashcd-local-store-', (created) => (dir = created));
+
+/** A clock whose sleeps pass at once, moving its time on. */
+function fastClock(): { now(): number; sleep(ms: number): Promise<void> } {
+  let now = 0;
+  return { now: () => now, sleep: async (ms) => void (now += ms) };
+}
+
+describe('waiting for a data dir another dashcd holds', () => {
+  it('gives up on an owner still starting after a minute, saying so (it waited ten minutes), and logs the wait once', async () => {
+    const starting = await acquireOwnership(dir);
+    const { lines, log } = captureLog('warn');
+    try {
+      const clock = fastClock();
+      const waited = untilSettled(dir, { log, signal: new AbortController().signal }, async (owner) => (owner === undefined ? 'free' : undefined), clock);
+      await expect(waited).rejects.toMatchObject({ exitCode: ExitCode.TargetUnavailable, message: `data dir ${dir} is in use by dashcd pid ${process.pid}, still starting after 60 s — stop it or retry` });
+      expect(clock.now()).toBeGreaterThan(60_000);
+      expect(clock.now()).toBeLessThan(61_000);
+      expect(lines).toEqual([expect.objectContaining({ ownerPid: process.pid, msg: `data dir in use by dashcd pid ${process.pid} (still starting); waiting for it` })]);
+    } finally {
+      await starting.release();
+    }
+  });
+
+  it("waits ten minutes for another command's moment with it", async () => {
+    const moment = await acquireOwnership(dir, { lasting: false });
+    await moment.publish('http://127.0.0.1:9');
+    try {
+      const clock = fastClock();
+      const waited = untilSettled(dir, { log: captureLog().log, signal: new AbortController().signal }, async (owner) => (owner === undefined ? 'free' : undefined), clock);
+      await expect(waited).rejects.toMatchObject({ message: `data dir ${dir} is still in use by dashcd pid ${process.pid} after 10 minutes of waiting` });
+      expect(clock.now()).toBeGreaterThan(600_000);
+    } finally {
+      await moment.release();
+    }
+  });
+});
