@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { firstJsonError } from '../lib/json-error.js';
 import { sourceLinePos } from './check-source.js';
 import type { PackedCheck } from './packed-check.js';
 import { flowNestingOffset } from './yaml-hazards.js';
@@ -20,15 +21,18 @@ export function notJsonProblem(source: string): PackedCheck | undefined {
   try {
     JSON.parse(text);
     return undefined;
-  } catch (error) {
-    const detail = (error as Error).message;
-    // Newer Node adds "(line L column C)" after the position, which is dropped with it.
-    const at = /(?: in JSON)? at position (\d+)/.exec(detail);
-    const offset = at ? Number(at[1]) + (text === source ? 0 : 1) : source.length;
-    const reason = at ? detail.slice(0, at.index) : detail;
-    return { ok: false, problems: [{ ...sourceLinePos(source, offset), path: '', message: `not valid JSON (${reason}): a .json file is read as JSON; a trailing comma, a comment or a single quote is YAML, which a .yaml file may hold` }] };
+  } catch {
+    // Found again to say where and what: V8 names no position for a single quote or a trailing comma in an array.
+    // The two agree on what is JSON (json-error.property.test.ts).
+    const found = firstJsonError(text);
+    if (found === undefined) return undefined;
+    const offset = found.offset + (text === source ? 0 : 1);
+    return { ok: false, problems: [{ ...sourceLinePos(source, offset), path: '', message: `not valid JSON: ${found.reason} (${WHY})` }] };
   }
 }
+
+/** Why YAML's leniency is refused here, with what to do about it. */
+const WHY = 'a .json file is read as JSON, as jq and the API read it; name it .yaml to write YAML';
 
 /**
  * The check cache's key of a `.json` file: its check is not the same text's as YAML, so the key differs from the
