@@ -145,13 +145,19 @@ export interface DecideInput {
 }
 
 /**
- * Nothing listening at the address: a server restarting is back within a second or two of backoff, a wrong port or
- * a server that is not running never is. Eight attempts kept `plan` against a stopped local server busy for 19 s.
+ * Nothing listening at the address: a server restarting is back within a few seconds, a wrong port or a server that
+ * is not running never is. Eight attempts kept `plan` against a stopped local server busy for 19 s. The waits between
+ * them are at least REFUSED_WAIT_MS, doubling (0.5, 1, 2 s): with full jitter alone the three could add up to nothing.
  */
 export const REFUSED_ATTEMPTS = 4;
+export const REFUSED_WAIT_MS = 500;
+
+function isRefused(outcome: AttemptOutcome): boolean {
+  return outcome.kind === 'transport' && outcome.reason === 'ECONNREFUSED';
+}
 
 function attemptsFor(outcome: AttemptOutcome, policy: RetryPolicy): number {
-  return outcome.kind === 'transport' && outcome.reason === 'ECONNREFUSED' ? Math.min(policy.maxAttempts, REFUSED_ATTEMPTS) : policy.maxAttempts;
+  return isRefused(outcome) ? Math.min(policy.maxAttempts, REFUSED_ATTEMPTS) : policy.maxAttempts;
 }
 
 /** Decides whether and how long to wait before the next attempt. Pure: time and randomness come in. */
@@ -161,7 +167,8 @@ export function decideRetry(input: DecideInput): RetryDecision {
   if (!isRetryable(outcome, input.idempotent)) return { retry: false, why: 'not-retryable' };
   if (attempts >= attemptsFor(outcome, policy)) return { retry: false, why: 'max-attempts' };
   const hintMs = outcome.kind === 'response' ? serverHintMs(outcome.headers, input.nowMs) : undefined;
-  const waitMs = Math.max(hintMs ?? 0, backoffMs(attempts - 1, policy, input.random));
+  const floorMs = isRefused(outcome) ? REFUSED_WAIT_MS * 2 ** (attempts - 1) : 0;
+  const waitMs = Math.max(hintMs ?? 0, floorMs, backoffMs(attempts - 1, policy, input.random));
   if (input.nowMs + waitMs > input.startedAtMs + policy.deadlineMs) return { retry: false, why: 'deadline' };
   return { retry: true, waitMs, hintMs };
 }

@@ -8,6 +8,7 @@ import {
   parseRateLimitReset,
   parseRetryAfter,
   REFUSED_ATTEMPTS,
+  REFUSED_WAIT_MS,
   serverHintMs,
   type AttemptOutcome,
   type DecideInput,
@@ -217,6 +218,15 @@ describe('decideRetry', () => {
     expect(decide(transport('ECONNRESET'), { attempts: REFUSED_ATTEMPTS, policy: many }).retry).toBe(true);
     expect(decide(status(503), { attempts: REFUSED_ATTEMPTS, policy: many }).retry).toBe(true);
     expect(decide(transport('ECONNREFUSED'), { attempts: 2, policy: { ...policy, maxAttempts: 2 } })).toEqual({ retry: false, why: 'max-attempts' });
+  });
+
+  it(`waits at least ${REFUSED_WAIT_MS} ms after a refused connection, doubling, however the jitter falls`, () => {
+    const long = { ...policy, maxAttempts: 8, deadlineMs: 60_000 };
+    const waits = [1, 2, 3].map((attempts) => decide(transport('ECONNREFUSED'), { attempts, policy: long, random: () => 0 }));
+    expect(waits).toEqual([1, 2, 4].map((n) => ({ retry: true, waitMs: n * REFUSED_WAIT_MS, hintMs: undefined })));
+    // The backoff when it is longer; no floor for other failures.
+    expect(decide(transport('ECONNREFUSED'), { attempts: 1, policy: { ...long, baseDelayMs: 10_000, maxDelayMs: 20_000 }, random: () => 0.5 })).toMatchObject({ waitMs: 5_000 });
+    expect(decide(transport('ECONNRESET'), { attempts: 1, policy: long, random: () => 0 })).toMatchObject({ waitMs: 0 });
   });
 
   it('gives up now, rather than wait, when the wait would end past the deadline', () => {
