@@ -53,6 +53,10 @@ describe('dashcd installer-url', () => {
       expect(prod.stdout.trim()).toBe('https://prod.example.com/e/abc/api/v1/deployment/installer/agent/unix/default/latest?arch=x86&flavor=default&Api-Token=prod-secret');
       const dev = await run(['--env', 'dev']);
       expect(dev.stdout.trim()).toBe('http://127.0.0.1:8080/e/dev/api/v1/deployment/installer/agent/unix/default/latest?arch=x86&flavor=default');
+      // An address given is used as it always was, environments or not.
+      const given = await run(['--target', 'https://abc123.live.dynatrace.com']);
+      expect(given.code, given.stderr).toBe(ExitCode.Success);
+      expect(given.stdout.trim()).toBe('https://abc123.live.dynatrace.com/api/v1/deployment/installer/agent/unix/default/latest?arch=x86&flavor=default');
       // It printed http://127.0.0.1:8080/e/local/…, which nothing serves in such a project.
       const none = await run([]);
       expect(none.code).toBe(ExitCode.Usage);

@@ -38,13 +38,16 @@ export const installerUrlCommand = defineCommand({
 
 /** The environment's base URL and where its token comes from; undefined when dashcd.yaml is invalid (printed). */
 async function installerTarget(flags: FlagValues, io: CommandIo): Promise<{ base: string; token: () => string } | undefined> {
+  // An address given is the answer wherever the command runs, a project with environments or an invalid one too.
+  const given = stringFlag(flags, 'target');
+  if (given !== undefined) return { base: parseTargetUrl(given), token: () => tokenVariable(io) };
   const mode = await environmentMode(await findDashboardsRoot(await defaultDashboardsRoot(io.cwd), io.cwd), flags, io);
   if (mode.kind === 'invalid') {
     printDiagnostics(mode.diagnostics, io);
     return undefined;
   }
   if (mode.kind === 'single') {
-    return { base: parseTargetUrl(stringFlag(flags, 'target') ?? io.env.DT_ENV_URL ?? io.env.DYNATRACE_ENV_URL ?? `${EMBEDDED_BASE}/e/local`), token: () => tokenVariable(io) };
+    return { base: parseTargetUrl(io.env.DT_ENV_URL ?? io.env.DYNATRACE_ENV_URL ?? `${EMBEDDED_BASE}/e/local`), token: () => tokenVariable(io) };
   }
   const env = oneEnvironment(mode, 'installer-url');
   const { target } = env;
