@@ -119,7 +119,8 @@ class PassRun {
     const { deps } = this;
     const planned = await (deps.plan ?? planDashboards)(planContext, { ...(pass.full ? {} : { only: pass.files }), tolerateInvalid: tree?.tolerateInvalid ?? true, prune: deps.prune, maxDelete: deps.maxDelete });
     this.recordInvalid(planned.diagnostics, pass);
-    this.recordWarnings(planned.desired?.warnings ?? [], pass);
+    // No files read (the project itself is invalid): what was warned of stays remembered.
+    if (planned.desired) this.recordWarnings(planned.desired.warnings, pass);
     if (planned.kind === 'invalid') return { kind: 'invalid', diagnostics: planned.diagnostics };
     const totals = await this.applyPlanned(planned, pass.full);
     if (pass.full) {
