@@ -41,4 +41,18 @@ describe('dashcd daemon and deleted files', () => {
     expect(linesWith(d, 'prune refused; nothing deleted')).toHaveLength(1);
     expect((await d.status()).orphans.map((o) => o.name)).toEqual(['Web v1']);
   });
+
+  it("logs a file's warning once, across resyncs and a pass over an invalid dashcd.yaml (then it was logged again)", async () => {
+    const project = await scope.createProject({ ...FILES, 'dashboards/web.yaml': dashboardYaml('Web').replace('  owner:', '  sharred: true\n  owner:') });
+    const d = await scope.startDaemon(['--resync', '1s', '--poll', '60s'], { cwd: project.root });
+    await waitFor(() => linesWith(d, 'dashboard file warning').length === 1, { what: 'the warning logged' });
+    await project.write('dashcd.yaml', 'prune: maybe\n');
+    // Resyncs too (full passes, every second), not only the pass the edit started.
+    const failed = metricValue(await d.metrics(), 'dashcd_reconciles_total', { result: 'failed' });
+    await waitFor(async () => metricValue(await d.metrics(), 'dashcd_reconciles_total', { result: 'failed' }) >= failed + 3, { what: 'three passes over the invalid dashcd.yaml' });
+    await project.write('dashcd.yaml', 'prune: false\n');
+    await waitFor(async () => (await d.status()).lastReconcile?.ok === true, { what: 'a pass over the fixed dashcd.yaml' });
+    await fullPassesLater(d, 2);
+    expect(linesWith(d, 'dashboard file warning')).toHaveLength(1);
+  });
 });
