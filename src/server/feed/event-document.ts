@@ -19,11 +19,14 @@ const ANSWER_SHAPE: PageShape = { members: [], items: 'events', itemMembers: [],
  * event, which has none).
  */
 export async function eventDocumentItems(file: string): Promise<string[] | undefined> {
-  if ((await stat(file)).size > MAX_DOCUMENT_BYTES) return undefined;
+  const { size } = await stat(file);
+  if (size > MAX_DOCUMENT_BYTES) return undefined;
   const first = await firstNonBlankLine(file);
-  if (!first?.trimStart().startsWith('{')) return undefined;
-  const firstAlone = answerItems(first);
+  if (!first?.text.trimStart().startsWith('{')) return undefined;
+  const firstAlone = answerItems(first.text);
   if (firstAlone === null) return undefined;
+  // A one-line answer that is the whole file (a line ending at most after it) is not read and scanned a second time.
+  if (firstAlone !== undefined && first.offset + Buffer.byteLength(first.text) + 2 >= size) return firstAlone;
   return answerItems(await readFile(file, 'utf8')) ?? undefined;
 }
 
@@ -37,9 +40,9 @@ function answerItems(text: string): string[] | null | undefined {
   }
 }
 
-async function firstNonBlankLine(file: string): Promise<string | undefined> {
+async function firstNonBlankLine(file: string): Promise<{ text: string; offset: number } | undefined> {
   for await (const line of readLines(file, { maxLineBytes: MAX_DOCUMENT_BYTES })) {
-    if (line.text.trim() !== '') return line.text;
+    if (line.text.trim() !== '') return line;
   }
   return undefined;
 }

@@ -126,6 +126,14 @@ describe('events import', () => {
       expect(await storedText(`-6388042533023614561_${T0}`)).toContain('"eventId":-6388042533023614561,');
     });
 
+    it('takes a one-line answer followed by another for JSONL, not for the first answer alone (its events were dropped)', async () => {
+      const page = (id: number) => `{"events":[${line({ ...base, id: `${id}_${T0}` })}]}`;
+      await writeFile(join(root, 'pages.json'), `${page(1)}\n${page(2)}\n`);
+      const result = await runImport('pages.json');
+      expect(result.code).toBe(ExitCode.InvalidDesiredState);
+      expect(result.stdout).toContain(': 0 new, 0 replaced, 2 skipped');
+    });
+
     it('counts the bad elements past the first 50 instead of listing them', async () => {
       const bad = Array.from({ length: 52 }, () => '{"eventType":"CUSTOM_INFO"}');
       await writeFile(join(root, 'answer.json'), `{\n  "events": [\n    ${bad.join(',\n    ')}\n  ]\n}\n`);
