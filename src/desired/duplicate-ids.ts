@@ -1,5 +1,6 @@
 import { readAtHead } from './git-info.js';
 import type { Diagnostic } from './diagnostic.js';
+import { isJsonFile } from './json-file-check.js';
 import { idPosition } from './locate-problems.js';
 
 /** One file claiming an id: where it is (relative to `cwd`) and whether the id is written in it or derived. */
@@ -41,7 +42,7 @@ async function heldAtHead(claim: IdClaim, id: string, cwd: string): Promise<bool
 }
 
 function copyDiagnostic(id: string, copy: IdClaim, original: IdClaim): Diagnostic {
-  const fix = copy.idSource === 'file' ? 'remove its id: line so it gets its own id from its path' : 'give it an id of its own';
+  const fix = copy.idSource === 'file' ? `remove its ${idSpelling(copy.file)} so it gets its own id from its path` : 'give it an id of its own';
   return {
     ...at(copy),
     message: `duplicate dashboard id ${id}${how(copy)}: ${where(original)} already has it${how(original)}; this file is new in the change (not so at git HEAD), so it is the copy: ${fix}`,
@@ -51,8 +52,13 @@ function copyDiagnostic(id: string, copy: IdClaim, original: IdClaim): Diagnosti
 function undecidedDiagnostic(id: string, later: IdClaim, first: IdClaim): Diagnostic {
   return {
     ...at(later),
-    message: `duplicate dashboard id ${id}${how(later)}: ${where(first)} has the same id${how(first)}; one of the two is a copy: remove the id: line from the copy so it gets its own id from its path`,
+    message: `duplicate dashboard id ${id}${how(later)}: ${where(first)} has the same id${how(first)}; one of the two is a copy: remove the ${idSpelling(later.file)} from the copy so it gets its own id from its path`,
   };
+}
+
+/** The id as the file writes it: a YAML line, or a JSON file's member. */
+function idSpelling(file: string): string {
+  return isJsonFile(file) ? '"id" member' : 'id: line';
 }
 
 function at(claim: IdClaim): Pick<Diagnostic, 'file' | 'line' | 'col' | 'path'> {

@@ -45,4 +45,12 @@ describe('two dashboard files with the same id', () => {
       `dashboards/orig.yaml:1:5  id: duplicate dashboard id ${SHARED_ID}: dashboards/a-copy.yaml:1:5 has the same id; one of the two is a copy: remove the id: line from the copy so it gets its own id from its path`,
     ]);
   });
+
+  it('says how a JSON file writes its id: a "id" member, not an id: line', async () => {
+    project = await createProject({ 'dashboards/orig.yaml': ORIGINAL }, { git: true });
+    await project.write('dashboards/copy.json', JSON.stringify({ id: SHARED_ID, dashboardMetadata: { name: 'Copy', owner: 'me' }, tiles: [] }));
+    const result = await validate();
+    expect(result.code).toBe(3);
+    expect(result.stdout).toContain('so it is the copy: remove its "id" member so it gets its own id from its path');
+  });
 });
