@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { readLines } from '../../lib/jsonl.js';
 import { scanJsonPage, type PageShape } from '../../lib/json-page-scan.js';
+import { splitArrayItems } from '../../lib/json-split.js';
 
 /**
  * The largest file read whole to be tried as one events answer. A page of the real API holds at most a thousand
@@ -13,7 +14,8 @@ const ANSWER_SHAPE: PageShape = { members: [], items: 'events', itemMembers: [],
 
 /**
  * The raw text of each element of `events` when `file` holds one JSON object with an `events` array (an answer of
- * the events API, saved as it came, pretty-printed or not); undefined when it is anything else, to be read as JSONL.
+ * the events API, saved as it came, pretty-printed or not), or of each element of a file that is one JSON array;
+ * undefined when it is anything else, to be read as JSONL.
  * A file is read whole only when it can be such a document: at most MAX_DOCUMENT_BYTES, starting with `{`, and its
  * first line not a whole value by itself unless that value has an `events` array (a JSONL file's first line is an
  * event, which has none).
@@ -22,12 +24,23 @@ export async function eventDocumentItems(file: string): Promise<string[] | undef
   const { size } = await stat(file);
   if (size > MAX_DOCUMENT_BYTES) return undefined;
   const first = await firstNonBlankLine(file);
+  // `jq .events` of an answer: the array alone. No JSONL line is one (an event is an object).
+  if (first?.text.trimStart().startsWith('[')) return arrayItems(await readFile(file, 'utf8'));
   if (!first?.text.trimStart().startsWith('{')) return undefined;
   const firstAlone = answerItems(first.text);
   if (firstAlone === null) return undefined;
   // A one-line answer that is the whole file (a line ending at most after it) is not read and scanned a second time.
   if (firstAlone !== undefined && first.offset + Buffer.byteLength(first.text) + 2 >= size) return firstAlone;
   return answerItems(await readFile(file, 'utf8')) ?? undefined;
+}
+
+/** The raw items of a file that is one JSON array; undefined when it is not one (read as JSONL, each line reported). */
+function arrayItems(text: string): string[] | undefined {
+  try {
+    return splitArrayItems(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Items of an answer; null for a JSON value that is not one; undefined for text that is not one JSON value. */

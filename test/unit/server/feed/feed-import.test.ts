@@ -134,6 +134,13 @@ describe('events import', () => {
       expect(result.stdout).toContain(': 0 new, 0 replaced, 2 skipped');
     });
 
+    it('reads a file that is the events array alone (jq .events of an answer)', async () => {
+      await writeFile(join(root, 'events.json'), `[\n  ${line({ ...base, id: `7_${T0}` })},\n  ${line({ ...base, id: `8_${T0}` })}\n]\n`);
+      const result = await runImport('events.json');
+      expect(result.code, result.stderr).toBe(ExitCode.Success);
+      expect(result.stdout).toContain(': 2 new, 0 replaced, 0 skipped');
+    });
+
     it('counts the bad elements past the first 50 instead of listing them', async () => {
       const bad = Array.from({ length: 52 }, () => '{"eventType":"CUSTOM_INFO"}');
       await writeFile(join(root, 'answer.json'), `{\n  "events": [\n    ${bad.join(',\n    ')}\n  ]\n}\n`);
