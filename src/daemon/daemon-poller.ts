@@ -28,7 +28,9 @@ export function startPollerAfter(firstFullPass: Promise<void>, options: PollerOp
 function startPoller(options: PollerOptions, target: LoopTarget, status: DaemonStatus): Promise<unknown> {
   const log = options.log.child({ component: 'poller' });
   const archiveDir = resolve(options.cwd, options.archiveDir);
-  log.info({ archive: archiveDir, env: target.env, intervalMs: options.pollMs }, 'events poller started');
+  // An environment's log names it already; the one target's does not.
+  const named = options.log.bindings()['env'] === undefined ? { env: target.env } : {};
+  log.info({ archive: archiveDir, ...named, intervalMs: options.pollMs }, 'events poller started');
   return followEvents({
     fetchPage: (query, signal) => target.client.events.fetchPageText(query, signal),
     archiveDir,

@@ -120,7 +120,7 @@ class PassRun {
     const planned = await (deps.plan ?? planDashboards)(planContext, { ...(pass.full ? {} : { only: pass.files }), tolerateInvalid: tree?.tolerateInvalid ?? true, prune: deps.prune, maxDelete: deps.maxDelete });
     this.recordInvalid(planned.diagnostics, pass);
     // No files read (the project itself is invalid): what was warned of stays remembered.
-    if (planned.desired) this.recordWarnings(planned.desired.warnings, pass);
+    if (planned.desired) this.recordWarnings(planned.desired.warnings, planned.diagnostics, pass);
     if (planned.kind === 'invalid') return { kind: 'invalid', diagnostics: planned.diagnostics };
     const totals = await this.applyPlanned(planned, pass.full);
     if (pass.full) {
@@ -161,7 +161,7 @@ class PassRun {
       config = planned.config;
     }
     this.recordInvalid(seen.diagnostics, pass);
-    this.recordWarnings(seen.warnings, pass);
+    this.recordWarnings(seen.warnings, seen.diagnostics, pass);
     const owned = seen.diagnostics.length === 0 && config ? await listOwned(deps.planContext.api, config.ownershipTag) : [];
     const orphans = findOrphans(seen.dashboards, owned, 'orphan');
     // Deleting is the whole pass's job, within its prune guards; kept orphans are only listed.
@@ -225,9 +225,11 @@ class PassRun {
    * the daemon applied such a file without a word about the key it ignored. Files the pass read without any are
    * forgotten, so a warning that comes back is logged again.
    */
-  private recordWarnings(warnings: readonly Diagnostic[], pass: ReconcilePass): void {
+  private recordWarnings(warnings: readonly Diagnostic[], invalid: readonly Diagnostic[], pass: ReconcilePass): void {
+    // An invalid file is not applied at all: "applied without" its unknown keys would contradict its error line.
+    const refused = new Set(invalid.map((d) => d.file));
     const byFile = new Map<string, string[]>();
-    for (const w of warnings) byFile.set(w.file, [...(byFile.get(w.file) ?? []), formatWarning(w)]);
+    for (const w of warnings) if (!refused.has(w.file)) byFile.set(w.file, [...(byFile.get(w.file) ?? []), formatWarning(w)]);
     for (const file of pass.full ? [...this.memory.warned.keys()] : pass.files) if (!byFile.has(file)) this.memory.warned.delete(file);
     for (const [file, lines] of byFile) {
       const text = lines.join('\n');

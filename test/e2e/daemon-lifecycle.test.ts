@@ -1,6 +1,7 @@
 import { cp, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { topLevelNames } from '../helpers/json-names.js';
 import {
   createToken,
   dashboardYaml,
@@ -109,17 +110,19 @@ describe('dashcd daemon on the embedded API', () => {
     await waitFor(async () => (await d.status()).git?.dirty === true, { what: 'the status to say the work tree has uncommitted changes' });
     expect((await d.status()).git).toMatchObject({ commit, branch: 'main', dirty: true });
 
-    await project.write('dashboards/b.yaml', dashboardYaml('B', 'v2').replace('top: 0', 'top: zero'));
+    // Invalid, and with an unknown key: only its error is logged ("applied without" the key would contradict it).
+    await project.write('dashboards/b.yaml', dashboardYaml('B', 'v2').replace('top: 0', 'top: zero').replace('  owner:', '  sharred: true\n  owner:'));
     // An unknown key is a warning that validate prints: the daemon applied the file without a word about it.
     await project.write('dashboards/c.yaml', dashboardYaml('C', 'v2').replace('  owner:', '  sharred: true\n  owner:'));
     await waitFor(async () => (await nameOf('c.yaml')) === 'C v2', { what: 'c.yaml to go live next to an invalid b.yaml' });
     const broken = await waitFor(async () => (await d.status()).invalid.find((i) => i.file === 'dashboards/b.yaml'), { what: 'b.yaml listed invalid' });
-    expect(broken.errors.join('\n')).toMatch(/^dashboards\/b\.yaml:7:\d+ {2}tiles\[0\]\.bounds\.top: /m);
+    expect(broken.errors.join('\n')).toMatch(/^dashboards\/b\.yaml:8:\d+ {2}tiles\[0\]\.bounds\.top: /m);
     expect((await d.status()).files['dashboards/b.yaml']?.result).toBe('invalid');
-    await waitFor(() => /"where":"dashboards\/b\.yaml:7:\d+ {2}tiles\[0\]\.bounds\.top: [^"]+",.*"msg":"invalid dashboard file; nothing of it is applied until it is fixed"/.test(d.stdout()), { what: 'the invalid file logged with file:line:col' });
+    await waitFor(() => /"where":"dashboards\/b\.yaml:8:\d+ {2}tiles\[0\]\.bounds\.top: [^"]+",.*"msg":"invalid dashboard file; nothing of it is applied until it is fixed"/.test(d.stdout()), { what: 'the invalid file logged with file:line:col' });
     expect(await nameOf('b.yaml')).toBe('B v1');
     const warned = await waitFor(async () => d.stdout().split('\n').find((line) => line.includes('dashboard file warning')), { what: 'the warning logged' });
     expect(warned).toMatch(/"where":"dashboards\/c\.yaml:3:3 {2}warning: dashboardMetadata\.sharred: unknown key[^"]*did you mean shared\?"/);
+    expect(d.stdout()).not.toMatch(/"where":"dashboards\/b\.yaml[^"]*warning/);
 
     await project.write('dashboards/b.yaml', dashboardYaml('B', 'v3'));
     await waitFor(async () => (await nameOf('b.yaml')) === 'B v3', { what: 'the fixed b.yaml to go live' });
@@ -132,5 +135,10 @@ describe('dashcd daemon on the embedded API', () => {
     expect(Object.keys((await d.status()).files)).not.toContain('dashboards/c.yaml');
     expect(metricValue(await d.metrics(), 'dashcd_writes_total', { action: 'delete' })).toBe(0);
     expect((await d.stop()).code).toBe(0);
+    // Every line names each field once (the poller's named its environment twice).
+    for (const line of d.stdout().split('\n').filter((l) => l.startsWith('{'))) {
+      const names = topLevelNames(line);
+      expect(names, line).toEqual([...new Set(names)]);
+    }
   });
 });

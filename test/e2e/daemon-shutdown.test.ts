@@ -55,4 +55,11 @@ describe('dashcd daemon shutdown and start-up failures', () => {
       await new Promise<void>((resolve) => blocker.close(() => resolve()));
     }
   });
+
+  it('refuses a --dir that does not exist with exit 3, as validate and plan do (it served, said ok, and did nothing)', async () => {
+    project = await createProject({ 'dashboards/web.yaml': dashboardYaml('Web') });
+    const result = await runDashcdChild(['daemon', '--dir', 'nodir', '--listen', '127.0.0.1:0'], { cwd: project.root });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toBe(`dashcd daemon: dashboards folder not found: ${join(project.root, 'nodir')} (give --dir the folder of the dashboard files)\n`);
+  });
 });

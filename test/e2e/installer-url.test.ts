@@ -1,4 +1,5 @@
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/cli/exit-codes.js';
@@ -53,6 +54,13 @@ describe('dashcd installer-url', () => {
       expect(prod.stdout.trim()).toBe('https://prod.example.com/e/abc/api/v1/deployment/installer/agent/unix/default/latest?arch=x86&flavor=default&Api-Token=prod-secret');
       const dev = await run(['--env', 'dev']);
       expect(dev.stdout.trim()).toBe('http://127.0.0.1:8080/e/dev/api/v1/deployment/installer/agent/unix/default/latest?arch=x86&flavor=default');
+      // While the project's serve runs, where it listens (it said 8080 whatever --listen had moved it to).
+      const serving = await startTestServer({ dataDir: join(project.root, '.dashcd'), keepDataDir: true });
+      try {
+        expect((await run(['--env', 'dev'])).stdout.trim()).toBe(`${serving.baseUrl}/e/dev/api/v1/deployment/installer/agent/unix/default/latest?arch=x86&flavor=default`);
+      } finally {
+        await serving.close();
+      }
       // An address given is used as it always was, environments or not.
       const given = await run(['--target', 'https://abc123.live.dynatrace.com']);
       expect(given.code, given.stderr).toBe(ExitCode.Success);

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { runDaemon } from '../../daemon/daemon.js';
 import type { DaemonEnvironment, DaemonOptions, DaemonReady } from '../../daemon/daemon-options.js';
 import { createLogger, type Logger } from '../../lib/logger.js';
@@ -90,6 +91,8 @@ async function watchedRoot(flags: FlagValues, io: CommandIo): Promise<string> {
   const { root, only } = await selectionFromArgs(flags, [], io);
   // A daemon watching part of a root would see its siblings' dashboards as orphans: it always reconciles a root.
   if (only) throw new UsageError(`--dir ${stringFlag(flags, 'dir') ?? ''} is a subfolder of the dashboards folder ${root}; the daemon reconciles a whole dashboards folder`);
+  // As validate and plan: a misspelt --dir made a daemon that served, said ok on /healthz, and reconciled nothing.
+  if (!(await stat(root).then((info) => info.isDirectory(), () => false))) throw new CliError(`dashboards folder not found: ${root} (give --dir the folder of the dashboard files)`, ExitCode.InvalidDesiredState);
   return root;
 }
 

@@ -1,13 +1,14 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { EnvironmentId } from '../../schema/ids.js';
-import { acquireOwnership, DataDirLockedError, dataDirLayout, readOwner, type OwnerInfo, type Ownership } from '../../server/data-dir.js';
+import { acquireOwnership, DataDirLockedError, dataDirLayout, listEnvironments, readOwner, type OwnerInfo, type Ownership } from '../../server/data-dir.js';
 import type { RecordPlace } from '../../server/feed/import-records.js';
 import { importEvents, type BadLine } from '../../server/feed/importer.js';
 import { defineCommand, stringFlag } from '../command.js';
 import { dataFlag } from '../common-flags.js';
 import { dataDirOf } from '../data-dir-default.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
+import { misspeltEnvironment } from '../token-env-note.js';
 import { count } from '../diagnostics-output.js';
 
 /** Bad events printed one by one before the rest are only counted. */
@@ -24,6 +25,8 @@ export const eventsImportCommand = defineCommand({
     'as FILE:LINE (FILE: events[N] for an answer, N from 0) and skipped; the exit code is then 3. The server must be stopped while ' +
     'importing (the store has one writer): while a dashcd owns the data dir the import refuses, naming it, and exits ' +
     '4 like every command that cannot use its target. The next `dashcd serve` serves the imported events.',
+  // The store's own lines (opened, snapshot read) are not the command's output: the summary line is.
+  quietLogs: true,
   flags: {
     data: dataFlag,
     env: { type: 'string', description: 'Environment to import into', default: 'local', valueName: 'id' },
@@ -33,6 +36,9 @@ export const eventsImportCommand = defineCommand({
   async run({ flags, positionals }, io) {
     const root = await dataDirOf(stringFlag(flags, 'data'), io.cwd);
     const env = parseEnv(stringFlag(flags, 'env') ?? 'local');
+    // As token create: a name one edit from a declared environment made a new environment of its own, exit 0.
+    const misspelt = await misspeltEnvironment(env, io.cwd, await listEnvironments(root));
+    if (misspelt !== undefined) throw new UsageError(misspelt);
     const file = resolve(io.cwd, positionals[0] ?? '');
     if (positionals.length !== 1) throw new UsageError('give exactly one FILE to import');
     const isFile = await stat(file).then((s) => s.isFile(), () => false);

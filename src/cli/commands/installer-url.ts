@@ -4,10 +4,12 @@ import { printDiagnostics } from '../diagnostics-output.js';
 import { envFlag, environmentMode, oneEnvironment } from '../environment-choice.js';
 import { environmentToken } from '../environment-targets.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
+import { readOwner } from '../../server/data-dir.js';
+import { dataDirOf } from '../data-dir-default.js';
 import { parseTargetUrl } from '../target.js';
 
 const ARCHES = ['all', 'x86', 'ppc', 'ppcle', 'sparc', 'arm', 's390'];
-/** Where `serve` and the daemon listen unless told otherwise. */
+/** Where `serve` and the daemon listen unless told otherwise, and none runs now. */
 const EMBEDDED_BASE = 'http://127.0.0.1:8080';
 
 export const installerUrlCommand = defineCommand({
@@ -47,12 +49,18 @@ async function installerTarget(flags: FlagValues, io: CommandIo): Promise<{ base
     return undefined;
   }
   if (mode.kind === 'single') {
-    return { base: parseTargetUrl(io.env.DT_ENV_URL ?? io.env.DYNATRACE_ENV_URL ?? `${EMBEDDED_BASE}/e/local`), token: () => tokenVariable(io) };
+    return { base: parseTargetUrl(io.env.DT_ENV_URL ?? io.env.DYNATRACE_ENV_URL ?? `${await embeddedBase(io)}/e/local`), token: () => tokenVariable(io) };
   }
   const env = oneEnvironment(mode, 'installer-url');
   const { target } = env;
-  if (target.kind !== 'remote') return { base: `${EMBEDDED_BASE}/e/${env.name}`, token: () => tokenVariable(io) };
+  if (target.kind !== 'remote') return { base: `${await embeddedBase(io)}/e/${env.name}`, token: () => tokenVariable(io) };
   return { base: target.url, token: () => environmentToken(env, target, io, ['InstallerDownload']) };
+}
+
+/** Where the project's serve or daemon listens (`npm start -- --listen …` moves it), else where they listen by default. */
+async function embeddedBase(io: CommandIo): Promise<string> {
+  const owner = await readOwner(await dataDirOf(undefined, io.cwd));
+  return owner?.url && owner.lasting ? owner.url : EMBEDDED_BASE;
 }
 
 /** The token of `--target`, DT_ENV_URL or an embedded environment; missing, it is exit 4, as for every command. */

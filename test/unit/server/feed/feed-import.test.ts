@@ -94,6 +94,17 @@ describe('events import', () => {
     expect(badEnv.code).toBe(ExitCode.Usage);
   });
 
+  it('refuses an environment one edit from one dashcd.yaml declares, creating nothing (it made a new environment, exit 0)', async () => {
+    await writeFile(file, `${line({ ...base, id: `1_${T0}` })}\n`);
+    await writeFile(join(root, 'dashcd.yaml'), 'environments:\n  dev: {}\n  staging: {}\n');
+    const typo = await runDashcd(['events', 'import', '--data', 'data', '--env', 'stagin', 'events.jsonl'], { cwd: root, commands: [eventsImportCommand] });
+    expect(typo.code).toBe(ExitCode.Usage);
+    expect(typo.stderr).toBe('dashcd events import: unknown environment stagin — did you mean staging? (dashcd.yaml here declares dev, staging)\n');
+    expect(existsSync(join(root, 'data', 'env', 'stagin'))).toBe(false);
+    const right = await runDashcd(['events', 'import', '--data', 'data', '--env', 'staging', 'events.jsonl'], { cwd: root, commands: [eventsImportCommand] });
+    expect(right.code, right.stderr).toBe(ExitCode.Success);
+  });
+
   describe('of an events API answer', () => {
     const runImport = (name: string): ReturnType<typeof runDashcd> =>
       runDashcd(['events', 'import', '--data', 'data', name], { cwd: root, commands: [eventsImportCommand] });
