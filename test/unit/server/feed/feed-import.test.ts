@@ -11,6 +11,7 @@ import { openEventStore } from '../../../../src/server/feed/open-event-store.js'
 import { importEvents } from '../../../../src/server/feed/importer.js';
 import { runDashcd } from '../../../helpers/cli.js';
 import { CORPUS_DIR } from '../../../helpers/corpus.js';
+import { captureLog } from '../../../helpers/log-capture.js';
 import { startTestServer } from '../../../helpers/server.js';
 
 const T0 = 1_654_148_872_269;
@@ -101,8 +102,11 @@ describe('events import', () => {
     expect(typo.code).toBe(ExitCode.Usage);
     expect(typo.stderr).toBe('dashcd events import: unknown environment stagin — did you mean staging? (dashcd.yaml here declares dev, staging)\n');
     expect(existsSync(join(root, 'data', 'env', 'stagin'))).toBe(false);
-    const right = await runDashcd(['events', 'import', '--data', 'data', '--env', 'staging', 'events.jsonl'], { cwd: root, commands: [eventsImportCommand] });
+    // Its output is its summary: the store's own lines (opened, from a snapshot) are not logged at info.
+    const logged = captureLog('info');
+    const right = await runDashcd(['events', 'import', '--data', 'data', '--env', 'staging', 'events.jsonl'], { cwd: root, commands: [eventsImportCommand], log: logged.log, env: {} });
     expect(right.code, right.stderr).toBe(ExitCode.Success);
+    expect(logged.lines).toEqual([]);
   });
 
   describe('of an events API answer', () => {
