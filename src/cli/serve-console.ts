@@ -72,7 +72,8 @@ export function serveConsoleSource(server: RunningServer<EventStore>, log: Logge
         const { dashboards } = environment;
         // Names only: a body is parsed when the page of its dashboard draws it.
         const entries = dashboards.list().map((stub): LiveEntry => ({ id: stub.id, name: stub.name ?? stub.id, body: async () => classicBody(dashboards, stub.id) }));
-        const documents = await withClient(environment.id, (client) => liveDocuments(client, (read) => withClient(environment.id, read)));
+        // A document's body, up to 50 MiB, is fetched once for the views that ask for it at the same time.
+        const documents = await withClient(environment.id, (client) => liveDocuments(client, (id, read) => shared(`document ${env} ${id}`, () => withClient(environment.id, read))));
         return { kind: 'live' as const, dashboards: [...entries, ...documents] };
       }),
     events: (env, window) =>
@@ -101,13 +102,13 @@ function classicBody(dashboards: DashboardStore, rawId: string): unknown {
  * the file form its picture is drawn from, only for the page that draws it; one whose content the file form cannot
  * hold (not a JSON object) has no picture rather than failing the page.
  */
-async function liveDocuments(client: ApiClient, withClient: <T>(read: (client: ApiClient) => Promise<T>) => Promise<T>): Promise<LiveEntry[]> {
+async function liveDocuments(client: ApiClient, withClient: <T>(id: string, read: (client: ApiClient) => Promise<T>) => Promise<T>): Promise<LiveEntry[]> {
   const listed = await (client.documents?.list({ filter: LISTED_TYPES }) ?? []);
   return listed.map((d) => ({
     id: d.id,
     name: d.name,
     documentKind: d.type === 'notebook' ? 'notebook' : 'dashboard',
-    body: () => withClient((reader) => KINDS.document.live(reader).getText(d.id)).then((text) => text?.parse(), () => undefined),
+    body: () => withClient(d.id, (reader) => KINDS.document.live(reader).getText(d.id)).then((text) => text?.parse(), () => undefined),
   }));
 }
 

@@ -60,8 +60,26 @@ export function dashboardPage(env: string, row: DashboardRow, revision: string |
     parts.push(`<h2>Live drift: live (above) → file (below)</h2><div class="picture drift">${picture.svg}</div>`);
     parts.push(`<pre class="diff">${picture.diffLines.map(diffLine).join('\n')}</pre>`);
   } else if (row.body !== undefined) {
-    parts.push(`<h2>Layout</h2><div class="picture layout">${renderLayoutSvg(row.body)}</div>`);
+    const drawn = partCount(row.body);
+    parts.push(
+      drawn > MAX_DRAWN_PARTS
+        ? `<h2>Layout</h2><p class="muted">${drawn} tiles or sections: more than the console draws (${MAX_DRAWN_PARTS}); <code>dashcd preview</code> draws it.</p>`
+        : `<h2>Layout</h2><div class="picture layout">${renderLayoutSvg(row.body)}</div>`,
+    );
   }
   return page(row.name, env, parts.join('\n'));
 }
 
+/**
+ * The most tiles or sections a page draws. A platform dashboard has no tile limit (a 48 MB one of 21,000 tiles made a
+ * 12.8 MB page and held serve's only thread 22 s per view, from loopback without a token); a classic one at most 10,000.
+ */
+export const MAX_DRAWN_PARTS = 2_000;
+
+/** Tiles of a classic or platform dashboard (a list, or an object by key), or sections of a notebook. */
+function partCount(body: unknown): number {
+  if (typeof body !== 'object' || body === null) return 0;
+  const { tiles, sections } = body as { tiles?: unknown; sections?: unknown };
+  const size = (value: unknown): number => (Array.isArray(value) ? value.length : typeof value === 'object' && value !== null ? Object.keys(value).length : 0);
+  return size(tiles) + size(sections);
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlanChange } from '../../../src/plan/build-plan.js';
 import type { ConsoleEvent } from '../../../src/console/console-data.js';
-import { dashboardPage, dashboardsPage, environmentsPage } from '../../../src/console/dashboard-pages.js';
+import { dashboardPage, dashboardsPage, environmentsPage, MAX_DRAWN_PARTS } from '../../../src/console/dashboard-pages.js';
 import { eventFilterOf, eventsPage } from '../../../src/console/events-page.js';
 import { envPath, page } from '../../../src/console/page-shell.js';
 import type { DashboardRow } from '../../../src/console/sync-rows.js';
@@ -147,6 +147,19 @@ describe('console dashboard pages', () => {
     expect(bare).toContain('<p class="facts"><span class="status status-live">live</span> · <span class="kind">dashboard</span></p>');
     expect(bare).not.toContain('Validation problems');
     expect(bare).not.toContain('<h2>Layout</h2>');
+  });
+
+  it(`draws at most ${MAX_DRAWN_PARTS} tiles or sections, and says so (21,000 tiles held serve 22 s per view)`, () => {
+    const tiles = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [String(i), { type: 'markdown', content: 'x' }]));
+    const body = (n: number) => ({ document: { kind: 'dashboard', name: 'Huge' }, tiles: tiles(n), layouts: {} });
+    const over = dashboardPage('dev', row('h', 'live', { body: body(MAX_DRAWN_PARTS + 1) }), undefined);
+    expect(over).toContain(`<h2>Layout</h2><p class="muted">${MAX_DRAWN_PARTS + 1} tiles or sections: more than the console draws (${MAX_DRAWN_PARTS}); <code>dashcd preview</code> draws it.</p>`);
+    expect(over).not.toContain('<svg');
+    expect(dashboardPage('dev', row('h', 'live', { body: body(MAX_DRAWN_PARTS) }), undefined)).toContain('<div class="picture layout"><svg');
+    const classic = { dashboardMetadata: { name: 'C', owner: 'o' }, tiles: Array.from({ length: MAX_DRAWN_PARTS + 1 }, () => ({ name: 't', tileType: 'MARKDOWN', bounds: { top: 0, left: 0, width: 38, height: 38 } })) };
+    expect(dashboardPage('dev', row('c', 'live', { body: classic }), undefined)).not.toContain('<svg');
+    const notebook = { document: { kind: 'notebook', name: 'N' }, sections: Array.from({ length: MAX_DRAWN_PARTS + 1 }, (_, i) => ({ id: String(i), type: 'markdown', markdown: 'x' })) };
+    expect(dashboardPage('dev', row('n', 'live', { body: notebook }), undefined)).not.toContain('<svg');
   });
 
   it('shows the live drift of an update or adoption as a picture and a diff, instead of the layout', () => {
