@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -76,6 +78,36 @@ describe('the default data dir (.dashcd) and events archive (events-archive) are
       expect(asked).toEqual([]);
     } finally {
       await new Promise((resolve) => decoy.close(resolve));
+    }
+  });
+
+  it('refuses a data dir with a symbolic link in it (a committed .dashcd/), touching nothing where it leads; a --data link is taken', async () => {
+    // plan deleted, moved and chmod'ed files outside the checkout through a committed .dashcd/env/local/dashboards link.
+    const outside = await mkdtemp(join(tmpdir(), 'dashcd-outside-'));
+    try {
+      await writeFile(join(outside, 'keep.json.tmp-123456'), 'not a temp file of dashcd\'s');
+      await writeFile(join(outside, '11111111-2222-4333-8444-555555555555.json'), 'someone else\'s');
+      const p = (project = await createProject({ ...FILES, 'dashcd.yaml': 'ignore: []\n' }));
+      await mkdir(join(p.root, '.dashcd', 'env', 'local'), { recursive: true });
+      await symlink(outside, join(p.root, '.dashcd', 'env', 'local', 'dashboards'));
+      const planned = await runDashcd(['plan'], { cwd: p.root, env: {} });
+      expect(planned.code).toBe(64);
+      expect(planned.stderr).toBe(`dashcd plan: the data dir: ${join(p.root, '.dashcd', 'env', 'local', 'dashboards')} is a symbolic link; dashcd makes none in its data dir and follows none (a repository can commit one into .dashcd/): remove it, or point --data at the folder it leads to\n`);
+      expect((await readdir(outside)).sort()).toEqual(['11111111-2222-4333-8444-555555555555.json', 'keep.json.tmp-123456']);
+      // The data dir itself a link: refused as the project's own; named with --data, taken.
+      await rm(join(p.root, '.dashcd'), { recursive: true });
+      await chmod(outside, 0o755);
+      await symlink(outside, join(p.root, '.dashcd'));
+      expect((await runDashcd(['plan'], { cwd: p.root, env: {} })).code).toBe(64);
+      expect((await stat(outside)).mode & 0o777).toBe(0o755);
+      await rm(join(p.root, '.dashcd'));
+      const store = await mkdtemp(join(tmpdir(), 'dashcd-store-'));
+      await symlink(store, join(p.root, 'store-link'));
+      const viaLink = await runDashcd(['plan', '--data', 'store-link'], { cwd: p.root, env: {} });
+      expect(viaLink.code, viaLink.stderr).toBe(0);
+      await rm(store, { recursive: true, force: true });
+    } finally {
+      await rm(outside, { recursive: true, force: true });
     }
   });
 
