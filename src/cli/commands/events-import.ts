@@ -21,7 +21,7 @@ export const eventsImportCommand = defineCommand({
     'Appends every event of FILE to the event store of one environment of the data dir, in order: a later event with ' +
     'the same id replaces the earlier one (that is how an open event becomes closed). FILE is JSONL, one event per ' +
     'line, or one answer of the events API as curl saves it (a JSON object with an `events` array, pretty-printed or ' +
-    'not, up to 64 MiB), whose elements are imported as if each were a line. Events that are not valid are reported ' +
+    'not, up to 16 MiB), whose elements are imported as if each were a line. Events that are not valid are reported ' +
     'as FILE:LINE (FILE: events[N] for an answer, N from 0) and skipped; the exit code is then 3. The server must be stopped while ' +
     'importing (the store has one writer): while a dashcd owns the data dir the import refuses, naming it, and exits ' +
     '4 like every command that cannot use its target. The next `dashcd serve` serves the imported events.',

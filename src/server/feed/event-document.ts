@@ -5,9 +5,10 @@ import { splitArrayItems } from '../../lib/json-split.js';
 
 /**
  * The largest file read whole to be tried as one events answer. A page of the real API holds at most a thousand
- * events (a few MB); a larger file is a JSONL export, streamed line by line, never held in memory.
+ * events (a few MB); a larger file is a JSONL export, streamed line by line, never held in memory. Read whole, a file
+ * of tiny items costs up to 40 times its size (an object and a string each): 64 MiB of `[1,1,…]` took 2.6 GB.
  */
-export const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
+export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 
 /** Only the raw text of each item of `events` is wanted: raw, so eventId digits past 2^53 survive as written. */
 const ANSWER_SHAPE: PageShape = { members: [], items: 'events', itemMembers: [], itemTexts: [] };

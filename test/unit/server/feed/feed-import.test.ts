@@ -12,6 +12,7 @@ import { importEvents } from '../../../../src/server/feed/importer.js';
 import { runDashcd } from '../../../helpers/cli.js';
 import { CORPUS_DIR } from '../../../helpers/corpus.js';
 import { captureLog } from '../../../helpers/log-capture.js';
+import { MAX_DOCUMENT_BYTES } from '../../../../src/server/feed/event-document.js';
 import { startTestServer } from '../../../helpers/server.js';
 
 const T0 = 1_654_148_872_269;
@@ -154,6 +155,21 @@ describe('events import', () => {
       const result = await runImport('events.json');
       expect(result.code, result.stderr).toBe(ExitCode.Success);
       expect(result.stdout).toContain(': 2 new, 0 replaced, 0 skipped');
+    });
+
+    it(`reads an answer whole up to ${MAX_DOCUMENT_BYTES / 1024 / 1024} MiB only (64 MiB of tiny items took 2.6 GB); a larger file is JSONL`, async () => {
+      const padded = (bytes: number): string => {
+        const head = '{\n  "events": [],\n  "pad": "';
+        const tail = '"\n}\n';
+        return `${head}${'x'.repeat(bytes - head.length - tail.length)}${tail}`;
+      };
+      await writeFile(join(root, 'at-limit.json'), padded(MAX_DOCUMENT_BYTES));
+      const atLimit = await runImport('at-limit.json');
+      expect(atLimit.code, atLimit.stderr).toBe(ExitCode.Success);
+      await writeFile(join(root, 'past-limit.json'), padded(MAX_DOCUMENT_BYTES + 1));
+      const past = await runImport('past-limit.json');
+      expect(past.code).toBe(ExitCode.InvalidDesiredState);
+      expect(past.stderr).toContain('past-limit.json:1: ');
     });
 
     it('counts the bad elements past the first 50 instead of listing them', async () => {
