@@ -65,6 +65,11 @@ export const daemonCommand = defineCommand({
     const dir = await watchedRoot(flags, io);
     const options = { ...daemonOptions(flags, io), dataDir: await dataDirOf(stringFlag(flags, 'data'), io.cwd), archiveDir: await archiveDirOf(stringFlag(flags, 'archive'), io.cwd), dir, environments: await daemonEnvironments(dir, flags, io) };
     if (options.target && options.simulateEvents) throw new UsageError('--simulate-events needs the embedded API (no --target)');
+    // After the flags' own errors, as validate and plan: a misspelt --dir made a daemon that served, said ok on
+    // /healthz, and reconciled nothing.
+    if (!options.repo && !(await stat(dir).then((info) => info.isDirectory(), () => false))) {
+      throw new CliError(`dashboards folder not found: ${dir} (give --dir the folder of the dashboard files)`, ExitCode.InvalidDesiredState);
+    }
     const log = daemonLogger(io);
     // As serve: another command's moment with the data dir (a token create, a plan's own server) is waited for; a
     // serve or daemon up on it is refused when the daemon takes it.
@@ -91,8 +96,6 @@ async function watchedRoot(flags: FlagValues, io: CommandIo): Promise<string> {
   const { root, only } = await selectionFromArgs(flags, [], io);
   // A daemon watching part of a root would see its siblings' dashboards as orphans: it always reconciles a root.
   if (only) throw new UsageError(`--dir ${stringFlag(flags, 'dir') ?? ''} is a subfolder of the dashboards folder ${root}; the daemon reconciles a whole dashboards folder`);
-  // As validate and plan: a misspelt --dir made a daemon that served, said ok on /healthz, and reconciled nothing.
-  if (!(await stat(root).then((info) => info.isDirectory(), () => false))) throw new CliError(`dashboards folder not found: ${root} (give --dir the folder of the dashboard files)`, ExitCode.InvalidDesiredState);
   return root;
 }
 
