@@ -147,10 +147,10 @@ export interface DecideInput {
 /**
  * Nothing listening at the address: a server restarting is back within a few seconds, a wrong port or a server that
  * is not running never is. Eight attempts kept `plan` against a stopped local server busy for 19 s. The waits between
- * them are at least REFUSED_WAIT_MS, doubling (0.5, 1, 2 s): with full jitter alone the three could add up to nothing.
+ * them are at least twice the backoff's base, doubling (0.5, 1, 2 s by default): with full jitter alone the three
+ * could add up to nothing.
  */
 export const REFUSED_ATTEMPTS = 4;
-export const REFUSED_WAIT_MS = 500;
 
 function isRefused(outcome: AttemptOutcome): boolean {
   return outcome.kind === 'transport' && outcome.reason === 'ECONNREFUSED';
@@ -167,7 +167,7 @@ export function decideRetry(input: DecideInput): RetryDecision {
   if (!isRetryable(outcome, input.idempotent)) return { retry: false, why: 'not-retryable' };
   if (attempts >= attemptsFor(outcome, policy)) return { retry: false, why: 'max-attempts' };
   const hintMs = outcome.kind === 'response' ? serverHintMs(outcome.headers, input.nowMs) : undefined;
-  const floorMs = isRefused(outcome) ? REFUSED_WAIT_MS * 2 ** (attempts - 1) : 0;
+  const floorMs = isRefused(outcome) ? 2 * policy.baseDelayMs * 2 ** (attempts - 1) : 0;
   const waitMs = Math.max(hintMs ?? 0, floorMs, backoffMs(attempts - 1, policy, input.random));
   if (input.nowMs + waitMs > input.startedAtMs + policy.deadlineMs) return { retry: false, why: 'deadline' };
   return { retry: true, waitMs, hintMs };

@@ -8,7 +8,6 @@ import {
   parseRateLimitReset,
   parseRetryAfter,
   REFUSED_ATTEMPTS,
-  REFUSED_WAIT_MS,
   serverHintMs,
   type AttemptOutcome,
   type DecideInput,
@@ -220,12 +219,12 @@ describe('decideRetry', () => {
     expect(decide(transport('ECONNREFUSED'), { attempts: 2, policy: { ...policy, maxAttempts: 2 } })).toEqual({ retry: false, why: 'max-attempts' });
   });
 
-  it(`waits at least ${REFUSED_WAIT_MS} ms after a refused connection, doubling, however the jitter falls`, () => {
-    const long = { ...policy, maxAttempts: 8, deadlineMs: 60_000 };
-    const waits = [1, 2, 3].map((attempts) => decide(transport('ECONNREFUSED'), { attempts, policy: long, random: () => 0 }));
-    expect(waits).toEqual([1, 2, 4].map((n) => ({ retry: true, waitMs: n * REFUSED_WAIT_MS, hintMs: undefined })));
-    // The backoff when it is longer; no floor for other failures.
-    expect(decide(transport('ECONNREFUSED'), { attempts: 1, policy: { ...long, baseDelayMs: 10_000, maxDelayMs: 20_000 }, random: () => 0.5 })).toMatchObject({ waitMs: 5_000 });
+  it('waits at least twice the base after a refused connection, doubling, however the jitter falls (0.5, 1, 2 s by default)', () => {
+    const long = { ...DEFAULT_RETRY_POLICY, maxAttempts: 8 };
+    const waits = [1, 2, 3].map((attempts) => decideRetry({ outcome: transport('ECONNREFUSED'), attempts, idempotent: true, policy: long, startedAtMs: NOW, nowMs: NOW, random: () => 0 }));
+    expect(waits).toEqual([500, 1_000, 2_000].map((waitMs) => ({ retry: true, waitMs, hintMs: undefined })));
+    // A faster policy (tests') waits less, in proportion; other failures have no floor.
+    expect(decide(transport('ECONNREFUSED'), { attempts: 2, policy: { ...long, baseDelayMs: 5 }, random: () => 0 })).toMatchObject({ waitMs: 20 });
     expect(decide(transport('ECONNRESET'), { attempts: 1, policy: long, random: () => 0 })).toMatchObject({ waitMs: 0 });
   });
 
