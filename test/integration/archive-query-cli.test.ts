@@ -90,6 +90,9 @@ describe('--from/--to with bare dates', () => {
   it('events stats counts versions inside the time range only', async () => {
     const result = await dashcd(['events', 'stats', '--from', '2026-11-18T12:00:00Z', '--to', '2026-11-18']);
     expect(result.stdout).toMatch(/^prod: 2 events \(3 versions\)\n/);
+    // One is one: it said "1 events (1 versions)".
+    const one = await dashcd(['events', 'stats', '--from', '2026-11-19', '--to', 'now']);
+    expect(one.stdout).toMatch(/^prod: 1 event \(1 version\)\n/);
   });
 
   it('events query --help says a bare --to date covers the whole day', async () => {

@@ -5,6 +5,7 @@ import { ExitCode, UsageError } from '../exit-codes.js';
 import { badLineReporter, checkArchive, timeFlag, toFlag } from './events-query.js';
 import { archiveFlag } from '../common-flags.js';
 import { archiveDirOf } from '../data-dir-default.js';
+import { count } from '../diagnostics-output.js';
 import { printable } from '../../lib/printable.js';
 
 export const eventsStatsCommand = defineCommand({
@@ -50,7 +51,7 @@ export const eventsStatsCommand = defineCommand({
  * party's: made `printable` (one space for each control character, so the columns stay aligned).
  */
 function renderStats(env: string, stats: ArchiveStats): string {
-  const lines = [`${printable(env)}: ${stats.events} events (${stats.versions} versions)`];
+  const lines = [`${printable(env)}: ${count(stats.events, 'event')} (${count(stats.versions, 'version')})`];
   const section = (title: string, counts: Record<string, number>, byCount: boolean): void => {
     const entries = Object.entries(counts)
       .map(([key, count]): [string, number] => [printable(key), count])
