@@ -13,9 +13,13 @@ export interface ImportRecord {
 
 /** The records of an import file in order: the elements of an events answer's `events`, or else its JSONL lines. */
 export async function* importRecords(file: string): AsyncGenerator<ImportRecord> {
-  const items = await eventDocumentItems(file);
-  if (items) {
-    for (const [item, text] of items.entries()) yield { text, place: { item } };
+  const document = await eventDocumentItems(file);
+  if (document?.kind === 'object') {
+    yield { text: document.text, place: { line: 1 } };
+    return;
+  }
+  if (document) {
+    for (const [item, text] of document.items.entries()) yield { text, place: { item } };
     return;
   }
   let line = 0;

@@ -172,6 +172,18 @@ describe('events import', () => {
       expect(past.stderr).toContain('past-limit.json:1: ');
     });
 
+    it('reads one pretty-printed object that is not an answer as one record, not as lines (a push body made 26 "not JSON" lines)', async () => {
+      await writeFile(join(root, 'event.json'), `${JSON.stringify({ ...JSON.parse(line({ ...base, id: `9_${T0}` })) as object }, null, 2)}\n`);
+      const event = await runImport('event.json');
+      expect(event.code, event.stderr).toBe(ExitCode.Success);
+      expect(event.stdout).toContain(': 1 new, 0 replaced, 0 skipped');
+      await writeFile(join(root, 'push.json'), `${JSON.stringify({ eventType: 'CUSTOM_INFO', title: 'deployed', entitySelector: 'type(HOST)' }, null, 2)}\n`);
+      const push = await runImport('push.json');
+      expect(push.code).toBe(ExitCode.InvalidDesiredState);
+      expect(push.stderr.trim().split('\n')).toHaveLength(1);
+      expect(push.stderr).toMatch(/push\.json:1: /);
+    });
+
     it('counts the bad elements past the first 50 instead of listing them', async () => {
       const bad = Array.from({ length: 52 }, () => '{"eventType":"CUSTOM_INFO"}');
       await writeFile(join(root, 'answer.json'), `{\n  "events": [\n    ${bad.join(',\n    ')}\n  ]\n}\n`);
