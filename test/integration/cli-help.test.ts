@@ -58,7 +58,7 @@ describe('the command layer', () => {
   });
 
   it('refuses --concurrency 0 before doing any work: there is no such thing as no requests at a time', async () => {
-    for (const command of ['apply', 'daemon']) {
+    for (const command of ['apply', 'daemon', 'plan']) {
       for (const value of ['0', 'abc']) {
         const result = await run([command, '--concurrency', value, '--dir', 'no-such-folder']);
         expect(result.code, command).toBe(ExitCode.Usage);

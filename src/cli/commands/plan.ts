@@ -6,6 +6,7 @@ import type { Diagnostic } from '../../desired/diagnostic.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
 import { openCacheFor } from '../check-cache-run.js';
 import { selectionFromArgs } from '../dashboards-selection.js';
+import { concurrencyOf } from '../plan-from-flags.js';
 import { allEnvsFlag, envFlag, environmentMode } from '../environment-choice.js';
 
 /** The `--output` formats (plan-run.ts renders them). */
@@ -45,6 +46,8 @@ export const planCommand = defineCommand({
     const output = stringFlag(flags, 'output') ?? 'text';
     if (!OUTPUTS.includes(output)) throw new UsageError(`--output must be text, json, markdown or html, got '${output}'`);
     if (stringFlag(flags, 'preview-url') !== undefined && stringFlag(flags, 'preview-dir') === undefined) throw new UsageError('--preview-url needs --preview-dir (the files it links)');
+    // Used once the files are checked; refused before any is read (it came after every file's check and warnings).
+    concurrencyOf(flags);
     const outs = listOf(flags, 'out');
     const outFiles = outs.length === 0 ? [] : (await import('../plan-out-files.js')).outFilesOf(io.cwd, outs);
     const selection = await selectionFromArgs(flags, positionals, io);
