@@ -62,9 +62,9 @@ export const eventsImportCommand = defineCommand({
   },
 });
 
-/** `:7` for a JSONL line, `: events[3]` for an element of an answer, as its members are named in the API. */
+/** `:7` for a JSONL line, `: events[3]` for an element of an answer (as the API names it), `: [3]` of a bare array. */
 function placeText(place: RecordPlace): string {
-  return 'line' in place ? `:${place.line}` : `: events[${place.item}]`;
+  return 'line' in place ? `:${place.line}` : `: ${place.within}[${place.item}]`;
 }
 
 function parseEnv(raw: string): EnvironmentId {

@@ -26,24 +26,26 @@ export async function eventDocumentItems(file: string): Promise<DocumentRecords 
   if (size > MAX_DOCUMENT_BYTES) return undefined;
   const first = await firstNonBlankLine(file);
   // `jq .events` of an answer: the array alone. No JSONL line is one (an event is an object).
-  if (first?.text.trimStart().startsWith('[')) return itemsOf(arrayItems(await readFile(file, 'utf8')));
+  if (first?.text.trimStart().startsWith('[')) return itemsOf(arrayItems(await readFile(file, 'utf8')), '');
   if (!first?.text.trimStart().startsWith('{')) return undefined;
   const firstAlone = answerItems(first.text);
   if (firstAlone === null) return undefined;
   // A one-line answer that is the whole file (a line ending at most after it) is not read and scanned a second time.
-  if (firstAlone !== undefined && first.offset + Buffer.byteLength(first.text) + 2 >= size) return itemsOf(firstAlone);
+  if (firstAlone !== undefined && first.offset + Buffer.byteLength(first.text) + 2 >= size) return itemsOf(firstAlone, 'events');
   const whole = await readFile(file, 'utf8');
   const items = answerItems(whole);
   // One object over several lines, not an answer (a pushed event, a push's response): read as the one record it is,
   // as it would be on one line, rather than as lines of JSONL that are each half of it.
-  return items === null ? { kind: 'object', text: whole.trim() } : itemsOf(items);
+  return items === null ? { kind: 'object', text: whole.trim() } : itemsOf(items, 'events');
 }
 
 /** An answer's (or a bare array's) raw items, or one pretty-printed object to take as a single record. */
-export type DocumentRecords = { readonly kind: 'items'; readonly items: readonly string[] } | { readonly kind: 'object'; readonly text: string };
+export type DocumentRecords =
+  | { readonly kind: 'items'; readonly items: readonly string[]; readonly within: 'events' | '' }
+  | { readonly kind: 'object'; readonly text: string };
 
-function itemsOf(items: string[] | undefined): DocumentRecords | undefined {
-  return items === undefined ? undefined : { kind: 'items', items };
+function itemsOf(items: string[] | undefined, within: 'events' | ''): DocumentRecords | undefined {
+  return items === undefined ? undefined : { kind: 'items', items, within };
 }
 
 /** The raw items of a file that is one JSON array; undefined when it is not one (read as JSONL, each line reported). */

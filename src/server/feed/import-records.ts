@@ -2,8 +2,11 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { eventDocumentItems } from './event-document.js';
 
-/** Where an imported record is in its file: a JSONL line (from 1), or an element of an answer's `events` (from 0). */
-export type RecordPlace = { readonly line: number } | { readonly item: number };
+/**
+ * Where an imported record is in its file: a JSONL line (from 1), or an element (from 0) of an answer's `events`, or
+ * of the file's own array (`within` '').
+ */
+export type RecordPlace = { readonly line: number } | { readonly item: number; readonly within: 'events' | '' };
 
 export interface ImportRecord {
   /** One event's JSON text as written; '' for a blank line. */
@@ -19,7 +22,7 @@ export async function* importRecords(file: string): AsyncGenerator<ImportRecord>
     return;
   }
   if (document) {
-    for (const [item, text] of document.items.entries()) yield { text, place: { item } };
+    for (const [item, text] of document.items.entries()) yield { text, place: { item, within: document.within } };
     return;
   }
   let line = 0;

@@ -155,6 +155,9 @@ describe('events import', () => {
       const result = await runImport('events.json');
       expect(result.code, result.stderr).toBe(ExitCode.Success);
       expect(result.stdout).toContain(': 2 new, 0 replaced, 0 skipped');
+      // A bad item is named by its place in the file's own array, which has no `events` member.
+      await writeFile(join(root, 'bad.json'), `[\n  ${line({ ...base, id: `7_${T0}` })},\n  {"eventType": "CUSTOM_INFO"}\n]\n`);
+      expect((await runImport('bad.json')).stderr).toMatch(/bad\.json: \[1\]: /);
     });
 
     it(`reads an answer whole up to ${MAX_DOCUMENT_BYTES / 1024 / 1024} MiB only (64 MiB of tiny items took 2.6 GB); a larger file is JSONL`, async () => {
