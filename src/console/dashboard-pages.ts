@@ -1,6 +1,7 @@
 import { renderLayoutSvg } from '../preview/render-layout.js';
 import { patchedPicture } from '../preview/plan-pictures.js';
 import { diffLine } from '../preview/render-html.js';
+import { patchLines } from '../plan/patch-lines.js';
 import type { ConsoleEnvironment } from './console-data.js';
 import { envPath, h, page } from './page-shell.js';
 import { statusCounts, type DashboardRow } from './sync-rows.js';
@@ -55,17 +56,16 @@ export function dashboardPage(env: string, row: DashboardRow, revision: string |
     parts.push(`<h2>Validation problems</h2><ul class="problems">${items.join('')}</ul>`);
   }
   const change = row.change;
-  if (change && (change.action === 'update' || change.action === 'adopt')) {
-    const picture = patchedPicture(change);
-    parts.push(`<h2>Live drift: live (above) → file (below)</h2><div class="picture drift">${picture.svg}</div>`);
-    parts.push(`<pre class="diff">${picture.diffLines.map(diffLine).join('\n')}</pre>`);
+  const drift = change && (change.action === 'update' || change.action === 'adopt') ? change : undefined;
+  // The drift's picture draws the dashboard twice, the layout once: either only within the bound.
+  const drawn = partCount(drift ? drift.desired : row.body);
+  const tooLarge = drawn > MAX_DRAWN_PARTS ? `<p class="muted">${drawn} tiles or sections: more than the console draws (${MAX_DRAWN_PARTS}); <code>dashcd preview</code> draws it.</p>` : undefined;
+  if (drift) {
+    const picture = tooLarge === undefined ? patchedPicture(drift) : undefined;
+    parts.push(`<h2>Live drift: live (above) → file (below)</h2>${picture ? `<div class="picture drift">${picture.svg}</div>` : tooLarge}`);
+    parts.push(`<pre class="diff">${(picture?.diffLines ?? patchLines(drift)).map(diffLine).join('\n')}</pre>`);
   } else if (row.body !== undefined) {
-    const drawn = partCount(row.body);
-    parts.push(
-      drawn > MAX_DRAWN_PARTS
-        ? `<h2>Layout</h2><p class="muted">${drawn} tiles or sections: more than the console draws (${MAX_DRAWN_PARTS}); <code>dashcd preview</code> draws it.</p>`
-        : `<h2>Layout</h2><div class="picture layout">${renderLayoutSvg(row.body)}</div>`,
-    );
+    parts.push(`<h2>Layout</h2>${tooLarge ?? `<div class="picture layout">${renderLayoutSvg(row.body)}</div>`}`);
   }
   return page(row.name, env, parts.join('\n'));
 }

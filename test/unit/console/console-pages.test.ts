@@ -160,6 +160,13 @@ describe('console dashboard pages', () => {
     expect(dashboardPage('dev', row('c', 'live', { body: classic }), undefined)).not.toContain('<svg');
     const notebook = { document: { kind: 'notebook', name: 'N' }, sections: Array.from({ length: MAX_DRAWN_PARTS + 1 }, (_, i) => ({ id: String(i), type: 'markdown', markdown: 'x' })) };
     expect(dashboardPage('dev', row('n', 'live', { body: notebook }), undefined)).not.toContain('<svg');
+    // A drift's picture draws the dashboard twice: within the bound as well; its diff is shown either way.
+    const desired = body(MAX_DRAWN_PARTS + 1);
+    const change = { action: 'update', kind: 'document', id: 'h', name: 'Huge', file: 'h.json', desired, patch: [{ op: 'replace' as const, path: '/document/name', value: 'Huge' }], before: ['Old'] } as unknown as PlanChange;
+    const drifted = dashboardPage('dev', row('h', 'drifted', { change, body: desired }), undefined);
+    expect(drifted).toContain(`<h2>Live drift: live (above) → file (below)</h2><p class="muted">${MAX_DRAWN_PARTS + 1} tiles or sections`);
+    expect(drifted).not.toContain('<svg');
+    expect(drifted).toMatch(/<pre class="diff">[\s\S]*Old[\s\S]*<\/pre>/);
   });
 
   it('shows the live drift of an update or adoption as a picture and a diff, instead of the layout', () => {
