@@ -30,8 +30,8 @@ export async function eventDocumentItems(file: string): Promise<DocumentRecords 
   if (!first?.text.trimStart().startsWith('{')) return undefined;
   const firstAlone = answerItems(first.text);
   if (firstAlone === null) return undefined;
-  // A one-line answer that is the whole file (a line ending at most after it) is not read and scanned a second time.
-  if (firstAlone !== undefined && first.offset + Buffer.byteLength(first.text) + 2 >= size) return itemsOf(firstAlone, 'events');
+  // A one-line answer that is the whole file is not read and scanned a second time.
+  if (firstAlone !== undefined && first.alone) return itemsOf(firstAlone, 'events');
   const whole = await readFile(file, 'utf8');
   const items = answerItems(whole);
   // One object over several lines, not an answer (a pushed event, a push's response): read as the one record it is,
@@ -67,9 +67,16 @@ function answerItems(text: string): string[] | null | undefined {
   }
 }
 
-async function firstNonBlankLine(file: string): Promise<{ text: string; offset: number } | undefined> {
+/**
+ * The first line with anything on it, and whether it is the only one. Told by reading on, not by its length: a line's
+ * decoded text is not its bytes (each invalid UTF-8 byte decodes to three), and a line after it went unread, unreported.
+ */
+async function firstNonBlankLine(file: string): Promise<{ text: string; alone: boolean } | undefined> {
+  let first: string | undefined;
   for await (const line of readLines(file, { maxLineBytes: MAX_DOCUMENT_BYTES })) {
-    if (line.text.trim() !== '') return line;
+    if (line.text.trim() === '') continue;
+    if (first !== undefined) return { text: first, alone: false };
+    first = line.text;
   }
-  return undefined;
+  return first === undefined ? undefined : { text: first, alone: true };
 }

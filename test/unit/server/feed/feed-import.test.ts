@@ -142,6 +142,14 @@ describe('events import', () => {
       expect(await storedText(`-6388042533023614561_${T0}`)).toContain('"eventId":-6388042533023614561,');
     });
 
+    it('reads on past a one-line answer whose text holds invalid UTF-8 (its decoded length hid the line after it)', async () => {
+      const first = Buffer.concat([Buffer.from('{"events":[{"a":"'), Buffer.alloc(10, 0xff), Buffer.from('"}]}\n')]);
+      await writeFile(join(root, 'bytes.json'), Buffer.concat([first, Buffer.from('{"x":1}\n')]));
+      const result = await runImport('bytes.json');
+      expect(result.stdout).toContain(': 0 new, 0 replaced, 2 skipped');
+      expect(result.stderr).toContain('bytes.json:2: ');
+    });
+
     it('takes a one-line answer followed by another for JSONL, not for the first answer alone (its events were dropped)', async () => {
       const page = (id: number) => `{"events":[${line({ ...base, id: `${id}_${T0}` })}]}`;
       await writeFile(join(root, 'pages.json'), `${page(1)}\n${page(2)}\n`);
