@@ -222,7 +222,8 @@ async function readOwnerFile(file: string): Promise<'missing' | { text: string; 
     // Not blocking: a FIFO put there would hold the open (and every command after it) until a writer came.
     handle = await fsp.open(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
   } catch (error) {
-    if (isCode(error, 'ELOOP')) return { text: '', owner: undefined };
+    // A symbolic link: ELOOP, or EMLINK on FreeBSD.
+    if (isCode(error, 'ELOOP') || isCode(error, 'EMLINK')) return { text: '', owner: undefined };
     ignoreMissing(error);
     return 'missing';
   }
