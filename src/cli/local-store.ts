@@ -48,8 +48,9 @@ export async function untilSettled<T>(dataDir: string, io: Pick<CommandIo, 'log'
       waiting = { pid: owner.pid, since: clock.now() };
       io.log.warn({ dataDir, ownerPid: owner.pid }, `data dir in use by dashcd pid ${owner.pid} (${owner.url ? 'another command' : 'still starting'}); waiting for it`);
     }
-    // A server starts in seconds: one that has not published its address within STARTING_LIMIT_MS is stuck.
-    if (owner !== undefined && owner.url === '' && waiting !== undefined && clock.now() - waiting.since > STARTING_LIMIT_MS) {
+    // A server starts in seconds: one that has not published its address within STARTING_LIMIT_MS is stuck. A
+    // command's own hold (an events import, a token command) has no address at all: waited for as any command is.
+    if (owner !== undefined && owner.lasting && owner.url === '' && waiting !== undefined && clock.now() - waiting.since > STARTING_LIMIT_MS) {
       throw new CliError(`data dir ${dataDir} is in use by dashcd pid ${owner.pid}, still starting after ${STARTING_LIMIT_MS / 1000} s — stop it or retry`, ExitCode.TargetUnavailable);
     }
     if (clock.now() > deadline) {

@@ -78,7 +78,8 @@ async function takeOwnership(root: string): Promise<Ownership> {
   const owner = await readOwner(root);
   if (owner) throw serverRunning(root, owner);
   try {
-    return await acquireOwnership(root);
+    // A command's hold, not a server that stays: others wait for it to end, however long the import takes.
+    return await acquireOwnership(root, { lasting: false });
   } catch (error) {
     if (error instanceof DataDirLockedError) throw serverRunning(root, error.owner, error);
     throw error;

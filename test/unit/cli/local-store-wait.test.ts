@@ -29,4 +29,15 @@ describe('waiting for a data dir another dashcd holds', () => {
       await starting.release();
     }
   });
+
+  it("waits past that minute for a command's own hold without an address (an events import took 60 s and was refused)", async () => {
+    const importing = await acquireOwnership(dir, { lasting: false });
+    try {
+      const clock = fastClock();
+      const waited = await untilSettled(dir, { log: captureLog().log, signal: new AbortController().signal }, async () => (clock.now() > 90_000 ? 'still waiting' : undefined), clock);
+      expect(waited).toBe('still waiting');
+    } finally {
+      await importing.release();
+    }
+  });
 });
