@@ -16,11 +16,19 @@ export async function dataDirOf(data: string | undefined, cwd: string): Promise<
   if ((await stat(dir).catch(() => undefined))?.isDirectory() === false) {
     throw new UsageError(`${data === undefined ? 'the data dir' : `--data ${data}`}: ${dir} is a file, not a folder: point --data at a folder (it is created if missing)`);
   }
-  const link = await linkIn(dir, data === undefined);
-  if (link !== undefined) {
-    throw new UsageError(`${data === undefined ? 'the data dir' : `--data ${data}`}: ${link} is a symbolic link; dashcd makes none in its data dir and follows none (a repository can commit one into .dashcd/): remove it, or point --data at the folder it leads to`);
-  }
+  await refuseLinks(dir, data === undefined ? 'the data dir' : `--data ${data}`, data === undefined);
   return dir;
+}
+
+/**
+ * A symbolic link in a folder dashcd writes into, found by linkIn: exit 64 naming it. dashcd makes none there and
+ * follows none, as a repository can commit one.
+ */
+async function refuseLinks(dir: string, label: string, rootCounts: boolean): Promise<void> {
+  const link = await linkIn(dir, rootCounts);
+  if (link !== undefined) {
+    throw new UsageError(`${label}: ${link} is a symbolic link; dashcd makes none in the folders it writes and follows none (a repository can commit one): remove it, or name the folder it leads to with the flag`);
+  }
 }
 
 /**
@@ -43,8 +51,11 @@ async function linkIn(root: string, rootCounts: boolean): Promise<string | undef
 }
 
 /** The events archive: `--archive` as given, else `events-archive` in the project root, for the same reason. */
-export function archiveDirOf(archive: string | undefined, cwd: string): Promise<string> {
-  return inProjectRoot(archive, cwd, DEFAULT_ARCHIVE_DIR_NAME);
+export async function archiveDirOf(archive: string | undefined, cwd: string): Promise<string> {
+  const dir = await inProjectRoot(archive, cwd, DEFAULT_ARCHIVE_DIR_NAME);
+  // In the project too, and a pull writes and sweeps there: a committed events-archive link led it outside.
+  await refuseLinks(dir, archive === undefined ? 'the events archive' : `--archive ${archive}`, archive === undefined);
+  return dir;
 }
 
 export const DEFAULT_ARCHIVE_DIR_NAME = 'events-archive';

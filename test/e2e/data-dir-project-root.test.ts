@@ -92,7 +92,7 @@ describe('the default data dir (.dashcd) and events archive (events-archive) are
       await symlink(outside, join(p.root, '.dashcd', 'env', 'local', 'dashboards'));
       const planned = await runDashcd(['plan'], { cwd: p.root, env: {} });
       expect(planned.code).toBe(64);
-      expect(planned.stderr).toBe(`dashcd plan: the data dir: ${join(p.root, '.dashcd', 'env', 'local', 'dashboards')} is a symbolic link; dashcd makes none in its data dir and follows none (a repository can commit one into .dashcd/): remove it, or point --data at the folder it leads to\n`);
+      expect(planned.stderr).toBe(`dashcd plan: the data dir: ${join(p.root, '.dashcd', 'env', 'local', 'dashboards')} is a symbolic link; dashcd makes none in the folders it writes and follows none (a repository can commit one): remove it, or name the folder it leads to with the flag\n`);
       expect((await readdir(outside)).sort()).toEqual(['11111111-2222-4333-8444-555555555555.json', 'keep.json.tmp-123456']);
       // The data dir itself a link: refused as the project's own; named with --data, taken.
       await rm(join(p.root, '.dashcd'), { recursive: true });
@@ -105,6 +105,12 @@ describe('the default data dir (.dashcd) and events archive (events-archive) are
       await symlink(store, join(p.root, 'store-link'));
       const viaLink = await runDashcd(['plan', '--data', 'store-link'], { cwd: p.root, env: {} });
       expect(viaLink.code, viaLink.stderr).toBe(0);
+      // The events archive, the project's other folder dashcd writes: a committed link made events pull write there;
+      // every events command refuses it.
+      await symlink(outside, join(p.root, 'events-archive'));
+      const pulled = await runDashcd(['events', 'stats'], { cwd: p.root, env: {} });
+      expect(pulled.code).toBe(64);
+      expect(pulled.stderr).toContain(`the events archive: ${join(p.root, 'events-archive')} is a symbolic link`);
       await rm(store, { recursive: true, force: true });
     } finally {
       await rm(outside, { recursive: true, force: true });
