@@ -7,6 +7,7 @@ import { TEMP_MARKER, fsyncDir, writeFileDurable } from '../lib/durable-file.js'
 import { DEFAULT_ENVIRONMENT, EnvironmentId } from '../schema/ids.js';
 import { ensureDataDirRoot, sweepRootTemps } from './data-dir-root.js';
 import { processStatus } from './process-liveness.js';
+import { isOwnListenerUrl } from './owner-url.js';
 import { ignoreMissing, isCode } from '../lib/fs-errors.js';
 
 /**
@@ -67,7 +68,8 @@ export interface OwnerInfo {
 /** On disk: the info plus, where `/proc` exists, `<boot id>:<start ticks>` of the owner, to see through pid reuse. */
 const OwnerFile = z.object({
   pid: z.number().int().positive(),
-  url: z.string(),
+  // A file naming another host's URL is not a dashcd's, whatever else it holds: commands would send that host the key.
+  url: z.string().refine(isOwnListenerUrl),
   adminKey: z.string().min(1),
   startedAt: z.string(),
   identity: z.string().optional(),

@@ -176,6 +176,17 @@ describe('data dir ownership', () => {
     }
   });
 
+  it('ignores a live owner\'s file that names another host\'s URL: commands would send it the admin key', async () => {
+    // Where no /proc identity tells a committed file from a live owner's (macOS, Windows), the URL is what is left.
+    const owner = { pid: process.ppid, adminKey: 'k', startedAt: new Date().toISOString(), lasting: true, identity: await identityOf(process.ppid) };
+    for (const url of ['http://attacker.example:1', 'http://203.0.113.9:8080', 'https://127.0.0.1:1']) {
+      await writeFile(join(root, 'owner.json'), JSON.stringify({ ...owner, url }), { mode: 0o600 });
+      expect(await readOwner(root), url).toBeUndefined();
+    }
+    await writeFile(join(root, 'owner.json'), JSON.stringify({ ...owner, url: 'http://127.0.0.1:1' }), { mode: 0o600 });
+    expect(await readOwner(root)).toMatchObject({ url: 'http://127.0.0.1:1' });
+  });
+
   it('holds the lock for a live owner whose file shows other modes (WSL\'s Windows drives and SMB shares show 0755)', async () => {
     await writeFile(join(root, 'owner.json'), JSON.stringify({ pid: process.ppid, url: 'http://127.0.0.1:1', adminKey: 'k', startedAt: new Date().toISOString(), lasting: true, identity: await identityOf(process.ppid) }), { mode: 0o755 });
     expect(await readOwner(root)).toMatchObject({ pid: process.ppid, adminKey: 'k' });

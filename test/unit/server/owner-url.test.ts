@@ -1,0 +1,42 @@
+import { networkInterfaces } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { isOwnListenerUrl } from '../../../src/server/owner-url.js';
+
+describe('isOwnListenerUrl', () => {
+  it('takes what a dashcd on this machine publishes: empty while starting, or its listener on a local IP', () => {
+    for (const url of ['', 'http://127.0.0.1:8080', 'http://127.0.0.2:1', 'http://0.0.0.0:8080', 'http://[::]:8080', 'http://[::1]:9', 'http://127.0.0.1:80', 'http://127.0.0.1']) {
+      expect(isOwnListenerUrl(url), url).toBe(true);
+    }
+  });
+
+  it('takes an address of one of this machine\'s interfaces (serve --host <its address>)', () => {
+    const addresses = Object.values(networkInterfaces()).flatMap((entries) => entries ?? []);
+    const outward = addresses.find((entry) => entry.family === 'IPv4' && !entry.internal);
+    const v6 = addresses.find((entry) => entry.family === 'IPv6' && !entry.address.includes('%') && entry.address !== '::1');
+    if (outward) expect(isOwnListenerUrl(`http://${outward.address}:8080`)).toBe(true);
+    if (v6) expect(isOwnListenerUrl(`http://[${v6.address}]:8080`)).toBe(true);
+    // Never vacuous: the loopback interface is always there.
+    expect(addresses.some((entry) => entry.internal)).toBe(true);
+  });
+
+  it('refuses any other host, a name, another scheme, credentials, a path, a query or a fragment', () => {
+    for (const url of [
+      'http://attacker.example:1',
+      'http://localhost:8080',
+      'https://127.0.0.1:8080',
+      'http://user@127.0.0.1:8080',
+      'http://:pw@127.0.0.1:8080',
+      'http://127.0.0.1:8080/x',
+      'http://127.0.0.1:8080/?x',
+      'http://127.0.0.1:8080/#x',
+      'http://203.0.113.9:8080',
+      'http://[2001:db8::1]:8080',
+      'http://128.0.0.1:8080',
+      'http://[::2]:8080',
+      'not a url',
+      '127.0.0.1:8080',
+    ]) {
+      expect(isOwnListenerUrl(url), url).toBe(false);
+    }
+  });
+});
