@@ -65,6 +65,11 @@ describe('dashcd installer-url', () => {
       const given = await run(['--target', 'https://abc123.live.dynatrace.com']);
       expect(given.code, given.stderr).toBe(ExitCode.Success);
       expect(given.stdout.trim()).toBe('https://abc123.live.dynatrace.com/api/v1/deployment/installer/agent/unix/default/latest?arch=x86&flavor=default');
+      // --env was ignored beside --target: the address and the token were --target's and DT_API_TOKEN's.
+      const both = await run(['--target', 'https://abc123.live.dynatrace.com', '--env', 'prod', '--with-token'], { PROD_TOKEN: 'prod-secret', DT_API_TOKEN: 'other' });
+      expect(both.code).toBe(ExitCode.Usage);
+      expect(both.stderr).toContain('--target and --env both name the environment: give one');
+      expect(both.stdout).toBe('');
       // It printed http://127.0.0.1:8080/e/local/…, which nothing serves in such a project.
       const none = await run([]);
       expect(none.code).toBe(ExitCode.Usage);

@@ -1,4 +1,4 @@
-import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
+import { booleanFlag, defineCommand, listFlag, stringFlag, type CommandIo, type FlagValues } from '../command.js';
 import { defaultDashboardsRoot, findDashboardsRoot } from '../dashboards-root.js';
 import { printDiagnostics } from '../diagnostics-output.js';
 import { envFlag, environmentMode, oneEnvironment } from '../environment-choice.js';
@@ -18,8 +18,12 @@ export const installerUrlCommand = defineCommand({
   description:
     'The token is appended only with --with-token (as Api-Token), because URLs end up in logs. In a project whose dashcd.yaml declares environments, --env chooses one: its target, and with --with-token the variable its tokenEnv names.',
   flags: {
-    target: { type: 'string', description: 'Environment URL (else DT_ENV_URL, else http://127.0.0.1:8080/e/local)', valueName: 'url' },
-    env: envFlag,
+    target: {
+      type: 'string',
+      description: "Environment URL (else DT_ENV_URL, else the local environment where the project's serve or daemon listens, http://127.0.0.1:8080 when none runs)",
+      valueName: 'url',
+    },
+    env: { ...envFlag, description: 'The one environment of dashcd.yaml whose address to print' },
     arch: { type: 'string', description: `One of ${ARCHES.join(', ')}`, default: 'x86', valueName: 'arch' },
     'with-token': { type: 'boolean', description: 'Append the token from DT_API_TOKEN, or the --env environment’s tokenEnv (a token with InstallerDownload)' },
   },
@@ -42,6 +46,8 @@ export const installerUrlCommand = defineCommand({
 async function installerTarget(flags: FlagValues, io: CommandIo): Promise<{ base: string; token: () => string } | undefined> {
   // An address given is the answer wherever the command runs, a project with environments or an invalid one too.
   const given = stringFlag(flags, 'target');
+  // The address would be --target's and --with-token's token DT_API_TOKEN, whatever --env said: refused, not ignored.
+  if (given !== undefined && listFlag(flags, 'env').length > 0) throw new UsageError('--target and --env both name the environment: give one');
   if (given !== undefined) return { base: parseTargetUrl(given), token: () => tokenVariable(io) };
   const mode = await environmentMode(await findDashboardsRoot(await defaultDashboardsRoot(io.cwd), io.cwd), flags, io);
   if (mode.kind === 'invalid') {
