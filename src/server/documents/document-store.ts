@@ -71,12 +71,17 @@ export async function openDocumentStore({ dir, log, fs = nodeFs }: DocumentStore
   await mkdirDurable(dir, fs);
   await mkdirDurable(recordsDir, fs);
   await removeWriteLeftovers(recordsDir, log, fs);
-  const files = await JournaledFiles.open({ dir: recordsDir, journalDir: join(dir, 'journal'), fs, log });
-  const contents = await ContentFiles.open(join(dir, 'content'), fs);
-  const index = await loadRecords(recordsDir, log);
+  const {
+    files,
+    loaded: { contents, index },
+  } = await JournaledFiles.openWith({ dir: recordsDir, journalDir: join(dir, 'journal'), fs, log }, async () => {
+    const contents = await ContentFiles.open(join(dir, 'content'), fs);
+    const index = await loadRecords(recordsDir, log);
+    const swept = await contents.sweep(new Set([...index.values()].map((record) => record.content.file)));
+    if (swept > 0) log.info({ dir, files: swept }, 'removed content files no document refers to');
+    return { contents, index };
+  });
   const byFoldedId = new Map([...index.keys()].map((id) => [id.toLowerCase(), id]));
-  const swept = await contents.sweep(new Set([...index.values()].map((record) => record.content.file)));
-  if (swept > 0) log.info({ dir, files: swept }, 'removed content files no document refers to');
   log.info({ dir, documents: index.size }, 'document store opened');
   const queue = new KeyedSerializer();
   const cache = new ContentCache();

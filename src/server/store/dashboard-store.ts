@@ -71,9 +71,8 @@ export async function openDashboardStore({
   clusterVersion = DEFAULT_CLUSTER_VERSION,
   hotBytes = DEFAULT_HOT_BYTES,
 }: DashboardStoreOptions): Promise<DashboardStore> {
-  const files = await JournaledFiles.open({ dir, journalDir, fs, log });
   const cache = new ServedBytesCache(hotBytes);
-  const loaded = await loadStoreDir({ dir, fs, log, now: () => clock.now(), clusterVersion, cache });
+  const { files, loaded } = await JournaledFiles.openWith({ dir, journalDir, fs, log }, () => loadStoreDir({ dir, fs, log, now: () => clock.now(), clusterVersion, cache }));
   const index = new Map<DashboardId, DashboardRecord>(loaded.map((record) => [record.id, record]));
   const reserved = new Set<DashboardId>();
   const queue = new KeyedSerializer();

@@ -160,6 +160,20 @@ export class JournaledFiles {
     return files;
   }
 
+  /**
+   * Opens the journal, then runs `load` (what a store reads beside it); a failed load closes the journal again, or a
+   * server retrying an environment that cannot open would hold one more descriptor each time.
+   */
+  static async openWith<T>(deps: JournaledFilesDeps, load: () => Promise<T>): Promise<{ files: JournaledFiles; loaded: T }> {
+    const files = await JournaledFiles.open(deps);
+    try {
+      return { files, loaded: await load() };
+    } catch (error) {
+      await files.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
   /** Resolves once `record` is durable in the journal; waits first while the journal is over its bound. */
   async write(record: JournalRecord): Promise<void> {
     const journal = this.journal as WriteJournal;

@@ -6,6 +6,7 @@ import { silentLogger } from '../../../../src/lib/logger.js';
 import { DocumentService, type Caller, type NewContent } from '../../../../src/server/documents/document-service.js';
 import { openDocumentStore, type DocumentStore } from '../../../../src/server/documents/document-store.js';
 import { HttpError } from '../../../../src/server/http/http-error.js';
+import { openHandlesFs } from '../../../helpers/open-handles-fs.js';
 import { tempDirPerTest } from '../../../helpers/scratch.js';
 
 const ALICE: Caller = { subject: 'alice' };
@@ -50,6 +51,15 @@ describe('document store and service', () => {
     expect((await readdir(join(dir, 'records'))).filter((name) => name.includes('.tmp-'))).toEqual([]);
     expect(reopened.store.get('kept')?.name).toBe('Kept');
     await reopened.store.close();
+  });
+
+  it('closes its journal when opening fails after it (a content folder that is a file): no descriptor is left open', async () => {
+    await writeFile(join(dir, 'content'), 'not a folder');
+    const handles = openHandlesFs();
+    await expect(openDocumentStore({ dir, log: silentLogger(), fs: handles.fs })).rejects.toThrow();
+    // The journal was opened through the layer, so the check is not vacuous.
+    expect(handles.opened()).toBeGreaterThan(0);
+    expect(handles.unclosed()).toEqual([]);
   });
 
   it('creates version 1 owned by the caller, private by default, with content bytes and type as uploaded', async () => {

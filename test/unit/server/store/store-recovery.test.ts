@@ -6,6 +6,7 @@ import { TEMP_MARKER } from '../../../../src/lib/durable-file.js';
 import { DashboardId } from '../../../../src/schema/ids.js';
 import { openDashboardStore } from '../../../../src/server/store/dashboard-store.js';
 import { captureLog } from '../../../helpers/log-capture.js';
+import { openHandlesFs } from '../../../helpers/open-handles-fs.js';
 
 const GOOD = '11111111-1111-4111-8111-111111111111';
 const EMPTY = '22222222-2222-4222-8222-222222222222';
@@ -52,6 +53,14 @@ describe('opening a damaged store', () => {
     );
     expect(lines.some((line) => line['msg'] === 'removed a temp file left by an interrupted write')).toBe(true);
     await store.close();
+  });
+
+  it('fails whole when a damaged file cannot be set aside (damaged/ is a file), leaving no journal descriptor open', async () => {
+    await writeFile(join(dir, 'damaged'), 'not a folder');
+    const handles = openHandlesFs();
+    await expect(openDashboardStore({ dir, log: captureLog().log, fs: handles.fs })).rejects.toThrow();
+    expect(handles.opened()).toBeGreaterThan(0);
+    expect(handles.unclosed()).toEqual([]);
   });
 
   it('keeps the damaged bytes intact for inspection and starts cleanly the next time', async () => {
