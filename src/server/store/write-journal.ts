@@ -268,6 +268,8 @@ export class WriteJournal {
     } catch (error) {
       // Before anyone is told: what part of the batch reached the file must not be replayed.
       await this.cutFailedBatch();
+      // Nor counted toward the journal's bound: none of it is in the file now.
+      this.live -= frames.reduce((n, frame) => n + frame.bytes, 0);
       for (const p of batch) p.reject(error);
       if (relogging) {
         this.relogging = undefined;

@@ -144,10 +144,13 @@ describe('a batch the disk took only part of', () => {
     const { fs, setBudget } = budgetFs();
     const journal = await WriteJournal.open(dir, fs, 0, () => undefined);
     await journal.append(record('kept', 'acknowledged'));
+    const liveKept = journal.liveBytes;
     const refused = [record('b', 'x'.repeat(500)), record('c', 'y'.repeat(500))];
     setBudget(600);
     const answers = await Promise.allSettled(refused.map((r) => journal.append(r)));
     expect(answers.map((a) => a.status)).toEqual(['rejected', 'rejected']);
+    // Only records in the file count toward the journal's bound: refused ones kept writers waiting for a compaction.
+    expect(journal.liveBytes).toBe(liveKept);
     setBudget(Number.POSITIVE_INFINITY);
     await journal.append(record('after', 'acknowledged too'));
     await journal.close(false);
