@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { EnvironmentId } from '../../schema/ids.js';
 import { acquireOwnership, DataDirLockedError, dataDirLayout, listEnvironments, readOwner, type OwnerInfo, type Ownership } from '../../server/data-dir.js';
+import { oversizeDocument } from '../../server/feed/event-document.js';
 import type { RecordPlace } from '../../server/feed/import-records.js';
 import { importEvents, type BadLine } from '../../server/feed/importer.js';
 import { defineCommand, stringFlag } from '../command.js';
@@ -21,7 +22,7 @@ export const eventsImportCommand = defineCommand({
     'Appends every event of FILE to the event store of one environment of the data dir, in order: a later event with ' +
     'the same id replaces the earlier one (that is how an open event becomes closed). FILE is JSONL, one event per ' +
     'line, or one answer of the events API as curl saves it (a JSON object with an `events` array, pretty-printed or ' +
-    'not, up to 16 MiB), whose elements are imported as if each were a line. Events that are not valid are reported ' +
+    'not, up to 16 MiB; a larger one is refused, exit 3), whose elements are imported as if each were a line. Events that are not valid are reported ' +
     'as FILE:LINE (FILE: events[N] for an answer, N from 0) and skipped; the exit code is then 3. The server must be stopped while ' +
     'importing (the store has one writer): while a dashcd owns the data dir the import refuses, naming it, and exits ' +
     '4 like every command that cannot use its target. The next `dashcd serve` serves the imported events.',
@@ -43,6 +44,8 @@ export const eventsImportCommand = defineCommand({
     if (positionals.length !== 1) throw new UsageError('give exactly one FILE to import');
     const isFile = await stat(file).then((s) => s.isFile(), () => false);
     if (!isFile) throw new UsageError(`${file} is not a readable file`);
+    const oversize = await oversizeDocument(file);
+    if (oversize !== undefined) throw new CliError(oversize, ExitCode.InvalidDesiredState);
     const ownership = await takeOwnership(root);
     try {
       let shown = 0;

@@ -39,6 +39,28 @@ export async function eventDocumentItems(file: string): Promise<DocumentRecords 
   return items === null ? { kind: 'object', text: whole.trim() } : itemsOf(items, 'events');
 }
 
+/** The longest line a JSONL event can be: the real service refuses bodies over 1 MB. */
+const EVENT_LINE_BYTES = 1024 * 1024;
+
+/**
+ * Why `file` is refused whole, when it is a document past MAX_DOCUMENT_BYTES (an answer, an array, a pretty-printed
+ * object): read as JSONL, each of its lines was reported as a bad event, exit 3, and nothing said why. A JSONL file
+ * of that size is undefined: its first line is one event.
+ */
+export async function oversizeDocument(file: string): Promise<string | undefined> {
+  const { size } = await stat(file);
+  if (size <= MAX_DOCUMENT_BYTES) return undefined;
+  const first = await firstNonBlankLine(file, EVENT_LINE_BYTES);
+  const start = first?.text.trim() ?? '';
+  if (!(start.startsWith('[') || start === '{' || (first?.tooLong === true))) return undefined;
+  const mib = (size / (1024 * 1024)).toFixed(1);
+  return (
+    `${file} is ${mib} MiB and one JSON document: an events answer or array is read whole only up to ` +
+    `${MAX_DOCUMENT_BYTES / (1024 * 1024)} MiB; write its events one per line first (jq -c '.events[]' of an answer, ` +
+    `jq -c '.[]' of an array) and import that`
+  );
+}
+
 /** An answer's (or a bare array's) raw items, or one pretty-printed object to take as a single record. */
 export type DocumentRecords =
   | { readonly kind: 'items'; readonly items: readonly string[]; readonly within: 'events' | '' }
@@ -71,12 +93,13 @@ function answerItems(text: string): string[] | null | undefined {
  * The first line with anything on it, and whether it is the only one. Told by reading on, not by its length: a line's
  * decoded text is not its bytes (each invalid UTF-8 byte decodes to three), and a line after it went unread, unreported.
  */
-async function firstNonBlankLine(file: string): Promise<{ text: string; alone: boolean } | undefined> {
-  let first: string | undefined;
-  for await (const line of readLines(file, { maxLineBytes: MAX_DOCUMENT_BYTES })) {
-    if (line.text.trim() === '') continue;
-    if (first !== undefined) return { text: first, alone: false };
-    first = line.text;
+async function firstNonBlankLine(file: string, maxLineBytes = MAX_DOCUMENT_BYTES): Promise<{ text: string; alone: boolean; tooLong: boolean } | undefined> {
+  let first: { text: string; tooLong: boolean } | undefined;
+  for await (const line of readLines(file, { maxLineBytes })) {
+    const tooLong = line.tooLongBytes !== undefined;
+    if (!tooLong && line.text.trim() === '') continue;
+    if (first !== undefined) return { ...first, alone: false };
+    first = { text: line.text, tooLong };
   }
-  return first === undefined ? undefined : { text: first, alone: true };
+  return first === undefined ? undefined : { ...first, alone: true };
 }

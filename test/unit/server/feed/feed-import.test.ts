@@ -168,7 +168,7 @@ describe('events import', () => {
       expect((await runImport('bad.json')).stderr).toMatch(/bad\.json: \[1\]: /);
     });
 
-    it(`reads an answer whole up to ${MAX_DOCUMENT_BYTES / 1024 / 1024} MiB only (64 MiB of tiny items took 2.6 GB); a larger file is JSONL`, async () => {
+    it(`reads an answer whole up to ${MAX_DOCUMENT_BYTES / 1024 / 1024} MiB only (64 MiB of tiny items took 2.6 GB); a larger document is refused whole, a larger JSONL file read by line`, async () => {
       const padded = (bytes: number): string => {
         const head = '{\n  "events": [],\n  "pad": "';
         const tail = '"\n}\n';
@@ -177,10 +177,29 @@ describe('events import', () => {
       await writeFile(join(root, 'at-limit.json'), padded(MAX_DOCUMENT_BYTES));
       const atLimit = await runImport('at-limit.json');
       expect(atLimit.code, atLimit.stderr).toBe(ExitCode.Success);
-      await writeFile(join(root, 'past-limit.json'), padded(MAX_DOCUMENT_BYTES + 1));
-      const past = await runImport('past-limit.json');
-      expect(past.code).toBe(ExitCode.InvalidDesiredState);
-      expect(past.stderr).toContain('past-limit.json:1: ');
+      // Past it, a document is refused whole, saying why and how to import it (each line was reported as a bad event).
+      const pastLimit = async (name: string, text: string): Promise<Awaited<ReturnType<typeof runImport>>> => {
+        await writeFile(join(root, name), text);
+        const past = await runImport(name);
+        expect(past.code, name).toBe(ExitCode.InvalidDesiredState);
+        expect(past.stdout, name).toBe('');
+        return past;
+      };
+      const pretty = await pastLimit('past-limit.json', padded(MAX_DOCUMENT_BYTES + 1));
+      expect(pretty.stderr).toBe(
+        `dashcd events import: ${join(root, 'past-limit.json')} is 16.0 MiB and one JSON document: an events answer or array is read whole only up to 16 MiB; ` +
+          "write its events one per line first (jq -c '.events[]' of an answer, jq -c '.[]' of an array) and import that\n",
+      );
+      const oneLine = await pastLimit('one-line.json', padded(MAX_DOCUMENT_BYTES + 1).replaceAll('\n', ' '));
+      expect(oneLine.stderr).toContain('one JSON document');
+      const array = await pastLimit('array.json', `[${'1,'.repeat(MAX_DOCUMENT_BYTES / 2)}1]`);
+      expect(array.stderr).toContain('one JSON document');
+      // JSONL of that size is imported line by line as ever: its first line is an event.
+      const event = line({ ...base, id: `1_${T0}` });
+      await writeFile(join(root, 'big.jsonl'), `${event}\n${'\n'.repeat(MAX_DOCUMENT_BYTES)}`);
+      const jsonl = await runImport('big.jsonl');
+      expect(jsonl.code, jsonl.stderr).toBe(ExitCode.Success);
+      expect(jsonl.stdout).toContain(': 1 new, 0 replaced, 0 skipped');
     });
 
     it('reads one pretty-printed object that is not an answer as one record, not as lines (a push body made 26 "not JSON" lines)', async () => {
