@@ -21,9 +21,13 @@ const MOCKING = readdirSync('test', { recursive: true, encoding: 'utf8' })
 const LONGEST = [
   'test/integration/bench-smoke.test.ts',
   'test/e2e/daemon-git.test.ts',
+  'test/integration/archive-crash.test.ts',
+  'test/e2e/daemon-prune.test.ts',
+  'test/e2e/daemon-git-ownership.test.ts',
   'test/e2e/daemon-chunked-pass.test.ts',
+  'test/e2e/documents-pipeline.test.ts',
+  'test/integration/server-crash.test.ts',
   'test/integration/server-body-pool.test.ts',
-  'test/e2e/console.test.ts',
 ];
 
 class LongestFirst extends BaseSequencer {
