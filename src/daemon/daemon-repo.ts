@@ -60,6 +60,8 @@ export interface AttachedLane {
 
 interface Lane extends AttachedLane {
   onNewRevision(): void;
+  /** The git log with this lane's environment: several lanes log the same commit, each for its own. */
+  log: Logger;
   follower?: RepositoryFollower;
   /**
    * The commit this lane checked out last. It is recorded in `state` only once its dashcd.yaml has been read, and
@@ -117,7 +119,7 @@ export async function openRepoFollowing(repo: RepoOptions, deps: { cwd: string; 
       const mirror = await sourceFor(follow);
       const state = new SourceStatus({ repo: repo.url, follow, path: repo.path, env, skipInvalid: repo.skipInvalid }, status.metrics);
       status.follow(state);
-      const lane: Lane = { state, onNewRevision, source: mirror };
+      const lane: Lane = { state, onNewRevision, source: mirror, log: log.child({ env }) };
       lane.source = {
         ...mirror,
         checkout: (revision, signal) => {
@@ -131,7 +133,7 @@ export async function openRepoFollowing(repo: RepoOptions, deps: { cwd: string; 
     },
     start(signal) {
       for (const lane of lanes) {
-        lane.follower = followRepository({ source: lane.source, state: lane.state, fetchMs: repo.fetchMs, log, signal, onNewRevision: lane.onNewRevision, refusals, ...(deps.limits ? { limits: deps.limits } : {}) });
+        lane.follower = followRepository({ source: lane.source, state: lane.state, fetchMs: repo.fetchMs, log: lane.log, signal, onNewRevision: lane.onNewRevision, refusals, ...(deps.limits ? { limits: deps.limits } : {}) });
       }
       return { stopped: Promise.all(lanes.map((lane) => lane.follower?.stopped)).then(() => undefined) };
     },

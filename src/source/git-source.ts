@@ -116,7 +116,7 @@ export async function openGitSource(options: GitSourceOptions): Promise<GitSourc
     dir,
     async fetch(signal) {
       const prune = 'branch' in follow ? [] : ['--prune'];
-      await git(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', ...prune, '--', url, fetchRefspec(follow)], signal).catch(async (error: unknown) => {
+      await oneFetchAtATime(repo, () => git(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', ...prune, '--', url, fetchRefspec(follow)], signal)).catch(async (error: unknown) => {
         throw await withDefaultBranch(error, signal);
       });
       const revision = await resolveRef(signal);
@@ -158,6 +158,25 @@ export async function openGitSource(options: GitSourceOptions): Promise<GitSourc
       await Promise.all(finished.map((name) => rm(join(checkouts, name), { recursive: true, force: true })));
     },
   };
+}
+
+/** The fetch last queued for each mirror (its git dir): the next one starts after it. */
+const queuedFetches = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs `fetch` once every fetch queued before it into the same mirror has ended. Environments following one branch
+ * fetch it together after each push, and two fetches that move one ref at once fail for one of them ("cannot lock
+ * ref … is at X but expected Y"): a false failure counted and logged on every commit. Not shared: a fetch already
+ * running may have asked the remote before the push a waiting one was started for.
+ */
+function oneFetchAtATime<T>(mirror: string, fetch: () => Promise<T>): Promise<T> {
+  const run = (queuedFetches.get(mirror) ?? Promise.resolve()).then(fetch);
+  const ended = run.catch(() => undefined);
+  queuedFetches.set(mirror, ended);
+  void ended.then(() => {
+    if (queuedFetches.get(mirror) === ended) queuedFetches.delete(mirror);
+  });
+  return run;
 }
 
 /**

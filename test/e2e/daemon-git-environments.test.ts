@@ -68,6 +68,28 @@ describe('dashcd daemon --repo with environments', { timeout: 120_000 }, () => {
     expect(metricValue(after, 'dashcd_sync_revision_info', { env: 'prod', revision: first })).toBe(0);
   });
 
+  it('environments following one branch take each push with no fetch failure counted or logged, each line naming its environment', async () => {
+    const { remote, url, cwd } = await fixture();
+    const both = 'environments:\n  dev:\n  prod:\n';
+    let commit = await remote.commit({ 'dashcd.yaml': both, 'dashboards/hosts.yaml': hosts('v1') }, 'hosts v1');
+    await remote.push();
+    const d = await scope.startDaemon(['--repo', url, '--fetch', '1s'], { cwd, timeoutMs: 60_000 });
+    for (let round = 2; round <= 4; round++) {
+      await waitForLiveIn(d, 'dev', commit);
+      await waitForLiveIn(d, 'prod', commit);
+      commit = await remote.commit({ 'dashboards/hosts.yaml': hosts(`v${round}`) }, `hosts v${round}`);
+      // Both lanes poll together: they raced for the mirror's ref, and one of them failed ("cannot lock ref").
+      await remote.push();
+    }
+    await waitForLiveIn(d, 'dev', commit);
+    await waitForLiveIn(d, 'prod', commit);
+    expect(d.stdout()).not.toContain('fetch failed');
+    const samples = await d.metrics();
+    for (const env of ['dev', 'prod']) expect(metricValue(samples, 'dashcd_fetch_failures_total', { env }) ?? 0, env).toBe(0);
+    const fetched = d.stdout().split('\n').filter((line) => line.includes('"new revision fetched"') && line.includes(`"revision":"${commit}"`));
+    expect(fetched.map((line) => /"env":"(\w+)"/.exec(line)?.[1]).sort()).toEqual(['dev', 'prod']);
+  });
+
   it('a daemon started without environments never applies a later commit that declares some (templates would go out unrendered): it stays pending with the reason', async () => {
     const { remote, url, cwd } = await fixture();
     const first = await pushDashboard(remote, 'hosts', 'v1');

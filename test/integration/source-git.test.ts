@@ -70,6 +70,22 @@ describe('several followers of one mirror (a daemon with environments following 
     expect(await readdir(join(dev.dir, 'checkouts'))).toEqual([sha]);
   });
 
+  it('fetch a new commit at the same time: every call succeeds (they raced for the ref: "cannot lock ref", a false failure a commit)', async () => {
+    await remote.commit({ 'dashboards/a.yaml': 'a: 0\n' }, 'first');
+    await remote.push();
+    const dev = await open(remote.fileUrl);
+    const prod = await open(remote.fileUrl, { follow: { tagPattern: 'release-*' } });
+    await dev.fetch();
+    for (let round = 1; round <= 4; round++) {
+      const sha = await remote.commit({ 'dashboards/a.yaml': `a: ${round}\n` }, `round ${round}`);
+      await remote.push();
+      await remote.pushTag(`release-${round}`);
+      // Environments following one branch share its follower's source; another ref shares the mirror.
+      const fetched = await Promise.allSettled([dev.fetch(), dev.fetch(), dev.fetch(), prod.fetch()]);
+      expect(fetched.map((f) => (f.status === 'fulfilled' ? f.value.commit : String(f.reason))), `round ${round}`).toEqual([sha, sha, sha, sha]);
+    }
+  });
+
   it("another follower's clean-up while a checkout is being written leaves that checkout whole", async () => {
     // Many files, so the checkout is still being written while the other follower cleans up over and over.
     const files = Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`dashboards/f${i}.yaml`, `n: ${i}\n`]));
