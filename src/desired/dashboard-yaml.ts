@@ -1,7 +1,5 @@
 import { exactYaml } from '../lib/exact-yaml.js';
 
-export { pinIds } from './pin-ids.js';
-
 const DASHBOARD_KEYS = ['id', 'dashboardMetadata', 'tiles'];
 const METADATA_KEYS = ['name', 'owner', 'shared', 'preset', 'tags'];
 const TILE_KEYS = ['name', 'tileType', 'configured', 'bounds'];

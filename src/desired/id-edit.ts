@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { isMap, isScalar, parseDocument, type Pair, type YAMLMap } from 'yaml';
 
 /*
- * The text edit behind `dashcd pin` (pin-ids.ts does the reading and writing): pure, so it is unit-tested and
+ * The text edit behind `dashcd pin` (reconcile/pin-ids.ts does the reading and writing): pure, so it is unit-tested and
  * mutation-tested on its own.
  */
 

@@ -20,6 +20,8 @@ export interface LoadTemplatesResult {
   count: number;
   /** Files there are but whose value is unknown (they do not parse, or cannot be read), by name in the folder. */
   unread: string[];
+  /** The sha256 of each file's bytes as read, by its shown path: `pin` edits a file only while it still has them. */
+  hashes: ReadonlyMap<string, string>;
 }
 
 /**
@@ -30,10 +32,11 @@ export async function loadTemplates({ dir, cwd }: { dir: string; cwd: string }):
   const root = resolve(cwd, dir);
   const shown = (name: string): string => shownPath(cwd, resolve(root, name));
   const found = await discoverFiles(root);
-  if (found.missing) return { files: [], diagnostics: [missingFolderDiagnostic(shown('.'))], count: 0, unread: [] };
+  if (found.missing) return { files: [], diagnostics: [missingFolderDiagnostic(shown('.'))], count: 0, unread: [], hashes: new Map() };
   const files: LoadTemplatesResult['files'] = [];
   const diagnostics: Diagnostic[] = [];
   const unread: string[] = [];
+  const hashes = new Map<string, string>();
   const sources = readSources(root, found.files).filter((f) => f.kind !== 'gone');
   for (const source of sources) {
     const file = shown(source.name);
@@ -42,12 +45,13 @@ export async function loadTemplates({ dir, cwd }: { dir: string; cwd: string }):
       unread.push(source.name);
       continue;
     }
+    hashes.set(file, source.contentHash);
     const parsed = parseTemplateFile(source.source);
     if (!('value' in parsed)) unread.push(source.name);
     if ('value' in parsed) files.push({ file, name: source.name, source: source.source, value: parsed.value, ...(parsed.problems ? { referenceOnly: true as const } : {}) });
     diagnostics.push(...(parsed.problems ?? []).map((p) => ({ file, ...p })));
   }
-  return { files, diagnostics, count: sources.length, unread };
+  return { files, diagnostics, count: sources.length, unread, hashes };
 }
 
 type Problem = { line: number; col: number; path: string; message: string };

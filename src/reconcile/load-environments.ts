@@ -26,6 +26,8 @@ export interface EnvironmentsLoad {
   shared: Diagnostic[];
   /** Values no dashboard uses. */
   warnings: Diagnostic[];
+  /** Each file's bytes' sha256 as read, by shown path (a rendered dashboard's contentHash is its body's). */
+  fileHashes: ReadonlyMap<string, string>;
 }
 
 /** source → desired → environments: the files read once, then resolved for each selected environment. */
@@ -51,7 +53,7 @@ export async function loadEnvironments(input: EnvironmentsLoadInput): Promise<En
       files: templates.count,
     },
   }));
-  return { environments, shared, warnings: resolved.warnings };
+  return { environments, shared, warnings: resolved.warnings, fileHashes: templates.hashes };
 }
 
 /** Whether a file (as diagnostics show it, relative to cwd) is part of the run. */

@@ -1,4 +1,4 @@
-import { readdir, readFile, rename } from 'node:fs/promises';
+import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -77,6 +77,34 @@ describe('dashcd pin', () => {
     expect(again.stdout).toBe('');
     expect(again.stderr).toContain('0 files pinned');
     expect(await read('dashboards/payments.yaml')).toBe(once);
+  });
+
+  it('names each invalid file it did not pin, with its problems, and exits 3 (it said "0 files pinned", exit 0)', async () => {
+    await writeFile(join(project.root, 'dashboards/bad.yaml'), 'dashboardMetadata: { name: Bad, owner: o }\ntiles:\n  - { name: N, tileType: MARKDOWN, markdown: x }\n');
+    const result = await dashcd('pin');
+    expect(result.code).toBe(3);
+    expect(result.stdout).toMatch(/^pinned \S+ {2}dashboards\/payments\.yaml\n$/);
+    expect(result.stderr).toContain('dashboards/bad.yaml:3:5');
+    expect(result.stderr).toContain('tiles[0].bounds');
+    expect(result.stderr).toContain('1 file pinned; 1 invalid file not pinned (fix, then pin again)\n');
+    expect(await read('dashboards/bad.yaml')).not.toContain('id:');
+  });
+
+  it('pins the files of a project with environments, `dashcd:` member and templates kept (it pinned none of them)', async () => {
+    await writeFile(join(project.root, 'dashcd.yaml'), 'environments:\n  dev:\n    values: { owner: dev@example.com }\n  prod:\n    values: { owner: prod@example.com }\n');
+    const templated = UNPINNED.replace('owner: payments@example.com', 'owner: ${{ values.owner }}') + 'dashcd:\n  environments: [dev]\n';
+    await writeFile(join(project.root, 'dashboards/payments.yaml'), templated);
+    await writeFile(join(project.root, 'dashboards/both.yaml'), UNPINNED.replace('Payments', 'Both'));
+    const result = await runDashcd(['pin'], { cwd: project.root, env: {} });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe('2 files pinned\n');
+    const payments = await read('dashboards/payments.yaml');
+    expect(payments).toMatch(/^# Owned by the payments team\nid: [0-9a-f-]{36}\n/);
+    expect(payments).toContain('owner: ${{ values.owner }}');
+    expect(payments).toContain('dashcd:\n  environments: [dev]\n');
+    const plan = await runDashcd(['validate'], { cwd: project.root, env: {} });
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    expect((await runDashcd(['pin'], { cwd: project.root, env: {} })).stderr).toBe('0 files pinned\n');
   });
 
   it('without pin, a renamed file is a new dashboard and the old one an orphan', async () => {

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { pinIds } from '../../src/desired/dashboard-yaml.js';
+import { pinIds } from '../../src/reconcile/pin-ids.js';
 import { deriveDashboardId, loadDesired } from '../../src/desired/load-desired.js';
 
 const roots: string[] = [];
@@ -33,7 +33,7 @@ describe('pinIds', () => {
   it('inserts the derived id before the first key and keeps every comment and blank line', async () => {
     const root = await project({ 'cpu.yaml': COMMENTED });
     const id = deriveDashboardId('cpu.yaml');
-    expect(await pinIds({ dir: 'dashboards', cwd: root })).toEqual([{ file: 'dashboards/cpu.yaml', id }]);
+    expect((await pinIds({ dir: 'dashboards', cwd: root })).pinned).toEqual([{ file: 'dashboards/cpu.yaml', id }]);
     const [head, rest] = [COMMENTED.slice(0, COMMENTED.indexOf('dashboardMetadata')), COMMENTED.slice(COMMENTED.indexOf('dashboardMetadata'))];
     expect(await read(root, 'cpu.yaml')).toBe(`${head}id: ${id}\n${rest}`);
   });
@@ -56,10 +56,10 @@ describe('pinIds', () => {
   it('leaves files with an id and invalid files alone, and a second run pins nothing', async () => {
     const withId = `id: 6f8e4f2a-1b2c-4d3e-8f90-a1b2c3d4e5f6\n${COMMENTED}`;
     const root = await project({ 'a.yaml': withId, 'b.yaml': 'dashboardMetadata: {name: 1}\n', 'c.yaml': COMMENTED });
-    expect((await pinIds({ dir: 'dashboards', cwd: root })).map((p) => p.file)).toEqual(['dashboards/c.yaml']);
+    expect((await pinIds({ dir: 'dashboards', cwd: root })).pinned.map((p) => p.file)).toEqual(['dashboards/c.yaml']);
     expect(await read(root, 'a.yaml')).toBe(withId);
     expect(await read(root, 'b.yaml')).toBe('dashboardMetadata: {name: 1}\n');
-    expect(await pinIds({ dir: 'dashboards', cwd: root })).toEqual([]);
+    expect((await pinIds({ dir: 'dashboards', cwd: root })).pinned).toEqual([]);
   });
 
   it('keeps the identity: after pinning, the same ids load from the files', async () => {
