@@ -54,6 +54,7 @@ describe('loadTemplates', () => {
         files: [],
         diagnostics: [{ file: 'sub/nope', line: 0, col: 0, path: '', message: 'dashboards folder not found: sub/nope; create it, or point --dir at the folder holding the dashboard files' }],
         count: 0,
+        hashes: new Map(),
         unread: [],
       });
       expect((await loadTemplates({ dir: '.', cwd: join(root, 'nope') })).diagnostics.map((d) => [d.file, d.message])).toEqual([
