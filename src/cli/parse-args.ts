@@ -102,8 +102,15 @@ function unknownFlagMessage(command: Command, name: string): string {
  * another flag, not a misspelling (`--env` where there is none got "did you mean --help?").
  */
 function closestFlag(command: Command, name: string): string | undefined {
-  return closest(name, [...Object.keys(command.flags), 'help'], Math.floor(name.length / 2));
+  const near = closest(name, [...Object.keys(command.flags), 'help'], Math.floor(name.length / 2));
+  if (near !== undefined) return near;
+  // What another command calls the same thing: plan writes `--output json`, events query `--format jsonl`.
+  const synonym = Object.hasOwn(FLAG_SYNONYMS, name) ? FLAG_SYNONYMS[name] : undefined;
+  return synonym !== undefined && Object.hasOwn(command.flags, synonym) ? synonym : undefined;
 }
+
+/** Flag names commands use for one purpose, each to the other. */
+const FLAG_SYNONYMS: Readonly<Record<string, string>> = { output: 'format', format: 'output' };
 
 /**
  * `-out=plan`, `-auto-approve`: a word with one dash and a letter is a flag written as Terraform and Go tools write

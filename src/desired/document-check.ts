@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { schemaErrorMap, type Problem } from './dashboard-rules.js';
-import { closedSetMessage, unknownKeyMessage } from './hints.js';
+import { issueMessage, unknownKeyMessage } from './hints.js';
 import { LineCounter, type Document } from 'yaml';
 import { documentLocator } from './locate-problems.js';
 import { findUnknownKeys } from './unknown-keys.js';
@@ -37,8 +37,7 @@ export function checkDocumentFile(value: Record<string, unknown>, kind: Document
 }
 
 function issueProblem(issue: z.core.$ZodIssue, value: unknown): PathProblem {
-  const path = issue.path as FilePath;
-  return { path, message: closedSetMessage(issue, valueAt(value, path)) ?? issue.message };
+  return { path: issue.path as FilePath, message: issueMessage(issue, value) };
 }
 
 /** A tile is drawn where `layouts` has its key: one without the other is a mistake the app would not make. */
@@ -130,9 +129,3 @@ function byPosition(problems: Problem[]): Problem[] {
   return problems.sort((a, b) => a.line - b.line || a.col - b.col);
 }
 
-/** The value an issue is about: zod's paths run through objects and arrays of the value, ending at most one member past it. */
-function valueAt(value: unknown, path: FilePath): unknown {
-  let at = value;
-  for (const segment of path) at = (at as Record<string | number, unknown> | undefined)?.[segment];
-  return at;
-}

@@ -30,6 +30,18 @@ export function closedSetMessage(issue: z.core.$ZodIssue, found: unknown): strin
   return `unknown value ${shown}; \`dashcd schema\` lists the ${allowed.length} allowed values`;
 }
 
+/** A schema issue's message about `value` (the checked value, from its root): closedSetMessage's where it has one. */
+export function issueMessage(issue: z.core.$ZodIssue, value: unknown): string {
+  return closedSetMessage(issue, valueAt(value, issue.path)) ?? issue.message;
+}
+
+/** The value an issue is about: zod's paths run through objects and arrays of the value, ending at most one member past it. */
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let at = value;
+  for (const segment of path) at = (at as Record<PropertyKey, unknown> | undefined)?.[segment];
+  return at;
+}
+
 function allowedValues(issue: z.core.$ZodIssue): readonly string[] | undefined {
   if (issue.code === 'invalid_value') return strings(issue.values);
   if (issue.code === 'invalid_union' && 'options' in issue) return strings(issue.options as unknown[]);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import { bodySizeMessage } from '../desired/body-size.js';
 import { idProblem, schemaErrorMap } from '../desired/dashboard-rules.js';
-import { unknownKeyMessage } from '../desired/hints.js';
+import { issueMessage, unknownKeyMessage } from '../desired/hints.js';
 import { findUnknownKeys } from '../desired/unknown-keys.js';
 import { detectFileKind, isDocumentShaped } from '../desired/detect-kind.js';
 import { checkDocumentFile } from '../desired/document-check.js';
@@ -175,7 +175,8 @@ function validated(entry: Entry, rendered: RenderResult): Validated {
   const { id: _id, metadata: _serverOwned, ...body } = rendered.value as PlainObject;
   const warnings = findUnknownKeys(rendered.value).map((unknown) => ({ path: entry.layered.originOf([...unknown.parent, unknown.key] as Path), message: unknownKeyMessage(unknown) }));
   const parsed = Dashboard.safeParse(body, { error: schemaErrorMap });
-  if (!parsed.success) return { problems: parsed.error.issues.map((issue) => located(entry, rendered, issue.path as Path, issue.message)), warnings };
+  // The hint the single-target check gives (a misspelt tileType's did-you-mean), not zod's list of every value.
+  if (!parsed.success) return { problems: parsed.error.issues.map((issue) => located(entry, rendered, issue.path as Path, issueMessage(issue, body))), warnings };
   // Values can make one environment's rendering too large where the file itself is not.
   const tooLarge = bodySizeMessage(body);
   if (tooLarge !== undefined) return { problems: [{ path: [], message: tooLarge }], warnings };

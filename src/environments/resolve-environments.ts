@@ -76,7 +76,11 @@ function checkBlock(value: Readonly<Record<string, unknown>>, names: ReadonlySet
     ...limits.flatMap(([member, items]) =>
       Object.entries(items ?? {}).flatMap(([item, limit]) => limit.environments.flatMap((name, i) => (unknown(name) ? [{ path: [DASHCD_KEY, member, item, 'environments', i], name }] : []))),
     ),
-  ].map(({ path, name }) => ({ path, message: `unknown environment or group ${name} (declared in dashcd.yaml: ${listed})` }));
+  ].map(({ path, name }) => {
+    // As `--env prdo` is answered on the command line: one edit away is a typo.
+    const near = closest(name, [...names], 1);
+    return { path, message: `unknown environment or group ${name}${near === undefined ? '' : ` — did you mean ${near}?`} (declared in dashcd.yaml: ${listed})` };
+  });
   return problems.length > 0 ? { problems } : { block };
 }
 

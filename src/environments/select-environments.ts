@@ -46,8 +46,11 @@ function unknownMessage(name: string, declared: readonly Environment[], groups: 
 
 /** The list apply prints when no environment was chosen, one per line with where it goes. */
 export function describeEnvironments(environments: readonly Environment[]): string[] {
-  return environments.map((e) => {
+  const names = environments.map((e) => `${e.name}${e.group !== null ? ` (group ${e.group})` : ''}`);
+  // One column for the targets, as a table reads.
+  const width = Math.max(0, ...names.map((name) => name.length));
+  return environments.map((e, i) => {
     const where = e.target.kind === 'remote' ? e.target.url : `embedded /e/${e.name}`;
-    return `  ${e.name}${e.group !== null ? ` (group ${e.group})` : ''}  ${where}`;
+    return `  ${(names[i] ?? '').padEnd(width)}  ${where}`;
   });
 }

@@ -147,7 +147,7 @@ describe('environments of the embedded API', () => {
     const dashcd = await setUp();
     const refused = await dashcd('apply');
     expect(refused.code).toBe(64);
-    expect(refused.stderr).toContain('apply writes: choose environments with --env NAME (an environment or group, repeatable) or --all-envs. Declared in dashcd.yaml:\n  dev  embedded /e/dev\n  prod-eu (group production)  embedded /e/prod-eu\n');
+    expect(refused.stderr).toContain('apply writes: choose environments with --env NAME (an environment or group, repeatable) or --all-envs. Declared in dashcd.yaml:\n  dev                         embedded /e/dev\n  prod-eu (group production)  embedded /e/prod-eu\n');
     expect((await dashcd('plan', '--env', 'prd-eu')).stderr).toContain('unknown environment prd-eu — did you mean prod-eu?');
   });
 

@@ -95,6 +95,21 @@ describe('--from/--to with bare dates', () => {
     expect(one.stdout).toMatch(/^prod: 1 event \(1 version\)\n/);
   });
 
+  it('a range that ends before it starts is a usage error in query and stats (it printed nothing, exit 0)', async () => {
+    for (const command of ['query', 'stats']) {
+      const inverted = await dashcd(['events', command, '--from', '2026-11-19', '--to', '2026-11-17']);
+      expect(inverted.code, command).toBe(64);
+      expect(inverted.stderr, command).toContain('--from 2026-11-19 is after --to 2026-11-17: no event can lie between them');
+    }
+    // One day, both ends the same bare date, is a range.
+    expect((await dashcd(['events', 'query', '--from', '2026-11-17', '--to', '2026-11-17'])).code).toBe(0);
+  });
+
+  it('--type matches in any case, as --status does (custom_info matched nothing, silently)', async () => {
+    const lower = await dashcd(['events', 'query', '--type', 'custom_info', '--from', '2026-11-19', '--to', 'now']);
+    expect(entityIds(lower)).toEqual(['HOST-0000000000000005']);
+  });
+
   it('events query --help says a bare --to date covers the whole day', async () => {
     const result = await dashcd(['events', 'query', '--help']);
     expect(result.stdout).toMatch(/a bare date as --to\s+covers that whole day/);

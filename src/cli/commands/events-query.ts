@@ -26,7 +26,7 @@ export const eventsQueryCommand = defineCommand({
   flags: {
     archive: archiveFlag,
     env: { type: 'string', description: 'Only this environment folder (default: all)', valueName: 'id' },
-    type: { type: 'string', description: 'Only this eventType', valueName: 'eventType' },
+    type: { type: 'string', description: 'Only this eventType (any case)', valueName: 'eventType' },
     entity: { type: 'string', description: 'Only this entityId', valueName: 'entityId' },
     status: { type: 'string', description: 'OPEN or CLOSED', valueName: 'status' },
     from: { type: 'string', description: 'Events starting at or after (7d, today, 2024-05-01, epoch ms)', valueName: 'time' },
@@ -70,11 +70,11 @@ async function queryOptions(flags: FlagValues, io: CommandIo): Promise<QueryArch
   return {
     archiveDir: await archiveDirOf(stringFlag(flags, 'archive'), io.cwd),
     env: stringFlag(flags, 'env'),
-    eventType: stringFlag(flags, 'type'),
+    // Event types are upper case (CUSTOM_DEPLOYMENT); `custom_deployment` matched nothing, silently.
+    eventType: stringFlag(flags, 'type')?.toUpperCase(),
     entityId: stringFlag(flags, 'entity'),
     status,
-    from: timeFlag(flags, 'from', now),
-    to: timeFlag(flags, 'to', now, 'end'),
+    ...timeRange(flags, now),
     latest: booleanFlag(flags, 'latest'),
     signal: io.signal,
     onBadLine: badLineReporter(io),
@@ -104,7 +104,17 @@ export async function checkArchive(archiveDir: string, env: string | undefined):
   throw new UsageError(`no environment '${env}' in ${archiveDir}${near === undefined ? '' : ` — did you mean ${printable(near)}?`}; ${has}`);
 }
 
-export function timeFlag(flags: FlagValues, name: string, now: number, bound: TimeBound = 'start'): number | undefined {
+/** `--from` and `--to` as instants; a range that ends before it starts is refused (it printed nothing, exit 0). */
+export function timeRange(flags: FlagValues, now: number): { from: number | undefined; to: number | undefined } {
+  const from = timeFlag(flags, 'from', now);
+  const to = timeFlag(flags, 'to', now, 'end');
+  if (from !== undefined && to !== undefined && from > to) {
+    throw new UsageError(`--from ${stringFlag(flags, 'from') ?? ''} is after --to ${stringFlag(flags, 'to') ?? ''}: no event can lie between them`);
+  }
+  return { from, to };
+}
+
+function timeFlag(flags: FlagValues, name: string, now: number, bound: TimeBound = 'start'): number | undefined {
   const raw = stringFlag(flags, name);
   if (raw === undefined) return undefined;
   try {

@@ -2,7 +2,7 @@ import { listEnvironments } from '../../archive/archive-layout.js';
 import { archiveStats, type ArchiveStats } from '../../archive/query-archive.js';
 import { defineCommand, stringFlag } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
-import { badLineReporter, checkArchive, timeFlag, toFlag } from './events-query.js';
+import { badLineReporter, checkArchive, timeRange, toFlag } from './events-query.js';
 import { archiveFlag } from '../common-flags.js';
 import { archiveDirOf } from '../data-dir-default.js';
 import { count } from '../diagnostics-output.js';
@@ -23,7 +23,7 @@ export const eventsStatsCommand = defineCommand({
   async run({ flags }, io) {
     const format = stringFlag(flags, 'format') ?? 'text';
     if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, got '${format}'`);
-    const now = Date.now();
+    const range = timeRange(flags, Date.now());
     const archiveDir = await archiveDirOf(stringFlag(flags, 'archive'), io.cwd);
     const envFlag = stringFlag(flags, 'env');
     await checkArchive(archiveDir, envFlag);
@@ -33,8 +33,7 @@ export const eventsStatsCommand = defineCommand({
       results[env] = await archiveStats({
         archiveDir,
         env,
-        from: timeFlag(flags, 'from', now),
-        to: timeFlag(flags, 'to', now, 'end'),
+        ...range,
         signal: io.signal,
         onBadLine: badLineReporter(io),
       });

@@ -21,7 +21,7 @@ export const planCommand = defineCommand({
     dir: dirFlag,
     target: targetFlag,
     data: dataFlag,
-    output: { type: 'string', description: 'text | json | markdown | html (stdout)', default: 'text', valueName: 'format' },
+    output: { type: 'string', description: 'text | json | markdown | html, on stdout (html with an .html --out: in that file only)', default: 'text', valueName: 'format' },
     out: {
       type: 'string',
       multiple: true,

@@ -58,16 +58,20 @@ export const trashRestoreCommand = defineCommand({
     return withOneTarget(given, io, 'trash restore', async (target) => {
       const documents = documentsOf(target.client);
       let missing = 0;
+      let restored = 0;
       for (const id of positionals) {
         try {
           await documents.trash.restore(id);
           io.stdout.write(`↺ restored  ${id}\n`);
+          restored++;
         } catch (error) {
           if (!(error instanceof ApiError) || error.status !== 404) throw error;
           missing++;
           io.stderr.write(`dashcd trash restore: ${id} is not in the trash of ${target.label}\n`);
         }
       }
+      // A restored document is an orphan until its file is back; the next prune would trash it again.
+      if (restored > 0) io.stderr.write("note: a restored document is an orphan until its file is back (git revert, or 'dashcd pull <id>'); an apply with pruning would move it to the trash again\n");
       return missing > 0 ? ExitCode.Unexpected : ExitCode.Success;
     });
   },

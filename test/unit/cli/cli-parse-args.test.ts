@@ -47,6 +47,15 @@ describe('parseArgs', () => {
     expect(() => parseArgs(command, ['--di', 'x'])).toThrow(/unknown flag --di — did you mean --dir\?/);
   });
 
+  it('names the flag another command calls the same: --output where the command has --format, and back', () => {
+    const withFormat = defineCommand({ ...command, path: ['events', 'query'], flags: { format: { type: 'string', description: 'table or jsonl' } } });
+    const withOutput = defineCommand({ ...command, path: ['plan'], flags: { output: { type: 'string', description: 'text or json' } } });
+    expect(() => parseArgs(withFormat, ['--output', 'json'])).toThrow(new UsageError("unknown flag --output — did you mean --format? (see 'dashcd events query --help')"));
+    expect(() => parseArgs(withOutput, ['--format', 'json'])).toThrow(/unknown flag --format — did you mean --output\?/);
+    // Only where the command has the other one.
+    expect(() => parseArgs(command, ['--output', 'json'])).toThrow(new UsageError("unknown flag --output (see 'dashcd demo --help')"));
+  });
+
   it('refuses a flag written with one dash (Terraform\'s -out=plan, -auto-approve) instead of reading it as a file', () => {
     expect(() => parseArgs(command, ['-dri=x'])).toThrow(new UsageError("unknown flag -dri=x: dashcd's flags take two dashes: did you mean --dir? (an argument that starts with - goes after --: -- -dri=x) (see 'dashcd demo --help')"));
     expect(() => parseArgs(command, ['a', '-prune'])).toThrow(/^unknown flag -prune: dashcd's flags take two dashes: did you mean --prune\?/);

@@ -168,7 +168,7 @@ describe('resolveEnvironments', () => {
   it('refuses names in dashcd: that are neither an environment nor a group, once for all environments', () => {
     const bad = resolve({ 'a.yaml': 'dashboardMetadata: { name: A, owner: o }\ntiles: []\ndashcd:\n  environments: [prd]\n' });
     expect(bad.diagnostics.map(formatDiagnostic)).toEqual([
-      'dashboards/a.yaml:4:18  dashcd.environments[0]: unknown environment or group prd (declared in dashcd.yaml: dev, staging, prod, production)',
+      'dashboards/a.yaml:4:18  dashcd.environments[0]: unknown environment or group prd — did you mean prod? (declared in dashcd.yaml: dev, staging, prod, production)',
     ]);
     expect(bad.environments.map((e) => e.dashboards.length)).toEqual([0, 0, 0]);
   });
@@ -192,13 +192,15 @@ describe('resolveEnvironments', () => {
   it('reports a misspelt key of a tile whose tileType is wrong along with the type', () => {
     const bad = resolve({ 'a.yaml': 'dashboardMetadata: { name: A, owner: o }\ntiles:\n  - { name: N, tileType: MARKDWN, markdown: x, bounds: { widht: 304 } }\n' }, CONFIG, ['dev']);
     expect(bad.environments[0]?.diagnostics.map((d) => d.path)).toEqual(['tiles[0].tileType']);
+    // The hint a project without environments gets; it was zod's list of all ~50 tile types.
+    expect(bad.environments[0]?.diagnostics.map((d) => d.message)).toEqual(['unknown value "MARKDWN"; did you mean MARKDOWN?']);
     expect(bad.environments[0]?.warnings.map(formatDiagnostic)).toEqual(['dashboards/a.yaml:3:65  [dev] tiles[0].bounds.widht: unknown key; did you mean width?']);
   });
 
   it('refuses a dashcd: member that does not parse, and unknown names in its overrides and tile limits', () => {
     const bad = resolve({ 'a.yaml': 'dashboardMetadata: { name: A, owner: o }\ntiles: []\ndashcd:\n  overrides:\n    prd: {}\n  tiles:\n    N: { environments: [dev, qa] }\n', 'b.yaml': 'dashboardMetadata: { name: B, owner: o }\ntiles: []\ndashcd: { bogus: 1 }\n' });
     expect(bad.diagnostics.map(formatDiagnostic)).toEqual([
-      'dashboards/a.yaml:5:10  dashcd.overrides.prd: unknown environment or group prd (declared in dashcd.yaml: dev, staging, prod, production)',
+      'dashboards/a.yaml:5:10  dashcd.overrides.prd: unknown environment or group prd — did you mean prod? (declared in dashcd.yaml: dev, staging, prod, production)',
       'dashboards/a.yaml:7:30  dashcd.tiles.N.environments[1]: unknown environment or group qa (declared in dashcd.yaml: dev, staging, prod, production)',
       'dashboards/b.yaml:3:9  dashcd: Unrecognized key: "bogus"',
     ]);

@@ -211,8 +211,10 @@ describe('selectEnvironments', () => {
 
   it('describes environments for the list apply prints', () => {
     expect(describeEnvironments([env('dev'), { ...env('prod', 'production'), target: { kind: 'remote', url: 'https://x.example.com', tokenEnv: 'T' } }])).toEqual([
-      '  dev  embedded /e/dev',
+      '  dev                      embedded /e/dev',
       '  prod (group production)  https://x.example.com',
     ]);
+    // The targets in one column (the list was ragged: `dev  embedded …`, `staging  embedded …`).
+    expect(describeEnvironments([env('dev'), env('staging')])).toEqual(['  dev      embedded /e/dev', '  staging  embedded /e/staging']);
   });
 });
