@@ -15,6 +15,7 @@ import { documentValue, parseYamlDocument, flowNestingOffset, nestingMessage, to
 import { BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from '../schema/limits.js';
 import { schemaErrorMap } from '../desired/dashboard-rules.js';
 import { configTypeMessage } from './config-type-message.js';
+import { PROJECT_CONFIG_FILES } from './project-config-files.js';
 
 /**
  * The mark apply puts on everything it writes, the same for both kinds (a classic dashboard's tag, the end of a
@@ -22,8 +23,7 @@ import { configTypeMessage } from './config-type-message.js';
  */
 export const DEFAULT_OWNERSHIP_TAG = 'managed-by:dashcd';
 
-/** Looked up in this order at the repository root; the first that exists is the project config. */
-export const PROJECT_CONFIG_FILES = ['dashcd.yaml', 'dashcd.yml'] as const;
+export { PROJECT_CONFIG_FILES };
 
 const IgnorePointer = z.string().superRefine((pointer, ctx) => {
   const problem = pointerProblem(pointer);
