@@ -195,7 +195,9 @@ describe('plan with pictures over environments', () => {
     expect(result.code).toBe(3);
     expect(result.stdout).toMatch(/^<!doctype html>[\s\S]*<\/html>\n$/i);
     expect(result.stdout).toContain('problem');
-    expect(result.stdout).not.toContain('NOPE');
+    // The problem lines go to stderr as text; the page shows its environment's problems escaped, never a raw line.
+    expect(result.stdout).not.toContain('unknown value "NOPE"');
+    expect(result.stdout).toContain('unknown value &quot;NOPE&quot;');
     expect(result.stderr).toContain('dashboards/bad.yaml');
   });
 });
