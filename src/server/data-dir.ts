@@ -68,8 +68,8 @@ export interface OwnerInfo {
 /** On disk: the info plus, where `/proc` exists, `<boot id>:<start ticks>` of the owner, to see through pid reuse. */
 const OwnerFile = z.object({
   pid: z.number().int().positive(),
-  // A file naming another host's URL is not a dashcd's, whatever else it holds: commands would send that host the key.
-  url: z.string().refine(isOwnListenerUrl),
+  // Checked only where no identity decides (isOwnerAlive): a live dashcd's URL is whatever its listener is.
+  url: z.string(),
   adminKey: z.string().min(1),
   startedAt: z.string(),
   identity: z.string().optional(),
@@ -265,7 +265,9 @@ let identityKnown: Promise<boolean> | undefined;
  * Whether the process that wrote the file still runs. A pid alone can lie: after a reboot or a container restart
  * the same pid often belongs to another process (even to us), so where `/proc` gives an identity it decides. A killed
  * owner whose parent has not reaped it yet (a zombie, common under shells and init-less containers) still has its pid
- * and identity, and answers signal 0, but holds nothing: it counts as dead.
+ * and identity, and answers signal 0, but holds nothing: it counts as dead. Where the identity decides, the URL does
+ * not: a live owner whose URL the rule cannot place (an address gone from the interfaces since) keeps its lock, or a
+ * second serve would write beside it.
  */
 async function isOwnerAlive(owner: OwnerFile): Promise<boolean> {
   const status = await processStatus(owner.pid);
@@ -273,6 +275,8 @@ async function isOwnerAlive(owner: OwnerFile): Promise<boolean> {
   // Every owner file dashcd wrote on such a machine has an identity: one without is not dashcd's (a committed file).
   if (status !== undefined) return status.identity === owner.identity;
   if (await identityDecides()) return false;
+  // Without an identity, a file naming another host's URL is not a dashcd's: commands would send that host the key.
+  if (!isOwnListenerUrl(owner.url)) return false;
   // Without /proc: our own pid is ours only if the file was written after this process started.
   if (owner.pid === process.pid) return Date.parse(owner.startedAt) >= performance.timeOrigin - 1000;
   try {

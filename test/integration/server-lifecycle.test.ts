@@ -40,6 +40,22 @@ describe('server lifecycle', () => {
     await again.close();
   });
 
+  it('a server on an address the URL parser rewrites (::ffff:127.0.0.1) keeps its data dir: a second one is refused, and it answers at the URL it published', async () => {
+    // Its owner.json counted as stale, since the own-listener rule took the URL for another host's: a second serve
+    // took over the data dir and wrote beside the first.
+    const first = await startServer({ dataDir, log: silentLogger(), host: '::ffff:127.0.0.1', port: 0 });
+    try {
+      expect(first.url).toBe(`http://[::ffff:127.0.0.1]:${first.port}`);
+      expect(await readOwner(dataDir)).toMatchObject({ url: first.url });
+      await expect(startServer({ dataDir, log: silentLogger(), port: 0 })).rejects.toMatchObject({ code: 'DATA_DIR_LOCKED' });
+      const owner = await readOwner(dataDir);
+      const session = await api(`${owner!.url}/_dashcd/admin/env/local/session`, { method: 'POST', headers: { authorization: `Bearer ${owner!.adminKey}` } });
+      expect(session.status).toBe(201);
+    } finally {
+      await first.close();
+    }
+  });
+
   it('dashcd serve on a port in use or a host that does not resolve exits 1 saying so, and leaves no data dir behind; a second serve on the same data dir and port names the first', async () => {
     const blocker = await startServer({ dataDir: join(dataDir, 'blocker'), log: silentLogger(), port: 0 });
     try {

@@ -176,15 +176,16 @@ describe('data dir ownership', () => {
     }
   });
 
-  it('ignores a live owner\'s file that names another host\'s URL: commands would send it the admin key', async () => {
-    // Where no /proc identity tells a committed file from a live owner's (macOS, Windows), the URL is what is left.
+  it('holds the lock for a live owner (its identity) whatever URL it published: a second serve would write beside it', async () => {
+    // A URL the own-listener rule could not place made a live serve's file stale: --host ::ffff:127.0.0.1 (which the
+    // URL parser rewrites), a link-local address with its zone (which it refuses), an address gone from the interfaces.
+    // Only where no /proc identity decides is the URL what tells a committed file (isOwnListenerUrl's tests).
     const owner = { pid: process.ppid, adminKey: 'k', startedAt: new Date().toISOString(), lasting: true, identity: await identityOf(process.ppid) };
-    for (const url of ['http://attacker.example:1', 'http://203.0.113.9:8080', 'https://127.0.0.1:1']) {
+    for (const url of ['http://[::ffff:127.0.0.1]:1', 'http://[fe80::1%eth0]:1', 'http://203.0.113.9:8080', 'http://127.0.0.1:1']) {
       await writeFile(join(root, 'owner.json'), JSON.stringify({ ...owner, url }), { mode: 0o600 });
-      expect(await readOwner(root), url).toBeUndefined();
+      expect(await readOwner(root), url).toMatchObject({ url, adminKey: 'k' });
+      await expect(acquireOwnership(root), url).rejects.toBeInstanceOf(DataDirLockedError);
     }
-    await writeFile(join(root, 'owner.json'), JSON.stringify({ ...owner, url: 'http://127.0.0.1:1' }), { mode: 0o600 });
-    expect(await readOwner(root)).toMatchObject({ url: 'http://127.0.0.1:1' });
   });
 
   it('holds the lock for a live owner whose file shows other modes (WSL\'s Windows drives and SMB shares show 0755)', async () => {

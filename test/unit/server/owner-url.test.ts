@@ -4,7 +4,7 @@ import { isOwnListenerUrl } from '../../../src/server/owner-url.js';
 
 describe('isOwnListenerUrl', () => {
   it('takes what a dashcd on this machine publishes: empty while starting, or its listener on a local IP', () => {
-    for (const url of ['', 'http://127.0.0.1:8080', 'http://127.0.0.2:1', 'http://0.0.0.0:8080', 'http://[::]:8080', 'http://[::1]:9', 'http://127.0.0.1:80', 'http://127.0.0.1']) {
+    for (const url of ['', 'http://127.0.0.1:8080', 'http://127.0.0.2:1', 'http://0.0.0.0:8080', 'http://[::]:8080', 'http://[::1]:9', 'http://127.0.0.1:80', 'http://127.0.0.1', 'http://127.0.0.1:8080/']) {
       expect(isOwnListenerUrl(url), url).toBe(true);
     }
   });
@@ -15,6 +15,12 @@ describe('isOwnListenerUrl', () => {
     const v6 = addresses.find((entry) => entry.family === 'IPv6' && !entry.address.includes('%') && entry.address !== '::1');
     if (outward) expect(isOwnListenerUrl(`http://${outward.address}:8080`)).toBe(true);
     if (v6) expect(isOwnListenerUrl(`http://[${v6.address}]:8080`)).toBe(true);
+    // A listener on an IPv4-mapped address reports it so (serve --host ::ffff:127.0.0.1), in either notation; a
+    // link-local one carries its zone, which the WHATWG URL parser refuses.
+    for (const url of ['http://[::ffff:127.0.0.1]:8080', 'http://[::FFFF:7f00:1]:8080', 'http://[::ffff:0.0.0.0]:1']) expect(isOwnListenerUrl(url), url).toBe(true);
+    const linkLocal = addresses.find((entry) => entry.family === 'IPv6' && entry.address.startsWith('fe80:'));
+    if (linkLocal) expect(isOwnListenerUrl(`http://[${linkLocal.address}%eth0]:8080`)).toBe(true);
+    if (outward) expect(isOwnListenerUrl(`http://[::ffff:${outward.address}]:8080`)).toBe(true);
     // Never vacuous: the loopback interface is always there.
     expect(addresses.some((entry) => entry.internal)).toBe(true);
   });
@@ -33,6 +39,14 @@ describe('isOwnListenerUrl', () => {
       'http://[2001:db8::1]:8080',
       'http://128.0.0.1:8080',
       'http://[::2]:8080',
+      'http://[::ffff:203.0.113.9]:8080',
+      'http://[::ffff:cb00:7109]:8080',
+      'http://[fe80::dead:beef%eth0]:8080',
+      'http://[127.0.0.1]:8080',
+      'http://127.0.0.1:65536',
+      'http://127.0.0.1:8080//',
+      'http://127.1:8080',
+      'http://[::1]x:8080',
       'not a url',
       '127.0.0.1:8080',
     ]) {
