@@ -45,19 +45,22 @@ const EVENT_LINE_BYTES = 1024 * 1024;
 /**
  * Why `file` is refused whole, when it is a document past MAX_DOCUMENT_BYTES (an answer, an array, a pretty-printed
  * object): read as JSONL, each of its lines was reported as a bad event, exit 3, and nothing said why. A JSONL file
- * of that size is undefined: its first line is one event.
+ * of that size is undefined: its first line is one event, and one too long for an event is reported as such (with
+ * the lines after it imported), unless it is the whole file: then it is a compact answer, as curl saves it.
  */
 export async function oversizeDocument(file: string): Promise<string | undefined> {
   const { size } = await stat(file);
   if (size <= MAX_DOCUMENT_BYTES) return undefined;
   const first = await firstNonBlankLine(file, EVENT_LINE_BYTES);
-  const start = first?.text.trim() ?? '';
-  if (!(start.startsWith('[') || start === '{' || (first?.tooLong === true))) return undefined;
-  const mib = (size / (1024 * 1024)).toFixed(1);
+  if (first === undefined) return undefined;
+  const start = first.text.trim();
+  // `{` or `[` alone, or `{"totalCount": 3, "events": [`: a line that opens a value it does not close. No event does.
+  const opensDocument = start.startsWith('[') || (start.startsWith('{') && /[[{]$/.test(start));
+  if (!(opensDocument || (first.tooLong && first.alone))) return undefined;
   return (
-    `${file} is ${mib} MiB and one JSON document: an events answer or array is read whole only up to ` +
-    `${MAX_DOCUMENT_BYTES / (1024 * 1024)} MiB; write its events one per line first (jq -c '.events[]' of an answer, ` +
-    `jq -c '.[]' of an array) and import that`
+    `${file} is ${size} bytes and one JSON document: an events answer or array is read whole only up to ` +
+    `${MAX_DOCUMENT_BYTES} bytes (${MAX_DOCUMENT_BYTES / (1024 * 1024)} MiB); write its events one per line first ` +
+    `(jq -c '.events[]' of an answer, jq -c '.[]' of an array) and import that`
   );
 }
 

@@ -187,19 +187,29 @@ describe('events import', () => {
       };
       const pretty = await pastLimit('past-limit.json', padded(MAX_DOCUMENT_BYTES + 1));
       expect(pretty.stderr).toBe(
-        `dashcd events import: ${join(root, 'past-limit.json')} is 16.0 MiB and one JSON document: an events answer or array is read whole only up to 16 MiB; ` +
+        // In bytes: "16.0 MiB … only up to 16 MiB" read as if it were within the limit.
+        `dashcd events import: ${join(root, 'past-limit.json')} is ${MAX_DOCUMENT_BYTES + 1} bytes and one JSON document: an events answer or array is read whole only up to ${MAX_DOCUMENT_BYTES} bytes (16 MiB); ` +
           "write its events one per line first (jq -c '.events[]' of an answer, jq -c '.[]' of an array) and import that\n",
       );
       const oneLine = await pastLimit('one-line.json', padded(MAX_DOCUMENT_BYTES + 1).replaceAll('\n', ' '));
       expect(oneLine.stderr).toContain('one JSON document');
       const array = await pastLimit('array.json', `[${'1,'.repeat(MAX_DOCUMENT_BYTES / 2)}1]`);
       expect(array.stderr).toContain('one JSON document');
+      const opened = await pastLimit('opened.json', padded(MAX_DOCUMENT_BYTES + 1).replace('{\n  "events": []', '{"totalCount": 0, "events": [\n]'));
+      expect(opened.stderr).toContain('one JSON document');
       // JSONL of that size is imported line by line as ever: its first line is an event.
       const event = line({ ...base, id: `1_${T0}` });
       await writeFile(join(root, 'big.jsonl'), `${event}\n${'\n'.repeat(MAX_DOCUMENT_BYTES)}`);
       const jsonl = await runImport('big.jsonl');
       expect(jsonl.code, jsonl.stderr).toBe(ExitCode.Success);
       expect(jsonl.stdout).toContain(': 1 new, 0 replaced, 0 skipped');
+      // Even when its first line is longer than any event may be: that line is reported, the rest imported (the whole
+      // file was refused as a document).
+      await writeFile(join(root, 'long-first.jsonl'), `{"pad": "${'x'.repeat(MAX_DOCUMENT_BYTES)}"}\n${line({ ...base, id: `2_${T0}` })}\n`);
+      const longFirst = await runImport('long-first.jsonl');
+      expect(longFirst.stderr).not.toContain('one JSON document');
+      expect(longFirst.stderr).toMatch(/long-first\.jsonl:1: /);
+      expect(longFirst.stdout).toContain(': 1 new, 0 replaced, 1 skipped');
     });
 
     it('reads one pretty-printed object that is not an answer as one record, not as lines (a push body made 26 "not JSON" lines)', async () => {
