@@ -119,11 +119,19 @@ async function selectPartitions(options: ArchiveFilter): Promise<Partition[]> {
 }
 
 function matches(event: ArchivedEventView, filter: ArchiveFilter): boolean {
-  if (filter.eventType !== undefined && event.eventType !== filter.eventType) return false;
+  if (filter.eventType !== undefined && !sameType(event.eventType, filter.eventType)) return false;
   if (filter.entityId !== undefined && event.entityId !== filter.entityId) return false;
   if (filter.from !== undefined && event.startTime < filter.from) return false;
   if (filter.to !== undefined && event.startTime > filter.to) return false;
   return true;
+}
+
+/**
+ * In any case: `custom_deployment` for CUSTOM_DEPLOYMENT matched nothing, silently, yet a type is whatever its pusher
+ * chose (`my_custom`), so upper-casing the filter would not do either.
+ */
+function sameType(eventType: string | undefined, wanted: string): boolean {
+  return eventType === wanted || (eventType !== undefined && eventType.toUpperCase() === wanted.toUpperCase());
 }
 
 async function* readPartition(partition: Partition, options: ArchiveFilter): AsyncGenerator<ArchivedEvent> {

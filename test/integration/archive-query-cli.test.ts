@@ -108,6 +108,14 @@ describe('--from/--to with bare dates', () => {
   it('--type matches in any case, as --status does (custom_info matched nothing, silently)', async () => {
     const lower = await dashcd(['events', 'query', '--type', 'custom_info', '--from', '2026-11-19', '--to', 'now']);
     expect(entityIds(lower)).toEqual(['HOST-0000000000000005']);
+    // A type is any string a pusher chose, lower case too: upper-casing --type made `my_custom` unreachable.
+    const dir = join(cwd, 'mixed-case', 'prod', 'date=2026-11-20');
+    await mkdir(dir, { recursive: true });
+    const start = DAY_18 + 48 * HOUR;
+    await writeFile(join(dir, 'events.jsonl'), [event(6, start, { eventType: 'my_custom' }), event(7, start + HOUR)].map((e) => `${renderEvent(e)}\n`).join(''));
+    for (const type of ['my_custom', 'MY_CUSTOM', 'My_Custom']) {
+      expect(entityIds(await dashcd(['events', 'query', '--archive', 'mixed-case', '--type', type, '--from', '2026-11-20', '--to', 'now'])), type).toEqual(['HOST-0000000000000006']);
+    }
   });
 
   it('events query --help says a bare --to date covers the whole day', async () => {

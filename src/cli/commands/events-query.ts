@@ -70,8 +70,7 @@ async function queryOptions(flags: FlagValues, io: CommandIo): Promise<QueryArch
   return {
     archiveDir: await archiveDirOf(stringFlag(flags, 'archive'), io.cwd),
     env: stringFlag(flags, 'env'),
-    // Event types are upper case (CUSTOM_DEPLOYMENT); `custom_deployment` matched nothing, silently.
-    eventType: stringFlag(flags, 'type')?.toUpperCase(),
+    eventType: stringFlag(flags, 'type'),
     entityId: stringFlag(flags, 'entity'),
     status,
     ...timeRange(flags, now),

@@ -4,7 +4,7 @@ import { isOwnListenerUrl } from '../../../src/server/owner-url.js';
 
 describe('isOwnListenerUrl', () => {
   it('takes what a dashcd on this machine publishes: empty while starting, or its listener on a local IP', () => {
-    for (const url of ['', 'http://127.0.0.1:8080', 'http://127.0.0.2:1', 'http://0.0.0.0:8080', 'http://[::]:8080', 'http://[::1]:9', 'http://127.0.0.1:80', 'http://127.0.0.1', 'http://127.0.0.1:8080/']) {
+    for (const url of ['', 'http://127.0.0.1:8080', 'http://127.0.0.2:1', 'http://0.0.0.0:8080', 'http://[::]:8080', 'http://[::1]:9', 'http://127.0.0.1:80', 'http://127.0.0.1', 'http://127.0.0.1:8080/', 'http://127.0.0.1:65535']) {
       expect(isOwnListenerUrl(url), url).toBe(true);
     }
   });
