@@ -102,11 +102,11 @@ function unknownFlagMessage(command: Command, name: string): string {
  * another flag, not a misspelling (`--env` where there is none got "did you mean --help?").
  */
 function closestFlag(command: Command, name: string): string | undefined {
-  const near = closest(name, [...Object.keys(command.flags), 'help'], Math.floor(name.length / 2));
-  if (near !== undefined) return near;
-  // What another command calls the same thing: plan writes `--output json`, events query `--format jsonl`.
+  // What another command calls the same thing (plan writes `--output json`, events query `--format jsonl`) comes
+  // first: preview's `--output png` is one edit from its --out, a file, but meant --format.
   const synonym = Object.hasOwn(FLAG_SYNONYMS, name) ? FLAG_SYNONYMS[name] : undefined;
-  return synonym !== undefined && Object.hasOwn(command.flags, synonym) ? synonym : undefined;
+  if (synonym !== undefined && Object.hasOwn(command.flags, synonym)) return synonym;
+  return closest(name, [...Object.keys(command.flags), 'help'], Math.floor(name.length / 2));
 }
 
 /** Flag names commands use for one purpose, each to the other. */

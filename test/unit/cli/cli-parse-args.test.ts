@@ -52,6 +52,9 @@ describe('parseArgs', () => {
     const withOutput = defineCommand({ ...command, path: ['plan'], flags: { output: { type: 'string', description: 'text or json' } } });
     expect(() => parseArgs(withFormat, ['--output', 'json'])).toThrow(new UsageError("unknown flag --output — did you mean --format? (see 'dashcd events query --help')"));
     expect(() => parseArgs(withOutput, ['--format', 'json'])).toThrow(/unknown flag --format — did you mean --output\?/);
+    // Before a near spelling: preview has --out (a file) and --format; `--output png` meant the format.
+    const preview = defineCommand({ ...command, path: ['preview'], flags: { out: { type: 'string', description: 'file' }, format: { type: 'string', description: 'svg or png' } } });
+    expect(() => parseArgs(preview, ['--output', 'png'])).toThrow(/unknown flag --output — did you mean --format\?/);
     // Only where the command has the other one.
     expect(() => parseArgs(command, ['--output', 'json'])).toThrow(new UsageError("unknown flag --output (see 'dashcd demo --help')"));
   });
