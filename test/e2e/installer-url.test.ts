@@ -22,6 +22,19 @@ describe('dashcd installer-url', () => {
     expect(result.stdout.trim()).toBe('https://abc123.live.dynatrace.com/api/v1/deployment/installer/agent/unix/default/latest?arch=arm&flavor=default');
   });
 
+  it('without --target or DT_ENV_URL prints the local environment\'s address, which its help names (it named the bare listener)', async () => {
+    const project = await createProject();
+    try {
+      const result = await runDashcd(['installer-url'], { cwd: project.root, env: {} });
+      expect(result.code, result.stderr).toBe(ExitCode.Success);
+      expect(result.stdout.trim()).toBe('http://127.0.0.1:8080/e/local/api/v1/deployment/installer/agent/unix/default/latest?arch=x86&flavor=default');
+      const help = await runDashcd(['installer-url', '--help'], { cwd: project.root, env: {} });
+      expect(help.stdout.replace(/\s+/g, ' ')).toContain('http://127.0.0.1:8080/e/local when none runs');
+    } finally {
+      await project.cleanup();
+    }
+  });
+
   it('appends the token only with --with-token, and that address downloads the script from the embedded API', async () => {
     const result = await runDashcd(['installer-url', '--target', server.url, '--with-token'], { cwd: tmpdir(), env: { DT_API_TOKEN: server.token } });
     expect(result.code).toBe(ExitCode.Success);

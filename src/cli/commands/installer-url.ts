@@ -20,7 +20,7 @@ export const installerUrlCommand = defineCommand({
   flags: {
     target: {
       type: 'string',
-      description: "Environment URL (else DT_ENV_URL, else the local environment where the project's serve or daemon listens, http://127.0.0.1:8080 when none runs)",
+      description: "Environment URL (else DT_ENV_URL, else the project's local environment: <where its serve or daemon listens>/e/local, http://127.0.0.1:8080/e/local when none runs)",
       valueName: 'url',
     },
     env: { ...envFlag, description: 'The one environment of dashcd.yaml whose address to print' },

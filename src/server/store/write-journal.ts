@@ -268,7 +268,8 @@ export class WriteJournal {
     } catch (error) {
       // Before anyone is told: what part of the batch reached the file must not be replayed.
       await this.cutFailedBatch();
-      // Nor counted toward the journal's bound: none of it is in the file now.
+      // Nor counted toward the journal's bound: the batch was refused. Should the cut have failed too, whole frames
+      // left in the file may come back at replay, as a write whose answer was lost would; the bound ignores that.
       this.live -= frames.reduce((n, frame) => n + frame.bytes, 0);
       for (const p of batch) p.reject(error);
       if (relogging) {
