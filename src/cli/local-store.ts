@@ -60,9 +60,12 @@ export async function untilSettled<T>(dataDir: string, io: Pick<CommandIo, 'log'
   }
 }
 
-/** For a start that lost the race to take the data dir: undefined, to wait and look again. */
+/**
+ * For a start that lost the race to take the data dir: undefined, to wait and look again. Not for an owner no
+ * command may reach (DataDirLockedError.unreachable): waiting would not change that.
+ */
 export function unlessLocked(error: unknown): undefined {
-  if (error instanceof DataDirLockedError) return undefined;
+  if (error instanceof DataDirLockedError && !error.unreachable) return undefined;
   throw error;
 }
 

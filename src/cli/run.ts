@@ -7,6 +7,7 @@ import { errorMessage } from '../lib/error-message.js';
 import { fileSystemFailure } from '../lib/file-system-failure.js';
 import { exhaustionOf, type Exhaustion } from '../lib/fs-errors.js';
 import { printable, printableLines } from '../lib/printable.js';
+import { DataDirLockedError } from '../server/data-dir-locked.js';
 
 /**
  * Selects the command from the leading words, parses its flags and runs it. The one place where errors become exit
@@ -46,6 +47,11 @@ export async function runCli(commands: readonly Command[], argv: readonly string
     if (error instanceof CliError) {
       io.stderr.write(`dashcd ${command.path.join(' ')}: ${shownMessage(error)}\n`);
       return error.exitCode;
+    }
+    // Another dashcd holds the data dir, and the command cannot go through it: exit 4, as a target it cannot reach.
+    if (error instanceof DataDirLockedError) {
+      io.stderr.write(`dashcd ${command.path.join(' ')}: ${printable(error.message)}\n`);
+      return ExitCode.TargetUnavailable;
     }
     const refused = fileSystemFailure(error) ?? ranOut(exhaustionOf(error));
     if (refused !== undefined) {

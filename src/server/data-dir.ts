@@ -8,6 +8,9 @@ import { DEFAULT_ENVIRONMENT, EnvironmentId } from '../schema/ids.js';
 import { ensureDataDirRoot, sweepRootTemps } from './data-dir-root.js';
 import { processStatus } from './process-liveness.js';
 import { isOwnListenerUrl } from './owner-url.js';
+import { DataDirLockedError, OWNER_FILE_NAME, type OwnerInfo } from './data-dir-locked.js';
+
+export { DataDirLockedError, type OwnerInfo } from './data-dir-locked.js';
 import { ignoreMissing, isCode } from '../lib/fs-errors.js';
 
 /**
@@ -28,7 +31,7 @@ export function dataDirLayout(root: string): DataDirLayout {
   const envDir = (env: EnvironmentId): string => join(root, 'env', env);
   return {
     root,
-    ownerFile: join(root, 'owner.json'),
+    ownerFile: join(root, OWNER_FILE_NAME),
     installerFile: join(root, 'installer', 'agent-unix-default.sh'),
     envDir,
     dashboardsDir: (env) => join(envDir(env), 'dashboards'),
@@ -51,24 +54,10 @@ export async function listEnvironments(root: string, { withDefault = true }: { w
   return [...found].sort();
 }
 
-export interface OwnerInfo {
-  pid: number;
-  /** Empty until the owner has bound its port and published it. */
-  url: string;
-  /** The bearer key of the owner's admin API; the file is 0600, so only the same user can read it. */
-  adminKey: string;
-  startedAt: string;
-  /**
-   * True for `serve` and the daemon, which stay up until stopped; false for a command's own in-process server, which
-   * ends with the command: other commands wait for that one to finish instead of going through it.
-   */
-  lasting: boolean;
-}
-
 /** On disk: the info plus, where `/proc` exists, `<boot id>:<start ticks>` of the owner, to see through pid reuse. */
 const OwnerFile = z.object({
   pid: z.number().int().positive(),
-  // Checked only where no identity decides (isOwnerAlive): a live dashcd's URL is whatever its listener is.
+  // Trusted where an identity decides; elsewhere only when it is this machine's (isReachable).
   url: z.string(),
   adminKey: z.string().min(1),
   startedAt: z.string(),
@@ -84,22 +73,6 @@ export interface Ownership {
   publish(url: string): Promise<void>;
   /** Removes owner.json if it is still ours; safe to call twice. */
   release(): Promise<void>;
-}
-
-export class DataDirLockedError extends Error {
-  readonly code = 'DATA_DIR_LOCKED';
-
-  constructor(
-    readonly root: string,
-    readonly owner: OwnerInfo,
-  ) {
-    super(
-      owner.url
-        ? `data dir ${root} is in use by dashcd pid ${owner.pid} serving ${owner.url} — stop it first (plan, apply, pull and token commands go through it by themselves)`
-        : `data dir ${root} is in use by dashcd pid ${owner.pid}, which is still starting — stop it or retry in a moment`,
-    );
-    this.name = 'DataDirLockedError';
-  }
 }
 
 const OWNER_FILE_MODE = 0o600;
@@ -134,17 +107,30 @@ export async function acquireOwnership(root: string, { lasting = true }: { lasti
     }
     const current = await readOwnerFile(ownerFile);
     if (current === 'missing') continue;
-    if (current.owner && (await isOwnerAlive(current.owner))) throw new DataDirLockedError(root, publicInfo(current.owner));
+    if (current.owner && (await isOwnerAlive(current.owner))) throw new DataDirLockedError(root, publicInfo(current.owner), !(await isReachable(current.owner)));
     await removeStale(root, ownerFile, current.text);
   }
   throw new Error(`could not take ownership of data dir ${root}: ${ownerFile} kept changing — is another dashcd starting?`);
 }
 
-/** The live owner of `root`, or `undefined` when there is none or its file was left by a dead process. */
+/**
+ * The live owner of `root`, or `undefined` when there is none or its file was left by a dead process. An owner whose
+ * URL commands must not use (isReachable) is a DataDirLockedError: it holds the data dir, and nothing goes to it.
+ */
 export async function readOwner(root: string): Promise<OwnerInfo | undefined> {
   const current = await readOwnerFile(dataDirLayout(root).ownerFile);
-  if (current === 'missing' || !current.owner) return undefined;
-  return (await isOwnerAlive(current.owner)) ? publicInfo(current.owner) : undefined;
+  if (current === 'missing' || !current.owner || !(await isOwnerAlive(current.owner))) return undefined;
+  if (!(await isReachable(current.owner))) throw new DataDirLockedError(root, publicInfo(current.owner), true);
+  return publicInfo(current.owner);
+}
+
+/**
+ * Whether commands may send the admin key to the owner's URL. Where identities decide, the file is a live dashcd's
+ * and so is its URL. Elsewhere a committed file can name a live pid, and only a URL a dashcd on this machine
+ * publishes is trusted: its author's host must never get the key.
+ */
+async function isReachable(owner: OwnerFile): Promise<boolean> {
+  return (await identityDecides()) || isOwnListenerUrl(owner.url);
 }
 
 function ownershipOf(ownerFile: string, mine: OwnerFile): Ownership {
@@ -216,7 +202,8 @@ async function removeStale(root: string, ownerFile: string, staleText: string): 
  * author's: trusted, every command of a CI run would go there with its admin key. Where `/proc` tells a process's
  * identity (boot id and start time, which no committer can know), that decides (isOwnerAlive). Elsewhere, a file
  * dashcd cannot have written counts as stale too: a symbolic link, or one others may read (dashcd writes it 0600;
- * git checks files out 0644 or 0755 under the usual umask).
+ * git checks files out 0644 or 0755 under the usual umask); one that passes but names another host's URL holds the
+ * data dir without being sent commands (isReachable).
  */
 async function readOwnerFile(file: string): Promise<'missing' | { text: string; owner: OwnerFile | undefined }> {
   let handle: fsp.FileHandle;
@@ -265,9 +252,8 @@ let identityKnown: Promise<boolean> | undefined;
  * Whether the process that wrote the file still runs. A pid alone can lie: after a reboot or a container restart
  * the same pid often belongs to another process (even to us), so where `/proc` gives an identity it decides. A killed
  * owner whose parent has not reaped it yet (a zombie, common under shells and init-less containers) still has its pid
- * and identity, and answers signal 0, but holds nothing: it counts as dead. Where the identity decides, the URL does
- * not: a live owner whose URL the rule cannot place (an address gone from the interfaces since) keeps its lock, or a
- * second serve would write beside it.
+ * and identity, and answers signal 0, but holds nothing: it counts as dead. Its URL never decides: a live owner whose
+ * address has left the interfaces since keeps its lock, or a second serve would write beside it.
  */
 async function isOwnerAlive(owner: OwnerFile): Promise<boolean> {
   const status = await processStatus(owner.pid);
@@ -275,8 +261,6 @@ async function isOwnerAlive(owner: OwnerFile): Promise<boolean> {
   // Every owner file dashcd wrote on such a machine has an identity: one without is not dashcd's (a committed file).
   if (status !== undefined) return status.identity === owner.identity;
   if (await identityDecides()) return false;
-  // Without an identity, a file naming another host's URL is not a dashcd's: commands would send that host the key.
-  if (!isOwnListenerUrl(owner.url)) return false;
   // Without /proc: our own pid is ours only if the file was written after this process started.
   if (owner.pid === process.pid) return Date.parse(owner.startedAt) >= performance.timeOrigin - 1000;
   try {

@@ -51,6 +51,11 @@ describe('dashcd daemon shutdown and start-up failures', () => {
       expect(viaNpm.stderr).toContain(`cannot listen on 127.0.0.1:${port} (EADDRINUSE) — choose another --listen (npm start -- --listen 127.0.0.1:8081)`);
       // Refused before the embedded API's data dir was made: a failed start leaves nothing to clean up.
       expect(existsSync(join(project.root, '.dashcd'))).toBe(false);
+      // A zoned address: its URL is one no client takes (exit 64, as any flag refused).
+      const zoned = await runDashcdChild(['daemon', '--listen', '[fe80::1%lo]:0'], { cwd: project.root });
+      expect(zoned.code).toBe(64);
+      expect(zoned.stderr).toContain('--listen fe80::1%lo: an address with a zone (%…) cannot be reached by URL');
+      expect(existsSync(join(project.root, '.dashcd'))).toBe(false);
     } finally {
       await new Promise<void>((resolve) => blocker.close(() => resolve()));
     }

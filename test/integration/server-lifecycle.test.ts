@@ -72,6 +72,11 @@ describe('server lifecycle', () => {
       expect(await runCli([serveCommand], ['serve', '--host', '192.0.2.1', '--port', '0', '--data', 'fresh/data'], nowhere)).toBe(1);
       expect(nowhere.err()).toBe('dashcd serve: cannot listen on 192.0.2.1:0 (EADDRNOTAVAIL) — choose another --host/--port\n');
       await expect(stat(join(dataDir, 'fresh'))).rejects.toMatchObject({ code: 'ENOENT' });
+      // A zoned address binds, but the URL it publishes is one no client takes: every command through it failed.
+      const zoned = cliIo(dataDir, new AbortController().signal);
+      expect(await runCli([serveCommand], ['serve', '--host', 'fe80::1%lo', '--port', '0', '--data', 'fresh/data'], zoned)).toBe(64);
+      expect(zoned.err()).toBe("dashcd serve: --host fe80::1%lo: an address with a zone (%…) cannot be reached by URL — listen on another of the interface's addresses, or on :: (every address)\n");
+      await expect(stat(join(dataDir, 'fresh'))).rejects.toMatchObject({ code: 'ENOENT' });
     } finally {
       await blocker.close();
     }

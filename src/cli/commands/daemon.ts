@@ -17,7 +17,7 @@ import { allEnvsFlag, envFlag, environmentMode } from '../environment-choice.js'
 import { environmentPlatform, environmentToken } from '../environment-targets.js';
 import { repoFlags, repoOptions } from '../repo-flags.js';
 import { SourceError } from '../../source/source-error.js';
-import { listenFailure } from '../listen-failure.js';
+import { listenFailure, refuseZonedHost } from '../listen-failure.js';
 import { untilSettled } from '../local-store.js';
 import { ownershipTagProblem } from '../../daemon/repository-limits.js';
 
@@ -218,7 +218,9 @@ export function parseListen(text: string): { host: string; port: number } {
   const match = /^(.*):(\d{1,5})$/.exec(text);
   const port = Number(match?.[2]);
   if (!match || !match[1] || port > 65_535) throw new UsageError(`--listen must be host:port, e.g. 127.0.0.1:8080, got '${text}'`);
-  return { host: match[1].replace(/^\[(.*)\]$/, '$1'), port };
+  const host = match[1].replace(/^\[(.*)\]$/, '$1');
+  refuseZonedHost(host, '--listen');
+  return { host, port };
 }
 
 /** ` --env NAME` for the API's `/e/NAME`: a token of another environment (`local`, the default) gets 401 there. */

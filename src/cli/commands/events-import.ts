@@ -84,7 +84,7 @@ async function takeOwnership(root: string): Promise<Ownership> {
     // A command's hold, not a server that stays: others wait for it to end, however long the import takes.
     return await acquireOwnership(root, { lasting: false });
   } catch (error) {
-    if (error instanceof DataDirLockedError) throw serverRunning(root, error.owner, error);
+    if (error instanceof DataDirLockedError) throw error.unreachable ? error : serverRunning(root, error.owner, error);
     throw error;
   }
 }

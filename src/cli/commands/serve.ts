@@ -4,6 +4,7 @@ import { dataFlag } from '../common-flags.js';
 import { dataDirOf } from '../data-dir-default.js';
 import { intFlag } from '../int-flag.js';
 import { UsageError } from '../exit-codes.js';
+import { refuseZonedHost } from '../listen-failure.js';
 
 const SERVE_CACHE_MB = SERVE_HOT_BYTES / (1024 * 1024);
 
@@ -38,6 +39,7 @@ export const serveCommand = defineCommand({
   ],
   async run({ flags }, io) {
     const host = stringFlag(flags, 'host') ?? '127.0.0.1';
+    refuseZonedHost(host, '--host');
     const port = parsePort(stringFlag(flags, 'port') ?? '8080');
     const dataDir = await dataDirOf(stringFlag(flags, 'data'), io.cwd);
     const hotBytes = intFlag(flags, 'cache-mb', SERVE_CACHE_MB) * 1024 * 1024;

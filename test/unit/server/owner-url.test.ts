@@ -15,11 +15,15 @@ describe('isOwnListenerUrl', () => {
     const v6 = addresses.find((entry) => entry.family === 'IPv6' && !entry.address.includes('%') && entry.address !== '::1');
     if (outward) expect(isOwnListenerUrl(`http://${outward.address}:8080`)).toBe(true);
     if (v6) expect(isOwnListenerUrl(`http://[${v6.address}]:8080`)).toBe(true);
-    // A listener on an IPv4-mapped address reports it so (serve --host ::ffff:127.0.0.1), in either notation; a
-    // link-local one carries its zone, which the WHATWG URL parser refuses.
+    // A listener on an IPv4-mapped address reports it so (serve --host ::ffff:127.0.0.1), in either notation.
     for (const url of ['http://[::ffff:127.0.0.1]:8080', 'http://[::FFFF:7f00:1]:8080', 'http://[::ffff:0.0.0.0]:1']) expect(isOwnListenerUrl(url), url).toBe(true);
+    // Not a link-local one, even this machine's, zoned or not: it names a host on one link only (fe80::1 is a Mac's
+    // loopback and often its router), and serve refuses a zoned --host.
     const linkLocal = addresses.find((entry) => entry.family === 'IPv6' && entry.address.startsWith('fe80:'));
-    if (linkLocal) expect(isOwnListenerUrl(`http://[${linkLocal.address}%eth0]:8080`)).toBe(true);
+    if (linkLocal) {
+      expect(isOwnListenerUrl(`http://[${linkLocal.address}]:8080`)).toBe(false);
+      expect(isOwnListenerUrl(`http://[${linkLocal.address}%${linkLocal.scopeid ?? 0}]:8080`)).toBe(false);
+    }
     if (outward) expect(isOwnListenerUrl(`http://[::ffff:${outward.address}]:8080`)).toBe(true);
     // Never vacuous: the loopback interface is always there.
     expect(addresses.some((entry) => entry.internal)).toBe(true);
@@ -42,6 +46,8 @@ describe('isOwnListenerUrl', () => {
       'http://[::ffff:203.0.113.9]:8080',
       'http://[::ffff:cb00:7109]:8080',
       'http://[fe80::dead:beef%eth0]:8080',
+      'http://[fe80::1]:8080',
+      'http://[FEBF::1]:8080',
       'http://[127.0.0.1]:8080',
       'http://127.0.0.1:65536',
       'http://127.0.0.1:8080//',
