@@ -44,24 +44,42 @@ const EVENT_LINE_BYTES = 1024 * 1024;
 
 /**
  * Why `file` is refused whole, when it is a document past MAX_DOCUMENT_BYTES (an answer, an array, a pretty-printed
- * object): read as JSONL, each of its lines was reported as a bad event, exit 3, and nothing said why. A JSONL file
- * of that size is undefined: its first line is one event, and one too long for an event is reported as such (with
- * the lines after it imported), unless it is the whole file: then it is a compact answer, as curl saves it.
+ * object): read as JSONL, each of its lines was reported as a bad event, exit 3, and nothing said why. Undefined for
+ * a JSONL file of that size, whose first line is one event: one too long for an event is reported as such (the lines
+ * after it imported) unless it is the whole file, which is then a compact answer, as curl saves it.
  */
 export async function oversizeDocument(file: string): Promise<string | undefined> {
   const { size } = await stat(file);
   if (size <= MAX_DOCUMENT_BYTES) return undefined;
-  const first = await firstNonBlankLine(file, EVENT_LINE_BYTES);
+  const [first, second] = await leadingLines(file, EVENT_LINE_BYTES, 2);
   if (first === undefined) return undefined;
-  const start = first.text.trim();
-  // `{` or `[` alone, or `{"totalCount": 3, "events": [`: a line that opens a value it does not close. No event does.
-  const opensDocument = start.startsWith('[') || (start.startsWith('{') && /[[{]$/.test(start));
-  if (!(opensDocument || (first.tooLong && first.alone))) return undefined;
+  const document = first.tooLong ? second === undefined : opensDocument(first.text.trim(), second);
+  if (!document) return undefined;
   return (
     `${file} is ${size} bytes and one JSON document: an events answer or array is read whole only up to ` +
     `${MAX_DOCUMENT_BYTES} bytes (${MAX_DOCUMENT_BYTES / (1024 * 1024)} MiB); write its events one per line first ` +
     `(jq -c '.events[]' of an answer, jq -c '.[]' of an array) and import that`
   );
+}
+
+/**
+ * Whether a file starting so is one JSON value over many lines: `[` (no event is an array), or `{` on a line that is
+ * not a whole value (`{`, `{"totalCount": 3,`, `{"events": [{…},`) followed by one that is not a whole object either.
+ * A JSONL file's first line is a whole event; one broken by a hand edit is followed by whole events.
+ */
+function opensDocument(start: string, second: { text: string; tooLong: boolean } | undefined): boolean {
+  if (start.startsWith('[')) return true;
+  if (!start.startsWith('{') || isJsonValue(start)) return false;
+  return second === undefined || second.tooLong || !isJsonValue(second.text.trim());
+}
+
+function isJsonValue(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** An answer's (or a bare array's) raw items, or one pretty-printed object to take as a single record. */
@@ -96,13 +114,19 @@ function answerItems(text: string): string[] | null | undefined {
  * The first line with anything on it, and whether it is the only one. Told by reading on, not by its length: a line's
  * decoded text is not its bytes (each invalid UTF-8 byte decodes to three), and a line after it went unread, unreported.
  */
-async function firstNonBlankLine(file: string, maxLineBytes = MAX_DOCUMENT_BYTES): Promise<{ text: string; alone: boolean; tooLong: boolean } | undefined> {
-  let first: { text: string; tooLong: boolean } | undefined;
+async function firstNonBlankLine(file: string): Promise<{ text: string; alone: boolean; tooLong: boolean } | undefined> {
+  const [first, second] = await leadingLines(file, MAX_DOCUMENT_BYTES, 2);
+  return first && { ...first, alone: second === undefined };
+}
+
+/** The first `count` lines with anything on them (a line past `maxLineBytes` counts, with no text). */
+async function leadingLines(file: string, maxLineBytes: number, count: number): Promise<{ text: string; tooLong: boolean }[]> {
+  const lines: { text: string; tooLong: boolean }[] = [];
   for await (const line of readLines(file, { maxLineBytes })) {
     const tooLong = line.tooLongBytes !== undefined;
     if (!tooLong && line.text.trim() === '') continue;
-    if (first !== undefined) return { ...first, alone: false };
-    first = { text: line.text, tooLong };
+    lines.push({ text: line.text, tooLong });
+    if (lines.length === count) break;
   }
-  return first === undefined ? undefined : { ...first, alone: true };
+  return lines;
 }

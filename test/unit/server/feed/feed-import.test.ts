@@ -195,8 +195,17 @@ describe('events import', () => {
       expect(oneLine.stderr).toContain('one JSON document');
       const array = await pastLimit('array.json', `[${'1,'.repeat(MAX_DOCUMENT_BYTES / 2)}1]`);
       expect(array.stderr).toContain('one JSON document');
-      const opened = await pastLimit('opened.json', padded(MAX_DOCUMENT_BYTES + 1).replace('{\n  "events": []', '{"totalCount": 0, "events": [\n]'));
-      expect(opened.stderr).toContain('one JSON document');
+      // A first line that starts an answer without closing it, however it ends: each of these imported nothing and said
+      // only that its lines were not events.
+      const item = `  ${line({ ...base, id: `3_${T0}` })},\n`;
+      const answerLines = (head: string): string => `${head}\n${item.repeat(Math.ceil(MAX_DOCUMENT_BYTES / item.length))}  ${line({ ...base, id: `4_${T0}` })}\n]}\n`;
+      for (const [name, head] of [
+        ['opened.json', '{"totalCount": 0, "events": ['],
+        ['first-event-on-head.json', `{"totalCount": 2, "events": [${line({ ...base, id: `5_${T0}` })},`],
+        ['count-alone.json', '{"totalCount": 2,\n"events": ['],
+      ]) {
+        expect((await pastLimit(name as string, answerLines(head as string))).stderr, name).toContain('one JSON document');
+      }
       // JSONL of that size is imported line by line as ever: its first line is an event.
       const event = line({ ...base, id: `1_${T0}` });
       // Padded with long blank lines: 16 MiB of empty ones took 17 s to read, one by one.
@@ -211,6 +220,12 @@ describe('events import', () => {
       expect(longFirst.stderr).not.toContain('one JSON document');
       expect(longFirst.stderr).toMatch(/long-first\.jsonl:1: /);
       expect(longFirst.stdout).toContain(': 1 new, 0 replaced, 1 skipped');
+      // And when a hand edit broke its first line where an object opens: the whole events after it are what tells.
+      await writeFile(join(root, 'broken-first.jsonl'), `{"eventType": {\n${line({ ...base, id: `6_${T0}` })}\n${`${' '.repeat(65_535)}\n`.repeat(MAX_DOCUMENT_BYTES / 65_536)}`);
+      const brokenFirst = await runImport('broken-first.jsonl');
+      expect(brokenFirst.stderr).not.toContain('one JSON document');
+      expect(brokenFirst.stderr).toMatch(/broken-first\.jsonl:1: /);
+      expect(brokenFirst.stdout).toContain(': 1 new, 0 replaced, 1 skipped');
     });
 
     it('reads one pretty-printed object that is not an answer as one record, not as lines (a push body made 26 "not JSON" lines)', async () => {
