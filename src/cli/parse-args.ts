@@ -92,8 +92,8 @@ function checkPositionals(command: Command, positionals: readonly string[]): voi
 }
 
 function unknownFlagMessage(command: Command, name: string): string {
-  const best = closestFlag(command, name);
-  const hint = best ? ` — did you mean --${best}?` : '';
+  const best = closestFlags(command, name);
+  const hint = best ? ` — did you mean ${best}?` : '';
   return `unknown flag --${name}${hint} (see 'dashcd ${command.path.join(' ')} --help')`;
 }
 
@@ -101,12 +101,14 @@ function unknownFlagMessage(command: Command, name: string): string {
  * Every command answers --help, which its flag table does not list. A hint changes at most half the name: more is
  * another flag, not a misspelling (`--env` where there is none got "did you mean --help?").
  */
-function closestFlag(command: Command, name: string): string | undefined {
-  // What another command calls the same thing (plan writes `--output json`, events query `--format jsonl`) comes
-  // first: preview's `--output png` is one edit from its --out, a file, but meant --format.
+function closestFlags(command: Command, name: string): string | undefined {
+  // What another command calls the same thing (plan writes `--output json`, events query `--format jsonl`), and the
+  // near spelling, both when they differ: preview's `--output png` meant --format, its `--output shots/` --out.
   const synonym = Object.hasOwn(FLAG_SYNONYMS, name) ? FLAG_SYNONYMS[name] : undefined;
-  if (synonym !== undefined && Object.hasOwn(command.flags, synonym)) return synonym;
-  return closest(name, [...Object.keys(command.flags), 'help'], Math.floor(name.length / 2));
+  const near = closest(name, [...Object.keys(command.flags), 'help'], Math.floor(name.length / 2));
+  const found = new Set([synonym !== undefined && Object.hasOwn(command.flags, synonym) ? synonym : undefined, near]);
+  const names = [...found].filter((flag) => flag !== undefined).map((flag) => `--${flag}`);
+  return names.length > 0 ? names.join(' or ') : undefined;
 }
 
 /** Flag names commands use for one purpose, each to the other. */
@@ -122,8 +124,8 @@ function isSingleDashFlag(arg: string): boolean {
 
 function singleDashMessage(command: Command, arg: string): string {
   const name = arg.slice(1).split('=')[0] ?? '';
-  const best = closestFlag(command, name);
-  const hint = `${best ? `: did you mean --${best}?` : ''} (an argument that starts with - goes after --: -- ${arg})`;
+  const best = closestFlags(command, name);
+  const hint = `${best ? `: did you mean ${best}?` : ''} (an argument that starts with - goes after --: -- ${arg})`;
   return `unknown flag ${arg}: dashcd's flags take two dashes${hint} (see 'dashcd ${command.path.join(' ')} --help')`;
 }
 

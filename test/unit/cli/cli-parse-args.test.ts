@@ -52,9 +52,11 @@ describe('parseArgs', () => {
     const withOutput = defineCommand({ ...command, path: ['plan'], flags: { output: { type: 'string', description: 'text or json' } } });
     expect(() => parseArgs(withFormat, ['--output', 'json'])).toThrow(new UsageError("unknown flag --output — did you mean --format? (see 'dashcd events query --help')"));
     expect(() => parseArgs(withOutput, ['--format', 'json'])).toThrow(/unknown flag --format — did you mean --output\?/);
-    // Before a near spelling: preview has --out (a file) and --format; `--output png` meant the format.
-    const preview = defineCommand({ ...command, path: ['preview'], flags: { out: { type: 'string', description: 'file' }, format: { type: 'string', description: 'svg or png' } } });
-    expect(() => parseArgs(preview, ['--output', 'png'])).toThrow(/unknown flag --output — did you mean --format\?/);
+    // Beside a near spelling: preview has --out (a folder) and --format; `--output png` meant the one, `--output
+    // shots/` the other (the synonym alone hid --out; the spelling alone, --format).
+    const preview = defineCommand({ ...command, path: ['preview'], flags: { out: { type: 'string', description: 'folder' }, format: { type: 'string', description: 'svg or png' } } });
+    expect(() => parseArgs(preview, ['--output', 'png'])).toThrow(new UsageError("unknown flag --output — did you mean --format or --out? (see 'dashcd preview --help')"));
+    expect(() => parseArgs(preview, ['-output=png'])).toThrow(/: did you mean --format or --out\? \(an argument/);
     // Only where the command has the other one.
     expect(() => parseArgs(command, ['--output', 'json'])).toThrow(new UsageError("unknown flag --output (see 'dashcd demo --help')"));
   });
