@@ -9,9 +9,9 @@ import { ensureDataDirRoot, sweepRootTemps } from './data-dir-root.js';
 import { processStatus } from './process-liveness.js';
 import { isOwnListenerUrl } from './owner-url.js';
 import { DataDirLockedError, OWNER_FILE_NAME, type OwnerInfo } from './data-dir-locked.js';
+import { ignoreMissing, isCode } from '../lib/fs-errors.js';
 
 export { DataDirLockedError, type OwnerInfo } from './data-dir-locked.js';
-import { ignoreMissing, isCode } from '../lib/fs-errors.js';
 
 /**
  * Where everything lives under a data dir. Only parsed EnvironmentIds reach these paths, so no segment can escape.
