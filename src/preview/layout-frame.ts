@@ -54,6 +54,12 @@ export interface LayoutPart {
 }
 
 export const PAD = 8;
+/**
+ * The tallest content a picture draws (about 660 rows of a platform dashboard): a file may place a tile at any row,
+ * and a committed one at `y: 100000000` had the PNG renderer take 24 GB. Past it the picture is cut, and says so.
+ */
+export const MAX_CONTENT_HEIGHT = 16_000;
+const CUT_LINE = 20;
 const CAPTION_HEIGHT = 26;
 export const HEADER_HEIGHT = 62;
 /** Room under a tile's name for its sketch, and above its type label when the tile is tall enough for one. */
@@ -89,15 +95,22 @@ export interface DrawnBox {
 export function framePart(options: Omit<LayoutOptions, 'marks'>, header: HeaderText, contentHeight: number, drawBoxes: (contentTop: number) => DrawnBox[]): LayoutPart {
   const captionHeight = options.caption === undefined ? 0 : CAPTION_HEIGHT;
   const top = (options.y ?? 0) + captionHeight;
-  const height = captionHeight + HEADER_HEIGHT + contentHeight + 2 * PAD;
-  const drawn = drawBoxes(top + HEADER_HEIGHT + PAD);
+  const cut = !(contentHeight <= MAX_CONTENT_HEIGHT);
+  const shownHeight = cut ? MAX_CONTENT_HEIGHT + CUT_LINE : contentHeight;
+  const height = captionHeight + HEADER_HEIGHT + shownHeight + 2 * PAD;
+  const contentTop = top + HEADER_HEIGHT + PAD;
+  const drawn = drawBoxes(contentTop);
   const lines = [
     `<g class="layout">`,
     options.caption === undefined ? '' : `<text class="caption" x="${PAD}" y="${top - 8}" font-size="${CAPTION_FONT}" font-weight="bold">${escapeXml(options.caption)}</text>`,
     `<rect class="canvas" x="${PAD}" y="${top}" width="${PICTURE_WIDTH - 2 * PAD}" height="${height - captionHeight}" fill="#f6f8fa" stroke="#d0d7de"/>`,
     headerLines(header, top, options.headerChanged === true),
+    // Boxes below the cut are clipped away, so a renderer never draws past it.
+    cut ? `<clipPath id="cut-${top}"><rect x="0" y="${top}" width="${PICTURE_WIDTH}" height="${HEADER_HEIGHT + PAD + MAX_CONTENT_HEIGHT}"/></clipPath><g clip-path="url(#cut-${top})">` : '',
     ...drawn.map((t) => t.tile),
     ...drawn.map((t) => t.badge),
+    cut ? `</g>` : '',
+    cut ? `<text class="cut" x="${2 * PAD}" y="${contentTop + MAX_CONTENT_HEIGHT + 14}" fill="#57606a">${escapeXml(`cut at ${MAX_CONTENT_HEIGHT} px: the layout is ${Number.isFinite(contentHeight) ? Math.round(contentHeight) : contentHeight} px tall`)}</text>` : '',
     `</g>`,
   ];
   return { height, body: `${lines.filter((l) => l !== '').join('\n')}\n` };

@@ -11,9 +11,11 @@ import { patchedPicture, planPictures } from '../../../src/preview/plan-pictures
 import { markdownTitle, renderDocumentSvg } from '../../../src/preview/render-document.js';
 import { renderLayoutSvg } from '../../../src/preview/render-layout.js';
 import { escapeXml } from '../../../src/preview/svg-text.js';
+import { MAX_CONTENT_HEIGHT, PICTURE_WIDTH } from '../../../src/preview/layout-frame.js';
+import { MAX_PNG_PIXELS, svgToPng } from '../../../src/preview/render-png.js';
 import { CORPUS_DOCUMENT_DASHBOARDS_DIR, CORPUS_NOTEBOOKS_DIR } from '../../helpers/corpus.js';
 import { documentBoxes, documentLayouts } from '../../helpers/document-boxes.js';
-import { drawnTiles, parsedSvgWidth, svgSize } from '../../helpers/svg-shapes.js';
+import { drawnTiles, parsedSvgWidth, pngSize, svgSize } from '../../helpers/svg-shapes.js';
 
 type Json = Record<string, unknown>;
 const read = (dir: string, file: string): Json => JSON.parse(readFileSync(join(dir, file), 'utf8')) as Json;
@@ -347,5 +349,34 @@ describe('before/after pictures of documents', () => {
     expect(marks([op('/tiles/moves')])).toEqual({ moves: 'changed' });
     expect(marks([op('/tiles/a~1b/title')])).toEqual({ 'a/b': 'changed' });
     expect(marks([op('/tiles/moves', 'add'), op('/layouts/moves', 'add')])).toEqual({ moves: 'added' });
+  });
+});
+
+describe('a layout taller than any picture draws', () => {
+  // A committed file at `y: 100000000` (valid: layouts bound no row) had `preview --format png` and `plan
+  // --preview-dir` take 24 GB in resvg, outside any heap limit; 2,000 rows took 1.3 GB.
+  const tall = (y: number): Json => dashboardFile({ tiles: { '0': dataTile('Top'), '1': dataTile('Far down') }, layouts: { '0': { x: 0, y: 0, w: 24, h: 4 }, '1': { x: 0, y, w: 24, h: y } } });
+
+  it('cuts the picture at MAX_CONTENT_HEIGHT and says where, and its PNG stays within MAX_PNG_PIXELS', () => {
+    for (const y of [2_000, 100_000_000]) {
+      const svg = renderLayoutSvg(tall(y));
+      const { height } = svgSize(svg);
+      expect(height, String(y)).toBeLessThanOrEqual(MAX_CONTENT_HEIGHT + 200);
+      expect(svg).toContain(`cut at ${MAX_CONTENT_HEIGHT} px: the layout is ${2 * y * ROW} px tall`);
+      const png = pngSize(svgToPng(svg));
+      expect(png.width * png.height, String(y)).toBeLessThanOrEqual(MAX_PNG_PIXELS);
+      expect(png.height / png.width).toBeCloseTo(height / PICTURE_WIDTH, 1);
+    }
+    // Before and after, each cut: the pair is rendered smaller rather than larger.
+    const [before, after] = [fileComparedForm(tall(100_000_000), []), fileComparedForm(tall(50_000_000), [])];
+    const pair = renderBeforeAfterSvg({ before, after, patch: diffJson(before, after).patch });
+    const png = pngSize(svgToPng(pair));
+    expect(png.width * png.height).toBeLessThanOrEqual(MAX_PNG_PIXELS);
+  });
+
+  it('leaves a picture within the bound whole, at twice its size', () => {
+    const svg = renderLayoutSvg(tall(40));
+    expect(svg).not.toContain('cut at');
+    expect(pngSize(svgToPng(svg))).toEqual({ width: 2 * PICTURE_WIDTH, height: 2 * svgSize(svg).height });
   });
 });
