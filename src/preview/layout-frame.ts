@@ -86,6 +86,8 @@ export interface HeaderText {
 export interface DrawnBox {
   tile: string;
   badge: string;
+  /** Where the box starts (picture pixels): one past the cut is left out. */
+  top: number;
 }
 
 /**
@@ -99,7 +101,8 @@ export function framePart(options: Omit<LayoutOptions, 'marks'>, header: HeaderT
   const shownHeight = cut ? MAX_CONTENT_HEIGHT + CUT_LINE : contentHeight;
   const height = captionHeight + HEADER_HEIGHT + shownHeight + 2 * PAD;
   const contentTop = top + HEADER_HEIGHT + PAD;
-  const drawn = drawBoxes(contentTop);
+  // Left out past the cut, not only clipped: resvg aborts the process (a panic, not an error) on text that far out.
+  const drawn = drawBoxes(contentTop).filter((box) => Math.abs(box.top - contentTop) < MAX_CONTENT_HEIGHT);
   const lines = [
     `<g class="layout">`,
     options.caption === undefined ? '' : `<text class="caption" x="${PAD}" y="${top - 8}" font-size="${CAPTION_FONT}" font-weight="bold">${escapeXml(options.caption)}</text>`,
@@ -152,7 +155,9 @@ export interface TileFace {
  * Text that does not fit a small box is left out rather than drawn over its neighbours.
  */
 export function tileLines(face: TileFace, box: Box, mark: TileMark | undefined): DrawnBox {
-  const { x, y, w: width, h: height } = box;
+  const { x, y, w: width } = box;
+  // No box is drawn taller than a picture's content: its bottom line stays near the cut, never rows away.
+  const height = Math.min(box.h, MAX_CONTENT_HEIGHT);
   const colour = mark ? MARK_COLOURS[mark] : { stroke: '#8c959f', fill: '#ffffff' };
   const kind = face.glyph;
   const tall = height >= NAME_LINE + FOOT_LINE + 12;
@@ -174,7 +179,7 @@ export function tileLines(face: TileFace, box: Box, mark: TileMark | undefined):
   else if (kind === 'header') out.push(face.sketch({ x: x + 1, y, w: width - 2, h: height - 1 }));
   out.push('</g>');
   const badgeTop = tall ? y + height - BADGE_HEIGHT - 3 : y + Math.max(0, (height - BADGE_HEIGHT) / 2);
-  return { tile: out.filter((l) => l !== '').join('\n'), badge: mark ? badgeLines(face.id, MARK_LABELS[mark], colour.stroke, x + width - badgeWidth - 3, badgeTop, badgeWidth) : '' };
+  return { tile: out.filter((l) => l !== '').join('\n'), badge: mark ? badgeLines(face.id, MARK_LABELS[mark], colour.stroke, x + width - badgeWidth - 3, badgeTop, badgeWidth) : '', top: y };
 }
 
 /** A filled label, white on the mark's colour, naming the tile it belongs to. */

@@ -374,6 +374,18 @@ describe('a layout taller than any picture draws', () => {
     expect(png.width * png.height).toBeLessThanOrEqual(MAX_PNG_PIXELS);
   });
 
+  it('leaves out boxes past the cut and draws none taller than it: resvg aborted the process on text that far out', () => {
+    const classic = { dashboardMetadata: { name: 'Far', owner: 'me' }, tiles: [{ name: 'Far down', tileType: 'MARKDOWN', bounds: { top: 100_000_000, left: 0, width: 304, height: 152 }, markdown: 'x' }] };
+    const tallBox = dashboardFile({ tiles: { '0': dataTile('Tall') }, layouts: { '0': { x: 0, y: 0, w: 24, h: 100_000_000 } } });
+    for (const dashboard of [classic, tallBox, tall(100_000_000)]) {
+      const svg = renderLayoutSvg(dashboard);
+      const ys = [...svg.matchAll(/ y="(-?[\d.]+)"/g)].map((m) => Number(m[1]));
+      expect(Math.max(...ys)).toBeLessThanOrEqual(svgSize(svg).height);
+      expect(pngSize(svgToPng(svg)).width).toBeGreaterThan(0);
+    }
+    expect(renderLayoutSvg(classic)).not.toContain('Far down');
+  });
+
   it('leaves a picture within the bound whole, at twice its size', () => {
     const svg = renderLayoutSvg(tall(40));
     expect(svg).not.toContain('cut at');
