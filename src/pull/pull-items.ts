@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { parse } from 'yaml';
@@ -145,10 +144,11 @@ async function refreshFile(local: DesiredDashboard, read: PulledItem, source: Pu
   const path = resolve(options.cwd, file);
   const same = isDeepStrictEqual(source.compared.comparedForm(local.body, options.ignore), source.compared.comparedForm(read.value, options.ignore));
   const uses = options.environment?.uses.get(file) ?? [];
-  // A templated file meaning the same as live is left alone even with --force: rewriting it would only lose values.
-  if (uses.length > 0 && (same || !options.force)) return same ? { id, file, status: 'up-to-date' } : { id, file, status: 'kept-templates', uses: [...uses] };
-  if (!options.force) return { id, file, status: same ? 'up-to-date' : 'kept-local-edits' };
-  if ((await readFile(path, 'utf8')) === read.fileText()) return { id, file, status: 'up-to-date' };
+  // A file meaning the same as live is left alone even with --force, which replaces local edits: rewriting it would
+  // only lose its comments, its layout and, in a template, its values.
+  if (same) return { id, file, status: 'up-to-date' };
+  if (uses.length > 0 && !options.force) return { id, file, status: 'kept-templates', uses: [...uses] };
+  if (!options.force) return { id, file, status: 'kept-local-edits' };
   await writeFileDurable(path, read.fileText());
   return { id, file, status: 'written' };
 }

@@ -229,6 +229,10 @@ describe('dashcd pull', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('= up to date');
     expect(await read('dashboards/made-in-the-ui.yaml')).toBe(annotated);
+    // --force replaces local edits, not a file that has none: it rewrote this one, and its comment was gone.
+    const forced = await dashcd('pull', '--force', LIVE_ID);
+    expect(forced.stdout).toBe(`= up to date  ${LIVE_ID}  dashboards/made-in-the-ui.yaml\n`);
+    expect(await read('dashboards/made-in-the-ui.yaml')).toBe(annotated);
   });
 
   it('never writes a new dashboard over an existing file, even one that is not a valid dashboard', async () => {
