@@ -4,6 +4,9 @@ import { DAY_MS } from './archived-event.js';
 /** `2024-05-01`, optionally `T12:00` (or ` 12:00`, as people type it), `:30`, `.250`, and `Z` or `+02:00`. */
 const ISO_TIME = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?))?(Z|[+-]\d{2}:\d{2})?$/;
 
+/** The smallest bare number read as epoch milliseconds (1973-03-03): below it, a count without its unit. */
+const MIN_EPOCH_MS = 100_000_000_000;
+
 const UNIT_MS: Readonly<Record<string, number>> = {
   ms: 1,
   s: 1000,
@@ -43,6 +46,10 @@ export function parseTimeArg(text: string, now: number, bound: TimeBound = 'star
   if (duration !== undefined) return now - duration;
   if (/^-?\d+$/.test(trimmed)) {
     const ms = Number(trimmed);
+    // `--since 30` meant 30 days, and walked the feed from 1970 in two-year windows; 1700000000 is epoch seconds.
+    if (ms !== 0 && Math.abs(ms) < MIN_EPOCH_MS) {
+      throw new ArchiveError('BAD_TIME', `'${text}' is not a time: a bare number is epoch milliseconds (1700000000000), and ${trimmed} is in 1970 — for ${trimmed} days back write ${trimmed}d; for epoch seconds add 000`);
+    }
     if (Number.isSafeInteger(ms)) return ms;
   }
   const iso = ISO_TIME.exec(trimmed);
