@@ -97,6 +97,7 @@ describe('token commands on a data dir nobody owns', () => {
     expect(await listEnvironments(data)).toEqual(['local', 'staging']);
     expect((await dashcd('token', 'list', '--env', 'staging')).stdout.split('\n')).toHaveLength(3);
     expect(await dashcd('token', 'list', '--env', 'prod')).toMatchObject({ code: 64, stderr: expect.stringContaining("environment 'prod' does not exist") });
+    expect(await dashcd('token', 'list', '--env', 'stagin')).toMatchObject({ code: 64, stderr: expect.stringContaining(`environment 'stagin' does not exist in ${data} — did you mean staging? (known: local, staging)`) });
     expect(await dashcd('token', 'list', '--env', '../x')).toMatchObject({ code: 64, stderr: expect.stringContaining('not a valid environment id') });
   });
 
@@ -211,6 +212,9 @@ describe('token commands while a dashcd owns the data dir', () => {
       'GET /_dashcd/admin/env/staging/tokens',
       'DELETE /_dashcd/admin/env/staging/tokens/ci',
     ]);
+    // A misspelt environment is named as such before the owner is asked (its 404 said only "not found").
+    expect(await dashcd('token', 'list', '--env', 'stagin')).toMatchObject({ code: 64, stderr: expect.stringContaining("environment 'stagin' does not exist in") });
+    expect(admin.calls).toHaveLength(3);
   });
 
   it('reports the owner’s refusals: unknown token, ambiguous name', async () => {

@@ -70,12 +70,11 @@ export const tokenListCommand = defineCommand({
   examples: ['dashcd token list', 'dashcd token list --env staging'],
   async run({ flags }, io) {
     const { root, env } = await location(flags, io);
+    // Before asking a running owner too, whose 404 said only "Environment stagin not found".
+    await requireEnvironment(root, env);
     const tokens = await withTokens(root, io, 'read', {
       viaOwner: (admin) => admin.listTokens(env),
-      viaFile: async () => {
-        await requireEnvironment(root, env);
-        return (await openStore(root, env)).list();
-      },
+      viaFile: async () => (await openStore(root, env)).list(),
     });
     io.stdout.write(renderTokenTable(tokens));
     const platform = await renderPlatformCredentials(root, env);
@@ -214,6 +213,8 @@ async function environmentsHolding(root: string, except: EnvironmentId, idOrName
 async function requireEnvironment(root: string, env: EnvironmentId): Promise<void> {
   const known = await listEnvironments(root);
   if (!known.includes(env)) {
-    throw new UsageError(`environment '${env}' does not exist in ${root} (known: ${known.join(', ')}); 'dashcd token create --env ${env}' creates it`);
+    const near = closest(env, known, Math.floor(env.length / 2));
+    const guess = near === undefined ? '' : ` — did you mean ${near}?`;
+    throw new UsageError(`environment '${env}' does not exist in ${root}${guess} (known: ${known.join(', ')}); 'dashcd token create --env ${env}' creates it`);
   }
 }
