@@ -49,7 +49,9 @@ export function resolveEnvironments(input: ResolveInput): ResolveResult {
     else files.push({ ...file, ...(checked.block ? { block: checked.block } : {}) });
   }
   const unread = input.unread ?? [];
-  const unused = unread.length > 0 ? { global: [], byEnvironment: new Map<string, Diagnostic[]>() } : unusedValues(input);
+  // Which values the templates use is known only once every file is read, and there is one to read: a missing
+  // dashboards folder warned of each value as unused beside its own error.
+  const unused = unread.length > 0 || input.files.length === 0 ? { global: [], byEnvironment: new Map<string, Diagnostic[]>() } : unusedValues(input);
   const environments = input.selected.map((env) => {
     const desired = resolveEnvironment(files, env, { deriveId: input.deriveId, locate, unread: new Set(unread) });
     return { ...desired, warnings: [...desired.warnings, ...(unused.byEnvironment.get(env.name) ?? [])] };

@@ -150,6 +150,9 @@ describe('resolveEnvironments', () => {
   it('warns about a value no dashboard uses, at its definition', () => {
     const { result } = sample();
     expect(result.warnings.map(formatDiagnostic)).toEqual(['dashcd.yaml:4:11  values.unused: value unused is declared but no dashboard uses it (${{ values.unused }})']);
+    // Not without a file to read (a dashboards folder not found): every value read as unused beside that error.
+    const none = resolve({});
+    expect([...none.warnings, ...none.environments.flatMap((e) => e.warnings)]).toEqual([]);
   });
 
   it('reports an unknown value in every environment at the template’s own column', () => {
