@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CommandIo } from './command.js';
 import type { Logger } from '../lib/logger.js';
 import { errorMessage } from '../lib/error-message.js';
-import { DEFAULT_ENVIRONMENT } from '../schema/ids.js';
+import { EnvironmentId } from '../schema/ids.js';
 import { DataDirLockedError } from '../server/data-dir.js';
 import { startServer, type RunningServer } from '../server/create-server.js';
 import { defaultBodyWorkers } from '../server/server-node-options.js';
@@ -42,7 +42,7 @@ export async function runServe(options: ServeOptions, io: CommandIo): Promise<nu
   });
   consoleLoaded = loadConsole(server, options.host, io.log);
   consoleLoaded.then((handle) => (consoleHandler = handle), (error: unknown) => io.log.error({ err: error }, 'the console could not be loaded'));
-  const simulator = options.simulateEvents ? simulate(server, io.log, io.signal) : undefined;
+  const simulator = options.simulateEvents ? await simulate(server, io) : undefined;
   io.stdout.write(`dashcd serving ${server.envUrl()} (base ${server.url}, data dir ${options.dataDir}; console ${server.url}/ui); Ctrl-C stops it\n`);
   await aborted(io.signal);
   io.log.info({ reason: errorMessage(io.signal.reason) }, 'shutting down');
@@ -82,11 +82,26 @@ async function start({ dataDir, host, port, hotBytes }: ServeOptions, io: Comman
   }
 }
 
-function simulate(server: RunningServer<EventStore>, log: Logger, signal: AbortSignal): { stop(): Promise<void> } | undefined {
-  const store = server.environments.get(DEFAULT_ENVIRONMENT)?.events;
-  if (!store) return undefined;
-  log.info({ env: DEFAULT_ENVIRONMENT }, 'simulating events');
-  return startEventSimulator({ store, log: log.child({ component: 'simulator' }), signal });
+/**
+ * A simulated event stream for every environment the data dir holds and each one the project's dashcd.yaml declares
+ * for an embedded store (opened now): in a project with environments, `local` alone was simulated, which no command
+ * there reads (`events pull --env dev` found nothing, and `--env local` is refused).
+ */
+async function simulate(server: RunningServer<EventStore>, io: Pick<CommandIo, 'log' | 'signal' | 'cwd'>): Promise<{ stop(): Promise<void> }> {
+  // Loaded only with the flag: reading dashcd.yaml takes its parser, which serve's start does without.
+  const { projectEmbeddedEnvironments } = await import('./project-environments.js');
+  const declared = (await projectEmbeddedEnvironments(io.cwd)).flatMap((name) => {
+    const id = EnvironmentId.safeParse(name);
+    return id.success ? [id.data] : [];
+  });
+  const simulators: { stop(): Promise<void> }[] = [];
+  for (const env of new Set([...server.environments.ids(), ...declared])) {
+    const store = (await server.environments.ensure(env)).events;
+    if (!store) continue;
+    io.log.info({ env }, 'simulating events');
+    simulators.push(startEventSimulator({ store, environment: env, log: io.log.child({ component: 'simulator', env }), signal: io.signal }));
+  }
+  return { stop: async () => void (await Promise.all(simulators.map((simulator) => simulator.stop()))) };
 }
 
 function aborted(signal: AbortSignal): Promise<void> {

@@ -1,7 +1,5 @@
-import { loadProjectConfigFor } from '../config/project-config.js';
-import { declaredEnvironments } from '../environments/environment.js';
 import { closest } from './parse-args.js';
-import { defaultDashboardsRoot, findDashboardsRoot } from './dashboards-root.js';
+import { projectEmbeddedEnvironments } from './project-environments.js';
 
 /** The token command a note is for: each says what it did in `env` and how to do it for the project's environments. */
 export type TokenCommand = 'create' | 'list' | 'revoke';
@@ -48,18 +46,8 @@ export async function misspeltEnvironment(env: string, cwd: string, held: readon
   return near && `unknown environment ${env} — did you mean ${near}? (dashcd.yaml here declares ${(others ?? []).join(', ')})`;
 }
 
-/**
- * The embedded environments the project in `cwd` declares, when `env` is none of them; undefined when there is no
- * project, it declares no embedded environment, or names this one. A dashcd.yaml that does not load is validate's
- * business, not a note's.
- */
+/** The embedded environments the project in `cwd` declares, when it declares some and `env` is none of them. */
 async function unusedByProject(env: string, cwd: string): Promise<string[] | undefined> {
-  try {
-    const project = await loadProjectConfigFor(await findDashboardsRoot(await defaultDashboardsRoot(cwd), cwd), cwd);
-    if (project.diagnostics.length > 0) return undefined;
-    const embedded = declaredEnvironments(project.config).filter((e) => e.target.kind === 'embedded').map((e) => e.name);
-    return embedded.length === 0 || embedded.includes(env) ? undefined : embedded;
-  } catch {
-    return undefined;
-  }
+  const embedded = await projectEmbeddedEnvironments(cwd);
+  return embedded.length === 0 || embedded.includes(env) ? undefined : embedded;
 }

@@ -1,4 +1,4 @@
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { get as httpGet } from 'node:http';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
@@ -26,6 +26,17 @@ function cliIo(dataDir: string, signal: AbortSignal): CommandIo & { out: () => s
   stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
   stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
   return { stdout, stderr, env: {}, cwd: dataDir, log: silentLogger(), signal, out: () => out, err: () => err };
+}
+
+/** How many events the feed of `env` holds, once the serve that owns `store` has published its URL and has some. */
+async function simulatedEvents(store: string, env: string): Promise<number> {
+  const owner = await waitFor(async () => ((await readOwner(store))?.url ? readOwner(store) : undefined));
+  const session = await api(`${owner!.url}/_dashcd/admin/env/${env}/session`, { method: 'POST', headers: { authorization: `Bearer ${owner!.adminKey}` } });
+  const { token } = session.json as { token: string };
+  return waitFor(async () => {
+    const page = (await api(`${owner!.url}/e/${env}/api/v1/events`, { token })).json as { totalEventCount: number };
+    return page.totalEventCount > 0 ? page.totalEventCount : undefined;
+  });
 }
 
 describe('server lifecycle', () => {
@@ -102,14 +113,23 @@ describe('server lifecycle', () => {
     const controller = new AbortController();
     const running = runCli([serveCommand], ['serve', '--port', '0', '--data', '.', '--simulate-events'], cliIo(dataDir, controller.signal));
     try {
-      const owner = await waitFor(async () => ((await readOwner(dataDir))?.url ? readOwner(dataDir) : undefined));
-      const session = await api(`${owner!.url}/_dashcd/admin/env/local/session`, { method: 'POST', headers: { authorization: `Bearer ${owner!.adminKey}` } });
-      const { token } = session.json as { token: string };
-      const count = await waitFor(async () => {
-        const page = (await api(`${owner!.url}/e/local/api/v1/events`, { token })).json as { totalEventCount: number };
-        return page.totalEventCount > 0 ? page.totalEventCount : undefined;
-      });
-      expect(count).toBeGreaterThan(0);
+      expect(await simulatedEvents(dataDir, 'local')).toBeGreaterThan(0);
+    } finally {
+      controller.abort(new Error('received SIGINT'));
+      expect(await running).toBe(0);
+    }
+  });
+
+  it('dashcd serve --simulate-events in a project with environments simulates each embedded one (it simulated local alone, which no command there reads)', async () => {
+    await writeFile(join(dataDir, 'dashcd.yaml'), 'environments:\n  dev:\n  prod:\n    target: https://prod.example.invalid\n    tokenEnv: PROD_TOKEN\n');
+    await mkdir(join(dataDir, 'dashboards'));
+    const store = join(dataDir, '.dashcd');
+    const controller = new AbortController();
+    const running = runCli([serveCommand], ['serve', '--port', '0', '--simulate-events'], cliIo(dataDir, controller.signal));
+    try {
+      expect(await simulatedEvents(store, 'dev')).toBeGreaterThan(0);
+      // A remote environment is not the embedded store's to simulate.
+      await expect(stat(join(store, 'env', 'prod'))).rejects.toMatchObject({ code: 'ENOENT' });
     } finally {
       controller.abort(new Error('received SIGINT'));
       expect(await running).toBe(0);

@@ -22,7 +22,7 @@ export const serveCommand = defineCommand({
     host: { type: 'string', description: 'Address to listen on', default: '127.0.0.1', valueName: 'host' },
     port: { type: 'string', description: 'Port to listen on (0 picks a free one)', default: '8080', valueName: 'n' },
     data: dataFlag,
-    'simulate-events': { type: 'boolean', description: 'Write a synthetic event stream into the local events feed' },
+    'simulate-events': { type: 'boolean', description: "Write a synthetic event stream into each environment's events feed (those of the data dir, and the embedded ones dashcd.yaml declares)" },
     'cache-mb': {
       type: 'string',
       description: 'Memory per environment for dashboards kept ready to send uncompressed (the rest are held deflated and inflated per read)',
