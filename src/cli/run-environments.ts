@@ -13,6 +13,7 @@ import { concurrencyOf, planOptionsOf } from './plan-from-flags.js';
 import type { TargetSession } from './target.js';
 import { isTargetFailure } from './with-target.js';
 import { errorMessage } from '../lib/error-message.js';
+import { TransportError } from '../client/errors.js';
 
 export type EnvironmentsMode = Extract<EnvironmentMode, { kind: 'environments' }>;
 
@@ -80,7 +81,8 @@ async function runOne<T>(env: Environment, where: string, run: () => Promise<Env
   try {
     return await run();
   } catch (error) {
-    if (error instanceof MissingTokenError) return { env, status: 'no-token', target: where, error: error.message };
+    // Not a target that failed but a credential not given, said as such ("not planned"), not "unreachable".
+    if (error instanceof MissingTokenError || (error instanceof TransportError && error.reason === 'NO_PLATFORM')) return { env, status: 'no-token', target: where, error: error.message };
     const targetDown = isTargetFailure(error) || (error instanceof CliError && error.exitCode === ExitCode.TargetUnavailable);
     if (!targetDown) throw error;
     return { env, status: 'unreachable', target: where, error: errorMessage(error) };

@@ -57,3 +57,18 @@ describe('an environment whose tokenEnv variable is unset', () => {
     expect(result.stdout).not.toContain('DT_API_TOKEN');
   });
 });
+
+describe('an environment whose target has no platform for a platform dashboard', () => {
+  it('plan says "not planned" and what to set, as for a token not given, not "unreachable"', async () => {
+    server = await startTestServer();
+    project = await createProject({
+      'dashcd.yaml': `environments:\n  prod:\n    target: ${server.baseUrl}/e/local\n    tokenEnv: PROD_DT_TOKEN\n`,
+      'dashboards/board.yaml': 'document:\n  kind: dashboard\n  name: Board\nversion: 21\ntiles: {}\nlayouts: {}\n',
+    });
+    const result = await runDashcd(['plan'], { cwd: project.root, env: { PROD_DT_TOKEN: server.token } });
+    expect(result.code, result.stderr).toBe(4);
+    expect(result.stdout).toContain('not planned: ');
+    expect(result.stdout).toContain('has no platform configured for platform dashboards and notebooks');
+    expect(result.stdout).not.toContain('unreachable');
+  });
+});
