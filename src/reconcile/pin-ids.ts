@@ -26,6 +26,8 @@ export interface PinOutcome {
   changed: string[];
   /** Why the files not pinned were not: their problems, as validate reports them. */
   diagnostics: Diagnostic[];
+  /** Valid files whose id was already written in them: "0 files pinned" alone read as if pin had found nothing. */
+  alreadyPinned: number;
 }
 
 /** A valid file whose id is derived from its path, with the hash its bytes had when it was read. */
@@ -44,7 +46,7 @@ interface Candidate {
  */
 export async function pinIds(options: PinOptions): Promise<PinOutcome> {
   const cwd = options.cwd ?? process.cwd();
-  const { candidates, diagnostics } = options.environments ? await acrossEnvironments(options, cwd) : await inFolder(options, cwd);
+  const { candidates, diagnostics, alreadyPinned } = options.environments ? await acrossEnvironments(options, cwd) : await inFolder(options, cwd);
   const invalid = new Set(diagnostics.map((d) => d.file));
   const pinned: PinOutcome['pinned'] = [];
   const changed: string[] = [];
@@ -60,27 +62,32 @@ export async function pinIds(options: PinOptions): Promise<PinOutcome> {
     await writeFileDurable(path, pin(bytes.toString('utf8'), dashboard.id));
     pinned.push({ file: dashboard.file, id: dashboard.id });
   }
-  return { pinned, changed, diagnostics };
+  return { pinned, changed, diagnostics, alreadyPinned };
 }
 
-async function inFolder(options: PinOptions, cwd: string): Promise<{ candidates: Candidate[]; diagnostics: Diagnostic[] }> {
+type Candidates = Pick<PinOutcome, 'diagnostics' | 'alreadyPinned'> & { candidates: Candidate[] };
+
+async function inFolder(options: PinOptions, cwd: string): Promise<Candidates> {
   const desired = await loadDesired({ dir: options.dir, cwd, ...(options.only ? { only: options.only } : {}) });
   const candidates = desired.dashboards.filter((d) => d.idSource === 'derived').map((dashboard) => ({ dashboard, bytesHash: dashboard.contentHash }));
-  return { candidates, diagnostics: desired.diagnostics };
+  return { candidates, diagnostics: desired.diagnostics, alreadyPinned: desired.dashboards.length - candidates.length };
 }
 
 /** Each file once, whichever environments render it: its derived id is its path's in all of them. */
-async function acrossEnvironments(options: PinOptions, cwd: string): Promise<{ candidates: Candidate[]; diagnostics: Diagnostic[] }> {
+async function acrossEnvironments(options: PinOptions, cwd: string): Promise<Candidates> {
   const { project, declared } = options.environments as NonNullable<PinOptions['environments']>;
   const root = resolve(cwd, options.dir);
   const only = options.only?.map((file) => resolve(cwd, file));
   const load = await loadEnvironments({ root, cwd, ...(only ? { only } : {}), project, declared, selected: declared });
   const byFile = new Map<string, Candidate>();
+  const pinnedFiles = new Set<string>();
   for (const { desired } of load.environments) {
     for (const dashboard of desired.dashboards) {
       const bytesHash = load.fileHashes.get(dashboard.file);
-      if (dashboard.idSource === 'derived' && bytesHash !== undefined && !byFile.has(dashboard.file)) byFile.set(dashboard.file, { dashboard, bytesHash });
+      if (dashboard.idSource !== 'derived') pinnedFiles.add(dashboard.file);
+      else if (bytesHash !== undefined && !byFile.has(dashboard.file)) byFile.set(dashboard.file, { dashboard, bytesHash });
     }
   }
-  return { candidates: [...byFile.values()], diagnostics: collapseByEnvironment(load.environments.flatMap((e) => e.desired.diagnostics)) };
+  const diagnostics = collapseByEnvironment(load.environments.flatMap((e) => e.desired.diagnostics));
+  return { candidates: [...byFile.values()], diagnostics, alreadyPinned: pinnedFiles.size };
 }

@@ -75,7 +75,7 @@ describe('dashcd pin', () => {
     const once = await read('dashboards/payments.yaml');
     const again = await dashcd('pin');
     expect(again.stdout).toBe('');
-    expect(again.stderr).toContain('0 files pinned');
+    expect(again.stderr).toBe('0 files pinned; 1 already was\n');
     expect(await read('dashboards/payments.yaml')).toBe(once);
   });
 
@@ -104,7 +104,8 @@ describe('dashcd pin', () => {
     expect(payments).toContain('dashcd:\n  environments: [dev]\n');
     const plan = await runDashcd(['validate'], { cwd: project.root, env: {} });
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
-    expect((await runDashcd(['pin'], { cwd: project.root, env: {} })).stderr).toBe('0 files pinned\n');
+    // Each file once, whichever environments render it; "0 files pinned" alone read as if pin had found none.
+    expect((await runDashcd(['pin'], { cwd: project.root, env: {} })).stderr).toBe('0 files pinned; 2 already were\n');
   });
 
   it('without pin, a renamed file is a new dashboard and the old one an orphan', async () => {

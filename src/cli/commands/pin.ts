@@ -26,13 +26,14 @@ export const pinCommand = defineCommand({
       return ExitCode.InvalidDesiredState;
     }
     const environments = mode.kind === 'environments' ? { environments: { project: mode.project, declared: mode.declared } } : {};
-    const { pinned, changed, diagnostics } = await pinIds({ dir: root, cwd: io.cwd, ...(only ? { only } : {}), ...environments });
+    const { pinned, changed, diagnostics, alreadyPinned } = await pinIds({ dir: root, cwd: io.cwd, ...(only ? { only } : {}), ...environments });
     for (const { file, id } of pinned) io.stdout.write(`pinned ${id}  ${file}\n`);
     for (const file of changed) io.stderr.write(`not pinned: ${file} changed while pin read it; run pin again\n`);
     if (diagnostics.length > 0) printDiagnostics(diagnostics, io, [], 'stderr');
     const invalid = new Set(diagnostics.map((d) => d.file)).size;
     const unpinned = invalid > 0 ? `; ${count(invalid, 'invalid file')} not pinned (fix, then pin again)` : '';
-    io.stderr.write(`${count(pinned.length, 'file')} pinned${unpinned}\n`);
+    const already = alreadyPinned > 0 ? `; ${alreadyPinned} already ${alreadyPinned === 1 ? 'was' : 'were'}` : '';
+    io.stderr.write(`${count(pinned.length, 'file')} pinned${already}${unpinned}\n`);
     return diagnostics.length > 0 || changed.length > 0 ? ExitCode.InvalidDesiredState : ExitCode.Success;
   },
 });
