@@ -93,9 +93,14 @@ function checkPositionals(command: Command, positionals: readonly string[]): voi
 
 function unknownFlagMessage(command: Command, name: string): string {
   const best = closestFlags(command, name);
-  const hint = best ? ` — did you mean ${best}?` : '';
+  const hint = best ? ` — did you mean ${best}?` : Object.hasOwn(OTHER_TOOLS_FLAGS, name) ? ` — ${OTHER_TOOLS_FLAGS[name]}` : '';
   return `unknown flag --${name}${hint} (see 'dashcd ${command.path.join(' ')} --help')`;
 }
+
+/** Flags other tools have for what a dashcd command does: `apply --dry-run` (kubectl's) is dashcd's `plan`. */
+const OTHER_TOOLS_FLAGS: Readonly<Record<string, string>> = {
+  'dry-run': "'dashcd plan' is the dry run: it shows what apply would change and writes nothing",
+};
 
 /**
  * Every command answers --help, which its flag table does not list. A hint changes at most half the name: more is

@@ -57,6 +57,9 @@ describe('parseArgs', () => {
     const preview = defineCommand({ ...command, path: ['preview'], flags: { out: { type: 'string', description: 'folder' }, format: { type: 'string', description: 'svg or png' } } });
     expect(() => parseArgs(preview, ['--output', 'png'])).toThrow(new UsageError("unknown flag --output — did you mean --format or --out? (see 'dashcd preview --help')"));
     expect(() => parseArgs(preview, ['-output=png'])).toThrow(/: did you mean --format or --out\? \(an argument/);
+    // What another tool's flag is here: kubectl's apply --dry-run is plan.
+    const apply = defineCommand({ ...command, path: ['apply'], flags: { dir: { type: 'string', description: 'folder' } } });
+    expect(() => parseArgs(apply, ['--dry-run'])).toThrow(new UsageError("unknown flag --dry-run — 'dashcd plan' is the dry run: it shows what apply would change and writes nothing (see 'dashcd apply --help')"));
     // Only where the command has the other one.
     expect(() => parseArgs(command, ['--output', 'json'])).toThrow(new UsageError("unknown flag --output (see 'dashcd demo --help')"));
   });
