@@ -118,6 +118,13 @@ describe('--from/--to with bare dates', () => {
     }
   });
 
+  it('a --type the archive does not have over the range prints nothing and says so, with the nearest type (it said nothing)', async () => {
+    const typo = await dashcd(['events', 'query', '--type', 'custom_inf', '--from', '2026-11-17', '--to', 'now']);
+    expect(typo).toEqual({ code: 0, stdout: '', stderr: 'note: no event of type custom_inf in the archive over that range — did you mean CUSTOM_INFO? (types there: CUSTOM_INFO)\n' });
+    // A type that is there, with other filters leaving nothing: no note.
+    expect(await dashcd(['events', 'query', '--type', 'CUSTOM_INFO', '--entity', 'HOST-none', '--from', '2026-11-17', '--to', 'now'])).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
   it('events query --help says a bare --to date covers the whole day', async () => {
     const result = await dashcd(['events', 'query', '--help']);
     expect(result.stdout).toMatch(/a bare date as --to\s+covers that whole day/);

@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import { stat } from 'node:fs/promises';
 import { listEnvironments } from '../../archive/archive-layout.js';
-import { queryArchive, type QueriedEvent, type QueryArchiveOptions } from '../../archive/query-archive.js';
+import { archiveStats, queryArchive, type QueriedEvent, type QueryArchiveOptions } from '../../archive/query-archive.js';
 import { parseTimeArg, type TimeBound } from '../../archive/time-arg.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
@@ -51,17 +51,36 @@ export const eventsQueryCommand = defineCommand({
       closed = true; // the reader went away (e.g. `| head`): stop quietly
     };
     io.stdout.on('error', onError);
+    let printed = 0;
     try {
       for await (const item of queryArchive(options)) {
         if (closed) break;
+        printed++;
         if (!io.stdout.write(render(item))) await drainOrClose(io.stdout);
       }
     } finally {
       io.stdout.off('error', onError);
     }
+    if (printed === 0 && options.eventType !== undefined) io.stderr.write(await unknownTypeNote(options, options.eventType));
     return ExitCode.Success;
   },
 });
+
+/**
+ * Why a query by type printed nothing, when the archive has no event of that type over the range: the types it has
+ * there, the nearest first (`--type high_latncy` printed nothing and said nothing). Empty when the type is there and
+ * only the other filters left nothing.
+ */
+async function unknownTypeNote(options: QueryArchiveOptions, type: string): Promise<string> {
+  // Bad lines were reported by the query itself.
+  const { eventType: _type, entityId: _entity, onBadLine: _reported, ...range } = options;
+  const types = Object.keys((await archiveStats(range)).byType);
+  if (types.some((known) => known.toUpperCase() === type.toUpperCase())) return '';
+  const near = closest(type.toUpperCase(), types, Math.floor(type.length / 2));
+  const guess = near === undefined ? '' : ` — did you mean ${printable(near)}?`;
+  const listed = types.length === 0 ? 'no events at all there' : `types there: ${types.slice(0, 20).map(printable).join(', ')}${types.length > 20 ? ', …' : ''}`;
+  return `note: no event of type ${printable(type)} in the archive over that range${guess} (${listed})\n`;
+}
 
 async function queryOptions(flags: FlagValues, io: CommandIo): Promise<QueryArchiveOptions> {
   const now = Date.now();
