@@ -59,7 +59,13 @@ export const PAD = 8;
  * and a committed one at `y: 100000000` had the PNG renderer take 24 GB. Past it the picture is cut, and says so.
  */
 export const MAX_CONTENT_HEIGHT = 16_000;
-const CUT_LINE = 20;
+/**
+ * What the boxes of one picture may cover, as a multiple of its content's area (tiles of a real layout cover it about
+ * once): 8,000 full-height tiles stacked in one place held `preview --format png` 257 s, each filled in turn. Past
+ * it, the remaining boxes are left out, and the picture says how many.
+ */
+export const MAX_BOX_COVER = 4;
+const NOTE_LINE = 20;
 const CAPTION_HEIGHT = 26;
 export const HEADER_HEIGHT = 62;
 /** Room under a tile's name for its sketch, and above its type label when the tile is tall enough for one. */
@@ -88,6 +94,8 @@ export interface DrawnBox {
   badge: string;
   /** Where the box starts (picture pixels): one past the cut is left out. */
   top: number;
+  /** What it covers (picture pixels), for MAX_BOX_COVER. */
+  area: number;
 }
 
 /**
@@ -98,25 +106,42 @@ export function framePart(options: Omit<LayoutOptions, 'marks'>, header: HeaderT
   const captionHeight = options.caption === undefined ? 0 : CAPTION_HEIGHT;
   const top = (options.y ?? 0) + captionHeight;
   const cut = !(contentHeight <= MAX_CONTENT_HEIGHT);
-  const shownHeight = cut ? MAX_CONTENT_HEIGHT + CUT_LINE : contentHeight;
-  const height = captionHeight + HEADER_HEIGHT + shownHeight + 2 * PAD;
+  const shownContent = cut ? MAX_CONTENT_HEIGHT : contentHeight;
   const contentTop = top + HEADER_HEIGHT + PAD;
   // Left out past the cut, not only clipped: resvg aborts the process (a panic, not an error) on text that far out.
-  const drawn = drawBoxes(contentTop).filter((box) => Math.abs(box.top - contentTop) < MAX_CONTENT_HEIGHT);
+  const placed = drawBoxes(contentTop).filter((box) => Math.abs(box.top - contentTop) < MAX_CONTENT_HEIGHT);
+  const drawn = withinCover(placed, MAX_BOX_COVER * PICTURE_WIDTH * Math.max(shownContent, HEADER_HEIGHT));
+  const notes = [
+    cut ? `cut at ${MAX_CONTENT_HEIGHT} px: the layout is ${Number.isFinite(contentHeight) ? Math.round(contentHeight) : contentHeight} px tall` : '',
+    drawn.length < placed.length ? `${placed.length - drawn.length} of ${placed.length} boxes not drawn: together they would cover the picture more than ${MAX_BOX_COVER} times` : '',
+  ].filter((note) => note !== '');
+  const height = captionHeight + HEADER_HEIGHT + shownContent + (notes.length > 0 ? NOTE_LINE : 0) + 2 * PAD;
   const lines = [
     `<g class="layout">`,
     options.caption === undefined ? '' : `<text class="caption" x="${PAD}" y="${top - 8}" font-size="${CAPTION_FONT}" font-weight="bold">${escapeXml(options.caption)}</text>`,
     `<rect class="canvas" x="${PAD}" y="${top}" width="${PICTURE_WIDTH - 2 * PAD}" height="${height - captionHeight}" fill="#f6f8fa" stroke="#d0d7de"/>`,
     headerLines(header, top, options.headerChanged === true),
-    // Boxes below the cut are clipped away, so a renderer never draws past it.
+    // A box that crosses the cut ends at it, so it never covers the note under it.
     cut ? `<clipPath id="cut-${top}"><rect x="0" y="${top}" width="${PICTURE_WIDTH}" height="${HEADER_HEIGHT + PAD + MAX_CONTENT_HEIGHT}"/></clipPath><g clip-path="url(#cut-${top})">` : '',
     ...drawn.map((t) => t.tile),
     ...drawn.map((t) => t.badge),
     cut ? `</g>` : '',
-    cut ? `<text class="cut" x="${2 * PAD}" y="${contentTop + MAX_CONTENT_HEIGHT + 14}" fill="#57606a">${escapeXml(`cut at ${MAX_CONTENT_HEIGHT} px: the layout is ${Number.isFinite(contentHeight) ? Math.round(contentHeight) : contentHeight} px tall`)}</text>` : '',
+    notes.length > 0 ? `<text class="cut" x="${2 * PAD}" y="${contentTop + shownContent + 14}" fill="#57606a">${escapeXml(notes.join('; '))}</text>` : '',
     `</g>`,
   ];
   return { height, body: `${lines.filter((l) => l !== '').join('\n')}\n` };
+}
+
+/** The boxes, in drawing order, up to the first whose area takes their sum past `budget`. */
+function withinCover(boxes: readonly DrawnBox[], budget: number): DrawnBox[] {
+  let covered = 0;
+  const kept: DrawnBox[] = [];
+  for (const box of boxes) {
+    covered += box.area;
+    if (covered > budget) break;
+    kept.push(box);
+  }
+  return kept;
 }
 
 function headerLines(header: HeaderText, y: number, changed: boolean): string {
@@ -179,7 +204,7 @@ export function tileLines(face: TileFace, box: Box, mark: TileMark | undefined):
   else if (kind === 'header') out.push(face.sketch({ x: x + 1, y, w: width - 2, h: height - 1 }));
   out.push('</g>');
   const badgeTop = tall ? y + height - BADGE_HEIGHT - 3 : y + Math.max(0, (height - BADGE_HEIGHT) / 2);
-  return { tile: out.filter((l) => l !== '').join('\n'), badge: mark ? badgeLines(face.id, MARK_LABELS[mark], colour.stroke, x + width - badgeWidth - 3, badgeTop, badgeWidth) : '', top: y };
+  return { tile: out.filter((l) => l !== '').join('\n'), badge: mark ? badgeLines(face.id, MARK_LABELS[mark], colour.stroke, x + width - badgeWidth - 3, badgeTop, badgeWidth) : '', top: y, area: Math.max(0, width) * height };
 }
 
 /** A filled label, white on the mark's colour, naming the tile it belongs to. */

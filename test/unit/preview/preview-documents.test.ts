@@ -11,7 +11,7 @@ import { patchedPicture, planPictures } from '../../../src/preview/plan-pictures
 import { markdownTitle, renderDocumentSvg } from '../../../src/preview/render-document.js';
 import { renderLayoutSvg } from '../../../src/preview/render-layout.js';
 import { escapeXml } from '../../../src/preview/svg-text.js';
-import { MAX_CONTENT_HEIGHT, PICTURE_WIDTH } from '../../../src/preview/layout-frame.js';
+import { MAX_BOX_COVER, MAX_CONTENT_HEIGHT, PICTURE_WIDTH } from '../../../src/preview/layout-frame.js';
 import { MAX_PNG_PIXELS, svgToPng } from '../../../src/preview/render-png.js';
 import { CORPUS_DOCUMENT_DASHBOARDS_DIR, CORPUS_NOTEBOOKS_DIR } from '../../helpers/corpus.js';
 import { documentBoxes, documentLayouts } from '../../helpers/document-boxes.js';
@@ -384,6 +384,22 @@ describe('a layout taller than any picture draws', () => {
       expect(pngSize(svgToPng(svg)).width).toBeGreaterThan(0);
     }
     expect(renderLayoutSvg(classic)).not.toContain('Far down');
+  });
+
+  it('draws boxes until they would cover the picture MAX_BOX_COVER times, and says how many it left out', () => {
+    // 8,000 full-height tiles stacked in one place held preview --format png 257 s, each one filled in turn.
+    const count = 50;
+    const tiles = Object.fromEntries(Array.from({ length: count }, (_, i) => [String(i), dataTile(`Stacked ${i}`)]));
+    const layouts = Object.fromEntries(Array.from({ length: count }, (_, i) => [String(i), { x: 0, y: 0, w: 24, h: 1_000 }]));
+    const svg = renderLayoutSvg(dashboardFile({ tiles, layouts }));
+    const drawn = (svg.match(/data-tile="/g) ?? []).length;
+    expect(drawn).toBeGreaterThan(0);
+    expect(drawn).toBeLessThan(count);
+    expect(drawn * WIDTH * MAX_CONTENT_HEIGHT).toBeLessThanOrEqual(MAX_BOX_COVER * PICTURE_WIDTH * MAX_CONTENT_HEIGHT);
+    expect(svg).toContain(`; ${count - drawn} of ${count} boxes not drawn: together they would cover the picture more than ${MAX_BOX_COVER} times`);
+    // A layout whose tiles cover it once is drawn whole.
+    const side = Object.fromEntries(Array.from({ length: count }, (_, i) => [String(i), { x: 0, y: i * 4, w: 24, h: 4 }]));
+    expect((renderLayoutSvg(dashboardFile({ tiles, layouts: side })).match(/data-tile="/g) ?? []).length).toBe(count);
   });
 
   it('leaves a picture within the bound whole, at twice its size', () => {
