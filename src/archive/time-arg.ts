@@ -6,6 +6,8 @@ const ISO_TIME = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?
 
 /** The smallest bare number read as epoch milliseconds (1973-03-03): below it, a count without its unit. */
 const MIN_EPOCH_MS = 100_000_000_000;
+/** A bare number this large (1973 in seconds) is epoch seconds, not a count of days. */
+const EPOCH_SECONDS_FROM = 100_000_000;
 
 const UNIT_MS: Readonly<Record<string, number>> = {
   ms: 1,
@@ -48,7 +50,9 @@ export function parseTimeArg(text: string, now: number, bound: TimeBound = 'star
     const ms = Number(trimmed);
     // `--since 30` meant 30 days, and walked the feed from 1970 in two-year windows; 1700000000 is epoch seconds.
     if (ms !== 0 && Math.abs(ms) < MIN_EPOCH_MS) {
-      throw new ArchiveError('BAD_TIME', `'${text}' is not a time: a bare number is epoch milliseconds (1700000000000), and ${trimmed} is in 1970 — for ${trimmed} days back write ${trimmed}d; for epoch seconds add 000`);
+      const count = Math.abs(ms);
+      const meant = count < EPOCH_SECONDS_FROM ? `for ${count} days back write ${count}d` : `epoch seconds? write ${count}000`;
+      throw new ArchiveError('BAD_TIME', `'${text}' is not a time: a bare number is epoch milliseconds (1700000000000), and ${trimmed} is in 1970 — ${meant}`);
     }
     if (Number.isSafeInteger(ms)) return ms;
   }

@@ -93,13 +93,15 @@ function checkPositionals(command: Command, positionals: readonly string[]): voi
 
 function unknownFlagMessage(command: Command, name: string): string {
   const best = closestFlags(command, name);
-  const hint = best ? ` — did you mean ${best}?` : Object.hasOwn(OTHER_TOOLS_FLAGS, name) ? ` — ${OTHER_TOOLS_FLAGS[name]}` : '';
+  const foreign = `${command.path.join(' ')} --${name}`;
+  const hint = best ? ` — did you mean ${best}?` : Object.hasOwn(OTHER_TOOLS_FLAGS, foreign) ? ` — ${OTHER_TOOLS_FLAGS[foreign]}` : '';
   return `unknown flag --${name}${hint} (see 'dashcd ${command.path.join(' ')} --help')`;
 }
 
-/** Flags other tools have for what a dashcd command does: `apply --dry-run` (kubectl's) is dashcd's `plan`. */
+/** Flags other tools give a command for what another dashcd command does, by `command --flag`. */
 const OTHER_TOOLS_FLAGS: Readonly<Record<string, string>> = {
-  'dry-run': "'dashcd plan' is the dry run: it shows what apply would change and writes nothing",
+  // kubectl's apply --dry-run.
+  'apply --dry-run': "'dashcd plan' is the dry run: it shows what apply would change and writes nothing",
 };
 
 /**

@@ -60,6 +60,9 @@ describe('parseArgs', () => {
     // What another tool's flag is here: kubectl's apply --dry-run is plan.
     const apply = defineCommand({ ...command, path: ['apply'], flags: { dir: { type: 'string', description: 'folder' } } });
     expect(() => parseArgs(apply, ['--dry-run'])).toThrow(new UsageError("unknown flag --dry-run — 'dashcd plan' is the dry run: it shows what apply would change and writes nothing (see 'dashcd apply --help')"));
+    // Only for apply: pull or plan itself got it too, where it meant nothing.
+    const plan = defineCommand({ ...apply, path: ['plan'] });
+    expect(() => parseArgs(plan, ['--dry-run'])).toThrow(new UsageError("unknown flag --dry-run (see 'dashcd plan --help')"));
     // Only where the command has the other one.
     expect(() => parseArgs(command, ['--output', 'json'])).toThrow(new UsageError("unknown flag --output (see 'dashcd demo --help')"));
   });
