@@ -52,6 +52,6 @@ const OUTCOME: Record<number, string> = {
 function summaryLine(run: EnvironmentRun<ExitCode>, code: ExitCode): string {
   const env: Environment = run.env;
   const mark = code === ExitCode.Success ? '✓' : '✗';
-  const why = run.status === 'unreachable' || run.status === 'no-token' ? `: ${run.error.split('\n')[0] ?? ''}` : '';
+  const why = run.status === 'unreachable' || run.status === 'not-planned' ? `: ${run.error.split('\n')[0] ?? ''}` : '';
   return `${mark} ${env.name}: ${OUTCOME[code] ?? 'failed'}${code === ExitCode.Success ? '' : ` (exit ${code})`}${why}`;
 }

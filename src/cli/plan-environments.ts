@@ -29,7 +29,7 @@ export async function planEnvironments(mode: EnvironmentsMode, selection: Dashbo
   const links = dir === undefined ? '' : await writeEnvironmentPreviews(sections, dir, stringFlag(flags, 'preview-url'), io.cwd);
   await writeEnvironmentOutFiles(sections, outFiles);
   if (output !== 'html' || !outFiles.some((f) => f.extension === '.html')) io.stdout.write((RENDERERS[output] ?? renderEnvironmentsText)(sections) + (output === 'markdown' ? links : ''));
-  if (runs.some((r) => r.status === 'unreachable' || r.status === 'no-token')) return ExitCode.TargetUnavailable;
+  if (runs.some((r) => r.status === 'unreachable' || r.status === 'not-planned')) return ExitCode.TargetUnavailable;
   if (runs.some((r) => r.status === 'invalid')) return ExitCode.InvalidDesiredState;
   const pending = runs.some((r) => r.status === 'done' && hasChanges(r.planned.plan));
   return booleanFlag(flags, 'detailed-exitcode') && pending ? ExitCode.ChangesPending : ExitCode.Success;

@@ -23,7 +23,7 @@ export type EnvironmentRun<T> =
   | { env: Environment; status: 'invalid'; target: string; diagnostics: Diagnostic[] }
   | { env: Environment; status: 'unreachable'; target: string; error: string }
   /** Its `tokenEnv` variable is unset: nothing was sent, so the target was never tried. */
-  | { env: Environment; status: 'no-token'; target: string; error: string };
+  | { env: Environment; status: 'not-planned'; target: string; error: string };
 
 export interface RunEnvironmentsOptions {
   /** Where the problems' text goes: `stderr` when stdout is machine output (`plan --output json`). */
@@ -82,7 +82,7 @@ async function runOne<T>(env: Environment, where: string, run: () => Promise<Env
     return await run();
   } catch (error) {
     // Not a target that failed but a credential not given, said as such ("not planned"), not "unreachable".
-    if (error instanceof MissingTokenError || (error instanceof TransportError && error.reason === 'NO_PLATFORM')) return { env, status: 'no-token', target: where, error: error.message };
+    if (error instanceof MissingTokenError || (error instanceof TransportError && error.reason === 'NO_PLATFORM')) return { env, status: 'not-planned', target: where, error: error.message };
     const targetDown = isTargetFailure(error) || (error instanceof CliError && error.exitCode === ExitCode.TargetUnavailable);
     if (!targetDown) throw error;
     return { env, status: 'unreachable', target: where, error: errorMessage(error) };

@@ -11,7 +11,7 @@ import { count, diagnosticsMarkdown, diagnosticsToJson, type DiagnosticJson } fr
 export type EnvironmentSection = { name: string; target: string } & (
   | { status: 'planned'; plan: Plan }
   | { status: 'invalid'; diagnostics: readonly Diagnostic[] }
-  | { status: 'unreachable' | 'no-token'; error: string }
+  | { status: 'unreachable' | 'not-planned'; error: string }
 );
 
 /**
@@ -91,5 +91,5 @@ function invalidMarkdown(section: Extract<EnvironmentSection, { status: 'invalid
 /** Why a section has no plan; an invalid one's problems are `where` (printed before a text plan). */
 function statusText(section: Exclude<EnvironmentSection, { status: 'planned' }>, where = 'listed above'): string {
   if (section.status === 'invalid') return `invalid: ${count(section.diagnostics.length, 'problem')} (${where}); nothing planned`;
-  return section.status === 'no-token' ? `not planned: ${printable(section.error)}` : `unreachable: ${printable(section.error)}`;
+  return section.status === 'not-planned' ? `not planned: ${printable(section.error)}` : `unreachable: ${printable(section.error)}`;
 }

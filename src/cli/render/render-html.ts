@@ -31,7 +31,7 @@ function environmentSection(s: EnvironmentSection): HtmlSection {
   const heading = `${s.name} · ${printable(s.target)}`;
   if (s.status === 'planned') return { heading, env: s.name, intro: [`${summaryText(s.plan)}.`], sections: planSections(s.plan) };
   if (s.status === 'invalid') return { heading, env: s.name, intro: [`invalid: ${s.diagnostics.length} problem${s.diagnostics.length === 1 ? '' : 's'}; nothing planned`], lines: s.diagnostics.map(formatDiagnostic) };
-  return { heading, env: s.name, intro: [`${s.status === 'no-token' ? 'not planned' : 'unreachable'}: ${printable(s.error)}`] };
+  return { heading, env: s.name, intro: [`${s.status === 'not-planned' ? 'not planned' : 'unreachable'}: ${printable(s.error)}`] };
 }
 
 function planSections(plan: Plan): HtmlSection[] {
