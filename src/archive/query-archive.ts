@@ -130,7 +130,7 @@ function matches(event: ArchivedEventView, filter: ArchiveFilter): boolean {
  * In any case: `custom_deployment` for CUSTOM_DEPLOYMENT matched nothing, silently, yet a type is whatever its pusher
  * chose (`my_custom`), so upper-casing the filter would not do either.
  */
-function sameType(eventType: string | undefined, wanted: string): boolean {
+export function sameType(eventType: string | undefined, wanted: string): boolean {
   return eventType === wanted || (eventType !== undefined && eventType.toUpperCase() === wanted.toUpperCase());
 }
 

@@ -20,6 +20,8 @@ export interface ServeOptions {
   readonly port: number;
   readonly hotBytes: number;
   readonly simulateEvents: boolean;
+  /** The data dir is the project's own `.dashcd` (no --data): its dashcd.yaml's embedded environments are this store's. */
+  readonly projectStore: boolean;
 }
 
 /**
@@ -42,7 +44,7 @@ export async function runServe(options: ServeOptions, io: CommandIo): Promise<nu
   });
   consoleLoaded = loadConsole(server, options.host, io.log);
   consoleLoaded.then((handle) => (consoleHandler = handle), (error: unknown) => io.log.error({ err: error }, 'the console could not be loaded'));
-  const simulator = options.simulateEvents ? await simulate(server, io) : undefined;
+  const simulator = options.simulateEvents ? await simulate(server, options.projectStore, io) : undefined;
   io.stdout.write(`dashcd serving ${server.envUrl()} (base ${server.url}, data dir ${options.dataDir}; console ${server.url}/ui); Ctrl-C stops it\n`);
   await aborted(io.signal);
   io.log.info({ reason: errorMessage(io.signal.reason) }, 'shutting down');
@@ -83,14 +85,15 @@ async function start({ dataDir, host, port, hotBytes }: ServeOptions, io: Comman
 }
 
 /**
- * A simulated event stream for every environment the data dir holds and each one the project's dashcd.yaml declares
- * for an embedded store (opened now): in a project with environments, `local` alone was simulated, which no command
- * there reads (`events pull --env dev` found nothing, and `--env local` is refused).
+ * A simulated event stream for every environment the data dir holds at start and, in the project's own store, each
+ * one its dashcd.yaml declares for an embedded store (opened now): in a project with environments, `local` alone was
+ * simulated, which no command there reads (`events pull --env dev` found nothing, and `--env local` is refused).
+ * A store named with --data is not the project's: its environments are not made for the project's names.
  */
-async function simulate(server: RunningServer<EventStore>, io: Pick<CommandIo, 'log' | 'signal' | 'cwd'>): Promise<{ stop(): Promise<void> }> {
+async function simulate(server: RunningServer<EventStore>, projectStore: boolean, io: Pick<CommandIo, 'log' | 'signal' | 'cwd'>): Promise<{ stop(): Promise<void> }> {
   // Loaded only with the flag: reading dashcd.yaml takes its parser, which serve's start does without.
   const { projectEmbeddedEnvironments } = await import('./project-environments.js');
-  const declared = (await projectEmbeddedEnvironments(io.cwd)).flatMap((name) => {
+  const declared = (projectStore ? await projectEmbeddedEnvironments(io.cwd) : []).flatMap((name) => {
     const id = EnvironmentId.safeParse(name);
     return id.success ? [id.data] : [];
   });
@@ -98,7 +101,6 @@ async function simulate(server: RunningServer<EventStore>, io: Pick<CommandIo, '
   for (const env of new Set([...server.environments.ids(), ...declared])) {
     const store = (await server.environments.ensure(env)).events;
     if (!store) continue;
-    io.log.info({ env }, 'simulating events');
     simulators.push(startEventSimulator({ store, environment: env, log: io.log.child({ component: 'simulator', env }), signal: io.signal }));
   }
   return { stop: async () => void (await Promise.all(simulators.map((simulator) => simulator.stop()))) };

@@ -55,7 +55,6 @@ export async function startApiServer(options: {
     if (!options.simulateEvents || !events || simulated.has(env)) return;
     simulated.add(env);
     simulators.push(startEventSimulator({ store: events, environment: env, log: log.child({ component: 'simulator', env }), signal: stopSimulator.signal }));
-    log.info({ env }, 'simulating events');
   };
   return {
     server,

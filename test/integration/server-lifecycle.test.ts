@@ -1,4 +1,4 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { get as httpGet } from 'node:http';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
@@ -133,6 +133,16 @@ describe('server lifecycle', () => {
     } finally {
       controller.abort(new Error('received SIGINT'));
       expect(await running).toBe(0);
+    }
+    // A store named with --data is not the project's: the project's environments are not made in it.
+    const elsewhere = new AbortController();
+    const other = runCli([serveCommand], ['serve', '--port', '0', '--data', 'other', '--simulate-events'], cliIo(dataDir, elsewhere.signal));
+    try {
+      expect(await simulatedEvents(join(dataDir, 'other'), 'local')).toBeGreaterThan(0);
+      expect(await readdir(join(dataDir, 'other', 'env'))).toEqual(['local']);
+    } finally {
+      elsewhere.abort(new Error('received SIGINT'));
+      expect(await other).toBe(0);
     }
   });
 

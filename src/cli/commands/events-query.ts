@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import { stat } from 'node:fs/promises';
 import { listEnvironments } from '../../archive/archive-layout.js';
-import { archiveStats, queryArchive, type QueriedEvent, type QueryArchiveOptions } from '../../archive/query-archive.js';
+import { archiveStats, queryArchive, sameType, type QueriedEvent, type QueryArchiveOptions } from '../../archive/query-archive.js';
 import { parseTimeArg, type TimeBound } from '../../archive/time-arg.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
@@ -75,8 +75,8 @@ async function unknownTypeNote(options: QueryArchiveOptions, type: string): Prom
   // Bad lines were reported by the query itself.
   const { eventType: _type, entityId: _entity, onBadLine: _reported, ...range } = options;
   const types = Object.keys((await archiveStats(range)).byType);
-  if (types.some((known) => known.toUpperCase() === type.toUpperCase())) return '';
-  const near = closest(type.toUpperCase(), types, Math.floor(type.length / 2));
+  if (types.some((known) => sameType(known, type))) return '';
+  const near = closest(type, types, Math.floor(type.length / 2));
   const guess = near === undefined ? '' : ` — did you mean ${printable(near)}?`;
   const listed = types.length === 0 ? 'no events at all there' : `types there: ${types.slice(0, 20).map(printable).join(', ')}${types.length > 20 ? ', …' : ''}`;
   return `note: no event of type ${printable(type)} in the archive over that range${guess} (${listed})\n`;

@@ -22,7 +22,7 @@ export const serveCommand = defineCommand({
     host: { type: 'string', description: 'Address to listen on', default: '127.0.0.1', valueName: 'host' },
     port: { type: 'string', description: 'Port to listen on (0 picks a free one)', default: '8080', valueName: 'n' },
     data: dataFlag,
-    'simulate-events': { type: 'boolean', description: "Write a synthetic event stream into each environment's events feed (those of the data dir, and the embedded ones dashcd.yaml declares)" },
+    'simulate-events': { type: 'boolean', description: "Write a synthetic event stream into each environment's events feed (the data dir's, and without --data the embedded ones dashcd.yaml declares)" },
     'cache-mb': {
       type: 'string',
       description: 'Memory per environment for dashboards kept ready to send uncompressed (the rest are held deflated and inflated per read)',
@@ -44,7 +44,7 @@ export const serveCommand = defineCommand({
     const dataDir = await dataDirOf(stringFlag(flags, 'data'), io.cwd);
     const hotBytes = intFlag(flags, 'cache-mb', SERVE_CACHE_MB) * 1024 * 1024;
     const { runServe } = await import('../serve-server.js');
-    return runServe({ dataDir, host, port, hotBytes, simulateEvents: booleanFlag(flags, 'simulate-events') }, io);
+    return runServe({ dataDir, host, port, hotBytes, simulateEvents: booleanFlag(flags, 'simulate-events'), projectStore: stringFlag(flags, 'data') === undefined }, io);
   },
 });
 

@@ -87,6 +87,7 @@ export function startEventSimulator(options: SimulatorOptions): { stop(): Promis
   const controller = new AbortController();
   const signal = AbortSignal.any([options.signal, controller.signal]);
   const simulation = new EventSimulation(random, intervalMs, options.fleetSize, options.environment);
+  log.info('simulating events');
   const loop = (async () => {
     await closeLeftovers(store, clock.now(), log).catch((error: unknown) => {
       log.warn({ err: error }, 'could not close simulated events left open by an earlier run');
