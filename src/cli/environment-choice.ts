@@ -1,3 +1,4 @@
+import { operatorGrants } from './target-grants.js';
 import { loadProjectConfigFor, type LoadProjectConfigResult } from '../config/project-config.js';
 import type { Diagnostic } from '../desired/diagnostic.js';
 import { declaredEnvironments, type Environment } from '../environments/environment.js';
@@ -23,6 +24,9 @@ export type EnvironmentMode =
  * command runs on its one target as it always did; with them, targets come from dashcd.yaml, so `--target` is refused.
  */
 export async function environmentMode(root: string, flags: FlagValues, io: CommandIo, { envWithoutEnvironments = false } = {}): Promise<EnvironmentMode> {
+  // Read whenever a command reads the project: a malformed grant list went unnoticed until some environment had a
+  // target, and then failed a job that had passed with it.
+  operatorGrants(io.env);
   const project = await loadProjectConfigFor(root, io.cwd);
   if (project.diagnostics.length > 0) return { kind: 'invalid', diagnostics: project.diagnostics };
   const declared = declaredEnvironments(project.config);

@@ -63,4 +63,17 @@ describe('DASHCD_ALLOW_TARGETS: the target tokens a CI job grants a repository i
     expect(result.code).toBe(64);
     expect(result.stderr).toContain("DASHCD_ALLOW_TARGETS DASHCD_GIT_TOKEN: dashcd's own DASHCD_* variables can never be target tokens");
   });
+
+  it('a malformed grant is refused in a project with no remote target too (a CI job passed until its first target came)', async () => {
+    for (const files of [{ 'dashcd.yaml': 'environments:\n  dev:\n' }, {}]) {
+      project = await createProject({ ...files, 'dashboards/hosts.yaml': HOSTS });
+      for (const command of ['plan', 'validate']) {
+        const result = await runDashcd([command], { cwd: project.root, env: { DASHCD_ALLOW_TARGETS: 'DASHCD_GIT_TOKEN=https://a.example' } });
+        expect(result.code, `${command} ${JSON.stringify(files)}`).toBe(64);
+        expect(result.stderr).toContain("DASHCD_ALLOW_TARGETS DASHCD_GIT_TOKEN: dashcd's own DASHCD_* variables can never be target tokens");
+      }
+      await project.cleanup();
+    }
+    project = undefined;
+  });
 });
