@@ -65,7 +65,8 @@ describe('DASHCD_ALLOW_TARGETS: the target tokens a CI job grants a repository i
   });
 
   it('a malformed grant is refused in a project with no remote target too (a CI job passed until its first target came)', async () => {
-    for (const files of [{ 'dashcd.yaml': 'environments:\n  dev:\n' }, {}]) {
+    const projects: Record<string, string>[] = [{ 'dashcd.yaml': 'environments:\n  dev:\n' }, {}];
+    for (const files of projects) {
       project = await createProject({ ...files, 'dashboards/hosts.yaml': HOSTS });
       for (const command of ['plan', 'validate']) {
         const result = await runDashcd([command], { cwd: project.root, env: { DASHCD_ALLOW_TARGETS: 'DASHCD_GIT_TOKEN=https://a.example' } });

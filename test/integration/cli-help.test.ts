@@ -118,7 +118,7 @@ describe('the command layer', () => {
     expect(result.code).toBe(ExitCode.Usage);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('Usage: dashcd token <command>');
-    expect(result.stderr).toMatch(/^ {2}token list +List the tokens/m);
+    expect(result.stderr).toMatch(/^ {2}token list +List the API tokens/m);
     expect(result.stderr).not.toContain('unknown command');
   });
 

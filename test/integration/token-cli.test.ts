@@ -97,7 +97,9 @@ describe('token commands on a data dir nobody owns', () => {
     expect(await listEnvironments(data)).toEqual(['local', 'staging']);
     expect((await dashcd('token', 'list', '--env', 'staging')).stdout.split('\n')).toHaveLength(3);
     expect(await dashcd('token', 'list', '--env', 'prod')).toMatchObject({ code: 64, stderr: expect.stringContaining("environment 'prod' does not exist") });
-    expect(await dashcd('token', 'list', '--env', 'stagin')).toMatchObject({ code: 64, stderr: expect.stringContaining(`environment 'stagin' does not exist in ${data} — did you mean staging? (known: local, staging)`) });
+    expect(await dashcd('token', 'list', '--env', 'stagin')).toMatchObject({ code: 64, stderr: `dashcd token list: environment 'stagin' does not exist in ${data} (known: local, staging) — did you mean staging?\n` });
+    // Far from them all, it says how to make it.
+    expect((await dashcd('token', 'list', '--env', 'prod')).stderr).toContain("(known: local, staging); 'dashcd token create --env prod' creates it");
     expect(await dashcd('token', 'list', '--env', '../x')).toMatchObject({ code: 64, stderr: expect.stringContaining('not a valid environment id') });
   });
 

@@ -64,7 +64,7 @@ export const tokenCreateCommand = defineCommand({
 
 export const tokenListCommand = defineCommand({
   path: ['token', 'list'],
-  summary: 'List the tokens of an environment (id, name, scopes, created; never the token)',
+  summary: 'List the API tokens, platform tokens and OAuth clients of an environment (kind, id, name, scopes, subject, created; never the secret)',
   description: WHERE,
   flags: { data: dataFlag, env: envFlag },
   examples: ['dashcd token list', 'dashcd token list --env staging'],
@@ -214,7 +214,8 @@ async function requireEnvironment(root: string, env: EnvironmentId): Promise<voi
   const known = await listEnvironments(root);
   if (!known.includes(env)) {
     const near = closest(env, known, Math.floor(env.length / 2));
-    const guess = near === undefined ? '' : ` — did you mean ${near}?`;
-    throw new UsageError(`environment '${env}' does not exist in ${root}${guess} (known: ${known.join(', ')}); 'dashcd token create --env ${env}' creates it`);
+    // A near name is a typo, which token create refuses when dashcd.yaml declares the name: no "creates it" then.
+    const next = near === undefined ? `; 'dashcd token create --env ${env}' creates it` : ` — did you mean ${near}?`;
+    throw new UsageError(`environment '${env}' does not exist in ${root} (known: ${known.join(', ')})${next}`);
   }
 }
