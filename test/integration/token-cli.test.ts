@@ -94,6 +94,13 @@ describe('token commands on a data dir nobody owns', () => {
 
   it('create --env makes the environment; list in an unknown environment is a usage error', async () => {
     await createToken('--env', 'staging');
+    // One letter from one the data dir has: made, but said (lcoal was made in silence).
+    const typo = await dashcd('token', 'create', '--env', 'lcoal', '--scopes', 'ReadConfig');
+    expect(typo.code).toBe(0);
+    expect(typo.stderr).toContain(`note: environment lcoal is new in ${data}, one letter from local, which it has: was --env local meant?\n`);
+    expect((await dashcd('token', 'create', '--env', 'qa', '--scopes', 'ReadConfig')).stderr).not.toContain('note: environment');
+    await rm(join(data, 'env', 'lcoal'), { recursive: true });
+    await rm(join(data, 'env', 'qa'), { recursive: true });
     expect(await listEnvironments(data)).toEqual(['local', 'staging']);
     expect((await dashcd('token', 'list', '--env', 'staging')).stdout.split('\n')).toHaveLength(3);
     expect(await dashcd('token', 'list', '--env', 'prod')).toMatchObject({ code: 64, stderr: expect.stringContaining("environment 'prod' does not exist") });

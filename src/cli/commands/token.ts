@@ -45,8 +45,12 @@ export const tokenCreateCommand = defineCommand({
   ],
   async run({ flags }, io) {
     const { root, env } = await location(flags, io);
-    const misspelt = await misspeltEnvironment(env, io.cwd, await listEnvironments(root));
+    const held = await listEnvironments(root);
+    const misspelt = await misspeltEnvironment(env, io.cwd, held);
     if (misspelt !== undefined) throw new UsageError(misspelt);
+    // Without dashcd.yaml nothing tells a new name from a typo: said, not refused (a data dir may serve any name).
+    const near = held.includes(env) ? undefined : closest(env, held, 1);
+    if (near !== undefined) io.stderr.write(`note: environment ${env} is new in ${root}, one letter from ${near}, which it has: was --env ${near} meant?\n`);
     const raw = listFlag(flags, 'scopes');
     if (wantsPlatformCredential(raw, flags)) return createPlatformCredential(root, env, raw, flags, io);
     const scopes = parseScopes(raw);
