@@ -26,7 +26,7 @@ function patchLine(op: Operation, before: unknown, file: unknown): string[] {
   switch (op.op) {
     case 'replace': {
       const value = asWritten(op.value, file, op.path);
-      if (isBlock(before) || isBlock(value)) return [`~ ${path}:`, ...blockLines('-', before), ...blockLines('+', value)];
+      if (isBlock(before) || isBlock(value)) return [`~ ${path}:`].concat(blockLines('-', before), blockLines('+', value));
       return [`~ ${path}: ${formatValue(before)} → ${formatValue(value)}`];
     }
     case 'add': {
@@ -96,11 +96,23 @@ function isBlock(value: unknown): boolean {
   return (typeof value === 'object' && value !== null) || (typeof value === 'string' && value.includes('\n'));
 }
 
-/** Text line by line as it reads; anything else as YAML, which shows a tile the way its file does. */
+/**
+ * Text line by line as it reads; anything else as YAML, which shows a tile the way its file does. At most
+ * MAX_BLOCK_LINES lines, and a value past MAX_BLOCK_JSON_BYTES is only sized: a markdown tile of 150,000 lines took
+ * the text plan past the stack (exit 1), and a target's 12-million-item array took it past the heap (exit 134).
+ */
 function blockLines(mark: '+' | '-', value: unknown): string[] {
+  const json = typeof value === 'string' ? undefined : JSON.stringify(value);
+  if (json !== undefined && json.length > MAX_BLOCK_JSON_BYTES) return [`${mark}${VALUE_INDENT}(${json.length} bytes as JSON: too large to list here; plan --output json has it)`];
   const text = typeof value === 'string' ? value : stringify(identifyingFirst(value), { lineWidth: 0, aliasDuplicateObjects: false }).replace(/\n$/, '');
-  return text.split('\n').map((line) => `${mark}${VALUE_INDENT}${line}`.trimEnd());
+  const lines = text.split('\n');
+  const shown = lines.slice(0, MAX_BLOCK_LINES).map((line) => `${mark}${VALUE_INDENT}${line}`.trimEnd());
+  if (lines.length > shown.length) shown.push(`${mark}${VALUE_INDENT}… ${lines.length - shown.length} more lines (plan --output json has them)`);
+  return shown;
 }
+
+export const MAX_BLOCK_LINES = 2_000;
+const MAX_BLOCK_JSON_BYTES = 1024 * 1024;
 
 function identifyingFirst(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(identifyingFirst);

@@ -28,9 +28,10 @@ const PATCH_INDENT = '    ';
  */
 export function renderPlanText(plan: Plan, options: { color?: boolean } = {}): string {
   const paint = painter(options.color === true);
-  const lines = [headline(plan)];
+  // concat, not push(...): a spread of a few hundred thousand lines passes the stack.
+  let lines = [headline(plan)];
   const body = plan.changes.flatMap((change) => changeLines(change, paint));
-  if (body.length > 0) lines.push('', ...body);
+  if (body.length > 0) lines = lines.concat('', body);
   if (plan.prune.refused !== undefined) lines.push('', paint('red', `✗ ${plan.prune.refused}`));
   const { create, adopt, update, delete: deletes } = plan.summary;
   // Refused, the counts are what was asked, not what apply would do: said so on the line that counts them.
@@ -60,7 +61,7 @@ function changeLines(change: PlanChange, paint: Paint): string[] {
     case 'update': {
       const where = `${printable(change.file)}${of}`;
       const title = change.action === 'adopt' ? `! adopt   ${name}  (${where}) — takes over a ${label || 'dashboard'} made outside dashcd` : `~ update  ${name}  (${where})`;
-      return [head(title), ...patchLines(change).map((l) => PATCH_INDENT + paint(markColor(l), printable(l)))];
+      return [head(title)].concat(patchLines(change).map((l) => PATCH_INDENT + paint(markColor(l), printable(l))));
     }
     case 'delete':
     case 'orphan': {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classicDashboards } from '../../../src/kinds/classic-dashboards.js';
-import { formatValue, patchLines, pointerToPath } from '../../../src/plan/patch-lines.js';
+import { formatValue, MAX_BLOCK_LINES, patchLines, pointerToPath } from '../../../src/plan/patch-lines.js';
 import { renderEnvironmentsText } from '../../../src/cli/render/render-environments.js';
 import { renderPlanJson } from '../../../src/cli/render/render-json.js';
 import { renderPlanMarkdown } from '../../../src/cli/render/render-markdown.js';
@@ -42,6 +42,38 @@ function samplePlan(git: GitInfo | null = GIT): Plan {
     ...(git ? { git } : {}),
   });
 }
+
+describe('patch lines of a value too large to list', () => {
+  /** An update of the one markdown tile of a dashboard from `before` to `after`. */
+  function markdownUpdate(before: string, after: string): Plan {
+    const dashboard = (markdown: string): Dashboard => ({ ...board('Notes', [], [TAG]), tiles: [{ ...tile('Notes', 0), markdown }] });
+    return buildPlan({
+      desired: [{ id: ID_EDIT, file: 'dashboards/notes.yaml', name: 'Notes', body: dashboard(after) }],
+      live: new Map([[ID_EDIT, { ...dashboard(before), id: ID_EDIT }]]),
+      liveOwned: [{ id: ID_EDIT, name: 'Notes' }],
+      ownershipTag: TAG,
+      ignore: [],
+      kind: classicDashboards,
+      target: 'http://127.0.0.1:4000/e/local',
+    });
+  }
+
+  it('shows a long text up to MAX_BLOCK_LINES lines and counts the rest (150,000 lines took the text plan past the stack)', () => {
+    const long = Array.from({ length: 150_000 }, (_, i) => `line ${i}`).join('\n');
+    const text = renderPlanText(markdownUpdate(long, `${long}!`));
+    expect(text).toContain(`-    … ${150_000 - MAX_BLOCK_LINES} more lines (plan --output json has them)`);
+    expect(text).toContain(`+    … ${150_000 - MAX_BLOCK_LINES} more lines (plan --output json has them)`);
+    expect(text.split('\n').length).toBeLessThan(2 * MAX_BLOCK_LINES + 20);
+  });
+
+  it('sizes a structured value past a megabyte of JSON instead of writing it as YAML (a target\'s huge array ran out of heap)', () => {
+    const update = samplePlan().changes.find((c) => c.action === 'update');
+    if (update?.action !== 'update') throw new Error('no update');
+    const huge = Array.from({ length: 300_000 }, (_, i) => i);
+    const lines = patchLines({ ...update, patch: [{ op: 'add', path: '/tiles/0/huge', value: huge }], before: [null] });
+    expect(lines).toEqual([expect.stringMatching(/^\+ /), `+    (${JSON.stringify(huge).length} bytes as JSON: too large to list here; plan --output json has it)`]);
+  });
+});
 
 describe('patch lines', () => {
   it('renders replace and remove of scalars on one line, and an added tile whole, as YAML under its path', () => {
