@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { pathExists } from '../lib/path-exists.js';
+import { PROJECT_CONFIG_FILES } from '../config/project-config-files.js';
 
 /**
  * A new file's path in `dir` for an item pulled by name: `CPU & memory (prod)` → `cpu-memory-prod.yaml`; a name
@@ -17,7 +18,9 @@ export async function freeFileName(dir: string, item: { name: string; id: string
       .slice(0, 80)
       .replace(/^-+|-+$/g, '') || 'dashboard';
   const block = idBlock(item.id);
-  for (let n = 0; ; n++) {
+  // A document named `dashcd` became the project's dashcd.yaml (with `--dir .`) or a second project root in the folder.
+  const reserved = (PROJECT_CONFIG_FILES as readonly string[]).includes(`${slug}.yaml`);
+  for (let n = reserved ? 1 : 0; ; n++) {
     const path = join(dir, n === 0 ? `${slug}.yaml` : n === 1 ? `${slug}-${block}.yaml` : `${slug}-${block}-${n}.yaml`);
     if (!taken.has(path) && !(await pathExists(path))) return path;
   }

@@ -22,6 +22,16 @@ describe('idBlock: the part of a target-given id a file name may carry', () => {
 });
 
 describe('freeFileName', () => {
+  it('never names a file as the project config: a document named dashcd (or .dashcd) got dashcd.yaml', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dashcd-file-name-'));
+    try {
+      for (const name of ['dashcd', '.dashcd', 'DashCD']) expect(await freeFileName(dir, { name, id: 'abc-123' }, new Set()), name).toBe(join(dir, 'dashcd-abc-123.yaml'));
+      expect(await freeFileName(dir, { name: 'dashcd prod', id: 'x' }, new Set())).toBe(join(dir, 'dashcd-prod.yaml'));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('names a taken name by a cleaned id block, inside the folder', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dashcd-file-name-'));
     try {
