@@ -36,5 +36,6 @@ const TARGET_STATUS = new Set([401, 403, 404, 429]);
 export function isTargetFailure(error: unknown): boolean {
   if (!isClientError(error)) return false;
   if (!(error instanceof ApiError)) return true;
-  return TARGET_STATUS.has(error.status) || error.status >= 500;
+  // A redirect is the target's too (an http → https hop, an SSO gateway): dashcd follows none, so the token stays.
+  return TARGET_STATUS.has(error.status) || error.status >= 500 || (error.status >= 300 && error.status < 400);
 }

@@ -72,6 +72,7 @@ function describeStatus(
     return `404 from ${where}: no such API path — is ${origin.url} the environment root (http://host/e/<env> or https://<id>.live.dynatrace.com)?`;
   }
   if (status === 429) return `429 from ${where}: rate limited${tries} — retry later or lower the concurrency`;
+  if (status >= 300 && status < 400) return `${status} from ${where}: the target redirects, and dashcd follows no redirect (the token stays with this host) — set ${origin.url} to the address it leads to`;
   if (status >= 500) {
     const what = serverMessage ?? STATUS_TEXT[status] ?? 'server error';
     return `${status} from ${where}: ${what}${tries} — the target is failing; retry later`;

@@ -52,6 +52,31 @@ async function dashcd(argv: string[], handler: Handler): Promise<CliResult> {
   return runDashcd(argv, { cwd: project.root, env: { DT_ENV_URL: target.url, DT_API_TOKEN: 'dt0c01.test' } });
 }
 
+describe('a target that redirects', () => {
+  it('is a target failure (exit 4) saying where to point dashcd, not an unexpected error; the token does not follow', async () => {
+    const followed: string[] = [];
+    const other = await listen((req, res) => {
+      followed.push(req.headers.authorization ?? 'none');
+      res.end('{}');
+    });
+    const seen: string[] = [];
+    try {
+      const result = await dashcd(['plan'], (req, res) => {
+        seen.push(req.url ?? '');
+        res.writeHead(302, { location: `${other.url}${req.url ?? ''}` }).end();
+      });
+      expect(result.code, result.stderr).toBe(4);
+      expect(result.stderr).toContain('302 from GET ');
+      expect(result.stderr).toContain('the target redirects, and dashcd follows no redirect (the token stays with this host) — set DT_ENV_URL to the address it leads to');
+      expect(result.stderr).not.toContain('unexpected error');
+      expect(seen.length).toBeGreaterThan(0);
+      expect(followed).toEqual([]);
+    } finally {
+      await new Promise((resolve) => other.server.close(resolve));
+    }
+  });
+});
+
 describe("a target's error envelope holding escape sequences and line breaks", () => {
   for (const argv of [['plan'], ['pull', '--all'], ['events', 'pull', '--since', '1d']]) {
     it(`dashcd ${argv.join(' ')} prints its message as one harmless line (exit 4)`, async () => {
