@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import { errorMessage } from '../lib/error-message.js';
 import { Pool } from 'undici';
 import { systemClock, type Clock } from '../lib/clock.js';
@@ -15,7 +16,7 @@ import {
 } from '../schema/documents.js';
 import { attemptError, failedAttempt } from './attempt-failure.js';
 import { API_ANSWER_LIMIT_BYTES, DOCUMENT_ANSWER_LIMIT_BYTES, readBody } from './bounded-body.js';
-import { ApiError, type HttpMethod } from './errors.js';
+import { ApiError, UnexpectedResponseError, type HttpMethod } from './errors.js';
 import { apiErrorFrom, type TargetOrigin } from './messages.js';
 import { bearerSource, type BearerSource, type PlatformCredential } from './platform-auth.js';
 import { createRedactor, displayUrl } from './redact.js';
@@ -112,6 +113,8 @@ export class IdInTrashError extends ApiError {
 
 const ORIGIN: TargetOrigin = { url: 'DT_PLATFORM_URL', token: 'DT_PLATFORM_TOKEN (or DT_CLIENT_ID and DT_CLIENT_SECRET)' };
 const MAX_PAGES = 10_000;
+/** Items a listing may hold: far past any environment's documents, well within memory (about 1 kB of metadata each). */
+export const MAX_LISTED_ITEMS = 200_000;
 
 interface Call {
   readonly method: HttpMethod;
@@ -215,18 +218,29 @@ export function createDocumentsClient(options: DocumentsClientOptions): Document
   const docPath = (id: string) => `/documents/${encodeURIComponent(id)}`;
   const versioned = (version: number) => new URLSearchParams({ [LOCKING_VERSION_PARAM]: String(version) });
 
+  /**
+   * Every page of a listing. A target's listing fails as a target does (exit 4), never by looping or filling the
+   * heap: page keys that come round again (10,000 requests, then an unexpected error), or more than
+   * MAX_LISTED_ITEMS items (endless pages of 45,000 documents ended `pull --all` out of memory).
+   */
   const listAll = async <T>(path: string, query: URLSearchParams, read: (response: TextResponse) => { items: T[]; next: string | null | undefined }): Promise<T[]> => {
     const items: T[] = [];
+    const keys = new Set<string>();
     let page = query;
-    for (let n = 0; n < MAX_PAGES; n++) {
-      const { items: found, next } = read(asJson(await send({ method: 'GET', path, query: page, ok: [200] })));
-      items.push(...found);
+    for (let n = 1; ; n++) {
+      const response = asJson(await send({ method: 'GET', path, query: page, ok: [200] }));
+      const { items: found, next } = read(response);
+      for (const item of found) items.push(item);
       if (!next) return items;
+      // Digests, not the keys: a key is the target's text, of any length.
+      const key = hash('sha256', next, 'hex');
+      const why = keys.has(key) ? `its page keys go round in a loop (one came again after ${n} pages)` : items.length > MAX_LISTED_ITEMS ? `it lists more than ${MAX_LISTED_ITEMS} items` : n >= MAX_PAGES ? `it did not end within ${MAX_PAGES} pages` : undefined;
+      if (why !== undefined) throw new UnexpectedResponseError(`listing ${response.method} ${response.url} stopped: ${why}`, { ...response, problems: [why] });
+      keys.add(key);
       // The key carries the listing (filter, sort, size); what each page shows (add-fields) is asked again, and the
       // filter resent as the service's own clients do. Only page-size must not be combined with a key.
       page = new URLSearchParams([...[...query].filter(([name]) => name !== 'page-size'), ['page-key', next]]);
     }
-    throw new Error(`listing ${path} did not end after ${MAX_PAGES} pages`);
   };
 
   const trashGet = async (id: string): Promise<TrashDocument> => parseBodyAs(asJson(await send({ method: 'GET', path: `/trash${docPath(id)}`, ok: [200] })), TrashDocument);

@@ -192,3 +192,18 @@ describe('JSON nested without end', () => {
     expect((await client.dashboards.get(ID))?.dashboardMetadata.name).toBe('Deep');
   });
 });
+
+describe('a document listing that never ends', () => {
+  it('fails as a target does (UnexpectedResponseError, exit 4) when its page keys come round again, after those pages only', async () => {
+    // K0, K1, K2, K0 … sent 10,000 requests, then ended in an unexpected error.
+    let requests = 0;
+    const server = await hostile((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ documents: [], totalCount: 0, nextPageKey: `K${requests++ % 3}` }));
+    });
+    const failure = await documentsClient(server).list().then(() => undefined, (error: unknown) => error);
+    expect(failure).toBeInstanceOf(UnexpectedResponseError);
+    expect((failure as Error).message).toMatch(/^listing GET .*\/documents\?page-key=K2 stopped: its page keys go round in a loop \(one came again after 4 pages\)$/);
+    expect(requests).toBe(4);
+  });
+});
