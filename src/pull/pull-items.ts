@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { parse } from 'yaml';
+import { MAX_SOURCE_BYTES } from '../schema/limits.js';
+import { tooLargeForAFile } from './pulled-document.js';
 import type { ApiClient } from '../client/api-client.js';
 import { loadDesired, type DesiredDashboard } from '../desired/load-desired.js';
 import { mapConcurrent } from '../lib/concurrency.js';
@@ -149,13 +151,20 @@ async function refreshFile(local: DesiredDashboard, read: PulledItem, source: Pu
   if (same) return { id, file, status: 'up-to-date' };
   if (uses.length > 0 && !options.force) return { id, file, status: 'kept-templates', uses: [...uses] };
   if (!options.force) return { id, file, status: 'kept-local-edits' };
-  await writeFileDurable(path, read.fileText());
+  const text = read.fileText();
+  const bytes = Buffer.byteLength(text);
+  if (bytes > MAX_SOURCE_BYTES) return { id, status: 'refused', reason: tooLargeForAFile(bytes, 'as YAML it is') };
+  await writeFileDurable(path, text);
   return { id, file, status: 'written' };
 }
 
+/** A file dashcd could not read back (past MAX_SOURCE_BYTES: every later validate and plan refused it) is not written. */
 async function writeNewFile(dir: string, read: PulledItem, taken: Set<string>, options: PullCommonOptions): Promise<PullOutcome> {
+  const text = read.fileText();
+  const bytes = Buffer.byteLength(text);
+  if (bytes > MAX_SOURCE_BYTES) return { id: read.id, status: 'refused', reason: tooLargeForAFile(bytes, 'as YAML it is') };
   const path = await freeFileName(dir, read, taken);
   taken.add(path);
-  await writeFileDurable(path, read.fileText());
+  await writeFileDurable(path, text);
   return { id: read.id, file: shownPath(options.cwd, path), status: 'written' };
 }

@@ -4,6 +4,7 @@ import { once } from '../lib/once.js';
 import { withoutDocumentMark } from '../documents/ownership-mark.js';
 import { DOCUMENT_KEY, type LiveDocumentBody } from '../schema/document-content.js';
 import { PLAIN_STRINGS, type FileStrings } from './template-literals.js';
+import { MAX_SOURCE_BYTES } from '../schema/limits.js';
 
 /** A live document as pull writes it, or why no file can hold it. */
 export type PulledDocument = { name: string; value: LiveDocumentBody; fileText: () => string } | { refused: string };
@@ -22,7 +23,15 @@ export function pulledDocument(id: string, live: LiveDocumentBody, ownershipTag:
   const metadata = { kind: block.kind, id, name: block.name, description, isPrivate: block.isPrivate ?? false };
   const fileValue = documentFileValue(written(metadata), written(content));
   if (fileValue === undefined) return { refused: `its content has a top-level "dashcd" member, which a dashcd file would read as its own settings; rename that member in the app first` };
+  // Before its YAML is made: a target's 48 MB array took that past the heap, and the file would be refused anyway.
+  const jsonBytes = JSON.stringify(content).length;
+  if (jsonBytes > MAX_SOURCE_BYTES) return { refused: tooLargeForAFile(jsonBytes, 'its content is') };
   const { version: _version, description: _description, ...rest } = block;
   const value = { [DOCUMENT_KEY]: { ...rest, ...(description === undefined ? {} : { description }) }, ...content } as LiveDocumentBody;
   return { name: block.name, value, fileText: once(() => exactYaml(fileValue)) };
+}
+
+/** Why no file can hold an item of `bytes`: dashcd reads a file up to MAX_SOURCE_BYTES, so it would refuse its own. */
+export function tooLargeForAFile(bytes: number, what: string): string {
+  return `${what} ${bytes} bytes; a file is read up to ${MAX_SOURCE_BYTES / (1024 * 1024)} MiB, so no file can hold it: keep it in the app`;
 }
