@@ -1,6 +1,6 @@
 import { realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
-import { PROJECT_CONFIG_FILES } from '../config/project-config-files.js';
+import { PROJECT_CONFIG_FILES } from '../schema/project-config-files.js';
 import { gitWorkTreeRoot } from '../desired/git-info.js';
 
 /**

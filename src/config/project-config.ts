@@ -15,7 +15,7 @@ import { documentValue, parseYamlDocument, flowNestingOffset, nestingMessage, to
 import { BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from '../schema/limits.js';
 import { schemaErrorMap } from '../desired/dashboard-rules.js';
 import { configTypeMessage } from './config-type-message.js';
-import { PROJECT_CONFIG_FILES } from './project-config-files.js';
+import { PROJECT_CONFIG_FILES } from '../schema/project-config-files.js';
 
 /**
  * The mark apply puts on everything it writes, the same for both kinds (a classic dashboard's tag, the end of a

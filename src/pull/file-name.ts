@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { pathExists } from '../lib/path-exists.js';
-import { PROJECT_CONFIG_FILES } from '../config/project-config-files.js';
+import { PROJECT_CONFIG_FILES } from '../schema/project-config-files.js';
 
 /**
  * A new file's path in `dir` for an item pulled by name: `CPU & memory (prod)` → `cpu-memory-prod.yaml`; a name
