@@ -26,6 +26,7 @@ function patchLine(op: Operation, before: unknown, file: unknown): string[] {
   switch (op.op) {
     case 'replace': {
       const value = asWritten(op.value, file, op.path);
+      if (typeof before === 'string' && typeof value === 'string' && isLongText(before, value)) return [`~ ${path}:`].concat(changedTextLines(before, value));
       if (isBlock(before) || isBlock(value)) return [`~ ${path}:`].concat(blockLines('-', before), blockLines('+', value));
       return [`~ ${path}: ${formatValue(before)} → ${formatValue(value)}`];
     }
@@ -105,13 +106,54 @@ function blockLines(mark: '+' | '-', value: unknown): string[] {
   const json = typeof value === 'string' ? undefined : JSON.stringify(value);
   if (json !== undefined && json.length > MAX_BLOCK_JSON_BYTES) return [`${mark}${VALUE_INDENT}(${json.length} bytes as JSON: too large to list here; plan --output json has it)`];
   const text = typeof value === 'string' ? value : stringify(identifyingFirst(value), { lineWidth: 0, aliasDuplicateObjects: false }).replace(/\n$/, '');
-  const lines = text.split('\n');
+  return cappedLines(mark, text.split('\n'));
+}
+
+function cappedLines(mark: '+' | '-', lines: readonly string[]): string[] {
   const shown = lines.slice(0, MAX_BLOCK_LINES).map((line) => `${mark}${VALUE_INDENT}${line}`.trimEnd());
   if (lines.length > shown.length) shown.push(`${mark}${VALUE_INDENT}… ${lines.length - shown.length} more lines (plan --output json has them)`);
   return shown;
 }
 
 export const MAX_BLOCK_LINES = 2_000;
+
+/** A text past MAX_BLOCK_LINES on either side, which whole blocks would cut before the lines that changed. */
+function isLongText(before: string, after: string): boolean {
+  return lineCount(before) > MAX_BLOCK_LINES || lineCount(after) > MAX_BLOCK_LINES;
+}
+
+function lineCount(text: string): number {
+  let count = 1;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count++;
+  return count;
+}
+
+/** Lines kept around a long text's change, as a diff shows them. */
+const TEXT_CONTEXT_LINES = 2;
+
+/**
+ * A long text's change as the lines between the ones both sides share at the start and the end, with a little
+ * context: two whole blocks cut at MAX_BLOCK_LINES showed a markdown tile edited at line 2,400 as two equal blocks.
+ */
+function changedTextLines(before: string, after: string): string[] {
+  const old = before.split('\n');
+  const now = after.split('\n');
+  let start = 0;
+  while (start < old.length && start < now.length && old[start] === now[start]) start++;
+  let end = 0;
+  while (end < old.length - start && end < now.length - start && old[old.length - 1 - end] === now[now.length - 1 - end]) end++;
+  const from = Math.max(0, start - TEXT_CONTEXT_LINES);
+  const to = Math.min(end, TEXT_CONTEXT_LINES);
+  const context = (lines: readonly string[]): string[] => lines.map((line) => ` ${VALUE_INDENT}${line}`.trimEnd());
+  const lines = from > 0 ? [` ${VALUE_INDENT}… ${from} lines as before`] : [];
+  return lines.concat(
+    context(old.slice(from, start)),
+    cappedLines('-', old.slice(start, old.length - end)),
+    cappedLines('+', now.slice(start, now.length - end)),
+    context(now.slice(now.length - end, now.length - end + to)),
+    end > to ? [` ${VALUE_INDENT}… ${end - to} lines as before`] : [],
+  );
+}
 const MAX_BLOCK_JSON_BYTES = 1024 * 1024;
 
 function identifyingFirst(value: unknown): unknown {

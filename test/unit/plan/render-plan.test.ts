@@ -58,12 +58,22 @@ describe('patch lines of a value too large to list', () => {
     });
   }
 
-  it('shows a long text up to MAX_BLOCK_LINES lines and counts the rest (150,000 lines took the text plan past the stack)', () => {
-    const long = Array.from({ length: 150_000 }, (_, i) => `line ${i}`).join('\n');
-    const text = renderPlanText(markdownUpdate(long, `${long}!`));
-    expect(text).toContain(`-    … ${150_000 - MAX_BLOCK_LINES} more lines (plan --output json has them)`);
-    expect(text).toContain(`+    … ${150_000 - MAX_BLOCK_LINES} more lines (plan --output json has them)`);
-    expect(text.split('\n').length).toBeLessThan(2 * MAX_BLOCK_LINES + 20);
+  it('shows a long text by the lines that changed, each side up to MAX_BLOCK_LINES (150,000 lines took the text plan past the stack)', () => {
+    const lines = (count: number, prefix = 'line'): string[] => Array.from({ length: count }, (_, i) => `${prefix} ${i}`);
+    const long = lines(150_000).join('\n');
+    const edited = renderPlanText(markdownUpdate(long, `${long}!`)).split('\n').map((line) => line.trim());
+    expect(edited).toEqual(expect.arrayContaining(['… 149997 lines as before', 'line 149997', 'line 149998', '-    line 149999', '+    line 149999!']));
+    expect(edited.length).toBeLessThan(20);
+    // Edited at line 2,400 of 2,500: two whole blocks cut at 2,000 lines showed two equal blocks, and not the edit.
+    const text = lines(2_500);
+    const at2400 = renderPlanText(markdownUpdate(text.join('\n'), text.map((line, i) => (i === 2_400 ? 'CHANGED' : line)).join('\n')));
+    expect(at2400).toContain('-    line 2400\n    +    CHANGED\n');
+    expect(at2400).toContain('… 97 lines as before');
+    // Every line different: each side is still cut, and counted.
+    const replaced = renderPlanText(markdownUpdate(long, lines(150_000, 'other').join('\n')));
+    expect(replaced).toContain(`-    … ${150_000 - MAX_BLOCK_LINES} more lines (plan --output json has them)`);
+    expect(replaced).toContain(`+    … ${150_000 - MAX_BLOCK_LINES} more lines (plan --output json has them)`);
+    expect(replaced.split('\n').length).toBeLessThan(2 * MAX_BLOCK_LINES + 20);
   });
 
   it('sizes a structured value past a megabyte of JSON instead of writing it as YAML (a target\'s huge array ran out of heap)', () => {
