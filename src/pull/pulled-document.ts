@@ -23,9 +23,10 @@ export function pulledDocument(id: string, live: LiveDocumentBody, ownershipTag:
   const metadata = { kind: block.kind, id, name: block.name, description, isPrivate: block.isPrivate ?? false };
   const fileValue = documentFileValue(written(metadata), written(content));
   if (fileValue === undefined) return { refused: `its content has a top-level "dashcd" member, which a dashcd file would read as its own settings; rename that member in the app first` };
-  // Before its YAML is made: a target's 48 MB array took that past the heap, and the file would be refused anyway.
+  // Before its YAML is made: a target's 48 MB array took that past the heap. Twice the limit, as a rough bound: JSON's
+  // escapes (\" and \n in a markdown tile) can make it much larger than the YAML, whose own size decides (pull-items).
   const jsonBytes = JSON.stringify(content).length;
-  if (jsonBytes > MAX_SOURCE_BYTES) return { refused: tooLargeForAFile(jsonBytes, 'its content is') };
+  if (jsonBytes > 2 * MAX_SOURCE_BYTES) return { refused: tooLargeForAFile(jsonBytes, 'its content is') };
   const { version: _version, description: _description, ...rest } = block;
   const value = { [DOCUMENT_KEY]: { ...rest, ...(description === undefined ? {} : { description }) }, ...content } as LiveDocumentBody;
   return { name: block.name, value, fileText: once(() => exactYaml(fileValue)) };

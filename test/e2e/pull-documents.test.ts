@@ -202,14 +202,19 @@ describe('dashcd pull <id> with platform documents', () => {
       '',
     ]);
   });
-  it('refuses a document too large for a file dashcd would read back, before making its YAML (it wrote 37 MiB that every plan then refused)', async () => {
-    // A markdown tile of 5 MiB: within the service's 50 MB, past the 4 MiB a file is read up to.
-    const big = { ...DASHBOARD, tiles: { '0': { type: 'markdown', content: 'x'.repeat(5 * 1024 * 1024) } } };
-    await documents.create({ id: 'too-big', name: 'Too big', type: 'dashboard', isPrivate: false, content: json(big) });
-    const pulled = await dashcd('pull', 'too-big');
+  it('refuses a document too large for a file dashcd would read back (it wrote 37 MiB that every plan then refused), past twice that before making its YAML', async () => {
+    // Markdown tiles of 5 and 9 MiB: within the service's 50 MB, past the 4 MiB a file is read up to.
+    const tile = (mib: number) => ({ ...DASHBOARD, tiles: { '0': { type: 'markdown', content: 'x'.repeat(mib * 1024 * 1024) } } });
+    await documents.create({ id: 'too-big', name: 'Too big', type: 'dashboard', isPrivate: false, content: json(tile(5)) });
+    await documents.create({ id: 'far-too-big', name: 'Far too big', type: 'dashboard', isPrivate: false, content: json(tile(9)) });
+    const pulled = await dashcd('pull', 'too-big', 'far-too-big');
     expect(pulled.code).toBe(1);
-    expect(pulled.stderr).toMatch(/^dashcd pull: too-big not pulled: its content is \d+ bytes; a file is read up to 4 MiB, so no file can hold it: keep it in the app\n$/);
-    expect(await readdir(join(project.root, 'dashboards'))).not.toContain('too-big.yaml');
+    expect(pulled.stderr.split('\n')).toEqual([
+      expect.stringMatching(/^dashcd pull: too-big not pulled: as YAML it is \d+ bytes; a file is read up to 4 MiB, so no file can hold it: keep it in the app$/),
+      expect.stringMatching(/^dashcd pull: far-too-big not pulled: its content is \d+ bytes; a file is read up to 4 MiB, so no file can hold it: keep it in the app$/),
+      '',
+    ]);
+    expect((await readdir(join(project.root, 'dashboards'))).filter((name) => name.includes('too-big'))).toEqual([]);
   });
 
   it('on a target without a platform, --all pulls classic dashboards only and a document id says what to set (exit 4)', async () => {

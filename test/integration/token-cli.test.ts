@@ -288,6 +288,17 @@ describe('token create in a project whose dashcd.yaml declares environments', ()
     // Once the data dir has it, it is no typo: a second token for it is made without a word against it.
     expect((await dashcd('token', 'create', '--env', 'loadtest', '--scopes', 'ReadConfig')).code).toBe(0);
   });
+
+  it('says nothing of a declared environment one letter from one the data dir has (eu2 beside eu1 is meant)', async () => {
+    await mkdir(join(cwd, 'dashboards'));
+    await writeFile(join(cwd, 'dashcd.yaml'), 'environments:\n  eu1:\n  eu2:\n');
+    expect((await dashcd('token', 'create', '--env', 'eu1', '--scopes', 'ReadConfig')).code).toBe(0);
+    const second = await dashcd('token', 'create', '--env', 'eu2', '--scopes', 'ReadConfig');
+    expect(second.code).toBe(0);
+    expect(second.stderr).not.toContain('was --env');
+    // Undeclared and near one the data dir has, it is said (eu3, near the declared ones, is refused as a typo).
+    expect((await dashcd('token', 'create', '--env', 'locl', '--scopes', 'ReadConfig')).stderr).toContain('one letter from local, which it has: was --env local meant?');
+  });
 });
 
 describe('token list and revoke in a project whose dashcd.yaml declares environments', () => {

@@ -44,7 +44,9 @@ export const serveCommand = defineCommand({
     const dataDir = await dataDirOf(stringFlag(flags, 'data'), io.cwd);
     const hotBytes = intFlag(flags, 'cache-mb', SERVE_CACHE_MB) * 1024 * 1024;
     const { runServe } = await import('../serve-server.js');
-    return runServe({ dataDir, host, port, hotBytes, simulateEvents: booleanFlag(flags, 'simulate-events'), projectStore: stringFlag(flags, 'data') === undefined }, io);
+    // The project's own store, named by --data or not (`--data .dashcd`).
+    const projectStore = dataDir === (await dataDirOf(undefined, io.cwd));
+    return runServe({ dataDir, host, port, hotBytes, simulateEvents: booleanFlag(flags, 'simulate-events'), projectStore }, io);
   },
 });
 

@@ -9,6 +9,7 @@ import { unlessLocked, untilSettled } from '../local-store.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { ownerAdmin, type OwnerAdmin } from '../owner-admin.js';
 import { closest } from '../parse-args.js';
+import { projectEmbeddedEnvironments } from '../project-environments.js';
 import { misspeltEnvironment, revokeMissHint, tokenEnvironmentNote, type TokenCommand } from '../token-env-note.js';
 import {
   PLATFORM_SCOPE_LIST,
@@ -48,8 +49,9 @@ export const tokenCreateCommand = defineCommand({
     const held = await listEnvironments(root);
     const misspelt = await misspeltEnvironment(env, io.cwd, held);
     if (misspelt !== undefined) throw new UsageError(misspelt);
-    // Without dashcd.yaml nothing tells a new name from a typo: said, not refused (a data dir may serve any name).
-    const near = held.includes(env) ? undefined : closest(env, held, 1);
+    // Where dashcd.yaml does not declare it, nothing tells a new name from a typo: said, not refused (a data dir may
+    // serve any name). A declared one is meant, however near another (eu1 beside eu2).
+    const near = held.includes(env) || (await projectEmbeddedEnvironments(io.cwd)).includes(env) ? undefined : closest(env, held, 1);
     if (near !== undefined) io.stderr.write(`note: environment ${env} is new in ${root}, one letter from ${near}, which it has: was --env ${near} meant?\n`);
     const raw = listFlag(flags, 'scopes');
     if (wantsPlatformCredential(raw, flags)) return createPlatformCredential(root, env, raw, flags, io);
