@@ -217,6 +217,15 @@ describe('dashcd pull <id> with platform documents', () => {
     expect((await readdir(join(project.root, 'dashboards'))).filter((name) => name.includes('too-big'))).toEqual([]);
   });
 
+  it("writes a document whose JSON is past 4 MiB for its escapes but whose file is within it (it was refused by the JSON's size)", async () => {
+    const quoted = 'say "x" '.repeat(Math.floor((3.6 * 1024 * 1024) / 8));
+    await documents.create({ id: 'quoted', name: 'Quoted', type: 'dashboard', isPrivate: false, content: json({ ...DASHBOARD, tiles: { '0': { type: 'markdown', content: quoted } } }) });
+    expect(JSON.stringify(quoted).length).toBeGreaterThan(4 * 1024 * 1024);
+    const pulled = await dashcd('pull', 'quoted');
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect((await read('dashboards/quoted.yaml')).length).toBeLessThanOrEqual(4 * 1024 * 1024);
+  });
+
   it('on a target without a platform, --all pulls classic dashboards only and a document id says what to set (exit 4)', async () => {
     await documents.create({ id: 'checkout-overview', name: 'Checkout', type: 'dashboard', isPrivate: false, content: json(DASHBOARD) });
     const classicOnly = (...argv: string[]) => runDashcd(argv, { cwd: project.root, env: { DT_ENV_URL: server.url, DT_API_TOKEN: server.token } });
