@@ -125,8 +125,11 @@ describe('server lifecycle', () => {
     await mkdir(join(dataDir, 'dashboards'));
     const store = join(dataDir, '.dashcd');
     const controller = new AbortController();
-    const running = runCli([serveCommand], ['serve', '--port', '0', '--simulate-events'], cliIo(dataDir, controller.signal));
+    // The project's own store, named with --data too (any --data turned the project's environments off).
+    const running = runCli([serveCommand], ['serve', '--port', '0', '--data', '.dashcd', '--simulate-events'], cliIo(dataDir, controller.signal));
     try {
+      // local's feed first: the simulators have started, so dev's session below cannot be what opens dev for them.
+      expect(await simulatedEvents(store, 'local')).toBeGreaterThan(0);
       expect(await simulatedEvents(store, 'dev')).toBeGreaterThan(0);
       // A remote environment is not the embedded store's to simulate.
       await expect(stat(join(store, 'env', 'prod'))).rejects.toMatchObject({ code: 'ENOENT' });
