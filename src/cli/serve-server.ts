@@ -76,8 +76,7 @@ async function start({ dataDir, host, port, hotBytes }: ServeOptions, io: Comman
       return startServer({ dataDir, host, port, log, extraHandler, hotBytes, bodyWorkers: defaultBodyWorkers(), ...eventsServerOptions({ log }) }).catch(unlessLocked);
     });
   } catch (error) {
-    // Exit 4, as every other command that finds its data dir owned by another dashcd.
-    if (error instanceof DataDirLockedError) throw new CliError(error.message, ExitCode.TargetUnavailable, { cause: error });
+    // A data dir owned by another dashcd is exit 4 in run.ts, as for every command.
     const why = listenFailure(error);
     if (why) throw new CliError(`cannot listen on ${host}:${port} (${why}) — choose another --host/--port`, ExitCode.Unexpected, { cause: error });
     throw error;

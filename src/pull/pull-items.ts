@@ -151,18 +151,23 @@ async function refreshFile(local: DesiredDashboard, read: PulledItem, source: Pu
   if (same) return { id, file, status: 'up-to-date' };
   if (uses.length > 0 && !options.force) return { id, file, status: 'kept-templates', uses: [...uses] };
   if (!options.force) return { id, file, status: 'kept-local-edits' };
-  const text = read.fileText();
-  const bytes = Buffer.byteLength(text);
-  if (bytes > MAX_SOURCE_BYTES) return { id, status: 'refused', reason: tooLargeForAFile(bytes, 'as YAML it is') };
+  const text = writableText(read);
+  if (typeof text !== 'string') return text;
   await writeFileDurable(path, text);
   return { id, file, status: 'written' };
 }
 
-/** A file dashcd could not read back (past MAX_SOURCE_BYTES: every later validate and plan refused it) is not written. */
-async function writeNewFile(dir: string, read: PulledItem, taken: Set<string>, options: PullCommonOptions): Promise<PullOutcome> {
+/** The item's file text, or its refusal when dashcd could not read that file back (past MAX_SOURCE_BYTES). */
+function writableText(read: PulledItem): string | Extract<PullOutcome, { status: 'refused' }> {
   const text = read.fileText();
   const bytes = Buffer.byteLength(text);
-  if (bytes > MAX_SOURCE_BYTES) return { id: read.id, status: 'refused', reason: tooLargeForAFile(bytes, 'as YAML it is') };
+  return bytes > MAX_SOURCE_BYTES ? { id: read.id, status: 'refused', reason: tooLargeForAFile(bytes, 'as YAML it is') } : text;
+}
+
+/** A file dashcd could not read back (every later validate and plan refused it) is not written. */
+async function writeNewFile(dir: string, read: PulledItem, taken: Set<string>, options: PullCommonOptions): Promise<PullOutcome> {
+  const text = writableText(read);
+  if (typeof text !== 'string') return text;
   const path = await freeFileName(dir, read, taken);
   taken.add(path);
   await writeFileDurable(path, text);

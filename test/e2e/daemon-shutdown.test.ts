@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/lib/logger.js';
+import { startServer } from '../../src/server/create-server.js';
 import { createProject, runDashcdChild, type Project } from '../helpers/cli.js';
 import { dashboardYaml, freePort, startDaemon, waitFor, type DaemonChild } from '../helpers/daemon.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
@@ -58,6 +60,19 @@ describe('dashcd daemon shutdown and start-up failures', () => {
       expect(existsSync(join(project.root, '.dashcd'))).toBe(false);
     } finally {
       await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    }
+  });
+
+  it('refuses a data dir a serve owns with exit 4 naming it, as every command does (run.ts maps it, not the daemon itself)', async () => {
+    project = await createProject({ 'dashboards/web.yaml': dashboardYaml('Web') });
+    const owner = await startServer({ dataDir: join(project.root, '.dashcd'), log: silentLogger(), port: 0 });
+    try {
+      const result = await runDashcdChild(['daemon', '--listen', '127.0.0.1:0'], { cwd: project.root });
+      expect(result.code).toBe(4);
+      expect(result.stderr).toContain(`dashcd daemon: data dir ${join(project.root, '.dashcd')} is in use by dashcd pid ${process.pid} serving ${owner.url}`);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      await owner.close();
     }
   });
 

@@ -3,7 +3,6 @@ import { runDaemon } from '../../daemon/daemon.js';
 import type { DaemonEnvironment, DaemonOptions, DaemonReady } from '../../daemon/daemon-options.js';
 import { createLogger, type Logger } from '../../lib/logger.js';
 import { prettyLogStream } from '../../lib/pretty-log.js';
-import { DataDirLockedError } from '../../server/data-dir.js';
 import { booleanFlag, defineCommand, listFlag, stringFlag, type CommandIo, type FlagValues } from '../command.js';
 import { archiveFlag, concurrencyFlag, dataFlag, dirFlag, pruneFlags, sinceFlag } from '../common-flags.js';
 import { archiveDirOf, dataDirOf } from '../data-dir-default.js';
@@ -155,9 +154,8 @@ function withRepo(flags: FlagValues, io: CommandIo): Pick<DaemonOptions, 'repo' 
   return { ...(repo ? { repo } : {}), ownershipTag: tag };
 }
 
-/** What stops the daemon from starting is the user's to fix (a port or data dir in use): a message, not a stack. */
+/** What stops the daemon from starting is the user's to fix (a port in use; a data dir in use is run.ts's): a message, not a stack. */
 function startFailure(error: unknown, listen: string, env: NodeJS.ProcessEnv): unknown {
-  if (error instanceof DataDirLockedError) return new CliError(error.message, ExitCode.TargetUnavailable, { cause: error });
   if (error instanceof SourceError) return new CliError(`cannot follow the repository: ${error.message}`, ExitCode.Usage, { cause: error });
   const why = listenFailure(error);
   // Started by `npm start`, a flag goes after `--`, which a newcomer has no reason to know.
