@@ -131,7 +131,8 @@ function matches(event: ArchivedEventView, filter: ArchiveFilter): boolean {
  * chose (`my_custom`), so upper-casing the filter would not do either.
  */
 export function sameType(eventType: string | undefined, wanted: string): boolean {
-  return eventType === wanted || (eventType !== undefined && eventType.toUpperCase() === wanted.toUpperCase());
+  // Lengths first: a query over a million events upper-cased two strings for each one of another type.
+  return eventType === wanted || (eventType !== undefined && eventType.length === wanted.length && eventType.toUpperCase() === wanted.toUpperCase());
 }
 
 async function* readPartition(partition: Partition, options: ArchiveFilter): AsyncGenerator<ArchivedEvent> {
