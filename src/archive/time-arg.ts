@@ -8,6 +8,8 @@ const ISO_TIME = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?
 const MIN_EPOCH_MS = 100_000_000_000;
 /** A bare number this large (1973 in seconds) is epoch seconds, not a count of days. */
 const EPOCH_SECONDS_FROM = 100_000_000;
+/** Epoch seconds are suggested only when they make a time before 2200: 99999999999 as seconds is the year 5138. */
+const LATEST_SECONDS_HINT = Date.UTC(2200, 0, 1);
 
 const UNIT_MS: Readonly<Record<string, number>> = {
   ms: 1,
@@ -51,8 +53,9 @@ export function parseTimeArg(text: string, now: number, bound: TimeBound = 'star
     // `--since 30` meant 30 days, and walked the feed from 1970 in two-year windows; 1700000000 is epoch seconds.
     if (ms !== 0 && Math.abs(ms) < MIN_EPOCH_MS) {
       const count = Math.abs(ms);
-      const meant = count < EPOCH_SECONDS_FROM ? `for ${count} days back write ${count}d` : `epoch seconds? write ${count}000`;
-      throw new ArchiveError('BAD_TIME', `'${text}' is not a time: a bare number is epoch milliseconds (1700000000000), and ${trimmed} is in 1970 — ${meant}`);
+      // Each hint one that works: a count of days, or epoch seconds that make a time before LATEST_SECONDS_HINT.
+      const meant = count < EPOCH_SECONDS_FROM ? `for ${count} days back write ${count}d` : count * 1000 <= LATEST_SECONDS_HINT ? `epoch seconds? write ${count}000` : 'write a date (2024-05-01) or a span back from now (30d)';
+      throw new ArchiveError('BAD_TIME', `'${text}' is not a time: a bare number is epoch milliseconds (1700000000000), and ${trimmed} is in ${new Date(ms).getUTCFullYear()} — ${meant}`);
     }
     if (Number.isSafeInteger(ms)) return ms;
   }
