@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto';
+import { seenTexts } from '../lib/seen-texts.js';
 import { ArchiveError } from './archive-error.js';
 
 /**
@@ -21,22 +21,18 @@ export interface CursorChain {
 }
 
 export function createCursorChain(maxPages = MAX_WINDOW_PAGES): CursorChain {
-  // Digests, not the cursors: a cursor is the feed's text, of any length, and one cut from its page keeps the page.
-  const seen = new Set<string>();
+  const seen = seenTexts();
   /** Pages fetched so far: the first, asked for by the window's query, needs no cursor. */
   let pages = 1;
-  const key = (cursor: string): string => hash('sha256', cursor, 'binary');
   return {
-    canFollow: (cursor) => pages < maxPages && !seen.has(key(cursor)),
+    canFollow: (cursor) => pages < maxPages && !seen.has(cursor),
     follow(cursor) {
-      const digest = key(cursor);
-      if (seen.has(digest)) {
+      if (!seen.add(cursor)) {
         throw new ArchiveError('BAD_PAGE', `the feed's cursors go round in a loop: after ${pages} pages of one window it named cursor ${shownCursor(cursor)} a second time; stopping instead of looping`);
       }
       if (pages >= maxPages) {
         throw new ArchiveError('BAD_PAGE', `the feed's window did not end within ${maxPages} pages (its last named cursor ${shownCursor(cursor)}); stopping in case its cursors never end`);
       }
-      seen.add(digest);
       pages++;
     },
   };

@@ -1,5 +1,5 @@
-import { hash } from 'node:crypto';
 import { errorMessage } from '../lib/error-message.js';
+import { seenTexts } from '../lib/seen-texts.js';
 import { Pool } from 'undici';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { silentLogger, type Logger } from '../lib/logger.js';
@@ -225,18 +225,15 @@ export function createDocumentsClient(options: DocumentsClientOptions): Document
    */
   const listAll = async <T>(path: string, query: URLSearchParams, read: (response: TextResponse) => { items: T[]; next: string | null | undefined }): Promise<T[]> => {
     const items: T[] = [];
-    const keys = new Set<string>();
+    const keys = seenTexts();
     let page = query;
     for (let n = 1; ; n++) {
       const response = asJson(await send({ method: 'GET', path, query: page, ok: [200] }));
       const { items: found, next } = read(response);
       for (const item of found) items.push(item);
       if (!next) return items;
-      // Digests, not the keys: a key is the target's text, of any length.
-      const key = hash('sha256', next, 'hex');
-      const why = keys.has(key) ? `its page keys go round in a loop (one came again after ${n} pages)` : items.length > MAX_LISTED_ITEMS ? `it lists more than ${MAX_LISTED_ITEMS} items` : n >= MAX_PAGES ? `it did not end within ${MAX_PAGES} pages` : undefined;
+      const why = !keys.add(next) ? `its page keys go round in a loop (one came again after ${n} pages)` : items.length > MAX_LISTED_ITEMS ? `it lists more than ${MAX_LISTED_ITEMS} items` : n >= MAX_PAGES ? `it did not end within ${MAX_PAGES} pages` : undefined;
       if (why !== undefined) throw new UnexpectedResponseError(`listing ${response.method} ${response.url} stopped: ${why}`, { ...response, problems: [why] });
-      keys.add(key);
       // The key carries the listing (filter, sort, size); what each page shows (add-fields) is asked again, and the
       // filter resent as the service's own clients do. Only page-size must not be combined with a key.
       page = new URLSearchParams([...[...query].filter(([name]) => name !== 'page-size'), ['page-key', next]]);

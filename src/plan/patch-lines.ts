@@ -104,7 +104,7 @@ function isBlock(value: unknown): boolean {
  */
 function blockLines(mark: '+' | '-', value: unknown): string[] {
   const json = typeof value === 'string' ? undefined : JSON.stringify(value);
-  if (json !== undefined && json.length > MAX_BLOCK_JSON_BYTES) return [`${mark}${VALUE_INDENT}(${json.length} bytes as JSON: too large to list here; plan --output json has it)`];
+  if (json !== undefined && json.length > MAX_BLOCK_JSON_BYTES) return [`${mark}${VALUE_INDENT}(${json.length} characters of JSON: too large to list here; plan --output json has it)`];
   const text = typeof value === 'string' ? value : stringify(identifyingFirst(value), { lineWidth: 0, aliasDuplicateObjects: false }).replace(/\n$/, '');
   return cappedLines(mark, text.split('\n'));
 }

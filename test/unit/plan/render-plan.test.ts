@@ -81,7 +81,7 @@ describe('patch lines of a value too large to list', () => {
     if (update?.action !== 'update') throw new Error('no update');
     const huge = Array.from({ length: 300_000 }, (_, i) => i);
     const lines = patchLines({ ...update, patch: [{ op: 'add', path: '/tiles/0/huge', value: huge }], before: [null] });
-    expect(lines).toEqual([expect.stringMatching(/^\+ /), `+    (${JSON.stringify(huge).length} bytes as JSON: too large to list here; plan --output json has it)`]);
+    expect(lines).toEqual([expect.stringMatching(/^\+ /), `+    (${JSON.stringify(huge).length} characters of JSON: too large to list here; plan --output json has it)`]);
   });
 });
 
