@@ -34,16 +34,24 @@ export async function revokeMissHint(env: string, cwd: string, hold: readonly st
 }
 
 /**
- * A name one edit (a letter added, dropped, changed, or two swapped) from an environment the project in `cwd`
- * declares, that neither it nor the data dir (`held`) has: a typo (`--env prdo`), which would create an environment
- * nothing serves and a token that fails where it was meant. Undefined for any other name (`qa` beside `dev` is meant):
- * a data dir may serve environments no project declares.
+ * A name one edit (a letter added, dropped, changed, or two swapped) from an environment the project `declares`
+ * (projectEmbeddedEnvironments), that neither it nor the data dir (`held`) has: a typo (`--env prdo`), which would
+ * create an environment nothing serves and a token that fails where it was meant. Undefined for any other name (`qa`
+ * beside `dev` is meant): a data dir may serve environments no project declares.
  */
-export async function misspeltEnvironment(env: string, cwd: string, held: readonly string[]): Promise<string | undefined> {
-  if (held.includes(env)) return undefined;
-  const others = await unusedByProject(env, cwd);
-  const near = others && closest(env, others, 1);
-  return near && `unknown environment ${env} — did you mean ${near}? (dashcd.yaml here declares ${(others ?? []).join(', ')})`;
+export function misspeltEnvironment(env: string, declared: readonly string[], held: readonly string[]): string | undefined {
+  if (held.includes(env) || declared.includes(env)) return undefined;
+  const near = closest(env, declared, 1);
+  return near && `unknown environment ${env} — did you mean ${near}? (dashcd.yaml here declares ${declared.join(', ')})`;
+}
+
+/**
+ * A new name one letter from an environment the data dir has, where dashcd.yaml does not declare it: nothing tells it
+ * from a typo, so it is said, not refused (a data dir may serve any name); a declared one is meant (eu2 beside eu1).
+ */
+export function nearHeldEnvironment(env: string, declared: readonly string[], held: readonly string[]): string | undefined {
+  if (held.includes(env) || declared.includes(env)) return undefined;
+  return closest(env, held, 1);
 }
 
 /** The embedded environments the project in `cwd` declares, when it declares some and `env` is none of them. */

@@ -94,6 +94,10 @@ describe('token commands on a data dir nobody owns', () => {
 
   it('create --env makes the environment; list in an unknown environment is a usage error', async () => {
     await createToken('--env', 'staging');
+    // Refused for its scopes, it made nothing to warn about.
+    const refused = await dashcd('token', 'create', '--env', 'lcoal', '--scopes', 'Nope');
+    expect(refused.code).toBe(64);
+    expect(refused.stderr).not.toContain('note: environment');
     // One letter from one the data dir has: made, but said (lcoal was made in silence).
     const typo = await dashcd('token', 'create', '--env', 'lcoal', '--scopes', 'ReadConfig');
     expect(typo.code).toBe(0);

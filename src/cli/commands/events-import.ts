@@ -9,6 +9,7 @@ import { defineCommand, stringFlag } from '../command.js';
 import { dataFlag } from '../common-flags.js';
 import { dataDirOf } from '../data-dir-default.js';
 import { CliError, ExitCode, UsageError } from '../exit-codes.js';
+import { projectEmbeddedEnvironments } from '../project-environments.js';
 import { misspeltEnvironment } from '../token-env-note.js';
 import { count } from '../diagnostics-output.js';
 
@@ -38,7 +39,7 @@ export const eventsImportCommand = defineCommand({
     const root = await dataDirOf(stringFlag(flags, 'data'), io.cwd);
     const env = parseEnv(stringFlag(flags, 'env') ?? 'local');
     // As token create: a name one edit from a declared environment made a new environment of its own, exit 0.
-    const misspelt = await misspeltEnvironment(env, io.cwd, await listEnvironments(root));
+    const misspelt = misspeltEnvironment(env, await projectEmbeddedEnvironments(io.cwd), await listEnvironments(root));
     if (misspelt !== undefined) throw new UsageError(misspelt);
     const file = resolve(io.cwd, positionals[0] ?? '');
     if (positionals.length !== 1) throw new UsageError('give exactly one FILE to import');

@@ -10,7 +10,7 @@ import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { ownerAdmin, type OwnerAdmin } from '../owner-admin.js';
 import { closest } from '../parse-args.js';
 import { projectEmbeddedEnvironments } from '../project-environments.js';
-import { misspeltEnvironment, revokeMissHint, tokenEnvironmentNote, type TokenCommand } from '../token-env-note.js';
+import { misspeltEnvironment, nearHeldEnvironment, revokeMissHint, tokenEnvironmentNote, type TokenCommand } from '../token-env-note.js';
 import {
   PLATFORM_SCOPE_LIST,
   PLATFORM_TOKEN_FLAGS,
@@ -46,15 +46,21 @@ export const tokenCreateCommand = defineCommand({
   ],
   async run({ flags }, io) {
     const { root, env } = await location(flags, io);
-    const held = await listEnvironments(root);
-    const misspelt = await misspeltEnvironment(env, io.cwd, held);
+    // dashcd.yaml read once, for both checks.
+    const [held, declared] = await Promise.all([listEnvironments(root), projectEmbeddedEnvironments(io.cwd)]);
+    const misspelt = misspeltEnvironment(env, declared, held);
     if (misspelt !== undefined) throw new UsageError(misspelt);
-    // Where dashcd.yaml does not declare it, nothing tells a new name from a typo: said, not refused (a data dir may
-    // serve any name). A declared one is meant, however near another (eu1 beside eu2).
-    const near = held.includes(env) || (await projectEmbeddedEnvironments(io.cwd)).includes(env) ? undefined : closest(env, held, 1);
-    if (near !== undefined) io.stderr.write(`note: environment ${env} is new in ${root}, one letter from ${near}, which it has: was --env ${near} meant?\n`);
+    const near = nearHeldEnvironment(env, declared, held);
+    // Said once the credential is made: a command refused for its scopes made no environment to warn about.
+    const sayNear = (): void => {
+      if (near !== undefined) io.stderr.write(`note: environment ${env} is new in ${root}, one letter from ${near}, which it has: was --env ${near} meant?\n`);
+    };
     const raw = listFlag(flags, 'scopes');
-    if (wantsPlatformCredential(raw, flags)) return createPlatformCredential(root, env, raw, flags, io);
+    if (wantsPlatformCredential(raw, flags)) {
+      const code = await createPlatformCredential(root, env, raw, flags, io);
+      sayNear();
+      return code;
+    }
     const scopes = parseScopes(raw);
     const name = stringFlag(flags, 'name') ?? 'unnamed';
     const { token, info } = await withTokens(root, io, 'write', {
@@ -62,6 +68,7 @@ export const tokenCreateCommand = defineCommand({
       viaFile: async () => (await openStore(root, env)).create({ name, scopes }),
     });
     io.stderr.write(`Created token ${info.id} "${info.name}" (${info.scopes.join(', ')}) in environment ${env}; it is not shown again:\n`);
+    sayNear();
     await writeNote(env, 'create', io);
     io.stdout.write(`${token}\n`);
     return ExitCode.Success;
