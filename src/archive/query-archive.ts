@@ -28,6 +28,8 @@ export interface QueryArchiveOptions extends ArchiveFilter {
   readonly status?: 'OPEN' | 'CLOSED' | undefined;
   /** One line per event: its newest version (the last line written for its id). Status is matched after folding. */
   readonly latest?: boolean | undefined;
+  /** Told each read event's type, whatever the filters: what a query by a type it never saw can name instead. */
+  readonly onEventType?: ((eventType: string | undefined) => void) | undefined;
 }
 
 /**
@@ -43,6 +45,7 @@ export async function* queryArchive(options: QueryArchiveOptions): AsyncGenerato
     for (const partition of partitions) {
       const lines = readPartition(partition, options);
       for (const item of options.latest ? await foldLatest(lines) : await collect(lines)) {
+        options.onEventType?.(item.event.eventType);
         if (matches(item.event, options) && (options.status === undefined || item.event.eventStatus === options.status)) day.push({ ...item, env: partition.env });
       }
     }

@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import { stat } from 'node:fs/promises';
 import { listEnvironments } from '../../archive/archive-layout.js';
-import { archiveStats, queryArchive, sameType, type QueriedEvent, type QueryArchiveOptions } from '../../archive/query-archive.js';
+import { queryArchive, sameType, type QueriedEvent, type QueryArchiveOptions } from '../../archive/query-archive.js';
 import { parseTimeArg, type TimeBound } from '../../archive/time-arg.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
@@ -52,8 +52,11 @@ export const eventsQueryCommand = defineCommand({
     };
     io.stdout.on('error', onError);
     let printed = 0;
+    // The types the range holds, gathered as it is read, for the note when --type matches none of them.
+    const types = new Set<string>();
+    const gather = options.eventType === undefined ? undefined : (type: string | undefined): void => void types.add(type ?? '(none)');
     try {
-      for await (const item of queryArchive(options)) {
+      for await (const item of queryArchive({ ...options, onEventType: gather })) {
         if (closed) break;
         printed++;
         if (!io.stdout.write(render(item))) await drainOrClose(io.stdout);
@@ -61,20 +64,17 @@ export const eventsQueryCommand = defineCommand({
     } finally {
       io.stdout.off('error', onError);
     }
-    if (printed === 0 && options.eventType !== undefined) io.stderr.write(await unknownTypeNote(options, options.eventType));
+    if (printed === 0 && options.eventType !== undefined) io.stderr.write(unknownTypeNote([...types], options.eventType));
     return ExitCode.Success;
   },
 });
 
 /**
- * Why a query by type printed nothing, when the archive has no event of that type over the range: the types it has
- * there, the nearest first (`--type high_latncy` printed nothing and said nothing). Empty when the type is there and
- * only the other filters left nothing.
+ * Why a query by type printed nothing, when the range holds no event of that type: the types it has there, the
+ * nearest first (`--type high_latncy` printed nothing and said nothing). Empty when the type is there and only the
+ * other filters left nothing.
  */
-async function unknownTypeNote(options: QueryArchiveOptions, type: string): Promise<string> {
-  // Bad lines were reported by the query itself.
-  const { eventType: _type, entityId: _entity, onBadLine: _reported, ...range } = options;
-  const types = Object.keys((await archiveStats(range)).byType);
+function unknownTypeNote(types: readonly string[], type: string): string {
   if (types.some((known) => sameType(known, type))) return '';
   const near = closest(type, types, Math.floor(type.length / 2));
   const guess = near === undefined ? '' : ` — did you mean ${printable(near)}?`;
