@@ -30,17 +30,24 @@ export interface QueryArchiveOptions extends ArchiveFilter {
   readonly latest?: boolean | undefined;
   /** Told each read event's type, whatever the filters: what a query by a type it never saw can name instead. */
   readonly onEventType?: ((eventType: string | undefined) => void) | undefined;
+  /**
+   * Newest day first, and within a day by start time and id descending (versions of one event still in written
+   * order): a reader that wants only the newest events stops early, having read only the days it shows.
+   */
+  readonly newestFirst?: boolean | undefined;
 }
 
 /**
- * Streams archived events matching the filter, oldest first: by start time, then id, then the order versions were
+ * Streams archived events matching the filter, oldest first (or newest first): by start time, then id, then the order versions were
  * written (the feed pages newest first, so the written order alone would run backwards within a day). Only
  * partitions whose day overlaps `[from, to]` are opened, one UTC day (of every environment) at a time, so memory is
  * bounded by one day of the archive. An unreadable line, or one too long to read (over MAX_LINE_BYTES), is reported
  * to `onBadLine` with its file and line number, and skipped.
  */
 export async function* queryArchive(options: QueryArchiveOptions): AsyncGenerator<QueriedEvent> {
-  for (const partitions of byDay(await selectPartitions(options))) {
+  const days = byDay(await selectPartitions(options));
+  const order = options.newestFirst ? -1 : 1;
+  for (const partitions of options.newestFirst ? days.reverse() : days) {
     const day: QueriedEvent[] = [];
     for (const partition of partitions) {
       const lines = readPartition(partition, options);
@@ -50,7 +57,7 @@ export async function* queryArchive(options: QueryArchiveOptions): AsyncGenerato
       }
     }
     // Array.prototype.sort is stable: versions of one event keep their written order.
-    yield* day.sort((a, b) => a.event.startTime - b.event.startTime || (a.event.id < b.event.id ? -1 : a.event.id > b.event.id ? 1 : 0));
+    yield* day.sort((a, b) => order * (a.event.startTime - b.event.startTime || (a.event.id < b.event.id ? -1 : a.event.id > b.event.id ? 1 : 0)));
   }
 }
 

@@ -1,7 +1,7 @@
 import { parseFeedPage, cursorParams, windowParams } from '../archive/feed-page-parse.js';
 import { createApiClient, withDocuments, type ApiClient } from '../client/api-client.js';
 import { createDocumentsClient } from '../client/documents-api.js';
-import type { ConsoleEvent, ConsoleSource, LiveEntry } from '../console/console-data.js';
+import { MAX_CONSOLE_EVENTS, type ConsoleEvent, type ConsoleEvents, type ConsoleSource, type LiveEntry } from '../console/console-data.js';
 import { consoleEvent } from '../daemon/daemon-console.js';
 import { KINDS } from '../kinds/kinds.js';
 import { sharedWhileRunning } from '../lib/in-flight.js';
@@ -11,9 +11,10 @@ import type { RunningServer } from '../server/create-server.js';
 import type { EventStore } from '../server/feed/event-store.js';
 import type { DashboardStore } from '../server/store/dashboard-store.js';
 import type { EnvironmentId } from '../schema/ids.js';
+import { EVENTS_PAGE_SIZE } from '../schema/events.js';
 
 /** At most this many feed pages per events page of the console: a busy day must not hold a request for long. */
-const MAX_PAGES = 20;
+const MAX_PAGES = Math.ceil(MAX_CONSOLE_EVENTS / EVENTS_PAGE_SIZE);
 /** The document types the console lists beside classic dashboards (launchpads and other types are not dashboards). */
 const LISTED_TYPES = "type == 'dashboard' or type == 'notebook'";
 /**
@@ -79,7 +80,7 @@ export function serveConsoleSource(server: RunningServer<EventStore>, log: Logge
     events: (env, window) =>
       shared(`events ${env} ${window.from} ${window.to}`, async () => {
         const environment = server.environments.lookup(env);
-        if (!environment?.events) return [];
+        if (!environment?.events) return { events: [], cut: false };
         return withClient(environment.id, (client) => feedEvents((query) => client.events.fetchPageText(query), window));
       }),
   };
@@ -112,7 +113,8 @@ async function liveDocuments(client: ApiClient, withClient: <T>(id: string, read
   }));
 }
 
-async function feedEvents(fetchPage: (query: URLSearchParams) => Promise<string>, window: { from: number; to: number }): Promise<ConsoleEvent[]> {
+/** The window's newest events: the feed pages newest first. */
+async function feedEvents(fetchPage: (query: URLSearchParams) => Promise<string>, window: { from: number; to: number }): Promise<ConsoleEvents> {
   const events: ConsoleEvent[] = [];
   let query: URLSearchParams | undefined = windowParams({ from: window.from, to: window.to - 1 });
   for (let pages = 0; query && pages < MAX_PAGES; pages++) {
@@ -120,5 +122,5 @@ async function feedEvents(fetchPage: (query: URLSearchParams) => Promise<string>
     events.push(...page.events.map((e) => consoleEvent(e.event)));
     query = page.nextCursor === undefined ? undefined : cursorParams(page.nextCursor);
   }
-  return events;
+  return { events, cut: query !== undefined };
 }

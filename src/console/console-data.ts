@@ -11,8 +11,21 @@ export interface ConsoleSource {
   readonly kind: 'live' | 'desired';
   environments(): Promise<ConsoleEnvironment[]>;
   dashboards(env: string): Promise<DashboardsState | undefined>;
-  /** Events that started in [from, to), each once (its newest version). */
-  events(env: string, window: { from: number; to: number }): Promise<ConsoleEvent[]>;
+  /** The newest events that started in [from, to), each once (its newest version), at most MAX_CONSOLE_EVENTS. */
+  events(env: string, window: { from: number; to: number }): Promise<ConsoleEvents>;
+}
+
+/**
+ * The most events one events page reads, the newest of its window. Every view held its whole window: a week of a
+ * busy archive (775,000 events) took ~90 MB a view, and sixteen views at once, on loopback with no token, ran the
+ * daemon out of memory.
+ */
+export const MAX_CONSOLE_EVENTS = 3_000;
+
+export interface ConsoleEvents {
+  readonly events: readonly ConsoleEvent[];
+  /** The window holds older events than these, left unread. */
+  readonly cut: boolean;
 }
 
 export interface ConsoleEnvironment {

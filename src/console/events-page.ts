@@ -1,4 +1,4 @@
-import type { ConsoleEvent } from './console-data.js';
+import { MAX_CONSOLE_EVENTS, type ConsoleEvent, type ConsoleEvents } from './console-data.js';
 import { envPath, h, page } from './page-shell.js';
 import { timelineSvg } from './timeline.js';
 
@@ -21,7 +21,8 @@ export function eventFilterOf(query: URLSearchParams): EventFilter {
 }
 
 /** The events archive of one environment: per-hour timelines (by type, open vs closed), then a filterable table. */
-export function eventsPage(env: string, events: readonly ConsoleEvent[], window: { from: number; to: number }, filter: EventFilter): string {
+export function eventsPage(env: string, read: ConsoleEvents, window: { from: number; to: number }, filter: EventFilter): string {
+  const { events } = read;
   const shown = events.filter((e) => matches(e, filter));
   const charts = [timelineSvg(shown, window, 'type', 'Events per hour by type'), timelineSvg(shown, window, 'status', 'Open vs closed per hour')];
   const rows = [...shown].sort((a, b) => b.start - a.start).slice(0, TABLE_ROWS);
@@ -30,7 +31,14 @@ export function eventsPage(env: string, events: readonly ConsoleEvent[], window:
 <td data-label="End">${e.end === undefined ? '<span class="muted">—</span>' : h(iso(e.end))}</td><td data-label="Entity"><code>${h(e.entity ?? '')}</code></td><td data-label="Id"><code>${h(e.id)}</code></td></tr>`);
   const table = `<table class="stack events"><thead><tr><th>Start (UTC)</th><th>Type</th><th>Status</th><th>End</th><th>Entity</th><th>Id</th></tr></thead><tbody>${body.join('\n')}</tbody></table>`;
   const note = `<p class="muted">${shown.length} of ${events.length} events that started from ${h(iso(window.from))} to ${h(iso(window.to))}${shown.length > rows.length ? `; the newest ${rows.length} listed` : ''}.</p>`;
-  return page(`Events in ${env}`, env, `${charts.join('\n')}${filterForm(env, events, filter)}${note}${table}`);
+  return page(`Events in ${env}`, env, `${charts.join('\n')}${filterForm(env, events, filter)}${note}${read.cut ? cutNote(events) : ''}${table}`);
+}
+
+/** Says the window held more than was read, and where else the rest can be read. */
+function cutNote(events: readonly ConsoleEvent[]): string {
+  const oldest = events.reduce((min, e) => Math.min(min, e.start), Number.POSITIVE_INFINITY);
+  const since = Number.isFinite(oldest) ? `, from ${h(iso(oldest))} on,` : '';
+  return `<p class="muted">The window holds more events than a page reads: these are its newest ${MAX_CONSOLE_EVENTS.toLocaleString('en-US')}${since} and the timelines count only them. A shorter window (<code>?hours=</code>) or <code>dashcd events query</code> reads the rest.</p>`;
 }
 
 function filterForm(env: string, events: readonly ConsoleEvent[], filter: EventFilter): string {

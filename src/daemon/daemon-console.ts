@@ -1,9 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
-import { queryArchive, type ArchivedEventView } from '../archive/query-archive.js';
+import { queryArchive, type ArchivedEventView, type QueryArchiveOptions } from '../archive/query-archive.js';
 import type { ConsoleTokens } from '../console/console-access.js';
 import { createConsoleHandler } from '../console/console-handler.js';
-import { type ConsoleEvent, type ConsoleSource, type DashboardsState } from '../console/console-data.js';
+import { MAX_CONSOLE_EVENTS, type ConsoleEvent, type ConsoleEvents, type ConsoleSource, type DashboardsState } from '../console/console-data.js';
+import { concurrencyLimit } from '../lib/concurrency.js';
+import { sharedWhileRunning } from '../lib/in-flight.js';
 import type { LoopTarget } from './daemon-endpoint.js';
 import { unpackLayout } from './packed-layout.js';
 import type { DaemonStatus } from './daemon-status.js';
@@ -31,6 +33,10 @@ interface Context {
  */
 export function daemonConsoleSource(loops: readonly ConsoleLoop[], context: Context): ConsoleSource {
   const find = (env: string): ConsoleLoop | undefined => loops.find((loop) => nameOf(loop) === env);
+  // Views of one window share a read; other windows' reads wait their turn: each holds a day of the archive while
+  // it folds that day's versions, and every `hours=` is a window of its own.
+  const shared = sharedWhileRunning();
+  const oneRead = concurrencyLimit(1);
   return {
     kind: 'desired',
     environments: () =>
@@ -39,15 +45,23 @@ export function daemonConsoleSource(loops: readonly ConsoleLoop[], context: Cont
       const loop = find(env);
       return Promise.resolve(loop ? dashboardsOf(loop.status) : undefined);
     },
-    async events(env, window) {
+    events(env, window) {
       const loop = find(env);
-      if (!loop) return [];
-      const events: ConsoleEvent[] = [];
-      const archive = { archiveDir: resolve(context.cwd, context.archiveDir), env: loop.target.env, from: window.from, to: window.to - 1, latest: true, signal: context.signal };
-      for await (const { event } of queryArchive(archive)) events.push(consoleEvent(event));
-      return events;
+      if (!loop) return Promise.resolve({ events: [], cut: false });
+      const archive = { archiveDir: resolve(context.cwd, context.archiveDir), env: loop.target.env, from: window.from, to: window.to - 1, signal: context.signal };
+      return shared(`${env} ${window.from} ${window.to}`, () => oneRead(() => newestArchived(archive)));
     },
   };
+}
+
+/** The newest MAX_CONSOLE_EVENTS events of the window, each by its newest version: only the days they lie in are read. */
+async function newestArchived(archive: QueryArchiveOptions): Promise<ConsoleEvents> {
+  const events: ConsoleEvent[] = [];
+  for await (const { event } of queryArchive({ ...archive, latest: true, newestFirst: true })) {
+    if (events.length === MAX_CONSOLE_EVENTS) return { events, cut: true };
+    events.push(consoleEvent(event));
+  }
+  return { events, cut: false };
 }
 
 function nameOf(loop: ConsoleLoop): string {

@@ -20,3 +20,24 @@ export async function mapConcurrent<T, R>(
   await Promise.all(workers);
   return results;
 }
+
+/**
+ * A gate that runs at most `limit` tasks at once; the others wait, in the order they came, for one to settle. For work
+ * whose memory grows with what it reads, asked for by requests nobody bounds.
+ */
+export function concurrencyLimit(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    // A settling task hands its place straight to the next in line, so `running` counts places, not tasks.
+    if (running < limit) running++;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
+    }
+  };
+}

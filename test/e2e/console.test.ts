@@ -58,6 +58,34 @@ describe('console on the daemon (/ui)', () => {
   });
 });
 
+describe('console events on a busy daemon archive', () => {
+  it('reads the newest 3,000 events of the window, says the window holds more, for views at once too', async () => {
+    // Every view read its whole window into memory: sixteen views of a week of 775,000 events ran the daemon out of memory.
+    const now = Date.now();
+    const byDay = new Map<string, string[]>();
+    for (let i = 0; i < 3_500; i++) {
+      const startTime = now - 3_600_000 - i * 10_000;
+      const line = `{"eventId":${1000 + i},"startTime":${startTime},"endTime":${startTime + 1000},"eventType":"CUSTOM_INFO","eventStatus":"CLOSED","entityId":"HOST-1","id":"${1000 + i}_${startTime}"}`;
+      const day = new Date(startTime).toISOString().slice(0, 10);
+      byDay.set(day, [...(byDay.get(day) ?? []), line]);
+    }
+    const files = Object.fromEntries([...byDay].map(([day, lines]) => [`events-archive/local/date=${day}/events.jsonl`, `${lines.join('\n')}\n`]));
+    const project = await scope.createProject({ ...files, 'dashboards/web.yaml': 'dashboardMetadata: { name: Web, owner: team@example.com }\ntiles: []\n' });
+    const d = await scope.startDaemon(['--resync', '60s', '--poll', '60s'], { cwd: project.root });
+    const views = await Promise.all(Array.from({ length: 4 }, () => page(`${d.url}/ui/e/local/events`)));
+    for (const view of views) {
+      expect(view.status).toBe(200);
+      expect(view.html).toContain('3000 of 3000 events that started from');
+      expect(view.html).toContain('The window holds more events than a page reads: these are its newest 3,000, from ');
+      // The newest first, and the oldest read is the 3,000th newest.
+      expect(/<tr class="event"[\s\S]*?data-label="Id"><code>([^<]*)<\/code>/.exec(view.html)?.[1]).toBe(`1000_${now - 3_600_000}`);
+      expect(view.html).toContain(`from ${new Date(now - 3_600_000 - 2_999 * 10_000).toISOString().replace('T', ' ').slice(0, 19)} on,`);
+    }
+    const hour = await page(`${d.url}/ui/e/local/events?hours=1`);
+    expect(hour.html).not.toContain('more events than a page reads');
+  });
+});
+
 describe('console on a daemon with environments', () => {
   it('lists each environment of dashcd.yaml and its dashboards as that environment renders them, synced', async () => {
     const project = await scope.createProject({

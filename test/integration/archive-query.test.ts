@@ -78,6 +78,11 @@ describe('queryArchive', () => {
     expect(await collect({ latest: true, status: 'OPEN' })).toEqual([`${id(50)}:OPEN`]);
   });
 
+  it('newest first: the newest day first, by start time descending within it, versions still in written order', async () => {
+    expect(await collect({ newestFirst: true })).toEqual([`${id(1)}:CLOSED`, `${id(2)}:OPEN`, `${id(2)}:CLOSED`, `${id(3)}:CLOSED`, `${id(30)}:CLOSED`, `${id(50)}:OPEN`]);
+    expect(await collect({ newestFirst: true, latest: true, from: T0 - 40 * 3_600_000 })).toEqual([`${id(1)}:CLOSED`, `${id(2)}:CLOSED`, `${id(3)}:CLOSED`, `${id(30)}:CLOSED`]);
+  });
+
   it('never opens partitions outside [from, to]', async () => {
     // A partition whose events.jsonl is a directory fails loudly if anything tries to read it.
     await mkdir(join(dir, 'prod', 'date=2029-06-01', 'events.jsonl'), { recursive: true });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentsClient, type DocumentsClient } from '../../src/client/documents-api.js';
 import { serveConsoleSource } from '../../src/cli/serve-console.js';
-import type { LiveEntry } from '../../src/console/console-data.js';
+import { MAX_CONSOLE_EVENTS, type LiveEntry } from '../../src/console/console-data.js';
+import { encodeEvent, type EncodedEvent } from '../../src/server/feed/event-record.js';
 import { silentLogger } from '../../src/lib/logger.js';
 import { startDocumentServer, type DocumentServer } from '../helpers/documents.js';
 import { api } from '../helpers/server.js';
@@ -65,5 +66,28 @@ describe("serve's console data", () => {
     const removed = await api(`${server.baseUrl}/api/config/v1/dashboards/${ids[1]}`, { method: 'DELETE', token: server.token });
     expect(removed.status).toBe(204);
     expect(await listed.get('board 1')?.body()).toBeUndefined();
+  });
+
+  it("reads a window's newest 3,000 events, and says when it holds more", async () => {
+    const store = server.server.environments.lookup('local')?.events;
+    if (!store) throw new Error('the test server has no events feed');
+    const end = Date.now() - 60_000;
+    const events = (count: number, first: number): EncodedEvent[] =>
+      Array.from({ length: count }, (_, i) => {
+        const startTime = end - (first + i) * 1_000;
+        const result = encodeEvent({ id: `${7000 + first + i}_${startTime}`, eventId: 7000 + first + i, startTime, endTime: startTime + 10, eventType: 'CUSTOM_INFO', entityId: 'HOST-1', eventStatus: 'CLOSED' });
+        if (!result.ok) throw new Error(result.problems.join('; '));
+        return result.event;
+      });
+    await store.put(events(MAX_CONSOLE_EVENTS, 0));
+    const source = serveConsoleSource(server.server, silentLogger());
+    const window = { from: end - 2 * 3_600_000, to: end + 1 };
+    const exactly = await source.events('local', window);
+    expect([exactly.events.length, exactly.cut]).toEqual([MAX_CONSOLE_EVENTS, false]);
+    await store.put(events(1, MAX_CONSOLE_EVENTS));
+    const more = await source.events('local', window);
+    expect([more.events.length, more.cut]).toEqual([MAX_CONSOLE_EVENTS, true]);
+    expect(more.events[0]?.start).toBe(end);
+    expect(more.events.at(-1)?.start).toBe(end - (MAX_CONSOLE_EVENTS - 1) * 1_000);
   });
 });

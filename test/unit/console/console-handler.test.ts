@@ -36,7 +36,7 @@ const source: ConsoleSource = {
   events: async (env, window) => {
     windows.push({ env, ...window });
     const event: ConsoleEvent = { id: `${env}-event`, type: 'ERROR_EVENT', start: window.to - HOUR, end: undefined, status: 'OPEN', entity: 'HOST-1' };
-    return [event];
+    return { events: [event], cut: false };
   },
 };
 

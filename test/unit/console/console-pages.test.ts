@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PlanChange } from '../../../src/plan/build-plan.js';
-import type { ConsoleEvent } from '../../../src/console/console-data.js';
+import { MAX_CONSOLE_EVENTS, type ConsoleEvent, type ConsoleEvents } from '../../../src/console/console-data.js';
 import { dashboardPage, dashboardsPage, environmentsPage, MAX_DRAWN_PARTS } from '../../../src/console/dashboard-pages.js';
 import { eventFilterOf, eventsPage } from '../../../src/console/events-page.js';
 import { envPath, page } from '../../../src/console/page-shell.js';
@@ -15,6 +15,8 @@ const EVENTS = [
   event('e-2', 'CUSTOM_INFO', FROM + 2 * HOUR, { status: 'CLOSED', end: FROM + 3 * HOUR, entity: 'SERVICE-1' }),
   event('E-3', 'ERROR_EVENT', FROM + 3 * HOUR, { status: 'CLOSED', end: FROM + 4 * HOUR }),
 ];
+/** Every event of the window, as a source reads them when the window holds no more than a page reads. */
+const whole = (events: readonly ConsoleEvent[]): ConsoleEvents => ({ events, cut: false });
 const rowsOf = (html: string): string[] => [...html.matchAll(/<tr class="event" data-type="([^"]*)" data-status="([^"]*)">[\s\S]*?data-label="Id"><code>([^<]*)<\/code>/g)].map((m) => `${m[3]} ${m[1]} ${m[2]}`);
 
 describe('console events page', () => {
@@ -24,7 +26,7 @@ describe('console events page', () => {
   });
 
   it('lists the events newest first, each with its start, type, status, end, entity and id', () => {
-    const html = eventsPage('dev', EVENTS, WINDOW, {});
+    const html = eventsPage('dev', whole(EVENTS), WINDOW, {});
     expect(rowsOf(html)).toEqual(['E-3 ERROR_EVENT CLOSED', 'e-2 CUSTOM_INFO CLOSED', 'e-1 ERROR_EVENT OPEN']);
     expect(html).toContain('<td data-label="Start">2026-11-28 02:00:00</td><td data-label="Type">CUSTOM_INFO</td><td data-label="Status">closed</td>');
     expect(html).toContain('<td data-label="End">2026-11-28 03:00:00</td><td data-label="Entity"><code>SERVICE-1</code></td><td data-label="Id"><code>e-2</code></td></tr>');
@@ -39,7 +41,7 @@ describe('console events page', () => {
   });
 
   it('filters by type, status and part of the entity or id, ignoring case', () => {
-    const ids = (filter: Parameters<typeof eventsPage>[3]): string[] => rowsOf(eventsPage('dev', EVENTS, WINDOW, filter)).map((r) => r.split(' ')[0] ?? '');
+    const ids = (filter: Parameters<typeof eventsPage>[3]): string[] => rowsOf(eventsPage('dev', whole(EVENTS), WINDOW, filter)).map((r) => r.split(' ')[0] ?? '');
     expect(ids({ type: 'ERROR_EVENT' })).toEqual(['E-3', 'e-1']);
     expect(ids({ status: 'CLOSED' })).toEqual(['E-3', 'e-2']);
     expect(ids({ type: 'ERROR_EVENT', status: 'OPEN' })).toEqual(['e-1']);
@@ -48,30 +50,39 @@ describe('console events page', () => {
     expect(ids({ text: 'SERVICE' })).toEqual(['e-2']);
     expect(ids({ text: 'nothing' })).toEqual([]);
     expect(ids({ text: 'h' })).toEqual(['e-1']);
-    expect(eventsPage('dev', EVENTS, WINDOW, { status: 'CLOSED' })).toContain('<p class="muted">2 of 3 events that started');
+    expect(eventsPage('dev', whole(EVENTS), WINDOW, { status: 'CLOSED' })).toContain('<p class="muted">2 of 3 events that started');
   });
 
   it('lists at most the newest 500 and says so', () => {
     const many = Array.from({ length: 501 }, (_, i) => event(`m-${i}`, 'T', FROM + i));
-    const html = eventsPage('dev', many, WINDOW, {});
+    const html = eventsPage('dev', whole(many), WINDOW, {});
     expect(rowsOf(html)).toHaveLength(500);
     expect(rowsOf(html)[0]).toBe('m-500 T OPEN');
     expect(html).toContain('501 of 501 events that started from 2026-11-28 00:00:00 to 2026-11-29 00:00:00; the newest 500 listed.</p>');
-    expect(eventsPage('dev', many.slice(0, 500), WINDOW, {})).toContain('500 of 500 events that started from 2026-11-28 00:00:00 to 2026-11-29 00:00:00.</p>');
+    expect(eventsPage('dev', whole(many.slice(0, 500)), WINDOW, {})).toContain('500 of 500 events that started from 2026-11-28 00:00:00 to 2026-11-29 00:00:00.</p>');
+  });
+
+  it('says when the window held more events than were read, from when the read ones start, and what reads the rest', () => {
+    const newest = Array.from({ length: MAX_CONSOLE_EVENTS }, (_, i) => event(`n-${i}`, 'T', FROM + 5 * HOUR + i));
+    const html = eventsPage('dev', { events: newest, cut: true }, WINDOW, {});
+    expect(html).toContain('3000 of 3000 events that started from 2026-11-28 00:00:00 to 2026-11-29 00:00:00; the newest 500 listed.</p><p class="muted">The window holds more events than a page reads: these are its newest 3,000, from 2026-11-28 05:00:00 on, and the timelines count only them. A shorter window (<code>?hours=</code>) or <code>dashcd events query</code> reads the rest.</p><table');
+    expect(eventsPage('dev', { events: newest, cut: false }, WINDOW, {})).not.toContain('more events than a page reads');
+    // A feed that named a next page but gave no events on the pages read: no start to name.
+    expect(eventsPage('dev', { events: [], cut: true }, WINDOW, {})).toContain('<p class="muted">The window holds more events than a page reads: these are its newest 3,000 and the timelines count only them.');
   });
 
   it('offers each type once, sorted, and keeps the chosen filter selected', () => {
-    const html = eventsPage('dev', EVENTS, WINDOW, { type: 'CUSTOM_INFO', status: 'CLOSED', text: 'a"b' });
+    const html = eventsPage('dev', whole(EVENTS), WINDOW, { type: 'CUSTOM_INFO', status: 'CLOSED', text: 'a"b' });
     expect(html).toContain('<form class="filter" method="get" action="/ui/e/dev/events">');
     expect(html).toContain('<select name="type"><option value="">any</option><option value="CUSTOM_INFO" selected>CUSTOM_INFO</option><option value="ERROR_EVENT">ERROR_EVENT</option></select>');
     expect(html).toContain('<select name="status"><option value="">any</option><option value="OPEN">open</option><option value="CLOSED" selected>closed</option></select>');
     expect(html).toContain('<input name="q" value="a&quot;b">');
-    expect(eventsPage('dev', EVENTS, WINDOW, {})).toContain('<select name="type"><option value="" selected>any</option>');
-    expect(eventsPage('dev', EVENTS, WINDOW, {})).toContain('<input name="q" value="">');
+    expect(eventsPage('dev', whole(EVENTS), WINDOW, {})).toContain('<select name="type"><option value="" selected>any</option>');
+    expect(eventsPage('dev', whole(EVENTS), WINDOW, {})).toContain('<input name="q" value="">');
   });
 
   it('draws the two timelines over the events shown', () => {
-    const html = eventsPage('dev', EVENTS, WINDOW, { type: 'ERROR_EVENT' });
+    const html = eventsPage('dev', whole(EVENTS), WINDOW, { type: 'ERROR_EVENT' });
     expect([...html.matchAll(/<figure class="timeline" data-group="(\w+)"><figcaption>([^<]*)</g)].map((m) => `${m[1]} ${m[2]}`)).toEqual(['type Events per hour by type ', 'status Open vs closed per hour ']);
     expect([...html.matchAll(/data-count="(\d+)"><title>/g)].map((m) => m[1])).toEqual(['1', '1', '1', '1']);
   });
