@@ -17,7 +17,7 @@ const RENDERERS: Record<string, (sections: readonly EnvironmentSection[]) => str
 
 /**
  * `plan` over the chosen environments (all of them when none is chosen: planning writes nothing). Exit 4 when some
- * environment's target could not be reached, else 3 when some environment is invalid, else with
+ * environment's target could not be reached, else 3 when some environment is invalid or its prune was refused, else with
  * `--detailed-exitcode` 2 when any environment has changes pending.
  */
 export async function planEnvironments(mode: EnvironmentsMode, selection: DashboardsSelection, { flags, output, outFiles }: { flags: FlagValues; output: string; outFiles: readonly OutFile[] }, io: CommandIo): Promise<ExitCode> {
@@ -30,7 +30,10 @@ export async function planEnvironments(mode: EnvironmentsMode, selection: Dashbo
   await writeEnvironmentOutFiles(sections, outFiles);
   if (output !== 'html' || !outFiles.some((f) => f.extension === '.html')) io.stdout.write((RENDERERS[output] ?? renderEnvironmentsText)(sections) + (output === 'markdown' ? links : ''));
   if (runs.some((r) => r.status === 'unreachable' || r.status === 'not-planned')) return ExitCode.TargetUnavailable;
-  if (runs.some((r) => r.status === 'invalid')) return ExitCode.InvalidDesiredState;
+  // As a single target's plan: a prune the guard refused is exit 3, named on stderr whatever stdout's format.
+  const refused = runs.flatMap((r) => (r.status === 'done' && r.planned.plan.prune.refused !== undefined ? [`✗ ${r.env.name}: ${r.planned.plan.prune.refused}; apply would write nothing\n`] : []));
+  for (const line of refused) io.stderr.write(line);
+  if (runs.some((r) => r.status === 'invalid') || refused.length > 0) return ExitCode.InvalidDesiredState;
   const pending = runs.some((r) => r.status === 'done' && hasChanges(r.planned.plan));
   return booleanFlag(flags, 'detailed-exitcode') && pending ? ExitCode.ChangesPending : ExitCode.Success;
 }

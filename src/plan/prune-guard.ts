@@ -10,7 +10,7 @@ export function pruneRefusal(input: { desiredCount: number; orphanCount: number;
     return `refusing to prune: the dashboards folder has no dashboards, so ${all} would be deleted`;
   }
   if (orphanCount > maxDelete) {
-    return `refusing to prune ${orphanCount} dashboards: more than --max-delete ${maxDelete}; raise --max-delete to allow it`;
+    return `refusing to prune ${orphanCount} dashboard${orphanCount === 1 ? '' : 's'}: more than --max-delete ${maxDelete}; raise --max-delete to allow it`;
   }
   return undefined;
 }

@@ -131,6 +131,27 @@ describe('environments of the embedded API', () => {
     expect((await dashcd('plan', '--detailed-exitcode')).code).toBe(0);
   });
 
+  it('a prune the guard refuses is exit 3 in every format, named in the summary, the JSON and on stderr, as without environments', async () => {
+    // It exited 0 (2 with --detailed-exitcode) and the JSON said nothing: a CI plan passed that its apply then failed.
+    const dashcd = await setUp();
+    expect((await dashcd('apply', '--all-envs')).code).toBe(0);
+    await project?.remove('dashboards/region.yaml');
+    const text = await dashcd('plan', '--env', 'prod-eu', '--prune', '--max-delete', '0');
+    expect(text.code, text.stderr).toBe(3);
+    expect(text.stdout).toMatch(/\nprod-eu +0 +0 +0 +1 +2 +0 {2}prune refused: apply writes nothing\n/);
+    expect(text.stderr).toContain('✗ prod-eu: refusing to prune 1 dashboard');
+    const json = await dashcd('plan', '--env', 'production', '--prune', '--max-delete', '0', '--output', 'json', '--detailed-exitcode');
+    expect(json.code, json.stderr).toBe(3);
+    const environments = (JSON.parse(json.stdout) as { environments: { name: string; prune: { enabled: boolean; refused: string | null } | null }[] }).environments;
+    expect(environments.map((e) => [e.name, e.prune?.enabled, e.prune?.refused?.slice(0, 29)])).toEqual([['prod-eu', true, 'refusing to prune 1 dashboard'], ['prod-us', true, 'refusing to prune 1 dashboard']]);
+    expect(json.stderr.match(/^✗ prod-(eu|us): refusing to prune 1 dashboard.*; apply would write nothing$/gm)).toHaveLength(2);
+    const markdown = await dashcd('plan', '--env', 'prod-us', '--prune', '--max-delete', '0', '--output', 'markdown');
+    expect(markdown.code).toBe(3);
+    expect(markdown.stdout).toContain('| `prod-us` ⛔ prune refused: apply writes nothing | 0 |');
+    expect((await dashcd('plan', '--env', 'prod-eu', '--prune', '--max-delete', '1')).code).toBe(0);
+    expect((await dashcd('apply', '--env', 'prod-eu', '--prune', '--max-delete', '0')).code).toBe(3);
+  });
+
   it('says DT_ENV_URL is not used when dashcd.yaml names the targets (it planned the embedded store without a word)', async () => {
     project = await createProject({ 'dashcd.yaml': CONFIG, 'dashboards/hosts.yaml': HOSTS });
     const { lines, log } = captureLog('warn');

@@ -20,7 +20,8 @@ export type EnvironmentSection = { name: string; target: string } & (
  */
 export interface EnvironmentsPlanJson {
   git: PlanJson['git'];
-  environments: { name: string; target: string; changes: PlanJson['changes']; summary: PlanJson['summary'] | null; error: string | null; diagnostics: DiagnosticJson[] }[];
+  /** `prune` as a single plan's: `refused` is the guard's reason when it refused (apply writes nothing there); null when nothing was planned. */
+  environments: { name: string; target: string; changes: PlanJson['changes']; summary: PlanJson['summary'] | null; prune: PlanJson['prune'] | null; error: string | null; diagnostics: DiagnosticJson[] }[];
 }
 
 /**
@@ -35,7 +36,8 @@ export function renderEnvironmentsText(sections: readonly EnvironmentSection[]):
   const rows = [['environment', ...columns], ...sections.map((s) => [s.name, ...cells(s, columns)])];
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
   const table = rows.map((r, row) => {
-    const reason = sections[row - 1]?.status === 'planned' || row === 0 ? '' : `  ${statusText(sections[row - 1] as Exclude<EnvironmentSection, { status: 'planned' }>)}`;
+    const section = sections[row - 1];
+    const reason = section === undefined ? '' : section.status === 'planned' ? (section.plan.prune.refused === undefined ? '' : `  ${PRUNE_REFUSED}`) : `  ${statusText(section)}`;
     return `${r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ')}${reason}`.trimEnd();
   });
   const bodies = sections.map((s) => `== ${s.name} · ${printable(s.target)} ==\n${s.status === 'planned' ? renderPlanText(s.plan) : `${statusText(s)}\n`}`);
@@ -46,7 +48,10 @@ export function renderEnvironmentsText(sections: readonly EnvironmentSection[]):
 export function renderEnvironmentsMarkdown(sections: readonly EnvironmentSection[]): string {
   const columns = summaryColumns(sections);
   const out = [`### dashcd plan for ${sections.length} environment${sections.length === 1 ? '' : 's'}`, '', `| environment | ${columns.join(' | ')} |`, `| --- |${' ---: |'.repeat(columns.length)}`];
-  for (const s of sections) out.push(`| \`${s.name}\` | ${s.status === 'planned' ? cells(s, columns).join(' | ') : `${escapeText(statusText(s, 'in its section'))}${' |'.repeat(columns.length - 1)}`} |`);
+  for (const s of sections) {
+    const refused = s.status === 'planned' && s.plan.prune.refused !== undefined ? ` ⛔ ${PRUNE_REFUSED}` : '';
+    out.push(`| \`${s.name}\`${refused} | ${s.status === 'planned' ? cells(s, columns).join(' | ') : `${escapeText(statusText(s, 'in its section'))}${' |'.repeat(columns.length - 1)}`} |`);
+  }
   for (const s of sections) {
     out.push('', `#### \`${s.name}\` · ${escapeText(s.target)}`, '');
     // The single plan's own heading (its first line) gives way to the environment's.
@@ -62,11 +67,14 @@ export function renderEnvironmentsJson(sections: readonly EnvironmentSection[]):
     environments: sections.map((s) => {
       const plan = s.status === 'planned' ? planToJson(s.plan) : undefined;
       const error = s.status === 'planned' ? null : s.status === 'invalid' ? `invalid: ${count(s.diagnostics.length, 'problem')}; nothing planned` : statusText(s);
-      return { name: s.name, target: s.target, changes: plan?.changes ?? [], summary: plan?.summary ?? null, error, diagnostics: s.status === 'invalid' ? diagnosticsToJson(s.diagnostics) : [] };
+      return { name: s.name, target: s.target, changes: plan?.changes ?? [], summary: plan?.summary ?? null, prune: plan?.prune ?? null, error, diagnostics: s.status === 'invalid' ? diagnosticsToJson(s.diagnostics) : [] };
     }),
   };
   return `${JSON.stringify(json, null, 2)}\n`;
 }
+
+/** Beside a summary row whose plan the prune guard refused: its counts are what apply would not do. */
+const PRUNE_REFUSED = 'prune refused: apply writes nothing';
 
 function firstPlan(sections: readonly EnvironmentSection[]): Plan | undefined {
   for (const s of sections) if (s.status === 'planned') return s.plan;

@@ -24,6 +24,6 @@ describe('pruneRefusal', () => {
   });
 
   it('with --max-delete 0 refuses any deletion', () => {
-    expect(pruneRefusal({ desiredCount: 1, orphanCount: 1, maxDelete: 0 })).toMatch(/more than --max-delete 0/);
+    expect(pruneRefusal({ desiredCount: 1, orphanCount: 1, maxDelete: 0 })).toBe('refusing to prune 1 dashboard: more than --max-delete 0; raise --max-delete to allow it');
   });
 });
