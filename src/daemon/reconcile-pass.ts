@@ -292,8 +292,11 @@ class PassRun {
 /** Why a pass applied nothing: the commit, the environment's values, or dashcd.yaml. */
 function invalidReason(diagnostics: readonly Diagnostic[], tree: PassTree | undefined): string {
   if (tree) return `commit ${tree.git.shortCommit} has invalid files; nothing was applied`;
-  const env = diagnostics.find((d) => d.env !== undefined)?.env;
-  if (env !== undefined) return `invalid values or files in environment ${env}; nothing was written to it`;
+  const value = diagnostics.find((d) => d.valueAtFault !== undefined);
+  if (value) return `${value.valueAtFault} of environment ${value.env} makes files invalid; nothing was written to it until it is fixed`;
+  // An environment dashcd.yaml no longer declares: its problem says so, and what to do.
+  const gone = diagnostics.find((d) => d.env !== undefined);
+  if (gone) return gone.message;
   return 'the project configuration is invalid; nothing was applied';
 }
 

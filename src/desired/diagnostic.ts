@@ -13,6 +13,11 @@ export interface Diagnostic {
   message: string;
   /** The environment(s) the problem is in, when values make it environment-specific (`prod`, `dev, prod`). */
   env?: string;
+  /**
+   * The value of dashcd.yaml at fault (`values.height`), whose definition the message names: the file is right and
+   * the environment's values are not, so the daemon stops that environment's writes rather than skip the file.
+   */
+  valueAtFault?: string;
 }
 
 /**

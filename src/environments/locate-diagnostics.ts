@@ -42,7 +42,8 @@ export function createDiagnosticLocator(project: ProjectText): (file: { file: st
     // Stryker disable next-line EqualityOperator: a node's text never ends right before a `${{` (a line break, comma, bracket or blank follows it)
     const { line, col } = inside !== -1 && inside < node.end ? locator.linePos(inside) : node;
     const definition = env && problem.valuePath ? valueDefinition(project, env, problem.valuePath, locatorOf(project.file, project.source)) : '';
-    return { file: file.file, line, col, path: formatIssuePath(problem.path), message: problem.message + definition, ...(env ? { env: env.name } : {}) };
+    const value = env && problem.valuePath ? { valueAtFault: `values.${problem.valuePath.join('.')}` } : {};
+    return { file: file.file, line, col, path: formatIssuePath(problem.path), message: problem.message + definition, ...(env ? { env: env.name } : {}), ...value };
   };
 }
 

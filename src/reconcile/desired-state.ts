@@ -92,8 +92,10 @@ export async function loadFolderState(
 /**
  * One environment's desired state: dashcd.yaml read again (its values may have changed), every file read (for
  * references between them) and resolved for the environment; `only` limits the dashboards to those files. A
- * problem the environment's values cause (every such diagnostic names it) makes the state invalid, whatever else
- * is tolerated: half an environment rendered with a wrong value is worse than the last good state.
+ * problem a value of the environment causes (`valueAtFault`) makes the state invalid, whatever else is tolerated:
+ * half an environment rendered with a wrong value is worse than the last good state. A file's own mistake is the
+ * file's, as without environments: skipped when tolerated, the rest applied (it stopped the whole environment,
+ * drift repair included, while /status counted no drift).
  */
 export async function loadEnvironmentState(source: DesiredSource, name: string, only?: readonly string[]): Promise<DesiredStateRead> {
   const { root, project, git } = await readProject(source);
@@ -108,7 +110,7 @@ export async function loadEnvironmentState(source: DesiredSource, name: string, 
   const load = await loadEnvironments({ root, cwd: source.cwd, ...(selected ? { only: selected } : {}), project, declared, selected: [environment] });
   const loaded = load.environments[0]?.desired ?? { dashboards: [], diagnostics: [], warnings: [], files: 0 };
   const desired = heldTo(loaded, isStrict(source.strict, project.config));
-  if (desired.diagnostics.some((d) => d.env !== undefined)) return { kind: 'invalid', diagnostics: desired.diagnostics, desired };
+  if (desired.diagnostics.some((d) => d.valueAtFault !== undefined)) return { kind: 'invalid', diagnostics: desired.diagnostics, desired };
   return { kind: 'loaded', state: { project, desired, git } };
 }
 

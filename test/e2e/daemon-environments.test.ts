@@ -2,7 +2,7 @@ import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EnvironmentsStatusJson } from '../../src/daemon/status-schema.js';
-import { createToken, expectConsistentArchive, metricValue, waitFor, type DaemonChild } from '../helpers/daemon.js';
+import { createToken, dashboardYaml, expectConsistentArchive, metricValue, waitFor, type DaemonChild } from '../helpers/daemon.js';
 import { daemonScopePerTest } from '../helpers/daemon-scope.js';
 import { hostsTemplate } from '../helpers/environments.js';
 import { api } from '../helpers/server.js';
@@ -57,7 +57,7 @@ describe('dashcd daemon with environments of the embedded API', () => {
     expect(staging).toMatchObject({ group: 'production', target: `${d.url}/e/staging`, lastReconcile: { ok: true }, invalid: [] });
     // Created by the first pass; a resync since may already have found it unchanged.
     expect(dev?.files['dashboards/hosts.yaml']?.result).toMatch(/^(created|unchanged)$/);
-    expect(prod?.lastReconcile).toMatchObject({ ok: false, error: 'invalid values or files in environment prod; nothing was written to it' });
+    expect(prod?.lastReconcile).toMatchObject({ ok: false, error: 'values.height of environment prod makes files invalid; nothing was written to it until it is fixed' });
     expect(prod?.invalid[0]?.errors.join('\n')).toMatch(/\[prod\] tiles\[0\]\.bounds\.height: .*values\.height = "tall", set in environments\.prod\.values at dashcd\.yaml:9:/);
 
     expect((await liveIn(d, project.root, 'dev')).map((l) => [l.dashboardMetadata.name, l.tiles[0]?.markdown])).toEqual([['Hosts dev', 'default note']]);
@@ -88,6 +88,31 @@ describe('dashcd daemon with environments of the embedded API', () => {
     // No environment of dashcd.yaml is `local`: the embedded API never created it, nor simulated or archived into it.
     expect((await readdir(join(project.root, '.dashcd', 'env'))).sort()).toEqual(['dev', 'prod', 'staging']);
     expect((await readdir(join(project.root, 'events-archive'))).filter((name) => !name.startsWith('.')).sort()).toEqual(['dev', 'prod', 'staging']);
+  });
+
+  it("a file's own mistake skips that file only: the environment's other files are applied and their drift reverted, as without environments", async () => {
+    // One file missing its owner stopped every write to the environment at each resync, drift repair included,
+    // while /status said driftCount 0 (saves to other files were still applied, by the partial passes).
+    const project = await scope.createProject({
+      'dashcd.yaml': 'environments:\n  dev:\n',
+      'dashboards/a.yaml': dashboardYaml('A'),
+      'dashboards/broken.yaml': 'dashboardMetadata:\n  name: Broken\ntiles: []\n',
+    });
+    const d = await scope.startDaemon(['--poll', '60s', '--resync', '1s'], { cwd: project.root });
+    const [dev] = await environments(d);
+    expect(dev?.invalid.map((i) => i.file)).toEqual(['dashboards/broken.yaml']);
+    expect(dev?.invalid[0]?.errors.join('\n')).toContain('dashboardMetadata.owner');
+    const live = await liveIn(d, project.root, 'dev');
+    expect(live.map((l) => l.dashboardMetadata.name)).toEqual(['A v1']);
+    const token = await createToken(project.root, '.dashcd', 'ReadConfig,WriteConfig', 'dev');
+    const id = dev?.files['dashboards/a.yaml']?.id ?? '';
+    const url = `${d.url}/e/dev/api/config/v1/dashboards/${id}`;
+    const current = (await api(url, { token })).json as { dashboardMetadata: Record<string, unknown> };
+    expect((await api(url, { method: 'PUT', token, body: { ...current, dashboardMetadata: { ...current.dashboardMetadata, name: 'Edited by hand' } } })).status).toBe(204);
+    await waitFor(async () => ((await api(url, { token })).json as Live).dashboardMetadata.name === 'A v1', { what: 'the drift in dev reverted with broken.yaml still invalid' });
+    const after = (await environments(d))[0];
+    expect(after?.driftCount).toBeGreaterThanOrEqual(1);
+    expect(after?.invalid.map((i) => i.file)).toEqual(['dashboards/broken.yaml']);
   });
 
   it('--env reconciles only the chosen environments (a group stands for its members)', async () => {
