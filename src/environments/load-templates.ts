@@ -7,6 +7,7 @@ import { discoverFiles, missingFolderDiagnostic } from '../desired/discover-file
 import { fastParseYaml } from '../desired/fast-yaml/fast-parse.js';
 import { documentValue, parseYamlDocuments, flowNestingOffset, NESTED_TOO_DEEPLY } from '../desired/yaml-hazards.js';
 import type { Diagnostic } from '../desired/diagnostic.js';
+import { isJsonFile, notJsonProblem } from '../desired/json-file-check.js';
 import { readSources } from '../desired/read-sources.js';
 import type { PlainObject } from './deep-merge.js';
 import { flowTemplateMessage, quoteFlowTemplates, unquotedFlowTemplates } from './flow-templates.js';
@@ -46,6 +47,12 @@ export async function loadTemplates({ dir, cwd }: { dir: string; cwd: string }):
       continue;
     }
     hashes.set(file, source.contentHash);
+    const notJson = jsonWithoutTemplates(source.name, source.source);
+    if (notJson) {
+      unread.push(source.name);
+      diagnostics.push(...notJson.map((p) => ({ file, ...p })));
+      continue;
+    }
     const parsed = parseTemplateFile(source.source);
     if (!('value' in parsed)) unread.push(source.name);
     if ('value' in parsed) files.push({ file, name: source.name, source: source.source, value: parsed.value, ...(parsed.problems ? { referenceOnly: true as const } : {}) });
@@ -55,6 +62,17 @@ export async function loadTemplates({ dir, cwd }: { dir: string; cwd: string }):
 }
 
 type Problem = { line: number; col: number; path: string; message: string };
+
+/**
+ * A `.json` file is a template, read as YAML, only where it uses one (`${{`, which JSON cannot hold unquoted);
+ * without, it is JSON, as without environments: a trailing comma that `validate` refused passed once dashcd.yaml
+ * declared environments. Its problems, or undefined.
+ */
+function jsonWithoutTemplates(name: string, source: string): Problem[] | undefined {
+  if (!isJsonFile(name) || source.includes('${{')) return undefined;
+  const check = notJsonProblem(source);
+  return check && !check.ok ? check.problems : undefined;
+}
 /** `value` and `problems` both: the file read once its unquoted flow templates were quoted (see below). */
 type Parsed = { value: PlainObject; problems?: Problem[] } | { problems: Problem[] };
 

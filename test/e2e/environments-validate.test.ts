@@ -33,6 +33,20 @@ const TYPO_IN_PROD = `${HOSTS}dashcd:
 const EMBEDDED = 'values:\n  note: notes\nenvironments:\n  dev:\n  prod:\n';
 
 describe('validate with environments', () => {
+  it('reads a .json file without templates as JSON, as without environments; one using a template as YAML', async () => {
+    // With dashcd.yaml declaring environments every .json was read as YAML: a trailing comma jq refuses passed.
+    const json = (extra: string): string => `{\n  "dashboardMetadata": { "name": "J", "owner": "ops"${extra} },\n  "tiles": []\n}\n`;
+    project = await createProject({ 'dashcd.yaml': EMBEDDED, 'dashboards/trailing.json': json(','), 'dashboards/templated.json': json(', "shared": "${{ values.shared }}"').replace('"J"', '"T"') });
+    await project.write('dashcd.yaml', `${EMBEDDED.replace('values:\n', 'values:\n  shared: true\n')}`);
+    const result = await runDashcd(['validate'], { cwd: project.root });
+    expect(result.code, result.stdout + result.stderr).toBe(3);
+    expect(result.stdout).toContain("dashboards/trailing.json:2:55  not valid JSON: a trailing comma (a .json file is read as JSON, as jq and the API read it; name it .yaml to write YAML)\n");
+    expect(result.stdout).not.toContain('templated.json');
+    await project.write('dashboards/trailing.json', json(''));
+    const fixed = await runDashcd(['validate'], { cwd: project.root });
+    expect(fixed.code, fixed.stdout + fixed.stderr).toBe(0);
+  });
+
   it('--remote sends each environment its own rendered dashboards, through its own target with its own token', async () => {
     server = await startTestServer();
     proxy = await startFaultServer({ upstream: server.baseUrl });
