@@ -224,6 +224,16 @@ describe('dashcd validate', () => {
     expect(result.stderr).toContain('✗ 1 problem in 1 file\n');
   });
 
+  it("warns of dashcd's template in a project without environments, at the first one; another tool's is text", async () => {
+    // The plan proposed the markdown `On call: ${{ values.oncall }}` as written, without a word.
+    const tile = (markdown: string): string => `dashboardMetadata: { name: X, owner: me }\ntiles:\n  - name: N\n    tileType: MARKDOWN\n    bounds: { top: 0, left: 0, width: 304, height: 152 }\n    markdown: "${markdown}"\n`;
+    const result = await validate({ 'dashboards/x.yaml': tile('Run ${{ secrets.X }}; on call: ${{values.oncall}}, ${{ env.name }}'), 'dashboards/y.yaml': tile('${{ dashboard(\\"x.yaml\\") }}'), 'dashboards/z.yaml': tile('${{ github.sha }} ${{ envx }}') });
+    expect(result.code, result.stderr).toBe(0);
+    const warning = 'warning: a template, but dashcd.yaml declares no environments to give it values: it is applied as the text it is; declare environments (docs/environments.md) or write the value itself';
+    expect(result.stdout.trim().split('\n')).toEqual([`dashboards/x.yaml:6:47  ${warning}`, `dashboards/y.yaml:6:16  ${warning}`]);
+    expect((await runDashcd(['validate', '--strict'], { cwd: project!.root, env: {} })).code).toBe(3);
+  });
+
   it('an environment misspelt in dashcd.yaml is its one problem: templated files are not checked as if there were no environments', async () => {
     const dashcdYaml = 'values:\n  zone: null\nenvironments:\n  dev:\n  prod:\n    target: https://abc123.live.dynatrace.com\n    tokenenv: PROD_TOKEN\n';
     const file = 'dashboardMetadata:\n  name: Checkout (${{ env.name }})\n  owner: me\n  dashboardFilter:\n    managementZone: ${{ values.zone }}\ndashcd:\n  environments: [dev]\ntiles: []\n';
