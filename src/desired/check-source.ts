@@ -4,6 +4,8 @@ import { checkDocumentSource } from './document-check.js';
 import { fastParseYaml } from './fast-yaml/fast-parse.js';
 import { documentValue, flowNestingOffset, NESTED_TOO_DEEPLY, parseYamlDocument } from './yaml-hazards.js';
 import { packCheck, packDocumentCheck, type PackedCheck } from './packed-check.js';
+import { sourceLinePos } from './source-line-pos.js';
+import { templateAsText } from './template-text.js';
 
 /**
  * One file's check in the form the loader holds (packed-check.ts), whichever kind it is: a platform dashboard or
@@ -11,6 +13,12 @@ import { packCheck, packDocumentCheck, type PackedCheck } from './packed-check.j
  * classic ones, whose fast path keeps the parse made here. The same on a worker and on the calling thread.
  */
 export function checkSource(source: string): PackedCheck {
+  const check = checkByKind(source);
+  const literal = check.ok ? templateAsText(source) : undefined;
+  return literal ? { ...check, warnings: [...(check.warnings ?? []), literal] } : check;
+}
+
+function checkByKind(source: string): PackedCheck {
   const deep = flowNestingOffset(source);
   if (deep !== undefined) return { ok: false, problems: [{ ...sourceLinePos(source, deep), path: '', message: NESTED_TOO_DEEPLY }] };
   const fast = fastParseYaml(source);
@@ -35,11 +43,4 @@ function slowValue(source: string): unknown {
   const doc = parseYamlDocument(source, { prettyErrors: false });
   const read = doc.errors.length === 0 ? documentValue(doc) : undefined;
   return read?.ok ? read.value : undefined;
-}
-
-/** 1-based line and column of an offset, without parsing the text (which, nested too deeply, must not be). */
-export function sourceLinePos(source: string, offset: number): { line: number; col: number } {
-  const before = source.slice(0, offset);
-  const lineStart = before.lastIndexOf('\n') + 1;
-  return { line: before.split('\n').length, col: offset - lineStart + 1 };
 }

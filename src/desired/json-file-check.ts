@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { firstJsonError } from '../lib/json-error.js';
-import { sourceLinePos } from './check-source.js';
+import { sourceLinePos } from './source-line-pos.js';
 import type { PackedCheck } from './packed-check.js';
 import { flowNestingOffset } from './yaml-hazards.js';
 

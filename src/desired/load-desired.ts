@@ -10,7 +10,6 @@ import { deriveDocumentId } from './document-id.js';
 import type { DocumentFileBody } from '../schema/document-content.js';
 import { isCode } from '../lib/fs-errors.js';
 import { DASHBOARD_FILE, discoverFiles, missingFolderDiagnostic } from './discover-files.js';
-import { sourceLinePos } from './check-source.js';
 import { sourceLocator } from './locate-problems.js';
 import { duplicateIdDiagnostics, type DuplicateId } from './duplicate-ids.js';
 import type { Diagnostic } from './diagnostic.js';
@@ -116,8 +115,6 @@ export async function loadDesired(options: LoadDesiredOptions): Promise<DesiredR
       warnings.push(...ownWarnings.map((p) => ({ file: shown(file.name), ...p })));
       if (check.ok && check.hasEnvironmentOverrides) diagnostics.push({ file: shown(file.name), ...environmentsOnly(file.source) });
       else if (check.ok) {
-        const literal = templateWithoutEnvironments(file.source);
-        if (literal) warnings.push({ file: shown(file.name), ...literal });
         valid.push({
           dashboard: made[i] as DesiredDashboard,
           get source() {
@@ -141,20 +138,6 @@ export async function loadDesired(options: LoadDesiredOptions): Promise<DesiredR
 function environmentsOnly(source: string): Omit<Diagnostic, 'file'> {
   const { line, col } = sourceLocator(source).at(['dashcd']);
   return { line, col, path: 'dashcd', message: 'environment limits and overrides need environments, declared in dashcd.yaml' };
-}
-
-/** `${{ values.x }}`, `${{ env.name }}`, `${{ dashboard("…") }}`: dashcd's templates, not another tool's (`${{ secrets.X }}`). */
-const DASHCD_TEMPLATE = /\$\{\{\s*(?:values\.|env\.(?:name|group)\b|dashboard\s*\()/;
-
-/**
- * A template in a project without environments is text: applied as written, braces and all (a plan proposed the
- * markdown `On call: ${{ values.oncall }}` without a word). A warning at the first one, since text may hold it.
- */
-function templateWithoutEnvironments(source: string): Omit<Diagnostic, 'file'> | undefined {
-  const found = DASHCD_TEMPLATE.exec(source);
-  if (!found) return undefined;
-  const message = 'a template, but dashcd.yaml declares no environments to give it values: it is applied as the text it is; declare environments (docs/environments.md) or write the value itself';
-  return { ...sourceLinePos(source, found.index), path: '', message };
 }
 
 async function listAll(dir: string): Promise<string[] | undefined> {
