@@ -283,7 +283,12 @@ describe('token create in a project whose dashcd.yaml declares environments', ()
     const typo = await dashcd('token', 'create', '--env', 'prdo', '--scopes', 'ReadConfig');
     expect(typo).toMatchObject({ code: 64, stdout: '' });
     expect(typo.stderr).toContain('unknown environment prdo — did you mean prod? (dashcd.yaml here declares dev, prod)');
-    expect((await dashcd('token', 'list', '--env', 'prdo')).stderr).toContain("environment 'prdo' does not exist");
+    // list and revoke say the same of it: they offered "'dashcd token create --env prdo' creates it", which create refuses.
+    for (const command of [['list'], ['revoke', 'ci']]) {
+      expect(await dashcd('token', ...command, '--env', 'prdo')).toMatchObject({ code: 64, stderr: `dashcd token ${command[0]}: unknown environment prdo — did you mean prod? (dashcd.yaml here declares dev, prod)\n` });
+    }
+    expect((await dashcd('token', 'list', '--env', 'prod')).stderr).toContain("environment 'prod' does not exist in");
+    expect((await dashcd('token', 'list', '--env', 'prod')).stderr).toContain("'dashcd token create --env prod' creates it");
     // Two edits from dev is another name, not a typo.
     expect((await dashcd('token', 'create', '--env', 'qa', '--scopes', 'ReadConfig')).code).toBe(0);
     const other = await dashcd('token', 'create', '--env', 'loadtest', '--scopes', 'ReadConfig');

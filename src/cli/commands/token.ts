@@ -21,7 +21,7 @@ import {
 } from './platform-token.js';
 
 // local is the data dir's own environment; a project with environments in dashcd.yaml uses theirs (a note says so).
-const envFlag: FlagSpec = { type: 'string', description: 'Environment id (with environments in dashcd.yaml: one of theirs)', default: DEFAULT_ENVIRONMENT, valueName: 'id' };
+const envFlag: FlagSpec = { type: 'string', description: 'Environment id (with environments in dashcd.yaml: one of theirs, else a note says so; one edit from theirs is refused)', default: DEFAULT_ENVIRONMENT, valueName: 'id' };
 const VALID_SCOPES = Object.entries(SCOPE_DESCRIPTIONS).map(([scope, description]) => `${scope} (${description})`).join(', ');
 const WHERE =
   'Tokens live in <data>/env/<env>/tokens.json (mode 0600, digests only). While a dashcd serve or daemon owns the data ' +
@@ -84,7 +84,7 @@ export const tokenListCommand = defineCommand({
   async run({ flags }, io) {
     const { root, env } = await location(flags, io);
     // Before asking a running owner too, whose 404 said only "Environment stagin not found".
-    await requireEnvironment(root, env);
+    await requireEnvironment(root, env, io.cwd);
     const tokens = await withTokens(root, io, 'read', {
       viaOwner: (admin) => admin.listTokens(env),
       viaFile: async () => (await openStore(root, env)).list(),
@@ -116,7 +116,7 @@ export const tokenRevokeCommand = defineCommand({
     const revoked = await withTokens(root, io, 'write', {
       viaOwner: (admin) => admin.revokeToken(env, idOrName),
       viaFile: async () => {
-        await requireEnvironment(root, env);
+        await requireEnvironment(root, env, io.cwd);
         return (await openStore(root, env)).revoke(idOrName);
       },
     });
@@ -223,12 +223,13 @@ async function environmentsHolding(root: string, except: EnvironmentId, idOrName
   return others.filter((_, i) => holds[i]);
 }
 
-async function requireEnvironment(root: string, env: EnvironmentId): Promise<void> {
-  const known = await listEnvironments(root);
-  if (!known.includes(env)) {
-    const near = closest(env, known, Math.floor(env.length / 2));
-    // A near name is a typo, which token create refuses when dashcd.yaml declares the name: no "creates it" then.
-    const next = near === undefined ? `; 'dashcd token create --env ${env}' creates it` : ` — did you mean ${near}?`;
-    throw new UsageError(`environment '${env}' does not exist in ${root} (known: ${known.join(', ')})${next}`);
-  }
+async function requireEnvironment(root: string, env: EnvironmentId, cwd: string): Promise<void> {
+  const [known, declared] = await Promise.all([listEnvironments(root), projectEmbeddedEnvironments(cwd)]);
+  if (known.includes(env)) return;
+  // A typo of an environment dashcd.yaml declares is one token create refuses: it must not be offered ("creates it").
+  const misspelt = misspeltEnvironment(env, declared, known);
+  if (misspelt !== undefined) throw new UsageError(misspelt);
+  const near = closest(env, known, Math.floor(env.length / 2));
+  const next = near === undefined ? `; 'dashcd token create --env ${env}' creates it` : ` — did you mean ${near}?`;
+  throw new UsageError(`environment '${env}' does not exist in ${root} (known: ${known.join(', ')})${next}`);
 }
