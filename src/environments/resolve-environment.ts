@@ -83,7 +83,7 @@ export function resolveEnvironment(files: readonly TemplateFile[], env: Environm
     const key = `${entry.document ? 'document' : 'dashboard'}:${entry.id}`;
     const first = seen.get(key);
     if (first !== undefined) {
-      fail(entry.file, { path: entry.layered.originOf(idPath(entry.document)), message: `duplicate dashboard id ${entry.id} in ${env.name}: ${first.file.file} has the same id; every dashboard needs its own id` });
+      fail(entry.file, { path: entry.layered.originOf(idPath(entry.document)), message: `duplicate dashboard id ${entry.id}: ${first.file.file} has the same id; every dashboard needs its own id` });
       continue;
     }
     seen.set(key, entry);

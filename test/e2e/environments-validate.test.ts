@@ -33,6 +33,15 @@ const TYPO_IN_PROD = `${HOSTS}dashcd:
 const EMBEDDED = 'values:\n  note: notes\nenvironments:\n  dev:\n  prod:\n';
 
 describe('validate with environments', () => {
+  it('a duplicate id in every environment is one problem naming them all, as other problems are', async () => {
+    // Its message named the environment, so each environment printed a line of its own.
+    const file = 'id: 6a1d2c3e-0000-4000-8000-000000000001\ndashboardMetadata: { name: A, owner: ops }\ntiles: []\n';
+    project = await createProject({ 'dashcd.yaml': EMBEDDED, 'dashboards/a.yaml': file, 'dashboards/b.yaml': file });
+    const result = await runDashcd(['validate'], { cwd: project.root });
+    expect(result.code).toBe(3);
+    expect(result.stdout.split('\n')[0]).toBe('dashboards/b.yaml:1:5  [dev, prod] id: duplicate dashboard id 6a1d2c3e-0000-4000-8000-000000000001: dashboards/a.yaml has the same id; every dashboard needs its own id');
+  });
+
   it('reads a .json file without templates as JSON, as without environments; one using a template as YAML', async () => {
     // With dashcd.yaml declaring environments every .json was read as YAML: a trailing comma jq refuses passed.
     const json = (extra: string): string => `{\n  "dashboardMetadata": { "name": "J", "owner": "ops"${extra} },\n  "tiles": []\n}\n`;

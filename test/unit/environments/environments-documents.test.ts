@@ -185,7 +185,7 @@ describe('documents in environments: ids', () => {
       ['document', UUID],
     ]);
     expect(problemsIn({ 'a.yaml': notebook('A', '  id: same\n'), 'b.yaml': notebook('B', '  id: same\n') }, 'dev')).toEqual([
-      'dashboards/b.yaml:4:7  [dev] document.id: duplicate dashboard id same in dev: dashboards/a.yaml has the same id; every dashboard needs its own id',
+      'dashboards/b.yaml:4:7  [dev] document.id: duplicate dashboard id same: dashboards/a.yaml has the same id; every dashboard needs its own id',
     ]);
   });
 

@@ -188,7 +188,7 @@ describe('resolveEnvironments', () => {
     const id = 'id: 6b0f6d3e-0000-4000-8000-0000000000aa\n';
     const bad = resolve({ 'a.yaml': `${id}dashboardMetadata: { name: A, owner: o }\ntiles: []\n`, 'b.yaml': SERVICE }, CONFIG, ['prod']);
     expect(bad.environments[0]?.diagnostics.map(formatDiagnostic)).toEqual([
-      'dashboards/b.yaml:14:11  [prod] dashcd.overrides.prod.id: duplicate dashboard id 6b0f6d3e-0000-4000-8000-0000000000aa in prod: dashboards/a.yaml has the same id; every dashboard needs its own id',
+      'dashboards/b.yaml:14:11  [prod] dashcd.overrides.prod.id: duplicate dashboard id 6b0f6d3e-0000-4000-8000-0000000000aa: dashboards/a.yaml has the same id; every dashboard needs its own id',
     ]);
   });
 
