@@ -7,10 +7,11 @@ import { collapseByEnvironment } from '../environments/locate-diagnostics.js';
 import { loadEnvironments } from '../reconcile/load-environments.js';
 import { booleanFlag, stringFlag, type CommandIo, type FlagValues } from './command.js';
 import type { DashboardsSelection } from './dashboards-selection.js';
-import { printDiagnostics, printWarnings } from './diagnostics-output.js';
+import { count, printDiagnostics, printWarnings } from './diagnostics-output.js';
 import { environmentTargets } from './environment-targets.js';
 import type { EnvironmentsMode } from './run-environments.js';
 import { ExitCode } from './exit-codes.js';
+import { itemCounts, warningsNote } from './valid-summary.js';
 import { validateRemote } from './validate-remote.js';
 import { asTargetUnavailable } from './with-target.js';
 
@@ -33,10 +34,14 @@ export async function validateEnvironments(mode: EnvironmentsMode, selection: Da
     return ExitCode.InvalidDesiredState;
   }
   printWarnings(warnings, io, 'stdout');
-  const counts = environments.map((e) => `${e.environment.name} ${e.desired.dashboards.length}`).join(', ');
-  const files = environments[0]?.desired.files ?? 0;
-  const warned = warnings.length > 0 ? `; ${warnings.length} warning${warnings.length === 1 ? '' : 's'} (--strict makes warnings errors)` : '';
-  io.stderr.write(`✓ valid in ${environments.length} environment${environments.length === 1 ? '' : 's'} (dashboards: ${counts}) from ${files} file${files === 1 ? '' : 's'}${warned}\n`);
+  // Each environment's kinds as validate without environments counts them (a notebook is not a dashboard), the
+  // environments that have the same named together.
+  const byCounts = new Map<string, string[]>();
+  for (const e of environments) byCounts.set(itemCounts(e.desired.dashboards), [...(byCounts.get(itemCounts(e.desired.dashboards)) ?? []), e.environment.name]);
+  const counts = [...byCounts].map(([items, names]) => `${names.join(', ')}: ${items}`).join('; ');
+  // Named paths are what was checked; the rest of the folder was read only for what they refer to.
+  const files = selection.only ? new Set(environments.flatMap((e) => e.desired.dashboards.map((d) => d.file))).size : (environments[0]?.desired.files ?? 0);
+  io.stderr.write(`✓ valid in ${count(environments.length, 'environment')} (${counts}) from ${count(files, 'file')}${warningsNote(warnings.length)}\n`);
   return ExitCode.Success;
 }
 

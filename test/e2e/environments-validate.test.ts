@@ -33,6 +33,18 @@ const TYPO_IN_PROD = `${HOSTS}dashcd:
 const EMBEDDED = 'values:\n  note: notes\nenvironments:\n  dev:\n  prod:\n';
 
 describe('validate with environments', () => {
+  it('sums up what is valid by kind, environments with the same kinds together, and counts the named files alone', async () => {
+    // It said "(dashboards: dev 2, prod 2) from 3 files" of a dashboard and a notebook, and of one named file.
+    const notebook = 'document:\n  kind: notebook\n  name: Runbook ${{ env.name }}\nversion: "7"\nsections:\n  - id: intro\n    type: markdown\n    markdown: "# ${{ values.note }}"\n';
+    const limited = `${HOSTS.replace('name: Hosts', 'name: Dev hosts')}dashcd:\n  environments: [dev]\n`;
+    project = await createProject({ 'dashcd.yaml': EMBEDDED, 'dashboards/hosts.yaml': HOSTS, 'dashboards/runbook.yaml': notebook, 'dashboards/dev.yaml': limited });
+    const all = await runDashcd(['validate'], { cwd: project.root });
+    expect(all.code, all.stdout).toBe(0);
+    expect(all.stderr).toBe('✓ valid in 2 environments (dev: 2 dashboards and 1 notebook; prod: 1 dashboard and 1 notebook) from 3 files\n');
+    const named = await runDashcd(['validate', 'dashboards/runbook.yaml'], { cwd: project.root });
+    expect(named.stderr).toBe('✓ valid in 2 environments (dev, prod: 1 notebook) from 1 file\n');
+  });
+
   it('a duplicate id in every environment is one problem naming them all, as other problems are', async () => {
     // Its message named the environment, so each environment printed a line of its own.
     const file = 'id: 6a1d2c3e-0000-4000-8000-000000000001\ndashboardMetadata: { name: A, owner: ops }\ntiles: []\n';

@@ -9,6 +9,7 @@ import { selectionFromArgs } from '../dashboards-selection.js';
 import { count, printDiagnostics, printWarnings } from '../diagnostics-output.js';
 import { strictly } from '../../desired/strict.js';
 import { ExitCode } from '../exit-codes.js';
+import { itemCounts, warningsNote } from '../valid-summary.js';
 import { allEnvsFlag, envFlag, environmentMode } from '../environment-choice.js';
 import type { Diagnostic } from '../../desired/diagnostic.js';
 
@@ -58,8 +59,7 @@ export const validateCommand = defineCommand({
       return ExitCode.InvalidDesiredState;
     }
     printWarnings(desired.warnings, io, 'stdout');
-    const warned = desired.warnings.length > 0 ? `; ${count(desired.warnings.length, 'warning')} (--strict makes warnings errors)` : '';
-    io.stderr.write(`✓ ${itemCounts(desired.dashboards)} valid in ${count(desired.files, 'file')}${warned}\n`);
+    io.stderr.write(`✓ ${itemCounts(desired.dashboards)} valid in ${count(desired.files, 'file')}${warningsNote(desired.warnings.length)}\n`);
     if (desired.files === 0 && only === undefined) await sayWhatIsNotRead(root, io);
     return ExitCode.Success;
   },
@@ -71,20 +71,4 @@ async function sayWhatIsNotRead(root: string, io: CommandIo): Promise<void> {
   if (others.length === 0) return;
   const shown = others.slice(0, 3).join(', ') + (others.length > 3 ? ', …' : '');
   io.stderr.write(`  ${count(others.length, 'file')} in ${shownPath(io.cwd, root)} ${others.length === 1 ? 'is' : 'are'} not read: only .yaml, .yml and .json files are dashboards (${shown})\n`);
-}
-
-/**
- * What the folder holds, for people: `3 dashboards`, or with documents `3 dashboards, 2 platform dashboards and 1
- * notebook` (only the kinds there are, classic first).
- */
-export function itemCounts(items: readonly { kind?: 'document' | undefined; body: unknown }[]): string {
-  const documents = items.filter((d) => d.kind === 'document');
-  const notebooks = documents.filter((d) => (d.body as { document: { kind: string } }).document.kind === 'notebook').length;
-  const parts = [
-    [items.length - documents.length, 'dashboard'],
-    [documents.length - notebooks, 'platform dashboard'],
-    [notebooks, 'notebook'],
-  ] as const;
-  const shown = parts.filter(([n], i) => n > 0 || (i === 0 && documents.length === 0)).map(([n, noun]) => count(n, noun));
-  return shown.length === 1 ? (shown[0] as string) : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1) as string}`;
 }
