@@ -62,10 +62,22 @@ export function diagnosticsToJson(diagnostics: readonly Diagnostic[], warnings: 
  * control characters made spaces), the fence longer than any run of backticks in them so no name can close it.
  */
 export function diagnosticsMarkdown(diagnostics: readonly Diagnostic[], warnings: readonly Diagnostic[] = []): string {
-  const lines = [...diagnostics.map(formatDiagnostic), ...warnings.map(formatWarning)];
+  return fencedLines([...diagnostics.map(formatDiagnostic), ...warnings.map(formatWarning)]);
+}
+
+/** Printable lines in one fenced block whose fence no run of backticks in them can close. */
+function fencedLines(lines: readonly string[]): string {
   const longest = Math.max(2, ...lines.map((line) => Math.max(0, ...(line.match(/`+/g) ?? []).map((run) => run.length))));
   const fence = '`'.repeat(longest + 1);
   return `${fence}text\n${lines.join('\n')}\n${fence}`;
+}
+
+/**
+ * `plan --output markdown` when the target could not be planned against (exit 4): a heading and why, as the
+ * environments' table says `unreachable: …`. plan.md was empty, and so was the pull request's comment.
+ */
+export function renderUnplannedMarkdown(reason: string): string {
+  return `### dashcd plan: nothing planned, the target could not be read\n\n${fencedLines(reason.split('\n').map(printable))}\n`;
 }
 
 /** `plan --output markdown` when the desired state stops the plan (exit 3): a heading, then the problems. */

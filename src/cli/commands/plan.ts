@@ -1,9 +1,11 @@
 import { defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
 import { cacheFlag, concurrencyFlag, dataFlag, dirFlag, pathsPositional, pruneFlags, strictFlag, targetFlag } from '../common-flags.js';
-import { printDiagnostics, renderDiagnosticsJson, renderDiagnosticsMarkdown } from '../diagnostics-output.js';
+import { printDiagnostics, renderDiagnosticsJson, renderDiagnosticsMarkdown, renderUnplannedMarkdown } from '../diagnostics-output.js';
+import { errorMessage } from '../../lib/error-message.js';
+import { DataDirLockedError } from '../../server/data-dir-locked.js';
 import type { OutFile } from '../plan-out-files.js';
 import type { Diagnostic } from '../../desired/diagnostic.js';
-import { ExitCode, UsageError } from '../exit-codes.js';
+import { CliError, ExitCode, UsageError } from '../exit-codes.js';
 import { openCacheFor } from '../check-cache-run.js';
 import { selectionFromArgs } from '../dashboards-selection.js';
 import { concurrencyOf } from '../plan-from-flags.js';
@@ -57,9 +59,19 @@ export const planCommand = defineCommand({
     // Read and inflated (off this thread) while the client, the reconciler and the renderers load.
     const opened = openCacheFor(selection.root, flags, io);
     const { planOneTarget } = await import('./plan-run.js');
-    return planOneTarget(selection, { flags, output, outFiles, opened }, io, (diagnostics, warnings) => reportInvalid(output, outFiles, io, diagnostics, warnings));
+    return planOneTarget(selection, { flags, output, outFiles, opened }, io, (diagnostics, warnings) => reportInvalid(output, outFiles, io, diagnostics, warnings)).catch((error: unknown) => unplanned(output, io, error));
   },
 });
+
+/**
+ * A target the plan could not be made against (exit 4) still leaves `--output markdown` one document, saying why, as
+ * an invalid file does (exit 3). The error goes on to run.ts, which names it on stderr and gives the exit code.
+ */
+function unplanned(output: string, io: CommandIo, error: unknown): never {
+  const targetFailed = (error instanceof CliError && error.exitCode === ExitCode.TargetUnavailable) || error instanceof DataDirLockedError;
+  if (output === 'markdown' && targetFailed) io.stdout.write(renderUnplannedMarkdown(errorMessage(error)));
+  throw error;
+}
 
 /**
  * Problems that stop the plan (exit 3). With `--output json` or `markdown` stdout stays one document of that format
