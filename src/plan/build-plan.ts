@@ -4,7 +4,7 @@ import type { Dashboard, LiveDashboard } from '../schema/dashboard.js';
 import type { DocumentFileBody, LiveDocumentBody } from '../schema/document-content.js';
 import { diffJson, jsonEqual } from './diff.js';
 import { compareCodeUnits, type JsonValue } from './json-value.js';
-import { pruneRefusal } from './prune-guard.js';
+import { pruneRefusal, type PruneLimit } from './prune-guard.js';
 
 /**
  * The part of the loader's `DesiredDashboard` (desired/load-desired.ts) the plan reads. Declared structurally so
@@ -110,7 +110,7 @@ export interface BuildPlanInput {
   /** `partial`: only some files are being reconciled (the daemon), so absence from `desired` says nothing. */
   scope?: 'full' | 'partial';
   /** Delete owned orphans, at most `maxDelete` of them (more, or none left in the folder, refuses: prune-guard.ts). */
-  prune?: { maxDelete: number };
+  prune?: PruneLimit;
 }
 
 export const ACTION_ORDER: readonly PlanAction[] = ['create', 'adopt', 'update', 'delete', 'unchanged', 'orphan'];
@@ -172,12 +172,12 @@ export function assemblePlan(input: Omit<BuildPlanInput, 'live' | 'kind' | 'docu
   const changes = [...desiredChanges];
   const scope = input.scope ?? 'full';
   // Only a full scope prunes: absence from a partial one says nothing.
-  const maxDelete = scope === 'full' ? input.prune?.maxDelete : undefined;
-  const pruning = maxDelete !== undefined;
+  const limit = scope === 'full' ? input.prune : undefined;
+  const pruning = limit !== undefined;
   const orphans = scope === 'full' ? findOrphans(input.desired, input.liveOwned, pruning ? 'delete' : 'orphan') : [];
   changes.push(...orphans);
   changes.sort(compareChanges);
-  const refused = pruning ? pruneRefusal({ desiredCount: input.desired.length, orphanCount: orphans.length, maxDelete }) : undefined;
+  const refused = limit ? pruneRefusal({ desiredCount: input.desired.length, orphanCount: orphans.length, ...limit }) : undefined;
   const prune = { enabled: pruning, ...(refused !== undefined ? { refused } : {}) };
   return { changes, summary: summarize(changes), scope, prune, ...(input.git ? { git: input.git } : {}), target: input.target };
 }

@@ -1,3 +1,4 @@
+import type { PruneLimit } from '../plan/prune-guard.js';
 import type { ApiClient } from '../client/api-client.js';
 import type { ProjectConfig } from '../config/project-config.js';
 import type { Diagnostic } from '../desired/diagnostic.js';
@@ -54,11 +55,11 @@ export type MaxDelete = number | { readonly atMost: number };
 
 export const DEFAULT_MAX_DELETE = 5;
 
-/** The most deletions a pass may make, from `--max-delete` (or the operator's ceiling) and dashcd.yaml. */
-export function maxDeleteOf(given: MaxDelete | undefined, fromFile: number | undefined): number {
-  if (typeof given === 'number') return given;
-  const own = fromFile ?? DEFAULT_MAX_DELETE;
-  return given === undefined ? own : Math.min(own, given.atMost);
+/** The most deletions a pass may make, from `--max-delete` (or the operator's ceiling) and dashcd.yaml, and which set it. */
+export function maxDeleteOf(given: MaxDelete | undefined, fromFile: number | undefined): PruneLimit {
+  if (typeof given === 'number') return { maxDelete: given, from: 'flag' };
+  const own: PruneLimit = fromFile === undefined ? { maxDelete: DEFAULT_MAX_DELETE, from: 'default' } : { maxDelete: fromFile, from: 'file' };
+  return given === undefined || own.maxDelete <= given.atMost ? own : { maxDelete: given.atMost, from: 'ceiling' };
 }
 
 /**
@@ -101,7 +102,7 @@ export async function planLoaded(
   }
   const { config } = project;
   const partial = only !== undefined || diagnostics.length > 0;
-  const prune = (options.prune ?? config.prune) ? { maxDelete: maxDeleteOf(options.maxDelete, config.maxDelete) } : undefined;
+  const prune = (options.prune ?? config.prune) ? maxDeleteOf(options.maxDelete, config.maxDelete) : undefined;
   const rules = compareRules(config);
   const live = await planAgainstLive(desired.dashboards, {
     api: ctx.api,

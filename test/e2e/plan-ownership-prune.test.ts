@@ -144,13 +144,13 @@ describe('deletions are visible before they happen', () => {
 
     const planned = await dashcd('plan');
     expect(planned.code).toBe(3);
-    expect(planned.stdout).toContain('✗ refusing to prune 2 dashboards: more than --max-delete 1');
+    expect(planned.stdout).toContain('✗ refusing to prune 2 dashboards: more than maxDelete 1 in dashcd.yaml; raise it there, or pass --max-delete, to allow it');
     // Its counts are what was asked: they said "Plan: … 2 to delete" under the refusal.
     expect(planned.stdout).toMatch(/^Refused plan \(apply writes nothing\): .*2 to delete/m);
     expect(planned.stdout).not.toMatch(/^Plan: /m);
     expect(planned.stderr).toContain('refusing to prune 2 dashboards');
     const json = JSON.parse((await dashcd('plan', '--output', 'json')).stdout) as PlanJson;
-    expect(json.prune.refused).toMatch(/more than --max-delete 1/);
+    expect(json.prune.refused).toMatch(/more than maxDelete 1 in dashcd.yaml/);
     expect((await dashcd('plan', '--output', 'markdown')).stdout).toContain('⛔ **Prune refused:**');
     const applied = await dashcd('apply');
     expect(applied.code).toBe(3);

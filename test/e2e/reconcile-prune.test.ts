@@ -98,7 +98,7 @@ describe('apply --prune', () => {
     for (const n of ['beta', 'gamma']) await project.remove(`dashboards/${n}.yaml`);
     const refused = await dashcd('apply', '--prune');
     expect(refused.code).toBe(3);
-    expect(refused.stderr).toContain('more than --max-delete 1');
+    expect(refused.stderr).toContain('more than maxDelete 1 in dashcd.yaml; raise it there, or pass --max-delete, to allow it');
     expect(deletes()).toBe(0);
   });
 });

@@ -98,7 +98,7 @@ describe('colours', () => {
       ignore: [],
       kind: classicDashboards,
       target: 't',
-      prune: { maxDelete: 5 },
+      prune: { maxDelete: 5, from: 'flag' },
     });
     const colored = renderPlanText(plan, { color: true });
     expect(colored).toContain('\u001b[32m+ create  New');

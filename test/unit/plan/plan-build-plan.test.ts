@@ -152,7 +152,7 @@ describe('buildPlan', () => {
     const input = {
       desired: [desired(ID_A, 'a.yaml', dashboard('Kept', ['x']))],
       liveOwned: [{ id: ID_B, name: 'Gone', owner: 'ops' }],
-      prune: { maxDelete: 5 },
+      prune: { maxDelete: 5, from: 'flag' },
     };
     const pruned = plan(input);
     expect(pruned.changes.filter((c) => c.action === 'delete')).toEqual([{ action: 'delete', id: ID_B, name: 'Gone', owner: 'ops' }]);
@@ -166,12 +166,12 @@ describe('buildPlan', () => {
 
   it('carries the prune guard refusal in the plan: more deletions than maxDelete, or none of the files left', () => {
     const liveOwned = [{ id: ID_B, name: 'Gone' }, { id: ID_C, name: 'Also gone' }];
-    expect(plan({ desired: [desired(ID_A, 'a.yaml', dashboard('Kept', ['x']))], liveOwned, prune: { maxDelete: 1 } }).prune.refused).toMatch(/refusing to prune 2 dashboards: more than --max-delete 1/);
-    expect(plan({ desired: [], liveOwned, prune: { maxDelete: 100 } }).prune.refused).toMatch(/no dashboards/);
-    expect(plan({ desired: [desired(ID_A, 'a.yaml', dashboard('Kept', ['x']))], liveOwned, prune: { maxDelete: 2 } }).prune).toStrictEqual({ enabled: true });
+    expect(plan({ desired: [desired(ID_A, 'a.yaml', dashboard('Kept', ['x']))], liveOwned, prune: { maxDelete: 1, from: 'flag' } }).prune.refused).toMatch(/refusing to prune 2 dashboards: more than --max-delete 1/);
+    expect(plan({ desired: [], liveOwned, prune: { maxDelete: 100, from: 'flag' } }).prune.refused).toMatch(/no dashboards/);
+    expect(plan({ desired: [desired(ID_A, 'a.yaml', dashboard('Kept', ['x']))], liveOwned, prune: { maxDelete: 2, from: 'flag' } }).prune).toStrictEqual({ enabled: true });
     // Without pruning, or in a partial scope, nothing is deleted, so there is nothing to refuse.
     expect(plan({ desired: [], liveOwned }).prune).toStrictEqual({ enabled: false });
-    expect(plan({ desired: [], liveOwned, scope: 'partial', prune: { maxDelete: 0 } }).prune).toStrictEqual({ enabled: false });
+    expect(plan({ desired: [], liveOwned, scope: 'partial', prune: { maxDelete: 0, from: 'flag' } }).prune).toStrictEqual({ enabled: false });
   });
 
   it('sorts changes by action, file and id whatever the input order, so output is stable', () => {
@@ -214,11 +214,11 @@ describe('buildPlan', () => {
 
   it('reports no changes for kept orphans, a change for a delete, and none when pruning finds no orphans', () => {
     const body = dashboard('Hosts', TILES);
-    const unchanged = plan({ desired: [desired(ID_A, 'a.yaml', body)], live: new Map([[ID_A, asLive(ID_A, body)]]), prune: { maxDelete: 5 } });
+    const unchanged = plan({ desired: [desired(ID_A, 'a.yaml', body)], live: new Map([[ID_A, asLive(ID_A, body)]]), prune: { maxDelete: 5, from: 'flag' } });
     expect(unchanged.summary).toEqual({ create: 0, adopt: 0, update: 0, delete: 0, unchanged: 1, orphan: 0 });
     expect(hasChanges(unchanged)).toBe(false);
     expect(hasChanges(plan({ liveOwned: [{ id: ID_B, name: 'Gone' }] }))).toBe(false);
-    expect(hasChanges(plan({ desired: [desired(ID_A, 'a.yaml', body)], liveOwned: [{ id: ID_B, name: 'Gone' }], live: new Map([[ID_A, asLive(ID_A, body)]]), prune: { maxDelete: 5 } }))).toBe(true);
+    expect(hasChanges(plan({ desired: [desired(ID_A, 'a.yaml', body)], liveOwned: [{ id: ID_B, name: 'Gone' }], live: new Map([[ID_A, asLive(ID_A, body)]]), prune: { maxDelete: 5, from: 'flag' } }))).toBe(true);
   });
 
   it('claims live dashboards by id case-insensitively and lists each orphan once, without an owner it lacks', () => {
