@@ -29,10 +29,10 @@ export async function planEnvironments(mode: EnvironmentsMode, selection: Dashbo
   const links = dir === undefined ? '' : await writeEnvironmentPreviews(sections, dir, stringFlag(flags, 'preview-url'), io.cwd);
   await writeEnvironmentOutFiles(sections, outFiles);
   if (output !== 'html' || !outFiles.some((f) => f.extension === '.html')) io.stdout.write((RENDERERS[output] ?? renderEnvironmentsText)(sections) + (output === 'markdown' ? links : ''));
-  if (runs.some((r) => r.status === 'unreachable' || r.status === 'not-planned')) return ExitCode.TargetUnavailable;
-  // As a single target's plan: a prune the guard refused is exit 3, named on stderr whatever stdout's format.
+  // As a single target's plan: a prune the guard refused is exit 3 (4 wins), named on stderr whatever stdout's format.
   const refused = runs.flatMap((r) => (r.status === 'done' && r.planned.plan.prune.refused !== undefined ? [`✗ ${r.env.name}: ${r.planned.plan.prune.refused}; apply would write nothing\n`] : []));
   for (const line of refused) io.stderr.write(line);
+  if (runs.some((r) => r.status === 'unreachable' || r.status === 'not-planned')) return ExitCode.TargetUnavailable;
   if (runs.some((r) => r.status === 'invalid') || refused.length > 0) return ExitCode.InvalidDesiredState;
   const pending = runs.some((r) => r.status === 'done' && hasChanges(r.planned.plan));
   return booleanFlag(flags, 'detailed-exitcode') && pending ? ExitCode.ChangesPending : ExitCode.Success;

@@ -150,6 +150,11 @@ describe('environments of the embedded API', () => {
     expect(markdown.stdout).toContain('| `prod-us` ⛔ prune refused: apply writes nothing | 0 |');
     expect((await dashcd('plan', '--env', 'prod-eu', '--prune', '--max-delete', '1')).code).toBe(0);
     expect((await dashcd('apply', '--env', 'prod-eu', '--prune', '--max-delete', '0')).code).toBe(3);
+    // Beside an environment that could not be planned (exit 4 wins), the refusal is still named on stderr.
+    await project?.write('dashcd.yaml', CONFIG.replace('  dev:\n', '  dev:\n  remote:\n    target: https://remote.example.invalid\n    tokenEnv: REMOTE_TOKEN\n'));
+    const both = await dashcd('plan', '--env', 'prod-eu', '--env', 'remote', '--prune', '--max-delete', '0');
+    expect(both.code, both.stderr).toBe(4);
+    expect(both.stderr).toContain('✗ prod-eu: refusing to prune 1 dashboard');
   });
 
   it('says DT_ENV_URL is not used when dashcd.yaml names the targets (it planned the embedded store without a word)', async () => {
