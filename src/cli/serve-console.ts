@@ -1,7 +1,8 @@
 import { parseFeedPage, cursorParams, windowParams } from '../archive/feed-page-parse.js';
 import { createApiClient, withDocuments, type ApiClient } from '../client/api-client.js';
 import { createDocumentsClient } from '../client/documents-api.js';
-import { MAX_CONSOLE_EVENTS, type ConsoleEvent, type ConsoleEvents, type ConsoleSource, type LiveEntry } from '../console/console-data.js';
+import { MAX_CONSOLE_EVENTS, type ConsoleEvent, type ConsoleEvents, type ConsoleSource, type EventFilter, type LiveEntry } from '../console/console-data.js';
+import { eventMatches, filterKey } from '../console/event-filter.js';
 import { consoleEvent } from '../daemon/daemon-console.js';
 import { KINDS } from '../kinds/kinds.js';
 import { sharedWhileRunning } from '../lib/in-flight.js';
@@ -77,11 +78,11 @@ export function serveConsoleSource(server: RunningServer<EventStore>, log: Logge
         const documents = await withClient(environment.id, (client) => liveDocuments(client, (id, read) => shared(`document ${env} ${id}`, () => withClient(environment.id, read))));
         return { kind: 'live' as const, dashboards: [...entries, ...documents] };
       }),
-    events: (env, window) =>
-      shared(`events ${env} ${window.from} ${window.to}`, async () => {
+    events: (env, window, filter) =>
+      shared(`events ${env} ${window.from} ${window.to} ${filterKey(filter)}`, async () => {
         const environment = server.environments.lookup(env);
-        if (!environment?.events) return { events: [], cut: false };
-        return withClient(environment.id, (client) => feedEvents((query) => client.events.fetchPageText(query), window));
+        if (!environment?.events) return { events: [], cut: false, types: [] };
+        return withClient(environment.id, (client) => feedEvents((query) => client.events.fetchPageText(query), window, filter));
       }),
   };
 }
@@ -113,14 +114,22 @@ async function liveDocuments(client: ApiClient, withClient: <T>(id: string, read
   }));
 }
 
-/** The window's newest events: the feed pages newest first. */
-async function feedEvents(fetchPage: (query: URLSearchParams) => Promise<string>, window: { from: number; to: number }): Promise<ConsoleEvents> {
+/**
+ * The window's newest events passing the filter, from its newest MAX_PAGES pages (the feed pages newest first): a
+ * busy day must not hold a request for long, so a rare type older than those pages is left to `events query`.
+ */
+async function feedEvents(fetchPage: (query: URLSearchParams) => Promise<string>, window: { from: number; to: number }, filter: EventFilter): Promise<ConsoleEvents> {
   const events: ConsoleEvent[] = [];
+  const types = new Set<string>();
   let query: URLSearchParams | undefined = windowParams({ from: window.from, to: window.to - 1 });
   for (let pages = 0; query && pages < MAX_PAGES; pages++) {
     const page = parseFeedPage(await fetchPage(query));
-    events.push(...page.events.map((e) => consoleEvent(e.event)));
+    for (const { event } of page.events) {
+      const shown = consoleEvent(event);
+      types.add(shown.type);
+      if (eventMatches(shown, filter)) events.push(shown);
+    }
     query = page.nextCursor === undefined ? undefined : cursorParams(page.nextCursor);
   }
-  return { events, cut: query !== undefined };
+  return { events, cut: query !== undefined, types: [...types] };
 }

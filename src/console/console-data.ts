@@ -11,8 +11,11 @@ export interface ConsoleSource {
   readonly kind: 'live' | 'desired';
   environments(): Promise<ConsoleEnvironment[]>;
   dashboards(env: string): Promise<DashboardsState | undefined>;
-  /** The newest events that started in [from, to), each once (its newest version), at most MAX_CONSOLE_EVENTS. */
-  events(env: string, window: { from: number; to: number }): Promise<ConsoleEvents>;
+  /**
+   * The newest events that started in [from, to) and pass the filter, each once (its newest version), at most
+   * MAX_CONSOLE_EVENTS: the filter applies as they are read, so an old event of a rare type is still found.
+   */
+  events(env: string, window: { from: number; to: number }, filter: EventFilter): Promise<ConsoleEvents>;
 }
 
 /**
@@ -24,9 +27,17 @@ export const MAX_CONSOLE_EVENTS = 3_000;
 
 export interface ConsoleEvents {
   readonly events: readonly ConsoleEvent[];
-  /** The window holds older events than these, left unread. */
+  /** The window holds older events passing the filter than these, left unread. */
   readonly cut: boolean;
+  /** The event types of every event read, whatever the filter: what the type filter offers. */
+  readonly types: readonly string[];
 }
+
+/**
+ * Thrown by a source whose reads are all taken (the daemon reads its archive one window at a time, a few waiting):
+ * the console answers 503 with Retry-After rather than queue without end.
+ */
+export class ConsoleBusyError extends Error {}
 
 export interface ConsoleEnvironment {
   name: string;
@@ -85,4 +96,12 @@ export interface ConsoleEvent {
   end: number | undefined;
   status: 'OPEN' | 'CLOSED';
   entity: string | undefined;
+}
+
+/** The events page's filter, as its query string gives it: each member absent when not asked for. */
+export interface EventFilter {
+  readonly type?: string | undefined;
+  readonly status?: string | undefined;
+  /** Part of the entity or event id, in any case. */
+  readonly text?: string | undefined;
 }

@@ -1,15 +1,18 @@
 import { collectBody } from '../lib/collect-body.js';
 import { errorMessage } from '../lib/error-message.js';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { ConsoleSource } from './console-data.js';
+import { ConsoleBusyError, type ConsoleSource } from './console-data.js';
 import { createAccess, verdict, type AccessOptions, type Caller, type ConsoleScope, type Verdict } from './console-access.js';
 import { dashboardPage, dashboardsPage, environmentsPage } from './dashboard-pages.js';
-import { eventFilterOf, eventsPage } from './events-page.js';
+import { eventFilterOf } from './event-filter.js';
+import { eventsPage } from './events-page.js';
 import { h, page } from './page-shell.js';
 import { isBrowserAtRoot, isConsoleRequest } from './console-path.js';
 import { dashboardRows, ROW_STATUSES } from './sync-rows.js';
 
 const HOUR = 3_600_000;
+/** The longest window an events page shows (`?hours=`): a week. */
+export const MAX_EVENT_HOURS = 168;
 const HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
@@ -44,6 +47,7 @@ export function createConsoleHandler(source: ConsoleSource, access: AccessOption
     void answer(req, req.url ?? '/').then(
       (a) => send(res, req, a),
       (error: unknown) => {
+        if (error instanceof ConsoleBusyError) return send(res, req, { status: 503, html: page('Busy', undefined, `<p>${h(error.message)}</p>`), headers: { 'retry-after': '5' } });
         if (error instanceof Refusal) return send(res, req, { status: error.status, html: page(STATUS_CODES[error.status] ?? 'Refused', undefined, `<p>${h(error.message)}</p>`), headers: error.status === 413 ? { connection: 'close' } : {} });
         send(res, req, { status: 502, html: page('Not available', undefined, `<p>Could not read: ${h(errorMessage(error))}</p>`) });
       },
@@ -81,10 +85,11 @@ export function createConsoleHandler(source: ConsoleSource, access: AccessOption
     if (view === 'events') {
       // As the dashboards page: an environment this console does not serve is a 404, not an empty timeline.
       if (!(await source.environments()).some((known) => known.name === env)) return notFound(`No environment ${env}.`);
-      const hours = Math.min(168, Math.max(1, Number(url.searchParams.get('hours')) || 24));
+      const hours = Math.min(MAX_EVENT_HOURS, Math.max(1, Number(url.searchParams.get('hours')) || 24));
       const to = Math.ceil(now() / HOUR) * HOUR;
       const window = { from: to - hours * HOUR, to };
-      return { status: 200, html: eventsPage(env, await source.events(env, window), window, eventFilterOf(url.searchParams)) };
+      const filter = eventFilterOf(url.searchParams);
+      return { status: 200, html: eventsPage(env, await source.events(env, window, filter), window, filter) };
     }
     const state = await source.dashboards(env);
     if (state === undefined) return notFound(`No environment ${env}.`);

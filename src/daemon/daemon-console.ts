@@ -2,9 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { queryArchive, type ArchivedEventView, type QueryArchiveOptions } from '../archive/query-archive.js';
 import type { ConsoleTokens } from '../console/console-access.js';
-import { createConsoleHandler } from '../console/console-handler.js';
-import { MAX_CONSOLE_EVENTS, type ConsoleEvent, type ConsoleEvents, type ConsoleSource, type DashboardsState } from '../console/console-data.js';
-import { concurrencyLimit } from '../lib/concurrency.js';
+import { createConsoleHandler, MAX_EVENT_HOURS } from '../console/console-handler.js';
+import { ConsoleBusyError, MAX_CONSOLE_EVENTS, type ConsoleEvent, type ConsoleEvents, type ConsoleSource, type DashboardsState, type EventFilter } from '../console/console-data.js';
+import { eventMatches, filterKey } from '../console/event-filter.js';
+import { concurrencyLimit, QueueFullError } from '../lib/concurrency.js';
 import { sharedWhileRunning } from '../lib/in-flight.js';
 import type { LoopTarget } from './daemon-endpoint.js';
 import { unpackLayout } from './packed-layout.js';
@@ -33,10 +34,10 @@ interface Context {
  */
 export function daemonConsoleSource(loops: readonly ConsoleLoop[], context: Context): ConsoleSource {
   const find = (env: string): ConsoleLoop | undefined => loops.find((loop) => nameOf(loop) === env);
-  // Views of one window share a read; other windows' reads wait their turn: each holds a day of the archive while
-  // it folds that day's versions, and every `hours=` is a window of its own.
+  // Views asking the same share a read; other reads wait their turn, a few at most: each holds a day of the archive
+  // while it folds that day's versions.
   const shared = sharedWhileRunning();
-  const oneRead = concurrencyLimit(1);
+  const oneRead = concurrencyLimit(1, WAITING_READS);
   return {
     kind: 'desired',
     environments: () =>
@@ -45,23 +46,49 @@ export function daemonConsoleSource(loops: readonly ConsoleLoop[], context: Cont
       const loop = find(env);
       return Promise.resolve(loop ? dashboardsOf(loop.status) : undefined);
     },
-    events(env, window) {
+    async events(env, window, filter) {
       const loop = find(env);
-      if (!loop) return Promise.resolve({ events: [], cut: false });
-      const archive = { archiveDir: resolve(context.cwd, context.archiveDir), env: loop.target.env, from: window.from, to: window.to - 1, signal: context.signal };
-      return shared(`${env} ${window.from} ${window.to}`, () => oneRead(() => newestArchived(archive)));
+      if (!loop) return { events: [], cut: false, types: [] };
+      // Every window of a page ends at the same hour: one read of the widest serves them all (`hours=1` to 168 were
+      // 168 reads), each view keeping what started in its own.
+      const from = window.to - MAX_EVENT_HOURS * HOUR;
+      const archive = { archiveDir: resolve(context.cwd, context.archiveDir), env: loop.target.env, from, to: window.to - 1, signal: context.signal };
+      const read = await shared(`${env} ${window.to} ${filterKey(filter)}`, () => oneRead(() => newestArchived(archive, filter))).catch((error: unknown) => {
+        throw error instanceof QueueFullError ? new ConsoleBusyError('The events archive is being read for other views; try again in a few seconds.') : error;
+      });
+      return within(read, window.from);
     },
   };
 }
 
-/** The newest MAX_CONSOLE_EVENTS events of the window, each by its newest version: only the days they lie in are read. */
-async function newestArchived(archive: QueryArchiveOptions): Promise<ConsoleEvents> {
+/** Reads waiting for the one running at most; a view past them is answered 503. */
+const WAITING_READS = 4;
+const HOUR = 3_600_000;
+
+/**
+ * The newest MAX_CONSOLE_EVENTS events of the window passing the filter, each by its newest version, newest first:
+ * only the days they lie in are read (all of the window's when few pass).
+ */
+async function newestArchived(archive: QueryArchiveOptions, filter: EventFilter): Promise<ConsoleEvents> {
   const events: ConsoleEvent[] = [];
-  for await (const { event } of queryArchive({ ...archive, latest: true, newestFirst: true })) {
-    if (events.length === MAX_CONSOLE_EVENTS) return { events, cut: true };
-    events.push(consoleEvent(event));
+  const types = new Set<string>();
+  const seen = (type: string | undefined): void => void types.add(type ?? UNKNOWN_TYPE);
+  for await (const { event } of queryArchive({ ...archive, latest: true, newestFirst: true, onEventType: seen })) {
+    const shown = consoleEvent(event);
+    if (!eventMatches(shown, filter)) continue;
+    if (events.length === MAX_CONSOLE_EVENTS) return { events, cut: true, types: [...types] };
+    events.push(shown);
   }
-  return { events, cut: false };
+  return { events, cut: false, types: [...types] };
+}
+
+/**
+ * The part of a read of a wider window (newest first) that started from `from` on. It may hold more only when the
+ * read was cut before it reached back past `from`.
+ */
+export function within(read: ConsoleEvents, from: number): ConsoleEvents {
+  const oldest = read.events.at(-1);
+  return { events: read.events.filter((e) => e.start >= from), cut: read.cut && (oldest === undefined || oldest.start >= from), types: read.types };
 }
 
 function nameOf(loop: ConsoleLoop): string {
@@ -98,8 +125,11 @@ export function daemonConsole(loops: readonly ConsoleLoop[], context: Context & 
   return createConsoleHandler(daemonConsoleSource(loops, context), { host: context.host, tokens: context.tokens });
 }
 
+/** The type the console shows an event without one under. */
+const UNKNOWN_TYPE = 'unknown';
+
 /** An archived or fed event as the console lists it; one without a status is open until it has an end. */
 export function consoleEvent(view: ArchivedEventView): ConsoleEvent {
   const open = view.eventStatus === undefined ? view.endTime === undefined : view.eventStatus === 'OPEN';
-  return { id: view.id, type: view.eventType ?? 'unknown', start: view.startTime, end: view.endTime, status: open ? 'OPEN' : 'CLOSED', entity: view.entityName ?? view.entityId };
+  return { id: view.id, type: view.eventType ?? UNKNOWN_TYPE, start: view.startTime, end: view.endTime, status: open ? 'OPEN' : 'CLOSED', entity: view.entityName ?? view.entityId };
 }

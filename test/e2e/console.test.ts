@@ -59,30 +59,37 @@ describe('console on the daemon (/ui)', () => {
 });
 
 describe('console events on a busy daemon archive', () => {
-  it('reads the newest 3,000 events of the window, says the window holds more, for views at once too', async () => {
+  it('reads the newest 3,000 events of the window passing the filter, says the window holds more, for views at once too', async () => {
     // Every view read its whole window into memory: sixteen views of a week of 775,000 events ran the daemon out of memory.
     const now = Date.now();
     const byDay = new Map<string, string[]>();
-    for (let i = 0; i < 3_500; i++) {
-      const startTime = now - 3_600_000 - i * 10_000;
-      const line = `{"eventId":${1000 + i},"startTime":${startTime},"endTime":${startTime + 1000},"eventType":"CUSTOM_INFO","eventStatus":"CLOSED","entityId":"HOST-1","id":"${1000 + i}_${startTime}"}`;
+    const line = (n: number, startTime: number, type: string): string => `{"eventId":${n},"startTime":${startTime},"endTime":${startTime + 1000},"eventType":"${type}","eventStatus":"CLOSED","entityId":"HOST-1","id":"${n}_${startTime}"}`;
+    const add = (text: string, startTime: number): void => {
       const day = new Date(startTime).toISOString().slice(0, 10);
-      byDay.set(day, [...(byDay.get(day) ?? []), line]);
-    }
+      byDay.set(day, [...(byDay.get(day) ?? []), text]);
+    };
+    for (let i = 0; i < 3_500; i++) add(line(1000 + i, now - 3_600_000 - i * 10_000, 'CUSTOM_INFO'), now - 3_600_000 - i * 10_000);
+    // Two days old, past the newest 3,000: found by its type all the same.
+    const rare = now - 2 * 86_400_000;
+    add(line(99, rare, 'CUSTOM_DEPLOYMENT'), rare);
     const files = Object.fromEntries([...byDay].map(([day, lines]) => [`events-archive/local/date=${day}/events.jsonl`, `${lines.join('\n')}\n`]));
     const project = await scope.createProject({ ...files, 'dashboards/web.yaml': 'dashboardMetadata: { name: Web, owner: team@example.com }\ntiles: []\n' });
     const d = await scope.startDaemon(['--resync', '60s', '--poll', '60s'], { cwd: project.root });
-    const views = await Promise.all(Array.from({ length: 4 }, () => page(`${d.url}/ui/e/local/events`)));
+    const views = await Promise.all(['', '?hours=48', '?hours=168', '?hours=168'].map((query) => page(`${d.url}/ui/e/local/events${query}`)));
     for (const view of views) {
       expect(view.status).toBe(200);
-      expect(view.html).toContain('3000 of 3000 events that started from');
-      expect(view.html).toContain('The window holds more events than a page reads: these are its newest 3,000, from ');
-      // The newest first, and the oldest read is the 3,000th newest.
+      expect(view.html).toContain('The newest 3,000 of more events that started from');
+      expect(view.html).toContain(`: a page reads no more than 3,000, from ${new Date(now - 3_600_000 - 2_999 * 10_000).toISOString().replace('T', ' ').slice(0, 19)} on, and the timelines count only them;`);
+      // The newest first.
       expect(/<tr class="event"[\s\S]*?data-label="Id"><code>([^<]*)<\/code>/.exec(view.html)?.[1]).toBe(`1000_${now - 3_600_000}`);
-      expect(view.html).toContain(`from ${new Date(now - 3_600_000 - 2_999 * 10_000).toISOString().replace('T', ' ').slice(0, 19)} on,`);
+      expect(view.html).toContain('<option value="CUSTOM_INFO">CUSTOM_INFO</option>');
     }
-    const hour = await page(`${d.url}/ui/e/local/events?hours=1`);
-    expect(hour.html).not.toContain('more events than a page reads');
+    const found = await page(`${d.url}/ui/e/local/events?hours=168&type=CUSTOM_DEPLOYMENT`);
+    expect(found.html).toContain('1 event that started from');
+    expect(found.html).toContain(`<code>99_${rare}</code>`);
+    // Inside a day: the rare event is outside it, and nothing is cut.
+    expect((await page(`${d.url}/ui/e/local/events?type=CUSTOM_DEPLOYMENT`)).html).toContain('0 events that started from');
+    expect((await page(`${d.url}/ui/e/local/events?hours=1`)).html).not.toContain('of more events');
   });
 });
 

@@ -42,9 +42,9 @@ describe("serve's console data", () => {
     expect(next).not.toBe(together[0]);
     expect([...byName(next).keys()].sort()).toEqual([...byName(together[0]).keys()].sort());
     const window = { from: Date.now() - 3_600_000, to: Date.now() };
-    const events = await Promise.all([source.events('local', window), source.events('local', window)]);
+    const events = await Promise.all([source.events('local', window, {}), source.events('local', window, {})]);
     expect(events[0]).toBe(events[1]);
-    expect(await source.events('local', { ...window, from: window.from - 1 })).not.toBe(events[0]);
+    expect(await source.events('local', { ...window, from: window.from - 1 }, {})).not.toBe(events[0]);
   });
 
   it('lists names and kinds only: a body is read when its page asks for it, as it is then', async () => {
@@ -82,10 +82,10 @@ describe("serve's console data", () => {
     await store.put(events(MAX_CONSOLE_EVENTS, 0));
     const source = serveConsoleSource(server.server, silentLogger());
     const window = { from: end - 2 * 3_600_000, to: end + 1 };
-    const exactly = await source.events('local', window);
+    const exactly = await source.events('local', window, {});
     expect([exactly.events.length, exactly.cut]).toEqual([MAX_CONSOLE_EVENTS, false]);
     await store.put(events(1, MAX_CONSOLE_EVENTS));
-    const more = await source.events('local', window);
+    const more = await source.events('local', window, {});
     expect([more.events.length, more.cut]).toEqual([MAX_CONSOLE_EVENTS, true]);
     expect(more.events[0]?.start).toBe(end);
     expect(more.events.at(-1)?.start).toBe(end - (MAX_CONSOLE_EVENTS - 1) * 1_000);

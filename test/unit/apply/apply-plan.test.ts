@@ -1,3 +1,4 @@
+import type { PruneLimit } from '../../../src/plan/prune-guard.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyPlan, countOutcomes, deletesOf, writesOf } from '../../../src/apply/apply-plan.js';
 import { createApiClient, type ApiClient } from '../../../src/client/api-client.js';
@@ -44,7 +45,7 @@ afterEach(async () => {
   await server.close();
 });
 
-async function planFor(items: DesiredInput[], prune?: { maxDelete: number }): Promise<Plan> {
+async function planFor(items: DesiredInput[], prune?: PruneLimit): Promise<Plan> {
   const rules = { ownershipTag: DEFAULT_OWNERSHIP_TAG, ignore: [], kind: classicDashboards };
   const live = await planAgainstLive(items, { api, rules, concurrency: 4, withOwned: true });
   return assemblePlan({ desired: items, liveOwned: live.owned, ...rules, target: 'test', ...(prune ? { prune } : {}) }, live.changes);
@@ -129,9 +130,9 @@ describe('applyPlan', () => {
     expect(first.outcomes.map((o) => o.action)).toEqual(['create']);
     expect(await api.dashboards.get(ID.orphan)).toBeDefined();
 
-    const refused = await planFor([desired('a', dashboard('A'))], { maxDelete: 0 });
+    const refused = await planFor([desired('a', dashboard('A'))], { maxDelete: 0, from: 'flag' });
     expect(deletesOf(refused)).toEqual([]);
-    const pruned = await applyPlan(await planFor([desired('a', dashboard('A'))], { maxDelete: 5 }), deps());
+    const pruned = await applyPlan(await planFor([desired('a', dashboard('A'))], { maxDelete: 5, from: 'flag' }), deps());
     if (pruned.kind !== 'applied') throw new Error('expected applied');
     expect(pruned.outcomes.map((o) => [o.action, o.id, o.status])).toEqual([['delete', ID.orphan, 'deleted']]);
     expect(await api.dashboards.get(ID.orphan)).toBeUndefined();
@@ -140,7 +141,7 @@ describe('applyPlan', () => {
 
   it('reports what the target did when another writer got there first: a planned create it answered 204 is an update, a delete it answered 404 counts nowhere', async () => {
     await api.dashboards.put(ID.orphan, { id: ID.orphan, ...dashboard('Old', 'Notes', [DEFAULT_OWNERSHIP_TAG]) });
-    const plan = await planFor([desired('a', dashboard('A')), desired('b', dashboard('B'))], { maxDelete: 5 });
+    const plan = await planFor([desired('a', dashboard('A')), desired('b', dashboard('B'))], { maxDelete: 5, from: 'flag' });
     expect(plan.summary).toMatchObject({ create: 2, delete: 1 });
     // Another apply, between this plan and its writes: creates A and deletes the orphan.
     await api.dashboards.put(ID.a, { id: ID.a, ...dashboard('A', 'Notes', [DEFAULT_OWNERSHIP_TAG]) });

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConsoleEvent, ConsoleSource, DashboardsState } from '../../../src/console/console-data.js';
+import { ConsoleBusyError, type ConsoleEvent, type ConsoleSource, type DashboardsState, type EventFilter } from '../../../src/console/console-data.js';
 import { createConsoleHandler, LOGIN_BODY_LIMIT } from '../../../src/console/console-handler.js';
 import { consoleTokens } from '../../../src/console/console-tokens.js';
 import { systemClock } from '../../../src/lib/clock.js';
@@ -22,7 +22,7 @@ const dashboards: Record<string, DashboardsState> = {
   prod: { kind: 'live', dashboards: [{ id: 'prod-1', name: 'Prod board', body: async () => ({ tiles: [] }) }] },
   staging: { kind: 'desired', changes: [{ action: 'unchanged', id: 's-1', name: 'Staging board', file: 'dashboards/s.yaml' }], problems: [], results: {}, revision: 'abc1234 on main' },
 };
-const windows: { env: string; from: number; to: number }[] = [];
+const windows: { env: string; from: number; to: number; filter: EventFilter }[] = [];
 const source: ConsoleSource = {
   kind: 'live',
   environments: async () => [
@@ -33,10 +33,11 @@ const source: ConsoleSource = {
     { name: 'staging', target: 'embedded /e/staging' },
   ],
   dashboards: async (env) => (env === 'broken' ? Promise.reject(new Error('store <gone>')) : dashboards[env]),
-  events: async (env, window) => {
-    windows.push({ env, ...window });
+  events: async (env, window, filter) => {
+    windows.push({ env, ...window, filter });
+    if (filter.text === 'busy') throw new ConsoleBusyError('The events archive is being read for other views; try again in a few seconds.');
     const event: ConsoleEvent = { id: `${env}-event`, type: 'ERROR_EVENT', start: window.to - HOUR, end: undefined, status: 'OPEN', entity: 'HOST-1' };
-    return { events: [event], cut: false };
+    return { events: [event], cut: false, types: [event.type] };
   },
 };
 
@@ -214,6 +215,19 @@ describe('console pages: routes', () => {
     expect(await windowOf('?hours=1000')).toBe(168);
     expect(await windowOf('?hours=x')).toBe(24);
     expect((await get(loopback, '/ui/e/dev/events?q=dev-event')).html).toContain('dev-event');
+  });
+
+  it("passes the page's filter to the source, which applies it as it reads", async () => {
+    windows.length = 0;
+    expect((await get(loopback, '/ui/e/dev/events?type=ERROR_EVENT&status=OPEN&q=%20host%20')).status).toBe(200);
+    expect(windows.map((w) => w.filter)).toEqual([{ type: 'ERROR_EVENT', status: 'OPEN', text: 'host' }]);
+  });
+
+  it('a source whose reads are all taken is a 503 with Retry-After, not a wait without end', async () => {
+    const busy = await get(loopback, '/ui/e/dev/events?q=busy');
+    expect(busy.status).toBe(503);
+    expect(busy.headers.get('retry-after')).toBe('5');
+    expect(busy.html).toContain('The events archive is being read for other views; try again in a few seconds.');
   });
 
   it('a source that fails is a 502 with its reason, escaped', async () => {

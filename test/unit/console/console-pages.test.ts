@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { PlanChange } from '../../../src/plan/build-plan.js';
 import { MAX_CONSOLE_EVENTS, type ConsoleEvent, type ConsoleEvents } from '../../../src/console/console-data.js';
 import { dashboardPage, dashboardsPage, environmentsPage, MAX_DRAWN_PARTS } from '../../../src/console/dashboard-pages.js';
-import { eventFilterOf, eventsPage } from '../../../src/console/events-page.js';
+import { eventFilterOf } from '../../../src/console/event-filter.js';
+import { eventsPage } from '../../../src/console/events-page.js';
 import { envPath, page } from '../../../src/console/page-shell.js';
 import type { DashboardRow } from '../../../src/console/sync-rows.js';
 
@@ -16,7 +17,7 @@ const EVENTS = [
   event('E-3', 'ERROR_EVENT', FROM + 3 * HOUR, { status: 'CLOSED', end: FROM + 4 * HOUR }),
 ];
 /** Every event of the window, as a source reads them when the window holds no more than a page reads. */
-const whole = (events: readonly ConsoleEvent[]): ConsoleEvents => ({ events, cut: false });
+const whole = (events: readonly ConsoleEvent[]): ConsoleEvents => ({ events, cut: false, types: events.map((e) => e.type) });
 const rowsOf = (html: string): string[] => [...html.matchAll(/<tr class="event" data-type="([^"]*)" data-status="([^"]*)">[\s\S]*?data-label="Id"><code>([^<]*)<\/code>/g)].map((m) => `${m[3]} ${m[1]} ${m[2]}`);
 
 describe('console events page', () => {
@@ -32,10 +33,10 @@ describe('console events page', () => {
     expect(html).toContain('<td data-label="End">2026-11-28 03:00:00</td><td data-label="Entity"><code>SERVICE-1</code></td><td data-label="Id"><code>e-2</code></td></tr>');
     expect(html).toContain('<td data-label="End"><span class="muted">—</span></td><td data-label="Entity"><code>HOST-ABC</code></td>');
     expect(html).toContain('<td data-label="Entity"><code></code></td><td data-label="Id"><code>E-3</code></td>');
-    expect(html).toContain('<p class="muted">3 of 3 events that started from 2026-11-28 00:00:00 to 2026-11-29 00:00:00.</p>');
+    expect(html).toContain('<p class="muted">3 events that started from 2026-11-28 00:00:00 to 2026-11-29 00:00:00.</p>');
     expect(html).toContain('<title>Events in dev · dashcd</title>');
     expect(html).toContain('</select></label>\n<label>Status<select name="status">');
-    expect(html).toContain('</form><p class="muted">3 of 3');
+    expect(html).toContain('</form><p class="muted">3 events');
     expect(html).toContain('.</p><table class="stack events"><thead><tr><th>Start (UTC)</th><th>Type</th><th>Status</th><th>End</th><th>Entity</th><th>Id</th></tr></thead><tbody><tr class="event"');
     expect(html).toContain('</figure>\n<figure class="timeline" data-group="status">');
   });
@@ -50,7 +51,7 @@ describe('console events page', () => {
     expect(ids({ text: 'SERVICE' })).toEqual(['e-2']);
     expect(ids({ text: 'nothing' })).toEqual([]);
     expect(ids({ text: 'h' })).toEqual(['e-1']);
-    expect(eventsPage('dev', whole(EVENTS), WINDOW, { status: 'CLOSED' })).toContain('<p class="muted">2 of 3 events that started');
+    expect(eventsPage('dev', whole(EVENTS), WINDOW, { status: 'CLOSED' })).toContain('<p class="muted">2 events that started from 2026-11-28 00:00:00 to 2026-11-29 00:00:00 and match the filter.</p>');
   });
 
   it('lists at most the newest 500 and says so', () => {
@@ -58,17 +59,33 @@ describe('console events page', () => {
     const html = eventsPage('dev', whole(many), WINDOW, {});
     expect(rowsOf(html)).toHaveLength(500);
     expect(rowsOf(html)[0]).toBe('m-500 T OPEN');
-    expect(html).toContain('501 of 501 events that started from 2026-11-28 00:00:00 to 2026-11-29 00:00:00; the newest 500 listed.</p>');
-    expect(eventsPage('dev', whole(many.slice(0, 500)), WINDOW, {})).toContain('500 of 500 events that started from 2026-11-28 00:00:00 to 2026-11-29 00:00:00.</p>');
+    expect(html).toContain('501 events that started from 2026-11-28 00:00:00 to 2026-11-29 00:00:00.</p><p class="muted">The newest 500 listed.</p>');
+    expect(eventsPage('dev', whole(many.slice(0, 500)), WINDOW, {})).toContain('500 events that started from 2026-11-28 00:00:00 to 2026-11-29 00:00:00.</p><table');
   });
 
   it('says when the window held more events than were read, from when the read ones start, and what reads the rest', () => {
     const newest = Array.from({ length: MAX_CONSOLE_EVENTS }, (_, i) => event(`n-${i}`, 'T', FROM + 5 * HOUR + i));
-    const html = eventsPage('dev', { events: newest, cut: true }, WINDOW, {});
-    expect(html).toContain('3000 of 3000 events that started from 2026-11-28 00:00:00 to 2026-11-29 00:00:00; the newest 500 listed.</p><p class="muted">The window holds more events than a page reads: these are its newest 3,000, from 2026-11-28 05:00:00 on, and the timelines count only them. A shorter window (<code>?hours=</code>) or <code>dashcd events query</code> reads the rest.</p><table');
-    expect(eventsPage('dev', { events: newest, cut: false }, WINDOW, {})).not.toContain('more events than a page reads');
+    const html = eventsPage('dev', { events: newest, cut: true, types: ['T'] }, WINDOW, {});
+    expect(html).toContain('<p class="muted">The newest 3,000 of more events that started from 2026-11-28 00:00:00 to 2026-11-29 00:00:00: a page reads no more than 3,000, from 2026-11-28 05:00:00 on, and the timelines count only them; a shorter window (<code>?hours=</code>) or <code>dashcd events query</code> reads the rest.</p><p class="muted">The newest 500 listed.</p><table');
+    expect(eventsPage('dev', { events: newest, cut: false, types: ['T'] }, WINDOW, {})).not.toContain('of more events');
+    // An hour is the shortest window: only the archive's own query is left to offer.
+    const hour = { from: FROM, to: FROM + HOUR };
+    expect(eventsPage('dev', { events: newest, cut: true, types: ['T'] }, hour, { type: 'T' })).toContain('to 2026-11-28 01:00:00 and match the filter: a page reads no more than 3,000, from 2026-11-28 05:00:00 on, and the timelines count only them; <code>dashcd events query</code> reads the rest.</p>');
     // A feed that named a next page but gave no events on the pages read: no start to name.
-    expect(eventsPage('dev', { events: [], cut: true }, WINDOW, {})).toContain('<p class="muted">The window holds more events than a page reads: these are its newest 3,000 and the timelines count only them.');
+    expect(eventsPage('dev', { events: [], cut: true, types: [] }, WINDOW, {})).toContain('<p class="muted">The newest 0 of more events that started from 2026-11-28 00:00:00 to 2026-11-29 00:00:00: a page reads no more than 3,000, and the timelines');
+  });
+
+  it('counts one event in the singular, and says when a filter chose them, whichever member it is', () => {
+    expect(eventsPage('dev', whole([EVENTS[0] as ConsoleEvent]), WINDOW, { text: 'host' })).toContain('<p class="muted">1 event that started from 2026-11-28 00:00:00 to 2026-11-29 00:00:00 and matches the filter.</p>');
+    expect(eventsPage('dev', whole([EVENTS[0] as ConsoleEvent]), WINDOW, {})).toContain('<p class="muted">1 event that started from 2026-11-28 00:00:00 to 2026-11-29 00:00:00.</p>');
+    expect(eventsPage('dev', whole(EVENTS), WINDOW, { text: 'e-' })).toContain('3 events that started from 2026-11-28 00:00:00 to 2026-11-29 00:00:00 and match the filter.</p>');
+    expect(eventsPage('dev', whole(EVENTS), WINDOW, { type: 'ERROR_EVENT' })).toContain('2 events that started from 2026-11-28 00:00:00 to 2026-11-29 00:00:00 and match the filter.</p>');
+  });
+
+  it('offers the types the read saw, whatever the filter, and the chosen one even when the read saw none of it', () => {
+    const read = { events: [EVENTS[1] as ConsoleEvent], cut: false, types: ['ERROR_EVENT', 'CUSTOM_INFO'] };
+    expect(eventsPage('dev', read, WINDOW, { type: 'CUSTOM_INFO' })).toContain('<option value="CUSTOM_INFO" selected>CUSTOM_INFO</option><option value="ERROR_EVENT">ERROR_EVENT</option></select>');
+    expect(eventsPage('dev', { events: [], cut: false, types: [] }, WINDOW, { type: 'RARE' })).toContain('<option value="">any</option><option value="RARE" selected>RARE</option></select>');
   });
 
   it('offers each type once, sorted, and keeps the chosen filter selected', () => {
@@ -77,7 +94,7 @@ describe('console events page', () => {
     expect(html).toContain('<select name="type"><option value="">any</option><option value="CUSTOM_INFO" selected>CUSTOM_INFO</option><option value="ERROR_EVENT">ERROR_EVENT</option></select>');
     expect(html).toContain('<select name="status"><option value="">any</option><option value="OPEN">open</option><option value="CLOSED" selected>closed</option></select>');
     expect(html).toContain('<input name="q" value="a&quot;b">');
-    expect(eventsPage('dev', whole(EVENTS), WINDOW, {})).toContain('<select name="type"><option value="" selected>any</option>');
+    expect(eventsPage('dev', whole(EVENTS), WINDOW, {})).toContain('<select name="type"><option value="" selected>any</option><option value="CUSTOM_INFO">CUSTOM_INFO</option><option value="ERROR_EVENT">ERROR_EVENT</option></select>');
     expect(eventsPage('dev', whole(EVENTS), WINDOW, {})).toContain('<input name="q" value="">');
   });
 

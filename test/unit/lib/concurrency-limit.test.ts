@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { concurrencyLimit } from '../../../src/lib/concurrency.js';
+import { concurrencyLimit, QueueFullError } from '../../../src/lib/concurrency.js';
 
 /** A task that runs until released, recording when it starts. */
 function gatedTask(log: string[], name: string, outcome: 'resolve' | 'reject' = 'resolve'): { task: () => Promise<string>; release: () => void } {
@@ -80,5 +80,30 @@ describe('concurrencyLimit', () => {
     expect(log.at(-1)).toBe('start z');
     after.release();
     await last;
+  });
+
+  it('refuses a task past the waiting bound at once, and takes one again once the line moved', async () => {
+    const log: string[] = [];
+    const limit = concurrencyLimit(1, 2);
+    const [a, b, c] = ['a', 'b', 'c'].map((name) => gatedTask(log, name)) as [ReturnType<typeof gatedTask>, ReturnType<typeof gatedTask>, ReturnType<typeof gatedTask>];
+    const running = limit(a.task);
+    const waiting = [limit(b.task), limit(c.task)];
+    const refused = gatedTask(log, 'd');
+    await expect(limit(refused.task)).rejects.toBeInstanceOf(QueueFullError);
+    await settle();
+    expect(log).toEqual(['start a']);
+    a.release();
+    await running;
+    await settle();
+    expect(log).toEqual(['start a', 'start b']);
+    // b runs, c waits: one place in line again.
+    const again = gatedTask(log, 'e');
+    const taken = limit(again.task);
+    await expect(limit(gatedTask(log, 'f').task)).rejects.toThrow('1 running and 2 waiting');
+    b.release();
+    c.release();
+    again.release();
+    expect(await Promise.all([...waiting, taken])).toEqual(['b', 'c', 'e']);
+    expect(log).toEqual(['start a', 'start b', 'start c', 'start e']);
   });
 });

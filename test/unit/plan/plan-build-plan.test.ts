@@ -152,7 +152,7 @@ describe('buildPlan', () => {
     const input = {
       desired: [desired(ID_A, 'a.yaml', dashboard('Kept', ['x']))],
       liveOwned: [{ id: ID_B, name: 'Gone', owner: 'ops' }],
-      prune: { maxDelete: 5, from: 'flag' },
+      prune: { maxDelete: 5, from: 'flag' as const },
     };
     const pruned = plan(input);
     expect(pruned.changes.filter((c) => c.action === 'delete')).toEqual([{ action: 'delete', id: ID_B, name: 'Gone', owner: 'ops' }]);
