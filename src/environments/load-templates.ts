@@ -47,7 +47,7 @@ export async function loadTemplates({ dir, cwd }: { dir: string; cwd: string }):
       continue;
     }
     hashes.set(file, source.contentHash);
-    const notJson = jsonWithoutTemplates(source.name, source.source);
+    const notJson = notJsonAroundTemplates(source.name, source.source);
     if (notJson) {
       unread.push(source.name);
       diagnostics.push(...notJson.map((p) => ({ file, ...p })));
@@ -64,15 +64,19 @@ export async function loadTemplates({ dir, cwd }: { dir: string; cwd: string }):
 type Problem = { line: number; col: number; path: string; message: string };
 
 /**
- * A `.json` file is a template, read as YAML, only where it uses one (`${{`, which JSON cannot hold unquoted);
- * without, it is JSON, as without environments: a trailing comma that `validate` refused passed once dashcd.yaml
- * declared environments. Its problems, or undefined.
+ * A `.json` file is JSON around its templates, as without environments, where a trailing comma `validate` refused
+ * passed once dashcd.yaml declared environments: each `${{ … }}` is read as a value of its own length (`0` and
+ * blanks, its line breaks kept, so positions hold), whether it stands in a string or unquoted where JSON cannot hold
+ * it, and what is left must be JSON. Its problems, or undefined.
  */
-function jsonWithoutTemplates(name: string, source: string): Problem[] | undefined {
-  if (!isJsonFile(name) || source.includes('${{')) return undefined;
-  const check = notJsonProblem(source);
+function notJsonAroundTemplates(name: string, source: string): Problem[] | undefined {
+  if (!isJsonFile(name)) return undefined;
+  const masked = source.replace(TEMPLATE, (template) => `0${template.slice(1).replace(/[^\n]/g, ' ')}`);
+  const check = notJsonProblem(masked);
   return check && !check.ok ? check.problems : undefined;
 }
+
+const TEMPLATE = /\$\{\{[\s\S]*?\}\}/g;
 /** `value` and `problems` both: the file read once its unquoted flow templates were quoted (see below). */
 type Parsed = { value: PlainObject; problems?: Problem[] } | { problems: Problem[] };
 

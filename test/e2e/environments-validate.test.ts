@@ -54,16 +54,21 @@ describe('validate with environments', () => {
     expect(result.stdout.split('\n')[0]).toBe('dashboards/b.yaml:1:5  [dev, prod] id: duplicate dashboard id 6a1d2c3e-0000-4000-8000-000000000001: dashboards/a.yaml has the same id; every dashboard needs its own id');
   });
 
-  it('reads a .json file without templates as JSON, as without environments; one using a template as YAML', async () => {
+  it('reads a .json file as JSON around its templates, as without environments', async () => {
     // With dashcd.yaml declaring environments every .json was read as YAML: a trailing comma jq refuses passed.
-    const json = (extra: string): string => `{\n  "dashboardMetadata": { "name": "J", "owner": "ops"${extra} },\n  "tiles": []\n}\n`;
-    project = await createProject({ 'dashcd.yaml': EMBEDDED, 'dashboards/trailing.json': json(','), 'dashboards/templated.json': json(', "shared": "${{ values.shared }}"').replace('"J"', '"T"') });
-    await project.write('dashcd.yaml', `${EMBEDDED.replace('values:\n', 'values:\n  shared: true\n')}`);
+    const json = (name: string, extra: string): string => `{\n  "dashboardMetadata": { "name": "${name}", "owner": "ops"${extra} },\n  "tiles": []\n}\n`;
+    project = await createProject({
+      'dashcd.yaml': EMBEDDED.replace('values:\n', 'values:\n  shared: true\n'),
+      'dashboards/trailing.json': json('J', ','),
+      'dashboards/quoted.json': json('Q ${{ env.name }}', ','),
+      'dashboards/whole.json': json('W ${{ env.name }}', ', "shared": "${{ values.shared }}"'),
+    });
     const result = await runDashcd(['validate'], { cwd: project.root });
     expect(result.code, result.stdout + result.stderr).toBe(3);
-    expect(result.stdout).toContain("dashboards/trailing.json:2:55  not valid JSON: a trailing comma (a .json file is read as JSON, as jq and the API read it; name it .yaml to write YAML)\n");
-    expect(result.stdout).not.toContain('templated.json');
-    await project.write('dashboards/trailing.json', json(''));
+    const why = 'not valid JSON: a trailing comma (a .json file is read as JSON, as jq and the API read it; name it .yaml to write YAML)';
+    expect(result.stdout.trim().split('\n')).toEqual([`dashboards/quoted.json:2:71  ${why}`, `dashboards/trailing.json:2:55  ${why}`]);
+    await project.write('dashboards/trailing.json', json('J', ''));
+    await project.write('dashboards/quoted.json', json('Q ${{ env.name }}', ''));
     const fixed = await runDashcd(['validate'], { cwd: project.root });
     expect(fixed.code, fixed.stdout + fixed.stderr).toBe(0);
   });
