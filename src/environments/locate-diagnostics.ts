@@ -3,7 +3,7 @@ import { sourceLocator, type SourceLocator } from '../desired/locate-problems.js
 import { formatIssuePath } from '../schema/error-envelope.js';
 import { getPath } from './deep-merge.js';
 import { valueLayers, type Environment } from './environment.js';
-import type { EnvironmentsConfig } from './environments-config.js';
+import { groupValues, type EnvironmentsConfig } from './environments-config.js';
 
 type Path = (string | number)[];
 
@@ -15,6 +15,8 @@ export interface FileProblem {
   template?: { source: string; offset: number };
   /** The value at fault: the message then also points at its definition in dashcd.yaml. */
   valuePath?: string[];
+  /** An unknown value (`values.note`): the environment's fault, not the file's, when dashcd.yaml declares it for another. */
+  missingValue?: string[];
 }
 
 export interface ProjectText {
@@ -42,9 +44,19 @@ export function createDiagnosticLocator(project: ProjectText): (file: { file: st
     // Stryker disable next-line EqualityOperator: a node's text never ends right before a `${{` (a line break, comma, bracket or blank follows it)
     const { line, col } = inside !== -1 && inside < node.end ? locator.linePos(inside) : node;
     const definition = env && problem.valuePath ? valueDefinition(project, env, problem.valuePath, locatorOf(project.file, project.source)) : '';
-    const value = env && problem.valuePath ? { valueAtFault: `values.${problem.valuePath.join('.')}` } : {};
+    const atFault = env === undefined ? undefined : (problem.valuePath ?? (problem.missingValue && declaredElsewhere(project.config, problem.missingValue) ? problem.missingValue : undefined));
+    const value = atFault ? { valueAtFault: `values.${atFault.join('.')}` } : {};
     return { file: file.file, line, col, path: formatIssuePath(problem.path), message: problem.message + definition, ...(env ? { env: env.name } : {}), ...value };
   };
+}
+
+/**
+ * Whether the defaults, a group or an environment of dashcd.yaml declare the value: then an environment lacking it
+ * (prod's `note` renamed `notes`) is that environment's mistake, as a wrong value is, not the file's.
+ */
+function declaredElsewhere(config: EnvironmentsConfig, path: readonly string[]): boolean {
+  const layers = [config.values, ...Object.values(config.groups ?? {}).map(groupValues), ...Object.values(config.environments ?? {}).map((spec) => spec?.values)];
+  return layers.some((values) => values !== undefined && getPath(values, path) !== undefined);
 }
 
 /** ` (values.top = "x" from environments.prod.values at dashcd.yaml:12:7)`: the most specific layer that sets it. */

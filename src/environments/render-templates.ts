@@ -27,6 +27,8 @@ export interface RenderProblem {
   template: { source: string; offset: number };
   /** The value at fault, when one is (for pointing at its definition). */
   valuePath?: string[];
+  /** An unknown value's path: the environment's fault when another environment, a group or the defaults declare it. */
+  missingValue?: string[];
 }
 
 export interface RenderResult {
@@ -38,7 +40,7 @@ export interface RenderResult {
   fromValues: Map<string, string[]>;
 }
 
-type Evaluated = { ok: true; value: unknown } | { ok: false; message: string; valuePath?: string[] };
+type Evaluated = { ok: true; value: unknown } | { ok: false; message: string; valuePath?: string[]; missingValue?: string[] };
 
 /**
  * Applies every template of a dashboard for one environment. A string that is exactly one template becomes the
@@ -86,7 +88,7 @@ function renderString(text: string, path: Path, ctx: RenderContext, result: Rend
     }
     const evaluated = evaluate(part.expr, ctx, result.problems.length < HINTED_PROBLEMS);
     if (!evaluated.ok) {
-      report(result, path, part, evaluated.message, evaluated.valuePath);
+      report(result, path, part, evaluated.message, evaluated.valuePath, evaluated.missingValue);
       continue;
     }
     if (!withinInsertLimit(evaluated.value, part, path, ctx, result)) return part.source;
@@ -124,8 +126,8 @@ function insertedSize(value: unknown): number {
   return size;
 }
 
-function report(result: RenderResult, path: Path, part: ExprPart, message: string, valuePath: string[] | undefined): void {
-  result.problems.push({ path, message, template: { source: part.source, offset: part.offset }, ...(valuePath ? { valuePath } : {}) });
+function report(result: RenderResult, path: Path, part: ExprPart, message: string, valuePath: string[] | undefined, missingValue?: string[]): void {
+  result.problems.push({ path, message, template: { source: part.source, offset: part.offset }, ...(valuePath ? { valuePath } : {}), ...(missingValue ? { missingValue } : {}) });
 }
 
 /**
@@ -172,6 +174,7 @@ export function lookupValue(values: Values, path: readonly string[], hint = true
     return {
       ok: false,
       message: `unknown value ${shown}${nearest ? ` — did you mean ${nearest}?` : ''} (${known.length > 0 ? `known: ${listed(known)}` : 'no values declared'})`,
+      missingValue: path.slice(0, depth),
     };
   }
   return { ok: true, value: getPath(values, path) };

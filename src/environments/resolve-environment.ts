@@ -160,7 +160,7 @@ function referenceId(
 }
 
 function renderProblems(entry: Entry, rendered: RenderResult): FileProblem[] {
-  return rendered.problems.map((p) => ({ path: entry.layered.originOf(p.path), message: p.message, template: p.template, ...(p.valuePath ? { valuePath: p.valuePath } : {}) }));
+  return rendered.problems.map((p) => ({ path: entry.layered.originOf(p.path), message: p.message, template: p.template, ...(p.valuePath ? { valuePath: p.valuePath } : {}), ...(p.missingValue ? { missingValue: p.missingValue } : {}) }));
 }
 
 interface Validated {

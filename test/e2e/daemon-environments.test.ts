@@ -115,6 +115,22 @@ describe('dashcd daemon with environments of the embedded API', () => {
     expect(after?.invalid.map((i) => i.file)).toEqual(['dashboards/broken.yaml']);
   });
 
+  it("a value one environment lacks, which another declares, is that environment's mistake: it stops its writes, as a wrong value does", async () => {
+    // prod's `note` renamed `notes`: the files using it were skipped one by one and the rest applied, while a value
+    // of the wrong type stopped the whole environment.
+    const project = await scope.createProject({
+      'dashcd.yaml': 'environments:\n  dev:\n    values: { note: dev note }\n  prod:\n    values: { notes: prod note }\n',
+      'dashboards/hosts.yaml': hostsTemplate(),
+      'dashboards/plain.yaml': dashboardYaml('Plain'),
+    });
+    const d = await scope.startDaemon(['--poll', '60s', '--resync', '60s'], { cwd: project.root });
+    const [dev, prod] = await environments(d);
+    expect(dev?.lastReconcile).toMatchObject({ ok: true });
+    expect(prod?.lastReconcile).toMatchObject({ ok: false, error: 'values.note of environment prod makes files invalid; nothing was written to it until it is fixed' });
+    expect(await liveIn(d, project.root, 'prod')).toEqual([]);
+    expect((await liveIn(d, project.root, 'dev')).map((l) => l.dashboardMetadata.name).sort()).toEqual(['Hosts dev', 'Plain v1']);
+  });
+
   it('--env reconciles only the chosen environments (a group stands for its members)', async () => {
     const project = await scope.createProject({ 'dashcd.yaml': config('152'), 'dashboards/hosts.yaml': HOSTS });
     const d = await scope.startDaemon(['--env', 'production'], { cwd: project.root });

@@ -119,7 +119,7 @@ describe('renderTemplates', () => {
   it('reports an unknown value with the nearest name, and an object inside a longer string', () => {
     const rendered = renderTemplates({ a: ['${{ values.mz.nam }}'], b: 'zone ${{ values.mz }}' }, { env: PROD, values, dashboardId: noDashboards, maxInserted: ANY_SIZE });
     expect(rendered.problems).toEqual([
-      { path: ['a', 0], message: 'unknown value values.mz.nam — did you mean name? (known: id, name)', template: { source: '${{ values.mz.nam }}', offset: 0 } },
+      { path: ['a', 0], message: 'unknown value values.mz.nam — did you mean name? (known: id, name)', template: { source: '${{ values.mz.nam }}', offset: 0 }, missingValue: ['mz', 'nam'] },
       {
         path: ['b'],
         message: 'values.mz is an object: inside a longer string a template needs a string, number or boolean (write it as the whole value to insert an object)',
