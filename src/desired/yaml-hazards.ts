@@ -142,7 +142,7 @@ function withoutStacks<T>(parse: () => T): T {
  */
 export function parseYamlDocument(source: string, options: YamlOptions = {}): Document.Parsed {
   if (hasTooManyTokens(source)) return tooManyTokensDocument(options);
-  return withoutStacks(() => firstSyntaxError(checkUniqueKeys(parseDocument(source, { ...options, uniqueKeys: false }), source)));
+  return withoutStacks(() => firstSyntaxError(checkUniqueKeys(parseDocument(source, { ...options, uniqueKeys: false }), source), source));
 }
 
 /** `parseAllDocuments` with the errors of parseYamlDocument. */
@@ -150,7 +150,7 @@ export function parseYamlDocuments(source: string, options: YamlOptions = {}): D
   if (hasTooManyTokens(source)) return [tooManyTokensDocument(options)];
   return withoutStacks(() => {
     const docs = parseAllDocuments(source, { ...options, uniqueKeys: false });
-    for (const doc of docs) firstSyntaxError(checkUniqueKeys(doc, source));
+    for (const doc of docs) firstSyntaxError(checkUniqueKeys(doc, source), source);
     return docs;
   });
 }
@@ -160,15 +160,36 @@ export function parseYamlDocuments(source: string, options: YamlOptions = {}): D
  * errors that are not repeated keys (each its own mistake, all kept), only the first by place is kept, saying how
  * many more followed it.
  */
-function firstSyntaxError(doc: Document.Parsed): Document.Parsed {
+function firstSyntaxError(doc: Document.Parsed, source: string): Document.Parsed {
   const syntax = doc.errors.filter((error) => error.code !== 'DUPLICATE_KEY');
-  if (syntax.length <= 1) return doc;
+  if (syntax.length === 0) return doc;
   const first = syntax.reduce((earliest, error) => (error.pos[0] < earliest.pos[0] ? error : earliest));
   const more = syntax.length - 1;
-  const shown = new YAMLParseError(first.pos, first.code, `${first.message} (and ${more} more YAML error${more === 1 ? '' : 's'} after it, most likely from this one)`);
+  const shown = overIndentedKey(source, first) ?? (more === 0 ? first : new YAMLParseError(first.pos, first.code, `${first.message} (and ${more} more YAML error${more === 1 ? '' : 's'} after it, most likely from this one)`));
   const kept = doc.errors.flatMap((error) => (error === first ? [shown] : error.code === 'DUPLICATE_KEY' ? [error] : []));
   doc.errors.splice(0, doc.errors.length, ...kept);
   return doc;
+}
+
+/**
+ * The commonest slip, a key indented one space more than the key above it, is read by `yaml` as more of that key's
+ * value and reported there ("Nested mappings are not allowed in compact mappings" at the line above): said at the
+ * line that is wrong instead, and how. Undefined for any other error.
+ */
+function overIndentedKey(source: string, error: YAMLParseError): YAMLParseError | undefined {
+  if (error.code !== 'BLOCK_AS_IMPLICIT_KEY' && error.code !== 'MULTILINE_IMPLICIT_KEY') return undefined;
+  const lineStart = source.lastIndexOf('\n', error.pos[0] - 1) + 1;
+  const lineEnd = source.indexOf('\n', error.pos[0]);
+  if (lineEnd === -1) return undefined;
+  // Where the key of the line above starts: after its indentation and any `- ` of a list item.
+  const keyColumn = /^[ ]*(?:-[ ]+)*/.exec(source.slice(lineStart, lineEnd))?.[0].length ?? 0;
+  const nextEnd = source.indexOf('\n', lineEnd + 1);
+  const next = source.slice(lineEnd + 1, nextEnd === -1 ? source.length : nextEnd);
+  const indent = next.length - next.trimStart().length;
+  if (indent <= keyColumn || !/^[^\s#'"[{-][^:#]*:(?:\s|$)/.test(next.slice(indent))) return undefined;
+  const at = lineEnd + 1 + indent;
+  const spaces = indent - keyColumn;
+  return new YAMLParseError([at, at + 1], error.code, `this key is indented ${spaces} space${spaces === 1 ? '' : 's'} more than the key on the line above, so YAML reads it as part of that key's value: line it up with that key`);
 }
 
 /**

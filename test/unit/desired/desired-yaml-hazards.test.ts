@@ -177,3 +177,27 @@ describe('too deep for a target, located', () => {
     });
   });
 });
+
+describe('a key indented more than the key above it', () => {
+  const problems = (source: string): string[] => {
+    const check = locateProblems(source);
+    return check.ok ? [] : check.problems.map((p) => `${p.line}:${p.col} ${p.message}`);
+  };
+  const said = (spaces: number): string => `this key is indented ${spaces} space${spaces === 1 ? '' : 's'} more than the key on the line above, so YAML reads it as part of that key's value: line it up with that key`;
+
+  it('is said at the line that is wrong, with how far: yaml said "Nested mappings are not allowed in compact mappings" at the line above', () => {
+    const tile = (bounds: string): string => `dashboardMetadata:\n  name: A\n  owner: ops\ntiles:\n  - name: N\n    tileType: MARKDOWN\n${bounds}bounds: { top: 0, left: 0, width: 304, height: 152 }\n    markdown: x\n`;
+    expect(problems(tile('     '))).toEqual([`7:6 ${said(1)}`]);
+    expect(problems(tile('       '))).toEqual([`7:8 ${said(3)}`]);
+    // Under a list item's first key, which starts after its `- `.
+    expect(problems(`dashboardMetadata:\n  name: A\n  owner: ops\ntiles:\n  - name: N\n     tileType: MARKDOWN\n`)).toEqual([`6:6 ${said(1)}`]);
+  });
+
+  it("leaves yaml's words for anything else: a continued text, a nested mapping done right, another mistake", () => {
+    expect(problems('dashboardMetadata:\n  name: A\n  owner: ops\ntiles: []\n')).toEqual([]);
+    expect(problems('dashboardMetadata:\n  name: a long\n     name\n  owner: ops\ntiles: []\n')).toEqual([]);
+    const other = problems('dashboardMetadata:\n  name: A\n   - x\ntiles: []\n');
+    expect(other).toHaveLength(1);
+    expect(other[0]).not.toContain('more than the key on the line above');
+  });
+});

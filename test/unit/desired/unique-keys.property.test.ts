@@ -66,6 +66,9 @@ describe('parseYamlDocument(s): the duplicate keys yaml reports, found in linear
           if (others.length === 0) return expect(kept).toEqual([]);
           const first = others.reduce((a, b) => ((b[1][0] ?? 0) < (a[1][0] ?? 0) ? b : a));
           const more = others.length - 1;
+          // A key indented past the one above it is said at its own line, later in the text, instead (yaml-hazards.ts).
+          const [kind, at, message] = kept[0] ?? ['', [], ''];
+          if (kept.length === 1 && message.startsWith('this key is indented')) return expect([kind, (at[0] ?? 0) > (first[1][0] ?? 0)]).toEqual([first[0], true]);
           expect(kept, JSON.stringify(source)).toEqual([[first[0], first[1], more === 0 ? first[2] : `${first[2]} (and ${more} more YAML error${more === 1 ? '' : 's'} after it, most likely from this one)`]]);
         });
       }),
