@@ -291,6 +291,10 @@ tiles:
         ].sort(),
       );
       expect(await readdir(join(project.root, 'dashboards/imported'))).toEqual(['made-in-the-ui.yaml']);
+      // Everything is in a file now: a pull into a new folder writes none, and leaves no empty folder behind.
+      const again = await dashcd('pull', '--all', '--dir', 'dashboards/again');
+      expect(again.code, again.stderr).toBe(0);
+      expect(await readdir(join(project.root, 'dashboards'))).not.toContain('again');
       for (const command of ['validate', 'plan', 'apply']) expect((await dashcd(command)).code, command).toBe(0);
       expect(JSON.parse((await dashcd('plan', '--output', 'json')).stdout).summary).toEqual({ create: 0, adopt: 0, update: 0, delete: 0, unchanged: 3, orphan: 0 });
     });

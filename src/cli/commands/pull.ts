@@ -1,3 +1,4 @@
+import { rmdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pullDashboards, type PullOutcome } from '../../pull/pull-dashboards.js';
 import { pullableDocumentIds, pullDocuments } from '../../pull/pull-documents.js';
@@ -17,6 +18,7 @@ import type { TargetSession } from '../target.js';
 import { shownPath } from '../../lib/shown-path.js';
 import { printable } from '../../lib/printable.js';
 import { makeDirs } from '../../lib/make-dirs.js';
+import { pathExists } from '../../lib/path-exists.js';
 
 /** Dashboards the service owns itself; onboarding them would fight the service. */
 const SERVICE_OWNER = 'Dynatrace';
@@ -70,8 +72,20 @@ export const pullCommand = defineCommand({
     }
     const { config } = mode.project;
     const pull = async (target: TargetSession, environment?: PulledEnvironment): Promise<ExitCode> => {
-      // Only once there is something to pull from: a refused run leaves no folder behind.
+      // Only once there is something to pull from: a refused run leaves no folder behind, nor one that got no file.
+      const made = !(await pathExists(dir));
       await makeDirs(dir);
+      let wrote = false;
+      try {
+        const outcomes = await pullInto(target, environment);
+        wrote = outcomes.some((o) => o.status === 'written');
+        // Each refused item already has its one line on stderr; the exit code is the README's "not done" 1.
+        return reportPulls(outcomes, { dir, cwd: io.cwd, target: target.label, env: environment?.name }, io) > 0 ? ExitCode.Unexpected : ExitCode.Success;
+      } finally {
+        if (made && !wrote) await rmdir(dir).catch(() => undefined);
+      }
+    };
+    const pullInto = async (target: TargetSession, environment?: PulledEnvironment): Promise<PullOutcome[]> => {
       const common = {
         api: target.client,
         dir,
@@ -100,9 +114,7 @@ export const pullCommand = defineCommand({
         documentIds.length === 0 ? [] : await pullDocuments({ ...common, ids: documentIds, documents: documentsOf(target.client), kind: KINDS.document });
       // One line per id in the order given (a UUID tried as a document last comes back in its place).
       const given = new Map(positionals.map((id, index) => [id.toLowerCase(), index]));
-      const outcomes = [...classic.filter((o) => !missing.has(o.id)), ...pulled].sort((a, b) => (given.get(a.id.toLowerCase()) ?? 0) - (given.get(b.id.toLowerCase()) ?? 0));
-      // Each refused item already has its one line on stderr; the exit code is the README's "not done" 1.
-      return reportPulls(outcomes, { dir, cwd: io.cwd, target: target.label, env: environment?.name }, io) > 0 ? ExitCode.Unexpected : ExitCode.Success;
+      return [...classic.filter((o) => !missing.has(o.id)), ...pulled].sort((a, b) => (given.get(a.id.toLowerCase()) ?? 0) - (given.get(b.id.toLowerCase()) ?? 0));
     };
     if (mode.kind === 'environments') return pullEnvironment(mode, root, flags, io, pull);
     // Pulling only reads; adopting writes the tag.
