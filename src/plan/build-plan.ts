@@ -4,6 +4,7 @@ import type { Dashboard, LiveDashboard } from '../schema/dashboard.js';
 import type { DocumentFileBody, LiveDocumentBody } from '../schema/document-content.js';
 import { diffJson, jsonEqual } from './diff.js';
 import { compareCodeUnits, type JsonValue } from './json-value.js';
+import { keepIgnored } from './keep-ignored.js';
 import { pruneRefusal, type PruneLimit } from './prune-guard.js';
 
 /**
@@ -199,7 +200,7 @@ export function planDashboard(desired: DesiredInput, live: LiveItem | undefined,
   const mark = desired.kind === 'document' ? { kind: desired.kind } : {};
   // The written body's members as the kind made them: a `desired` made on demand (from its text) stays unread.
   if (!live) return Object.defineProperties({ action: 'create', id, name, file }, Object.getOwnPropertyDescriptors(written)) as PlanChange;
-  const locked = withVersion(written, kind.versionOf?.(live));
+  const locked = withVersion(keptFromLive(written, live, ignore), kind.versionOf?.(live));
   // A live item without the mark was made elsewhere (or pulled): writing it is a takeover the reviewer must see,
   // even when the content is equal, since from then on prune may delete it. Its patch includes the mark.
   if (!kind.isOwned(live, tag)) return { action: 'adopt', id, name, file, ...locked, ...diffJson(kind.comparedForm(live, ignore), kind.comparedForm(written.desired, ignore)) };
@@ -208,6 +209,18 @@ export function planDashboard(desired: DesiredInput, live: LiveItem | undefined,
   const { patch, before } = diffJson(kind.comparedForm(live, ignore), kind.comparedForm(written.desired, ignore));
   if (patch.length === 0) return { action: 'unchanged', id, name, file, ...mark };
   return { action: 'update', id, name, file, ...locked, patch, before };
+}
+
+/** The written body with what ignore rules match taken from the live item (keep-ignored.ts); as it is without rules. */
+function keptFromLive(written: WrittenBody, live: LiveItem, ignore: readonly string[]): WrittenBody {
+  if (ignore.length === 0) return written;
+  if (written.kind === 'document') {
+    const kept = keepIgnored(written.desired, live, ignore);
+    return kept === written.desired ? written : { ...written, desired: kept };
+  }
+  const kept = keepIgnored(written.desired, live, ignore);
+  // A classic body's JSON text is what apply sends: it is the file's, so it goes.
+  return kept === written.desired ? written : { desired: kept };
 }
 
 function withVersion(written: WrittenBody, version: number | undefined): WrittenBody {

@@ -1,0 +1,52 @@
+import { parsePointer, pointerProblem, WILDCARD } from './json-pointer.js';
+
+/**
+ * The body an update or adopt writes when ignore rules hide parts of the item from the plan: at what each rule
+ * matches, the live item's value, so a change elsewhere never overwrites what people changed in the app (the plan
+ * said "no change" to it, then apply wrote the file's layout over the one arranged in the app). The file's value
+ * stays where the live item has none at that place (a tile the file adds keeps its own layout), and a wildcard adds
+ * nothing only the live item has (a layout of a tile the file removed). Where both are maps (`/layouts`), they are
+ * kept key by key the same way. Array items match by index, as the compared forms compare them. Pure: neither input
+ * is modified, and a body no rule touches is returned as it is.
+ */
+export function keepIgnored<T>(desired: T, live: unknown, ignore: readonly string[]): T {
+  let out: unknown = desired;
+  for (const pointer of ignore) {
+    if (pointerProblem(pointer) === undefined) out = keptAt(out, live, parsePointer(pointer));
+  }
+  return out as T;
+}
+
+type Container = Record<string, unknown> | unknown[];
+
+function keptAt(desired: unknown, live: unknown, segments: readonly string[]): unknown {
+  const [head, ...rest] = segments;
+  // The live item has nothing here (or not this shape): the file's part is new, and stays.
+  if (head === undefined || !isContainer(desired) || !isContainer(live) || Array.isArray(desired) !== Array.isArray(live)) return desired;
+  const keys = head === WILDCARD ? Object.keys(desired) : Object.hasOwn(live, head) ? [head] : [];
+  let out: Container | undefined;
+  for (const key of keys) {
+    if (rest.length === 0 && !Object.hasOwn(live, key)) continue;
+    const had = Object.hasOwn(desired, key);
+    const liveValue = (live as Record<string, unknown>)[key];
+    const value = rest.length > 0 ? keptAt((desired as Record<string, unknown>)[key], liveValue, rest) : keptValue(had, (desired as Record<string, unknown>)[key], liveValue);
+    if (had && value === (desired as Record<string, unknown>)[key]) continue;
+    out ??= Array.isArray(desired) ? [...desired] : { ...desired };
+    (out as Record<string, unknown>)[key] = value;
+  }
+  return out ?? desired;
+}
+
+/** What is written at a matched place the live item has: its value, or, for two maps, the file's keys with live's values. */
+function keptValue(had: boolean, desired: unknown, live: unknown): unknown {
+  if (!had || !isMap(desired) || !isMap(live)) return structuredClone(live);
+  return Object.fromEntries(Object.entries(desired).map(([key, value]) => [key, Object.hasOwn(live, key) ? structuredClone(live[key]) : value]));
+}
+
+function isContainer(value: unknown): value is Container {
+  return typeof value === 'object' && value !== null;
+}
+
+function isMap(value: unknown): value is Record<string, unknown> {
+  return isContainer(value) && !Array.isArray(value);
+}

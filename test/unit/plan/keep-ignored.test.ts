@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { keepIgnored } from '../../../src/plan/keep-ignored.js';
+
+const FILE = {
+  document: { kind: 'dashboard', name: 'Checkout' },
+  tiles: { '1': { title: 'Errors total' }, '2': { title: 'New in the file' } },
+  layouts: { '1': { x: 8, y: 2, w: 8, h: 4 }, '2': { x: 0, y: 6, w: 4, h: 4 } },
+};
+const LIVE = {
+  document: { kind: 'dashboard', name: 'Checkout', version: 7 },
+  tiles: { '1': { title: 'Error count' }, '3': { title: 'Removed from the file' } },
+  layouts: { '1': { x: 16, y: 10, w: 8, h: 6 }, '3': { x: 0, y: 0, w: 4, h: 4 } },
+};
+
+describe('keepIgnored', () => {
+  it("writes the live layout of a tile both have, the file's of a tile it adds, none of a tile it removed", () => {
+    const expected = { ...FILE, layouts: { '1': { x: 16, y: 10, w: 8, h: 6 }, '2': { x: 0, y: 6, w: 4, h: 4 } } };
+    expect(keepIgnored(FILE, LIVE, ['/layouts'])).toEqual(expected);
+    expect(keepIgnored(FILE, LIVE, ['/layouts/*'])).toEqual(expected);
+  });
+
+  it('keeps a member the rule names exactly from live, adding it when only live has it', () => {
+    const file = { dashboardMetadata: { name: 'A', shared: false }, tiles: [] };
+    const live = { dashboardMetadata: { name: 'A', shared: true, dashboardFilter: { timeframe: '-7d' } }, tiles: [] };
+    expect(keepIgnored(file, live, ['/dashboardMetadata/shared'])).toEqual({ dashboardMetadata: { name: 'A', shared: true }, tiles: [] });
+    expect(keepIgnored(file, live, ['/dashboardMetadata/dashboardFilter'])).toEqual({ dashboardMetadata: { name: 'A', shared: false, dashboardFilter: { timeframe: '-7d' } }, tiles: [] });
+    // Nothing live at that place: the file's stays.
+    expect(keepIgnored(file, { dashboardMetadata: { name: 'A' } }, ['/dashboardMetadata/shared'])).toEqual(file);
+  });
+
+  it('matches array items by index: the live bounds of each tile live has, the file’s of a tile it adds', () => {
+    const tile = (name: string, left: number): Record<string, unknown> => ({ name, bounds: { top: 0, left, width: 304, height: 152 } });
+    const file = { tiles: [tile('a', 0), tile('b', 304), tile('c', 608)] };
+    const live = { tiles: [tile('a', 38), tile('b', 342)] };
+    expect(keepIgnored(file, live, ['/tiles/*/bounds'])).toEqual({ tiles: [tile('a', 38), tile('b', 342), tile('c', 608)] });
+    expect(keepIgnored(file, live, ['/tiles/1/bounds'])).toEqual({ tiles: [tile('a', 0), tile('b', 342), tile('c', 608)] });
+    // A whole array the rule names is live's.
+    expect(keepIgnored({ tags: ['a'] }, { tags: ['a', 'b'] }, ['/tags'])).toEqual({ tags: ['a', 'b'] });
+    expect(keepIgnored({ tags: ['a', 'x'] }, { tags: ['a', 'b'] }, ['/tags/*'])).toEqual({ tags: ['a', 'b'] });
+  });
+
+  it('leaves the file alone where live has another shape, and for rules it cannot read', () => {
+    expect(keepIgnored(FILE, { ...LIVE, layouts: [] }, ['/layouts/*'])).toBe(FILE);
+    expect(keepIgnored(FILE, { ...LIVE, layouts: 'odd' }, ['/layouts/1'])).toBe(FILE);
+    expect(keepIgnored(FILE, LIVE, ['layouts', ''])).toBe(FILE);
+    expect(keepIgnored(FILE, LIVE, [])).toBe(FILE);
+    expect(keepIgnored(FILE, LIVE, ['/nothing/here'])).toBe(FILE);
+  });
+
+  it('modifies neither input, and shares nothing of live with what it returns', () => {
+    const file = structuredClone(FILE);
+    const live = structuredClone(LIVE);
+    const out = keepIgnored(file, live, ['/layouts/*', '/document/name']);
+    expect([file, live]).toEqual([FILE, LIVE]);
+    (out.layouts['1'] as { x: number }).x = 0;
+    expect(live.layouts['1'].x).toBe(16);
+  });
+});
