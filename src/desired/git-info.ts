@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { inheritedEnvironment } from '../lib/git-environment.js';
 
 interface GitWorkTree {
   /** Absent on a detached HEAD (as in most CI checkouts). */
@@ -69,15 +70,26 @@ export async function gitWorkTreeRoot(dir: string): Promise<string | undefined> 
  * project root, its data dir); outside a repository a git process cost each about 20 ms.
  */
 function mayBeInWorkTree(dir: string): boolean {
-  if (process.env.GIT_DIR !== undefined || process.env.GIT_WORK_TREE !== undefined) return true;
-  // Both spellings: git walks up the real path, and a folder reached through a symlink has other parents there.
-  return hasGitAbove(resolve(dir)) || hasGitAbove(realPathOf(dir));
+  return gitSetByOperator() || workTreeAbove(dir) !== undefined;
 }
 
-function hasGitAbove(start: string): boolean {
+/** GIT_DIR or GIT_WORK_TREE in dashcd's environment: the operator's own choice of repository, which git follows. */
+function gitSetByOperator(): boolean {
+  return process.env.GIT_DIR !== undefined || process.env.GIT_WORK_TREE !== undefined;
+}
+
+/**
+ * The nearest folder from `dir` up that holds a `.git` (a folder, or a worktree's file): the work tree git itself
+ * would find, by the real path first (git walks it; a folder reached through a symlink has other parents there).
+ */
+function workTreeAbove(dir: string): string | undefined {
+  return gitAbove(realPathOf(dir)) ?? gitAbove(resolve(dir));
+}
+
+function gitAbove(start: string): string | undefined {
   for (let folder = start; ; folder = dirname(folder)) {
-    if (existsSync(join(folder, '.git'))) return true;
-    if (dirname(folder) === folder) return false;
+    if (existsSync(join(folder, '.git'))) return folder;
+    if (dirname(folder) === folder) return undefined;
   }
 }
 
@@ -98,19 +110,26 @@ export type AtHead = { kind: 'text'; text: string } | { kind: 'absent' } | { kin
 
 /** `file` (relative to `cwd`) as committed at HEAD. */
 export async function readAtHead(cwd: string, file: string): Promise<AtHead> {
-  if ((await git(cwd, ['rev-parse', '--verify', '-q', 'HEAD'])) === undefined) return { kind: 'no-history' };
+  if (!mayBeInWorkTree(cwd) || (await git(cwd, ['rev-parse', '--verify', '-q', 'HEAD'])) === undefined) return { kind: 'no-history' };
   // `HEAD:./path` is relative to the working directory, whatever the work tree's root.
   const text = await git(cwd, ['show', `HEAD:./${file}`]);
   return text === undefined ? { kind: 'absent' } : { kind: 'text', text };
 }
 
-/** stdout of `git <args>` run in `cwd`, or undefined on any failure (not a repo, no git, non-zero exit). */
+/**
+ * stdout of `git <args>` run in `cwd`, or undefined on any failure (not a repo, no git, non-zero exit). The folders
+ * read are a repository's committers': git is told which repository to read (the `.git` found above), never left to
+ * search from there, where a committed `HEAD`, `objects/`, `refs/` and `config` make a folder a repository of its own
+ * whose `core.fsmonitor` command `git status` runs; it gets none of dashcd's secrets either, and runs no fsmonitor.
+ */
 function git(cwd: string, args: readonly string[]): Promise<string | undefined> {
+  const root = gitSetByOperator() ? undefined : workTreeAbove(cwd);
+  const repository = root === undefined ? [] : ['--git-dir', join(root, '.git'), '--work-tree', root];
   return new Promise((resolve) => {
     execFile(
       'git',
-      ['--no-optional-locks', ...args],
-      { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: GIT_MAX_BUFFER, encoding: 'utf8', windowsHide: true },
+      ['--no-optional-locks', '-c', 'core.fsmonitor=false', ...repository, ...args],
+      { cwd, env: inheritedEnvironment(process.env), timeout: GIT_TIMEOUT_MS, maxBuffer: GIT_MAX_BUFFER, encoding: 'utf8', windowsHide: true },
       (error, stdout) => resolve(error ? undefined : stdout),
     );
   });

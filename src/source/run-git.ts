@@ -1,4 +1,5 @@
 import { execFile, type ExecFileException } from 'node:child_process';
+import { inheritedEnvironment } from '../lib/git-environment.js';
 import { redactUrlCredentials } from './git-credentials.js';
 import { classifyGitFailure, SourceError } from './source-error.js';
 
@@ -55,22 +56,6 @@ function gitFailure(args: readonly string[], error: ExecFileException, stderr: s
   return new SourceError(classifyGitFailure(stderr), `${command} failed: ${detail}`);
 }
 
-/**
- * What git may see of the daemon's environment: where programs and the home folder are, the locale, proxies and CA
- * certificates, an SSH agent, and the operator's own GIT_* settings. Never the rest: the daemon holds DASHCD_GIT_TOKEN,
- * DASHCD_WEBHOOK_SECRET and target tokens, and git runs hooks, helpers and ssh that would all inherit them. A token
- * reaches git only through `options.env`, and only for the remote that needs it (`gitEnvironment`).
- */
-export function inheritedEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
-  const kept: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) if (value !== undefined && INHERITED.test(name) && !NEVER_INHERITED.test(name)) kept[name] = value;
-  return kept;
-}
-
-const INHERITED =
-  /^(?:PATH|HOME|USER|LOGNAME|SHELL|TMPDIR|TEMP|TMP|TZ|LANG|LANGUAGE|LC_[A-Z]+|XDG_CONFIG_HOME|SYSTEMROOT|COMSPEC|PATHEXT|SSH_AUTH_SOCK|SSL_CERT_FILE|SSL_CERT_DIR|CURL_CA_BUNDLE|(?:HTTPS?|ALL|NO)_PROXY|(?:https?|all|no)_proxy|GIT_[A-Z0-9_]+)$/;
-/** GIT_CONFIG_* pairs can carry headers (a credential): git gets only the ones `gitEnvironment` builds. */
-const NEVER_INHERITED = /^GIT_CONFIG_(?:COUNT|KEY_\d+|VALUE_\d+|PARAMETERS)$/;
 
 /**
  * The cause first: git's `fatal:`, `error:` and `remote:` lines say what went wrong, while its closing lines are

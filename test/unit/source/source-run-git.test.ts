@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openGitSource } from '../../../src/source/git-source.js';
-import { gitErrorDetail, inheritedEnvironment } from '../../../src/source/run-git.js';
+import { inheritedEnvironment } from '../../../src/lib/git-environment.js';
+import { gitErrorDetail } from '../../../src/source/run-git.js';
 import { captureLog } from '../../helpers/log-capture.js';
 import { createGitRemote } from '../../helpers/git-remote.js';
 
