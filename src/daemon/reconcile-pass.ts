@@ -17,6 +17,7 @@ import type { PassSource, PassTree } from './pass-source.js';
 import type { ReconcilePass } from './reconcile-queue.js';
 import { errorMessage } from '../lib/error-message.js';
 import { kindOf, listOwned } from '../kinds/kinds.js';
+import { pushAll } from '../lib/push-all.js';
 
 export interface ReconcilePassDeps {
   planContext: PlanContext;
@@ -154,8 +155,8 @@ class PassRun {
         seen.dashboards.push({ id, file: d.file, ...(d.kind ? { kind: d.kind } : {}) });
         seen.ids.add(id);
       }
-      seen.diagnostics.push(...planned.diagnostics);
-      seen.warnings.push(...planned.desired.warnings);
+      pushAll(seen.diagnostics, planned.diagnostics);
+      pushAll(seen.warnings, planned.desired.warnings);
       seen.files += planned.desired.files;
       totals = addTotals(totals, (await this.applyPlanned(planned, false)).counts);
       config = planned.config;

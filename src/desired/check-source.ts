@@ -6,6 +6,8 @@ import { documentValue, flowNestingOffset, NESTED_TOO_DEEPLY, parseYamlDocument 
 import { packCheck, packDocumentCheck, type PackedCheck } from './packed-check.js';
 import { sourceLinePos } from './source-line-pos.js';
 import { templateAsText } from './template-text.js';
+import { cappedProblems, moreProblems } from './capped-problems.js';
+import type { Problem } from './dashboard-rules.js';
 
 /**
  * One file's check in the form the loader holds (packed-check.ts), whichever kind it is: a platform dashboard or
@@ -14,9 +16,13 @@ import { templateAsText } from './template-text.js';
  */
 export function checkSource(source: string): PackedCheck {
   const check = checkByKind(source);
-  const literal = check.ok ? templateAsText(source) : undefined;
-  return literal ? { ...check, warnings: [...(check.warnings ?? []), literal] } : check;
+  if (!check.ok) return { ...check, problems: [...cappedProblems(check.problems, summarized)], ...(check.warnings ? { warnings: [...cappedProblems(check.warnings, summarized)] } : {}) };
+  const literal = templateAsText(source);
+  const warnings = [...(check.warnings ?? []), ...(literal ? [literal] : [])];
+  return warnings.length > 0 ? { ...check, warnings: [...cappedProblems(warnings, summarized)] } : check;
 }
+
+const summarized = (more: number, first: Problem): Problem => ({ line: first.line, col: first.col, path: '', message: moreProblems(more) });
 
 function checkByKind(source: string): PackedCheck {
   const deep = flowNestingOffset(source);

@@ -8,6 +8,7 @@ import { documentValue, isTooManyTokens, parseYamlDocument, nestingMessage, tooD
 import { DOCUMENT_FILE_SCHEMAS, type DocumentKind } from '../schema/document-content.js';
 import { formatIssuePath } from '../schema/error-envelope.js';
 import { detectFileKind, isPlain, type FilePath } from './detect-kind.js';
+import { pushAll } from '../lib/push-all.js';
 
 /** A problem found on a parsed file, placed in its text later by its path (desired/locate-problems.ts). */
 export interface PathProblem {
@@ -31,7 +32,7 @@ export function checkDocumentFile(value: Record<string, unknown>, kind: Document
   const schema: z.ZodType = DOCUMENT_FILE_SCHEMAS[kind];
   const parsed = schema.safeParse(value, { error: schemaErrorMap });
   const problems = parsed.success ? [] : parsed.error.issues.map((issue) => issueProblem(issue, value));
-  problems.push(...(kind === 'dashboard' ? layoutProblems(value) : sectionIdProblems(value)));
+  pushAll(problems, kind === 'dashboard' ? layoutProblems(value) : sectionIdProblems(value));
   const warnings = findUnknownKeys(value, schema).map((found): PathProblem => ({ path: [...found.parent, found.key] as FilePath, message: unknownKeyMessage(found), atKey: true }));
   return { problems, warnings };
 }

@@ -16,6 +16,7 @@ import type { Diagnostic } from './diagnostic.js';
 import type { PackedCheck } from './packed-check.js';
 import { isJsonFile, jsonCheckKey, notJsonProblem } from './json-file-check.js';
 import { readSources, type SourceFile } from './read-sources.js';
+import { pushAll } from '../lib/push-all.js';
 
 export { deriveDashboardId } from './derive-id.js';
 export { createDesiredCache, type DesiredCache } from './desired-cache.js';
@@ -112,7 +113,7 @@ export async function loadDesired(options: LoadDesiredOptions): Promise<DesiredR
     } else if (file.kind === 'read' && check !== undefined) {
       // `dashcd:` without environments is an error of its own (below), not also an unknown key.
       const ownWarnings = check.ok && check.hasEnvironmentOverrides ? (check.warnings ?? []).filter((w) => w.path !== 'dashcd') : (check.warnings ?? []);
-      warnings.push(...ownWarnings.map((p) => ({ file: shown(file.name), ...p })));
+      pushAll(warnings, ownWarnings.map((p) => ({ file: shown(file.name), ...p })));
       if (check.ok && check.hasEnvironmentOverrides) diagnostics.push({ file: shown(file.name), ...environmentsOnly(file.source) });
       else if (check.ok) {
         valid.push({
@@ -122,12 +123,12 @@ export async function loadDesired(options: LoadDesiredOptions): Promise<DesiredR
           },
         });
       }
-      else diagnostics.push(...check.problems.map((p) => ({ file: shown(file.name), ...p })));
+      else pushAll(diagnostics, check.problems.map((p) => ({ file: shown(file.name), ...p })));
     }
   });
   const { dashboards, duplicates } = assignIds(valid);
   const order = files.map((f) => shown(f.name));
-  diagnostics.push(...(await duplicateIdDiagnostics(duplicates, cwd)));
+  pushAll(diagnostics, await duplicateIdDiagnostics(duplicates, cwd));
   return { dashboards, diagnostics: sortDiagnostics(diagnostics, order), warnings: sortDiagnostics(warnings, order), files: files.length };
 }
 

@@ -5,6 +5,7 @@ import { idProblem, isDashboardShaped, NOT_A_DASHBOARD, notADashboard, schemaErr
 import { closedSetMessage, unknownKeyMessage } from './hints.js';
 import { findUnknownKeys } from './unknown-keys.js';
 import { documentValue, isTooManyTokens, parseYamlDocuments, nestingMessage, tooDeepPath, TOO_DEEP_MESSAGE, type OffsetProblem } from './yaml-hazards.js';
+import { pushAll } from '../lib/push-all.js';
 
 /**
  * The slow path: `yaml` with source ranges decides what the file holds and where each problem is. Positions are
@@ -53,7 +54,7 @@ function valueProblems(value: unknown, doc: Document.Parsed, at: (offset: number
   }
   const deep = tooDeepPath(value);
   if (deep !== undefined) problems.push({ ...at(nodeOffset(doc, deep)), path: formatIssuePath(deep), message: TOO_DEEP_MESSAGE });
-  problems.push(...schemaProblems(value, doc, at));
+  pushAll(problems, schemaProblems(value, doc, at));
   const badId = idProblem(value.id);
   if (badId !== undefined) problems.push({ ...at(nodeOffset(doc, ['id'])), path: 'id', message: badId });
   const warnings = unknownKeyWarnings(value, doc, at);

@@ -12,6 +12,7 @@ import { readSources } from '../desired/read-sources.js';
 import type { PlainObject } from './deep-merge.js';
 import { flowTemplateMessage, quoteFlowTemplates, unquotedFlowTemplates } from './flow-templates.js';
 import type { TemplateFile } from './resolve-environment.js';
+import { pushAll } from '../lib/push-all.js';
 
 export interface LoadTemplatesResult {
   files: Omit<TemplateFile, 'block'>[];
@@ -50,13 +51,13 @@ export async function loadTemplates({ dir, cwd }: { dir: string; cwd: string }):
     const notJson = notJsonAroundTemplates(source.name, source.source);
     if (notJson) {
       unread.push(source.name);
-      diagnostics.push(...notJson.map((p) => ({ file, ...p })));
+      pushAll(diagnostics, notJson.map((p) => ({ file, ...p })));
       continue;
     }
     const parsed = parseTemplateFile(source.source);
     if (!('value' in parsed)) unread.push(source.name);
     if ('value' in parsed) files.push({ file, name: source.name, source: source.source, value: parsed.value, ...(parsed.problems ? { referenceOnly: true as const } : {}) });
-    diagnostics.push(...(parsed.problems ?? []).map((p) => ({ file, ...p })));
+    pushAll(diagnostics, (parsed.problems ?? []).map((p) => ({ file, ...p })));
   }
   return { files, diagnostics, count: sources.length, unread, hashes };
 }

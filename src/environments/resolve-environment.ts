@@ -21,6 +21,8 @@ import { getPath, type PlainObject } from './deep-merge.js';
 import type { Environment } from './environment.js';
 import type { FileProblem } from './locate-diagnostics.js';
 import { renderTemplates, type RenderContext, type RenderResult } from './render-templates.js';
+import { pushAll } from '../lib/push-all.js';
+import { cappedProblems, moreProblems } from '../desired/capped-problems.js';
 
 type Path = (string | number)[];
 
@@ -93,12 +95,12 @@ export function resolveEnvironment(files: readonly TemplateFile[], env: Environm
     const problems = [...entry.layered.problems, ...renderProblems(entry, rendered)];
     if (problems.length === 0) {
       const made = entry.document ? validatedDocument(entry, rendered) : validated(entry, rendered);
-      problems.push(...made.problems);
+      pushAll(problems, made.problems);
       if (made.dashboard) dashboards.push(made.dashboard);
       // Also beside schema errors: a wrong tileType must not hide a misspelt key of the same tile.
-      warnings.push(...made.warnings.map((w) => deps.locate(entry.file, w, env)));
+      pushAll(warnings, made.warnings.map((w) => deps.locate(entry.file, w, env)));
     }
-    problems.forEach((p) => fail(entry.file, p));
+    cappedProblems(problems, (more) => ({ path: [], message: moreProblems(more) })).forEach((p) => fail(entry.file, p));
   }
   return { environment: env, dashboards, diagnostics, warnings };
 }

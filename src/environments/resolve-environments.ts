@@ -9,6 +9,7 @@ import { groupValues } from './environments-config.js';
 import { createDiagnosticLocator, type FileProblem, type ProjectText } from './locate-diagnostics.js';
 import { resolveEnvironment, type EnvironmentDesired, type TemplateFile } from './resolve-environment.js';
 import { templatesIn } from './template.js';
+import { pushAll } from '../lib/push-all.js';
 
 export interface ResolveInput {
   /** Every dashboard file of the folder, parsed (their `dashcd:` member not yet checked). */
@@ -45,7 +46,7 @@ export function resolveEnvironments(input: ResolveInput): ResolveResult {
   const files: TemplateFile[] = [];
   for (const file of input.files) {
     const checked = checkBlock(file.value, names);
-    if ('problems' in checked) diagnostics.push(...checked.problems.map((p) => locate(file, p)));
+    if ('problems' in checked) pushAll(diagnostics, checked.problems.map((p) => locate(file, p)));
     else files.push({ ...file, ...(checked.block ? { block: checked.block } : {}) });
   }
   const unread = input.unread ?? [];

@@ -1,4 +1,5 @@
 import type { Operation } from 'fast-json-patch';
+import { pushAll } from '../lib/push-all.js';
 
 /**
  * How a tile changed in a before/after picture; unmarked tiles are drawn plainly. `changed`: something other than
@@ -49,7 +50,7 @@ export function tileChanges(patch: readonly Operation[], beforeTileCount: number
       for (const slot of slots.splice(0)) if (slot.origin !== null) removed.add(slot.origin);
       // A remove has no value: nothing new.
       const value = (op as { value?: unknown }).value;
-      if (Array.isArray(value)) slots.push(...value.map(() => ({ origin: null })));
+      if (Array.isArray(value)) pushAll(slots, value.map(() => ({ origin: null })));
       continue;
     }
     applyTileOp(slots, removed, op, segments);

@@ -65,3 +65,19 @@ describe('a dashboard over the target’s body limit', () => {
     expect(((await list.json()) as { dashboards: unknown[] }).dashboards).toEqual([]);
   });
 });
+
+describe('a file with more problems than anyone reads', () => {
+  it('reports its first hundred and how many more (exit 3), with environments too: 140,000 bad tiles stopped the check (exit 1, a RangeError)', async () => {
+    const crash = `dashboardMetadata:\n  name: b\n  owner: a@b.c\ntiles:\n${'- 1\n'.repeat(140_000)}`;
+    project = await createProject({ 'dashboards/crash.yaml': crash, 'dashboards/small.yaml': SMALL });
+    for (const env of [false, true]) {
+      if (env) await project.write('dashcd.yaml', 'environments:\n  dev:\n');
+      const result = await runDashcd(['validate'], { cwd: project.root });
+      expect(result.code, result.stderr).toBe(3);
+      const lines = result.stdout.trim().split('\n');
+      expect(lines).toHaveLength(101);
+      expect(lines[0]).toMatch(/^dashboards\/crash\.yaml:1:1 {2}(\[dev\] )?tiles\[0\]: Invalid input: expected object, received number$/);
+      expect(lines[100]).toMatch(/^dashboards\/crash\.yaml:1:1 {2}(\[dev\] )?and 139,900 more problems in this file, not listed: fix these first$/);
+    }
+  });
+});

@@ -17,6 +17,7 @@ import { withOneTarget } from '../one-target.js';
 import type { TargetSession } from '../target.js';
 import { printDiagnostics } from '../diagnostics-output.js';
 import { previewEnvironment, renderFilesFor, type PreviewEnvironment } from '../preview-environment.js';
+import { pushAll } from '../../lib/push-all.js';
 
 const FORMATS = ['svg', 'png', 'html'] as const;
 type Format = (typeof FORMATS)[number];
@@ -87,7 +88,7 @@ async function sortArguments(args: readonly string[], io: CommandIo): Promise<{ 
     const path = resolve(io.cwd, arg);
     const kind = await pathKind(path);
     if (kind === 'file') files.push({ shown: arg, stem: basename(arg, extname(arg)), path });
-    else if (kind === 'folder') files.push(...(await filesIn(path, io)));
+    else if (kind === 'folder') pushAll(files, await filesIn(path, io));
     else if (isItemId(arg)) ids.push(arg);
     else throw new UsageError(`'${arg}' is neither a file, a folder nor a dashboard or document id`);
   }

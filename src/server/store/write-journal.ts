@@ -4,6 +4,7 @@ import { crc32 } from 'node:zlib';
 import { fsyncDir, fsyncFile, mkdirDurable } from '../../lib/durable-file.js';
 import { ignoreMissing } from '../../lib/fs-errors.js';
 import type { FileHandleLike, FsLayer } from '../../lib/fs-layer.js';
+import { pushAll } from '../../lib/push-all.js';
 
 /** One write as the journal holds it: the whole file of the new version (UTF-8), or null for a removal. */
 export interface JournalRecord {
@@ -95,7 +96,7 @@ export async function readJournal(dir: string): Promise<{ records: JournalRecord
   let torn = false;
   for (const generation of generations) {
     const parsed = parseGeneration(await readFile(fileOf(dir, generation)));
-    records.push(...parsed.records);
+    pushAll(records, parsed.records);
     torn ||= parsed.torn;
   }
   return { records, generations, torn };
