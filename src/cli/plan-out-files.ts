@@ -1,4 +1,5 @@
-import { extname, resolve } from 'node:path';
+import { dirname, extname, resolve } from 'node:path';
+import { linkOnTheWay } from '../lib/link-on-the-way.js';
 import type { Plan } from '../plan/build-plan.js';
 import { writeFileDurable } from '../lib/durable-file.js';
 import { CliError, ExitCode, UsageError } from './exit-codes.js';
@@ -31,6 +32,8 @@ export interface OutFile {
   given: string;
   path: string;
   extension: string;
+  /** The working folder: a folder on the way from it to `path` must not be a symbolic link. */
+  cwd: string;
 }
 
 /** Checked before the plan is computed, so a typo costs nothing (exit 64 naming the allowed extensions). */
@@ -40,12 +43,12 @@ export function outFilesOf(cwd: string, values: readonly string[]): OutFile[] {
     if (!Object.hasOwn(FILE_RENDERERS, extension)) {
       throw new UsageError(`--out ${given}: the extension picks the format; use one of ${Object.keys(FILE_RENDERERS).join(', ')}`);
     }
-    return { given, path: resolve(cwd, given), extension };
+    return { given, path: resolve(cwd, given), extension, cwd };
   });
 }
 
 export async function writeOutFiles(plan: Plan, files: readonly OutFile[]): Promise<void> {
-  for (const file of files) await writeOutFile(file.path, FILE_RENDERERS[file.extension]!(plan));
+  for (const file of files) await writeOutFile(file, FILE_RENDERERS[file.extension]!(plan));
 }
 
 /** The problems that stopped a plan, in each `--out` file's format: the plan those files would have held is none. */
@@ -62,15 +65,21 @@ const INVALID_FILE_RENDERERS: Record<keyof typeof FILE_RENDERERS, (diagnostics: 
 };
 
 export async function writeInvalidOutFiles(diagnostics: readonly Diagnostic[], warnings: readonly Diagnostic[], files: readonly OutFile[]): Promise<void> {
-  for (const file of files) await writeOutFile(file.path, INVALID_FILE_RENDERERS[file.extension]!(diagnostics, warnings));
+  for (const file of files) await writeOutFile(file, INVALID_FILE_RENDERERS[file.extension]!(diagnostics, warnings));
 }
 
 export async function writeEnvironmentOutFiles(sections: readonly EnvironmentSection[], files: readonly OutFile[]): Promise<void> {
-  for (const file of files) await writeOutFile(file.path, ENVIRONMENT_FILE_RENDERERS[file.extension]!(sections));
+  for (const file of files) await writeOutFile(file, ENVIRONMENT_FILE_RENDERERS[file.extension]!(sections));
 }
 
 /** A path that cannot be written is the user's to fix, named with the reason (not an unexpected error). */
-async function writeOutFile(path: string, text: string): Promise<void> {
+/**
+ * Writes one `--out` file, refusing a folder on the way that is a symbolic link, as `--preview-dir` does: a pull
+ * request committing `reports` as a link had the plan written wherever it led.
+ */
+async function writeOutFile({ given, path, cwd }: OutFile, text: string): Promise<void> {
+  const link = await linkOnTheWay(cwd, dirname(path));
+  if (link !== undefined) throw new UsageError(`--out ${given}: ${link} is a symbolic link; name a file in a folder of its own (plan files are written only into real folders)`);
   try {
     await writeFileDurable(path, text);
   } catch (error) {

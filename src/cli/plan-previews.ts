@@ -1,5 +1,5 @@
-import { lstat } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { linkOnTheWay } from '../lib/link-on-the-way.js';
+import { join, resolve } from 'node:path';
 import type { Plan } from '../plan/build-plan.js';
 import { mkdirDurable, writeFileDurable } from '../lib/durable-file.js';
 import { svgToPng } from '../preview/render-png.js';
@@ -46,23 +46,9 @@ async function writePictures(plan: Plan, dir: string, cwd: string): Promise<Plan
  * link had them written wherever it led. A folder outside the working folder is the operator's, as given.
  */
 async function previewFolder(dir: string, cwd: string): Promise<void> {
-  const below = relative(cwd, dir);
-  // `..previews` is a folder of the working folder; only `..` itself, or a path starting `../`, leads out.
-  if (below !== '' && below !== '..' && !below.startsWith(`..${sep}`) && !isAbsolute(below)) {
-    let at = cwd;
-    for (const part of below.split(sep)) {
-      at = join(at, part);
-      const entry = await lstat(at).catch(ifMissing);
-      if (entry === undefined) break;
-      if (entry.isSymbolicLink()) throw new UsageError(`--preview-dir: ${at} is a symbolic link; name a folder of its own (pictures are written only into real folders)`);
-    }
-  }
+  const link = await linkOnTheWay(cwd, dir);
+  if (link !== undefined) throw new UsageError(`--preview-dir: ${link} is a symbolic link; name a folder of its own (pictures are written only into real folders)`);
   await mkdirDurable(dir);
-}
-
-function ifMissing(error: NodeJS.ErrnoException): undefined {
-  if (error.code === 'ENOENT') return undefined;
-  throw error;
 }
 
 function withSlash(url: string): string {

@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, symlink } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProject, runDashcd, type Project } from '../helpers/cli.js';
@@ -80,6 +80,24 @@ describe('plan with pictures', () => {
       expect(result.stderr).toContain(`--preview-dir: ${join(root, link ?? '')} is a symbolic link; name a folder of its own`);
     }
     expect(await readdir(elsewhere)).toEqual([]);
+  });
+
+  it('--out refuses a folder on the way that is a symbolic link, by name (exit 64), writing nothing where it leads; a committed link as the file itself is replaced, not followed', async () => {
+    // A pull request committing `reports` as a link had the plan written wherever it led (--preview-dir refused it).
+    project = await plannedProject();
+    const root = project.root;
+    const elsewhere = join(root, 'elsewhere');
+    await mkdir(elsewhere);
+    await symlink(elsewhere, join(root, 'reports'));
+    for (const out of ['reports/plan.md', 'reports/deeper/plan.json']) {
+      const result = await runDashcd(['plan', '--out', out], { cwd: root });
+      expect(result.code, out).toBe(64);
+      expect(result.stderr).toContain(`--out ${out}: ${join(root, 'reports')} is a symbolic link; name a file in a folder of its own`);
+    }
+    await symlink(join(elsewhere, 'target.md'), join(root, 'plan.md'));
+    expect((await runDashcd(['plan', '--out', 'plan.md'], { cwd: root })).code).toBe(0);
+    expect(await readdir(elsewhere)).toEqual([]);
+    expect((await lstat(join(root, 'plan.md'))).isSymbolicLink()).toBe(false);
   });
 
   it('--out is repeatable: each file gets the whole plan in its extension\'s format; stdout keeps --output', async () => {
