@@ -47,7 +47,7 @@ export type ApplyResult =
  */
 export interface WritableKind {
   live(api: ApiClient): {
-    put(id: string, body: string, expectedVersion?: number): Promise<'created' | 'updated'>;
+    put(id: string, body: string, expectedVersion?: number, metadataOnly?: boolean): Promise<'created' | 'updated'>;
     remove(id: string): Promise<boolean>;
   };
 }
@@ -144,9 +144,10 @@ async function writeOne(change: WriteChange, body: string, deps: ApplyDeps): Pro
   const { action, id, name, file } = change;
   const { log } = deps;
   const expectedVersion = change.kind === 'document' ? change.expectedVersion : undefined;
+  const metadataOnly = change.kind === 'document' && change.metadataOnly === true;
   const mark = change.kind === 'document' ? { kind: change.kind } : {};
   try {
-    const done = doneAction(action, await deps.kinds(change).live(deps.api).put(id, body, expectedVersion));
+    const done = doneAction(action, await deps.kinds(change).live(deps.api).put(id, body, expectedVersion, metadataOnly));
     log.info({ id, file, action: done }, WRITTEN[done]);
     return { action: done, id, name, file, status: 'applied', ...mark };
   } catch (error) {

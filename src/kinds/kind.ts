@@ -40,8 +40,10 @@ export interface LiveItems<Live> {
   /**
    * Create or replace: which of the two the target did. `expectedVersion` (kinds written under optimistic locking):
    * the version the plan read, absent for a create; a target that holds another answers 409 (an ApiError).
+   * `metadataOnly`: the plan found the content the same, so only the rest is written (kinds whose content is bytes
+   * the target keeps as sent: the live bytes stay).
    */
-  put(id: string, body: string, expectedVersion?: number): Promise<'created' | 'updated'>;
+  put(id: string, body: string, expectedVersion?: number, metadataOnly?: boolean): Promise<'created' | 'updated'>;
   /** False when it was already gone (which counts as done). Documents go to the trash. */
   remove(id: string): Promise<boolean>;
 }

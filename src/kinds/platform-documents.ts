@@ -90,7 +90,7 @@ function documentItems(documents: DocumentsClient): ReturnType<Kind<DocumentFile
         throw error;
       }
     },
-    async put(id, bodyJson, expectedVersion) {
+    async put(id, bodyJson, expectedVersion, metadataOnly) {
       const write = documentWrite(JSON.parse(bodyJson) as DocumentFileBody);
       const content = { bytes: write.content, contentType: 'application/json' };
       const metadata = { name: write.name, type: write.type, isPrivate: write.isPrivate, ...(write.description !== undefined ? { description: write.description } : {}) };
@@ -98,7 +98,7 @@ function documentItems(documents: DocumentsClient): ReturnType<Kind<DocumentFile
         await documents.create({ id, ...metadata, content });
         return 'created';
       }
-      await documents.update(id, expectedVersion, { ...metadata, content });
+      await documents.update(id, expectedVersion, metadataOnly === true ? metadata : { ...metadata, content });
       return 'updated';
     },
     async remove(id) {

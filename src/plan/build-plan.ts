@@ -1,7 +1,7 @@
 import type { Operation } from 'fast-json-patch';
 import type { GitInfo } from '../desired/git-info.js';
 import type { Dashboard, LiveDashboard } from '../schema/dashboard.js';
-import type { DocumentFileBody, LiveDocumentBody } from '../schema/document-content.js';
+import { DOCUMENT_KEY, type DocumentFileBody, type LiveDocumentBody } from '../schema/document-content.js';
 import { diffJson, jsonEqual } from './diff.js';
 import { compareCodeUnits, type JsonValue } from './json-value.js';
 import { keepIgnored } from './keep-ignored.js';
@@ -31,7 +31,13 @@ interface DesiredInputCommon {
  */
 export type WrittenBody =
   | { kind?: undefined; desired: Dashboard; /** `desired` as JSON text, when the kind made it from the file's text: what apply sends. */ json?: string }
-  | { kind: 'document'; desired: DocumentFileBody; expectedVersion?: number };
+  | {
+      kind: 'document';
+      desired: DocumentFileBody;
+      expectedVersion?: number;
+      /** The plan changes only the `document:` block (an adopt's mark, a rename): the live content's bytes stay. */
+      metadataOnly?: true;
+    };
 
 /** Which kind an item without a body is: absent for classic dashboards. */
 type KindMark = { kind?: 'document' };
@@ -203,12 +209,15 @@ export function planDashboard(desired: DesiredInput, live: LiveItem | undefined,
   const locked = withVersion(keptFromLive(written, live, ignore), kind.versionOf?.(live));
   // A live item without the mark was made elsewhere (or pulled): writing it is a takeover the reviewer must see,
   // even when the content is equal, since from then on prune may delete it. Its patch includes the mark.
-  if (!kind.isOwned(live, tag)) return { action: 'adopt', id, name, file, ...locked, ...diffJson(kind.comparedForm(live, ignore), kind.comparedForm(written.desired, ignore)) };
+  if (!kind.isOwned(live, tag)) {
+    const diff = diffJson(kind.comparedForm(live, ignore), kind.comparedForm(written.desired, ignore));
+    return { action: 'adopt', id, name, file, ...withMetadataOnly(locked, diff.patch), ...diff };
+  }
   // Stryker disable next-line ConditionalExpression: speed only; the normalised diff of the same content is empty too
   if (kind.sameContent(live, written)) return { action: 'unchanged', id, name, file, ...mark };
   const { patch, before } = diffJson(kind.comparedForm(live, ignore), kind.comparedForm(written.desired, ignore));
   if (patch.length === 0) return { action: 'unchanged', id, name, file, ...mark };
-  return { action: 'update', id, name, file, ...locked, patch, before };
+  return { action: 'update', id, name, file, ...withMetadataOnly(locked, patch), patch, before };
 }
 
 /** The written body with what ignore rules match taken from the live item (keep-ignored.ts); as it is without rules. */
@@ -221,6 +230,17 @@ function keptFromLive(written: WrittenBody, live: LiveItem, ignore: readonly str
   const kept = keepIgnored(written.desired, live, ignore);
   // A classic body's JSON text is what apply sends: it is the file's, so it goes.
   return kept === written.desired ? written : { desired: kept };
+}
+
+/**
+ * A document whose patch touches only its `document:` block is written without its content: the service keeps the
+ * content as the bytes it was sent, and an adopt rewrote them from the file (a 17 kB content re-serialised to 12 kB,
+ * a 20-digit number rounded) though the plan showed only the mark added to the description.
+ */
+function withMetadataOnly(written: WrittenBody, patch: readonly { path: string }[]): WrittenBody {
+  const block = `/${DOCUMENT_KEY}`;
+  if (written.kind !== 'document' || !patch.every((op) => op.path === block || op.path.startsWith(`${block}/`))) return written;
+  return { ...written, metadataOnly: true as const };
 }
 
 function withVersion(written: WrittenBody, version: number | undefined): WrittenBody {

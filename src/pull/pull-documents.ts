@@ -13,7 +13,7 @@ export interface PullDocumentsOptions extends PullCommonOptions {
   /** The target's Document service. */
   documents: DocumentsClient;
   /** The documents' kind (kinds/platform-documents.ts): compared form, ownership mark, and its write, for adopting. */
-  kind: ComparedKind & { live(api: PullCommonOptions['api']): { put(id: string, body: string, expectedVersion?: number): Promise<unknown> } };
+  kind: ComparedKind & { live(api: PullCommonOptions['api']): { put(id: string, body: string, expectedVersion?: number, metadataOnly?: boolean): Promise<unknown> } };
 }
 
 /**
@@ -45,7 +45,7 @@ export async function pullDocuments(options: PullDocumentsOptions): Promise<Pull
       return 'refused' in pulled ? pulled : { ...pulled, live, id: read.metadata.id };
     },
     async adopt(change) {
-      if (change.kind === 'document') await kind.live(options.api).put(change.id, JSON.stringify(change.desired), change.expectedVersion);
+      if (change.kind === 'document') await kind.live(options.api).put(change.id, JSON.stringify(change.desired), change.expectedVersion, change.metadataOnly === true);
     },
   });
 }
