@@ -1,9 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDocumentsClient, type DocumentsClient } from '../../src/client/documents-api.js';
-import { createProject, runDashcd, type CliResult, type Project } from '../helpers/cli.js';
-import { startDocumentServer, type DocumentServer } from '../helpers/documents.js';
+import { describe, expect, it } from 'vitest';
+import { documentsProjectPerTest } from '../helpers/documents-project.js';
 
 /*
  * The service keeps a document's content as the bytes it was sent. An adopt rewrote them from the pulled file though
@@ -13,27 +11,11 @@ import { startDocumentServer, type DocumentServer } from '../helpers/documents.j
 // As the app might have saved it: its own spacing, and a number no double holds.
 const CONTENT = '{\n  "version": 21,\n  "variables": [],\n  "tiles": { "0": { "type": "markdown", "content": "## Made in the app", "entityId": 12345678901234567891 } },\n  "layouts": { "0": { "x": 0, "y": 0, "w": 24, "h": 2 } }\n}\n';
 
-let server: DocumentServer;
-let project: Project;
-let documents: DocumentsClient;
-let platformToken: string;
-beforeEach(async () => {
-  server = await startDocumentServer();
-  project = await createProject({ 'dashboards/.keep': '' });
-  platformToken = await server.platformToken();
-  documents = createDocumentsClient({ platformUrl: server.url, credential: { kind: 'platform-token', token: platformToken } });
-});
-afterEach(async () => {
-  await documents?.close();
-  await project?.cleanup();
-  await server?.close();
-});
-
-const run = (...argv: string[]): Promise<CliResult> =>
-  runDashcd(argv, { cwd: project.root, env: { DT_ENV_URL: server.url, DT_API_TOKEN: server.token, DT_PLATFORM_URL: server.url, DT_PLATFORM_TOKEN: platformToken } });
+const scope = documentsProjectPerTest({ 'dashboards/.keep': '' });
 
 describe('a document whose plan changes only its document: block', () => {
   it('is adopted and renamed without its content: the bytes the app saved stay; a content change writes the content', async () => {
+    const { project, documents, run } = scope();
     await documents.create({ id: 'made-in-app', name: 'Made in the app', type: 'dashboard', isPrivate: false, content: { bytes: CONTENT, contentType: 'application/json' } });
     expect((await run('pull', 'made-in-app')).code).toBe(0);
     const file = join(project.root, 'dashboards', 'made-in-the-app.yaml');
@@ -55,6 +37,7 @@ describe('a document whose plan changes only its document: block', () => {
   });
 
   it('pull --adopt marks it without rewriting its content', async () => {
+    const { documents, run } = scope();
     await documents.create({ id: 'made-in-app', name: 'Made in the app', type: 'dashboard', isPrivate: false, content: { bytes: CONTENT, contentType: 'application/json' } });
     const pulled = await run('pull', '--adopt', 'made-in-app');
     expect(pulled.code, pulled.stderr).toBe(0);

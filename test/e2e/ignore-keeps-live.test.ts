@@ -1,7 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDocumentsClient, type DocumentsClient } from '../../src/client/documents-api.js';
-import { createProject, runDashcd, type CliResult, type Project } from '../helpers/cli.js';
-import { startDocumentServer, type DocumentServer } from '../helpers/documents.js';
+import { describe, expect, it } from 'vitest';
+import { documentsProjectPerTest } from '../helpers/documents-project.js';
 import { api } from '../helpers/server.js';
 
 /*
@@ -32,27 +30,11 @@ tiles:
     markdown: "${markdown}"
 `;
 
-let server: DocumentServer;
-let project: Project;
-let documents: DocumentsClient;
-let platformToken: string;
-beforeEach(async () => {
-  server = await startDocumentServer();
-  project = await createProject({ 'dashcd.yaml': 'ignore:\n  - /layouts\n  - /tiles/*/bounds\n', 'dashboards/checkout.yaml': CHECKOUT('Errors'), 'dashboards/hosts.yaml': HOSTS('one') });
-  platformToken = await server.platformToken();
-  documents = createDocumentsClient({ platformUrl: server.url, credential: { kind: 'platform-token', token: platformToken } });
-});
-afterEach(async () => {
-  await documents?.close();
-  await project?.cleanup();
-  await server?.close();
-});
-
-const run = (...argv: string[]): Promise<CliResult> =>
-  runDashcd(argv, { cwd: project.root, env: { DT_ENV_URL: server.url, DT_API_TOKEN: server.token, DT_PLATFORM_URL: server.url, DT_PLATFORM_TOKEN: platformToken } });
+const scope = documentsProjectPerTest({ 'dashcd.yaml': 'ignore:\n  - /layouts\n  - /tiles/*/bounds\n', 'dashboards/checkout.yaml': CHECKOUT('Errors'), 'dashboards/hosts.yaml': HOSTS('one') });
 
 describe('ignore rules keep what the app changed', () => {
   it("an update writes the live layout and bounds, the file's for a tile it adds", async () => {
+    const { server, project, documents, run } = scope();
     expect((await run('apply')).code).toBe(0);
     const [listed] = await documents.list({ filter: "name == 'Checkout'" });
     const id = listed?.id ?? '';
