@@ -3,10 +3,16 @@ import { mapConcurrent } from '../lib/concurrency.js';
 import { planDashboard, rulesFor, type CompareRules, type DesiredInput, type OwnedStub, type PlanChange } from '../plan/build-plan.js';
 import { isWrittenText } from '../plan/written-text.js';
 import { kindOf, listOwned } from '../kinds/kinds.js';
+import { isOwnerRefusal } from '../client/errors.js';
 
 export interface PlannedAgainstLive {
-  /** One change per desired file, in the desired order. */
+  /** One change per desired file the target let the plan read, in the desired order. */
   changes: PlanChange[];
+  /**
+   * Files whose item the target refused to show this caller, its owner's alone (another user's private document):
+   * the file's problem, not the token's, so the others are planned (the daemon skips it; a plan is invalid, exit 3).
+   */
+  refused: { file: string; message: string }[];
   /** Every live item carrying the ownership mark, of every kind the target has: the prune candidates. */
   owned: OwnedStub[];
 }
@@ -28,11 +34,21 @@ export async function planAgainstLive(
   deps: { api: ApiClient; rules: CompareRules; concurrency: number; signal?: AbortSignal; withOwned: boolean; early?: EarlyChanges },
 ): Promise<PlannedAgainstLive> {
   const { api, rules, concurrency, signal, early } = deps;
-  const plan = async (d: DesiredInput): Promise<PlanChange> => (await early?.take(d)) ?? readAndPlan(d, { api, rules, ...(signal ? { signal } : {}) });
-  const [changes, owned] = await Promise.all([mapConcurrent(desired, concurrency, plan, signal), deps.withOwned ? listOwned(api, rules.ownershipTag) : Promise.resolve([])]);
+  const refused: PlannedAgainstLive['refused'] = [];
+  const plan = async (d: DesiredInput): Promise<PlanChange | undefined> => {
+    try {
+      return (await early?.take(d)) ?? (await readAndPlan(d, { api, rules, ...(signal ? { signal } : {}) }));
+    } catch (error) {
+      if (!isOwnerRefusal(error)) throw error;
+      refused.push({ file: d.file, message: error.envelope?.error.message ?? error.message });
+      return undefined;
+    }
+  };
+  const [planned, owned] = await Promise.all([mapConcurrent(desired, concurrency, plan, signal), deps.withOwned ? listOwned(api, rules.ownershipTag) : Promise.resolve([])]);
   // An aborted run leaves dashboards never read: a plan from it would call them new.
   signal?.throwIfAborted();
-  return { changes: await withTrashHolders(changes as PlanChange[], api), owned };
+  const changes = planned.filter((change): change is PlanChange => change !== undefined);
+  return { changes: await withTrashHolders(changes, api), owned, refused };
 }
 
 /**

@@ -112,6 +112,9 @@ export async function planLoaded(
     ...(ctx.signal ? { signal: ctx.signal } : {}),
     ...(early ? { early } : {}),
   });
+  // One file naming another user's private document stopped every plan of the folder, and every pass of the daemon.
+  const refused: Diagnostic[] = live.refused.map(({ file, message }) => ({ file, line: 0, col: 0, path: 'document.id', message: `${message} This token can neither read nor change it: give the file another document.id` }));
+  if (refused.length > 0 && !options.tolerateInvalid) return { kind: 'invalid', diagnostics: [...diagnostics, ...refused], desired };
   const plan = assemblePlan(
     {
       desired: desired.dashboards,
@@ -124,5 +127,5 @@ export async function planLoaded(
     },
     live.changes,
   );
-  return { kind: 'planned', plan, desired, config, diagnostics };
+  return { kind: 'planned', plan, desired, config, diagnostics: [...diagnostics, ...refused] };
 }
