@@ -4,13 +4,15 @@ import { planDashboard, rulesFor, type CompareRules, type DesiredInput, type Own
 import { isWrittenText } from '../plan/written-text.js';
 import { kindOf, listOwned } from '../kinds/kinds.js';
 import { isOwnerRefusal } from '../client/errors.js';
+import { isUuid } from '../schema/documents.js';
 
 export interface PlannedAgainstLive {
   /** One change per desired file the target let the plan read, in the desired order. */
   changes: PlanChange[];
   /**
-   * Files whose item the target refused to show this caller, its owner's alone (another user's private document):
-   * the file's problem, not the token's, so the others are planned (the daemon skips it; a plan is invalid, exit 3).
+   * Files the plan cannot write, each with why: the target refused to show this caller the item, its owner's alone
+   * (another user's private document), or a new document would need an id only the service makes. The file's
+   * problem, not the token's, so the others are planned (the daemon skips it; a plan is invalid, exit 3).
    */
   refused: { file: string; message: string }[];
   /** Every live item carrying the ownership mark, of every kind the target has: the prune candidates. */
@@ -40,16 +42,25 @@ export async function planAgainstLive(
       return (await early?.take(d)) ?? (await readAndPlan(d, { api, rules, ...(signal ? { signal } : {}) }));
     } catch (error) {
       if (!isOwnerRefusal(error)) throw error;
-      refused.push({ file: d.file, message: error.envelope?.error.message ?? error.message });
+      refused.push({ file: d.file, message: `${error.envelope?.error.message ?? error.message} This token can neither read nor change it: give the file another document.id` });
       return undefined;
     }
   };
   const [planned, owned] = await Promise.all([mapConcurrent(desired, concurrency, plan, signal), deps.withOwned ? listOwned(api, rules.ownershipTag) : Promise.resolve([])]);
   // An aborted run leaves dashboards never read: a plan from it would call them new.
   signal?.throwIfAborted();
-  const changes = planned.filter((change): change is PlanChange => change !== undefined);
+  const changes: PlanChange[] = [];
+  for (const change of planned) {
+    if (change === undefined) continue;
+    // The service makes UUID ids itself and refuses one in a create (400 at apply, after a green plan): a file may
+    // name an existing document by its UUID (one made in the app), never create one.
+    if (change.action === 'create' && change.kind === 'document' && isUuid(change.id)) refused.push({ file: change.file, message: UUID_CREATE });
+    else changes.push(change);
+  }
   return { changes: await withTrashHolders(changes, api), owned, refused };
 }
+
+const UUID_CREATE = 'no document has this id, and the service makes UUID ids itself: a new document cannot have one. Leave document.id out (one is derived from the file\'s path) or write letters, digits and dashes';
 
 /**
  * Document creates whose id a document in the trash holds (typically pruned, then its file put back), marked so: one

@@ -113,7 +113,7 @@ export async function planLoaded(
     ...(early ? { early } : {}),
   });
   // One file naming another user's private document stopped every plan of the folder, and every pass of the daemon.
-  const refused: Diagnostic[] = live.refused.map(({ file, message }) => ({ file, line: 0, col: 0, path: 'document.id', message: `${message} This token can neither read nor change it: give the file another document.id` }));
+  const refused: Diagnostic[] = live.refused.map(({ file, message }) => ({ file, line: 0, col: 0, path: 'document.id', message }));
   if (refused.length > 0 && !options.tolerateInvalid) return { kind: 'invalid', diagnostics: [...diagnostics, ...refused], desired };
   const plan = assemblePlan(
     {

@@ -51,4 +51,19 @@ describe("a file naming another user's private document", () => {
       await api.close();
     }
   });
+
+  it('a new document with a UUID id is the file’s problem at plan (the service refused it at apply, after a green plan); an existing one’s UUID is fine', async () => {
+    const { run, documents, project } = scope();
+    const made = await documents.create({ name: 'Made in the app', type: 'dashboard', isPrivate: false, content: { bytes: '{}', contentType: 'application/json' } });
+    await project.remove('dashboards/theirs.yaml');
+    await project.write('dashboards/app.yaml', doc(made.id, 'Made in the app'));
+    await project.write('dashboards/uuid.yaml', doc('6a1d2c3e-0000-4000-8000-000000000001', 'Uuid'));
+    const plan = await run('plan');
+    expect(plan.code, plan.stderr).toBe(3);
+    expect(plan.stdout).toContain("dashboards/uuid.yaml  document.id: no document has this id, and the service makes UUID ids itself: a new document cannot have one. Leave document.id out (one is derived from the file's path) or write letters, digits and dashes");
+    await project.remove('dashboards/uuid.yaml');
+    const fine = await run('plan', '--output', 'json');
+    expect(fine.code, fine.stderr).toBe(0);
+    expect((JSON.parse(fine.stdout) as { changes: { action: string; id: string }[] }).changes.map((c) => `${c.action} ${c.id}`).sort()).toEqual([`adopt ${made.id}`, 'create mine']);
+  });
 });
