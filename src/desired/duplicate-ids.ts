@@ -1,13 +1,15 @@
 import { readAtHead } from './git-info.js';
 import type { Diagnostic } from './diagnostic.js';
 import { isJsonFile } from './json-file-check.js';
-import { idPosition } from './locate-problems.js';
+import { idPosition, sourceLocator } from './locate-problems.js';
 
 /** One file claiming an id: where it is (relative to `cwd`) and whether the id is written in it or derived. */
 export interface IdClaim {
   file: string;
   source: string;
   idSource: 'file' | 'derived';
+  /** A platform dashboard or notebook: its id is `document.id`. */
+  kind?: 'document' | undefined;
 }
 
 export interface DuplicateId {
@@ -42,27 +44,42 @@ async function heldAtHead(claim: IdClaim, id: string, cwd: string): Promise<bool
 }
 
 function copyDiagnostic(id: string, copy: IdClaim, original: IdClaim): Diagnostic {
-  const fix = copy.idSource === 'file' ? `remove its ${idSpelling(copy.file)} so it gets its own id from its path` : 'give it an id of its own';
+  const fix = copy.idSource === 'file' ? `remove its ${idSpelling(copy)} so it gets its own id from its path` : 'give it an id of its own';
   return {
     ...at(copy),
-    message: `duplicate dashboard id ${id}${how(copy)}: ${where(original)} already has it${how(original)}; this file is new in the change (not so at git HEAD), so it is the copy: ${fix}`,
+    message: `duplicate ${noun(copy)} id ${id}${how(copy)}: ${where(original)} already has it${how(original)}; this file is new in the change (not so at git HEAD), so it is the copy: ${fix}`,
   };
 }
 
 function undecidedDiagnostic(id: string, later: IdClaim, first: IdClaim): Diagnostic {
   return {
     ...at(later),
-    message: `duplicate dashboard id ${id}${how(later)}: ${where(first)} has the same id${how(first)}; one of the two is a copy: remove the ${idSpelling(later.file)} from the copy so it gets its own id from its path`,
+    message: `duplicate ${noun(later)} id ${id}${how(later)}: ${where(first)} has the same id${how(first)}${caseOnly(id, first)}; one of the two is a copy: remove the ${idSpelling(later)} from the copy so it gets its own id from its path`,
   };
 }
 
-/** The id as the file writes it: a YAML line, or a JSON file's member. */
-function idSpelling(file: string): string {
-  return isJsonFile(file) ? '"id" member' : 'id: line';
+/** Ids are compared case-blind, as the service compares them: say so when only the case differs. */
+function caseOnly(id: string, first: IdClaim): string {
+  const theirs = first.idSource === 'file' ? idText(first) : undefined;
+  return theirs !== undefined && theirs !== id ? ` (${theirs}: the service does not tell ids apart by letter case)` : '';
+}
+
+function noun(claim: IdClaim): string {
+  return claim.kind === 'document' ? 'document' : 'dashboard';
+}
+
+/** The id as the file writes it: a YAML line, or a JSON file's member; a document's in its `document:` block. */
+function idSpelling(claim: IdClaim): string {
+  if (claim.kind === 'document') return 'document.id';
+  return isJsonFile(claim.file) ? '"id" member' : 'id: line';
+}
+
+function idPath(claim: IdClaim): string[] {
+  return claim.kind === 'document' ? ['document', 'id'] : ['id'];
 }
 
 function at(claim: IdClaim): Pick<Diagnostic, 'file' | 'line' | 'col' | 'path'> {
-  return { file: claim.file, ...position(claim), path: 'id' };
+  return { file: claim.file, ...position(claim), path: idPath(claim).join('.') };
 }
 
 function where(claim: IdClaim): string {
@@ -71,7 +88,13 @@ function where(claim: IdClaim): string {
 }
 
 function position(claim: IdClaim): { line: number; col: number } {
-  return claim.idSource === 'file' ? idPosition(claim.source) : { line: 1, col: 1 };
+  return claim.idSource === 'file' ? idPosition(claim.source, idPath(claim)) : { line: 1, col: 1 };
+}
+
+/** The id as written in the file, or undefined when it cannot be read there. */
+function idText(claim: IdClaim): string | undefined {
+  const found = sourceLocator(claim.source).at(idPath(claim));
+  return found.exact ? claim.source.slice(found.start, found.end).replace(/^["']|["']$/g, '') : undefined;
 }
 
 function how(claim: IdClaim): string {

@@ -160,8 +160,8 @@ function childOf(node: Node | null, segment: PropertyKey): { node: Node | null; 
 }
 
 /** Where a valid file's top-level `id` is (its value), for messages about it; 1:1 when it has none. */
-export function idPosition(source: string): { line: number; col: number } {
-  const found = sourceLocator(source).at(['id']);
+export function idPosition(source: string, path: readonly string[] = ['id']): { line: number; col: number } {
+  const found = sourceLocator(source).at(path);
   return found.exact ? { line: found.line, col: found.col } : { line: 1, col: 1 };
 }
 

@@ -53,4 +53,14 @@ describe('two dashboard files with the same id', () => {
     expect(result.code).toBe(3);
     expect(result.stdout).toContain('so it is the copy: remove its "id" member so it gets its own id from its path');
   });
+
+  it('two documents whose ids differ only in letter case are one id, said at each document.id (Case-ID beside case-id was valid, then a 409 at apply)', async () => {
+    const doc = (name: string, id: string): string => `document:\n  kind: dashboard\n  name: ${name}\n  id: ${id}\nversion: 21\ntiles: {}\nlayouts: {}\n`;
+    project = await createProject({ 'dashboards/a.yaml': doc('A', 'Case-ID'), 'dashboards/b.yaml': doc('B', 'case-id') });
+    const result = await validate();
+    expect(result.code).toBe(3);
+    expect(result.stdout.trimEnd().split('\n')).toEqual([
+      'dashboards/b.yaml:4:7  document.id: duplicate document id case-id: dashboards/a.yaml:4:7 has the same id (Case-ID: the service does not tell ids apart by letter case); one of the two is a copy: remove the document.id from the copy so it gets its own id from its path',
+    ]);
+  });
 });

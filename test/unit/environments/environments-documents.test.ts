@@ -185,7 +185,10 @@ describe('documents in environments: ids', () => {
       ['document', UUID],
     ]);
     expect(problemsIn({ 'a.yaml': notebook('A', '  id: same\n'), 'b.yaml': notebook('B', '  id: same\n') }, 'dev')).toEqual([
-      'dashboards/b.yaml:4:7  [dev] document.id: duplicate dashboard id same: dashboards/a.yaml has the same id; every dashboard needs its own id',
+      'dashboards/b.yaml:4:7  [dev] document.id: duplicate document id same: dashboards/a.yaml has the same id; every document needs its own id',
+    ]);
+    expect(problemsIn({ 'a.yaml': notebook('A', '  id: Same\n'), 'b.yaml': notebook('B', '  id: same\n') }, 'dev')).toEqual([
+      'dashboards/b.yaml:4:7  [dev] document.id: duplicate document id same: dashboards/a.yaml has the same id (Same: the service does not tell ids apart by letter case); every document needs its own id',
     ]);
   });
 
