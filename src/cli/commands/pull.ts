@@ -72,8 +72,9 @@ export const pullCommand = defineCommand({
     }
     const { config } = mode.project;
     const pull = async (target: TargetSession, environment?: PulledEnvironment): Promise<ExitCode> => {
-      // Only once there is something to pull from: a refused run leaves no folder behind, nor one that got no file.
-      const made = !(await pathExists(dir));
+      // Only once there is something to pull from: a refused run leaves no folder behind, nor a `--dir` below the
+      // dashboards root that got no file (the root itself is made for the project, as a first pull of nothing needs).
+      const made = dir !== root && !(await pathExists(dir));
       await makeDirs(dir);
       let wrote = false;
       try {
