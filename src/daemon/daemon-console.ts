@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
-import { queryArchive, type ArchivedEventView, type QueryArchiveOptions } from '../archive/query-archive.js';
+import { newestEvents, type ArchivedEventView, type ArchiveFilter } from '../archive/query-archive.js';
 import type { ConsoleTokens } from '../console/console-access.js';
 import { createConsoleHandler, MAX_EVENT_HOURS } from '../console/console-handler.js';
 import { ConsoleBusyError, MAX_CONSOLE_EVENTS, type ConsoleEvent, type ConsoleEvents, type ConsoleSource, type DashboardsState, type EventFilter } from '../console/console-data.js';
@@ -69,15 +69,17 @@ const HOUR = 3_600_000;
  * The newest MAX_CONSOLE_EVENTS events of the window passing the filter, each by its newest version, newest first:
  * only the days they lie in are read (all of the window's when few pass).
  */
-async function newestArchived(archive: QueryArchiveOptions, filter: EventFilter): Promise<ConsoleEvents> {
+async function newestArchived(archive: ArchiveFilter, filter: EventFilter): Promise<ConsoleEvents> {
   const events: ConsoleEvent[] = [];
   const types = new Set<string>();
   const seen = (type: string | undefined): void => void types.add(type ?? UNKNOWN_TYPE);
-  for await (const { event } of queryArchive({ ...archive, latest: true, newestFirst: true, onEventType: seen })) {
-    const shown = consoleEvent(event);
-    if (!eventMatches(shown, filter)) continue;
+  // The status is the newest version's; type, entity and id are every version's, so they filter as lines are read.
+  const { status, ...invariant } = filter;
+  const keep = (view: ArchivedEventView): boolean => eventMatches(consoleEvent(view), invariant);
+  const wanted = status === undefined ? undefined : (view: ArchivedEventView): boolean => consoleEvent(view).status === status;
+  for await (const { event } of newestEvents({ ...archive, limit: MAX_CONSOLE_EVENTS, keep, wanted, onEventType: seen })) {
     if (events.length === MAX_CONSOLE_EVENTS) return { events, cut: true, types: [...types] };
-    events.push(shown);
+    events.push(consoleEvent(event));
   }
   return { events, cut: false, types: [...types] };
 }

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { existsSync, realpathSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { inheritedEnvironment } from '../lib/git-environment.js';
 
 interface GitWorkTree {
@@ -33,17 +33,19 @@ const GIT_MAX_BUFFER = 64 * 1024 * 1024;
  * never between a save and its write (daemon/folder-commit.ts).
  */
 export async function readGitInfo(dir: string): Promise<GitInfo | undefined> {
-  if (!mayBeInWorkTree(dir)) return undefined;
-  const location = await git(dir, ['rev-parse', '--show-toplevel', '--show-prefix']);
+  const at = workTreeOf(dir);
+  if (at === undefined) return undefined;
+  const location = await git(at.cwd, ['rev-parse', '--show-toplevel', '--show-prefix']);
   if (location === undefined) return undefined;
-  const [root = '', prefix = ''] = location.split('\n');
+  const [root = '', shownPrefix = ''] = location.split('\n');
+  if (!isExpectedRoot(at, root)) return undefined;
   const [head, status] = await Promise.all([
     // Fails on an unborn branch (a repository with no commit yet): in git, but nothing to name.
-    git(dir, ['log', '-1', '--no-show-signature', '--format=%H%n%h']),
-    git(dir, ['status', '--porcelain=v2', '--branch', '--untracked-files=normal', '--', '.']),
+    git(at.cwd, ['log', '-1', '--no-show-signature', '--format=%H%n%h']),
+    git(at.cwd, ['status', '--porcelain=v2', '--branch', '--untracked-files=normal', '--', at.path]),
   ]);
   const [commit, shortCommit] = head?.split('\n') ?? [];
-  const folder = prefix.replace(/\/$/, '');
+  const folder = (at.root === undefined ? shownPrefix : at.path === '.' ? '' : at.path).replace(/\/$/, '');
   const lines = status?.split('\n') ?? [];
   // `(detached)` on a detached HEAD; the branch's name even before its first commit.
   const branch = lines.find((line) => line.startsWith('# branch.head '))?.slice('# branch.head '.length);
@@ -59,18 +61,37 @@ export async function readGitInfo(dir: string): Promise<GitInfo | undefined> {
 
 /** The root of the git work tree holding `dir` (an existing folder), or undefined outside one. */
 export async function gitWorkTreeRoot(dir: string): Promise<string | undefined> {
-  if (!mayBeInWorkTree(dir)) return undefined;
-  const root = (await git(dir, ['rev-parse', '--show-toplevel']))?.trim();
-  return root ? root : undefined;
+  const at = workTreeOf(dir);
+  if (at === undefined) return undefined;
+  const root = (await git(at.cwd, ['rev-parse', '--show-toplevel']))?.trim();
+  return root && isExpectedRoot(at, root) ? root : undefined;
+}
+
+/** Where git runs for a folder, the folder as a path from there, and the work tree root its `.git` was found in. */
+interface GitPlace {
+  cwd: string;
+  path: string;
+  root?: string;
 }
 
 /**
- * False when no folder from `dir` up holds a `.git` (a folder, or a worktree's file) and git is not pointed elsewhere
- * by GIT_DIR or GIT_WORK_TREE: then `dir` is in no work tree, known without starting git. Most commands ask (the
- * project root, its data dir); outside a repository a git process cost each about 20 ms.
+ * Where git runs for `dir`: from the work tree's root, found by its `.git` (git finds that same repository there,
+ * its `safe.directory` ownership check included), never from a folder inside it, which is a repository's
+ * committers': a committed `HEAD`, `objects/`, `refs/` and `config` made the dashboards folder a repository of its
+ * own to git's search, whose `core.fsmonitor` command `git status` ran with every secret of a CI step. The operator's
+ * GIT_DIR or GIT_WORK_TREE decide instead, as they do for git: then from `dir` itself. Undefined when no folder
+ * from `dir` up holds a `.git`: known without starting git, as most commands ask (about 20 ms a git process).
  */
-function mayBeInWorkTree(dir: string): boolean {
-  return gitSetByOperator() || workTreeAbove(dir) !== undefined;
+function workTreeOf(dir: string): GitPlace | undefined {
+  if (gitSetByOperator()) return { cwd: dir, path: '.' };
+  const root = workTreeAbove(dir);
+  if (root === undefined) return undefined;
+  return { cwd: root, path: relative(root, realPathOf(dir)).split(sep).join('/') || '.', root };
+}
+
+/** Whether the work tree git names is the one its `.git` was found in. */
+function isExpectedRoot(at: GitPlace, shown: string): boolean {
+  return at.root === undefined || realPathOf(shown) === at.root;
 }
 
 /** GIT_DIR or GIT_WORK_TREE in dashcd's environment: the operator's own choice of repository, which git follows. */
@@ -79,17 +100,22 @@ function gitSetByOperator(): boolean {
 }
 
 /**
- * The nearest folder from `dir` up that holds a `.git` (a folder, or a worktree's file): the work tree git itself
- * would find, by the real path first (git walks it; a folder reached through a symlink has other parents there).
+ * The nearest folder from `dir` up, by its real path as git walks it, that holds a `.git`: a folder with a `HEAD`,
+ * or a worktree's or submodule's file (git passes over a `.git` that is neither).
  */
 function workTreeAbove(dir: string): string | undefined {
-  return gitAbove(realPathOf(dir)) ?? gitAbove(resolve(dir));
+  for (let folder = realPathOf(dir); ; folder = dirname(folder)) {
+    const dotGit = join(folder, '.git');
+    if (existsSync(join(dotGit, 'HEAD')) || isFile(dotGit)) return folder;
+    if (dirname(folder) === folder) return undefined;
+  }
 }
 
-function gitAbove(start: string): string | undefined {
-  for (let folder = start; ; folder = dirname(folder)) {
-    if (existsSync(join(folder, '.git'))) return folder;
-    if (dirname(folder) === folder) return undefined;
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
   }
 }
 
@@ -110,25 +136,24 @@ export type AtHead = { kind: 'text'; text: string } | { kind: 'absent' } | { kin
 
 /** `file` (relative to `cwd`) as committed at HEAD. */
 export async function readAtHead(cwd: string, file: string): Promise<AtHead> {
-  if (!mayBeInWorkTree(cwd) || (await git(cwd, ['rev-parse', '--verify', '-q', 'HEAD'])) === undefined) return { kind: 'no-history' };
-  // `HEAD:./path` is relative to the working directory, whatever the work tree's root.
-  const text = await git(cwd, ['show', `HEAD:./${file}`]);
+  const at = workTreeOf(cwd);
+  if (at === undefined || (await gitWorkTreeRoot(cwd)) === undefined || (await git(at.cwd, ['rev-parse', '--verify', '-q', 'HEAD'])) === undefined) return { kind: 'no-history' };
+  // `HEAD:./path` is relative to where git runs.
+  const text = await git(at.cwd, ['show', `HEAD:./${at.path === '.' ? file : `${at.path}/${file}`}`]);
   return text === undefined ? { kind: 'absent' } : { kind: 'text', text };
 }
 
 /**
- * stdout of `git <args>` run in `cwd`, or undefined on any failure (not a repo, no git, non-zero exit). The folders
- * read are a repository's committers': git is told which repository to read (the `.git` found above), never left to
- * search from there, where a committed `HEAD`, `objects/`, `refs/` and `config` make a folder a repository of its own
- * whose `core.fsmonitor` command `git status` runs; it gets none of dashcd's secrets either, and runs no fsmonitor.
+ * stdout of `git <args>` run in `cwd`, or undefined on any failure (not a repo, no git, non-zero exit). git finds the
+ * repository as it always does (its `safe.directory` ownership check included), but a folder is never a bare
+ * repository unless named (`safe.bareRepository=explicit`), runs no fsmonitor, and gets none of dashcd's secrets: the
+ * folders read are a repository's committers'.
  */
 function git(cwd: string, args: readonly string[]): Promise<string | undefined> {
-  const root = gitSetByOperator() ? undefined : workTreeAbove(cwd);
-  const repository = root === undefined ? [] : ['--git-dir', join(root, '.git'), '--work-tree', root];
   return new Promise((resolve) => {
     execFile(
       'git',
-      ['--no-optional-locks', '-c', 'core.fsmonitor=false', ...repository, ...args],
+      ['--no-optional-locks', '-c', 'core.fsmonitor=false', '-c', 'safe.bareRepository=explicit', ...args],
       { cwd, env: inheritedEnvironment(process.env), timeout: GIT_TIMEOUT_MS, maxBuffer: GIT_MAX_BUFFER, encoding: 'utf8', windowsHide: true },
       (error, stdout) => resolve(error ? undefined : stdout),
     );

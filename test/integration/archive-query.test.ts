@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pullEvents } from '../../src/archive/pull-events.js';
-import { archiveStats, queryArchive, type QueryArchiveOptions } from '../../src/archive/query-archive.js';
+import { archiveStats, newestEvents, queryArchive, type NewestOptions, type QueryArchiveOptions } from '../../src/archive/query-archive.js';
 import { eventKey, feedFetchPage, renderEvent, startEventsFeedServer, type EventsFeedServer, type FeedEvent } from '../helpers/events-feed-server.js';
 
 const DAY = 86_400_000;
@@ -78,11 +78,6 @@ describe('queryArchive', () => {
     expect(await collect({ latest: true, status: 'OPEN' })).toEqual([`${id(50)}:OPEN`]);
   });
 
-  it('newest first: the newest day first, by start time descending within it, versions still in written order', async () => {
-    expect(await collect({ newestFirst: true })).toEqual([`${id(1)}:CLOSED`, `${id(2)}:OPEN`, `${id(2)}:CLOSED`, `${id(3)}:CLOSED`, `${id(30)}:CLOSED`, `${id(50)}:OPEN`]);
-    expect(await collect({ newestFirst: true, latest: true, from: T0 - 40 * 3_600_000 })).toEqual([`${id(1)}:CLOSED`, `${id(2)}:CLOSED`, `${id(3)}:CLOSED`, `${id(30)}:CLOSED`]);
-  });
-
   it('never opens partitions outside [from, to]', async () => {
     // A partition whose events.jsonl is a directory fails loudly if anything tries to read it.
     await mkdir(join(dir, 'prod', 'date=2029-06-01', 'events.jsonl'), { recursive: true });
@@ -107,6 +102,48 @@ describe('queryArchive', () => {
       expect(bad).toEqual([[file, 2, expect.stringContaining('not JSON')]]);
     } finally {
       await writeFile(file, original);
+    }
+  });
+});
+
+describe('newestEvents', () => {
+  const newest = async (options: Omit<NewestOptions, 'archiveDir'>): Promise<string[]> => {
+    const ids: string[] = [];
+    for await (const item of newestEvents({ archiveDir: dir, ...options })) ids.push(`${item.event.id}:${item.event.eventStatus}`);
+    return ids;
+  };
+
+  it('gives the newest events, each by its newest version, newest day first, and one more than asked for', async () => {
+    expect(await newest({ limit: 10 })).toEqual([`${id(1)}:CLOSED`, `${id(2)}:CLOSED`, `${id(3)}:CLOSED`, `${id(30)}:CLOSED`, `${id(50)}:OPEN`]);
+    expect(await newest({ limit: 2 })).toEqual([`${id(1)}:CLOSED`, `${id(2)}:CLOSED`, `${id(3)}:CLOSED`]);
+    expect(await newest({ limit: 0 })).toEqual([`${id(1)}:CLOSED`]);
+  });
+
+  it('keeps by what every version shares as it reads, and wants by the newest version once a day is folded', async () => {
+    expect(await newest({ limit: 10, keep: (e) => e.entityId === 'HOST-0000000000000002' })).toEqual([`${id(2)}:CLOSED`, `${id(30)}:CLOSED`]);
+    // Event 2 was OPEN, then CLOSED: only its newest version counts.
+    expect(await newest({ limit: 10, wanted: (e) => e.eventStatus === 'OPEN' })).toEqual([`${id(50)}:OPEN`]);
+    expect(await newest({ limit: 10, from: T0 - 40 * 3_600_000, eventType: 'CUSTOM_DEPLOYMENT' })).toEqual([`${id(1)}:CLOSED`, `${id(30)}:CLOSED`]);
+  });
+
+  it('folds a busy day keeping only what can still be among the newest, and gives what a whole fold gives', async () => {
+    const busy = await mkdtemp(join(tmpdir(), 'dashcd-newest-'));
+    try {
+      const day = Date.UTC(2030, 1, 1);
+      const lines: string[] = [];
+      // 5,000 events in no order, each OPEN then (for most) CLOSED, versions apart in the file.
+      const starts = Array.from({ length: 5_000 }, (_, i) => day + ((i * 7_919) % 5_000) * 1_000);
+      for (const [i, start] of starts.entries()) lines.push(renderEvent({ eventId: String(100_000 + i), startTime: start, eventStatus: 'OPEN', eventType: 'T', entityId: 'HOST-1' }));
+      for (const [i, start] of starts.entries()) if (i % 3 !== 0) lines.push(renderEvent({ eventId: String(100_000 + i), startTime: start, endTime: start + 1, eventStatus: 'CLOSED', eventType: 'T', entityId: 'HOST-1' }));
+      await mkdir(join(busy, 'prod', 'date=2030-02-01'), { recursive: true });
+      await writeFile(join(busy, 'prod', 'date=2030-02-01', 'events.jsonl'), `${lines.join('\n')}\n`);
+      const whole: string[] = [];
+      for await (const item of queryArchive({ archiveDir: busy, latest: true })) whole.push(`${item.event.id}:${item.event.eventStatus}`);
+      const got: string[] = [];
+      for await (const item of newestEvents({ archiveDir: busy, limit: 40 })) got.push(`${item.event.id}:${item.event.eventStatus}`);
+      expect(got).toEqual(whole.reverse().slice(0, 41));
+    } finally {
+      await rm(busy, { recursive: true, force: true });
     }
   });
 });
