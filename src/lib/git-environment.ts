@@ -11,7 +11,8 @@ export function inheritedEnvironment(env: NodeJS.ProcessEnv): Record<string, str
   return kept;
 }
 
+/** In any case: Windows spells its variables as it likes (`Path`, `SystemRoot`), and git there needs them. */
 const INHERITED =
-  /^(?:PATH|HOME|USER|LOGNAME|SHELL|TMPDIR|TEMP|TMP|TZ|LANG|LANGUAGE|LC_[A-Z]+|XDG_CONFIG_HOME|SYSTEMROOT|COMSPEC|PATHEXT|SSH_AUTH_SOCK|SSL_CERT_FILE|SSL_CERT_DIR|CURL_CA_BUNDLE|(?:HTTPS?|ALL|NO)_PROXY|(?:https?|all|no)_proxy|GIT_[A-Z0-9_]+)$/;
+  /^(?:PATH|HOME|USER|LOGNAME|SHELL|TMPDIR|TEMP|TMP|TZ|LANG|LANGUAGE|LC_[A-Z]+|XDG_CONFIG_HOME|SYSTEMROOT|SYSTEMDRIVE|COMSPEC|PATHEXT|USERPROFILE|HOMEDRIVE|HOMEPATH|SSH_AUTH_SOCK|SSL_CERT_FILE|SSL_CERT_DIR|CURL_CA_BUNDLE|(?:HTTPS?|ALL|NO)_PROXY|GIT_[A-Z0-9_]+)$/i;
 /** GIT_CONFIG_* pairs can carry headers (a credential): git gets only the ones `gitEnvironment` builds. */
-const NEVER_INHERITED = /^GIT_CONFIG_(?:COUNT|KEY_\d+|VALUE_\d+|PARAMETERS)$/;
+const NEVER_INHERITED = /^GIT_CONFIG_(?:COUNT|KEY_\d+|VALUE_\d+|PARAMETERS)$/i;

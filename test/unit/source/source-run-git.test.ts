@@ -71,6 +71,11 @@ describe('inheritedEnvironment', () => {
     expect(inheritedEnvironment({ ...kept, ...SECRETS, NODE_OPTIONS: '--inspect', DASHCD_GIT_USERNAME: 'u', UNDEFINED: undefined })).toEqual(kept);
   });
 
+  it("keeps Windows' own spellings of what git needs there, in any case (git got no Path, SystemRoot or home)", () => {
+    const windows = { Path: 'C:\\Windows', SystemRoot: 'C:\\Windows', ComSpec: 'cmd.exe', PATHEXT: '.EXE', USERPROFILE: 'C:\\Users\\d', HOMEDRIVE: 'C:', HOMEPATH: '\\Users\\d', SystemDrive: 'C:' };
+    expect(inheritedEnvironment({ ...windows, ...SECRETS, Dt_Api_Token: 'probe', git_config_count: '1' })).toEqual(windows);
+  });
+
   it('drops GIT_CONFIG_* pairs, which could carry a header to any remote', () => {
     expect(inheritedEnvironment({ GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'http.extraHeader', GIT_CONFIG_VALUE_0: 'Authorization: x', GIT_CONFIG_PARAMETERS: "'a.b'='c'", GIT_CONFIG_GLOBAL: '/g' })).toEqual({
       GIT_CONFIG_GLOBAL: '/g',
