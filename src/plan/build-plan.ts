@@ -206,7 +206,7 @@ export function planDashboard(desired: DesiredInput, live: LiveItem | undefined,
   const mark = desired.kind === 'document' ? { kind: desired.kind } : {};
   // The written body's members as the kind made them: a `desired` made on demand (from its text) stays unread.
   if (!live) return Object.defineProperties({ action: 'create', id, name, file }, Object.getOwnPropertyDescriptors(written)) as PlanChange;
-  const locked = withVersion(keptFromLive(written, live, ignore), kind.versionOf?.(live));
+  const locked = withVersion(keptFromLive(desired, written, live, rules), kind.versionOf?.(live));
   // A live item without the mark was made elsewhere (or pulled): writing it is a takeover the reviewer must see,
   // even when the content is equal, since from then on prune may delete it. Its patch includes the mark.
   if (!kind.isOwned(live, tag)) {
@@ -220,16 +220,18 @@ export function planDashboard(desired: DesiredInput, live: LiveItem | undefined,
   return { action: 'update', id, name, file, ...withMetadataOnly(locked, patch), patch, before };
 }
 
-/** The written body with what ignore rules match taken from the live item (keep-ignored.ts); as it is without rules. */
-function keptFromLive(written: WrittenBody, live: LiveItem, ignore: readonly string[]): WrittenBody {
-  if (ignore.length === 0) return written;
-  if (written.kind === 'document') {
-    const kept = keepIgnored(written.desired, live, ignore);
-    return kept === written.desired ? written : { ...written, desired: kept };
-  }
-  const kept = keepIgnored(written.desired, live, ignore);
-  // A classic body's JSON text is what apply sends: it is the file's, so it goes.
-  return kept === written.desired ? written : { desired: kept };
+/**
+ * The written body with what ignore rules match taken from the live item (keep-ignored.ts), the ownership mark added
+ * after, so a rule over where the mark lives (`/dashboardMetadata/tags`, `/document/description`) cannot drop it (an
+ * adopt that never landed, planned again at every run); as it is without rules.
+ */
+function keptFromLive(desired: DesiredInput, written: WrittenBody, live: LiveItem, rules: CompareRules): WrittenBody {
+  if (rules.ignore.length === 0) return written;
+  const body = keepIgnored(desired.body, live, rules.ignore);
+  if (body === desired.body) return written;
+  // The file's JSON text is what a classic write sends: it is the file's, so it goes.
+  const kept = (desired.kind === 'document' ? { id: desired.id, file: desired.file, name: desired.name, kind: 'document', body } : { id: desired.id, file: desired.file, name: desired.name, body }) as DesiredInput;
+  return rules.kind.written(kept, rules.ownershipTag);
 }
 
 /**

@@ -1,4 +1,6 @@
+import { alignArrays } from './align-arrays.js';
 import { parsePointer, pointerProblem, WILDCARD } from './json-pointer.js';
+import type { JsonValue } from './json-value.js';
 
 /**
  * The body an update or adopt writes when ignore rules hide parts of the item from the plan: at what each rule
@@ -23,18 +25,31 @@ function keptAt(desired: unknown, live: unknown, segments: readonly string[]): u
   const [head, ...rest] = segments;
   // The live item has nothing here (or not this shape): the file's part is new, and stays.
   if (head === undefined || !isContainer(desired) || !isContainer(live) || Array.isArray(desired) !== Array.isArray(live)) return desired;
-  const keys = head === WILDCARD ? Object.keys(desired) : Object.hasOwn(live, head) ? [head] : [];
+  // Every item of a list the rule names whole: the live list.
+  if (Array.isArray(live) && head === WILDCARD && rest.length === 0) return structuredClone(live);
   let out: Container | undefined;
-  for (const key of keys) {
-    if (rest.length === 0 && !Object.hasOwn(live, key)) continue;
+  for (const [key, liveKey] of matchedKeys(desired, live, head)) {
     const had = Object.hasOwn(desired, key);
-    const liveValue = (live as Record<string, unknown>)[key];
+    // Below a place the file does not have, nothing is kept (an item past the file's end would leave a hole).
+    if (!had && (rest.length > 0 || Array.isArray(desired))) continue;
+    const liveValue = (live as Record<string, unknown>)[liveKey];
     const value = rest.length > 0 ? keptAt((desired as Record<string, unknown>)[key], liveValue, rest) : keptValue(had, (desired as Record<string, unknown>)[key], liveValue);
     if (had && value === (desired as Record<string, unknown>)[key]) continue;
     out ??= Array.isArray(desired) ? [...desired] : { ...desired };
     (out as Record<string, unknown>)[key] = value;
   }
   return out ?? desired;
+}
+
+/**
+ * Each place of the file's container the rule's segment matches, beside the live item's place that is the same
+ * thing: in a map, the same key; in a list under a wildcard, the item the plan pairs it with (align-arrays.ts: by
+ * identity, so a tile inserted before others does not take the next one's layout), else the same index.
+ */
+function matchedKeys(desired: Container, live: Container, head: string): [string, string][] {
+  if (head !== WILDCARD) return Object.hasOwn(live, head) ? [[head, head]] : [];
+  if (!Array.isArray(desired) || !Array.isArray(live)) return Object.keys(desired).filter((key) => Object.hasOwn(live, key)).map((key) => [key, key]);
+  return alignArrays(live as JsonValue[], desired as JsonValue[]).flatMap((step) => (step.kind === 'pair' ? [[String(step.b), String(step.a)] as [string, string]] : []));
 }
 
 /** What is written at a matched place the live item has: its value, or, for two maps, the file's keys with live's values. */

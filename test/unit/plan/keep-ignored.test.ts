@@ -39,6 +39,21 @@ describe('keepIgnored', () => {
     expect(keepIgnored({ tags: ['a', 'x'] }, { tags: ['a', 'b'] }, ['/tags/*'])).toEqual({ tags: ['a', 'b'] });
   });
 
+  it('pairs list items as the plan does, by identity: a tile the file inserts first keeps its own bounds, the others theirs', () => {
+    const tile = (name: string, left: number, top = 0): Record<string, unknown> => ({ name, tileType: 'MARKDOWN', bounds: { top, left, width: 304, height: 152 } });
+    const live = { tiles: [tile('A', 500, 100), tile('B', 500, 0)] };
+    const file = { tiles: [tile('N', 0), tile('A', 0), tile('B', 304)] };
+    expect(keepIgnored(file, live, ['/tiles/*/bounds'])).toEqual({ tiles: [tile('N', 0), tile('A', 500, 100), tile('B', 500, 0)] });
+  });
+
+  it('never keeps an item past the end of the file’s list: a fixed index the file no longer has is left out, not a hole', () => {
+    const file = { tiles: [{ name: 'A', bounds: { left: 0 } }, { name: 'B', bounds: { left: 1 } }] };
+    const live = { tiles: [{ name: 'A', bounds: { left: 9 } }, { name: 'B', bounds: { left: 9 } }, { name: 'C', bounds: { left: 9 } }, { name: 'D', bounds: { left: 9 } }] };
+    expect(keepIgnored(file, live, ['/tiles/3/bounds'])).toBe(file);
+    expect(keepIgnored(file, live, ['/tiles/3'])).toBe(file);
+    expect(keepIgnored({ tags: ['a'] }, { tags: ['a', 'b'] }, ['/tags/1'])).toEqual({ tags: ['a'] });
+  });
+
   it('leaves the file alone where live has another shape, and for rules it cannot read', () => {
     expect(keepIgnored(FILE, { ...LIVE, layouts: [] }, ['/layouts/*'])).toBe(FILE);
     expect(keepIgnored(FILE, { ...LIVE, layouts: 'odd' }, ['/layouts/1'])).toBe(FILE);

@@ -253,6 +253,27 @@ describe('buildPlan', () => {
   });
 });
 
+describe('ignore rules in what a write sends', () => {
+  it('keeps the live value at what a rule matches, and adds the ownership mark after: an adopt under a rule over the tags lands', () => {
+    const file = dashboard('Hosts', ['A'], ['team']);
+    const live = { ...file, id: ID_A, dashboardMetadata: { ...file.dashboardMetadata, tags: ['team', 'from-app'] } };
+    const adopt = plan({ desired: [desired(ID_A, 'a.yaml', file)], live: new Map([[ID_A, live]]), ignore: ['/dashboardMetadata/tags'] }).changes[0];
+    expect(adopt?.action).toBe('adopt');
+    const sent = adopt && 'desired' in adopt ? (adopt.desired as Dashboard) : undefined;
+    expect(sent?.dashboardMetadata.tags).toEqual(['team', 'from-app', TAG]);
+    expect(adopt && 'json' in adopt ? adopt.json : undefined).toBeUndefined();
+  });
+
+  it('sends the file as it is without rules, or when they match nothing live has', () => {
+    const file = dashboard('Hosts', ['A'], ['team']);
+    const live = { ...file, id: ID_A };
+    for (const ignore of [[], ['/nothing']]) {
+      const adopt = plan({ desired: [desired(ID_A, 'a.yaml', file)], live: new Map([[ID_A, live]]), ignore }).changes[0];
+      expect(adopt && 'desired' in adopt ? adopt.desired.dashboardMetadata : undefined).toEqual({ ...file.dashboardMetadata, tags: ['team', TAG] });
+    }
+  });
+});
+
 describe('ownership', () => {
   it('adds the tag without duplicating it and without modifying the input', () => {
     const body = dashboard('D', [], ['a']);
