@@ -50,14 +50,13 @@ export async function planAgainstLive(
   // An aborted run leaves dashboards never read: a plan from it would call them new.
   signal?.throwIfAborted();
   const changes: PlanChange[] = [];
-  for (const change of planned) {
-    if (change === undefined) continue;
+  for (const change of await withTrashHolders(planned.filter((c): c is PlanChange => c !== undefined), api)) {
     // The service makes UUID ids itself and refuses one in a create (400 at apply, after a green plan): a file may
-    // name an existing document by its UUID (one made in the app), never create one.
-    if (change.action === 'create' && change.kind === 'document' && isUuid(change.id)) refused.push({ file: change.file, message: UUID_CREATE });
+    // name an existing document by its UUID (one made in the app), never create one. One its trash holds is restored.
+    if (change.action === 'create' && change.kind === 'document' && change.heldInTrash === undefined && isUuid(change.id)) refused.push({ file: change.file, message: UUID_CREATE });
     else changes.push(change);
   }
-  return { changes: await withTrashHolders(changes, api), owned, refused };
+  return { changes, owned, refused };
 }
 
 const UUID_CREATE = 'no document has this id, and the service makes UUID ids itself: a new document cannot have one. Leave document.id out (one is derived from the file\'s path) or write letters, digits and dashes';

@@ -66,4 +66,15 @@ describe("a file naming another user's private document", () => {
     expect(fine.code, fine.stderr).toBe(0);
     expect((JSON.parse(fine.stdout) as { changes: { action: string; id: string }[] }).changes.map((c) => `${c.action} ${c.id}`).sort()).toEqual([`adopt ${made.id}`, 'create mine']);
   });
+
+  it('a UUID id its trash holds is no problem of the file: the plan says to restore it', async () => {
+    const { run, documents, project } = scope();
+    const made = await documents.create({ name: 'Trashed in the app', type: 'dashboard', isPrivate: false, content: { bytes: '{}', contentType: 'application/json' } });
+    await documents.delete(made.id, made.version);
+    await project.remove('dashboards/theirs.yaml');
+    await project.write('dashboards/back.yaml', doc(made.id, 'Back'));
+    const plan = await run('plan');
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    expect(plan.stdout).toContain(`dashcd trash restore ${made.id}`);
+  });
 });
