@@ -153,7 +153,7 @@ async function writeOne(change: WriteChange, body: string, deps: ApplyDeps): Pro
   } catch (error) {
     if (isAuthError(error)) throw error;
     if (error instanceof IdInTrashError) return heldInTrash(change, error, deps);
-    if (error instanceof ApiError && error.status === 409 && change.kind === 'document') return conflicted(change, deps);
+    if (error instanceof ApiError && error.status === 409 && change.kind === 'document') return conflicted(change, error, deps);
     const message = errorMessage(error);
     log.error({ id, file, action, err: message }, 'dashboard write failed');
     return { action, id, name, file, status: 'failed', error: message, ...mark };
@@ -164,10 +164,10 @@ async function writeOne(change: WriteChange, body: string, deps: ApplyDeps): Pro
  * A document changed on the target since the plan read it (someone edited it in the app, or created one with its
  * id): not written. Planned again as it is now, so the run reports what a new plan would do instead of a bare 409.
  */
-async function conflicted(change: WriteChange & { kind: 'document' }, deps: ApplyDeps): Promise<ApplyOutcome> {
+async function conflicted(change: WriteChange & { kind: 'document' }, refusal: ApiError, deps: ApplyDeps): Promise<ApplyOutcome> {
   const replanned = deps.replan ? await deps.replan(change).catch(() => undefined) : undefined;
   // Refused as taken, yet still nowhere to read: no race a new plan would settle, but an id held out of sight.
-  if (change.action === 'create' && replanned?.action === 'create') return heldUnseen(change, deps);
+  if (change.action === 'create' && replanned?.action === 'create') return heldUnseen(change, refusal, deps);
   const { action, id, name, file } = change;
   const now = replanned === undefined ? '' : `; planned again: ${replanned.action}${'patch' in replanned ? ` (${replanned.patch.length} change${replanned.patch.length === 1 ? '' : 's'})` : ''}`;
   const error = `changed on the target since it was planned (409): not overwritten${now}`;
@@ -193,13 +193,18 @@ function heldInTrash(change: WriteChange, error: IdInTrashError, deps: ApplyDeps
  * A create refused as taken whose id no read can find: a document dashcd's identity cannot see holds it, most likely
  * in another identity's trash (whoever deleted it in the app), or in its own when the token may not read the trash.
  */
-function heldUnseen(change: WriteChange, deps: ApplyDeps): ApplyOutcome {
+function heldUnseen(change: WriteChange, refusal: ApiError, deps: ApplyDeps): ApplyOutcome {
+  // The embedded server refuses an id apart from a taken one only by letter case, and says so: its words, not a guess.
+  const said = refusal.envelope?.error.message ?? '';
+  if (LETTER_CASE.test(said)) return heldFailure(change, `its id is refused (409): ${said} Give the file another document.id`, deps);
   return heldFailure(
     change,
     "its id is taken by a document dashcd cannot read (409), most likely one in the trash of whoever deleted it (dashcd trash list shows this identity's, with document:trash.documents:read): restore it from that trash, or give the file another document.id",
     deps,
   );
 }
+
+const LETTER_CASE = /\bletter case\b/i;
 
 function heldFailure(change: WriteChange, error: string, deps: ApplyDeps): ApplyOutcome {
   const { action, id, name, file } = change;

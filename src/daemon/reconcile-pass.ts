@@ -149,11 +149,11 @@ class PassRun {
     const chunkContext = { ...planContext, workers: 0 };
     for (const only of chunks) {
       const planned = await planDashboards(chunkContext, { only, tolerateInvalid: true, prune: deps.prune, maxDelete: deps.maxDelete });
-      if (planned.kind === 'invalid' || planned.desired.dashboards.some((d) => seen.ids.has(d.id.toLowerCase()))) return undefined;
+      if (planned.kind === 'invalid' || planned.desired.dashboards.some((d) => seen.ids.has(d.id))) return undefined;
       for (const d of planned.desired.dashboards) {
         const id = ownCopy(d.id);
         seen.dashboards.push({ id, file: d.file, ...(d.kind ? { kind: d.kind } : {}) });
-        seen.ids.add(id.toLowerCase());
+        seen.ids.add(id);
       }
       pushAll(seen.diagnostics, planned.diagnostics);
       pushAll(seen.warnings, planned.desired.warnings);

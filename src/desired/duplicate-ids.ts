@@ -1,7 +1,7 @@
 import { readAtHead } from './git-info.js';
 import type { Diagnostic } from './diagnostic.js';
 import { isJsonFile } from './json-file-check.js';
-import { idPosition, sourceLocator } from './locate-problems.js';
+import { idPosition } from './locate-problems.js';
 
 /** One file claiming an id: where it is (relative to `cwd`) and whether the id is written in it or derived. */
 export interface IdClaim {
@@ -54,14 +54,8 @@ function copyDiagnostic(id: string, copy: IdClaim, original: IdClaim): Diagnosti
 function undecidedDiagnostic(id: string, later: IdClaim, first: IdClaim): Diagnostic {
   return {
     ...at(later),
-    message: `duplicate ${noun(later)} id ${id}${how(later)}: ${where(first)} has the same id${how(first)}${caseOnly(id, first)}; one of the two is a copy: remove the ${idSpelling(later)} from the copy so it gets its own id from its path`,
+    message: `duplicate ${noun(later)} id ${id}${how(later)}: ${where(first)} has the same id${how(first)}; one of the two is a copy: remove the ${idSpelling(later)} from the copy so it gets its own id from its path`,
   };
-}
-
-/** Ids are compared case-blind, as the service compares them: say so when only the case differs. */
-function caseOnly(id: string, first: IdClaim): string {
-  const theirs = first.idSource === 'file' ? idText(first) : undefined;
-  return theirs !== undefined && theirs !== id ? ` (${theirs}: the service does not tell ids apart by letter case)` : '';
 }
 
 function noun(claim: IdClaim): string {
@@ -91,11 +85,6 @@ function position(claim: IdClaim): { line: number; col: number } {
   return claim.idSource === 'file' ? idPosition(claim.source, idPath(claim)) : { line: 1, col: 1 };
 }
 
-/** The id as written in the file, or undefined when it cannot be read there. */
-function idText(claim: IdClaim): string | undefined {
-  const found = sourceLocator(claim.source).at(idPath(claim));
-  return found.exact ? claim.source.slice(found.start, found.end).replace(/^["']|["']$/g, '') : undefined;
-}
 
 function how(claim: IdClaim): string {
   return claim.idSource === 'derived' ? ' (derived from its path)' : '';

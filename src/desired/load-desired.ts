@@ -241,8 +241,7 @@ function assignIds(valid: readonly ValidFile[]): { dashboards: DesiredDashboard[
   const duplicates: DuplicateId[] = [];
   // Classic dashboards and documents are apart on the target: the same id in both is no clash.
   const byId = new Map<string, ValidFile>();
-  // Case-blind, as the service compares ids: `Case-ID` beside `case-id` was valid here and a 409 at apply.
-  const keyOf = (d: DesiredDashboard): string => `${d.kind ?? 'dashboard'}:${d.id.toLowerCase()}`;
+  const keyOf = (d: DesiredDashboard): string => `${d.kind ?? 'dashboard'}:${d.id}`;
   const claim = ({ dashboard, source }: ValidFile) => ({ file: dashboard.file, source, idSource: dashboard.idSource, kind: dashboard.kind });
   for (const file of valid) {
     const first = byId.get(keyOf(file.dashboard));

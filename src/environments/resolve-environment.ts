@@ -82,10 +82,10 @@ export function resolveEnvironment(files: readonly TemplateFile[], env: Environm
   const seen = new Map<string, Entry>();
   for (const entry of entries) {
     // Classic dashboards and documents are apart on the target: the same id in both is no clash.
-    const key = `${entry.document ? 'document' : 'dashboard'}:${entry.id.toLowerCase()}`;
+    const key = `${entry.document ? 'document' : 'dashboard'}:${entry.id}`;
     const first = seen.get(key);
     if (first !== undefined) {
-      fail(entry.file, { path: entry.layered.originOf(idPath(entry.document)), message: `duplicate ${entry.document ? 'document' : 'dashboard'} id ${entry.id}: ${first.file.file} has the same id${first.id === entry.id ? '' : ` (${first.id}: the service does not tell ids apart by letter case)`}; every ${entry.document ? 'document' : 'dashboard'} needs its own id` });
+      fail(entry.file, { path: entry.layered.originOf(idPath(entry.document)), message: `duplicate ${entry.document ? 'document' : 'dashboard'} id ${entry.id}: ${first.file.file} has the same id; every ${entry.document ? 'document' : 'dashboard'} needs its own id` });
       continue;
     }
     seen.set(key, entry);

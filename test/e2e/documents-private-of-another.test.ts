@@ -77,4 +77,16 @@ describe("a file naming another user's private document", () => {
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
     expect(plan.stdout).toContain(`dashcd trash restore ${made.id}`);
   });
+
+  it("an id apart from another file's only by letter case is refused by the embedded server, in its words, not as a guess about the trash", async () => {
+    const { run, project } = scope();
+    await project.remove('dashboards/theirs.yaml');
+    await project.write('dashboards/upper.yaml', doc('Case-ID', 'Upper'));
+    await project.write('dashboards/lower.yaml', doc('case-id', 'Lower'));
+    expect((await run('validate')).code).toBe(0);
+    const applied = await run('apply');
+    expect(applied.code).toBe(5);
+    expect(applied.stdout + applied.stderr).toContain('its id is refused (409): A document whose id differs from');
+    expect(applied.stdout + applied.stderr).not.toContain('most likely one in the trash');
+  });
 });

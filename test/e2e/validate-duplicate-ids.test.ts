@@ -54,13 +54,13 @@ describe('two dashboard files with the same id', () => {
     expect(result.stdout).toContain('so it is the copy: remove its "id" member so it gets its own id from its path');
   });
 
-  it('two documents whose ids differ only in letter case are one id, said at each document.id (Case-ID beside case-id was valid, then a 409 at apply)', async () => {
+  it('two documents with one id are a duplicate said at each document.id; ids apart only by letter case are two, as the real service keeps them', async () => {
     const doc = (name: string, id: string): string => `document:\n  kind: dashboard\n  name: ${name}\n  id: ${id}\nversion: 21\ntiles: {}\nlayouts: {}\n`;
-    project = await createProject({ 'dashboards/a.yaml': doc('A', 'Case-ID'), 'dashboards/b.yaml': doc('B', 'case-id') });
+    project = await createProject({ 'dashboards/a.yaml': doc('A', 'same'), 'dashboards/b.yaml': doc('B', 'same'), 'dashboards/c.yaml': doc('C', 'Case-ID'), 'dashboards/d.yaml': doc('D', 'case-id') });
     const result = await validate();
     expect(result.code).toBe(3);
     expect(result.stdout.trimEnd().split('\n')).toEqual([
-      'dashboards/b.yaml:4:7  document.id: duplicate document id case-id: dashboards/a.yaml:4:7 has the same id (Case-ID: the service does not tell ids apart by letter case); one of the two is a copy: remove the document.id from the copy so it gets its own id from its path',
+      'dashboards/b.yaml:4:7  document.id: duplicate document id same: dashboards/a.yaml:4:7 has the same id; one of the two is a copy: remove the document.id from the copy so it gets its own id from its path',
     ]);
   });
 });
