@@ -46,6 +46,8 @@ export const nodeFs: FsLayer = {
   open: async (path, flags, mode) => descriptorHandle(await call<number>((done) => fs.open(path, flags, mode, done))),
   rename: (from, to) => call((done) => fs.rename(from, to, done)),
   unlink: (path) => call((done) => fs.unlink(path, done)),
-  mkdir: (path) => makeDirs(path),
+  mkdir: async (path) => {
+    await makeDirs(path);
+  },
   truncate: (path, length) => call((done) => fs.truncate(path, length, done)),
 };

@@ -292,7 +292,7 @@ tiles:
       );
       expect(await readdir(join(project.root, 'dashboards/imported'))).toEqual(['made-in-the-ui.yaml']);
       // Everything is in a file now: a pull into a new folder writes none, and leaves no empty folder behind.
-      const again = await dashcd('pull', '--all', '--dir', 'dashboards/again');
+      const again = await dashcd('pull', '--all', '--dir', 'dashboards/again/deeper');
       expect(again.code, again.stderr).toBe(0);
       expect(await readdir(join(project.root, 'dashboards'))).not.toContain('again');
       for (const command of ['validate', 'plan', 'apply']) expect((await dashcd(command)).code, command).toBe(0);

@@ -18,7 +18,6 @@ import type { TargetSession } from '../target.js';
 import { shownPath } from '../../lib/shown-path.js';
 import { printable } from '../../lib/printable.js';
 import { makeDirs } from '../../lib/make-dirs.js';
-import { pathExists } from '../../lib/path-exists.js';
 
 /** Dashboards the service owns itself; onboarding them would fight the service. */
 const SERVICE_OWNER = 'Dynatrace';
@@ -74,8 +73,7 @@ export const pullCommand = defineCommand({
     const pull = async (target: TargetSession, environment?: PulledEnvironment): Promise<ExitCode> => {
       // Only once there is something to pull from: a refused run leaves no folder behind, nor a `--dir` below the
       // dashboards root that got no file (the root itself is made for the project, as a first pull of nothing needs).
-      const made = dir !== root && !(await pathExists(dir));
-      await makeDirs(dir);
+      const made = await makeDirs(dir);
       let wrote = false;
       try {
         const outcomes = await pullInto(target, environment);
@@ -83,7 +81,7 @@ export const pullCommand = defineCommand({
         // Each refused item already has its one line on stderr; the exit code is the README's "not done" 1.
         return reportPulls(outcomes, { dir, cwd: io.cwd, target: target.label, env: environment?.name }, io) > 0 ? ExitCode.Unexpected : ExitCode.Success;
       } finally {
-        if (made && !wrote) await rmdir(dir).catch(() => undefined);
+        if (!wrote) for (const folder of made.filter((f) => f !== root).reverse()) await rmdir(folder).catch(() => undefined);
       }
     };
     const pullInto = async (target: TargetSession, environment?: PulledEnvironment): Promise<PullOutcome[]> => {

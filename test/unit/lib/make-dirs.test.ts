@@ -21,6 +21,12 @@ describe('makeDirs', () => {
     expect(existsSync(join(dir, 'race', 'same'))).toBe(true);
   });
 
+  it('answers the folders it made, outermost first, and none for a folder that was there', async () => {
+    expect(await makeDirs(join(dir, 'p', 'q', 'r'))).toEqual([join(dir, 'p'), join(dir, 'p', 'q'), join(dir, 'p', 'q', 'r')]);
+    expect(await makeDirs(join(dir, 'p', 'q', 's'))).toEqual([join(dir, 'p', 'q', 's')]);
+    expect(await makeDirs(join(dir, 'p'))).toEqual([]);
+  });
+
   it('fails as mkdir does where a file stands in the way', async () => {
     await writeFile(join(dir, 'file'), 'x');
     await expect(makeDirs(join(dir, 'file'))).rejects.toMatchObject({ code: 'EEXIST' });
