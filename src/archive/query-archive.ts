@@ -108,7 +108,8 @@ class NewestOfDay {
 
   add(item: QueriedEvent): void {
     if (this.floor !== undefined && newerFirst(item, this.floor) > 0) return;
-    this.byId.set(item.event.id, item);
+    // Per environment: one archive may hold the same id in two.
+    this.byId.set(`${item.env}\u0000${item.event.id}`, item);
     if (this.byId.size > 2 * this.size) this.keepNewest();
   }
 
@@ -119,7 +120,7 @@ class NewestOfDay {
   private keepNewest(): void {
     const sorted = this.newest();
     this.floor = sorted[this.size - 1];
-    for (const item of sorted.slice(this.size)) this.byId.delete(item.event.id);
+    for (const item of sorted.slice(this.size)) this.byId.delete(`${item.env}\u0000${item.event.id}`);
   }
 }
 

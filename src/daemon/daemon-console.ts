@@ -69,14 +69,15 @@ const HOUR = 3_600_000;
  * The newest MAX_CONSOLE_EVENTS events of the window passing the filter, each by its newest version, newest first:
  * only the days they lie in are read (all of the window's when few pass).
  */
-async function newestArchived(archive: ArchiveFilter, filter: EventFilter): Promise<ConsoleEvents> {
+export async function newestArchived(archive: ArchiveFilter, filter: EventFilter): Promise<ConsoleEvents> {
   const events: ConsoleEvent[] = [];
   const types = new Set<string>();
   const seen = (type: string | undefined): void => void types.add(type ?? UNKNOWN_TYPE);
-  // The status is the newest version's; type, entity and id are every version's, so they filter as lines are read.
-  const { status, ...invariant } = filter;
-  const keep = (view: ArchivedEventView): boolean => eventMatches(consoleEvent(view), invariant);
-  const wanted = status === undefined ? undefined : (view: ArchivedEventView): boolean => consoleEvent(view).status === status;
+  // The type is every version's, so it filters as lines are read; the status and the entity's name are the newest
+  // version's (a later one may add the name), so they filter once a day is folded.
+  const { type, ...ofNewest } = filter;
+  const keep = type === undefined ? undefined : (view: ArchivedEventView): boolean => eventMatches(consoleEvent(view), { type });
+  const wanted = ofNewest.status === undefined && ofNewest.text === undefined ? undefined : (view: ArchivedEventView): boolean => eventMatches(consoleEvent(view), ofNewest);
   for await (const { event } of newestEvents({ ...archive, limit: MAX_CONSOLE_EVENTS, keep, wanted, onEventType: seen })) {
     if (events.length === MAX_CONSOLE_EVENTS) return { events, cut: true, types: [...types] };
     events.push(consoleEvent(event));

@@ -227,11 +227,23 @@ export function planDashboard(desired: DesiredInput, live: LiveItem | undefined,
  */
 function keptFromLive(desired: DesiredInput, written: WrittenBody, live: LiveItem, rules: CompareRules): WrittenBody {
   if (rules.ignore.length === 0) return written;
-  const body = keepIgnored(desired.body, live, rules.ignore);
-  if (body === desired.body) return written;
+  const kept = keepIgnored(desired.body, live, rules.ignore);
+  if (kept === desired.body) return written;
+  const body = desired.kind === 'document' ? withLayoutsOfItsTiles(kept as DocumentFileBody) : kept;
   // The file's JSON text is what a classic write sends: it is the file's, so it goes.
-  const kept = (desired.kind === 'document' ? { id: desired.id, file: desired.file, name: desired.name, kind: 'document', body } : { id: desired.id, file: desired.file, name: desired.name, body }) as DesiredInput;
-  return rules.kind.written(kept, rules.ownershipTag);
+  const input = (desired.kind === 'document' ? { id: desired.id, file: desired.file, name: desired.name, kind: 'document', body } : { id: desired.id, file: desired.file, name: desired.name, body }) as DesiredInput;
+  return rules.kind.written(input, rules.ownershipTag);
+}
+
+/** A platform dashboard's layouts keyed by its tiles: a layout kept from live for a tile the file removed goes. */
+function withLayoutsOfItsTiles(body: DocumentFileBody): DocumentFileBody {
+  const { tiles, layouts } = body as Record<string, unknown>;
+  if (!isPlainObject(tiles) || !isPlainObject(layouts) || Object.keys(layouts).every((key) => Object.hasOwn(tiles, key))) return body;
+  return { ...body, layouts: Object.fromEntries(Object.entries(layouts).filter(([key]) => Object.hasOwn(tiles, key))) } as DocumentFileBody;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -262,7 +274,7 @@ export function sameDashboardContent(live: LiveItem, written: WrittenBody): bool
 }
 
 /**
- * The owned live dashboards no desired dashboard claims, each once (ids compared case-blind, as the service does):
+ * The owned live dashboards no desired dashboard claims, each once (a dashboard's UUID in any case, a document's id exactly):
  * `delete` when pruning, else `orphan`. The daemon's chunked pass, which never holds the whole folder, uses it too.
  */
 export function findOrphans(
@@ -270,8 +282,9 @@ export function findOrphans(
   liveOwned: BuildPlanInput['liveOwned'],
   action: 'delete' | 'orphan',
 ): Extract<PlanChange, { action: 'delete' | 'orphan' }>[] {
-  // Classic dashboards and documents are apart: a document never claims a dashboard of the same id.
-  const keyOf = (item: { id: string; kind?: 'document' | undefined }): string => liveKey(item).toLowerCase();
+  // Classic dashboards and documents are apart: a document never claims a dashboard of the same id. A dashboard's
+  // UUID is the same in any case; a document's id is not (the real service keeps `Team-A` and `team-a` apart).
+  const keyOf = (item: { id: string; kind?: 'document' | undefined }): string => (item.kind === 'document' ? liveKey(item) : liveKey(item).toLowerCase());
   const claimed = new Set(desired.map(keyOf));
   const orphans = new Map<string, Extract<PlanChange, { action: 'delete' | 'orphan' }>>();
   for (const live of liveOwned) {

@@ -1,5 +1,5 @@
 import { alignArrays } from './align-arrays.js';
-import { parsePointer, pointerProblem, WILDCARD } from './json-pointer.js';
+import { parsePointer, pointerProblem, removePointer, WILDCARD } from './json-pointer.js';
 import type { JsonValue } from './json-value.js';
 
 /**
@@ -28,7 +28,7 @@ function keptAt(desired: unknown, live: unknown, segments: readonly string[]): u
   // Every item of a list the rule names whole: the live list.
   if (Array.isArray(live) && head === WILDCARD && rest.length === 0) return structuredClone(live);
   let out: Container | undefined;
-  for (const [key, liveKey] of matchedKeys(desired, live, head)) {
+  for (const [key, liveKey] of matchedKeys(desired, live, head, rest)) {
     const had = Object.hasOwn(desired, key);
     // Below a place the file does not have, nothing is kept (an item past the file's end would leave a hole).
     if (!had && (rest.length > 0 || Array.isArray(desired))) continue;
@@ -46,16 +46,27 @@ function keptAt(desired: unknown, live: unknown, segments: readonly string[]): u
  * thing: in a map, the same key; in a list under a wildcard, the item the plan pairs it with (align-arrays.ts: by
  * identity, so a tile inserted before others does not take the next one's layout), else the same index.
  */
-function matchedKeys(desired: Container, live: Container, head: string): [string, string][] {
+function matchedKeys(desired: Container, live: Container, head: string, rest: readonly string[]): [string, string][] {
   if (head !== WILDCARD) return Object.hasOwn(live, head) ? [[head, head]] : [];
   if (!Array.isArray(desired) || !Array.isArray(live)) return Object.keys(desired).filter((key) => Object.hasOwn(live, key)).map((key) => [key, key]);
-  return alignArrays(live as JsonValue[], desired as JsonValue[]).flatMap((step) => (step.kind === 'pair' ? [[String(step.b), String(step.a)] as [string, string]] : []));
+  // Without what the rule hides, as the plan compares them: two tiles apart only in their bounds are the same tile.
+  const hidden = (items: readonly unknown[]): JsonValue[] =>
+    items.map((item) => {
+      const copy = structuredClone(item) as JsonValue;
+      removePointer(copy, rest);
+      return copy;
+    });
+  return alignArrays(hidden(live), hidden(desired)).flatMap((step) => (step.kind === 'pair' ? [[String(step.b), String(step.a)] as [string, string]] : []));
 }
 
-/** What is written at a matched place the live item has: its value, or, for two maps, the file's keys with live's values. */
+/**
+ * What is written at a matched place the live item has: its value; for two maps, live's members and the file's
+ * members live has not (a rule over `/document` dropped the description set in the app when only the file's keys
+ * were kept).
+ */
 function keptValue(had: boolean, desired: unknown, live: unknown): unknown {
   if (!had || !isMap(desired) || !isMap(live)) return structuredClone(live);
-  return Object.fromEntries(Object.entries(desired).map(([key, value]) => [key, Object.hasOwn(live, key) ? structuredClone(live[key]) : value]));
+  return { ...Object.fromEntries(Object.entries(desired).filter(([key]) => !Object.hasOwn(live, key))), ...structuredClone(live) };
 }
 
 function isContainer(value: unknown): value is Container {

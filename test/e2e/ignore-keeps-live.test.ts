@@ -62,5 +62,12 @@ describe('ignore rules keep what the app changed', () => {
     const hostsAfter = (await api(hostsUrl, { token: server.token })).json as { tiles: { markdown: string; bounds: unknown }[] };
     expect(hostsAfter.tiles[0]).toMatchObject({ markdown: 'two', bounds: { top: 38, left: 76, width: 304, height: 152 } });
     expect((await run('plan', '--detailed-exitcode')).code).toBe(0);
+
+    // The file drops tile 2: its layout, live's since the rule keeps live's, goes with it (a layout without a tile).
+    await project.write('dashboards/checkout.yaml', CHECKOUT('Errors total').replace('  "2": { type: markdown, content: "new" }\n', '').replace('  "2": { x: 0, y: 6, w: 4, h: 4 }\n', ''));
+    expect((await run('apply')).code).toBe(0);
+    const dropped = JSON.parse((await documents.get(id)).content.toString('utf8')) as { tiles: Record<string, unknown>; layouts: Record<string, unknown> };
+    expect([Object.keys(dropped.tiles), dropped.layouts]).toEqual([['1'], { '1': { x: 16, y: 10, w: 8, h: 6 } }]);
+    expect((await run('plan', '--detailed-exitcode')).code).toBe(0);
   });
 });

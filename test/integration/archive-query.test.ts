@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pullEvents } from '../../src/archive/pull-events.js';
 import { archiveStats, newestEvents, queryArchive, type NewestOptions, type QueryArchiveOptions } from '../../src/archive/query-archive.js';
+import { newestArchived } from '../../src/daemon/daemon-console.js';
 import { eventKey, feedFetchPage, renderEvent, startEventsFeedServer, type EventsFeedServer, type FeedEvent } from '../helpers/events-feed-server.js';
 
 const DAY = 86_400_000;
@@ -124,6 +125,29 @@ describe('newestEvents', () => {
     // Event 2 was OPEN, then CLOSED: only its newest version counts.
     expect(await newest({ limit: 10, wanted: (e) => e.eventStatus === 'OPEN' })).toEqual([`${id(50)}:OPEN`]);
     expect(await newest({ limit: 10, from: T0 - 40 * 3_600_000, eventType: 'CUSTOM_DEPLOYMENT' })).toEqual([`${id(1)}:CLOSED`, `${id(30)}:CLOSED`]);
+  });
+
+  it('keeps one id of two environments apart, and gives the newest version to the console filter by the entity it names then', async () => {
+    const two = await mkdtemp(join(tmpdir(), 'dashcd-newest-envs-'));
+    try {
+      const start = Date.UTC(2030, 2, 1, 12);
+      const first = renderEvent({ eventId: '7', startTime: start, eventStatus: 'OPEN', eventType: 'T', entityId: 'HOST-1' });
+      // The later version names the entity: a filter by the older one's text must not find the event, as before.
+      const named = renderEvent({ eventId: '7', startTime: start, endTime: start + 1, eventStatus: 'CLOSED', eventType: 'T', entityId: 'HOST-1', entityName: 'web-01' });
+      for (const env of ['a', 'b']) {
+        await mkdir(join(two, env, 'date=2030-03-01'), { recursive: true });
+        await writeFile(join(two, env, 'date=2030-03-01', 'events.jsonl'), `${first}\n${named}\n`);
+      }
+      const both: string[] = [];
+      for await (const item of newestEvents({ archiveDir: two, limit: 5 })) both.push(`${item.env} ${item.event.eventStatus}`);
+      expect(both).toEqual(['a CLOSED', 'b CLOSED']);
+      const window = { archiveDir: two, env: 'a' };
+      expect((await newestArchived(window, { text: 'host-1' })).events).toEqual([]);
+      expect((await newestArchived(window, { text: 'web-01' })).events.map((e) => e.status)).toEqual(['CLOSED']);
+      expect((await newestArchived(window, { type: 'T', status: 'CLOSED' })).events).toHaveLength(1);
+    } finally {
+      await rm(two, { recursive: true, force: true });
+    }
   });
 
   it('folds a busy day keeping only what can still be among the newest, and gives what a whole fold gives', async () => {

@@ -13,10 +13,26 @@ const LIVE = {
 };
 
 describe('keepIgnored', () => {
-  it("writes the live layout of a tile both have, the file's of a tile it adds, none of a tile it removed", () => {
-    const expected = { ...FILE, layouts: { '1': { x: 16, y: 10, w: 8, h: 6 }, '2': { x: 0, y: 6, w: 4, h: 4 } } };
-    expect(keepIgnored(FILE, LIVE, ['/layouts'])).toEqual(expected);
-    expect(keepIgnored(FILE, LIVE, ['/layouts/*'])).toEqual(expected);
+  it("writes the live layout of a tile both have and the file's of a tile it adds; a wildcard keeps none only live has", () => {
+    expect(keepIgnored(FILE, LIVE, ['/layouts/*'])).toEqual({ ...FILE, layouts: { '1': { x: 16, y: 10, w: 8, h: 6 }, '2': { x: 0, y: 6, w: 4, h: 4 } } });
+    // A rule over the whole map keeps live's members too (build-plan.ts drops a document's layouts of tiles it has not).
+    expect(keepIgnored(FILE, LIVE, ['/layouts'])).toEqual({ ...FILE, layouts: { '1': { x: 16, y: 10, w: 8, h: 6 }, '2': { x: 0, y: 6, w: 4, h: 4 }, '3': { x: 0, y: 0, w: 4, h: 4 } } });
+  });
+
+  it('keeps what only live has in a map a rule names whole: a description set in the app, a filter, a flag', () => {
+    expect(keepIgnored({ document: { kind: 'dashboard', name: 'A' }, tiles: {} }, { document: { kind: 'dashboard', name: 'B', description: 'Runbook', isPrivate: true }, tiles: {} }, ['/document'])).toEqual({
+      document: { kind: 'dashboard', name: 'B', description: 'Runbook', isPrivate: true },
+      tiles: {},
+    });
+    const file = { dashboardMetadata: { name: 'D', owner: 'o', tags: ['x'] } };
+    const live = { dashboardMetadata: { name: 'D', owner: 'o', shared: true, dashboardFilter: { timeframe: '-7d' } } };
+    expect(keepIgnored(file, live, ['/dashboardMetadata'])).toEqual({ dashboardMetadata: { tags: ['x'], name: 'D', owner: 'o', shared: true, dashboardFilter: { timeframe: '-7d' } } });
+  });
+
+  it('pairs two tiles apart only in what the rule hides as the same tile, as the plan does', () => {
+    const tile = (left: number): Record<string, unknown> => ({ name: 'Markdown', tileType: 'MARKDOWN', markdown: 'same', bounds: { top: 0, left, width: 304, height: 152 } });
+    const newTile = { name: 'Markdown', tileType: 'MARKDOWN', markdown: 'new', bounds: { top: 0, left: 0, width: 304, height: 152 } };
+    expect(keepIgnored({ tiles: [newTile, tile(0)] }, { tiles: [tile(500)] }, ['/tiles/*/bounds'])).toEqual({ tiles: [newTile, tile(500)] });
   });
 
   it('keeps a member the rule names exactly from live, adding it when only live has it', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classicDashboards } from '../../../src/kinds/classic-dashboards.js';
-import { buildPlan, hasChanges, type BuildPlanInput, type DesiredInput, type PlanChange } from '../../../src/plan/build-plan.js';
+import { buildPlan, findOrphans, hasChanges, type BuildPlanInput, type DesiredInput, type PlanChange } from '../../../src/plan/build-plan.js';
 import { DEFAULT_OWNERSHIP_TAG } from '../../../src/config/project-config.js';
 import { isOwned, withOwnershipTag, withoutOwnershipTag } from '../../../src/dashboards/ownership.js';
 import type { Dashboard } from '../../../src/schema/dashboard.js';
@@ -271,6 +271,15 @@ describe('ignore rules in what a write sends', () => {
       const adopt = plan({ desired: [desired(ID_A, 'a.yaml', file)], live: new Map([[ID_A, live]]), ignore }).changes[0];
       expect(adopt && 'desired' in adopt ? adopt.desired.dashboardMetadata : undefined).toEqual({ ...file.dashboardMetadata, tags: ['team', TAG] });
     }
+  });
+});
+
+describe('orphans and letter case', () => {
+  it("matches a dashboard's UUID in any case and a document's id exactly, as the real service keeps document ids apart", () => {
+    const upper = ID_B.toUpperCase();
+    expect(findOrphans([{ id: upper }], [{ id: ID_B, name: 'Kept' }], 'orphan')).toEqual([]);
+    expect(findOrphans([{ id: 'Team-A', kind: 'document' }], [{ id: 'team-a', name: 'Other', kind: 'document' }], 'orphan')).toEqual([{ action: 'orphan', id: 'team-a', name: 'Other', kind: 'document' }]);
+    expect(findOrphans([], [{ id: 'team-a', name: 'A', kind: 'document' }, { id: 'Team-A', name: 'B', kind: 'document' }], 'orphan').map((o) => o.id)).toEqual(['team-a', 'Team-A']);
   });
 });
 
