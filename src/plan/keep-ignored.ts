@@ -47,7 +47,8 @@ function keptAt(desired: unknown, live: unknown, segments: readonly string[]): u
  * identity, so a tile inserted before others does not take the next one's layout), else the same index.
  */
 function matchedKeys(desired: Container, live: Container, head: string, rest: readonly string[]): [string, string][] {
-  if (head !== WILDCARD) return Object.hasOwn(live, head) ? [[head, head]] : [];
+  // In a list only an index names an item (`length` is no member of the JSON), as the plan's pointers read it.
+  if (head !== WILDCARD) return Object.hasOwn(live, head) && (!Array.isArray(live) || /^(0|[1-9][0-9]*)$/.test(head)) ? [[head, head]] : [];
   if (!Array.isArray(desired) || !Array.isArray(live)) return Object.keys(desired).filter((key) => Object.hasOwn(live, key)).map((key) => [key, key]);
   // Without what the rule hides, as the plan compares them: two tiles apart only in their bounds are the same tile.
   const hidden = (items: readonly unknown[]): JsonValue[] =>

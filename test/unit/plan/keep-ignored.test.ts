@@ -68,6 +68,8 @@ describe('keepIgnored', () => {
     expect(keepIgnored(file, live, ['/tiles/3/bounds'])).toBe(file);
     expect(keepIgnored(file, live, ['/tiles/3'])).toBe(file);
     expect(keepIgnored({ tags: ['a'] }, { tags: ['a', 'b'] }, ['/tags/1'])).toEqual({ tags: ['a'] });
+    // Only an index names a list's item: `length` is none (it cut the file's list to live's, or left holes).
+    expect(keepIgnored(file, live, ['/tiles/length'])).toBe(file);
   });
 
   it('leaves the file alone where live has another shape, and for rules it cannot read', () => {
