@@ -146,7 +146,7 @@ describe('a platform dashboard and a notebook beside a classic dashboard', () =>
     expect(restored.stdout).toContain(`↺ restored  ${id}`);
     expect(restored.stderr).toContain('not-there is not in the trash');
     // What to do next, which only --help said: the restored document is an orphan until its file is back.
-    expect(restored.stderr).toContain("note: a restored document is an orphan until its file is back (git revert, or 'dashcd pull <id>')");
+    expect(restored.stderr).toContain("note: a restored document whose file is not in the dashboards folder is an orphan until the file is back (git revert, or 'dashcd pull <id>')");
     expect((await documents().get(id)).metadata.name).toBe('Triage');
   });
 

@@ -70,8 +70,8 @@ export const trashRestoreCommand = defineCommand({
           io.stderr.write(`dashcd trash restore: ${id} is not in the trash of ${target.label}\n`);
         }
       }
-      // A restored document is an orphan until its file is back; the next prune would trash it again.
-      if (restored > 0) io.stderr.write("note: a restored document is an orphan until its file is back (git revert, or 'dashcd pull <id>'); an apply with pruning would move it to the trash again\n");
+      // One whose file is gone is an orphan the next prune trashes again; one whose file is there is simply back.
+      if (restored > 0) io.stderr.write("note: a restored document whose file is not in the dashboards folder is an orphan until the file is back (git revert, or 'dashcd pull <id>'); an apply with pruning would move it to the trash again\n");
       return missing > 0 ? ExitCode.Unexpected : ExitCode.Success;
     });
   },
