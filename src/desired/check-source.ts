@@ -16,10 +16,16 @@ import type { Problem } from './dashboard-rules.js';
  */
 export function checkSource(source: string): PackedCheck {
   const check = checkByKind(source);
-  if (!check.ok) return { ...check, problems: [...cappedProblems(check.problems, summarized)], ...(check.warnings ? { warnings: [...cappedProblems(check.warnings, summarized)] } : {}) };
-  const literal = templateAsText(source);
-  const warnings = [...(check.warnings ?? []), ...(literal ? [literal] : [])];
-  return warnings.length > 0 ? { ...check, warnings: [...cappedProblems(warnings, summarized)] } : check;
+  const literal = check.ok ? templateAsText(source) : undefined;
+  return capped(literal ? { ...check, warnings: [...(check.warnings ?? []), literal] } : check);
+}
+
+/** The check with at most MAX_FILE_PROBLEMS problems and warnings listed; the same object when it has no more. */
+function capped(check: PackedCheck): PackedCheck {
+  const warnings = check.warnings && cappedProblems(check.warnings, summarized);
+  const problems = check.ok ? undefined : cappedProblems(check.problems, summarized);
+  if (warnings === check.warnings && (check.ok || problems === check.problems)) return check;
+  return { ...check, ...(problems ? { problems } : {}), ...(warnings ? { warnings } : {}) };
 }
 
 const summarized = (more: number, first: Problem): Problem => ({ line: first.line, col: first.col, path: '', message: moreProblems(more) });

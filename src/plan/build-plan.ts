@@ -3,7 +3,7 @@ import type { GitInfo } from '../desired/git-info.js';
 import type { Dashboard, LiveDashboard } from '../schema/dashboard.js';
 import { DOCUMENT_KEY, type DocumentFileBody, type LiveDocumentBody } from '../schema/document-content.js';
 import { diffJson, jsonEqual } from './diff.js';
-import { compareCodeUnits, type JsonValue } from './json-value.js';
+import { compareCodeUnits, isJsonObject, type JsonValue } from './json-value.js';
 import { keepIgnored } from './keep-ignored.js';
 import { pruneRefusal, type PruneLimit } from './prune-guard.js';
 
@@ -238,13 +238,10 @@ function keptFromLive(desired: DesiredInput, written: WrittenBody, live: LiveIte
 /** A platform dashboard's layouts keyed by its tiles: a layout kept from live for a tile the file removed goes. */
 function withLayoutsOfItsTiles(body: DocumentFileBody): DocumentFileBody {
   const { tiles, layouts } = body as Record<string, unknown>;
-  if (!isPlainObject(tiles) || !isPlainObject(layouts) || Object.keys(layouts).every((key) => Object.hasOwn(tiles, key))) return body;
+  if (!isJsonObject(tiles) || !isJsonObject(layouts) || Object.keys(layouts).every((key) => Object.hasOwn(tiles, key))) return body;
   return { ...body, layouts: Object.fromEntries(Object.entries(layouts).filter(([key]) => Object.hasOwn(tiles, key))) } as DocumentFileBody;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * A document whose patch touches only its `document:` block is written without its content: the service keeps the

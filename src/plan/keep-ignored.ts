@@ -1,6 +1,6 @@
 import { alignArrays } from './align-arrays.js';
 import { parsePointer, pointerProblem, removePointer, WILDCARD } from './json-pointer.js';
-import type { JsonValue } from './json-value.js';
+import { isJsonObject, type JsonValue } from './json-value.js';
 
 /**
  * The body an update or adopt writes when ignore rules hide parts of the item from the plan: at what each rule
@@ -66,14 +66,10 @@ function matchedKeys(desired: Container, live: Container, head: string, rest: re
  * were kept).
  */
 function keptValue(had: boolean, desired: unknown, live: unknown): unknown {
-  if (!had || !isMap(desired) || !isMap(live)) return structuredClone(live);
+  if (!had || !isJsonObject(desired) || !isJsonObject(live)) return structuredClone(live);
   return { ...Object.fromEntries(Object.entries(desired).filter(([key]) => !Object.hasOwn(live, key))), ...structuredClone(live) };
 }
 
 function isContainer(value: unknown): value is Container {
   return typeof value === 'object' && value !== null;
-}
-
-function isMap(value: unknown): value is Record<string, unknown> {
-  return isContainer(value) && !Array.isArray(value);
 }
