@@ -1,10 +1,9 @@
-import { linkOnTheWay } from '../lib/link-on-the-way.js';
 import { join, resolve } from 'node:path';
 import type { Plan } from '../plan/build-plan.js';
 import { mkdirDurable, writeFileDurable } from '../lib/durable-file.js';
 import { svgToPng } from '../preview/render-png.js';
 import { planPictures, previewLinksMarkdown, type PlanPicture } from '../preview/plan-pictures.js';
-import { UsageError } from './exit-codes.js';
+import { requireRealFolder } from './real-folder.js';
 import type { EnvironmentSection } from './render/render-environments.js';
 
 /**
@@ -46,8 +45,7 @@ async function writePictures(plan: Plan, dir: string, cwd: string): Promise<Plan
  * link had them written wherever it led. A folder outside the working folder is the operator's, as given.
  */
 async function previewFolder(dir: string, cwd: string): Promise<void> {
-  const link = await linkOnTheWay(cwd, dir);
-  if (link !== undefined) throw new UsageError(`--preview-dir: ${link} is a symbolic link; name a folder of its own (pictures are written only into real folders)`);
+  await requireRealFolder(cwd, dir, '--preview-dir', 'name a folder of its own (pictures are written only into real folders)');
   await mkdirDurable(dir);
 }
 

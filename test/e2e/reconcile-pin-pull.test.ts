@@ -1,4 +1,4 @@
-import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -106,6 +106,16 @@ describe('dashcd pin', () => {
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
     // Each file once, whichever environments render it; "0 files pinned" alone read as if pin had found none.
     expect((await runDashcd(['pin'], { cwd: project.root, env: {} })).stderr).toBe('0 files pinned; 2 already were\n');
+  });
+
+  it('refuses a dashboards folder that is a committed symbolic link (exit 64), editing nothing where it leads', async () => {
+    const elsewhere = join(project.root, 'elsewhere');
+    await rename(join(project.root, 'dashboards'), elsewhere);
+    await symlink(elsewhere, join(project.root, 'dashboards'));
+    const result = await dashcd('pin');
+    expect(result.code).toBe(64);
+    expect(result.stderr).toContain(`the dashboards folder dashboards: ${join(project.root, 'dashboards')} is a symbolic link; pin writes files only in real folders`);
+    expect(await readFile(join(elsewhere, 'payments.yaml'), 'utf8')).toBe(UNPINNED);
   });
 
   it('without pin, a renamed file is a new dashboard and the old one an orphan', async () => {
@@ -260,6 +270,28 @@ describe('dashcd pull', () => {
     const missing = await dashcd('pull', '3c9d1e2f-3333-4a2b-8c3d-4e5f6a7b8c9d');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toBe(`dashcd pull: 3c9d1e2f-3333-4a2b-8c3d-4e5f6a7b8c9d not found on ${server.url}; nothing written for it\n`);
+  });
+
+  it('refuses a dashboards folder or --dir that is, or goes through, a committed symbolic link (exit 64), writing nothing where it leads', async () => {
+    // A pull request committing `dashboards`, or a folder below it, as a link had pull write files wherever it led.
+    await api.dashboards.put(LIVE_ID, LIVE);
+    const elsewhere = join(project.root, 'elsewhere');
+    await mkdir(elsewhere);
+    await symlink(elsewhere, join(project.root, 'dashboards', 'team'));
+    const viaDir = await dashcd('pull', '--all', '--dir', 'dashboards/team/imported');
+    expect(viaDir.code).toBe(64);
+    expect(viaDir.stderr).toContain(`--dir dashboards/team/imported: ${join(project.root, 'dashboards', 'team')} is a symbolic link; pull writes files only into real folders`);
+    await rename(join(project.root, 'dashboards'), join(project.root, 'real-dashboards'));
+    await symlink(join(project.root, 'real-dashboards'), join(project.root, 'dashboards'));
+    const viaRoot = await dashcd('pull', '--all');
+    expect(viaRoot.code).toBe(64);
+    expect(viaRoot.stderr).toContain(`the dashboards folder dashboards: ${join(project.root, 'dashboards')} is a symbolic link`);
+    expect(await readdir(elsewhere)).toEqual([]);
+    expect(await readdir(join(project.root, 'real-dashboards'))).toEqual(['payments.yaml', 'team']);
+    // The folder it leads to, named as it is, is pulled into.
+    const real = await dashcd('pull', '--all', '--dir', 'real-dashboards');
+    expect(real.code, real.stderr).toBe(0);
+    expect(await readdir(join(project.root, 'real-dashboards'))).toContain('made-in-the-ui.yaml');
   });
 
   describe('into a subfolder of a project whose dashboards are already in dashboards/', () => {

@@ -1,4 +1,4 @@
-import { readFile, stat, truncate } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, symlink, truncate, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { markdownDashboard } from '../helpers/dashboards.js';
@@ -135,6 +135,26 @@ describe('dashcd preview', () => {
     expect(await readFile(join(project.root, 'previews', `${ID}.svg`), 'utf8')).toContain('>Checkout</text>');
     expect(await runDashcd(['preview', '--env', 'prod', ID], { cwd: project.root })).toMatchObject({ code: 1, stderr: expect.stringContaining(`dashboard ${ID} not found on /e/prod of the embedded store`) });
     expect(await runDashcd(['preview', '--out', 'files', 'dashboards/checkout.yaml'], { cwd: project.root })).toMatchObject({ code: 0, stderr: '' });
+  });
+
+  it('refuses an --out that is, or holds, a committed symbolic link (exit 64) before drawing anything, writing nothing where it leads', async () => {
+    // Pictures are named after committed files: a committed `previews` (or `previews/sub`) link had them written there.
+    project = await createProject({ 'dashboards/checkout.yaml': FILE, 'dashboards/sub/deeper.yaml': FILE.replace(ID, '0a1b2c3d-0000-4000-8000-000000000002') });
+    const elsewhere = join(project.root, 'elsewhere');
+    await mkdir(elsewhere);
+    await symlink(elsewhere, join(project.root, 'previews'));
+    const whole = await runDashcd(['preview', 'dashboards'], { cwd: project.root });
+    expect(whole.code).toBe(64);
+    expect(whole.stderr).toContain(`--out previews: ${join(project.root, 'previews')} is a symbolic link; name a folder of its own`);
+    await unlink(join(project.root, 'previews'));
+    await mkdir(join(project.root, 'previews'));
+    await symlink(elsewhere, join(project.root, 'previews', 'sub'));
+    const below = await runDashcd(['preview', '--format', 'html', 'dashboards'], { cwd: project.root });
+    expect(below.code).toBe(64);
+    expect(below.stderr).toContain(`--out previews: ${join(project.root, 'previews', 'sub')} is a symbolic link`);
+    expect(await readdir(elsewhere)).toEqual([]);
+    // Checked before the first picture: the one that would have gone into a real folder is not written either.
+    expect(await readdir(join(project.root, 'previews'))).toEqual(['sub']);
   });
 
   it('draws every dashboard file of a folder, as plan and validate read it', async () => {

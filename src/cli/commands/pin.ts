@@ -5,6 +5,8 @@ import { selectionFromArgs } from '../dashboards-selection.js';
 import { count, printDiagnostics } from '../diagnostics-output.js';
 import { environmentMode } from '../environment-choice.js';
 import { ExitCode } from '../exit-codes.js';
+import { requireRealFolder } from '../real-folder.js';
+import { shownPath } from '../../lib/shown-path.js';
 
 export const pinCommand = defineCommand({
   path: ['pin'],
@@ -20,6 +22,7 @@ export const pinCommand = defineCommand({
   examples: ['dashcd pin', 'dashcd pin --dir ops/dashboards && git diff'],
   async run({ flags, positionals }, io) {
     const { root, only } = await selectionFromArgs(flags, positionals, io);
+    await requireRealFolder(io.cwd, root, `the dashboards folder ${shownPath(io.cwd, root)}`, 'pin writes files only in real folders (name the folder it leads to with --dir)');
     const mode = await environmentMode(root, flags, io);
     if (mode.kind === 'invalid') {
       printDiagnostics(mode.diagnostics, io, [], 'stderr');

@@ -17,6 +17,7 @@ import { withOneTarget } from '../one-target.js';
 import type { TargetSession } from '../target.js';
 import { printDiagnostics } from '../diagnostics-output.js';
 import { previewEnvironment, renderFilesFor, type PreviewEnvironment } from '../preview-environment.js';
+import { requireRealFolder } from '../real-folder.js';
 import { pushAll } from '../../lib/push-all.js';
 
 const FORMATS = ['svg', 'png', 'html'] as const;
@@ -53,7 +54,8 @@ export const previewCommand = defineCommand({
     if (positionals.length === 0) throw new UsageError('give at least one dashboard file, folder or id');
     const { files, ids } = await sortArguments(positionals, io);
     const drawn = await fileSources(files, flags, io);
-    const write = (sources: readonly Source[]): Promise<ExitCode> => writePictures(sources, { out: resolve(io.cwd, stringFlag(flags, 'out') ?? 'previews'), format: format as Format }, io);
+    const out = stringFlag(flags, 'out') ?? 'previews';
+    const write = (sources: readonly Source[]): Promise<ExitCode> => writePictures(sources, { given: out, out: resolve(io.cwd, out), format: format as Format }, io);
     if (ids.length === 0) return write(drawn);
     // Ids come from one target, chosen as pull and trash choose theirs: with environments in dashcd.yaml, the one
     // --env names (exit 64 listing them without it), so an id is never looked for in a store the project does not use.
@@ -61,9 +63,17 @@ export const previewCommand = defineCommand({
   },
 });
 
-async function writePictures(sources: readonly Source[], { out, format }: { out: string; format: Format }, io: CommandIo): Promise<ExitCode> {
-  for (const source of sources) {
-    const path = join(out, `${source.stem}.${format}`);
+/**
+ * Pictures are named after committed files: every folder they go into is checked before the first is written, so a
+ * refused `--out` (a link on the way, requireRealFolder) leaves no picture anywhere.
+ */
+async function writePictures(sources: readonly Source[], { given, out, format }: { given: string; out: string; format: Format }, io: CommandIo): Promise<ExitCode> {
+  const paths = sources.map((source) => join(out, `${source.stem}.${format}`));
+  for (const folder of new Set(paths.map((path) => dirname(path)))) {
+    await requireRealFolder(io.cwd, folder, `--out ${given}`, 'name a folder of its own (pictures are written only into real folders)');
+  }
+  for (const [index, source] of sources.entries()) {
+    const path = paths[index] as string;
     await mkdirDurable(dirname(path));
     await writeFileDurable(path, picture(source, format));
     io.stdout.write(`${path}\n`);
