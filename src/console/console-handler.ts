@@ -107,10 +107,29 @@ export function createConsoleHandler(source: ConsoleSource, access: AccessOption
   }
 
   async function login(req: IncomingMessage): Promise<Answer> {
+    if (fromAnotherSite(req)) return { status: 403, html: page('Forbidden', undefined, '<p>Sign in from this console’s own page: a sign-in sent by another site’s page is refused.</p>') };
     const token = new URLSearchParams(await readSmallBody(req)).get('token') ?? '';
     const cookie = gate.signIn(token.trim());
     if (!cookie) return signInPage(401, 'That token is unknown, or lacks both the ReadConfig and DataExport scopes.');
     return { status: 303, html: '', headers: { location: '/ui', 'set-cookie': cookie } };
+  }
+}
+
+/**
+ * A sign-in another site's page sent (a form posted across sites): it would sign the browser in with a token of
+ * that site's choosing, so the person at the console reads, and trusts, what that token sees. Told by the browser's
+ * `Sec-Fetch-Site`, else by an `Origin` that is not this console's host (`null` included). A request carrying
+ * neither (curl, a script) is no browser's, and is taken.
+ */
+function fromAnotherSite(req: IncomingMessage): boolean {
+  const site = req.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return true;
+  const origin = req.headers.origin;
+  if (origin === undefined) return false;
+  try {
+    return new URL(origin).host !== req.headers.host;
+  } catch {
+    return true;
   }
 }
 

@@ -104,6 +104,25 @@ describe('console on a network address: each page authorised as the API authoris
     }
   });
 
+  it('a sign-in posted by another site’s page is refused (403, no cookie); the console’s own form, and a client that is no browser, sign in', async () => {
+    // Login CSRF: a page elsewhere posting its own token had the browser signed in as that token.
+    const { token } = await store('dev').create({ name: 'csrf', scopes: ['ReadConfig'] });
+    const post = (headers: Record<string, string>): Promise<Response> =>
+      fetch(`${server.baseUrl}/ui/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams({ token }).toString() });
+    const host = new URL(server.baseUrl).host;
+    for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'https://attacker.example' }, { origin: 'null' }, { origin: `http://${host}`, 'sec-fetch-site': 'cross-site' }]) {
+      const refused = await post(headers);
+      expect(refused.status, JSON.stringify(headers)).toBe(403);
+      expect(refused.headers.get('set-cookie')).toBeNull();
+      expect(await refused.text()).toContain('Sign in from this console’s own page');
+    }
+    for (const headers of [{ origin: `http://${host}`, 'sec-fetch-site': 'same-origin' }, { origin: `http://${host}` }, {}]) {
+      const taken = await post(headers);
+      expect(taken.status, JSON.stringify(headers)).toBe(303);
+      expect(taken.headers.get('set-cookie')).toMatch(/^dashcd_console=/);
+    }
+  });
+
   it('a session ends with its token: revoked, the cookie gets the sign-in page', async () => {
     const { token, info } = await store('dev').create({ name: 'to-revoke', scopes: ['ReadConfig'] });
     const cookie = await signIn(token);
