@@ -64,10 +64,13 @@ export async function runEnvironments<T>(
       }
       runs.push(await runOne(env, where, async () => {
         const target = await targets.open(env);
-        const ctx = { api: target.client, targetLabel: target.label, log: io.log, concurrency: concurrencyOf(flags), signal: io.signal };
+        const ctx = { api: target.client, targetLabel: target.label, log: io.log, concurrency: concurrencyOf(flags), signal: io.signal, cwd: io.cwd };
         const planned = await planLoaded(ctx, state, planOptionsOf(selection, flags));
-        if (planned.kind === 'invalid') throw new Error('unreachable: diagnostics were checked before');
-        return { env, status: 'done', target, planned, value: await work(target, planned, env) };
+        if (planned.kind === 'planned') return { env, status: 'done', target, planned, value: await work(target, planned, env) };
+        // A file only the target can judge (a document id another user keeps private, a new one in UUID form).
+        const diagnostics = planned.diagnostics.map((d) => ({ ...d, env: env.name }));
+        printDiagnostics(diagnostics, io, [], diagnosticsTo);
+        return { env, status: 'invalid', target: where, diagnostics };
       }));
     }
     return runs;

@@ -1,4 +1,7 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { PruneLimit } from '../plan/prune-guard.js';
+import { idPosition } from '../desired/locate-problems.js';
 import type { ApiClient } from '../client/api-client.js';
 import type { ProjectConfig } from '../config/project-config.js';
 import type { Diagnostic } from '../desired/diagnostic.js';
@@ -90,7 +93,7 @@ export async function planEnvironment(name: string, ctx: PlanContext, options: P
  * unless tolerated (then orphans are not looked for: an invalid file's dashboard would look like one).
  */
 export async function planLoaded(
-  ctx: Omit<PlanContext, 'dir' | 'cwd'>,
+  ctx: Omit<PlanContext, 'dir'>,
   { project, desired, git }: DesiredState,
   options: PlanOptions = {},
   early?: EarlyChanges,
@@ -113,7 +116,7 @@ export async function planLoaded(
     ...(early ? { early } : {}),
   });
   // One file naming another user's private document stopped every plan of the folder, and every pass of the daemon.
-  const refused: Diagnostic[] = live.refused.map(({ file, message }) => ({ file, line: 0, col: 0, path: 'document.id', message }));
+  const refused: Diagnostic[] = await Promise.all(live.refused.map(async ({ file, message }) => ({ file, ...(await documentIdAt(ctx.cwd, file)), path: 'document.id', message })));
   if (refused.length > 0 && !options.tolerateInvalid) return { kind: 'invalid', diagnostics: [...diagnostics, ...refused], desired };
   const plan = assemblePlan(
     {
@@ -128,4 +131,10 @@ export async function planLoaded(
     live.changes,
   );
   return { kind: 'planned', plan, desired, config, diagnostics: [...diagnostics, ...refused] };
+}
+
+/** Where a file writes its `document.id`, read again for the rare file the target refused (0:0 if it cannot be). */
+async function documentIdAt(cwd: string, file: string): Promise<{ line: number; col: number }> {
+  const text = await readFile(resolve(cwd, file), 'utf8').catch(() => undefined);
+  return text === undefined ? { line: 0, col: 0 } : idPosition(text, ['document', 'id']);
 }

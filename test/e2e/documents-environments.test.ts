@@ -169,4 +169,27 @@ describe('a platform dashboard and a notebook in dev, staging and prod', () => {
     expect((await app.dev.metadata(triage.dev ?? '')).name).toBe('Triage');
     await expect(app.prod.metadata(triage.prod ?? '')).rejects.toMatchObject({ status: 404 });
   });
+
+  it('a file only the target can refuse (a new document in UUID form) is that environment’s problem at its line, exit 3; the other environments plan', async () => {
+    // It crashed every environment's plan ("unexpected error: unreachable", exit 1): the check runs against the target.
+    await project.write('dashboards/uuid.yaml', 'document:\n  kind: dashboard\n  name: Made elsewhere\n  id: 137bedd7-f4fc-4c92-b250-e83f1fc0af2e\nversion: 21\ntiles: {}\nlayouts: {}\ndashcd: { environments: [dev] }\n');
+    try {
+      const plan = await dashcd('plan', '--all-envs');
+      expect(plan.code, plan.stdout + plan.stderr).toBe(3);
+      expect(plan.stderr).not.toContain('unexpected error');
+      expect(plan.stdout).toMatch(/dashboards\/uuid\.yaml:4:7 {2}\[dev\] document\.id: no document has this id, and the service makes UUID ids itself/);
+      expect(plan.stdout).toMatch(/^dev +(- +){6} invalid: 1 problem \(listed above\); nothing planned$/m);
+      expect(plan.stdout.match(/^No changes: /gm)).toHaveLength(2);
+      const json = JSON.parse((await dashcd('plan', '--all-envs', '--output', 'json')).stdout) as { environments: { name: string; error: string | null; diagnostics: { line: number; col: number }[] }[] };
+      expect(json.environments.map((e) => [e.name, e.error, e.diagnostics.map((d) => `${d.line}:${d.col}`)])).toEqual([
+        ['dev', 'invalid: 1 problem; nothing planned', ['4:7']],
+        ['staging', null, []],
+        ['prod', null, []],
+      ]);
+      const apply = await dashcd('apply', '--env', 'dev');
+      expect(apply.code, apply.stdout + apply.stderr).toBe(3);
+    } finally {
+      await project.remove('dashboards/uuid.yaml');
+    }
+  });
 });

@@ -23,7 +23,7 @@ async function privateOfAlice(): Promise<void> {
   }
 }
 
-const REFUSED = 'dashboards/theirs.yaml  document.id: Document alice-private is private to its owner. This token can neither read nor change it: give the file another document.id';
+const REFUSED = 'dashboards/theirs.yaml:4:7  document.id: Document alice-private is private to its owner. This token can neither read nor change it: give the file another document.id';
 
 describe("a file naming another user's private document", () => {
   it('is that file’s problem: plan and apply say so and exit 3, writing nothing', async () => {
@@ -46,7 +46,7 @@ describe("a file naming another user's private document", () => {
       const planned = await planDashboards({ dir: 'dashboards', cwd: project.root, api, targetLabel: 'test', log: silentLogger(), concurrency: 4, workers: 0 }, { tolerateInvalid: true });
       if (planned.kind !== 'planned') throw new Error(`not planned: ${JSON.stringify(planned.diagnostics)}`);
       expect(planned.plan.changes.map((c) => [c.action, c.id])).toEqual([['create', 'mine']]);
-      expect(planned.diagnostics.map((d) => `${d.file}  ${d.path}: ${d.message}`)).toEqual([REFUSED]);
+      expect(planned.diagnostics.map((d) => `${d.file}:${d.line}:${d.col}  ${d.path}: ${d.message}`)).toEqual([REFUSED]);
     } finally {
       await api.close();
     }
@@ -60,7 +60,7 @@ describe("a file naming another user's private document", () => {
     await project.write('dashboards/uuid.yaml', doc('6a1d2c3e-0000-4000-8000-000000000001', 'Uuid'));
     const plan = await run('plan');
     expect(plan.code, plan.stderr).toBe(3);
-    expect(plan.stdout).toContain("dashboards/uuid.yaml  document.id: no document has this id, and the service makes UUID ids itself: a new document cannot have one. Leave document.id out (one is derived from the file's path) or write letters, digits and dashes");
+    expect(plan.stdout).toContain("dashboards/uuid.yaml:4:7  document.id: no document has this id, and the service makes UUID ids itself: a new document cannot have one. Leave document.id out (one is derived from the file's path) or write letters, digits and dashes");
     await project.remove('dashboards/uuid.yaml');
     const fine = await run('plan', '--output', 'json');
     expect(fine.code, fine.stderr).toBe(0);
