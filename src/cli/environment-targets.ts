@@ -1,4 +1,4 @@
-import { remoteTargetOrigin, type Environment } from '../environments/environment.js';
+import { remoteTargetOrigin, type Environment, type PlatformCredentialSource } from '../environments/environment.js';
 import { EnvironmentId } from '../schema/ids.js';
 import type { CommandIo } from './command.js';
 import { CliError, ExitCode } from './exit-codes.js';
@@ -64,28 +64,52 @@ export function environmentToken(env: Environment, target: { url: string; tokenE
 function openRemote(env: Environment, target: { url: string; tokenEnv: string }, io: CommandIo, scopes: readonly string[] | undefined): TargetSession {
   const token = environmentToken(env, target, io, scopes);
   const origin = remoteTargetOrigin(env, target);
-  const { client, close } = runClient(io, { baseUrl: target.url, token, retry: retryFromEnv(io.env), origin, platform: environmentPlatform(env, io) });
+  const { client, close } = runClient(io, { baseUrl: target.url, token, retry: retryFromEnv(io.env), origin, platform: environmentPlatform(env, io), noPlatform: environmentPlatformMissing(env, io) });
   return { client, label: target.url, env: env.name, kind: 'remote', close };
 }
 
 /**
  * A remote environment's Document service, from its platform settings in dashcd.yaml and the variables they name;
  * none when dashcd.yaml names none or a variable is unset (a document file then fails the run as an unusable
- * target, saying what to set).
+ * target, saying what environmentPlatformMissing says). Its failures name those variables, not DT_PLATFORM_TOKEN.
  */
 export function environmentPlatform(env: Environment, io: CommandIo): PlatformAccess | undefined {
   const platform = env.target.kind === 'remote' ? env.target.platform : undefined;
   if (platform === undefined) return undefined;
-  const read = (name: string): string | undefined => (io.env[name] ?? '') === '' ? undefined : io.env[name];
   const { credential } = platform;
+  const origin = { url: `${env.name}'s platformTarget in dashcd.yaml`, token: credentialVariables(credential).join(' and ') };
   if (credential.kind === 'platform-token') {
-    const token = read(credential.tokenEnv);
-    return token === undefined ? undefined : { url: platform.url, credential: { kind: 'platform-token', token } };
+    const token = setValue(io, credential.tokenEnv);
+    return token === undefined ? undefined : { url: platform.url, credential: { kind: 'platform-token', token }, origin };
   }
-  const clientId = read(credential.clientIdEnv);
-  const clientSecret = read(credential.clientSecretEnv);
+  const clientId = setValue(io, credential.clientIdEnv);
+  const clientSecret = setValue(io, credential.clientSecretEnv);
   if (clientId === undefined || clientSecret === undefined) return undefined;
-  return { url: platform.url, credential: { kind: 'oauth-client', clientId, clientSecret, tokenUrl: credential.tokenUrl, scopes: [] } };
+  return { url: platform.url, credential: { kind: 'oauth-client', clientId, clientSecret, tokenUrl: credential.tokenUrl, scopes: [] }, origin };
+}
+
+/**
+ * What to set when environmentPlatform finds none for a remote environment: its credential's unset variable (as an
+ * unset tokenEnv is named), or the platform settings dashcd.yaml lacks. It said "set DT_PLATFORM_TOKEN", which an
+ * environment of dashcd.yaml never reads.
+ */
+export function environmentPlatformMissing(env: Environment, io: CommandIo): string | undefined {
+  if (env.target.kind !== 'remote') return undefined;
+  const { platform } = env.target;
+  if (platform === undefined) return `${env.name} in dashcd.yaml has no platform credential: give it platformTokenEnv (or oauthClientIdEnv and oauthClientSecretEnv)`;
+  const unset = credentialVariables(platform.credential).filter((name) => setValue(io, name) === undefined);
+  if (unset.length === 0) return undefined;
+  const from = platform.credential.kind === 'platform-token' ? 'its token from' : 'its OAuth client from';
+  return `${unset.join(' and ')} ${unset.length === 1 ? 'is' : 'are'} not set: ${env.name}'s platform (${platform.url}, from dashcd.yaml) takes ${from} ${credentialVariables(platform.credential).join(' and ')}`;
+}
+
+function credentialVariables(credential: PlatformCredentialSource): string[] {
+  return credential.kind === 'platform-token' ? [credential.tokenEnv] : [credential.clientIdEnv, credential.clientSecretEnv];
+}
+
+function setValue(io: CommandIo, name: string): string | undefined {
+  const value = io.env[name];
+  return value === undefined || value === '' ? undefined : value;
 }
 
 async function openEmbedded(env: Environment, server: Embedded, io: CommandIo): Promise<TargetSession> {

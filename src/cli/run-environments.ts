@@ -13,7 +13,7 @@ import { concurrencyOf, planOptionsOf } from './plan-from-flags.js';
 import type { TargetSession } from './target.js';
 import { isTargetFailure } from './with-target.js';
 import { errorMessage } from '../lib/error-message.js';
-import { TransportError } from '../client/errors.js';
+import { ApiError, TransportError } from '../client/errors.js';
 
 export type EnvironmentsMode = Extract<EnvironmentMode, { kind: 'environments' }>;
 
@@ -22,7 +22,7 @@ export type EnvironmentRun<T> =
   | { env: Environment; status: 'done'; target: TargetSession; planned: Extract<PlanDashboardsResult, { kind: 'planned' }>; value: T }
   | { env: Environment; status: 'invalid'; target: string; diagnostics: Diagnostic[] }
   | { env: Environment; status: 'unreachable'; target: string; error: string }
-  /** Its `tokenEnv` variable is unset: nothing was sent, so the target was never tried. */
+  /** A credential not given (its variable unset: nothing was sent) or refused (401, 403): the target is there. */
   | { env: Environment; status: 'not-planned'; target: string; error: string };
 
 export interface RunEnvironmentsOptions {
@@ -84,8 +84,9 @@ async function runOne<T>(env: Environment, where: string, run: () => Promise<Env
   try {
     return await run();
   } catch (error) {
-    // Not a target that failed but a credential not given, said as such ("not planned"), not "unreachable".
-    if (error instanceof MissingTokenError || (error instanceof TransportError && error.reason === 'NO_PLATFORM')) return { env, status: 'not-planned', target: where, error: error.message };
+    // Not a target that failed but a credential not given or refused, said as such ("not planned"): "unreachable"
+    // sent a newcomer with a mistyped token looking at the network.
+    if (error instanceof MissingTokenError || (error instanceof TransportError && error.reason === 'NO_PLATFORM') || credentialRefused(error)) return { env, status: 'not-planned', target: where, error: errorMessage(error) };
     const targetDown = isTargetFailure(error) || (error instanceof CliError && error.exitCode === ExitCode.TargetUnavailable);
     if (!targetDown) throw error;
     return { env, status: 'unreachable', target: where, error: errorMessage(error) };
@@ -102,4 +103,8 @@ export function combinedExitCode(codes: readonly ExitCode[]): ExitCode {
   if (failures.length === 0) return codes.includes(ExitCode.ChangesPending) ? ExitCode.ChangesPending : ExitCode.Success;
   if (failures.length === codes.length && failures.every((c) => c === failures[0])) return failures[0] as ExitCode;
   return ExitCode.ApplyFailed;
+}
+
+function credentialRefused(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 401 || error.status === 403);
 }

@@ -79,6 +79,8 @@ async function openLocal(dataDir: string, io: CommandIo): Promise<TargetSession>
 export interface PlatformAccess {
   url: string;
   credential: PlatformCredential;
+  /** What its failures tell the user to check (default: DT_PLATFORM_URL and DT_PLATFORM_TOKEN). */
+  origin?: TargetOrigin;
 }
 
 /**
@@ -91,7 +93,7 @@ export function runClient(
 ): { client: ApiClient; close(): Promise<void> } {
   const { platform, noPlatform, ...config } = options;
   const api = createApiClient({ ...config, log: io.log, signal: io.signal });
-  const client = platform === undefined ? (noPlatform === undefined ? api : withoutDocuments(api, noPlatform)) : withDocuments(api, createDocumentsClient({ platformUrl: platform.url, credential: platform.credential, log: io.log, signal: io.signal, ...(options.retry ? { retry: options.retry } : {}) }));
+  const client = platform === undefined ? (noPlatform === undefined ? api : withoutDocuments(api, noPlatform)) : withDocuments(api, createDocumentsClient({ platformUrl: platform.url, credential: platform.credential, log: io.log, signal: io.signal, ...(platform.origin ? { origin: platform.origin } : {}), ...(options.retry ? { retry: options.retry } : {}) }));
   return { client, close: () => client.close() };
 }
 

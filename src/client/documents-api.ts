@@ -38,6 +38,8 @@ export interface DocumentsClientOptions {
   readonly requestTimeoutMs?: number;
   readonly signal?: AbortSignal;
   readonly random?: () => number;
+  /** The settings its failures name (default: DT_PLATFORM_URL and DT_PLATFORM_TOKEN or an OAuth client's). */
+  readonly origin?: TargetOrigin;
 }
 
 export interface DocumentContent {
@@ -111,7 +113,7 @@ export class IdInTrashError extends ApiError {
   }
 }
 
-const ORIGIN: TargetOrigin = { url: 'DT_PLATFORM_URL', token: 'DT_PLATFORM_TOKEN (or DT_CLIENT_ID and DT_CLIENT_SECRET)' };
+const DEFAULT_PLATFORM_ORIGIN: TargetOrigin = { url: 'DT_PLATFORM_URL', token: 'DT_PLATFORM_TOKEN (or DT_CLIENT_ID and DT_CLIENT_SECRET)' };
 const MAX_PAGES = 10_000;
 /** Items a listing may hold: far past any environment's documents, well within memory (about 1 kB of metadata each). */
 export const MAX_LISTED_ITEMS = 200_000;
@@ -140,7 +142,7 @@ interface BinaryResponse extends TextResponse {
  */
 export function createDocumentsClient(options: DocumentsClientOptions): DocumentsClient {
   const { log = silentLogger(), clock = systemClock, random = Math.random } = options;
-  const { credential } = options;
+  const { credential, origin = DEFAULT_PLATFORM_ORIGIN } = options;
   const policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   const auth = 'kind' in credential ? bearerSource(credential, { clock, policy }) : credential;
   const refreshable = !('kind' in credential) || credential.kind === 'oauth-client';
@@ -205,14 +207,14 @@ export function createDocumentsClient(options: DocumentsClientOptions): Document
       release();
     }
     if (!outcome || outcome.kind === 'transport') {
-      throw attemptError(outcome ?? { kind: 'transport', reason: 'unknown', cause: undefined }, { ...site, baseUrl, attempts, redact, origin: ORIGIN });
+      throw attemptError(outcome ?? { kind: 'transport', reason: 'unknown', cause: undefined }, { ...site, baseUrl, attempts, redact, origin });
     }
     const response: BinaryResponse = { status: outcome.status, headers: outcome.headers, text: '', bytes: outcome.bytes, ...site, attempts };
     if (!call.ok.includes(outcome.status)) throw fail({ ...response, text: outcome.bytes.toString('utf8') });
     return response;
   };
 
-  const fail = (response: TextResponse): ApiError => apiErrorFrom(response.status, response.text, { ...response, baseUrl, redact, origin: ORIGIN });
+  const fail = (response: TextResponse): ApiError => apiErrorFrom(response.status, response.text, { ...response, baseUrl, redact, origin });
   const asJson = (response: BinaryResponse): TextResponse => ({ ...response, text: response.bytes.toString('utf8') });
   const metadataOf = async (call: Call): Promise<DocumentMetadata> => parseBodyAs(asJson(await send(call)), DocumentMetadata);
   const docPath = (id: string) => `/documents/${encodeURIComponent(id)}`;

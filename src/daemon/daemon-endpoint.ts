@@ -1,7 +1,7 @@
 import { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { createApiClient, withDocuments, type ApiClient } from '../client/api-client.js';
+import { createApiClient, withDocuments, withoutDocuments, type ApiClient } from '../client/api-client.js';
 import { createDocumentsClient } from '../client/documents-api.js';
 import { environmentLabel } from '../client/environment-label.js';
 import type { TargetOrigin } from '../client/messages.js';
@@ -34,7 +34,9 @@ export interface LoopTarget {
 }
 
 /** A remote target's `origin` is where its URL and token came from, as its errors name them (default DT_ENV_URL). */
-export type TargetSpec = { kind: 'remote'; baseUrl: string; token: string; platform?: DaemonPlatform | undefined; origin?: TargetOrigin | undefined; env?: string } | { kind: 'embedded'; env?: string };
+export type TargetSpec =
+  | { kind: 'remote'; baseUrl: string; token: string; platform?: DaemonPlatform | undefined; noPlatform?: string | undefined; origin?: TargetOrigin | undefined; env?: string }
+  | { kind: 'embedded'; env?: string };
 
 /** The daemon's listener (status endpoints, and the embedded API when it serves one) and the targets it opened. */
 export interface Endpoint {
@@ -71,16 +73,21 @@ export async function openEndpoint(
   const server = api ? undefined : await listenStatusOnly(options.listen, statusHandler, options.log);
   const clients: ApiClient[] = [];
   // Platform dashboards and notebooks go through the target's Document service, with the same retries and abort.
-  const connect = (baseUrl: string, token: string, platform: DaemonPlatform | undefined, origin?: TargetOrigin): ApiClient => {
+  const connect = (baseUrl: string, token: string, platform: DaemonPlatform | undefined, origin?: TargetOrigin, noPlatform?: string): ApiClient => {
     const api = createApiClient({ baseUrl, token, origin, ...clientOptions });
-    const client = platform === undefined ? api : withDocuments(api, createDocumentsClient({ platformUrl: platform.url, credential: platform.credential, ...clientOptions }));
+    const client =
+      platform === undefined
+        ? noPlatform === undefined
+          ? api
+          : withoutDocuments(api, noPlatform)
+        : withDocuments(api, createDocumentsClient({ platformUrl: platform.url, credential: platform.credential, ...(platform.origin ? { origin: platform.origin } : {}), ...clientOptions }));
     clients.push(client);
     return client;
   };
   return {
     statusUrl: api ? api.url : `http://${hostForUrl(options.listen.host)}:${(server?.address() as AddressInfo).port}`,
     async target(spec) {
-      if (spec.kind === 'remote') return { client: connect(spec.baseUrl, spec.token, spec.platform, spec.origin), label: spec.baseUrl, env: spec.env ?? environmentLabel(spec.baseUrl), filesWritten: () => Promise.resolve() };
+      if (spec.kind === 'remote') return { client: connect(spec.baseUrl, spec.token, spec.platform, spec.origin, spec.noPlatform), label: spec.baseUrl, env: spec.env ?? environmentLabel(spec.baseUrl), filesWritten: () => Promise.resolve() };
       if (!api) throw new Error('unreachable: an embedded target needs the endpoint opened with embedded: true');
       const envId = spec.env === undefined ? DEFAULT_ENVIRONMENT : EnvironmentId.parse(spec.env);
       // The embedded Document service answers under each environment's own root, as its classic API does.

@@ -51,6 +51,8 @@ export interface DaemonOptions {
   tokenFor?(environment: Environment): string;
   /** A remote environment's Document service (its platform settings and the variables they name); none when unset. */
   platformFor?(environment: Environment): DaemonPlatform | undefined;
+  /** What to set when `platformFor` gives none: a document file's failure says it. */
+  noPlatformFor?(environment: Environment): string | undefined;
   /** The client's per-request retry policy (e.g. a shorter deadline from DASHCD_RETRY_DEADLINE). */
   retry?: Partial<RetryPolicy>;
   /** How long shutdown lets a running pass finish its writes before aborting its requests (default 3 s). */
@@ -64,7 +66,7 @@ export interface DaemonOptions {
 export interface DaemonEnvironment {
   environment: Environment;
   /** Its target; a remote one with the token its `tokenEnv` variable holds (and its platform, when it has one). */
-  target: { kind: 'remote'; baseUrl: string; token: string; platform?: DaemonPlatform | undefined } | { kind: 'embedded' };
+  target: { kind: 'remote'; baseUrl: string; token: string; platform?: DaemonPlatform | undefined; noPlatform?: string | undefined } | { kind: 'embedded' };
 }
 
 /**
@@ -74,6 +76,8 @@ export interface DaemonEnvironment {
 export interface DaemonPlatform {
   url: string;
   credential: PlatformCredential;
+  /** The settings its failures name (default: DT_PLATFORM_URL and DT_PLATFORM_TOKEN). */
+  origin?: TargetOrigin | undefined;
 }
 
 export interface DaemonReady {

@@ -203,7 +203,7 @@ async function repoEnvironments(repo: RepoFollowing, options: DaemonOptions): Pr
   if (declared.length === 0) return undefined;
   return declared.map((environment) => ({
     environment,
-    target: environment.target.kind === 'remote' ? { kind: 'remote', baseUrl: environment.target.url, token: options.tokenFor?.(environment) ?? '', platform: options.platformFor?.(environment) } : { kind: 'embedded' },
+    target: environment.target.kind === 'remote' ? { kind: 'remote', baseUrl: environment.target.url, token: options.tokenFor?.(environment) ?? '', platform: options.platformFor?.(environment), noPlatform: options.noPlatformFor?.(environment) } : { kind: 'embedded' },
   }));
 }
 

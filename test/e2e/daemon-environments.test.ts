@@ -5,7 +5,7 @@ import { EnvironmentsStatusJson } from '../../src/daemon/status-schema.js';
 import { createToken, dashboardYaml, expectConsistentArchive, metricValue, waitFor, type DaemonChild } from '../helpers/daemon.js';
 import { daemonScopePerTest } from '../helpers/daemon-scope.js';
 import { hostsTemplate } from '../helpers/environments.js';
-import { api } from '../helpers/server.js';
+import { api, startTestServer } from '../helpers/server.js';
 
 const scope = daemonScopePerTest();
 
@@ -146,5 +146,23 @@ describe('dashcd daemon with environments of the embedded API', () => {
     });
     const started = scope.startDaemon([], { cwd: project.root, timeoutMs: 30_000 });
     await expect(started).rejects.toThrow(/exited with 4:[\s\S]*PROD_TOKEN is not set: prod's target \(https:\/\/prod\.example\.invalid, from dashcd\.yaml\) takes its token from PROD_TOKEN/);
+  });
+
+  it('a remote environment whose platform variable is unset fails its pass naming that variable (not DT_PLATFORM_TOKEN, which it never reads)', async () => {
+    const target = await startTestServer();
+    try {
+      const project = await scope.createProject({
+        'dashcd.yaml': `environments:\n  prod:\n    target: ${target.baseUrl}/e/local\n    tokenEnv: PROD_TOKEN\n    platformTarget: ${target.baseUrl}/e/local\n    platformTokenEnv: PROD_PLATFORM_TOKEN\n`,
+        'dashboards/hosts.yaml': HOSTS.replace('${{ values.height }}', '152').replace('${{ values.note }}', 'x'),
+        'dashboards/board.yaml': 'document:\n  kind: dashboard\n  name: Board\nversion: 21\ntiles: {}\nlayouts: {}\n',
+      });
+      const d = await scope.startDaemon([], { cwd: project.root, env: { PROD_TOKEN: target.token, DT_PLATFORM_TOKEN: 'never-read' } });
+      const [prod] = await environments(d);
+      expect(JSON.stringify(prod)).toContain(`PROD_PLATFORM_TOKEN is not set: prod's platform (${target.baseUrl}/e/local, from dashcd.yaml) takes its token from PROD_PLATFORM_TOKEN`);
+      expect(JSON.stringify(prod)).not.toContain('set DT_PLATFORM_TOKEN');
+      expect(prod?.lastReconcile?.ok).toBe(false);
+    } finally {
+      await target.close();
+    }
   });
 });

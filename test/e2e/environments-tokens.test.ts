@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProject, runDashcd, type Project } from '../helpers/cli.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startDocumentServer } from '../helpers/documents.js';
 
 let project: Project | undefined;
 let server: TestServer | undefined;
@@ -48,18 +49,19 @@ describe('an environment whose tokenEnv variable is unset', () => {
     expect(result.stdout).toMatch(/✗ prod: target unavailable, nothing written \(exit 4\): PROD_DT_TOKEN is not set: .* set it to a token with scopes ReadConfig and WriteConfig$/m);
   });
 
-  it('a rejected token names the environment\'s variable, not DT_API_TOKEN', async () => {
+  it('a rejected token names the environment\'s variable, not DT_API_TOKEN, and says "not planned", not "unreachable"', async () => {
     const { project, server } = await projectWithProd();
     const result = await runDashcd(['plan', '--env', 'prod'], { cwd: project.root, env: { PROD_DT_TOKEN: 'not-the-token' } });
     expect(result.code).toBe(4);
-    expect(result.stdout).toContain(`unreachable: 401 from ${server.baseUrl}/e/local: token rejected`);
+    expect(result.stdout).toContain(`not planned: 401 from ${server.baseUrl}/e/local: token rejected`);
+    expect(result.stdout).not.toContain('unreachable');
     expect(result.stdout).toContain('— check PROD_DT_TOKEN');
     expect(result.stdout).not.toContain('DT_API_TOKEN');
   });
 });
 
 describe('an environment whose target has no platform for a platform dashboard', () => {
-  it('plan says "not planned" and what to set, as for a token not given, not "unreachable"', async () => {
+  it('plan says "not planned" and which settings dashcd.yaml lacks, as for a token not given, not "unreachable"', async () => {
     server = await startTestServer();
     project = await createProject({
       'dashcd.yaml': `environments:\n  prod:\n    target: ${server.baseUrl}/e/local\n    tokenEnv: PROD_DT_TOKEN\n`,
@@ -68,7 +70,25 @@ describe('an environment whose target has no platform for a platform dashboard',
     const result = await runDashcd(['plan'], { cwd: project.root, env: { PROD_DT_TOKEN: server.token } });
     expect(result.code, result.stderr).toBe(4);
     expect(result.stdout).toContain('not planned: ');
-    expect(result.stdout).toContain('has no platform configured for platform dashboards and notebooks');
+    expect(result.stdout).toContain('has no platform configured for platform dashboards and notebooks: prod in dashcd.yaml has no platform credential: give it platformTokenEnv (or oauthClientIdEnv and oauthClientSecretEnv)');
     expect(result.stdout).not.toContain('unreachable');
+  });
+
+  it('names the platform variable dashcd.yaml declares when it is unset, and when its token is rejected (it said DT_PLATFORM_TOKEN, which an environment never reads)', async () => {
+    const documents = await startDocumentServer();
+    server = documents;
+    project = await createProject({
+      'dashcd.yaml': `environments:\n  prod:\n    target: ${documents.baseUrl}/e/local\n    tokenEnv: PROD_DT_TOKEN\n    platformTarget: ${documents.baseUrl}/e/local\n    platformTokenEnv: PROD_PLATFORM_TOKEN\n`,
+      'dashboards/board.yaml': 'document:\n  kind: dashboard\n  name: Board\nversion: 21\ntiles: {}\nlayouts: {}\n',
+    });
+    const unset = await runDashcd(['plan'], { cwd: project.root, env: { PROD_DT_TOKEN: documents.token, DT_PLATFORM_TOKEN: await documents.platformToken() } });
+    expect(unset.code, unset.stderr).toBe(4);
+    expect(unset.stdout).toContain(`not planned: ${documents.baseUrl}/e/local has no platform configured for platform dashboards and notebooks: PROD_PLATFORM_TOKEN is not set: prod's platform (${documents.baseUrl}/e/local, from dashcd.yaml) takes its token from PROD_PLATFORM_TOKEN`);
+    expect(unset.stdout).not.toContain('DT_PLATFORM_TOKEN');
+    const rejected = await runDashcd(['plan'], { cwd: project.root, env: { PROD_DT_TOKEN: documents.token, PROD_PLATFORM_TOKEN: 'dt0s16.NOTATOKEN.NOTASECRET' } });
+    expect(rejected.code, rejected.stderr).toBe(4);
+    expect(rejected.stdout).toMatch(/not planned: 401 from .*token rejected/);
+    expect(rejected.stdout).toContain('check PROD_PLATFORM_TOKEN');
+    expect(rejected.stdout).not.toMatch(/DT_PLATFORM_TOKEN|unreachable/);
   });
 });

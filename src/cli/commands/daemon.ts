@@ -13,7 +13,7 @@ import { parseTargetUrl, platformFromEnv, retryFromEnv } from '../target.js';
 import { selectionFromArgs } from '../dashboards-selection.js';
 import { formatDiagnostic } from '../../desired/diagnostic.js';
 import { allEnvsFlag, envFlag, environmentMode } from '../environment-choice.js';
-import { environmentPlatform, environmentToken } from '../environment-targets.js';
+import { environmentPlatform, environmentPlatformMissing, environmentToken } from '../environment-targets.js';
 import { repoFlags, repoOptions } from '../repo-flags.js';
 import { SourceError } from '../../source/source-error.js';
 import { listenFailure, refuseZonedHost } from '../listen-failure.js';
@@ -112,7 +112,7 @@ async function daemonEnvironments(root: string, flags: FlagValues, io: CommandIo
   if (mode.kind === 'invalid') throw new CliError(`dashcd.yaml is invalid:\n${mode.diagnostics.map(formatDiagnostic).join('\n')}`, ExitCode.InvalidDesiredState);
   return mode.selected.map((environment) => ({
     environment,
-    target: environment.target.kind === 'remote' ? { kind: 'remote', baseUrl: environment.target.url, token: environmentToken(environment, environment.target, io, DAEMON_SCOPES), platform: environmentPlatform(environment, io) } : { kind: 'embedded' },
+    target: environment.target.kind === 'remote' ? { kind: 'remote', baseUrl: environment.target.url, token: environmentToken(environment, environment.target, io, DAEMON_SCOPES), platform: environmentPlatform(environment, io), noPlatform: environmentPlatformMissing(environment, io) } : { kind: 'embedded' },
   }));
 }
 
@@ -133,6 +133,7 @@ function daemonOptions(flags: FlagValues, io: CommandIo): Omit<DaemonOptions, 'l
     ...passChunkFromEnv(io.env),
     tokenFor: (environment) => (environment.target.kind === 'remote' ? environmentToken(environment, environment.target, io, DAEMON_SCOPES) : ''),
     platformFor: (environment) => environmentPlatform(environment, io),
+    noPlatformFor: (environment) => environmentPlatformMissing(environment, io),
     ...withRepo(flags, io),
   };
 }
