@@ -6,10 +6,15 @@ import { inheritedEnvironment } from '../lib/git-environment.js';
 interface GitWorkTree {
   /** Absent on a detached HEAD (as in most CI checkouts). */
   branch?: string;
-  /** Uncommitted changes (including untracked files) under the dashboards folder. */
+  /** Uncommitted changes (including untracked files) under the dashboards folder or in its `dashcd.yaml`. */
   dirty: boolean;
   /** The dashboards folder relative to the work tree root (`dashboards`), for "uncommitted changes in …". */
   dir?: string;
+  /**
+   * Where the uncommitted changes are, when git could say: the dashboards folder, its `dashcd.yaml` (its values,
+   * ignore rules and prune settings shape a plan as much as the files), or both. Absent when clean.
+   */
+  dirtyIn?: readonly ('folder' | 'config')[];
   /** The work tree root: where `dashcd.yaml` lives. */
   root?: string;
 }
@@ -39,24 +44,57 @@ export async function readGitInfo(dir: string): Promise<GitInfo | undefined> {
   if (location === undefined) return undefined;
   const [root = '', shownPrefix = ''] = location.split('\n');
   if (!isExpectedRoot(at, root)) return undefined;
+  const config = configPathOf(at);
   const [head, status] = await Promise.all([
     // Fails on an unborn branch (a repository with no commit yet): in git, but nothing to name.
     git(at.cwd, ['log', '-1', '--no-show-signature', '--format=%H%n%h']),
-    git(at.cwd, ['status', '--porcelain=v2', '--branch', '--untracked-files=normal', '--', at.path]),
+    git(at.cwd, ['status', '--porcelain=v2', '--branch', '--untracked-files=normal', '--', at.path, ...(config ? [config] : [])]),
   ]);
   const [commit, shortCommit] = head?.split('\n') ?? [];
   const folder = (at.root === undefined ? shownPrefix : at.path === '.' ? '' : at.path).replace(/\/$/, '');
   const lines = status?.split('\n') ?? [];
   // `(detached)` on a detached HEAD; the branch's name even before its first commit.
   const branch = lines.find((line) => line.startsWith('# branch.head '))?.slice('# branch.head '.length);
+  const changed = lines.filter((line) => line !== '' && !line.startsWith('#'));
+  const configChanged = config !== undefined && changed.some((line) => changedPath(line) === config);
+  const folderChanged = changed.length > (configChanged ? 1 : 0);
+  const dirtyIn = [...(folderChanged ? ['folder' as const] : []), ...(configChanged ? ['config' as const] : [])];
   return {
     ...(commit && shortCommit ? { commit, shortCommit } : { commit: null, shortCommit: null }),
     ...(branch && branch !== '(detached)' ? { branch } : {}),
     // A status that could not be read is reported as dirty: claiming a clean tree we could not check would mislead.
-    dirty: status === undefined || lines.some((line) => line !== '' && !line.startsWith('#')),
+    dirty: status === undefined || changed.length > 0,
+    ...(dirtyIn.length > 0 ? { dirtyIn } : {}),
     ...(folder ? { dir: folder } : {}),
     ...(root ? { root } : {}),
   };
+}
+
+/**
+ * The dashboards folder's `dashcd.yaml` as a path from the work tree root, when it lies inside the work tree (a
+ * folder at the root has it above, outside git). Not with the operator's GIT_DIR or GIT_WORK_TREE, where git runs
+ * from the folder and a path above it may be outside the repository.
+ */
+function configPathOf(at: GitPlace): string | undefined {
+  if (at.root === undefined || at.path === '.') return undefined;
+  const parent = dirname(at.path);
+  return parent === '.' ? CONFIG_FILE : `${parent}/${CONFIG_FILE}`;
+}
+
+const CONFIG_FILE = 'dashcd.yaml';
+
+/**
+ * The path a `status --porcelain=v2` line names: the last field of an ordinary (`1`) or unmerged (`u`) entry, after
+ * the nine or ten fields before it, and the rest of an untracked (`?`) or ignored (`!`) one. A rename (`2`) names
+ * two; its new path comes first. Paths are as git quotes them: `dashcd.yaml` never needs quoting.
+ */
+function changedPath(line: string): string {
+  const fields = line.split(' ');
+  if (line.startsWith('? ') || line.startsWith('! ')) return line.slice(2);
+  if (line.startsWith('1 ')) return fields.slice(8).join(' ');
+  if (line.startsWith('2 ')) return (fields.slice(9).join(' ').split('\t')[0] ?? '');
+  if (line.startsWith('u ')) return fields.slice(10).join(' ');
+  return line;
 }
 
 /** The root of the git work tree holding `dir` (an existing folder), or undefined outside one. */

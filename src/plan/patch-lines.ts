@@ -189,9 +189,12 @@ export function gitText(git: GitInfo): string {
   return `${commitText(git)}${git.dirty ? ` (${dirtyText(git)})` : ''}`;
 }
 
-/** `uncommitted changes in dashboards/`, naming the folder when git told us where it is. */
+/** `uncommitted changes in dashboards/` (or `in dashcd.yaml`, or both), naming the folder when git told us where it is. */
 export function dirtyText(git: GitInfo): string {
-  return `uncommitted changes in ${git.dir ? `${git.dir}/` : 'the dashboards folder'}`;
+  const folder = git.dir ? `${git.dir}/` : 'the dashboards folder';
+  const where = { folder, config: 'dashcd.yaml' };
+  const places = (git.dirtyIn ?? ['folder']).map((place) => where[place]);
+  return `uncommitted changes in ${places.join(' and ')}`;
 }
 
 /**

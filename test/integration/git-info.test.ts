@@ -57,7 +57,36 @@ describe('readGitInfo', () => {
     expect((await readGitInfo(dashboards))?.dirty).toBe(true);
   });
 
-  it('ignores uncommitted changes outside the dashboards folder', async () => {
+  it('counts the folder’s dashcd.yaml, edited, new or renamed, and says where the changes are (a plan said "clean" while its values were uncommitted)', async () => {
+    await writeFile(join(root, 'dashcd.yaml'), 'ownershipTag: a\n');
+    expect(await readGitInfo(dashboards)).toMatchObject({ dirty: true, dirtyIn: ['config'] });
+    await git(root, 'add', 'dashcd.yaml');
+    await git(root, 'commit', '-q', '-m', 'config');
+    expect((await readGitInfo(dashboards))?.dirtyIn).toBeUndefined();
+    await writeFile(join(root, 'dashcd.yaml'), 'ownershipTag: b\n');
+    expect(await readGitInfo(dashboards)).toMatchObject({ dirty: true, dirtyIn: ['config'] });
+    await writeFile(join(dashboards, 'a.yaml'), 'dashboardMetadata: {name: b, owner: o}\ntiles: []\n');
+    expect(await readGitInfo(dashboards)).toMatchObject({ dirty: true, dirtyIn: ['folder', 'config'] });
+    await git(root, 'commit', '-q', '-am', 'both');
+    // Moved away (staged), then back under its name: both change what the plan reads.
+    await git(root, 'mv', 'dashcd.yaml', 'old.yaml');
+    expect(await readGitInfo(dashboards)).toMatchObject({ dirty: true, dirtyIn: ['config'] });
+    await git(root, 'commit', '-q', '-m', 'moved');
+    await git(root, 'mv', 'old.yaml', 'dashcd.yaml');
+    expect(await readGitInfo(dashboards)).toMatchObject({ dirty: true, dirtyIn: ['config'] });
+    // A folder below the root reads the dashcd.yaml beside it, not the root's.
+    await git(root, 'commit', '-q', '-m', 'back');
+    await mkdir(join(root, 'ops', 'dashboards'), { recursive: true });
+    await writeFile(join(root, 'ops', 'dashboards', 'b.yaml'), 'x: 1\n');
+    await writeFile(join(root, 'ops', 'dashcd.yaml'), 'ownershipTag: c\n');
+    await git(root, 'add', 'ops/dashboards');
+    await git(root, 'commit', '-q', '-m', 'ops');
+    expect(await readGitInfo(join(root, 'ops', 'dashboards'))).toMatchObject({ dirty: true, dirtyIn: ['config'], dir: 'ops/dashboards' });
+    await writeFile(join(root, 'dashcd.yaml'), 'ownershipTag: d\n');
+    expect(await readGitInfo(dashboards)).toMatchObject({ dirty: true, dirtyIn: ['config'] });
+  });
+
+  it('ignores uncommitted changes outside the dashboards folder and its dashcd.yaml', async () => {
     await writeFile(join(root, 'README.md'), 'changed\n');
     expect((await readGitInfo(dashboards))?.dirty).toBe(false);
     expect((await readGitInfo(root))?.dirty).toBe(true);

@@ -27,7 +27,7 @@ import { ACTION_ORDER, type Plan, type PlanAction, type PlanChange, type TrashHo
  * tag. `delete`: an owned dashboard without a file, deleted because pruning is on; `orphan`: the same, kept.
  *
  * `git` is null outside a git work tree; `git.commit` (and `shortCommit`) null in a work tree whose branch has no
- * commit yet (right after `git init`). `git.dirty` means uncommitted changes under the dashboards folder.
+ * commit yet (right after `git init`). `git.dirty` means uncommitted changes under the dashboards folder or in its dashcd.yaml.
  * Pretty-printed with two spaces and a final newline.
  */
 export interface PlanJson {
