@@ -31,13 +31,16 @@ async function runCommand(): Promise<number> {
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
   });
+  // Logs go to stderr (stdout carries plans, tables and JSONL), as readable lines: a CI log is read by a person as
+  // much as a terminal is (JSON lines there sat between a plan's readable ones). A server not at a terminal writes
+  // JSON lines for its log collector, as the daemon does on stdout; DASHCD_LOG_FORMAT=json asks for them anywhere.
+  const readable = process.env.DASHCD_LOG_FORMAT !== 'json' && (process.stderr.isTTY === true || argv[0] !== 'serve');
   const [{ commandsFor }, { runCli }, { createLogger }, pretty] = await Promise.all([
     import('./cli/command-loader.js'),
     import('./cli/run.js'),
     import('./lib/logger.js'),
-    process.stderr.isTTY ? import('./lib/pretty-log.js') : undefined,
+    readable ? import('./lib/pretty-log.js') : undefined,
   ]);
-  // Logs go to stderr (stdout carries plans, tables and JSONL); readable lines when a person is watching.
   const log = createLogger({
     level: process.env.DASHCD_LOG_LEVEL ?? 'info',
     ...(pretty ? { destination: pretty.prettyLogStream(process.stderr) } : {}),
