@@ -3,7 +3,7 @@ import { lstat, open, realpath, type FileHandle } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { isMap, isScalar, LineCounter, type Document } from 'yaml';
 import { z } from 'zod';
-import { checkEnvironmentsConfig, environmentsShape, NEEDS_ENVIRONMENTS } from '../environments/environments-config.js';
+import { ABOUT_THE_NAME, checkEnvironmentsConfig, environmentsShape, NEEDS_ENVIRONMENTS } from '../environments/environments-config.js';
 import { closest } from '../lib/closest.js';
 import { pointerProblem } from '../plan/json-pointer.js';
 import { unknownKeyMessage } from '../desired/hints.js';
@@ -179,6 +179,11 @@ function locateIssue(doc: Document, issue: z.core.$ZodIssue): { offset: number; 
     return issue.keys.map((key) => ({ offset: keyOffset(parent, key) ?? 0, path: formatIssuePath([...path, key]), message: unknownKeyMessage({ parent: path, key, known }) }));
   }
   const shown = formatIssuePath(path);
+  const name = path.at(-1);
+  if (issue.code === 'custom' && issue.params?.[ABOUT_THE_NAME] === true && typeof name === 'string') {
+    const offset = keyOffset(path.length === 1 ? doc.contents : doc.getIn(path.slice(0, -1), true), name);
+    if (offset !== undefined) return [{ offset, path: shown, message: issue.message }];
+  }
   for (let depth = path.length; depth >= 0; depth--) {
     const node = depth === 0 ? doc.contents : doc.getIn(path.slice(0, depth), true);
     const offset = nodeOffset(node);

@@ -141,6 +141,8 @@ export interface EnvironmentsConfig {
 
 /** Marks the issue of `values:` or `groups:` without `environments:`: a misspelt `enviroments:` makes it, and says more. */
 export const NEEDS_ENVIRONMENTS = 'needsEnvironments';
+/** Marks an issue about a member's name, not its value: it is pointed at the name (`Prod_1:`), not at what follows. */
+export const ABOUT_THE_NAME = 'aboutTheName';
 
 /** Cross-member rules: groups name declared environments, each environment in at most one group, no name twice. */
 export function checkEnvironmentsConfig(config: EnvironmentsConfig, ctx: z.core.$RefinementCtx): void {
@@ -153,12 +155,12 @@ export function checkEnvironmentsConfig(config: EnvironmentsConfig, ctx: z.core.
   }
   if (Object.keys(declared).length === 0) ctx.addIssue({ code: 'custom', path: ['environments'], message: 'declare at least one environment, or remove environments:' });
   for (const key of ['environments', 'groups'] as const) {
-    for (const name of Object.keys(config[key] ?? {})) if (!NAME.test(name)) ctx.addIssue({ code: 'custom', path: [key, name], message: `${NAME_RULE}, got ${JSON.stringify(name)}` });
+    for (const name of Object.keys(config[key] ?? {})) if (!NAME.test(name)) ctx.addIssue({ code: 'custom', path: [key, name], message: `${NAME_RULE}, got ${JSON.stringify(name)}`, params: { [ABOUT_THE_NAME]: true } });
   }
   const groupOf = new Map<string, string>();
   for (const [group, spec] of Object.entries(config.groups ?? {})) {
     const base = Array.isArray(spec) ? ['groups', group] : ['groups', group, 'environments'];
-    if (Object.hasOwn(declared, group)) ctx.addIssue({ code: 'custom', path: ['groups', group], message: `${group} is already an environment's name; a group needs its own name` });
+    if (Object.hasOwn(declared, group)) ctx.addIssue({ code: 'custom', path: ['groups', group], message: `${group} is already an environment's name; a group needs its own name`, params: { [ABOUT_THE_NAME]: true } });
     membersOf(spec).forEach((env, i) => {
       const other = groupOf.get(env);
       const problem = !Object.hasOwn(declared, env)

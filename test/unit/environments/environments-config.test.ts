@@ -110,15 +110,17 @@ describe('dashcd.yaml environments', () => {
   });
 
   it('refuses a group named like an environment, and groups or values without environments', () => {
-    expect(diagnosticsOf('environments:\n  a:\ngroups:\n  a: [a]\n')).toEqual(["4:6 groups.a: a is already an environment's name; a group needs its own name"]);
+    // At the group's name, not its list.
+    expect(diagnosticsOf('environments:\n  a:\ngroups:\n  a: [a]\n')).toEqual(["4:3 groups.a: a is already an environment's name; a group needs its own name"]);
     expect(diagnosticsOf('values:\n  x: 1\n')).toEqual(['2:3 values: values need environments: declare them in this file first']);
   });
 
-  it('holds names to the folder-safe alphabet', () => {
+  it('holds names to the folder-safe alphabet, each refusal at the name (it pointed at the value, the line below)', () => {
     expect(diagnosticsOf('environments:\n  Prod:\ngroups:\n  "eu west": [Prod]\n')).toEqual([
-      '2:8 environments.Prod: an environment or group name is lowercase letters, digits and dashes (at most 63), got "Prod"',
-      '4:14 groups.eu west: an environment or group name is lowercase letters, digits and dashes (at most 63), got "eu west"',
+      '2:3 environments.Prod: an environment or group name is lowercase letters, digits and dashes (at most 63), got "Prod"',
+      '4:3 groups.eu west: an environment or group name is lowercase letters, digits and dashes (at most 63), got "eu west"',
       '4:15 groups.eu west[0]: an environment or group name is lowercase letters, digits and dashes (at most 63)',
     ]);
+    expect(diagnosticsOf('environments:\n  dev:\n  Prod_1:\n    target: https://abc123.live.dynatrace.com\n    tokenEnv: PROD_TOKEN\n')[0]).toMatch(/^3:3 environments\.Prod_1: /);
   });
 });
