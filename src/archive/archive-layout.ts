@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { DAY_MS, dayStart } from './archived-event.js';
 import { PARTITION_FILE } from './partition-writer.js';
 
+/** The archive's folder when `--archive` names none: `events-archive/` in the project's root. */
+export const DEFAULT_ARCHIVE_DIR_NAME = 'events-archive';
+
 export interface Partition {
   readonly env: string;
   readonly day: string;

@@ -2,10 +2,11 @@ import { join } from 'node:path';
 import type { Clock } from '../lib/clock.js';
 import { mapConcurrent } from '../lib/concurrency.js';
 import { mkdirDurable } from '../lib/durable-file.js';
+import { ensureGitIgnoredFolder } from '../lib/git-ignored-folder.js';
 import { nodeFs, type FsLayer } from '../lib/fs-layer.js';
 import type { Logger } from '../lib/logger.js';
 import { acquireArchiveLock } from './archive-lock.js';
-import { listPartitions } from './archive-layout.js';
+import { DEFAULT_ARCHIVE_DIR_NAME, listPartitions } from './archive-layout.js';
 import { createCommitQueue } from './commit-queue.js';
 import { DAY_MS, dayStart, utcDay } from './archived-event.js';
 import { readCheckpoint, streamKey, type Checkpoint, type RunState } from './checkpoint.js';
@@ -76,7 +77,8 @@ export interface PullSession {
 export async function openPullSession(options: PullSessionOptions): Promise<PullSession> {
   const fs = options.fs ?? nodeFs;
   const envDir = join(options.archiveDir, options.env);
-  await mkdirDurable(options.archiveDir, fs);
+  // Its default place is in the project's repository: kept out of `git status`, as the data dir is.
+  await ensureGitIgnoredFolder(options.archiveDir, DEFAULT_ARCHIVE_DIR_NAME, fs);
   await mkdirDurable(envDir, fs);
   const lock = await acquireArchiveLock(envDir);
   try {

@@ -1,4 +1,5 @@
 import { lstat, readdir, stat } from 'node:fs/promises';
+import { DEFAULT_ARCHIVE_DIR_NAME } from '../archive/archive-layout.js';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from './exit-codes.js';
 import { DEFAULT_DATA_DIR_NAME } from '../server/data-dir-root.js';
@@ -58,7 +59,6 @@ export async function archiveDirOf(archive: string | undefined, cwd: string): Pr
   return dir;
 }
 
-export const DEFAULT_ARCHIVE_DIR_NAME = 'events-archive';
 
 async function inProjectRoot(given: string | undefined, cwd: string, name: string): Promise<string> {
   if (given !== undefined) return resolve(cwd, given);

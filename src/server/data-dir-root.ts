@@ -1,27 +1,17 @@
-import { existsSync } from 'node:fs';
 import { chmod, lstat, readdir, stat, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { mkdirDurable, TEMP_MARKER, writeFileDurable } from '../lib/durable-file.js';
+import { basename, join } from 'node:path';
+import { TEMP_MARKER } from '../lib/durable-file.js';
+import { ensureGitIgnoredFolder } from '../lib/git-ignored-folder.js';
 import { nodeFs, type FsLayer } from '../lib/fs-layer.js';
 import { ignoreMissing } from '../lib/fs-errors.js';
 
 /** The CLI's default data dir name (`--data` default): a directory so named is dashcd's own wherever it is. */
 export const DEFAULT_DATA_DIR_NAME = '.dashcd';
-/** Ignores everything in the data dir, this file included: tokens' hashes and the store stay out of commits. */
-export const DATA_DIR_GITIGNORE = '*\n';
 /**
  * A temp file in the root younger than this may be another dashcd's, still starting (writing `.gitignore`, or
  * `owner.json` before it finds the dir taken): deleting it would fail that start with a bare ENOENT.
  */
 export const ROOT_TEMP_GRACE_MS = 60_000;
-
-/** Creates `dir` and any missing parents, each new entry made durable in its parent (mkdir -p, durably). */
-export async function ensureDirDurable(dir: string, fs: FsLayer = nodeFs): Promise<boolean> {
-  if (existsSync(dir)) return false;
-  await ensureDirDurable(dirname(dir), fs);
-  await mkdirDurable(dir, fs);
-  return true;
-}
 
 /**
  * Creates the data dir root if missing, makes it private (keepPrivate) and keeps it out of `git status` (the default
@@ -31,12 +21,8 @@ export async function ensureDirDurable(dir: string, fs: FsLayer = nodeFs): Promi
  * user's group.
  */
 export async function ensureDataDirRoot(root: string, fs: FsLayer = nodeFs): Promise<void> {
-  const created = await ensureDirDurable(root, fs);
-  if (!created && basename(root) !== DEFAULT_DATA_DIR_NAME) return;
-  await keepPrivate(root);
-  const file = join(root, '.gitignore');
-  if (existsSync(file)) return;
-  await writeFileDurable(file, DATA_DIR_GITIGNORE, { fs });
+  const created = await ensureGitIgnoredFolder(root, DEFAULT_DATA_DIR_NAME, fs);
+  if (created || basename(root) === DEFAULT_DATA_DIR_NAME) await keepPrivate(root);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { eventsPullCommand } from '../../src/cli/commands/events-pull.js';
@@ -34,6 +34,18 @@ describe('dashcd events pull', () => {
     expect(partitions.length).toBeGreaterThanOrEqual(3);
     const second = await dashcd(['events', 'pull', '--target', `${feed.url}/e/prod`]);
     expect(second.stdout).toMatch(/^0 new event versions/);
+    // In the project's repository, like the data dir: kept out of `git status` (it showed as untracked, for `git add -A`).
+    expect(await readFile(join(scratch.dir, 'events-archive', '.gitignore'), 'utf8')).toBe('*\n');
+  });
+
+  it('leaves a folder --archive names alone, unless it made it (a shared folder of the user’s gets no .gitignore)', async () => {
+    const now = Date.now();
+    const feed = await scratch.startFeed({ events: generateEvents({ count: 10, from: now - DAY, to: now - 1000 }) });
+    await mkdir(join(scratch.dir, 'shared'));
+    expect((await dashcd(['events', 'pull', '--target', `${feed.url}/e/prod`, '--archive', 'shared'])).code).toBe(0);
+    expect(await readdir(join(scratch.dir, 'shared'))).toEqual(['prod']);
+    expect((await dashcd(['events', 'pull', '--target', `${feed.url}/e/prod`, '--archive', 'made/here'])).code).toBe(0);
+    expect((await readdir(join(scratch.dir, 'made', 'here'))).sort()).toEqual(['.gitignore', 'prod']);
   });
 
   it('names the archive folder with --env when dashcd.yaml declares no environments (a hosted tenant archived as prod)', async () => {
@@ -42,7 +54,7 @@ describe('dashcd events pull', () => {
     const result = await dashcd(['events', 'pull', '--target', `${feed.url}/e/abc123`, '--env', 'tenant', '--since', '7d']);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(result.stdout).toMatch(/^30 new event versions in .*events-archive\/tenant \(/);
-    expect(await readdir(join(scratch.dir, 'events-archive'))).toEqual(['tenant']);
+    expect((await readdir(join(scratch.dir, 'events-archive'))).sort()).toEqual(['.gitignore', 'tenant']);
   });
 
   it('refuses a folder name that is no environment id before it opens anything (no embedded store started)', async () => {

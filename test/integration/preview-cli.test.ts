@@ -26,6 +26,18 @@ describe('dashcd preview', () => {
     expect(drawnTiles(svg).map((t) => t.texts)).toEqual([['Notes', 'Checkout funnel', 'markdown']]);
   });
 
+  it('keeps the default previews/ it makes out of git with a .gitignore; a folder --out names, or one that was there, gets none', async () => {
+    project = await createProject({ 'dashboards/checkout.yaml': FILE });
+    expect((await runDashcd(['preview', 'dashboards/checkout.yaml'], { cwd: project.root })).code).toBe(0);
+    expect((await readdir(join(project.root, 'previews'))).sort()).toEqual(['.gitignore', 'checkout.svg']);
+    expect(await readFile(join(project.root, 'previews', '.gitignore'), 'utf8')).toBe('*\n');
+    expect((await runDashcd(['preview', 'dashboards/checkout.yaml', '--out', 'pics'], { cwd: project.root })).code).toBe(0);
+    expect(await readdir(join(project.root, 'pics'))).toEqual(['checkout.svg']);
+    await mkdir(join(project.root, 'kept', 'previews'), { recursive: true });
+    expect((await runDashcd(['preview', '../dashboards/checkout.yaml'], { cwd: join(project.root, 'kept') })).code).toBe(0);
+    expect(await readdir(join(project.root, 'kept', 'previews'))).toEqual(['checkout.svg']);
+  });
+
   it('renders PNG without a browser, at twice the SVG size (sharp when shown at the SVG\'s 800 px)', async () => {
     project = await createProject({ 'dashboards/checkout.yaml': FILE });
     const result = await runDashcd(['preview', '--format', 'png', 'dashboards/checkout.yaml'], { cwd: project.root });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DATA_DIR_GITIGNORE } from '../../src/server/data-dir-root.js';
+import { IGNORE_EVERYTHING } from '../../src/lib/git-ignored-folder.js';
 import { ownerAdmin } from '../../src/cli/owner-admin.js';
 import { EnvironmentId } from '../../src/schema/ids.js';
 import { Scope } from '../../src/schema/scopes.js';
@@ -57,7 +57,7 @@ describe('token commands on a data dir nobody owns', () => {
 
   it('create on a fresh data dir makes it with a .gitignore of *, as serve would', async () => {
     await createToken();
-    expect(await readFile(join(data, '.gitignore'), 'utf8')).toBe(DATA_DIR_GITIGNORE);
+    expect(await readFile(join(data, '.gitignore'), 'utf8')).toBe(IGNORE_EVERYTHING);
   });
 
   it('list shows id, name, scopes and creation time, never the token', async () => {

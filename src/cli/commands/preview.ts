@@ -18,9 +18,12 @@ import type { TargetSession } from '../target.js';
 import { printDiagnostics } from '../diagnostics-output.js';
 import { previewEnvironment, renderFilesFor, type PreviewEnvironment } from '../preview-environment.js';
 import { requireRealFolder } from '../real-folder.js';
+import { ensureGitIgnoredFolder } from '../../lib/git-ignored-folder.js';
 import { pushAll } from '../../lib/push-all.js';
 
 const FORMATS = ['svg', 'png', 'html'] as const;
+/** Where pictures go without --out: `previews/` in the working folder. */
+const DEFAULT_OUT = 'previews';
 type Format = (typeof FORMATS)[number];
 
 interface Source {
@@ -40,7 +43,7 @@ export const previewCommand = defineCommand({
     'token), as pull and trash do: without --env, exit 64 lists the declared ones. Files need no target: they are\n' +
     'drawn without --env as written (templated ones as the only environment renders them).',
   flags: {
-    out: { type: 'string', description: 'Folder for the pictures', default: 'previews', valueName: 'path' },
+    out: { type: 'string', description: 'Folder for the pictures (default previews/; made by dashcd, it gets a .gitignore that keeps it out of git)', valueName: 'path' },
     format: { type: 'string', description: 'svg | png | html', default: 'svg', valueName: 'format' },
     target: targetFlag,
     data: dataFlag,
@@ -54,8 +57,9 @@ export const previewCommand = defineCommand({
     if (positionals.length === 0) throw new UsageError('give at least one dashboard file, folder or id');
     const { files, ids } = await sortArguments(positionals, io);
     const drawn = await fileSources(files, flags, io);
-    const out = stringFlag(flags, 'out') ?? 'previews';
-    const write = (sources: readonly Source[]): Promise<ExitCode> => writePictures(sources, { given: out, out: resolve(io.cwd, out), format: format as Format }, io);
+    const given = stringFlag(flags, 'out');
+    const out = given ?? DEFAULT_OUT;
+    const write = (sources: readonly Source[]): Promise<ExitCode> => writePictures(sources, { given: out, out: resolve(io.cwd, out), byDefault: given === undefined, format: format as Format }, io);
     if (ids.length === 0) return write(drawn);
     // Ids come from one target, chosen as pull and trash choose theirs: with environments in dashcd.yaml, the one
     // --env names (exit 64 listing them without it), so an id is never looked for in a store the project does not use.
@@ -67,11 +71,14 @@ export const previewCommand = defineCommand({
  * Pictures are named after committed files: every folder they go into is checked before the first is written, so a
  * refused `--out` (a link on the way, requireRealFolder) leaves no picture anywhere.
  */
-async function writePictures(sources: readonly Source[], { given, out, format }: { given: string; out: string; format: Format }, io: CommandIo): Promise<ExitCode> {
+async function writePictures(sources: readonly Source[], { given, out, byDefault, format }: { given: string; out: string; byDefault: boolean; format: Format }, io: CommandIo): Promise<ExitCode> {
   const paths = sources.map((source) => join(out, `${source.stem}.${format}`));
   for (const folder of new Set(paths.map((path) => dirname(path)))) {
     await requireRealFolder(io.cwd, folder, `--out ${given}`, 'name a folder of its own (pictures are written only into real folders)');
   }
+  // The default folder is in the project's repository: made here, it is kept out of `git status`, as the data dir
+  // is. One that was there already, or one --out names, is the user's, to commit or not.
+  if (byDefault) await ensureGitIgnoredFolder(out);
   for (const [index, source] of sources.entries()) {
     const path = paths[index] as string;
     await mkdirDurable(dirname(path));

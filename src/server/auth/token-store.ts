@@ -6,7 +6,7 @@ import { writeFileDurable } from '../../lib/durable-file.js';
 import { nodeFs, type FsLayer } from '../../lib/fs-layer.js';
 import { ReloadSchedule, monotonicMs, type ElapsedMs } from '../../lib/reload-schedule.js';
 import type { Scope } from '../../schema/scopes.js';
-import { ensureDirDurable } from '../data-dir-root.js';
+import { ensureDirDurable } from '../../lib/git-ignored-folder.js';
 import { TOKEN_LENGTH, TOKEN_PREFIX, PUBLIC_ID_LENGTH, digestToken, generateToken, publicIdOf, sameSecret } from './token-format.js';
 import {
   CreateTokenInput,
