@@ -28,8 +28,8 @@ export interface QueryArchiveOptions extends ArchiveFilter {
   readonly status?: 'OPEN' | 'CLOSED' | undefined;
   /** One line per event: its newest version (the last line written for its id). Status is matched after folding. */
   readonly latest?: boolean | undefined;
-  /** Told each read event's type, whatever the filters: what a query by a type it never saw can name instead. */
-  readonly onEventType?: ((eventType: string | undefined) => void) | undefined;
+  /** Told each event read, whatever the filters: what a query that matched nothing can name instead (a type, an entity). */
+  readonly onRead?: ((event: ArchivedEventView) => void) | undefined;
 }
 
 /**
@@ -45,7 +45,7 @@ export async function* queryArchive(options: QueryArchiveOptions): AsyncGenerato
     for (const partition of partitions) {
       const lines = readPartition(partition, options);
       for (const item of options.latest ? await foldLatest(lines) : await collect(lines)) {
-        options.onEventType?.(item.event.eventType);
+        options.onRead?.(item.event);
         if (matches(item.event, options) && (options.status === undefined || item.event.eventStatus === options.status)) day.push({ ...item, env: partition.env });
       }
     }
@@ -61,8 +61,8 @@ export interface NewestOptions extends ArchiveFilter {
   readonly keep?: ((event: ArchivedEventView) => boolean) | undefined;
   /** Whether an event is wanted by its newest version (its status): asked once its day is folded. */
   readonly wanted?: ((event: ArchivedEventView) => boolean) | undefined;
-  /** Told each read event's type, whatever the filters. */
-  readonly onEventType?: ((eventType: string | undefined) => void) | undefined;
+  /** Told each event read, whatever the filters. */
+  readonly onRead?: ((event: ArchivedEventView) => void) | undefined;
 }
 
 /**
@@ -78,7 +78,7 @@ export async function* newestEvents(options: NewestOptions): AsyncGenerator<Quer
     const day = new NewestOfDay(options.wanted ? Number.POSITIVE_INFINITY : left);
     for (const partition of partitions) {
       for await (const item of readPartition(partition, options)) {
-        options.onEventType?.(item.event.eventType);
+        options.onRead?.(item.event);
         if (matches(item.event, options) && (options.keep?.(item.event) ?? true)) day.add({ ...item, env: partition.env });
       }
     }

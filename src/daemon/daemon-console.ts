@@ -72,13 +72,13 @@ const HOUR = 3_600_000;
 export async function newestArchived(archive: ArchiveFilter, filter: EventFilter): Promise<ConsoleEvents> {
   const events: ConsoleEvent[] = [];
   const types = new Set<string>();
-  const seen = (type: string | undefined): void => void types.add(type ?? UNKNOWN_TYPE);
+  const seen = (view: ArchivedEventView): void => void types.add(view.eventType ?? UNKNOWN_TYPE);
   // The type is every version's, so it filters as lines are read; the status and the entity's name are the newest
   // version's (a later one may add the name), so they filter once a day is folded.
   const { type, ...ofNewest } = filter;
   const keep = type === undefined ? undefined : (view: ArchivedEventView): boolean => eventMatches(consoleEvent(view), { type });
   const wanted = ofNewest.status === undefined && ofNewest.text === undefined ? undefined : (view: ArchivedEventView): boolean => eventMatches(consoleEvent(view), ofNewest);
-  for await (const { event } of newestEvents({ ...archive, limit: MAX_CONSOLE_EVENTS, keep, wanted, onEventType: seen })) {
+  for await (const { event } of newestEvents({ ...archive, limit: MAX_CONSOLE_EVENTS, keep, wanted, onRead: seen })) {
     if (events.length === MAX_CONSOLE_EVENTS) return { events, cut: true, types: [...types] };
     events.push(consoleEvent(event));
   }

@@ -122,7 +122,7 @@ describe('--from/--to with bare dates', () => {
     const typo = await dashcd(['events', 'query', '--type', 'custom_inf', '--from', '2026-11-17', '--to', 'now']);
     expect(typo).toEqual({ code: 0, stdout: '', stderr: 'note: no event of type custom_inf in the archive over that range — did you mean CUSTOM_INFO? (types there: CUSTOM_INFO)\n' });
     // A type that is there, with other filters leaving nothing: no note.
-    expect(await dashcd(['events', 'query', '--type', 'CUSTOM_INFO', '--entity', 'HOST-none', '--from', '2026-11-17', '--to', 'now'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await dashcd(['events', 'query', '--type', 'CUSTOM_INFO', '--status', 'OPEN', '--from', '2026-11-19', '--to', 'now'])).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
   it('events query --help says a bare --to date covers the whole day', async () => {
@@ -163,6 +163,52 @@ describe('events query output that helps the next query', () => {
     expect(first).toBe(`2026-11-18 00:00:00 prod    CLOSED CUSTOM_INFO          host 2              HOST-0000000000000002 -4314211936928920172_${DAY_18}`);
     const filtered = await dashcd(['events', 'query', '--entity', 'HOST-0000000000000002', '--format', 'table']);
     expect(filtered.stdout.trim().split('\n').slice(1)).toEqual([first]);
+  });
+});
+
+describe('events query by an entity that matches nothing', () => {
+  it('names the ids of the entities so named (--entity by name printed nothing and said nothing), or of that id in another case', async () => {
+    const byName = await dashcd(['events', 'query', '--entity', 'Host 2']);
+    expect(byName).toMatchObject({ code: 0, stdout: '' });
+    expect(byName.stderr).toBe("note: no event of entity id Host 2 in the archive over that range — --entity takes an entity's id, and Host 2 is the name of HOST-0000000000000002 (--entity HOST-0000000000000002)\n");
+    const lowerCase = await dashcd(['events', 'query', '--entity', 'host-0000000000000004']);
+    expect(lowerCase.stderr).toBe('note: no event of entity id host-0000000000000004 in the archive over that range — ids match exactly, case included: did you mean HOST-0000000000000004?\n');
+    const unknown = await dashcd(['events', 'query', '--entity', 'HOST-FFFF']);
+    expect(unknown.stderr).toBe("note: no event of entity id HOST-FFFF in the archive over that range (--entity takes an entity's id, such as HOST-0000000000000000)\n".replace('HOST-0000000000000000', 'HOST-0123456789ABCDEF'));
+    // A match, or no --entity: no note.
+    expect((await dashcd(['events', 'query', '--entity', 'HOST-0000000000000004'])).stderr).toBe('');
+    expect((await dashcd(['events', 'query', '--from', '2020-01-01', '--to', '2020-01-02'])).stderr).toBe('');
+  });
+});
+
+describe('events query --format table over long entity ids', () => {
+  it('fits its columns to the first 100 rows, so every ID lines up under its heading (a 39-character id pushed the rest out of line)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dashcd-query-table-'));
+    try {
+      const day = join(dir, 'events-archive', 'prod', 'date=2026-11-18');
+      await mkdir(day, { recursive: true });
+      const ids = ['HOST-0000000000000001', 'PROCESS_GROUP_INSTANCE-00000000000000AB', 'SERVICE-0000000000000003'];
+      const events = Array.from({ length: 130 }, (_, i) => event(i % 10, DAY_18 + i * 60_000, { entityId: i === 120 ? `CLOUD_APPLICATION_NAMESPACE_INSTANCE_GROUP-${'0'.repeat(16)}` : ids[i % 3] }));
+      await writeFile(join(day, 'events.jsonl'), events.map((e) => `${renderEvent(e)}\n`).join(''));
+      const result = await runDashcd(['events', 'query', '--format', 'table'], { cwd: dir, commands: [eventsQueryCommand] });
+      const [header = '', ...rows] = result.stdout.trimEnd().split('\n');
+      expect(rows).toHaveLength(130);
+      const idAt = header.indexOf(' ID', header.indexOf('ENTITY ID') + 'ENTITY ID'.length) + 1;
+      expect(header.indexOf('ENTITY ID') + 'ENTITY ID'.padEnd(39).length + 1).toBe(idAt);
+      const shifted = rows.filter((line) => !/^-?\d+_\d+$/.test(line.slice(idAt)));
+      // Only the one id longer than any in the first 100 rows pushes its own row.
+      expect(shifted).toHaveLength(1);
+      expect(shifted[0]).toContain('CLOUD_APPLICATION_NAMESPACE_INSTANCE_GROUP-');
+      // Fewer rows than the sample: widths from those rows; none: the header alone.
+      const few = await runDashcd(['events', 'query', '--format', 'table', '--to', '2026-11-18 00:02'], { cwd: dir, commands: [eventsQueryCommand] });
+      const fewLines = few.stdout.trimEnd().split('\n');
+      expect(fewLines).toHaveLength(4);
+      expect(new Set(fewLines.slice(1).map((line) => line.search(/-?\d+_\d+$/)))).toEqual(new Set([fewLines[0]?.lastIndexOf('ID')]));
+      const none = await runDashcd(['events', 'query', '--format', 'table', '--from', '2020-01-01', '--to', '2020-01-02'], { cwd: dir, commands: [eventsQueryCommand] });
+      expect(none.stdout).toMatch(/^START \(UTC\)\s+ENV\s+STATUS\s+TYPE\s+ENTITY NAME\s+ENTITY ID\s+ID\n$/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -2,6 +2,7 @@ import type { Writable } from 'node:stream';
 import { stat } from 'node:fs/promises';
 import { listEnvironments } from '../../archive/archive-layout.js';
 import { queryArchive, sameType, type QueriedEvent, type QueryArchiveOptions } from '../../archive/query-archive.js';
+import type { ArchivedEventView } from '../../archive/archived-event.js';
 import { parseTimeArg, type TimeBound } from '../../archive/time-arg.js';
 import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
@@ -44,30 +45,70 @@ export const eventsQueryCommand = defineCommand({
     await checkArchive(options.archiveDir, options.env);
     const format = stringFlag(flags, 'format') ?? (io.stdout.isTTY === true ? 'table' : 'jsonl');
     if (format !== 'jsonl' && format !== 'table') throw new UsageError(`--format must be jsonl or table, got '${format}'`);
-    const render = format === 'table' ? tableRow : jsonLine;
-    if (format === 'table') io.stdout.write(TABLE_HEADER);
+    const table = format === 'table' ? new StreamedTable() : undefined;
     let closed = false;
     const onError = (): void => {
       closed = true; // the reader went away (e.g. `| head`): stop quietly
     };
     io.stdout.on('error', onError);
     let printed = 0;
-    // The types the range holds, gathered as it is read, for the note when --type matches none of them.
+    // What the range holds, gathered as it is read, for the note when --type or --entity matches nothing there.
     const types = new Set<string>();
-    const gather = options.eventType === undefined ? undefined : (type: string | undefined): void => void types.add(type ?? '(none)');
+    const entities = new EntityHints(options.entityId);
+    const gather = (event: ArchivedEventView): void => {
+      if (options.eventType !== undefined) types.add(event.eventType ?? '(none)');
+      entities.read(event);
+    };
     try {
-      for await (const item of queryArchive({ ...options, onEventType: gather })) {
+      for await (const item of queryArchive({ ...options, onRead: gather })) {
         if (closed) break;
         printed++;
-        if (!io.stdout.write(render(item))) await drainOrClose(io.stdout);
+        const text = table ? table.add(item) : jsonLine(item);
+        if (text !== '' && !io.stdout.write(text)) await drainOrClose(io.stdout);
       }
+      if (table && !closed) io.stdout.write(table.end());
     } finally {
       io.stdout.off('error', onError);
     }
     if (printed === 0 && options.eventType !== undefined) io.stderr.write(unknownTypeNote([...types], options.eventType));
+    if (printed === 0) io.stderr.write(entities.note());
     return ExitCode.Success;
   },
 });
+
+/**
+ * Why a query by entity printed nothing, when the range holds no event of that entity id: the ids of the entities
+ * that name (`--entity auth-api`, a name, printed nothing and said nothing), or of that id in another case. Only the
+ * first few ids are kept, whatever the archive holds.
+ */
+class EntityHints {
+  private readonly named = new Set<string>();
+  private readonly otherCase = new Set<string>();
+  private found = false;
+
+  constructor(private readonly entityId: string | undefined) {}
+
+  read(event: ArchivedEventView): void {
+    const wanted = this.entityId;
+    if (wanted === undefined || this.found || event.entityId === undefined) return;
+    if (event.entityId === wanted) this.found = true;
+    else if (this.named.size < MAX_HINTED && event.entityName !== undefined && event.entityName.toLowerCase() === wanted.toLowerCase()) this.named.add(event.entityId);
+    else if (this.otherCase.size < MAX_HINTED && event.entityId.toLowerCase() === wanted.toLowerCase()) this.otherCase.add(event.entityId);
+  }
+
+  note(): string {
+    if (this.entityId === undefined || this.found) return '';
+    const wanted = printable(this.entityId);
+    const start = `note: no event of entity id ${wanted} in the archive over that range`;
+    const named = [...this.named].map(printable);
+    if (named.length > 0) return `${start} — --entity takes an entity's id, and ${wanted} is the name of ${named.join(', ')} (--entity ${named[0] ?? ''})\n`;
+    const near = [...this.otherCase].map(printable);
+    if (near.length > 0) return `${start} — ids match exactly, case included: did you mean ${near.join(' or ')}?\n`;
+    return `${start} (--entity takes an entity's id, such as HOST-0123456789ABCDEF)\n`;
+  }
+}
+
+const MAX_HINTED = 5;
 
 /**
  * Why a query by type printed nothing, when the range holds no event of that type: the types it has there, the
@@ -159,9 +200,8 @@ function drainOrClose(stream: Writable): Promise<void> {
 }
 
 /**
- * Minimum widths; rows stream, so a longer cell pushes the rest of its row. Type and entity name are cut with `…` to
- * keep rows short; ids and the environment never are (they are what the next query's --entity and --env take, and
- * what a reader copies), so the event id comes last.
+ * Minimum widths. Type and entity name are cut with `…` to keep rows short; ids and the environment never are (they
+ * are what the next query's --entity and --env take, and what a reader copies), so the event id comes last.
  */
 const COLUMNS = [
   ['START (UTC)', 19, 'whole'],
@@ -172,24 +212,59 @@ const COLUMNS = [
   ['ENTITY ID', 21, 'whole'],
   ['ID', 0, 'whole'],
 ] as const;
-const TABLE_HEADER = row(COLUMNS.map(([title]) => title));
+/** Rows read before the table's widths are chosen: enough to see the ids an archive holds, few to wait for. */
+const SAMPLE_ROWS = 100;
+/** A column widened by the sample grows to at most this: one odd value pushes its own row, not every row. */
+const MAX_FITTED_WIDTH = 48;
 
 /** The archived line with the environment it came from as its first member (the line is a JSON object). */
 function jsonLine({ raw, env }: QueriedEvent): string {
   return `{"env":${JSON.stringify(env)},${raw.trimStart().slice(1)}\n`;
 }
 
-function tableRow({ event, env }: QueriedEvent): string {
-  const start = new Date(event.startTime).toISOString().slice(0, 19).replace('T', ' ');
-  const cells = [start, env, event.eventStatus ?? '-', event.eventType ?? '-', event.entityName ?? '-', event.entityId ?? '-', event.id];
-  // Text from the feed must not move the cursor or break the row.
-  return row(cells.map(printable));
+/**
+ * The table, written as rows stream: its widths fit the first SAMPLE_ROWS rows (a `PROCESS_GROUP_INSTANCE-…` id is
+ * 39 characters, and pushed every ID after it out of line under a 21-wide column), then stay; a later, longer cell
+ * pushes the rest of its own row. `add` gives the text to write now (nothing while sampling), `end` the rest.
+ */
+class StreamedTable {
+  private sample: string[][] | undefined = [];
+  private widths: number[] = COLUMNS.map(([, width]) => width);
+
+  add(item: QueriedEvent): string {
+    const cells = tableCells(item);
+    if (this.sample === undefined) return row(cells, this.widths);
+    this.sample.push(cells);
+    return this.sample.length < SAMPLE_ROWS ? '' : this.flush();
+  }
+
+  /** The header and the sampled rows, when fewer than SAMPLE_ROWS came: the header alone for none. */
+  end(): string {
+    return this.sample === undefined ? '' : this.flush();
+  }
+
+  private flush(): string {
+    const sample = this.sample ?? [];
+    this.sample = undefined;
+    this.widths = COLUMNS.map(([, width, fit], i) => (fit === 'cut' ? width : Math.max(width, Math.min(MAX_FITTED_WIDTH, longest(sample, i)))));
+    return [COLUMNS.map(([title]) => title), ...sample].map((cells) => row(cells, this.widths)).join('');
+  }
 }
 
-function row(cells: readonly string[]): string {
+function longest(rows: readonly string[][], column: number): number {
+  return rows.reduce((most, cells) => Math.max(most, cells[column]?.length ?? 0), 0);
+}
+
+function tableCells({ event, env }: QueriedEvent): string[] {
+  const start = new Date(event.startTime).toISOString().slice(0, 19).replace('T', ' ');
+  // Text from the feed must not move the cursor or break the row.
+  return [start, env, event.eventStatus ?? '-', event.eventType ?? '-', event.entityName ?? '-', event.entityId ?? '-', event.id].map(printable);
+}
+
+function row(cells: readonly string[], widths: readonly number[]): string {
   const fitted = cells.map((cell, i) => {
-    const [, width, fit] = COLUMNS[i] ?? ['', 0, 'whole'];
-    return fit === 'cut' && cell.length > width ? `${cell.slice(0, width - 1)}…` : cell.padEnd(width);
+    const width = widths[i] ?? 0;
+    return COLUMNS[i]?.[2] === 'cut' && cell.length > width ? `${cell.slice(0, width - 1)}…` : cell.padEnd(width);
   });
   return `${fitted.join(' ').trimEnd()}\n`;
 }
