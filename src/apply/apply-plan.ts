@@ -226,11 +226,13 @@ async function deleteOne(orphan: DeleteChange, deps: ApplyDeps): Promise<ApplyOu
   // Documents go to the trash (restorable): the outcome says which kind, so reports can say where it went.
   const mark = orphan.kind === 'document' ? { kind: orphan.kind } : {};
   try {
+    // A document's delete is a move to its owner's trash: the log says so, as apply's own line does.
+    const [gone, done] = orphan.kind === 'document' ? ['orphan document already gone', 'orphan document moved to the trash'] : ['orphan dashboard already gone', 'orphan dashboard deleted'];
     if (!(await deps.kinds(orphan).live(deps.api).remove(id))) {
-      log.info({ id, name, action: 'delete' }, 'orphan dashboard already gone');
+      log.info({ id, name, action: 'delete' }, gone);
       return { action: 'delete', id, name, status: 'deleted', alreadyGone: true, ...mark };
     }
-    log.info({ id, name, action: 'delete' }, 'orphan dashboard deleted');
+    log.info({ id, name, action: 'delete' }, done);
     return { action: 'delete', id, name, status: 'deleted', ...mark };
   } catch (error) {
     if (isAuthError(error)) throw error;

@@ -103,6 +103,9 @@ describe('dashcd daemon with platform dashboards and notebooks', { timeout: 120_
       await rm(join(project.root, 'dashboards/triage.json'));
       await waitFor(async () => (await documents.trash.list()).some((t) => t.id === notebookId), { what: 'the notebook in the trash' });
       expect(metricValue(await d.metrics(), 'dashcd_writes_total', { action: 'delete', kind: 'document' })).toBe(1);
+      // The log says where it went, as apply's line does (it said "orphan dashboard deleted").
+      expect(d.stdout()).toMatch(new RegExp(`"id":"${notebookId}".*"msg":"orphan document moved to the trash"`));
+      expect(d.stdout()).not.toContain('orphan dashboard deleted');
       const after = await waitFor(async () => {
         const status = await d.status();
         return status.files['dashboards/triage.json'] === undefined ? status : undefined;

@@ -1,7 +1,10 @@
 import { ApiError } from '../../client/errors.js';
 import { documentsOf } from '../../kinds/platform-documents.js';
 import { printable } from '../../lib/printable.js';
-import { defineCommand, type FlagSpec } from '../command.js';
+import { resolve } from 'node:path';
+import { loadEnvironmentState, loadFolderState } from '../../reconcile/desired-state.js';
+import { defineCommand, stringFlag, type CommandIo, type FlagSpec, type FlagValues } from '../command.js';
+import { defaultDashboardsRoot } from '../dashboards-root.js';
 import { dataFlag, dirFlag, targetFlag } from '../common-flags.js';
 import { envFlag } from '../environment-choice.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
@@ -58,12 +61,12 @@ export const trashRestoreCommand = defineCommand({
     return withOneTarget(given, io, 'trash restore', async (target) => {
       const documents = documentsOf(target.client);
       let missing = 0;
-      let restored = 0;
+      const restored: string[] = [];
       for (const id of positionals) {
         try {
           await documents.trash.restore(id);
           io.stdout.write(`↺ restored  ${id}\n`);
-          restored++;
+          restored.push(id);
         } catch (error) {
           if (!(error instanceof ApiError) || error.status !== 404) throw error;
           missing++;
@@ -71,8 +74,27 @@ export const trashRestoreCommand = defineCommand({
         }
       }
       // One whose file is gone is an orphan the next prune trashes again; one whose file is there is simply back.
-      if (restored > 0) io.stderr.write("note: a restored document whose file is not in the dashboards folder is an orphan until the file is back (git revert, or 'dashcd pull <id>'); an apply with pruning would move it to the trash again\n");
+      const orphans = await withoutFile(restored, given, io, target.env);
+      if (orphans.length > 0) {
+        const [one, they] = orphans.length === 1 ? ['has', 'it is an orphan until its file is back'] : ['have', 'each is an orphan until its file is back'];
+        io.stderr.write(`note: ${orphans.map(printable).join(', ')} ${one} no file in the dashboards folder: ${they} (git revert, or 'dashcd pull <id>'); an apply with pruning would move it to the trash again\n`);
+      }
       return missing > 0 ? ExitCode.Unexpected : ExitCode.Success;
     });
   },
 });
+
+/**
+ * The restored ids no file of the dashboards folder claims, as the target's environment renders the files (with
+ * environments in dashcd.yaml, that one's ids). A folder that cannot be read says nothing of any: all are named.
+ */
+async function withoutFile(restored: readonly string[], flags: FlagValues, io: CommandIo, env: string): Promise<string[]> {
+  if (restored.length === 0) return [];
+  const given = stringFlag(flags, 'dir');
+  const source = { dir: given === undefined ? await defaultDashboardsRoot(io.cwd) : resolve(io.cwd, given), cwd: io.cwd, git: 'unread' as const };
+  const folder = await loadFolderState(source, {});
+  const read = folder.kind === 'invalid' && folder.desired === undefined ? await loadEnvironmentState(source, env) : folder;
+  const files = read.kind === 'loaded' ? read.state.desired.dashboards : (read.desired?.dashboards ?? []);
+  const claimed = new Set(files.filter((file) => file.kind === 'document').map((file) => file.id));
+  return restored.filter((id) => !claimed.has(id));
+}
