@@ -3,7 +3,7 @@ import { closest } from '../lib/closest.js';
 import type { UnknownKey } from './unknown-keys.js';
 
 /** How far a typo may be from what was meant: one edit in short words, up to three in long ones. */
-function nearest(word: string, candidates: readonly string[]): string | undefined {
+export function nearest(word: string, candidates: readonly string[]): string | undefined {
   return closest(word, candidates, Math.min(3, Math.max(1, Math.floor(word.length / 3))));
 }
 

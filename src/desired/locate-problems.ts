@@ -2,6 +2,7 @@ import { isMap, isScalar, isSeq, LineCounter, type Document, type Node, type YAM
 import { formatIssuePath } from '../schema/error-envelope.js';
 import { Dashboard } from '../schema/dashboard.js';
 import { idProblem, isDashboardShaped, NOT_A_DASHBOARD, notADashboard, schemaErrorMap, type FileCheck, type Problem } from './dashboard-rules.js';
+import { problemsBeyondTileType } from './unknown-type-tiles.js';
 import { closedSetMessage, unknownKeyMessage } from './hints.js';
 import { findUnknownKeys } from './unknown-keys.js';
 import { documentValue, isTooManyTokens, parseYamlDocuments, nestingMessage, tooDeepPath, TOO_DEEP_MESSAGE, type OffsetProblem } from './yaml-hazards.js';
@@ -104,7 +105,7 @@ function schemaProblems(
 ): Problem[] {
   const parsed = Dashboard.safeParse(value, { error: schemaErrorMap });
   if (parsed.success) return [];
-  return parsed.error.issues.map((issue) => {
+  return [...parsed.error.issues, ...problemsBeyondTileType(value, parsed.error.issues)].map((issue) => {
     const located = locate(doc, issue.path);
     const found: unknown = located.exact && isScalar(located.node) ? located.node.toJSON() : undefined;
     const shown = found !== undefined && (issue.code === 'invalid_union' || issue.code === 'invalid_value');

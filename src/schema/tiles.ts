@@ -105,6 +105,14 @@ const TILE_MODELS = [
   CommonOnlyTile,
 ] as const;
 
+/** The model a `tileType` selects, if any. */
+export function tileModelOf(tileType: string): (typeof TILE_MODELS)[number] | undefined {
+  return TILE_MODELS.find((model) => (model.shape.tileType.options as readonly string[]).includes(tileType));
+}
+
+/** What every model checks: a tile whose `tileType` selects none is checked this far (its own members are unknown). */
+export const AnyTypeTile = z.looseObject({ tileType: z.unknown(), ...commonTileFields });
+
 /** Every allowed `tileType`, derived from the models so the list cannot drift from them. */
 export const TILE_TYPES: readonly string[] = TILE_MODELS.flatMap((m) => m.shape.tileType.options);
 export const TileType = z.enum(TILE_TYPES as [string, ...string[]]);

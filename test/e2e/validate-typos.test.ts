@@ -116,6 +116,19 @@ describe('values outside a closed set', () => {
     expect(result.stdout).toContain('::error file=dashboards/enums.yaml,line=8,col=15::tiles[0].tileType: unknown value "MARKDOWM"; did you mean MARKDOWN?\n');
   });
 
+  it('do not hide the other problems of a tile whose tileType is unknown (a CI run per problem): checked as the type meant', async () => {
+    const tile = ENUM_TYPOS.replace('bounds: { top: 0, left: 0, width: 304, height: 152 }\n    markdown: hi', 'bounds: { top: "0", left: 0, width: 304, height: 152 }\n    markdown: 5');
+    const result = await run(['validate'], { 'dashboards/enums.yaml': tile });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toContain(
+      [
+        'dashboards/enums.yaml:8:15  tiles[0].tileType: unknown value "MARKDOWM"; did you mean MARKDOWN?',
+        'dashboards/enums.yaml:9:20  tiles[0].bounds.top: Invalid input: expected number, received string',
+        'dashboards/enums.yaml:10:15  tiles[0].markdown: Invalid input: expected string, received number',
+      ].join('\n'),
+    );
+  });
+
   it('list a small set when nothing is close, and point at dashcd schema for a large one', async () => {
     const result = await run(['validate'], { 'dashboards/far.yaml': ENUM_TYPOS.replace('smal', 'huge').replace('MARKDOWM', 'CHART') });
     expect(result.stdout).toContain('dashboardMetadata.tilesNameSize: unknown value "huge"; use one of small, medium, large\n');
