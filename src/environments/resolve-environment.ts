@@ -4,6 +4,7 @@ import { bodySizeMessage } from '../desired/body-size.js';
 import { idProblem, schemaErrorMap } from '../desired/dashboard-rules.js';
 import { issueMessage, unknownKeyMessage } from '../desired/hints.js';
 import { findUnknownKeys } from '../desired/unknown-keys.js';
+import { problemsBeyondTileType } from '../desired/unknown-type-tiles.js';
 import { detectFileKind, isDocumentShaped } from '../desired/detect-kind.js';
 import { checkDocumentFile } from '../desired/document-check.js';
 import { deriveDocumentId } from '../desired/document-id.js';
@@ -92,11 +93,14 @@ export function resolveEnvironment(files: readonly TemplateFile[], env: Environm
     if (entry.file.referenceOnly) continue;
     const ctx: RenderContext = { env, values: env.values, dashboardId: (ref) => referenceId(ref, entry.file.name, { byName, known, unread: deps.unread, env: env.name }), maxInserted: entry.document ? DOCUMENT_CONTENT_MAX_BYTES : BODY_LIMIT_BYTES };
     const rendered = renderTemplates(entry.layered.value, ctx);
-    const problems = [...entry.layered.problems, ...renderProblems(entry, rendered)];
-    if (problems.length === 0) {
+    const failedTemplates = renderProblems(entry, rendered);
+    const problems = [...entry.layered.problems, ...failedTemplates];
+    if (entry.layered.problems.length === 0) {
+      // Checked beside a template that failed too (a mistyped value hid every other problem of its file, a CI run
+      // each), except where that template's string is, whose check would only repeat it; never planned then.
       const made = entry.document ? validatedDocument(entry, rendered) : validated(entry, rendered);
-      pushAll(problems, made.problems);
-      if (made.dashboard) dashboards.push(made.dashboard);
+      pushAll(problems, made.problems.filter((problem) => !failedTemplates.some((failed) => isWithin(problem.path, failed.path))));
+      if (made.dashboard && failedTemplates.length === 0) dashboards.push(made.dashboard);
       // Also beside schema errors: a wrong tileType must not hide a misspelt key of the same tile.
       pushAll(warnings, made.warnings.map((w) => deps.locate(entry.file, w, env)));
     }
@@ -178,7 +182,10 @@ function validated(entry: Entry, rendered: RenderResult): Validated {
   const warnings = findUnknownKeys(rendered.value).map((unknown) => ({ path: entry.layered.originOf([...unknown.parent, unknown.key] as Path), message: unknownKeyMessage(unknown) }));
   const parsed = Dashboard.safeParse(body, { error: schemaErrorMap });
   // The hint the single-target check gives (a misspelt tileType's did-you-mean), not zod's list of every value.
-  if (!parsed.success) return { problems: parsed.error.issues.map((issue) => located(entry, rendered, issue.path as Path, issueMessage(issue, body))), warnings };
+  if (!parsed.success) {
+    const issues = [...parsed.error.issues, ...problemsBeyondTileType(body, parsed.error.issues)];
+    return { problems: issues.map((issue) => located(entry, rendered, issue.path as Path, issueMessage(issue, body))), warnings };
+  }
   // Values can make one environment's rendering too large where the file itself is not.
   const tooLarge = bodySizeMessage(body);
   if (tooLarge !== undefined) return { problems: [{ path: [], message: tooLarge }], warnings };
@@ -225,4 +232,9 @@ function valueAt(fromValues: ReadonlyMap<string, string[]>, path: readonly (stri
     if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/** Whether `path` is `ancestor` or lies below it. */
+function isWithin(path: readonly (string | number)[], ancestor: readonly (string | number)[]): boolean {
+  return ancestor.length <= path.length && ancestor.every((segment, i) => segment === path[i]);
 }

@@ -54,6 +54,28 @@ describe('validate with environments', () => {
     expect(result.stdout.split('\n')[0]).toBe('dashboards/b.yaml:1:5  [dev, prod] id: duplicate dashboard id 6a1d2c3e-0000-4000-8000-000000000001: dashboards/a.yaml has the same id; every dashboard needs its own id');
   });
 
+  it('a template that fails does not hide the file’s other problems (a CI run per problem), nor is it reported twice at its string', async () => {
+    project = await createProject({
+      'dashcd.yaml': EMBEDDED,
+      'dashboards/board.yaml': 'document:\n  kind: dashboard\n  name: Board\nversion: "21"\ntiles:\n  "0": { type: markdwon, content: "${{ values.noet }}" }\nlayouts:\n  "0": { x: 0, y: 2.5, w: 24, h: 2 }\n',
+      'dashboards/hosts.yaml': 'dashboardMetadata:\n  name: Hosts\n  owner: ops\ntiles:\n  - name: Notes\n    tileType: MARKDOWN\n    bounds: { top: "0", left: 0, width: 304, height: "${{ values.h }}" }\n    markdown: hi\n',
+    });
+    const result = await runDashcd(['validate', '--env', 'dev'], { cwd: project.root });
+    expect(result.code).toBe(3);
+    expect(result.stdout.trim().split('\n').filter((line) => line.startsWith('dashboards/')).sort()).toEqual([
+      'dashboards/board.yaml:4:10  [dev] version: Invalid input: expected number, received string',
+      'dashboards/board.yaml:6:16  [dev] tiles.0.type: unknown value "markdwon"; did you mean markdown?',
+      'dashboards/board.yaml:6:36  [dev] tiles.0.content: unknown value values.noet — did you mean note? (known: note)',
+      'dashboards/board.yaml:8:19  [dev] layouts.0.y: Invalid input: expected int, received number',
+      // The height's string is the failed template's: its "expected number" would only say that again.
+      'dashboards/hosts.yaml:7:20  [dev] tiles[0].bounds.top: Invalid input: expected number, received string',
+      'dashboards/hosts.yaml:7:55  [dev] tiles[0].bounds.height: unknown value values.h (known: note)',
+    ]);
+    // Nothing of a file with a failed template is planned.
+    const plan = await runDashcd(['plan', '--env', 'dev'], { cwd: project.root });
+    expect(plan.code).toBe(3);
+  });
+
   it('reads a .json file as JSON around its templates, as without environments', async () => {
     // With dashcd.yaml declaring environments every .json was read as YAML: a trailing comma jq refuses passed.
     const json = (name: string, extra: string): string => `{\n  "dashboardMetadata": { "name": "${name}", "owner": "ops"${extra} },\n  "tiles": []\n}\n`;
