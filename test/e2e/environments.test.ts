@@ -218,7 +218,7 @@ describe('environments of the embedded API', () => {
 
     const refused = await dashcd('pull', '--all', '--env', 'prod-eu');
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/dashboards\/region\.yaml differs from live dashboard [0-9a-f-]+ in prod-eu and uses values\.region, dashcd:; not overwritten \(it would lose them\), use --force/);
+    expect(refused.stderr).toMatch(/dashboards\/region\.yaml differs from live dashboard [0-9a-f-]+ in prod-eu and uses values\.region, dashcd:; not overwritten \(it would lose them\): 'dashcd plan --env prod-eu' shows what differs; --force replaces it with the rendered dashboard$/m);
     // Files that use values but mean the same as live are up to date, and never rewritten.
     expect(refused.stdout).toContain('= up to date');
     expect(refused.stdout).toContain('dashboards/hosts.yaml');

@@ -212,7 +212,7 @@ describe('dashcd pull', () => {
     const refused = await dashcd('pull', LIVE_ID);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(
-      `dashcd pull: dashboards/made-in-the-ui.yaml differs from live dashboard ${LIVE_ID} (local edits?); not overwritten, use --force to replace it\n`,
+      `dashcd pull: dashboards/made-in-the-ui.yaml differs from live dashboard ${LIVE_ID} (local edits?); not overwritten: 'dashcd plan' shows what differs; --force replaces it\n`,
     );
     expect(await read('dashboards/made-in-the-ui.yaml')).toBe(edited);
 
@@ -339,7 +339,7 @@ tiles:
       const refused = await dashcd('pull', MANAGED_ID, '--dir', 'dashboards/imported');
       expect(refused.code).toBe(1);
       expect(refused.stderr).toBe(
-        `dashcd pull: dashboards/team/managed.yaml differs from live dashboard ${MANAGED_ID} (local edits?); not overwritten, use --force to replace it\n`,
+        `dashcd pull: dashboards/team/managed.yaml differs from live dashboard ${MANAGED_ID} (local edits?); not overwritten: 'dashcd plan' shows what differs; --force replaces it\n`,
       );
 
       const forced = await dashcd('pull', MANAGED_ID, '--dir', 'dashboards/imported', '--force');

@@ -127,6 +127,11 @@ export const pullCommand = defineCommand({
   },
 });
 
+/** The plan that shows what a file left alone differs in. */
+function planLine(env: string | undefined): string {
+  return env === undefined ? "'dashcd plan'" : `'dashcd plan --env ${env}'`;
+}
+
 /**
  * One line per dashboard: pulled and up-to-date ones on stdout (saying so when the file is an existing one outside
  * `--dir`), each one left alone on stderr as one line; returns how many were left alone. Ids, names and reasons
@@ -148,10 +153,10 @@ function reportPulls(outcomes: readonly PullOutcome[], where: { dir: string; cwd
       io.stderr.write(`dashcd pull: ${id} not pulled: ${printable(o.reason)}\n`);
     } else if (o.status === 'kept-templates') {
       problems++;
-      io.stderr.write(`dashcd pull: ${printable(o.file)} differs from live dashboard ${id} in ${env ?? target} and uses ${printable(o.uses.join(', '))}; not overwritten (it would lose them), use --force to replace it with the rendered dashboard\n`);
+      io.stderr.write(`dashcd pull: ${printable(o.file)} differs from live dashboard ${id} in ${env ?? target} and uses ${printable(o.uses.join(', '))}; not overwritten (it would lose them): ${planLine(env)} shows what differs; --force replaces it with the rendered dashboard\n`);
     } else if (o.status === 'kept-local-edits') {
       problems++;
-      io.stderr.write(`dashcd pull: ${printable(o.file)} differs from live dashboard ${id} (local edits?); not overwritten, use --force to replace it\n`);
+      io.stderr.write(`dashcd pull: ${printable(o.file)} differs from live dashboard ${id} (local edits?); not overwritten: ${planLine(env)} shows what differs; --force replaces it\n`);
     } else {
       const elsewhere = isWithin(resolve(where.cwd, o.file), where.dir) ? '' : `  (already managed there: ${o.status === 'written' ? 'updated in place' : 'left as is'}, not copied into ${dirShown})`;
       const adopted = o.adopted ? '  (adopted: now owned by dashcd)' : '';
