@@ -43,7 +43,7 @@ export const previewCommand = defineCommand({
     'token), as pull and trash do: without --env, exit 64 lists the declared ones. Files need no target: they are\n' +
     'drawn without --env as written (templated ones as the only environment renders them).',
   flags: {
-    out: { type: 'string', description: 'Folder for the pictures (default previews/; made by dashcd, it gets a .gitignore that keeps it out of git)', valueName: 'path' },
+    out: { type: 'string', description: 'Folder for the pictures (previews/, when dashcd makes it, gets a .gitignore that keeps it out of git)', default: DEFAULT_OUT, valueName: 'path' },
     format: { type: 'string', description: 'svg | png | html', default: 'svg', valueName: 'format' },
     target: targetFlag,
     data: dataFlag,
@@ -57,9 +57,8 @@ export const previewCommand = defineCommand({
     if (positionals.length === 0) throw new UsageError('give at least one dashboard file, folder or id');
     const { files, ids } = await sortArguments(positionals, io);
     const drawn = await fileSources(files, flags, io);
-    const given = stringFlag(flags, 'out');
-    const out = given ?? DEFAULT_OUT;
-    const write = (sources: readonly Source[]): Promise<ExitCode> => writePictures(sources, { given: out, out: resolve(io.cwd, out), byDefault: given === undefined, format: format as Format }, io);
+    const out = stringFlag(flags, 'out') ?? DEFAULT_OUT;
+    const write = (sources: readonly Source[]): Promise<ExitCode> => writePictures(sources, { given: out, out: resolve(io.cwd, out), byDefault: out === DEFAULT_OUT, format: format as Format }, io);
     if (ids.length === 0) return write(drawn);
     // Ids come from one target, chosen as pull and trash choose theirs: with environments in dashcd.yaml, the one
     // --env names (exit 64 listing them without it), so an id is never looked for in a store the project does not use.
@@ -77,7 +76,7 @@ async function writePictures(sources: readonly Source[], { given, out, byDefault
     await requireRealFolder(io.cwd, folder, `--out ${given}`, 'name a folder of its own (pictures are written only into real folders)');
   }
   // The default folder is in the project's repository: made here, it is kept out of `git status`, as the data dir
-  // is. One that was there already, or one --out names, is the user's, to commit or not.
+  // is. One that was there already, or another --out names, is the user's, to commit or not.
   if (byDefault) await ensureGitIgnoredFolder(out);
   for (const [index, source] of sources.entries()) {
     const path = paths[index] as string;
