@@ -169,7 +169,7 @@ describe('dashcd pull <id> with platform documents', () => {
     await documents.update('checkout-overview', version, { name: 'Checkout (new)' });
     const kept = await dashcd('pull', 'checkout-overview');
     expect(kept.code).toBe(1);
-    expect(kept.stderr).toBe('dashcd pull: dashboards/team/checkout.yaml differs from live dashboard checkout-overview (local edits?); not overwritten: 'dashcd plan' shows what differs; --force replaces it\n');
+    expect(kept.stderr).toBe("dashcd pull: dashboards/team/checkout.yaml differs from live dashboard checkout-overview (local edits?); not overwritten: 'dashcd plan' shows what differs; --force replaces it\n");
     const forced = await dashcd('pull', '--force', 'checkout-overview');
     expect(forced.code, forced.stderr).toBe(0);
     expect(forced.stdout).toBe('↓ pulled  checkout-overview  dashboards/team/checkout.yaml\n');
