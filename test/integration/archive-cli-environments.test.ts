@@ -51,7 +51,7 @@ describe('dashcd events pull with environments in dashcd.yaml', () => {
     const dev = await dashcd('events', 'pull', '--env', 'dev', '--since', '7d');
     expect(dev.code).toBe(0);
     expect(dev.stdout).toMatch(/^0 new event versions in .*events-archive\/dev \(0 fetched/);
-    expect((await readdir(join(dir, 'events-archive'))).sort()).toEqual(['dev', 'prod']);
+    expect((await readdir(join(dir, 'events-archive'))).sort()).toEqual(['.gitignore', 'dev', 'prod']);
   });
 
   it('refuses to choose for the user, listing the environments, and pulls nothing (exit 64)', async () => {
