@@ -29,6 +29,11 @@ export interface LiveStub {
 export interface LiveItemText<Live> {
   readonly text: string;
   parse(): Live;
+  /**
+   * Why this caller may read the item but not change it (a document another user owns and shares read-only): a plan
+   * that would write it says so as the file's problem, instead of apply meeting a 403 after a green plan.
+   */
+  readonly notWritable?: string;
 }
 
 /** How the pipeline reaches one kind's live items on a target: listed, read, written, deleted. */

@@ -84,6 +84,8 @@ function documentItems(documents: DocumentsClient): ReturnType<Kind<DocumentFile
             return JSON.stringify(body);
           },
           parse: () => body,
+          // The service tells each caller its rights on the document: without `write`, an update is its 403.
+          ...(metadata.access.includes('write') ? {} : { notWritable: `document ${id} belongs to ${metadata.owner}, who shares it with this identity to read only (access: ${metadata.access.join(', ') || 'none'})` }),
         };
       } catch (error) {
         if (isStatus(error, 404)) return undefined;

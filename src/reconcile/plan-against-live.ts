@@ -41,6 +41,10 @@ export async function planAgainstLive(
     try {
       return (await early?.take(d)) ?? (await readAndPlan(d, { api, rules, ...(signal ? { signal } : {}) }));
     } catch (error) {
+      if (error instanceof NotWritable) {
+        refused.push({ file: d.file, message: `${error.message}: this token can read it but not change it. Give the file another document.id, or have the owner share it with write access` });
+        return undefined;
+      }
       if (!isOwnerRefusal(error)) throw error;
       refused.push({ file: d.file, message: `${error.envelope?.error.message ?? error.message} This token can neither read nor change it: give the file another document.id` });
       return undefined;
@@ -88,7 +92,17 @@ export async function readAndPlan(desired: DesiredInput, deps: { api: ApiClient;
   if (desired.kind === undefined && live !== undefined && bodyJson !== undefined && isWrittenText(live.text, bodyJson, rules.ownershipTag)) {
     return { action: 'unchanged', id: desired.id, name: desired.name, file: desired.file };
   }
-  return planDashboard(desired, live?.parse() as Parameters<typeof planDashboard>[1], itemRules);
+  const change = planDashboard(desired, live?.parse() as Parameters<typeof planDashboard>[1], itemRules);
+  if (live?.notWritable !== undefined && (change.action === 'update' || change.action === 'adopt')) throw new NotWritable(live.notWritable);
+  return change;
+}
+
+/** A plan would write an item its caller may only read (LiveItemText's `notWritable`): the file's problem. */
+class NotWritable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotWritable';
+  }
 }
 
 /**

@@ -44,21 +44,26 @@ describe("a document someone else owns", () => {
     expect((await alice.metadata('ops-overview')).version).toBe(1);
   });
 
-  it('apply adopting it fails that document alone (exit 5, the owner named) and goes on with the next', async () => {
+  it('plan and apply refuse to adopt it as the file’s problem, naming the owner (exit 3, nothing written; it was a 403 at apply after a green plan)', async () => {
     await alice.create({ id: 'ops-overview', name: 'Ops overview', type: 'dashboard', isPrivate: false, content });
-    // Another made outside dashcd, by dashcd's own identity: adopting it is allowed. Its file sorts after alice's, so
-    // with one write at a time a refusal that stopped the run would leave it unwritten.
+    // Another made outside dashcd, by dashcd's own identity: adopting it is allowed once the refused file is gone.
     const own = createDocumentsClient({ platformUrl: server.url, credential: { kind: 'platform-token', token: await server.platformToken({ subject: 'dashcd-ci' }) }, retry: { maxAttempts: 1 } });
     await own.create({ id: 'team-notes', name: 'Team notes', type: 'dashboard', isPrivate: false, content }).finally(() => own.close());
     expect((await dashcd('pull', 'ops-overview')).code).toBe(0);
     expect((await dashcd('pull', 'team-notes')).code).toBe(0);
+    const refusal = 'document.id: document ops-overview belongs to alice, who shares it with this identity to read only (access: read): this token can read it but not change it';
+    const plan = await dashcd('plan');
+    expect(plan.code, plan.stdout + plan.stderr).toBe(3);
+    expect(plan.stdout).toContain(`dashboards/ops-overview.yaml:3:7  ${refusal}`);
     const applied = await dashcd('apply', '--concurrency', '1');
-    expect(applied.code, applied.stderr).toBe(5);
-    expect(applied.stdout).toMatch(/✗ adopt failed {2}ops-overview .*Only the owner of document ops-overview \(alice\) may change or delete it\. — no token scope changes that: use the owner's credentials/);
-    expect(applied.stdout).toMatch(/ 1 adopted, .* 1 failed /);
-    expect(applied.stdout).toContain("! adopted  team-notes  dashboards/team-notes.yaml");
-    expect((await alice.metadata('team-notes')).description).toContain('[managed-by:dashcd]');
+    expect(applied.code, applied.stderr).toBe(3);
+    expect(applied.stdout).toContain(refusal);
     expect((await alice.metadata('ops-overview')).version).toBe(1);
+    expect((await alice.metadata('team-notes')).description).toBeUndefined();
+    await project.remove('dashboards/ops-overview.yaml');
+    const rest = await dashcd('apply');
+    expect(rest.code, rest.stdout + rest.stderr).toBe(0);
+    expect(rest.stdout).toContain('! adopted  team-notes  dashboards/team-notes.yaml');
   });
 
   it("a private one is refused on read with advice to have it made public, not a scope", async () => {

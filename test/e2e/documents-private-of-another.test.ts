@@ -52,6 +52,23 @@ describe("a file naming another user's private document", () => {
     }
   });
 
+  it('one another user shares to read only is the file’s problem at plan (apply met its 403 after a green plan)', async () => {
+    const { server, run, project } = scope();
+    const alice = createDocumentsClient({ platformUrl: server.url, credential: { kind: 'platform-token', token: await server.platformToken({ subject: 'alice' }) } });
+    try {
+      await alice.create({ id: 'alice-shared', name: 'Shared', type: 'dashboard', isPrivate: false, content: { bytes: '{"version":21,"tiles":{},"layouts":{}}', contentType: 'application/json' } });
+    } finally {
+      await alice.close();
+    }
+    await project.remove('dashboards/theirs.yaml');
+    await project.write('dashboards/shared.yaml', doc('alice-shared', 'Shared, renamed'));
+    const plan = await run('plan');
+    expect(plan.code, plan.stdout + plan.stderr).toBe(3);
+    expect(plan.stdout).toContain('dashboards/shared.yaml:4:7  document.id: document alice-shared belongs to alice, who shares it with this identity to read only (access: read): this token can read it but not change it. Give the file another document.id, or have the owner share it with write access');
+    const apply = await run('apply');
+    expect(apply.code).toBe(3);
+  });
+
   it('a new document with a UUID id is the file’s problem at plan (the service refused it at apply, after a green plan); an existing one’s UUID is fine', async () => {
     const { run, documents, project } = scope();
     const made = await documents.create({ name: 'Made in the app', type: 'dashboard', isPrivate: false, content: { bytes: '{}', contentType: 'application/json' } });
