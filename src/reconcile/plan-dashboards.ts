@@ -7,7 +7,7 @@ import type { ProjectConfig } from '../config/project-config.js';
 import type { Diagnostic } from '../desired/diagnostic.js';
 import type { DesiredCache, DesiredResult } from '../desired/load-desired.js';
 import type { Logger } from '../lib/logger.js';
-import { assemblePlan, type Plan } from '../plan/build-plan.js';
+import { assemblePlan, type Plan, type PlanChange, type TrashHolder } from '../plan/build-plan.js';
 import { compareRules } from './compare-rules.js';
 import { loadEnvironmentState, loadFolderState, type CommitSource, type DesiredState } from './desired-state.js';
 import { withEarlyPlans } from './early-plans.js';
@@ -115,8 +115,13 @@ export async function planLoaded(
     ...(ctx.signal ? { signal: ctx.signal } : {}),
     ...(early ? { early } : {}),
   });
+  // A tolerant pass (the daemon's) cannot create a document whose id the trash holds: tried at every pass, it failed
+  // at every pass. It is that file's problem until the document is restored (which a person decides), as plan says.
+  const held = options.tolerateInvalid ? live.changes.filter(isHeldInTrash) : [];
+  const changes = held.length === 0 ? live.changes : live.changes.filter((change) => !isHeldInTrash(change));
+  const unwritable = [...live.refused, ...held.map((change) => ({ file: change.file, message: heldMessage(change) }))];
   // One file naming another user's private document stopped every plan of the folder, and every pass of the daemon.
-  const refused: Diagnostic[] = await Promise.all(live.refused.map(async ({ file, message }) => ({ file, ...(await documentIdAt(ctx.cwd, file)), path: 'document.id', message })));
+  const refused: Diagnostic[] = await Promise.all(unwritable.map(async ({ file, message }) => ({ file, ...(await documentIdAt(ctx.cwd, file)), path: 'document.id', message })));
   if (refused.length > 0 && !options.tolerateInvalid) return { kind: 'invalid', diagnostics: [...diagnostics, ...refused], desired };
   const plan = assemblePlan(
     {
@@ -128,9 +133,19 @@ export async function planLoaded(
       ...(prune ? { prune } : {}),
       ...(git ? { git } : {}),
     },
-    live.changes,
+    changes,
   );
   return { kind: 'planned', plan, desired, config, diagnostics: [...diagnostics, ...refused] };
+}
+
+type HeldCreate = Extract<PlanChange, { action: 'create' }> & { heldInTrash: TrashHolder };
+
+function isHeldInTrash(change: PlanChange): change is HeldCreate {
+  return change.action === 'create' && change.heldInTrash !== undefined;
+}
+
+function heldMessage({ id, heldInTrash: { name, deletedTime, deletedBy } }: HeldCreate): string {
+  return `its id is held by a document in the trash (${name}, deleted ${deletedTime} by ${deletedBy}), so the service refuses a new one: dashcd trash restore ${id} brings it back and the next pass brings it up to this file; or give the file another document.id`;
 }
 
 /** Where a file writes its `document.id`, read again for the rare file the target refused (0:0 if it cannot be). */

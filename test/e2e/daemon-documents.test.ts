@@ -34,7 +34,7 @@ const FILES = {
 
 /** The app: the daemon's embedded Document service, as the session's own user. */
 async function app(d: DaemonChild, cwd: string): Promise<DocumentsClient> {
-  const scopes = 'document:documents:read,document:documents:write,document:trash.documents:read';
+  const scopes = 'document:documents:read,document:documents:write,document:trash.documents:read,document:trash.documents:restore';
   const made = await runDashcd(['token', 'create', '--data', '.dashcd', '--scopes', scopes, '--subject', SESSION_SUBJECT], { cwd });
   expect(made.code, made.stderr).toBe(0);
   const token = made.stdout.trim().split('\n').pop() ?? '';
@@ -111,6 +111,24 @@ describe('dashcd daemon with platform dashboards and notebooks', { timeout: 120_
         return status.files['dashboards/triage.json'] === undefined ? status : undefined;
       }, { what: 'the removed file forgotten' });
       expect(after.kinds).toEqual({ dashboard: { files: 1, drifted: 0, orphans: 0 }, document: { files: 1, drifted: 0, orphans: 0 } });
+
+      // Its file put back while the notebook is in the trash: a file problem saying to restore it, not a create the
+      // service refuses at every pass (it was tried, and failed, at every resync).
+      await writeFile(join(project.root, 'dashboards/triage.json'), FILES['dashboards/triage.json'] ?? '');
+      const held = await waitFor(async () => {
+        const status = await d.status();
+        return status.invalid.some((i) => i.file === 'dashboards/triage.json') ? status : undefined;
+      }, { what: 'the put-back file listed as invalid' });
+      expect(held.invalid.find((i) => i.file === 'dashboards/triage.json')?.errors.join('\n')).toContain(`its id is held by a document in the trash (Redis triage, deleted `);
+      expect(held.invalid.find((i) => i.file === 'dashboards/triage.json')?.errors.join('\n')).toContain(`dashcd trash restore ${notebookId} brings it back`);
+      // Two resyncs later: still no create attempted.
+      const passes = held.lastReconcile?.at ?? '';
+      await waitFor(async () => ((await d.status()).lastReconcile?.at ?? '') > passes, { what: 'another pass' });
+      expect(metricValue(await d.metrics(), 'dashcd_writes_total', { action: 'create', kind: 'document' })).toBe(2);
+      expect(d.stdout()).not.toMatch(/create failed|"action":"create".*"status":"failed"/);
+      // Restored, the next pass brings it up to the file.
+      await documents.trash.restore(notebookId);
+      await waitFor(async () => ((await d.status()).invalid.length === 0 ? true : undefined), { what: 'the file valid again' });
     } finally {
       await documents.close();
     }
