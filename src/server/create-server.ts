@@ -266,16 +266,39 @@ function refuseConnect(server: Server): void {
   });
 }
 
+/**
+ * Responses one connection may owe before it is read no further. Node stops reading a connection whose client does
+ * not take its responses, but not one whose responses are still being prepared: 100,000 pipelined `GET /ui` in one
+ * write, each awaiting the console's first read, held 2.6 GB (and once ran `serve` out of memory). Past this many, the
+ * connection is paused (what is already read is still answered) and read again once half of them are sent. No
+ * client of ours pipelines; a browser never does.
+ */
+export const MAX_OWED_RESPONSES = 32;
+
 /** Requests that arrive while closing are still answered, but on a connection that is then closed. */
 function trackInFlight(server: Server, handler: RequestListener, refused: (socket: Socket) => boolean): void {
   let active = 0;
-  // One listener shared by every response: `once` would allocate a wrapper per request.
-  const onClose = (): void => {
+  const owed = new WeakMap<Socket, number>();
+  const pausedForOwing = new WeakSet<Socket>();
+  // One listener shared by every response (`this` is the response): `once` would allocate a wrapper per request.
+  const onClose = function (this: ServerResponse): void {
     active -= 1;
     if (active === 0 && !server.listening) server.closeIdleConnections();
+    const socket = this.req.socket;
+    const left = (owed.get(socket) ?? 1) - 1;
+    owed.set(socket, left);
+    // Node keeps it paused while its client is not reading (its own pause wins over this resume).
+    if (left <= MAX_OWED_RESPONSES / 2 && pausedForOwing.delete(socket)) socket.resume();
   };
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     active += 1;
+    const socket = req.socket;
+    const owing = (owed.get(socket) ?? 0) + 1;
+    owed.set(socket, owing);
+    if (owing >= MAX_OWED_RESPONSES && !pausedForOwing.has(socket)) {
+      pausedForOwing.add(socket);
+      socket.pause();
+    }
     if (!server.listening) res.shouldKeepAlive = false;
     res.on('close', onClose);
     // Already answered 503 when it connected (descriptor-budget.ts): its request is read only to be dropped.

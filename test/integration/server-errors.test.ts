@@ -278,6 +278,27 @@ describe('bad input and unknown routes', () => {
     expect(ErrorEnvelope.parse(JSON.parse(response.body)).error.message).toBe('Malformed HTTP request.');
   });
 
+  it('closes a connection answered with a client error whose client keeps its side open (a descriptor held for good)', async () => {
+    // A half-open client: it reads the 408 and the server's end, and never closes, trickling a byte now and then. Ended,
+    // the socket was out of Node's timeout sweep and still read, so 200 of them held a server's last descriptors (503
+    // to everyone) for as long as they stayed. A server that has let go answers the next byte with a reset.
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+      let text = '';
+      let trickle: NodeJS.Timeout | undefined;
+      socket.on('data', (chunk) => (text += chunk.toString('utf8')));
+      socket.on('end', () => (trickle = setInterval(() => socket.write('x'), 100)));
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        clearInterval(trickle);
+        resolve(text);
+      });
+      socket.write('GET /api/config/v1/dashboards HTTP/1.1\r\nHost: x\r\n');
+      setTimeout(() => reject(new Error('the server still holds the connection 20 s on')), 20_000).unref();
+    });
+    expect(parseRaw(raw).status).toBe(408);
+  });
+
   it('answers a client that never finishes its headers with a 408 envelope and closes', async () => {
     const started = Date.now();
     const { raw, closed } = await exchange(port, 'GET /api/config/v1/dashboards HTTP/1.1\r\nHost: x\r\n');

@@ -172,8 +172,16 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   }
   answering.add(socket);
   const status = clientErrorStatus(error.code);
-  afterOwedResponses(socket, () => socket.end(rawErrorResponse(status, clientErrorMessage(status))));
+  afterOwedResponses(socket, () => {
+    socket.end(rawErrorResponse(status, clientErrorMessage(status)));
+    // Ended, the socket is out of Node's timeout sweep: a client that never closes its side (or trickles bytes) held
+    // its descriptor for as long as it liked, and 200 such connections took a server's last descriptors (503 to all).
+    setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
+  });
 }
+
+/** How long a connection answered with a client error stays open for its client to read the answer and close. */
+export const CLIENT_ERROR_LINGER_MS = 5_000;
 
 /** Connections whose client error is being answered. */
 const answering = new WeakSet<Socket>();
