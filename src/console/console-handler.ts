@@ -118,12 +118,13 @@ export function createConsoleHandler(source: ConsoleSource, access: AccessOption
 /**
  * A sign-in another site's page sent (a form posted across sites): it would sign the browser in with a token of
  * that site's choosing, so the person at the console reads, and trusts, what that token sees. Told by the browser's
- * `Sec-Fetch-Site`, else by an `Origin` that is not this console's host (`null` included). A request carrying
- * neither (curl, a script) is no browser's, and is taken.
+ * `Sec-Fetch-Site` alone when it sends one (behind a proxy that passes its upstream's address as `Host`, the console's
+ * own page has an `Origin` of the proxy's name); else by an `Origin` that is not this console's host (`null`
+ * included). A request carrying neither (curl, a script) is no browser's, and is taken.
  */
 function fromAnotherSite(req: IncomingMessage): boolean {
   const site = req.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') return true;
+  if (site !== undefined) return site !== 'same-origin' && site !== 'none';
   const origin = req.headers.origin;
   if (origin === undefined) return false;
   try {
