@@ -72,7 +72,7 @@ async function isFile(path: string): Promise<boolean> {
 }
 
 /** The git work tree root above `dir`, spelt as an ancestor of `dir` (git answers with the real path). */
-async function workTreeRootOf(dir: string): Promise<string | undefined> {
+export async function workTreeRootOf(dir: string): Promise<string | undefined> {
   const existing = await nearestExisting(dir);
   const top = await gitWorkTreeRoot(existing);
   if (top === undefined) return undefined;

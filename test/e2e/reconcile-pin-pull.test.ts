@@ -118,6 +118,29 @@ describe('dashcd pin', () => {
     expect(await readFile(join(elsewhere, 'payments.yaml'), 'utf8')).toBe(UNPINNED);
   });
 
+  it('refuses a --dir, a path, or (from a subfolder of the checkout) a dashboards folder through a committed link', async () => {
+    // pin checked only the root: `pin --dir dashboards/team` and `pin dashboards/team/x.yaml` rewrote the file where
+    // the link led, and so did any command run from a subfolder (the check started at the working folder).
+    const elsewhere = join(project.root, 'elsewhere');
+    await mkdir(elsewhere);
+    await writeFile(join(elsewhere, 'team.yaml'), UNPINNED);
+    await symlink(elsewhere, join(project.root, 'dashboards', 'team'));
+    for (const args of [['--dir', 'dashboards/team'], ['dashboards/team/team.yaml']]) {
+      const result = await dashcd('pin', ...args);
+      expect(result.code, args.join(' ')).toBe(64);
+      expect(result.stderr).toContain(`dashboards/team: ${join(project.root, 'dashboards', 'team')} is a symbolic link; pin writes files only in real folders`);
+    }
+    await project.git('init', '-q');
+    await mkdir(join(project.root, 'docs'));
+    await rename(join(project.root, 'dashboards'), join(project.root, 'real-dashboards'));
+    await symlink(join(project.root, 'real-dashboards'), join(project.root, 'dashboards'));
+    const fromSubfolder = await runDashcd(['pin'], { cwd: join(project.root, 'docs') });
+    expect(fromSubfolder.code).toBe(64);
+    expect(fromSubfolder.stderr).toContain(`the dashboards folder ../dashboards: ${join(project.root, 'dashboards')} is a symbolic link`);
+    expect(await readFile(join(elsewhere, 'team.yaml'), 'utf8')).toBe(UNPINNED);
+    expect(await readFile(join(project.root, 'real-dashboards', 'payments.yaml'), 'utf8')).toBe(UNPINNED);
+  });
+
   it('without pin, a renamed file is a new dashboard and the old one an orphan', async () => {
     expect((await dashcd('apply')).code).toBe(0);
     const before = (await ids())['dashboards/payments.yaml'];
@@ -287,6 +310,13 @@ describe('dashcd pull', () => {
     expect(viaRoot.code).toBe(64);
     expect(viaRoot.stderr).toContain(`the dashboards folder dashboards: ${join(project.root, 'dashboards')} is a symbolic link`);
     expect(await readdir(elsewhere)).toEqual([]);
+    expect(await readdir(join(project.root, 'real-dashboards'))).toEqual(['payments.yaml', 'team']);
+    // Run from a subfolder of the checkout (a CI job's working-directory), the same link is refused.
+    await project.git('init', '-q');
+    await mkdir(join(project.root, 'docs'));
+    const fromSubfolder = await runDashcd(['pull', '--all'], { cwd: join(project.root, 'docs'), env: { DT_ENV_URL: server.url, DT_API_TOKEN: server.token } });
+    expect(fromSubfolder.code).toBe(64);
+    expect(fromSubfolder.stderr).toContain(`the dashboards folder ../dashboards: ${join(project.root, 'dashboards')} is a symbolic link`);
     expect(await readdir(join(project.root, 'real-dashboards'))).toEqual(['payments.yaml', 'team']);
     // The folder it leads to, named as it is, is pulled into.
     const real = await dashcd('pull', '--all', '--dir', 'real-dashboards');

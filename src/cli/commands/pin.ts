@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { pinIds } from '../../reconcile/pin-ids.js';
 import { defineCommand } from '../command.js';
 import { dirFlag, pathsPositional } from '../common-flags.js';
@@ -22,7 +23,10 @@ export const pinCommand = defineCommand({
   examples: ['dashcd pin', 'dashcd pin --dir ops/dashboards && git diff'],
   async run({ flags, positionals }, io) {
     const { root, only } = await selectionFromArgs(flags, positionals, io);
-    await requireRealFolder(io.cwd, root, `the dashboards folder ${shownPath(io.cwd, root)}`, 'pin writes files only in real folders (name the folder it leads to with --dir)');
+    // The root, and each folder a path or --dir names files in: pin rewrites the files it reads.
+    for (const folder of new Set([root, ...(only ?? []).map((file) => dirname(file))])) {
+      await requireRealFolder(io.cwd, folder, folder === root ? `the dashboards folder ${shownPath(io.cwd, root)}` : shownPath(io.cwd, folder), 'pin writes files only in real folders (name the folder it leads to with --dir)');
+    }
     const mode = await environmentMode(root, flags, io);
     if (mode.kind === 'invalid') {
       printDiagnostics(mode.diagnostics, io, [], 'stderr');
