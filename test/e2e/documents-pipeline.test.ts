@@ -155,6 +155,12 @@ describe('a platform dashboard and a notebook beside a classic dashboard', () =>
     const back = await dashcd('trash', 'restore', id);
     expect(back.code, back.stderr).toBe(0);
     expect(back.stderr).toBe('');
+    // With --dir naming a folder below the root: ids still derive from the root (it named this one an orphan).
+    await documents().delete(id, (await documents().metadata(id)).version);
+    await project.write('dashboards/notes/readme.md', 'not a dashboard');
+    const fromSubfolder = await dashcd('trash', 'restore', '--dir', 'dashboards/notes', id);
+    expect(fromSubfolder.code, fromSubfolder.stderr).toBe(0);
+    expect(fromSubfolder.stderr).toBe('');
   });
 
   it('adopts a document made elsewhere only through an adopt in the plan', async () => {

@@ -4,7 +4,7 @@ import { printable } from '../../lib/printable.js';
 import { resolve } from 'node:path';
 import { loadEnvironmentState, loadFolderState } from '../../reconcile/desired-state.js';
 import { defineCommand, stringFlag, type CommandIo, type FlagSpec, type FlagValues } from '../command.js';
-import { defaultDashboardsRoot } from '../dashboards-root.js';
+import { defaultDashboardsRoot, findDashboardsRoot } from '../dashboards-root.js';
 import { dataFlag, dirFlag, targetFlag } from '../common-flags.js';
 import { envFlag } from '../environment-choice.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
@@ -91,7 +91,8 @@ export const trashRestoreCommand = defineCommand({
 async function withoutFile(restored: readonly string[], flags: FlagValues, io: CommandIo, env: string): Promise<string[]> {
   if (restored.length === 0) return [];
   const given = stringFlag(flags, 'dir');
-  const source = { dir: given === undefined ? await defaultDashboardsRoot(io.cwd) : resolve(io.cwd, given), cwd: io.cwd, git: 'unread' as const };
+  // The root a --dir lies in (ids derive from paths below it), as withOneTarget finds it.
+  const source = { dir: given === undefined ? await defaultDashboardsRoot(io.cwd) : await findDashboardsRoot(resolve(io.cwd, given), io.cwd), cwd: io.cwd, git: 'unread' as const };
   const folder = await loadFolderState(source, {});
   const read = folder.kind === 'invalid' && folder.desired === undefined ? await loadEnvironmentState(source, env) : folder;
   const files = read.kind === 'loaded' ? read.state.desired.dashboards : (read.desired?.dashboards ?? []);
