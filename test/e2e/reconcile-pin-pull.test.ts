@@ -238,6 +238,9 @@ describe('dashcd pull', () => {
       `dashcd pull: dashboards/made-in-the-ui.yaml differs from live dashboard ${LIVE_ID} (local edits?); not overwritten: 'dashcd plan' shows what differs; --force replaces it\n`,
     );
     expect(await read('dashboards/made-in-the-ui.yaml')).toBe(edited);
+    // Pulled from a target --target names: the plan it points at reads that target too.
+    const named = await runDashcd(['pull', '--target', server.url, LIVE_ID], { cwd: project.root, env: { DT_API_TOKEN: server.token } });
+    expect(named.stderr).toContain(`not overwritten: 'dashcd plan --target ${server.url}' shows what differs`);
 
     const forced = await dashcd('pull', '--force', LIVE_ID);
     expect(forced.code).toBe(0);

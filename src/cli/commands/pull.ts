@@ -6,7 +6,7 @@ import { KINDS } from '../../kinds/kinds.js';
 import { documentsOf } from '../../kinds/platform-documents.js';
 import { isDocumentId } from '../../schema/documents.js';
 import { parseDashboardId } from '../../schema/ids.js';
-import { booleanFlag, defineCommand, stringFlag, type CommandIo } from '../command.js';
+import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues } from '../command.js';
 import { printDiagnostics } from '../diagnostics-output.js';
 import { dataFlag, dirFlag, targetFlag } from '../common-flags.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
@@ -84,7 +84,8 @@ export const pullCommand = defineCommand({
         const outcomes = await pullInto(target, environment);
         wrote = outcomes.some((o) => o.status === 'written');
         // Each refused item already has its one line on stderr; the exit code is the README's "not done" 1.
-        return reportPulls(outcomes, { dir, cwd: io.cwd, target: target.label, env: environment?.name }, io) > 0 ? ExitCode.Unexpected : ExitCode.Success;
+        const plan = planLine(environment?.name, flags);
+        return reportPulls(outcomes, { dir, cwd: io.cwd, target: target.label, env: environment?.name, plan }, io) > 0 ? ExitCode.Unexpected : ExitCode.Success;
       } finally {
         if (!wrote) for (const folder of made.filter((f) => f !== root).reverse()) await rmdir(folder).catch(() => undefined);
       }
@@ -127,9 +128,12 @@ export const pullCommand = defineCommand({
   },
 });
 
-/** The plan that shows what a file left alone differs in. */
-function planLine(env: string | undefined): string {
-  return env === undefined ? "'dashcd plan'" : `'dashcd plan --env ${env}'`;
+/** The plan that shows what a file left alone differs in: against the same target (`--target`, `--data`, `--env`). */
+function planLine(env: string | undefined, flags: FlagValues): string {
+  const target = stringFlag(flags, 'target');
+  const data = stringFlag(flags, 'data');
+  const words = ['dashcd plan', ...(env === undefined ? [] : [`--env ${env}`]), ...(target === undefined ? [] : [`--target ${target}`]), ...(data === undefined ? [] : [`--data ${data}`])];
+  return `'${printable(words.join(' '))}'`;
 }
 
 /**
@@ -138,7 +142,7 @@ function planLine(env: string | undefined): string {
  * come from the target, the environment's name and the files from the repository: each is made `printable`, so it
  * cannot drive the terminal or start a line of its own in a CI log.
  */
-function reportPulls(outcomes: readonly PullOutcome[], where: { dir: string; cwd: string; target: string; env: string | undefined }, io: CommandIo): number {
+function reportPulls(outcomes: readonly PullOutcome[], where: { dir: string; cwd: string; target: string; env: string | undefined; plan: string }, io: CommandIo): number {
   let problems = 0;
   const dirShown = printable(shownPath(where.cwd, where.dir));
   const target = printable(where.target);
@@ -153,10 +157,10 @@ function reportPulls(outcomes: readonly PullOutcome[], where: { dir: string; cwd
       io.stderr.write(`dashcd pull: ${id} not pulled: ${printable(o.reason)}\n`);
     } else if (o.status === 'kept-templates') {
       problems++;
-      io.stderr.write(`dashcd pull: ${printable(o.file)} differs from live dashboard ${id} in ${env ?? target} and uses ${printable(o.uses.join(', '))}; not overwritten (it would lose them): ${planLine(env)} shows what differs; --force replaces it with the rendered dashboard\n`);
+      io.stderr.write(`dashcd pull: ${printable(o.file)} differs from live dashboard ${id} in ${env ?? target} and uses ${printable(o.uses.join(', '))}; not overwritten (it would lose them): ${where.plan} shows what differs; --force replaces it with the rendered dashboard\n`);
     } else if (o.status === 'kept-local-edits') {
       problems++;
-      io.stderr.write(`dashcd pull: ${printable(o.file)} differs from live dashboard ${id} (local edits?); not overwritten: ${planLine(env)} shows what differs; --force replaces it\n`);
+      io.stderr.write(`dashcd pull: ${printable(o.file)} differs from live dashboard ${id} (local edits?); not overwritten: ${where.plan} shows what differs; --force replaces it\n`);
     } else {
       const elsewhere = isWithin(resolve(where.cwd, o.file), where.dir) ? '' : `  (already managed there: ${o.status === 'written' ? 'updated in place' : 'left as is'}, not copied into ${dirShown})`;
       const adopted = o.adopted ? '  (adopted: now owned by dashcd)' : '';
