@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { inheritedEnvironment } from '../lib/git-environment.js';
+import { PROJECT_CONFIG_FILES } from '../schema/project-config-files.js';
 
 interface GitWorkTree {
   /** Absent on a detached HEAD (as in most CI checkouts). */
@@ -12,9 +13,10 @@ interface GitWorkTree {
   dir?: string;
   /**
    * Where the uncommitted changes are, when git could say: the dashboards folder, its `dashcd.yaml` (its values,
-   * ignore rules and prune settings shape a plan as much as the files), or both. Absent when clean.
+   * ignore rules and prune settings shape a plan as much as the files; named as a path from the work tree root), or
+   * both. Absent when clean.
    */
-  dirtyIn?: readonly ('folder' | 'config')[];
+  uncommitted?: { readonly folder: boolean; readonly config?: string };
   /** The work tree root: where `dashcd.yaml` lives. */
   root?: string;
 }
@@ -44,57 +46,69 @@ export async function readGitInfo(dir: string): Promise<GitInfo | undefined> {
   if (location === undefined) return undefined;
   const [root = '', shownPrefix = ''] = location.split('\n');
   if (!isExpectedRoot(at, root)) return undefined;
-  const config = configPathOf(at);
+  const configs = configPathsOf(at);
   const [head, status] = await Promise.all([
     // Fails on an unborn branch (a repository with no commit yet): in git, but nothing to name.
     git(at.cwd, ['log', '-1', '--no-show-signature', '--format=%H%n%h']),
-    git(at.cwd, ['status', '--porcelain=v2', '--branch', '--untracked-files=normal', '--', at.path, ...(config ? [config] : [])]),
+    // -z: paths as they are (`équipe/` is quoted, escaped, without it), each entry ended by a NUL.
+    git(at.cwd, ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=normal', '--', at.path, ...configs]),
   ]);
   const [commit, shortCommit] = head?.split('\n') ?? [];
   const folder = (at.root === undefined ? shownPrefix : at.path === '.' ? '' : at.path).replace(/\/$/, '');
-  const lines = status?.split('\n') ?? [];
-  // `(detached)` on a detached HEAD; the branch's name even before its first commit.
-  const branch = lines.find((line) => line.startsWith('# branch.head '))?.slice('# branch.head '.length);
-  const changed = lines.filter((line) => line !== '' && !line.startsWith('#'));
-  const configChanged = config !== undefined && changed.some((line) => changedPath(line) === config);
-  const folderChanged = changed.length > (configChanged ? 1 : 0);
-  const dirtyIn = [...(folderChanged ? ['folder' as const] : []), ...(configChanged ? ['config' as const] : [])];
+  const entries = statusEntries(status ?? '');
+  const changed = entries.flatMap((entry) => (entry.path === undefined ? [] : [entry.path]));
+  const config = changed.find((path) => configs.includes(path));
+  const folderChanged = changed.some((path) => !configs.includes(path));
   return {
     ...(commit && shortCommit ? { commit, shortCommit } : { commit: null, shortCommit: null }),
-    ...(branch && branch !== '(detached)' ? { branch } : {}),
+    ...branchOf(entries),
     // A status that could not be read is reported as dirty: claiming a clean tree we could not check would mislead.
     dirty: status === undefined || changed.length > 0,
-    ...(dirtyIn.length > 0 ? { dirtyIn } : {}),
+    ...(changed.length > 0 ? { uncommitted: { folder: folderChanged, ...(config === undefined ? {} : { config }) } } : {}),
     ...(folder ? { dir: folder } : {}),
     ...(root ? { root } : {}),
   };
 }
 
-/**
- * The dashboards folder's `dashcd.yaml` as a path from the work tree root, when it lies inside the work tree (a
- * folder at the root has it above, outside git). Not with the operator's GIT_DIR or GIT_WORK_TREE, where git runs
- * from the folder and a path above it may be outside the repository.
- */
-function configPathOf(at: GitPlace): string | undefined {
-  if (at.root === undefined || at.path === '.') return undefined;
-  const parent = dirname(at.path);
-  return parent === '.' ? CONFIG_FILE : `${parent}/${CONFIG_FILE}`;
+/** `(detached)` on a detached HEAD, which names none; the branch's name even before its first commit. */
+function branchOf(entries: readonly StatusEntry[]): { branch?: string } {
+  const branch = entries.find((entry) => entry.header?.startsWith('branch.head '))?.header?.slice('branch.head '.length);
+  return branch && branch !== '(detached)' ? { branch } : {};
 }
 
-const CONFIG_FILE = 'dashcd.yaml';
+/**
+ * The dashboards folder's project config (`dashcd.yaml`, or `dashcd.yml`) as paths from the work tree root, when it
+ * lies inside the work tree (a folder at the root has it above, outside git). Not with the operator's GIT_DIR or
+ * GIT_WORK_TREE, where git runs from the folder and a path above it may be outside the repository.
+ */
+function configPathsOf(at: GitPlace): string[] {
+  if (at.root === undefined || at.path === '.') return [];
+  const parent = dirname(at.path);
+  return PROJECT_CONFIG_FILES.map((name) => (parent === '.' ? name : `${parent}/${name}`));
+}
+
+type StatusEntry = { header: string; path?: undefined } | { header?: undefined; path: string };
 
 /**
- * The path a `status --porcelain=v2` line names: the last field of an ordinary (`1`) or unmerged (`u`) entry, after
- * the nine or ten fields before it, and the rest of an untracked (`?`) or ignored (`!`) one. A rename (`2`) names
- * two; its new path comes first. Paths are as git quotes them: `dashcd.yaml` never needs quoting.
+ * The entries of `status --porcelain=v2 -z`: a header (`# branch.head main`), or a changed path: the last field of
+ * an ordinary (`1`) or unmerged (`u`) entry, after the eight or ten fields before it, the rest of an untracked (`?`)
+ * or ignored (`!`) one; a rename or copy (`2`) is followed by its original path, an entry of its own.
  */
-function changedPath(line: string): string {
-  const fields = line.split(' ');
-  if (line.startsWith('? ') || line.startsWith('! ')) return line.slice(2);
-  if (line.startsWith('1 ')) return fields.slice(8).join(' ');
-  if (line.startsWith('2 ')) return (fields.slice(9).join(' ').split('\t')[0] ?? '');
-  if (line.startsWith('u ')) return fields.slice(10).join(' ');
-  return line;
+function statusEntries(text: string): StatusEntry[] {
+  const entries: StatusEntry[] = [];
+  const fields = text.split('\0');
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i] as string;
+    if (field.startsWith('# ')) entries.push({ header: field.slice(2) });
+    else if (field.startsWith('? ') || field.startsWith('! ')) entries.push({ path: field.slice(2) });
+    else if (field.startsWith('1 ')) entries.push({ path: field.split(' ').slice(8).join(' ') });
+    else if (field.startsWith('u ')) entries.push({ path: field.split(' ').slice(10).join(' ') });
+    else if (field.startsWith('2 ')) {
+      entries.push({ path: field.split(' ').slice(9).join(' ') });
+      i++;
+    }
+  }
+  return entries;
 }
 
 /** The root of the git work tree holding `dir` (an existing folder), or undefined outside one. */

@@ -191,9 +191,8 @@ export function gitText(git: GitInfo): string {
 
 /** `uncommitted changes in dashboards/` (or `in dashcd.yaml`, or both), naming the folder when git told us where it is. */
 export function dirtyText(git: GitInfo): string {
-  const folder = git.dir ? `${git.dir}/` : 'the dashboards folder';
-  const where = { folder, config: 'dashcd.yaml' };
-  const places = (git.dirtyIn ?? ['folder']).map((place) => where[place]);
+  const { folder = true, config } = git.uncommitted ?? {};
+  const places = [...(folder ? [git.dir ? `${git.dir}/` : 'the dashboards folder'] : []), ...(config === undefined ? [] : [config])];
   return `uncommitted changes in ${places.join(' and ')}`;
 }
 

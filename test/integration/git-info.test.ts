@@ -59,21 +59,21 @@ describe('readGitInfo', () => {
 
   it('counts the folder’s dashcd.yaml, edited, new or renamed, and says where the changes are (a plan said "clean" while its values were uncommitted)', async () => {
     await writeFile(join(root, 'dashcd.yaml'), 'ownershipTag: a\n');
-    expect(await readGitInfo(dashboards)).toMatchObject({ dirty: true, dirtyIn: ['config'] });
+    expect(await readGitInfo(dashboards)).toMatchObject({ dirty: true, uncommitted: { folder: false, config: 'dashcd.yaml' } });
     await git(root, 'add', 'dashcd.yaml');
     await git(root, 'commit', '-q', '-m', 'config');
-    expect((await readGitInfo(dashboards))?.dirtyIn).toBeUndefined();
+    expect((await readGitInfo(dashboards))?.uncommitted).toBeUndefined();
     await writeFile(join(root, 'dashcd.yaml'), 'ownershipTag: b\n');
-    expect(await readGitInfo(dashboards)).toMatchObject({ dirty: true, dirtyIn: ['config'] });
+    expect(await readGitInfo(dashboards)).toMatchObject({ dirty: true, uncommitted: { folder: false, config: 'dashcd.yaml' } });
     await writeFile(join(dashboards, 'a.yaml'), 'dashboardMetadata: {name: b, owner: o}\ntiles: []\n');
-    expect(await readGitInfo(dashboards)).toMatchObject({ dirty: true, dirtyIn: ['folder', 'config'] });
+    expect(await readGitInfo(dashboards)).toMatchObject({ dirty: true, uncommitted: { folder: true, config: 'dashcd.yaml' } });
     await git(root, 'commit', '-q', '-am', 'both');
     // Moved away (staged), then back under its name: both change what the plan reads.
     await git(root, 'mv', 'dashcd.yaml', 'old.yaml');
-    expect(await readGitInfo(dashboards)).toMatchObject({ dirty: true, dirtyIn: ['config'] });
+    expect(await readGitInfo(dashboards)).toMatchObject({ dirty: true, uncommitted: { folder: false, config: 'dashcd.yaml' } });
     await git(root, 'commit', '-q', '-m', 'moved');
     await git(root, 'mv', 'old.yaml', 'dashcd.yaml');
-    expect(await readGitInfo(dashboards)).toMatchObject({ dirty: true, dirtyIn: ['config'] });
+    expect(await readGitInfo(dashboards)).toMatchObject({ dirty: true, uncommitted: { folder: false, config: 'dashcd.yaml' } });
     // A folder below the root reads the dashcd.yaml beside it, not the root's.
     await git(root, 'commit', '-q', '-m', 'back');
     await mkdir(join(root, 'ops', 'dashboards'), { recursive: true });
@@ -81,9 +81,23 @@ describe('readGitInfo', () => {
     await writeFile(join(root, 'ops', 'dashcd.yaml'), 'ownershipTag: c\n');
     await git(root, 'add', 'ops/dashboards');
     await git(root, 'commit', '-q', '-m', 'ops');
-    expect(await readGitInfo(join(root, 'ops', 'dashboards'))).toMatchObject({ dirty: true, dirtyIn: ['config'], dir: 'ops/dashboards' });
+    expect(await readGitInfo(join(root, 'ops', 'dashboards'))).toMatchObject({ dirty: true, uncommitted: { folder: false, config: 'ops/dashcd.yaml' }, dir: 'ops/dashboards' });
     await writeFile(join(root, 'dashcd.yaml'), 'ownershipTag: d\n');
-    expect(await readGitInfo(dashboards)).toMatchObject({ dirty: true, dirtyIn: ['config'] });
+    expect(await readGitInfo(dashboards)).toMatchObject({ dirty: true, uncommitted: { folder: false, config: 'dashcd.yaml' } });
+  });
+
+  it('counts a dashcd.yml as its config, and names paths git would quote (a folder named équipe) as they are', async () => {
+    const team = join(root, 'équipe');
+    await mkdir(join(team, 'dashboards'), { recursive: true });
+    await writeFile(join(team, 'dashboards', 'a.yaml'), 'x: 1\n');
+    await writeFile(join(team, 'dashcd.yml'), 'ownershipTag: a\n');
+    await git(root, 'add', '-A');
+    await git(root, 'commit', '-q', '-m', 'team');
+    await writeFile(join(team, 'dashcd.yml'), 'ownershipTag: b\n');
+    // Only the config changed: the folder is not named (git's quoted "\303\251quipe/…" matched no config path).
+    expect(await readGitInfo(join(team, 'dashboards'))).toMatchObject({ dirty: true, uncommitted: { folder: false, config: 'équipe/dashcd.yml' }, dir: 'équipe/dashboards' });
+    await writeFile(join(team, 'dashboards', 'b.yaml'), 'x: 2\n');
+    expect((await readGitInfo(join(team, 'dashboards')))?.uncommitted).toEqual({ folder: true, config: 'équipe/dashcd.yml' });
   });
 
   it('ignores uncommitted changes outside the dashboards folder and its dashcd.yaml', async () => {

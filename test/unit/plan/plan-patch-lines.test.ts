@@ -151,7 +151,7 @@ describe('commitText and dirtyText', () => {
   it('names the dashboards folder when git said where it is', () => {
     expect(dirtyText({ commit: null, shortCommit: null, dirty: true, dir: 'dashboards' })).toBe('uncommitted changes in dashboards/');
     expect(dirtyText({ commit: null, shortCommit: null, dirty: true })).toBe('uncommitted changes in the dashboards folder');
-    expect(dirtyText({ commit: null, shortCommit: null, dirty: true, dir: 'ops/dashboards', dirtyIn: ['config'] })).toBe('uncommitted changes in dashcd.yaml');
-    expect(dirtyText({ commit: null, shortCommit: null, dirty: true, dir: 'dashboards', dirtyIn: ['folder', 'config'] })).toBe('uncommitted changes in dashboards/ and dashcd.yaml');
+    expect(dirtyText({ commit: null, shortCommit: null, dirty: true, dir: 'ops/dashboards', uncommitted: { folder: false, config: 'ops/dashcd.yaml' } })).toBe('uncommitted changes in ops/dashcd.yaml');
+    expect(dirtyText({ commit: null, shortCommit: null, dirty: true, dir: 'dashboards', uncommitted: { folder: true, config: 'dashcd.yml' } })).toBe('uncommitted changes in dashboards/ and dashcd.yml');
   });
 });
