@@ -36,6 +36,22 @@ describe('dashcd preview', () => {
     await mkdir(join(project.root, 'kept', 'previews'), { recursive: true });
     expect((await runDashcd(['preview', '../dashboards/checkout.yaml'], { cwd: join(project.root, 'kept') })).code).toBe(0);
     expect(await readdir(join(project.root, 'kept', 'previews'))).toEqual(['checkout.svg']);
+    // Spelt another way, the default folder is the default folder.
+    expect((await runDashcd(['preview', '../dashboards/checkout.yaml', '--out', './other/../made'], { cwd: join(project.root, 'kept') })).code).toBe(0);
+    expect(await readdir(join(project.root, 'kept', 'made'))).toEqual(['checkout.svg']);
+    await mkdir(join(project.root, 'third'));
+    expect((await runDashcd(['preview', '../dashboards/checkout.yaml', '--out', './previews'], { cwd: join(project.root, 'third') })).code).toBe(0);
+    expect((await readdir(join(project.root, 'third', 'previews'))).sort()).toEqual(['.gitignore', 'checkout.svg']);
+  });
+
+  it('a folder with no dashboards makes no folder; a dangling previews link is refused by name (it was an EEXIST, exit 1)', async () => {
+    project = await createProject({ 'empty/readme.md': 'nothing to draw' });
+    expect((await runDashcd(['preview', 'empty'], { cwd: project.root })).code).toBe(0);
+    expect(await readdir(project.root)).not.toContain('previews');
+    await symlink(join(project.root, 'nowhere'), join(project.root, 'previews'));
+    const dangling = await runDashcd(['preview', 'empty'], { cwd: project.root });
+    expect(dangling.code).toBe(64);
+    expect(dangling.stderr).toContain(`--out previews: ${join(project.root, 'previews')} is a symbolic link`);
   });
 
   it('renders PNG without a browser, at twice the SVG size (sharp when shown at the SVG\'s 800 px)', async () => {

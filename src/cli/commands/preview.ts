@@ -58,7 +58,7 @@ export const previewCommand = defineCommand({
     const { files, ids } = await sortArguments(positionals, io);
     const drawn = await fileSources(files, flags, io);
     const out = stringFlag(flags, 'out') ?? DEFAULT_OUT;
-    const write = (sources: readonly Source[]): Promise<ExitCode> => writePictures(sources, { given: out, out: resolve(io.cwd, out), byDefault: out === DEFAULT_OUT, format: format as Format }, io);
+    const write = (sources: readonly Source[]): Promise<ExitCode> => writePictures(sources, { given: out, out: resolve(io.cwd, out), byDefault: resolve(io.cwd, out) === resolve(io.cwd, DEFAULT_OUT), format: format as Format }, io);
     if (ids.length === 0) return write(drawn);
     // Ids come from one target, chosen as pull and trash choose theirs: with environments in dashcd.yaml, the one
     // --env names (exit 64 listing them without it), so an id is never looked for in a store the project does not use.
@@ -72,9 +72,10 @@ export const previewCommand = defineCommand({
  */
 async function writePictures(sources: readonly Source[], { given, out, byDefault, format }: { given: string; out: string; byDefault: boolean; format: Format }, io: CommandIo): Promise<ExitCode> {
   const paths = sources.map((source) => join(out, `${source.stem}.${format}`));
-  for (const folder of new Set(paths.map((path) => dirname(path)))) {
+  for (const folder of new Set([out, ...paths.map((path) => dirname(path))])) {
     await requireRealFolder(io.cwd, folder, `--out ${given}`, 'name a folder of its own (pictures are written only into real folders)');
   }
+  if (paths.length === 0) return ExitCode.Success;
   // The default folder is in the project's repository: made here, it is kept out of `git status`, as the data dir
   // is. One that was there already, or another --out names, is the user's, to commit or not.
   if (byDefault) await ensureGitIgnoredFolder(out);
