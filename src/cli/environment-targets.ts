@@ -77,7 +77,9 @@ export function environmentPlatform(env: Environment, io: CommandIo): PlatformAc
   const platform = env.target.kind === 'remote' ? env.target.platform : undefined;
   if (platform === undefined) return undefined;
   const { credential } = platform;
-  const origin = { url: `${env.name}'s platformTarget in dashcd.yaml`, token: credentialVariables(credential).join(' and ') };
+  // What a failure tells the user to check or set: platformTarget, which is derived from target when not written.
+  const where = platform.derived ? `platformTarget of ${env.name} in dashcd.yaml (now derived from its target)` : `${env.name}'s platformTarget in dashcd.yaml`;
+  const origin = { url: where, token: credentialVariables(credential).join(' and ') };
   if (credential.kind === 'platform-token') {
     const token = setValue(io, credential.tokenEnv);
     return token === undefined ? undefined : { url: platform.url, credential: { kind: 'platform-token', token }, origin };

@@ -13,6 +13,8 @@ export type PlatformCredentialSource =
 export interface PlatformTarget {
   url: string;
   credential: PlatformCredentialSource;
+  /** The URL came from `target` (no `platformTarget` written): messages then say so, not "set platformTarget". */
+  derived: boolean;
 }
 
 /**
@@ -64,10 +66,11 @@ export function declaredEnvironments(config: EnvironmentsConfig): Environment[] 
 function platformTarget(spec: EnvironmentSpec, target: string): PlatformTarget | undefined {
   const url = spec.platformTarget === undefined ? platformUrlOf(target) : withoutTrailingSlashes(spec.platformTarget);
   if (url === undefined) return undefined;
-  if (spec.platformTokenEnv !== undefined) return { url, credential: { kind: 'platform-token', tokenEnv: spec.platformTokenEnv } };
+  const derived = spec.platformTarget === undefined;
+  if (spec.platformTokenEnv !== undefined) return { url, credential: { kind: 'platform-token', tokenEnv: spec.platformTokenEnv }, derived };
   const tokenUrl = spec.oauthTokenUrl ?? tokenUrlOf(url);
   if (spec.oauthClientIdEnv === undefined || spec.oauthClientSecretEnv === undefined || tokenUrl === undefined) return undefined;
-  return { url, credential: { kind: 'oauth-client', clientIdEnv: spec.oauthClientIdEnv, clientSecretEnv: spec.oauthClientSecretEnv, tokenUrl } };
+  return { url, credential: { kind: 'oauth-client', clientIdEnv: spec.oauthClientIdEnv, clientSecretEnv: spec.oauthClientSecretEnv, tokenUrl }, derived };
 }
 
 /** Where a value layer lives in dashcd.yaml, most specific first: the environment's, its group's, the defaults. */

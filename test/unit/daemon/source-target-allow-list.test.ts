@@ -97,9 +97,9 @@ describe('targetRefusals for platform targets', () => {
     name,
     target: { kind: 'remote', url: PROD.url, tokenEnv: PROD.tokenEnv, platform },
   });
-  const platformToken = (tokenEnv: string, url = PLATFORM_URL) => withPlatform('prod', { url, credential: { kind: 'platform-token', tokenEnv } });
+  const platformToken = (tokenEnv: string, url = PLATFORM_URL) => withPlatform('prod', { url, credential: { kind: 'platform-token', tokenEnv }, derived: false });
   const oauth = (clientIdEnv: string, clientSecretEnv: string, tokenUrl = SSO, url = PLATFORM_URL) =>
-    withPlatform('prod', { url, credential: { kind: 'oauth-client', clientIdEnv, clientSecretEnv, tokenUrl } });
+    withPlatform('prod', { url, credential: { kind: 'oauth-client', clientIdEnv, clientSecretEnv, tokenUrl }, derived: false });
   const OAUTH_GRANTS = [PROD, { tokenEnv: 'DT_CLIENT_ID', url: SSO }, { tokenEnv: 'DT_CLIENT_SECRET', url: SSO }, { tokenEnv: 'DT_CLIENT_SECRET', url: PLATFORM_URL }];
 
   it('lets a platform token through only to the platform URL granted for its variable', () => {

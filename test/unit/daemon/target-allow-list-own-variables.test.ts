@@ -9,7 +9,7 @@ describe("targetRefusals: the daemon's own variables as an OAuth client's", () =
         kind: 'remote',
         url: 'https://prod.example.com',
         tokenEnv: 'DT_PROD_TOKEN',
-        platform: { url: 'https://abc12345.apps.dynatrace.com', credential: { kind: 'oauth-client', clientIdEnv: 'DASHCD_GIT_TOKEN', clientSecretEnv: 'DASHCD_WEBHOOK_SECRET', tokenUrl: 'https://sso.dynatrace.com/sso/oauth2/token' } },
+        platform: { url: 'https://abc12345.apps.dynatrace.com', credential: { kind: 'oauth-client', clientIdEnv: 'DASHCD_GIT_TOKEN', clientSecretEnv: 'DASHCD_WEBHOOK_SECRET', tokenUrl: 'https://sso.dynatrace.com/sso/oauth2/token' }, derived: false },
       },
     };
     expect(targetRefusals([request], [{ tokenEnv: 'DT_PROD_TOKEN', url: 'https://prod.example.com' }])).toEqual([

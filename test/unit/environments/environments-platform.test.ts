@@ -23,10 +23,12 @@ describe('dashcd.yaml platform members', () => {
     expect(platformOf(yaml('    platformTokenEnv: PROD_PLATFORM_TOKEN\n'))).toEqual({
       url: 'https://abc12345.apps.dynatrace.com',
       credential: { kind: 'platform-token', tokenEnv: 'PROD_PLATFORM_TOKEN' },
+      derived: true,
     });
     expect(platformOf(yaml('    oauthClientIdEnv: PROD_CLIENT_ID\n    oauthClientSecretEnv: PROD_CLIENT_SECRET\n'))).toEqual({
       url: 'https://abc12345.apps.dynatrace.com',
       credential: { kind: 'oauth-client', clientIdEnv: 'PROD_CLIENT_ID', clientSecretEnv: 'PROD_CLIENT_SECRET', tokenUrl: DEFAULT_TOKEN_URL },
+      derived: true,
     });
   });
 
@@ -37,6 +39,7 @@ describe('dashcd.yaml platform members', () => {
     expect(platformOf(text)).toEqual({
       url: 'https://abc.apps.example.com',
       credential: { kind: 'oauth-client', clientIdEnv: 'ID', clientSecretEnv: 'SECRET', tokenUrl: 'https://sso.example.com/sso/oauth2/token' },
+      derived: false,
     });
   });
 
