@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { MAX_SOURCE_BYTES } from '../schema/limits.js';
 import { resolve } from 'node:path';
 import type { PruneLimit } from '../plan/prune-guard.js';
 import { idPosition } from '../desired/locate-problems.js';
@@ -148,8 +149,13 @@ function heldMessage({ id, heldInTrash: { name, deletedTime, deletedBy } }: Held
   return `its id is held by a document in the trash (${name}, deleted ${deletedTime} by ${deletedBy}), so the service refuses a new one: dashcd trash restore ${id} brings it back and the next pass brings it up to this file; or give the file another document.id`;
 }
 
-/** Where a file writes its `document.id`, read again for the rare file the target refused (0:0 if it cannot be). */
+/**
+ * Where a file writes its `document.id`, read again for the rare file the target refused (0:0 if it cannot be): only
+ * a regular file within the size the loader reads, as the loader took it (one swapped since is not read whole).
+ */
 async function documentIdAt(cwd: string, file: string): Promise<{ line: number; col: number }> {
-  const text = await readFile(resolve(cwd, file), 'utf8').catch(() => undefined);
+  const path = resolve(cwd, file);
+  const found = await stat(path).catch(() => undefined);
+  const text = found?.isFile() && found.size <= MAX_SOURCE_BYTES ? await readFile(path, 'utf8').catch(() => undefined) : undefined;
   return text === undefined ? { line: 0, col: 0 } : idPosition(text, ['document', 'id']);
 }
