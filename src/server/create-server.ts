@@ -280,11 +280,14 @@ function trackInFlight(server: Server, handler: RequestListener, refused: (socke
   let active = 0;
   const owed = new WeakMap<Socket, number>();
   const pausedForOwing = new WeakSet<Socket>();
+  // Kept from the request: by a response's close its request may have let go of the socket (`req.socket` null).
+  const socketOf = new WeakMap<ServerResponse, Socket>();
   // One listener shared by every response (`this` is the response): `once` would allocate a wrapper per request.
   const onClose = function (this: ServerResponse): void {
     active -= 1;
     if (active === 0 && !server.listening) server.closeIdleConnections();
-    const socket = this.req.socket;
+    const socket = socketOf.get(this);
+    if (socket === undefined) return;
     const left = (owed.get(socket) ?? 1) - 1;
     owed.set(socket, left);
     // Node keeps it paused while its client is not reading (its own pause wins over this resume).
@@ -293,6 +296,7 @@ function trackInFlight(server: Server, handler: RequestListener, refused: (socke
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     active += 1;
     const socket = req.socket;
+    socketOf.set(res, socket);
     const owing = (owed.get(socket) ?? 0) + 1;
     owed.set(socket, owing);
     if (owing >= MAX_OWED_RESPONSES && !pausedForOwing.has(socket)) {
