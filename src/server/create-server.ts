@@ -267,18 +267,18 @@ function refuseConnect(server: Server): void {
 }
 
 /**
- * Responses one connection may owe before it is read no further. Node stops reading a connection whose client does
- * not take its responses, but not one whose responses are still being prepared: 100,000 pipelined `GET /ui` in one
- * write, each awaiting the console's first read, held 2.6 GB (and once ran `serve` out of memory). Past this many, the
- * connection is paused (what is already read is still answered) and read again once half of them are sent. No
- * client of ours pipelines; a browser never does.
+ * Responses one connection may owe (pipelined requests still being answered); a request past them closes the
+ * connection. Node stops reading a connection whose client does not take its responses, but not one whose responses
+ * are still being prepared: 100,000 pipelined `GET /ui` in one write, each awaiting the console's first read, held
+ * 2.6 GB (and once ran `serve` out of memory). Pausing the socket does not hold (Node resumes it as each request
+ * ends), so such a connection is closed: HTTP lets a server close one with requests unanswered, and its client
+ * retries them. No client of dashcd pipelines; a browser never does.
  */
-export const MAX_OWED_RESPONSES = 32;
+export const MAX_OWED_RESPONSES = 64;
 
-/** What a connection owes (responses to requests read), and whether it was paused for it: kept on the socket. */
+/** What a connection owes (responses to requests read): kept on the socket. */
 const OWED = Symbol('owed responses');
-const PAUSED_FOR_OWING = Symbol('paused for owing');
-type OwingSocket = Socket & { [OWED]?: number; [PAUSED_FOR_OWING]?: boolean };
+type OwingSocket = Socket & { [OWED]?: number };
 /** The connection a response is owed on, kept from its request: by its close, `req.socket` may be null. */
 const OWED_ON = Symbol('owed on');
 type OwedResponse = ServerResponse & { [OWED_ON]?: OwingSocket };
@@ -287,30 +287,24 @@ type OwedResponse = ServerResponse & { [OWED_ON]?: OwingSocket };
 function trackInFlight(server: Server, handler: RequestListener, refused: (socket: Socket) => boolean): void {
   let active = 0;
   // One listener shared by every response (`this` is the response): `once` would allocate a wrapper per request.
-  // The counts are properties of the socket, not WeakMap entries: this runs twice per request of a GET at 40,000/s.
+  // The count is a property of the socket, not a WeakMap entry: this runs twice per request of a GET at 40,000/s.
   const onClose = function (this: OwedResponse): void {
     active -= 1;
     if (active === 0 && !server.listening) server.closeIdleConnections();
     const socket = this[OWED_ON];
-    if (socket === undefined) return;
-    const left = (socket[OWED] ?? 1) - 1;
-    socket[OWED] = left;
-    // Node keeps it paused while its client is not reading (its own pause wins over this resume).
-    if (left <= MAX_OWED_RESPONSES / 2 && socket[PAUSED_FOR_OWING] === true) {
-      socket[PAUSED_FOR_OWING] = false;
-      socket.resume();
-    }
+    if (socket !== undefined) socket[OWED] = (socket[OWED] ?? 1) - 1;
   };
   server.on('request', (req: IncomingMessage, res: OwedResponse) => {
-    active += 1;
     const socket: OwingSocket = req.socket;
-    res[OWED_ON] = socket;
     const owing = (socket[OWED] ?? 0) + 1;
     socket[OWED] = owing;
-    if (owing >= MAX_OWED_RESPONSES && socket[PAUSED_FOR_OWING] !== true) {
-      socket[PAUSED_FOR_OWING] = true;
-      socket.pause();
+    // Past the bound, and the rest of what was read with it: dropped with the connection, never handled.
+    if (owing > MAX_OWED_RESPONSES || socket.destroyed) {
+      socket.destroy();
+      return;
     }
+    active += 1;
+    res[OWED_ON] = socket;
     if (!server.listening) res.shouldKeepAlive = false;
     res.on('close', onClose);
     // Already answered 503 when it connected (descriptor-budget.ts): its request is read only to be dropped.
