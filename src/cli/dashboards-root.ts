@@ -77,6 +77,8 @@ export async function workTreeRootOf(dir: string): Promise<string | undefined> {
   const top = await gitWorkTreeRoot(existing);
   if (top === undefined) return undefined;
   const rel = relative(top, await realpath(existing));
+  // The operator's GIT_DIR/GIT_WORK_TREE can name a work tree that does not hold `dir`: none above it, then.
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
   let root = existing;
   for (const part of rel.split(sep)) if (part !== '') root = dirname(root);
   return root;

@@ -92,7 +92,7 @@ type StatusEntry = { header: string; path?: undefined } | { header?: undefined; 
 /**
  * The entries of `status --porcelain=v2 -z`: a header (`# branch.head main`), or a changed path: the last field of
  * an ordinary (`1`) or unmerged (`u`) entry, after the eight or ten fields before it, the rest of an untracked (`?`)
- * or ignored (`!`) one; a rename or copy (`2`) is followed by its original path, an entry of its own.
+ * or ignored (`!`) one; a rename or copy (`2`) is followed by its original path, a changed path too.
  */
 function statusEntries(text: string): StatusEntry[] {
   const entries: StatusEntry[] = [];
@@ -104,8 +104,10 @@ function statusEntries(text: string): StatusEntry[] {
     else if (field.startsWith('1 ')) entries.push({ path: field.split(' ').slice(8).join(' ') });
     else if (field.startsWith('u ')) entries.push({ path: field.split(' ').slice(10).join(' ') });
     else if (field.startsWith('2 ')) {
+      // Both sides changed: a file renamed from the folder to dashcd.yaml changed each.
       entries.push({ path: field.split(' ').slice(9).join(' ') });
       i++;
+      if (i < fields.length) entries.push({ path: fields[i] as string });
     }
   }
   return entries;

@@ -100,6 +100,11 @@ describe('readGitInfo', () => {
     expect((await readGitInfo(join(team, 'dashboards')))?.uncommitted).toEqual({ folder: true, config: 'équipe/dashcd.yml' });
   });
 
+  it('names both sides of a rename from the dashboards folder to its dashcd.yaml', async () => {
+    await git(root, 'mv', 'dashboards/a.yaml', 'dashcd.yaml');
+    expect((await readGitInfo(dashboards))?.uncommitted).toEqual({ folder: true, config: 'dashcd.yaml' });
+  });
+
   it('ignores uncommitted changes outside the dashboards folder and its dashcd.yaml', async () => {
     await writeFile(join(root, 'README.md'), 'changed\n');
     expect((await readGitInfo(dashboards))?.dirty).toBe(false);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { findDashboardsRoot, isWithin } from '../../../src/cli/dashboards-root.js';
+import { findDashboardsRoot, isWithin, workTreeRootOf } from '../../../src/cli/dashboards-root.js';
 
 const run = promisify(execFile);
 
@@ -59,6 +59,20 @@ describe('findDashboardsRoot (where pull looks for dashboards a file already cla
     const link = join(outer, 'link');
     await symlink(repo, link);
     expect(await findDashboardsRoot(join(link, 'dashboards/imported'), outer)).toBe(join(link, 'dashboards'));
+  });
+});
+
+describe('workTreeRootOf', () => {
+  it('is none when the operator’s GIT_DIR and GIT_WORK_TREE name a work tree that does not hold the folder (it was /)', async () => {
+    const repo = join(outer, 'repo');
+    await gitInit(repo);
+    const elsewhere = join(outer, 'elsewhere', 'sub');
+    await mkdir(elsewhere, { recursive: true });
+    expect(await workTreeRootOf(elsewhere)).toBeUndefined();
+    vi.stubEnv('GIT_DIR', join(repo, '.git'));
+    vi.stubEnv('GIT_WORK_TREE', repo);
+    expect(await workTreeRootOf(elsewhere)).toBeUndefined();
+    expect(await workTreeRootOf(join(repo))).toBe(repo);
   });
 });
 
