@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { parseDashboardId } from '../schema/ids.js';
+import { quoted } from '../lib/quoted.js';
 
 /** One problem in one file; `line`/`col` are 1-based, `path` is `tiles[3].bounds` style or `''` for the file. */
 export interface Problem {
@@ -45,5 +46,5 @@ export function isDashboardShaped(value: unknown): value is Record<string, unkno
 /** `id` absent, null or `""` means "derive it"; any other string must be a UUID. Non-strings are the schema's. */
 export function idProblem(id: unknown): string | undefined {
   if (typeof id !== 'string' || id === '' || parseDashboardId(id) !== undefined) return undefined;
-  return `Not a valid UUID: ${JSON.stringify(id)}; use the 8-4-4-4-12 hex form, or remove the id to derive one from the file path`;
+  return `Not a valid UUID: ${quoted(id)}; use the 8-4-4-4-12 hex form, or remove the id to derive one from the file path`;
 }

@@ -9,6 +9,7 @@ import { DOCUMENT_FILE_SCHEMAS, type DocumentKind } from '../schema/document-con
 import { formatIssuePath } from '../schema/error-envelope.js';
 import { detectFileKind, isPlain, type FilePath } from './detect-kind.js';
 import { pushAll } from '../lib/push-all.js';
+import { quoted } from '../lib/quoted.js';
 
 /** A problem found on a parsed file, placed in its text later by its path (desired/locate-problems.ts). */
 export interface PathProblem {
@@ -47,10 +48,10 @@ function layoutProblems(value: Record<string, unknown>): PathProblem[] {
   if (!isPlain(tiles) || !isPlain(layouts)) return [];
   const noLayout = Object.keys(tiles)
     .filter((key) => !Object.hasOwn(layouts, key))
-    .map((key): PathProblem => ({ path: ['tiles', key], message: `tile ${JSON.stringify(key)} has no layout: add layouts.${key}: { x, y, w, h }`, atKey: true }));
+    .map((key): PathProblem => ({ path: ['tiles', key], message: `tile ${quoted(key)} has no layout: add layouts.${key}: { x, y, w, h }`, atKey: true }));
   const noTile = Object.keys(layouts)
     .filter((key) => !Object.hasOwn(tiles, key))
-    .map((key): PathProblem => ({ path: ['layouts', key], message: `layout ${JSON.stringify(key)} has no tile: no tiles.${key}`, atKey: true }));
+    .map((key): PathProblem => ({ path: ['layouts', key], message: `layout ${quoted(key)} has no tile: no tiles.${key}`, atKey: true }));
   return [...noLayout, ...noTile];
 }
 
@@ -65,7 +66,7 @@ function sectionIdProblems(value: Record<string, unknown>): PathProblem[] {
     if (typeof id !== 'string') return;
     const earlier = first.get(id);
     if (earlier === undefined) first.set(id, index);
-    else problems.push({ path: ['sections', index, 'id'], message: `section id ${JSON.stringify(id)} is also sections[${earlier}]'s: ids must be unique` });
+    else problems.push({ path: ['sections', index, 'id'], message: `section id ${quoted(id)} is also sections[${earlier}]'s: ids must be unique` });
   });
   return problems;
 }

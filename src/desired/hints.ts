@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { closest } from '../lib/closest.js';
 import type { UnknownKey } from './unknown-keys.js';
+import { quoted } from '../lib/quoted.js';
 
 /** How far a typo may be from what was meant: one edit in short words, up to three in long ones. */
 export function nearest(word: string, candidates: readonly string[]): string | undefined {
@@ -24,7 +25,7 @@ export function closedSetMessage(issue: z.core.$ZodIssue, found: unknown): strin
   const allowed = allowedValues(issue);
   if (allowed === undefined || typeof found !== 'string') return undefined;
   const near = suggestion(found, allowed);
-  const shown = JSON.stringify(found);
+  const shown = quoted(found);
   if (near !== undefined) return `unknown value ${shown}; did you mean ${near}?`;
   if (allowed.length <= LISTABLE) return `unknown value ${shown}; use one of ${allowed.join(', ')}`;
   return `unknown value ${shown}; \`dashcd schema\` lists the ${allowed.length} allowed values`;

@@ -7,6 +7,7 @@ import { closedSetMessage, unknownKeyMessage } from './hints.js';
 import { findUnknownKeys } from './unknown-keys.js';
 import { documentValue, isTooManyTokens, parseYamlDocuments, nestingMessage, tooDeepPath, TOO_DEEP_MESSAGE, type OffsetProblem } from './yaml-hazards.js';
 import { pushAll } from '../lib/push-all.js';
+import { quoted } from '../lib/quoted.js';
 
 /**
  * The slow path: `yaml` with source ranges decides what the file holds and where each problem is. Positions are
@@ -112,7 +113,7 @@ function schemaProblems(
     return {
       ...at(located.offset),
       path: formatIssuePath(issue.path),
-      message: closedSetMessage(issue, found) ?? (shown ? `${issue.message} (found ${JSON.stringify(found)})` : issue.message),
+      message: closedSetMessage(issue, found) ?? (shown ? `${issue.message} (found ${quoted(found)})` : issue.message),
     };
   });
 }

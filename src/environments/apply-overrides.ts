@@ -1,6 +1,7 @@
 import { isDocumentShaped } from '../desired/detect-kind.js';
 import { DASHCD_KEY, type AnyDashcdBlock } from './dashcd-block.js';
 import { getPath, isPlainObject, mergeDeep, setOwn, type PlainObject } from './deep-merge.js';
+import { quoted } from '../lib/quoted.js';
 
 type Path = (string | number)[];
 type Limits = Readonly<Record<string, { environments: readonly string[] }>>;
@@ -72,7 +73,7 @@ export function applyOverrides(file: PlainObject, block: AnyDashcdBlock | undefi
   let itemOrigins: Path[][] = (items ?? []).map((_, i) => [[list.member, i]]);
   for (const [name, limit] of Object.entries(limits ?? {})) {
     const found = findItems(items, list.key, name);
-    if (found.length === 0) problems.push({ path: [DASHCD_KEY, list.member, name], message: list.missing(JSON.stringify(name)) });
+    if (found.length === 0) problems.push({ path: [DASHCD_KEY, list.member, name], message: list.missing(quoted(name)) });
     if (appliesTo(limit.environments, env)) continue;
     itemOrigins = itemOrigins.filter((_, i) => !found.includes(i));
     // Stryker disable next-line OptionalChaining: an item was found, so there are items
@@ -91,7 +92,7 @@ export function applyOverrides(file: PlainObject, block: AnyDashcdBlock | undefi
       const name = overItem[list.key] as string;
       const found = findItems(items, list.key, name);
       if (items === undefined) return;
-      if (found.length > 1) problems.push({ path: at, message: list.several(found.length, JSON.stringify(name)) });
+      if (found.length > 1) problems.push({ path: at, message: list.several(found.length, quoted(name)) });
       const index = found[0];
       if (index === undefined) {
         items.push(overItem);
@@ -114,7 +115,7 @@ export function applyOverrides(file: PlainObject, block: AnyDashcdBlock | undefi
 function withoutLimitedTiles(value: PlainObject, limits: Limits | undefined, env: EnvironmentRef, problems: Layered['problems']): PlainObject {
   const tiles = isPlainObject(value.tiles) ? value.tiles : {};
   const dropped = Object.entries(limits ?? {}).flatMap(([key, limit]) => {
-    if (!Object.hasOwn(tiles, key)) problems.push({ path: [DASHCD_KEY, 'tiles', key], message: `no tile has the key ${JSON.stringify(key)}` });
+    if (!Object.hasOwn(tiles, key)) problems.push({ path: [DASHCD_KEY, 'tiles', key], message: `no tile has the key ${quoted(key)}` });
     return appliesTo(limit.environments, env) ? [] : [key];
   });
   const removal = Object.fromEntries(dropped.map((key) => [key, null]));

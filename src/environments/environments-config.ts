@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { platformUrlOf, tokenUrlOf } from '../lib/platform-url.js';
 import { followProblem } from '../source/follow.js';
+import { quoted } from '../lib/quoted.js';
 
 /**
  * The `environments:`, `groups:` and `values:` members of `dashcd.yaml`. An environment is a name, where it lives
@@ -155,7 +156,7 @@ export function checkEnvironmentsConfig(config: EnvironmentsConfig, ctx: z.core.
   }
   if (Object.keys(declared).length === 0) ctx.addIssue({ code: 'custom', path: ['environments'], message: 'declare at least one environment, or remove environments:' });
   for (const key of ['environments', 'groups'] as const) {
-    for (const name of Object.keys(config[key] ?? {})) if (!NAME.test(name)) ctx.addIssue({ code: 'custom', path: [key, name], message: `${NAME_RULE}, got ${JSON.stringify(name)}`, params: { [ABOUT_THE_NAME]: true } });
+    for (const name of Object.keys(config[key] ?? {})) if (!NAME.test(name)) ctx.addIssue({ code: 'custom', path: [key, name], message: `${NAME_RULE}, got ${quoted(name)}`, params: { [ABOUT_THE_NAME]: true } });
   }
   const groupOf = new Map<string, string>();
   for (const [group, spec] of Object.entries(config.groups ?? {})) {
@@ -196,7 +197,7 @@ export function targetUrlProblem(raw: string, tokenKey = 'tokenEnv'): string | u
   try {
     url = new URL(raw);
   } catch {
-    return `not a URL: ${JSON.stringify(raw)} (expected e.g. https://abc123.live.dynatrace.com)`;
+    return `not a URL: ${quoted(raw)} (expected e.g. https://abc123.live.dynatrace.com)`;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'the target must be http or https';
   if (url.search || url.username || url.password) return `the target URL must not carry credentials or a query; name the secret's variable in ${tokenKey}`;

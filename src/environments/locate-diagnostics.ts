@@ -4,6 +4,7 @@ import { formatIssuePath } from '../schema/error-envelope.js';
 import { getPath } from './deep-merge.js';
 import { valueLayers, type Environment } from './environment.js';
 import { groupValues, type EnvironmentsConfig } from './environments-config.js';
+import { quoted } from '../lib/quoted.js';
 
 type Path = (string | number)[];
 
@@ -67,7 +68,7 @@ function valueDefinition(project: ProjectText, env: Environment, valuePath: read
       const found = getPath(layer.values, prefix);
       if (found === undefined) continue;
       const { line, col } = locator.at([...layer.path, ...prefix]);
-      const shown = JSON.stringify(getPath(env.values, valuePath) ?? found);
+      const shown = quoted(getPath(env.values, valuePath) ?? found);
       const value = shown.length <= 60 ? ` = ${shown}` : '';
       return ` (values.${valuePath.join('.')}${value}, set in ${layer.path.join('.')} at ${project.file}:${line}:${col})`;
     }

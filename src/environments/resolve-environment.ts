@@ -24,6 +24,7 @@ import type { FileProblem } from './locate-diagnostics.js';
 import { renderTemplates, type RenderContext, type RenderResult } from './render-templates.js';
 import { pushAll } from '../lib/push-all.js';
 import { cappedProblems, moreProblems } from '../desired/capped-problems.js';
+import { quoted } from '../lib/quoted.js';
 
 type Path = (string | number)[];
 
@@ -139,13 +140,13 @@ function idPath(document: boolean): Path {
 }
 
 function classicIdProblem(raw: unknown): string | undefined {
-  return raw === undefined || raw === null || typeof raw === 'string' ? idProblem(raw) : `the id must be a string, got ${JSON.stringify(raw)}`;
+  return raw === undefined || raw === null || typeof raw === 'string' ? idProblem(raw) : `the id must be a string, got ${quoted(raw)}`;
 }
 
 /** As the document file schema has it: absent, or an id the Document service takes (a UUID included). */
 function documentIdProblem(raw: unknown): string | undefined {
   if (raw === undefined || (typeof raw === 'string' && isDocumentId(raw))) return undefined;
-  return `${JSON.stringify(raw)} is not a document id: use 1 to 100 letters, digits and dashes, or remove document.id to derive one from the file path`;
+  return `${quoted(raw)} is not a document id: use 1 to 100 letters, digits and dashes, or remove document.id to derive one from the file path`;
 }
 
 /** `dashboard("../platform/hosts.yaml")`: relative to the referring file, or to the dashboards folder with a leading `/`. */
@@ -162,7 +163,7 @@ function referenceId(
     : scope.unread?.has(name)
       ? `${name} could not be read (its own problem is reported), so its id is not known`
       : `no dashboard file ${name} in the dashboards folder`;
-  return { problem: `dashboard(${JSON.stringify(ref)}): ${where}` };
+  return { problem: `dashboard(${quoted(ref)}): ${where}` };
 }
 
 function renderProblems(entry: Entry, rendered: RenderResult): FileProblem[] {

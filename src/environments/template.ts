@@ -4,6 +4,7 @@
  * file stays valid YAML, and it cannot start a flow mapping the way `{{ … }}` does. `$${{` writes a literal `${{`.
  * Shell-style `${VAR}` (common in markdown tiles) is plain text.
  */
+import { quoted } from '../lib/quoted.js';
 export type Expression =
   | { kind: 'value'; path: string[] }
   | { kind: 'env'; member: 'name' | 'group' }
@@ -62,7 +63,7 @@ export function parseExpression(text: string): Expression {
   if (dashboard) return { kind: 'dashboard', file: (dashboard[1] ?? dashboard[2]) as string };
   return {
     kind: 'invalid',
-    message: `unknown template ${JSON.stringify(text)}: use values.NAME, env.name, env.group or dashboard("file.yaml")`,
+    message: `unknown template ${quoted(text)}: use values.NAME, env.name, env.group or dashboard("file.yaml")`,
   };
 }
 

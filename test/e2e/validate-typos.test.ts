@@ -129,6 +129,14 @@ describe('values outside a closed set', () => {
     );
   });
 
+  it('quote a committed value of any length in a short line (a 3.9-million-character tileType was quoted whole)', async () => {
+    const result = await run(['validate'], { 'dashboards/enums.yaml': ENUM_TYPOS.replace('MARKDOWM', 'E'.repeat(1_000_000)) });
+    expect(result.code).toBe(3);
+    const line = result.stdout.split('\n').find((text) => text.includes('tiles[0].tileType')) ?? '';
+    expect(line).toMatch(/unknown value "E{119}… \(1,000,002 characters\); `dashcd schema` lists the 50 allowed values$/);
+    expect(result.stdout.length).toBeLessThan(5_000);
+  });
+
   it('list a small set when nothing is close, and point at dashcd schema for a large one', async () => {
     const result = await run(['validate'], { 'dashboards/far.yaml': ENUM_TYPOS.replace('smal', 'huge').replace('MARKDOWM', 'CHART') });
     expect(result.stdout).toContain('dashboardMetadata.tilesNameSize: unknown value "huge"; use one of small, medium, large\n');

@@ -1,0 +1,12 @@
+/** The most characters of a committed value a message quotes. */
+export const MAX_QUOTED = 120;
+
+/**
+ * A value as a message quotes it (JSON), cut to MAX_QUOTED characters with how long it was: a message quoted a
+ * committed value whole, and a 3.9-million-character `tileType`, stored per environment in a daemon's status and its
+ * log, ran the daemon out of memory (one `GET /status` answered 468 MB).
+ */
+export function quoted(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length <= MAX_QUOTED ? text : `${text.slice(0, MAX_QUOTED)}… (${text.length.toLocaleString('en-US')} characters)`;
+}

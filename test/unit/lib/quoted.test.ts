@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_QUOTED, quoted } from '../../../src/lib/quoted.js';
+
+describe('quoted', () => {
+  it('quotes a value as JSON, whole up to MAX_QUOTED characters', () => {
+    expect(quoted('MARKDOWM')).toBe('"MARKDOWM"');
+    expect(quoted(7)).toBe('7');
+    expect(quoted(undefined)).toBe('undefined');
+    const edge = 'x'.repeat(MAX_QUOTED - 2);
+    expect(quoted(edge)).toBe(`"${edge}"`);
+  });
+
+  it('cuts a longer one and says how long it was (a 3.9-million-character value was quoted whole, per environment)', () => {
+    const long = 'E'.repeat(3_900_000);
+    const shown = quoted(long);
+    expect(shown).toBe(`"${'E'.repeat(MAX_QUOTED - 1)}… (3,900,002 characters)`);
+    expect(quoted('y'.repeat(MAX_QUOTED - 1))).toBe(`"${'y'.repeat(MAX_QUOTED - 1)}… (${MAX_QUOTED + 1} characters)`);
+  });
+});
