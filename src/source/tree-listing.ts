@@ -24,6 +24,12 @@ export interface CheckoutLimits {
 const MAX_NAME_BYTES = 255;
 /** A whole path, well inside PATH_MAX (4,096) wherever the data dir is: 18 folders of 250 bytes could not be made. */
 const MAX_PATH_BYTES = 1024;
+/**
+ * Folders a checkout makes, and how deep: git shares tree objects, so a push of 3 kB named 200 files 500 folders deep
+ * (100,202 folders, 393 MB on disk), and one of a few more thousand such paths would have used up the host's inodes.
+ */
+export const MAX_FOLDERS = 20_000;
+export const MAX_DEPTH = 32;
 
 /**
  * The files of `git ls-tree -r -z -l` output, or why the commit cannot be checked out. Submodules (commits in the
@@ -42,6 +48,7 @@ export function readTreeListing(output: string): { files: TreeFile[] } | { refus
     if (bad !== undefined) return { refused: bad };
     files.push({ path, oid, size: Number(size) });
     for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', at + 1)) folders.add(path.slice(0, at));
+    if (folders.size > MAX_FOLDERS) return { refused: `the commit's dashboards folder holds more than ${MAX_FOLDERS.toLocaleString('en-US')} folders, over what a checkout makes` };
   }
   // A crafted tree can hold a file and a folder of one name (git itself never writes one): no checkout holds both.
   const clash = files.find((file) => folders.has(file.path));
@@ -55,6 +62,7 @@ export function readTreeListing(output: string): { files: TreeFile[] } | { refus
  */
 export function pathProblem(path: string): string | undefined {
   if (Buffer.byteLength(path) > MAX_PATH_BYTES) return `the commit holds a path longer than ${MAX_PATH_BYTES} bytes: ${JSON.stringify(path.slice(0, 120))}…`;
+  if (path.split('/').length > MAX_DEPTH + 1) return `the commit holds a file more than ${MAX_DEPTH} folders deep, deeper than a checkout makes: ${JSON.stringify(path.slice(0, 120))}…`;
   for (const name of path.split('/')) {
     // A backslash or colon is a separator or a drive somewhere: refused as git refuses them on such systems.
     if (name === '' || name === '.' || name === '..' || name.toLowerCase() === '.git' || /[\0\\:]/.test(name)) {

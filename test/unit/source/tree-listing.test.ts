@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkoutRefusal, pathProblem, readTreeListing, type TreeFile } from '../../../src/source/tree-listing.js';
+import { checkoutRefusal, MAX_DEPTH, MAX_FOLDERS, pathProblem, readTreeListing, type TreeFile } from '../../../src/source/tree-listing.js';
 
 const OID = 'a'.repeat(40);
 const OID2 = 'b'.repeat(64);
@@ -33,6 +33,21 @@ describe('readTreeListing', () => {
   it('refuses the whole commit for one path no checkout writes, and a line it cannot read', () => {
     expect(readTreeListing(entry('100644', 'blob', '1', 'dashboards/a.yaml') + entry('100644', 'blob', '1', 'dashboards/../../evil'))).toEqual({ refused: 'the commit holds a path no checkout writes: "dashboards/../../evil"' });
     expect(readTreeListing('garbage\0')).toEqual({ refused: 'git ls-tree printed a line dashcd cannot read: "garbage"' });
+  });
+});
+
+describe('folders a checkout makes', () => {
+  it('refuses a file more than MAX_DEPTH folders deep, and takes one exactly that deep (a tiny push named 200 files 500 folders deep)', () => {
+    const deep = (levels: number): string => `${Array.from({ length: levels }, () => 'a').join('/')}/f.yaml`;
+    expect(pathProblem(deep(MAX_DEPTH))).toBeUndefined();
+    expect(pathProblem(deep(MAX_DEPTH + 1))).toMatch(new RegExp(`^the commit holds a file more than ${MAX_DEPTH} folders deep, deeper than a checkout makes: "a/a/`));
+  });
+
+  it('refuses more than MAX_FOLDERS folders, and takes that many', () => {
+    const files = (folders: number): string => Array.from({ length: folders }, (_, i) => entry('100644', 'blob', '1', `dashboards/d${i}/f.yaml`)).join('');
+    // `dashboards` itself is one of them.
+    expect(readTreeListing(files(MAX_FOLDERS - 1))).toMatchObject({ files: expect.any(Array) as unknown });
+    expect(readTreeListing(files(MAX_FOLDERS))).toEqual({ refused: `the commit's dashboards folder holds more than ${MAX_FOLDERS.toLocaleString('en-US')} folders, over what a checkout makes` });
   });
 });
 
