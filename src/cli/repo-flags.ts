@@ -1,14 +1,14 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, normalize, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { RepoOptions } from '../daemon/daemon-repo.js';
+import { DEFAULT_REPOSITORY_ENVIRONMENTS, MAX_REPOSITORY_ENVIRONMENTS, type RepoOptions } from '../daemon/daemon-repo.js';
 import { parseTargetGrant, type TargetGrant } from '../daemon/target-allow-list.js';
 import { followProblem, type Follow } from '../source/follow.js';
 import { checkRepositoryUrl, type GitCredentials } from '../source/git-credentials.js';
 import { SourceError } from '../source/source-error.js';
 import { booleanFlag, stringFlag, type CommandIo, type FlagSpec, type FlagValues } from './command.js';
 import { UsageError } from './exit-codes.js';
-import { durationFlag } from './int-flag.js';
+import { durationFlag, intFlag } from './int-flag.js';
 
 /** The daemon's flags for following a repository (docs/gitops-controller.md, "Running as a GitOps controller"). */
 export const repoFlags: Record<string, FlagSpec> = {
@@ -22,6 +22,11 @@ export const repoFlags: Record<string, FlagSpec> = {
     type: 'string',
     description: "With --repo: the ownership tag (prune deletes only what carries it); a commit whose dashcd.yaml has another is refused (default: managed-by:dashcd)",
     valueName: 'tag',
+  },
+  'max-environments': {
+    type: 'string',
+    description: `With --repo: the most environments a commit's dashcd.yaml may declare, each a store, loop and poller of this process; a commit declaring more is refused (default: ${DEFAULT_REPOSITORY_ENVIRONMENTS}, at most ${MAX_REPOSITORY_ENVIRONMENTS})`,
+    valueName: 'N',
   },
   'allow-target': {
     type: 'string',
@@ -39,7 +44,7 @@ export const repoFlags: Record<string, FlagSpec> = {
 export function repoOptions(flags: FlagValues, io: CommandIo): RepoOptions | undefined {
   const repo = stringFlag(flags, 'repo');
   if (repo === undefined) {
-    const stray = ['branch', 'tag-pattern', 'path', 'fetch', 'skip-invalid', 'allow-target', 'ownership-tag'].find((name) => flags[name] !== undefined);
+    const stray = ['branch', 'tag-pattern', 'path', 'fetch', 'skip-invalid', 'allow-target', 'ownership-tag', 'max-environments'].find((name) => flags[name] !== undefined);
     if (stray) throw new UsageError(`--${stray} needs --repo`);
     return undefined;
   }
@@ -54,7 +59,15 @@ export function repoOptions(flags: FlagValues, io: CommandIo): RepoOptions | und
     ...(io.env.DASHCD_WEBHOOK_SECRET ? { webhookSecret: io.env.DASHCD_WEBHOOK_SECRET } : {}),
     skipInvalid: booleanFlag(flags, 'skip-invalid'),
     allowTargets: targetGrants(flags),
+    maxEnvironments: maxEnvironmentsFlag(flags),
   };
+}
+
+/** `--max-environments N`, 1 to MAX_REPOSITORY_ENVIRONMENTS. */
+function maxEnvironmentsFlag(flags: FlagValues): number {
+  const count = intFlag(flags, 'max-environments', DEFAULT_REPOSITORY_ENVIRONMENTS, { min: 1 });
+  if (count > MAX_REPOSITORY_ENVIRONMENTS) throw new UsageError(`--max-environments must be at most ${MAX_REPOSITORY_ENVIRONMENTS}, got ${count}`);
+  return count;
 }
 
 /** `--allow-target VAR=URL`, each as given (a URL may hold a comma, so no comma splitting). */

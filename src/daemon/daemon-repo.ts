@@ -32,6 +32,8 @@ export interface RepoOptions {
    * other is refused whole. The repository's committers are not the operator: they must not pick what leaves.
    */
   allowTargets: readonly TargetGrant[];
+  /** `--max-environments`: the most environments a commit's dashcd.yaml may declare (DEFAULT_REPOSITORY_ENVIRONMENTS). */
+  maxEnvironments?: number;
 }
 
 export interface RepoFollowing {
@@ -83,7 +85,7 @@ export async function openRepoFollowing(repo: RepoOptions, deps: { cwd: string; 
     openGitSource({ url: repo.url, follow, root: join(resolve(deps.cwd, deps.dataDir), 'git'), log, paths: checkoutPaths(repo.path), ...(repo.credentials ? { credentials: repo.credentials } : {}) });
   const sources = new Map<string, GitSource>([[describeFollow(repo.follow), await open(repo.follow)]]);
   const lanes: Lane[] = [];
-  const refusals = (root: string): Promise<string[]> => checkoutRefusals(join(root, repo.path), root, repo.allowTargets);
+  const refusals = (root: string): Promise<string[]> => checkoutRefusals(join(root, repo.path), root, repo.allowTargets, repo.maxEnvironments ?? DEFAULT_REPOSITORY_ENVIRONMENTS);
   // One mirror holds every lane's checkouts: each keeps what any lane still needs, not only its own.
   const needed = (): string[] => lanes.flatMap((lane) => [...lane.state.keptCommits(), ...(lane.taken ? [lane.taken] : [])]);
   const sourceFor = async (follow: Follow): Promise<GitSource> => {
@@ -141,9 +143,13 @@ export async function openRepoFollowing(repo: RepoOptions, deps: { cwd: string; 
 }
 
 /**
- * How many environments a followed commit's dashcd.yaml may declare: each is a store, a queue, timers and an events
- * poller in this one process, whose descriptors and memory the operator sized, not the repository's committers.
+ * How many environments a followed commit's dashcd.yaml may declare: each is a store, a queue, timers, an events
+ * poller and a rendering of every file in this one process, whose descriptors and memory the operator sized, not the
+ * repository's committers. Every cost of a commit is multiplied by it: 100 environments, each rendering 20 files of
+ * one 900 kB value, ran the daemon out of memory at every start. The operator may raise the default with
+ * `--max-environments`, up to the most.
  */
+export const DEFAULT_REPOSITORY_ENVIRONMENTS = 20;
 export const MAX_REPOSITORY_ENVIRONMENTS = 100;
 
 /**
@@ -151,18 +157,18 @@ export const MAX_REPOSITORY_ENVIRONMENTS = 100;
  * the operator has not allowed. An invalid dashcd.yaml declares nothing here (the pass refuses it as invalid); one
  * that cannot be read is refused.
  */
-async function checkoutRefusals(dashboardsDir: string, root: string, grants: readonly TargetGrant[]): Promise<string[]> {
+async function checkoutRefusals(dashboardsDir: string, root: string, grants: readonly TargetGrant[], maxEnvironments: number): Promise<string[]> {
   try {
     const project = await loadProjectConfigFor(dashboardsDir, root);
     if (project.diagnostics.length > 0) return [];
     const declared = declaredEnvironments(project.config);
-    if (declared.length > MAX_REPOSITORY_ENVIRONMENTS) return [tooManyEnvironments(declared.length)];
+    if (declared.length > maxEnvironments) return [tooManyEnvironments(declared.length, maxEnvironments)];
     return targetRefusals(declared, grants);
   } catch (error) {
     return [`dashcd.yaml could not be read to check its targets: ${errorMessage(error)}`];
   }
 }
 
-function tooManyEnvironments(count: number): string {
-  return `dashcd.yaml declares ${count} environments; a daemon following a repository starts at most ${MAX_REPOSITORY_ENVIRONMENTS}`;
+function tooManyEnvironments(count: number, most: number): string {
+  return `dashcd.yaml declares ${count} environments; this daemon following a repository starts at most ${most} (its operator's --max-environments)`;
 }

@@ -4,7 +4,7 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_REPOSITORY_ENVIRONMENTS } from '../../src/daemon/daemon-repo.js';
+import { DEFAULT_REPOSITORY_ENVIRONMENTS } from '../../src/daemon/daemon-repo.js';
 import { MAIN_JS, unusedPort } from '../helpers/cli.js';
 import { dashboardYaml, waitFor } from '../helpers/daemon.js';
 import { daemonScopePerTest } from '../helpers/daemon-scope.js';
@@ -84,16 +84,16 @@ describe('dashcd daemon --repo starting its environments', { timeout: 120_000 },
     expect((await readdir(join(cwd, 'data', 'env'))).sort()).toEqual(['e0', 'e1', 'e2', 'e3']);
   });
 
-  it(`refuses a commit declaring more than ${MAX_REPOSITORY_ENVIRONMENTS} environments: none of them is started, and /status says why`, async () => {
+  it(`refuses a commit declaring more than ${DEFAULT_REPOSITORY_ENVIRONMENTS} environments (the default --max-environments): none of them is started, and /status says why`, async () => {
     const { remote, url, cwd } = await fixture();
-    const commit = await remote.commit({ 'dashcd.yaml': environmentsYaml(MAX_REPOSITORY_ENVIRONMENTS + 1), 'dashboards/hosts.yaml': dashboardYaml('Hosts') }, 'too many environments');
+    const commit = await remote.commit({ 'dashcd.yaml': environmentsYaml(DEFAULT_REPOSITORY_ENVIRONMENTS + 1), 'dashboards/hosts.yaml': dashboardYaml('Hosts') }, 'too many environments');
     await remote.push();
 
     const d = await scope.startDaemon(['--repo', url, '--fetch', '1h', '--data', 'data'], { cwd, timeoutMs: 60_000, until: 'listening' });
     const refused = await waitFor(async () => ((await sourceStatus(d))?.pending?.commit === commit ? sourceStatus(d) : undefined), { what: 'the commit refused' });
     expect(refused).toMatchObject({
       live: null,
-      pending: { refused: [`dashcd.yaml declares ${MAX_REPOSITORY_ENVIRONMENTS + 1} environments; a daemon following a repository starts at most ${MAX_REPOSITORY_ENVIRONMENTS}`] },
+      pending: { refused: [`dashcd.yaml declares ${DEFAULT_REPOSITORY_ENVIRONMENTS + 1} environments; this daemon following a repository starts at most ${DEFAULT_REPOSITORY_ENVIRONMENTS} (its operator's --max-environments)`] },
       stale: true,
     });
     expect(d.stdout()).toContain('none of its environments is started');

@@ -20,6 +20,9 @@ describe('dashcd daemon --repo flags', () => {
     [['--repo', 'https://h/r.git', '--allow-target', 'https://h'], '--allow-target must be VARIABLE=URL'],
     [['--repo', 'https://h/r.git', '--allow-target', 'DASHCD_WEBHOOK_SECRET=https://h'], "the daemon's own DASHCD_* variables can never be target tokens"],
     [['--repo', 'https://h/r.git', '--allow-target', 'T=https://u:p@h'], "'https://u:p@h' is not an http(s) environment URL without credentials"],
+    [['--max-environments', '5'], '--max-environments needs --repo'],
+    [['--repo', 'https://h/r.git', '--max-environments', '101'], '--max-environments must be at most 100, got 101'],
+    [['--repo', 'https://h/r.git', '--max-environments', '0'], "--max-environments must be an integer of at least 1, got '0'"],
   ])('%j is a usage error (64): %s', async (args, message) => {
     const result = await daemon(args);
     expect(result.code).toBe(64);
