@@ -18,6 +18,19 @@ export interface RenderContext {
    * of memory before its size could even be measured.
    */
   maxInserted: number;
+  /**
+   * What the templates of every dashboard of this environment may still insert, shared by their renderings: one
+   * large value used in every file was paid once per file and once per environment (a daemon following a commit of
+   * 20 such files in 100 environments ran out of memory at every start).
+   */
+  environmentBudget?: EnvironmentBudget;
+}
+
+/** Characters the templates of one environment's dashboards may insert together: eight times the largest body. */
+export const ENVIRONMENT_INSERTED_MAX = 8 * 1024 * 1024;
+
+export interface EnvironmentBudget {
+  left: number;
 }
 
 export interface RenderProblem {
@@ -105,14 +118,23 @@ function renderString(text: string, path: Path, ctx: RenderContext, result: Rend
   return out;
 }
 
-/** Counts what a template inserts; past the limit, says so once (at that template) and false. */
+/** Counts what a template inserts; past the dashboard's or the environment's limit, says so once (at that template) and false. */
 function withinInsertLimit(value: unknown, part: ExprPart, path: Path, ctx: RenderContext, result: RenderResult): boolean {
-  if (result.inserted > ctx.maxInserted) return false;
-  result.inserted += insertedSize(value);
-  if (result.inserted <= ctx.maxInserted) return true;
+  const budget = ctx.environmentBudget;
+  if (result.inserted > ctx.maxInserted || (budget !== undefined && budget.left < 0)) return false;
+  const size = insertedSize(value);
+  result.inserted += size;
+  if (budget !== undefined) budget.left -= size;
   const valuePath = part.expr.kind === 'value' ? part.expr.path : undefined;
-  report(result, path, part, `the templates insert more than ${ctx.maxInserted.toLocaleString('en-US')} characters into this dashboard, over what its target accepts in one body: a large value used many times? Use it fewer times, or make it smaller`, valuePath);
-  return false;
+  if (result.inserted > ctx.maxInserted) {
+    report(result, path, part, `the templates insert more than ${ctx.maxInserted.toLocaleString('en-US')} characters into this dashboard, over what its target accepts in one body: a large value used many times? Use it fewer times, or make it smaller`, valuePath);
+    return false;
+  }
+  if (budget !== undefined && budget.left < 0) {
+    report(result, path, part, `the templates of this environment's dashboards insert more than ${ENVIRONMENT_INSERTED_MAX.toLocaleString('en-US')} characters together: a large value used in many files? Use it in fewer, or make it smaller`, valuePath);
+    return false;
+  }
+  return true;
 }
 
 /** Each object value's size, measured once however many templates insert it. */

@@ -21,7 +21,7 @@ import type { AnyDashcdBlock } from './dashcd-block.js';
 import { getPath, type PlainObject } from './deep-merge.js';
 import type { Environment } from './environment.js';
 import type { FileProblem } from './locate-diagnostics.js';
-import { renderTemplates, type RenderContext, type RenderResult } from './render-templates.js';
+import { ENVIRONMENT_INSERTED_MAX, renderTemplates, type RenderContext, type RenderResult } from './render-templates.js';
 import { pushAll } from '../lib/push-all.js';
 import { cappedProblems, moreProblems } from '../desired/capped-problems.js';
 import { quoted } from '../lib/quoted.js';
@@ -82,6 +82,7 @@ export function resolveEnvironment(files: readonly TemplateFile[], env: Environm
   const known = new Set(files.map((f) => f.name));
   const dashboards: DesiredDashboard[] = [];
   const seen = new Map<string, Entry>();
+  const budget = { left: ENVIRONMENT_INSERTED_MAX };
   for (const entry of entries) {
     // Classic dashboards and documents are apart on the target: the same id in both is no clash.
     const key = `${entry.document ? 'document' : 'dashboard'}:${entry.id}`;
@@ -92,7 +93,7 @@ export function resolveEnvironment(files: readonly TemplateFile[], env: Environm
     }
     seen.set(key, entry);
     if (entry.file.referenceOnly) continue;
-    const ctx: RenderContext = { env, values: env.values, dashboardId: (ref) => referenceId(ref, entry.file.name, { byName, known, unread: deps.unread, env: env.name }), maxInserted: entry.document ? DOCUMENT_CONTENT_MAX_BYTES : BODY_LIMIT_BYTES };
+    const ctx: RenderContext = { env, values: env.values, dashboardId: (ref) => referenceId(ref, entry.file.name, { byName, known, unread: deps.unread, env: env.name }), maxInserted: entry.document ? DOCUMENT_CONTENT_MAX_BYTES : BODY_LIMIT_BYTES, environmentBudget: budget };
     const rendered = renderTemplates(entry.layered.value, ctx);
     const failedTemplates = renderProblems(entry, rendered);
     const problems = [...entry.layered.problems, ...failedTemplates];

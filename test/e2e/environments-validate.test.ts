@@ -76,6 +76,17 @@ describe('validate with environments', () => {
     expect(plan.code).toBe(3);
   });
 
+  it('holds the templates of one environment’s dashboards to one budget together (a large value in every file, per environment, ran a daemon out of memory)', async () => {
+    const files: Record<string, string> = { 'dashcd.yaml': `values:\n  big: "${'Z'.repeat(900_000)}"\nenvironments:\n  dev:\n` };
+    for (let i = 0; i < 10; i++) files[`dashboards/f${i}.yaml`] = `dashboardMetadata:\n  name: f${i}\n  owner: o\ntiles:\n  - name: t\n    tileType: MARKDOWN\n    markdown: "\${{ values.big }}"\n    bounds: { top: 0, left: 0, width: 304, height: 152 }\n`;
+    project = await createProject(files);
+    const result = await runDashcd(['validate'], { cwd: project.root });
+    expect(result.code).toBe(3);
+    const over = result.stdout.split('\n').filter((line) => line.includes("the templates of this environment's dashboards insert more than 8,388,608 characters together"));
+    // 9 of 900,000 fit in 8 MiB; the tenth file passes it.
+    expect(over).toEqual(['dashboards/f9.yaml:7:16  [dev] tiles[0].markdown: the templates of this environment\'s dashboards insert more than 8,388,608 characters together: a large value used in many files? Use it in fewer, or make it smaller (values.big, set in values at dashcd.yaml:2:8)']);
+  });
+
   it('reads a .json file as JSON around its templates, as without environments', async () => {
     // With dashcd.yaml declaring environments every .json was read as YAML: a trailing comma jq refuses passed.
     const json = (name: string, extra: string): string => `{\n  "dashboardMetadata": { "name": "${name}", "owner": "ops"${extra} },\n  "tiles": []\n}\n`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lookupValue, renderTemplates } from '../../../src/environments/render-templates.js';
+import { ENVIRONMENT_INSERTED_MAX, lookupValue, renderTemplates } from '../../../src/environments/render-templates.js';
 
 const DEV = { name: 'dev', group: null };
 const noDashboards = (): { problem: string } => ({ problem: 'no dashboards here' });
@@ -71,5 +71,26 @@ describe('renderTemplates: what templates may insert into one dashboard', () => 
     const markdowns = (rendered.value as { markdown: string }[]).map((tile) => tile.markdown);
     expect(markdowns.slice(0, 3)).toEqual([`x${big}`, `x${big}`, `x${big}`]);
     expect(new Set(markdowns.slice(3))).toEqual(new Set(['${{ values.big }}']));
+  });
+
+  it('shares an environment’s budget across its dashboards: past it, each later template that inserts says so, once per dashboard', () => {
+    // One large value in every file was paid per file and per environment (20 files in 100 environments: out of memory).
+    const budget = { left: 2500 };
+    const ctx = { env: DEV, values: { big }, dashboardId: noDashboards, maxInserted: ANY_SIZE, environmentBudget: budget };
+    const first = renderTemplates([{ markdown: '${{ values.big }}' }, { markdown: '${{ values.big }}' }], ctx);
+    expect(first.problems).toEqual([]);
+    expect(budget.left).toBe(2500 - 2 * big.length);
+    const second = renderTemplates([{ markdown: '${{ values.big }}' }, { markdown: '${{ values.big }}' }], ctx);
+    expect(second.problems).toEqual([
+      {
+        path: [0, 'markdown'],
+        message: `the templates of this environment's dashboards insert more than ${ENVIRONMENT_INSERTED_MAX.toLocaleString('en-US')} characters together: a large value used in many files? Use it in fewer, or make it smaller`,
+        template: { source: '${{ values.big }}', offset: 0 },
+        valuePath: ['big'],
+      },
+    ]);
+    expect(second.value).toEqual([{ markdown: '${{ values.big }}' }, { markdown: '${{ values.big }}' }]);
+    // A dashboard that inserts nothing is not held to it.
+    expect(renderTemplates({ name: 'plain' }, ctx).problems).toEqual([]);
   });
 });
