@@ -92,5 +92,15 @@ describe('renderTemplates: what templates may insert into one dashboard', () => 
     expect(second.value).toEqual([{ markdown: '${{ values.big }}' }, { markdown: '${{ values.big }}' }]);
     // A dashboard that inserts nothing is not held to it.
     expect(renderTemplates({ name: 'plain' }, ctx).problems).toEqual([]);
+    // Used up exactly is within it; one character more is past it.
+    const exact = { left: 2 * big.length };
+    const exactly = { ...ctx, environmentBudget: exact };
+    expect(renderTemplates([{ markdown: '${{ values.big }}' }, { markdown: '${{ values.big }}' }], exactly).problems).toEqual([]);
+    expect(exact.left).toBe(0);
+    expect(renderTemplates({ markdown: '${{ values.big }}' }, exactly).problems).toHaveLength(1);
+    expect(renderTemplates({ name: 'n=${{ values.big }}' }, { ...ctx, environmentBudget: { left: 0 } }).problems).toHaveLength(1);
+    expect(renderTemplates({ name: '${{ values.big }}' }, { ...ctx, environmentBudget: { left: big.length } }).problems).toEqual([]);
+    // A dashboard at its own limit exactly is within it too.
+    expect(renderTemplates({ name: '${{ values.big }}' }, { ...ctx, maxInserted: big.length, environmentBudget: { left: ANY_SIZE } }).problems).toEqual([]);
   });
 });
