@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { servesHost } from '../console/listener-host.js';
 import type { MetricsRegistry } from '../lib/metrics.js';
 import type { DaemonStatusJson, HealthJson } from './status-schema.js';
+import { boundedStatus } from './status-bound.js';
 import { HttpError } from '../server/http/http-error.js';
 import { sendError } from '../server/http/respond.js';
 
@@ -38,7 +39,7 @@ export function handleStatusRequest(status: StatusView, req: IncomingMessage, re
     return true;
   }
   const health = status.health();
-  const body = path === '/healthz' ? health : status.toJSON();
+  const body = path === '/healthz' ? health : boundedStatus(status.toJSON());
   res.writeHead(path === '/healthz' && health.status === 'unavailable' ? 503 : 200, JSON_TYPE);
   res.end(req.method === 'HEAD' ? undefined : `${JSON.stringify(body, null, path === '/status' ? 2 : 0)}\n`);
   return true;

@@ -65,7 +65,10 @@ export const LoopStatusJson = z.object({
   driftCount: z.number(),
   drifted: z.array(z.string()),
   files: z.record(z.string(), FileStatus),
+  /** Files past the first 2,000 `/status` lists (status-bound.ts): counted, not listed. */
+  filesNotListed: z.number().optional(),
   invalid: z.array(z.object({ file: z.string(), errors: z.array(z.string()) })),
+  invalidNotListed: z.number().optional(),
   /** Owned live dashboards no file claims (found by the last full pass; pruned only with --prune). */
   orphans: z.array(z.object({ id: z.string(), name: z.string(), kind: ItemKind })),
   /** Per kind: its valid files, those left drifted, its orphans (the lists above, counted). */

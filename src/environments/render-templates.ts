@@ -51,6 +51,8 @@ export interface RenderResult {
   inserted: number;
   /** Paths (JSON of the path) whose content came from a value, with that value's path: where a schema error may be the value's. */
   fromValues: Map<string, string[]>;
+  /** Whether this dashboard's problem about a limit (its own or its environment's) is reported: one per dashboard. */
+  overLimit?: true;
 }
 
 type Evaluated = { ok: true; value: unknown } | { ok: false; message: string; valuePath?: string[]; missingValue?: string[] };
@@ -120,17 +122,23 @@ function renderString(text: string, path: Path, ctx: RenderContext, result: Rend
 
 /** Counts what a template inserts; past the dashboard's or the environment's limit, says so once (at that template) and false. */
 function withinInsertLimit(value: unknown, part: ExprPart, path: Path, ctx: RenderContext, result: RenderResult): boolean {
+  if (result.overLimit) return false;
   const budget = ctx.environmentBudget;
-  if (result.inserted > ctx.maxInserted || (budget !== undefined && budget.left < 0)) return false;
-  const size = insertedSize(value);
-  result.inserted += size;
-  if (budget !== undefined) budget.left -= size;
+  // Spent by the dashboards before this one: this one's first template says so (it was left as its text, unsaid).
+  const spent = budget !== undefined && budget.left < 0;
+  if (!spent) {
+    const size = insertedSize(value);
+    result.inserted += size;
+    if (budget !== undefined) budget.left -= size;
+  }
   const valuePath = part.expr.kind === 'value' ? part.expr.path : undefined;
   if (result.inserted > ctx.maxInserted) {
+    result.overLimit = true;
     report(result, path, part, `the templates insert more than ${ctx.maxInserted.toLocaleString('en-US')} characters into this dashboard, over what its target accepts in one body: a large value used many times? Use it fewer times, or make it smaller`, valuePath);
     return false;
   }
   if (budget !== undefined && budget.left < 0) {
+    result.overLimit = true;
     report(result, path, part, `the templates of this environment's dashboards insert more than ${ENVIRONMENT_INSERTED_MAX.toLocaleString('en-US')} characters together: a large value used in many files? Use it in fewer, or make it smaller`, valuePath);
     return false;
   }

@@ -90,6 +90,10 @@ describe('renderTemplates: what templates may insert into one dashboard', () => 
       },
     ]);
     expect(second.value).toEqual([{ markdown: '${{ values.big }}' }, { markdown: '${{ values.big }}' }]);
+    // Spent: a later dashboard's first template says so, the smallest too (it was left as its text, and nothing said).
+    const later = renderTemplates({ name: '${{ env.name }}', markdown: '${{ values.big }}' }, ctx);
+    expect(later.problems.map((p) => [p.path, p.template.source])).toEqual([[['name'], '${{ env.name }}']]);
+    expect(later.problems[0]?.message).toContain("the templates of this environment's dashboards insert more than");
     // A dashboard that inserts nothing is not held to it.
     expect(renderTemplates({ name: 'plain' }, ctx).problems).toEqual([]);
     // Used up exactly is within it; one character more is past it.
