@@ -9,7 +9,7 @@ import { DOCUMENT_FILE_SCHEMAS, type DocumentKind } from '../schema/document-con
 import { formatIssuePath } from '../schema/error-envelope.js';
 import { detectFileKind, isPlain, type FilePath } from './detect-kind.js';
 import { pushAll } from '../lib/push-all.js';
-import { quoted } from '../lib/quoted.js';
+import { excerpt, quoted } from '../lib/quoted.js';
 
 /** A problem found on a parsed file, placed in its text later by its path (desired/locate-problems.ts). */
 export interface PathProblem {
@@ -48,10 +48,10 @@ function layoutProblems(value: Record<string, unknown>): PathProblem[] {
   if (!isPlain(tiles) || !isPlain(layouts)) return [];
   const noLayout = Object.keys(tiles)
     .filter((key) => !Object.hasOwn(layouts, key))
-    .map((key): PathProblem => ({ path: ['tiles', key], message: `tile ${quoted(key)} has no layout: add layouts.${key}: { x, y, w, h }`, atKey: true }));
+    .map((key): PathProblem => ({ path: ['tiles', key], message: `tile ${quoted(key)} has no layout: add layouts.${excerpt(key)}: { x, y, w, h }`, atKey: true }));
   const noTile = Object.keys(layouts)
     .filter((key) => !Object.hasOwn(tiles, key))
-    .map((key): PathProblem => ({ path: ['layouts', key], message: `layout ${quoted(key)} has no tile: no tiles.${key}`, atKey: true }));
+    .map((key): PathProblem => ({ path: ['layouts', key], message: `layout ${quoted(key)} has no tile: no tiles.${excerpt(key)}`, atKey: true }));
   return [...noLayout, ...noTile];
 }
 

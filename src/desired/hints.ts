@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { closest } from '../lib/closest.js';
 import type { UnknownKey } from './unknown-keys.js';
-import { quoted } from '../lib/quoted.js';
+import { excerpt, quoted } from '../lib/quoted.js';
 
 /** How far a typo may be from what was meant: one edit in short words, up to three in long ones. */
 export function nearest(word: string, candidates: readonly string[]): string | undefined {
@@ -59,7 +59,7 @@ function suggestion(found: string, allowed: readonly string[]): string | undefin
   const colon = found.indexOf(':');
   if (colon > 0) {
     const kind = nearest(found.slice(0, colon + 1), allowed.filter((a) => a.endsWith(':')));
-    if (kind !== undefined) return kind + found.slice(colon + 1);
+    if (kind !== undefined) return excerpt(kind + found.slice(colon + 1));
   }
   return nearest(found, allowed.filter((a) => !a.endsWith(':')));
 }

@@ -1,4 +1,5 @@
 import { closest } from '../lib/closest.js';
+import { excerpt } from '../lib/quoted.js';
 import type { EnvironmentRef } from './apply-overrides.js';
 import { getPath, isPlainObject, setOwn } from './deep-merge.js';
 import type { Values } from './environments-config.js';
@@ -186,7 +187,7 @@ function evaluate(expr: Expression, ctx: RenderContext, hint: boolean): Evaluate
  * them all, so a commit of 3,000 names and 3,000 unknown uses made 63 MB of problems.
  */
 function listed(names: readonly string[]): string {
-  const shown = names.slice(0, LISTED_NAMES).join(', ');
+  const shown = names.slice(0, LISTED_NAMES).map(excerpt).join(', ');
   return names.length > LISTED_NAMES ? `${shown} and ${names.length - LISTED_NAMES} more` : shown;
 }
 
@@ -197,8 +198,8 @@ export function lookupValue(values: Values, path: readonly string[], hint = true
   for (let depth = 1; depth <= path.length; depth++) {
     const parent = getPath(values, path.slice(0, depth - 1));
     if (isPlainObject(parent) && Object.hasOwn(parent, path[depth - 1] as string)) continue;
-    const shown = `values.${path.slice(0, depth).join('.')}`;
-    if (!isPlainObject(parent)) return { ok: false, message: `${shown}: values.${path.slice(0, depth - 1).join('.')} has no members`, valuePath: path.slice(0, depth - 1) };
+    const shown = excerpt(`values.${path.slice(0, depth).join('.')}`);
+    if (!isPlainObject(parent)) return { ok: false, message: `${shown}: ${excerpt(`values.${path.slice(0, depth - 1).join('.')}`)} has no members`, valuePath: path.slice(0, depth - 1) };
     const known = Object.keys(parent);
     const nearest = hint ? closest(path[depth - 1] as string, known) : undefined;
     return {

@@ -10,6 +10,7 @@ import { createDiagnosticLocator, type FileProblem, type ProjectText } from './l
 import { resolveEnvironment, type EnvironmentDesired, type TemplateFile } from './resolve-environment.js';
 import { templatesIn } from './template.js';
 import { pushAll } from '../lib/push-all.js';
+import { excerpt } from '../lib/quoted.js';
 
 export interface ResolveInput {
   /** Every dashboard file of the folder, parsed (their `dashcd:` member not yet checked). */
@@ -120,7 +121,7 @@ function unusedValues(input: ResolveInput): { global: Diagnostic[]; byEnvironmen
       if (used.has(name) || reported.has(name)) continue;
       reported.add(name);
       const hint = reported.size <= HINTED_UNUSED ? closest(name, usedNames) : undefined;
-      const unused = `value ${name} is declared but no dashboard uses it`;
+      const unused = `value ${excerpt(name)} is declared but no dashboard uses it`;
       const problem = { path: [...path, name], message: unusedMessage(unused, name, hint, hint !== undefined && declared.has(hint)) };
       if (hint === undefined) global.push(locate(project, problem));
       else for (const env of input.selected.filter((e) => feeds.includes(e.name))) appendTo(byEnvironment, env.name, locate(project, problem, env));
@@ -135,9 +136,10 @@ function unusedValues(input: ResolveInput): { global: Diagnostic[]; byEnvironmen
  * says so), and this value is the one it meant.
  */
 function unusedMessage(unused: string, name: string, near: string | undefined, nearIsDeclared: boolean): string {
-  if (near === undefined) return `${unused} (\${{ values.${name} }})`;
-  if (nearIsDeclared) return `${unused} — did you mean ${near}? (templates use \${{ values.${near} }})`;
-  return `${unused} — a template uses \${{ values.${near} }}, which nothing declares: a misspelling of ${name}?`;
+  const [named, nearest] = [excerpt(name), near === undefined ? undefined : excerpt(near)];
+  if (nearest === undefined) return `${unused} (\${{ values.${named} }})`;
+  if (nearIsDeclared) return `${unused} — did you mean ${nearest}? (templates use \${{ values.${nearest} }})`;
+  return `${unused} — a template uses \${{ values.${nearest} }}, which nothing declares: a misspelling of ${named}?`;
 }
 
 /** Adds to a map of lists in place (copying the list at each addition made the hints quadratic in their number). */

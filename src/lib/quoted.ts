@@ -10,3 +10,8 @@ export function quoted(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length <= MAX_QUOTED ? text : `${text.slice(0, MAX_QUOTED)}… (${text.length.toLocaleString('en-US')} characters)`;
 }
+
+/** Text from a commit (a name, a key, a path) as a message shows it unquoted, cut as `quoted` cuts. */
+export function excerpt(text: string): string {
+  return text.length <= MAX_QUOTED ? text : `${text.slice(0, MAX_QUOTED)}… (${text.length.toLocaleString('en-US')} characters)`;
+}

@@ -108,3 +108,15 @@ describe('renderTemplates: what templates may insert into one dashboard', () => 
     expect(renderTemplates({ name: '${{ values.big }}' }, { ...ctx, maxInserted: big.length, environmentBudget: { left: ANY_SIZE } }).problems).toEqual([]);
   });
 });
+
+describe('lookupValue: a committed name is cut in its problem', () => {
+  it('shows an unknown name of any length, and the known names, at most 120 characters each', () => {
+    const long = 'n'.repeat(500_000);
+    const looked = lookupValue({ ['k'.repeat(1_000)]: 1 }, [long]);
+    expect(looked.ok).toBe(false);
+    const message = looked.ok ? '' : looked.message;
+    expect(message.length).toBeLessThan(400);
+    expect(message).toContain('… (500,007 characters)');
+    expect(message).toContain('… (1,000 characters)');
+  });
+});

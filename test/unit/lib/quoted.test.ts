@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_QUOTED, quoted } from '../../../src/lib/quoted.js';
+import { excerpt, MAX_QUOTED, quoted } from '../../../src/lib/quoted.js';
 
 describe('quoted', () => {
   it('quotes a value as JSON, whole up to MAX_QUOTED characters', () => {
@@ -15,5 +15,11 @@ describe('quoted', () => {
     const shown = quoted(long);
     expect(shown).toBe(`"${'E'.repeat(MAX_QUOTED - 1)}… (3,900,002 characters)`);
     expect(quoted('y'.repeat(MAX_QUOTED - 1))).toBe(`"${'y'.repeat(MAX_QUOTED - 1)}… (${MAX_QUOTED + 1} characters)`);
+  });
+
+  it('cuts text shown unquoted (a name, a key) the same way', () => {
+    expect(excerpt('values.note')).toBe('values.note');
+    expect(excerpt('n'.repeat(MAX_QUOTED))).toBe('n'.repeat(MAX_QUOTED));
+    expect(excerpt('n'.repeat(500_000))).toBe(`${'n'.repeat(MAX_QUOTED)}… (500,000 characters)`);
   });
 });
