@@ -267,14 +267,24 @@ function refuseConnect(server: Server): void {
 }
 
 /**
- * Responses one connection may owe (pipelined requests still being answered); a request past them closes the
- * connection. Node stops reading a connection whose client does not take its responses, but not one whose responses
- * are still being prepared: 100,000 pipelined `GET /ui` in one write, each awaiting the console's first read, held
- * 2.6 GB (and once ran `serve` out of memory). Pausing the socket does not hold (Node resumes it as each request
- * ends), so such a connection is closed: HTTP lets a server close one with requests unanswered, and its client
- * retries them. No client of dashcd pipelines; a browser never does.
+ * Responses one connection may owe (pipelined requests still being answered). Node stops reading a connection whose
+ * client does not take its responses, but not one whose responses are still being prepared: 100,000 pipelined
+ * `GET /ui` in one write, each awaiting the console's first read, held 2.6 GB (and once ran `serve` out of memory).
+ * The first request past the bound is answered 503 in its turn, after every response owed before it (a pipelined
+ * write's client still learns it was done), with `connection: close`; the connection is read no further and the
+ * requests after it are never handled. No client of dashcd pipelines; a browser never does.
  */
 export const MAX_OWED_RESPONSES = 64;
+
+/**
+ * Reads the connection no further. `socket.pause()` alone does not hold: Node's HTTP server resumes a socket as each
+ * request ends unless its own `_paused` mark is set (its `readStart`), and sets that mark itself only for a client
+ * that does not read. (Node 20's `_http_incoming.js` and `_http_server.js`.)
+ */
+function stopReading(socket: Socket): void {
+  (socket as Socket & { _paused?: boolean })._paused = true;
+  socket.pause();
+}
 
 /** What a connection owes (responses to requests read): kept on the socket. */
 const OWED = Symbol('owed responses');
@@ -298,15 +308,22 @@ function trackInFlight(server: Server, handler: RequestListener, refused: (socke
     const socket: OwingSocket = req.socket;
     const owing = (socket[OWED] ?? 0) + 1;
     socket[OWED] = owing;
-    // Past the bound, and the rest of what was read with it: dropped with the connection, never handled.
-    if (owing > MAX_OWED_RESPONSES || socket.destroyed) {
-      socket.destroy();
+    // Past the bound: the first such request is the connection's last answer; what was read with it is never handled.
+    // Paused again each time: Node reads on once the answers before it are written (its drain clears its mark).
+    if (owing > MAX_OWED_RESPONSES + 1) {
+      stopReading(socket);
       return;
     }
     active += 1;
     res[OWED_ON] = socket;
     if (!server.listening) res.shouldKeepAlive = false;
     res.on('close', onClose);
+    if (owing > MAX_OWED_RESPONSES) {
+      stopReading(socket);
+      res.shouldKeepAlive = false;
+      sendError(res, new HttpError(503, `More than ${MAX_OWED_RESPONSES} requests pipelined on one connection: this one and those after it were not handled; send them again.`), { connection: 'close', 'retry-after': '1' });
+      return;
+    }
     // Already answered 503 when it connected (descriptor-budget.ts): its request is read only to be dropped.
     if (!refused(req.socket)) handler(req, res);
   });
