@@ -1,3 +1,5 @@
+import { quoted } from '../lib/quoted.js';
+
 /**
  * What a followed commit would put on disk, read from `git ls-tree -r -z -l` before anything is written: a checkout
  * writes the files itself (tree-checkout.ts), so a commit decides none of where or how, and what it may ask of the
@@ -48,7 +50,7 @@ export function readTreeListing(output: string): { files: TreeFile[] } | { refus
     if (bad !== undefined) return { refused: bad };
     files.push({ path, oid, size: Number(size) });
     for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', at + 1)) folders.add(path.slice(0, at));
-    if (folders.size > MAX_FOLDERS) return { refused: `the commit's dashboards folder holds more than ${MAX_FOLDERS.toLocaleString('en-US')} folders, over what a checkout makes` };
+    if (folders.size > MAX_FOLDERS) return { refused: `the commit's dashboards folder and the folders above it make more than ${MAX_FOLDERS.toLocaleString('en-US')} folders, over what a checkout makes` };
   }
   // A crafted tree can hold a file and a folder of one name (git itself never writes one): no checkout holds both.
   const clash = files.find((file) => folders.has(file.path));
@@ -62,7 +64,7 @@ export function readTreeListing(output: string): { files: TreeFile[] } | { refus
  */
 export function pathProblem(path: string): string | undefined {
   if (Buffer.byteLength(path) > MAX_PATH_BYTES) return `the commit holds a path longer than ${MAX_PATH_BYTES} bytes: ${JSON.stringify(path.slice(0, 120))}…`;
-  if (path.split('/').length > MAX_DEPTH + 1) return `the commit holds a file more than ${MAX_DEPTH} folders deep, deeper than a checkout makes: ${JSON.stringify(path.slice(0, 120))}…`;
+  if (path.split('/').length > MAX_DEPTH + 1) return `the commit holds a file more than ${MAX_DEPTH} folders deep (from the repository's root), deeper than a checkout makes: ${quoted(path)}`;
   for (const name of path.split('/')) {
     // A backslash or colon is a separator or a drive somewhere: refused as git refuses them on such systems.
     if (name === '' || name === '.' || name === '..' || name.toLowerCase() === '.git' || /[\0\\:]/.test(name)) {

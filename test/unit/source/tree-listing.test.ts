@@ -40,14 +40,14 @@ describe('folders a checkout makes', () => {
   it('refuses a file more than MAX_DEPTH folders deep, and takes one exactly that deep (a tiny push named 200 files 500 folders deep)', () => {
     const deep = (levels: number): string => `${Array.from({ length: levels }, () => 'a').join('/')}/f.yaml`;
     expect(pathProblem(deep(MAX_DEPTH))).toBeUndefined();
-    expect(pathProblem(deep(MAX_DEPTH + 1))).toMatch(new RegExp(`^the commit holds a file more than ${MAX_DEPTH} folders deep, deeper than a checkout makes: "a/a/`));
+    expect(pathProblem(deep(MAX_DEPTH + 1))).toMatch(new RegExp(`^the commit holds a file more than ${MAX_DEPTH} folders deep \\(from the repository's root\\), deeper than a checkout makes: "a/a/`));
   });
 
   it('refuses more than MAX_FOLDERS folders, and takes that many', () => {
     const files = (folders: number): string => Array.from({ length: folders }, (_, i) => entry('100644', 'blob', '1', `dashboards/d${i}/f.yaml`)).join('');
     // `dashboards` itself is one of them.
     expect(readTreeListing(files(MAX_FOLDERS - 1))).toMatchObject({ files: expect.any(Array) as unknown });
-    expect(readTreeListing(files(MAX_FOLDERS))).toEqual({ refused: `the commit's dashboards folder holds more than ${MAX_FOLDERS.toLocaleString('en-US')} folders, over what a checkout makes` });
+    expect(readTreeListing(files(MAX_FOLDERS))).toEqual({ refused: `the commit's dashboards folder and the folders above it make more than ${MAX_FOLDERS.toLocaleString('en-US')} folders, over what a checkout makes` });
   });
 });
 
