@@ -231,7 +231,7 @@ export async function listen(
     });
   });
   const refused = limitConnections(server, budget, (error) => log.warn({ err: error.message }, 'accepting a connection failed; the server goes on'));
-  trackInFlight(server, guardedListener(handler, log), refused);
+  trackInFlight(server, guardedListener(handler, log), refused, timeouts.requestMs);
   return server;
 }
 
@@ -281,10 +281,18 @@ export const MAX_OWED_RESPONSES = 64;
  * request ends unless its own `_paused` mark is set (its `readStart`), and sets that mark itself only for a client
  * that does not read. (Node 20's `_http_incoming.js` and `_http_server.js`.)
  */
-function stopReading(socket: Socket): void {
-  (socket as Socket & { _paused?: boolean })._paused = true;
+function stopReading(socket: Socket, deadlineMs: number): void {
+  const paused = socket as Socket & { _paused?: boolean; [DEADLINE]?: true };
+  paused._paused = true;
   socket.pause();
+  // Read no further, it would not see its client hang up: a response ahead of the 503 that never finished held the
+  // connection (and a descriptor) for good. As long as a request may take, then it goes.
+  if (paused[DEADLINE]) return;
+  paused[DEADLINE] = true;
+  setTimeout(() => socket.destroy(), deadlineMs).unref();
 }
+
+const DEADLINE = Symbol('deadline set');
 
 /** What a connection owes (responses to requests read): kept on the socket. */
 const OWED = Symbol('owed responses');
@@ -294,7 +302,7 @@ const OWED_ON = Symbol('owed on');
 type OwedResponse = ServerResponse & { [OWED_ON]?: OwingSocket };
 
 /** Requests that arrive while closing are still answered, but on a connection that is then closed. */
-function trackInFlight(server: Server, handler: RequestListener, refused: (socket: Socket) => boolean): void {
+function trackInFlight(server: Server, handler: RequestListener, refused: (socket: Socket) => boolean, requestMs: number): void {
   let active = 0;
   // One listener shared by every response (`this` is the response): `once` would allocate a wrapper per request.
   // The count is a property of the socket, not a WeakMap entry: this runs twice per request of a GET at 40,000/s.
@@ -311,7 +319,7 @@ function trackInFlight(server: Server, handler: RequestListener, refused: (socke
     // Past the bound: the first such request is the connection's last answer; what was read with it is never handled.
     // Paused again each time: Node reads on once the answers before it are written (its drain clears its mark).
     if (owing > MAX_OWED_RESPONSES + 1) {
-      stopReading(socket);
+      stopReading(socket, requestMs);
       return;
     }
     active += 1;
@@ -319,7 +327,7 @@ function trackInFlight(server: Server, handler: RequestListener, refused: (socke
     if (!server.listening) res.shouldKeepAlive = false;
     res.on('close', onClose);
     if (owing > MAX_OWED_RESPONSES) {
-      stopReading(socket);
+      stopReading(socket, requestMs);
       res.shouldKeepAlive = false;
       sendError(res, new HttpError(503, `More than ${MAX_OWED_RESPONSES} requests pipelined on one connection: this one and those after it were not handled; send them again.`), { connection: 'close', 'retry-after': '1' });
       return;

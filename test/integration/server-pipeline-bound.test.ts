@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listen, MAX_OWED_RESPONSES } from '../../src/server/create-server.js';
 import { silentLogger } from '../../src/lib/logger.js';
+import { waitFor } from '../helpers/wait.js';
 
 /*
  * One connection pipelining requests whose answers take a while (the console's first read opens the Document store):
@@ -96,5 +97,21 @@ describe('a connection pipelining requests that are slow to answer', () => {
     });
     expect(count(answered)).toBe(MAX_OWED_RESPONSES);
     expect([...answered.matchAll(/\r\n\r\n(\/\d+)/g)].map((m) => m[1])).toEqual(Array.from({ length: MAX_OWED_RESPONSES }, (_, i) => `/${i}`));
+  });
+
+  it('lets go of a connection read no further whose earlier answer never comes, once a request may take no longer', async () => {
+    // Paused, it would not see its client hang up: a stalled answer ahead of the 503 held the connection for good.
+    const handler = (req: IncomingMessage, res: ServerResponse): void => {
+      if (req.url !== '/0') res.end(req.url);
+    };
+    server = await listen(handler, '127.0.0.1', 0, { log: silentLogger(), timeouts: { headersMs: 500, requestMs: 1_000, keepAliveMs: 500, shutdownGraceMs: 1_000 } });
+    const { port } = server.address() as { port: number };
+    const socket = connect(port, '127.0.0.1');
+    socket.on('error', () => undefined);
+    socket.write(Array.from({ length: MAX_OWED_RESPONSES + 5 }, (_, i) => `GET /${i} HTTP/1.1\r\nHost: x\r\n\r\n`).join(''));
+    const connections = (): Promise<number> => new Promise((resolve, reject) => server?.getConnections((error, count) => (error ? reject(error) : resolve(count))));
+    await waitFor(async () => ((await connections()) === 1 ? true : undefined), { what: 'the connection open' });
+    socket.destroy();
+    await waitFor(async () => ((await connections()) === 0 ? true : undefined), { what: 'the server to let go of the connection', timeoutMs: 15_000 });
   });
 });
