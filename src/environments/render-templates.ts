@@ -107,7 +107,8 @@ function renderString(text: string, path: Path, ctx: RenderContext, result: Rend
       report(result, path, part, evaluated.message, evaluated.valuePath, evaluated.missingValue);
       continue;
     }
-    if (!withinInsertLimit(evaluated.value, part, path, ctx, result)) return part.source;
+    // Past a limit the string stays as written, its text around the template included (it kept the template alone).
+    if (!withinInsertLimit(evaluated.value, part, path, ctx, result)) return text;
     if (part.expr.kind === 'value') result.fromValues.set(JSON.stringify(path), part.expr.path);
     if (whole) return evaluated.value;
     const v = evaluated.value;
