@@ -1,5 +1,5 @@
 import { dirname, extname, resolve } from 'node:path';
-import { requireRealFolder } from './real-folder.js';
+import { requireRealFolders } from './real-folder.js';
 import type { Plan } from '../plan/build-plan.js';
 import { writeFileDurable } from '../lib/durable-file.js';
 import { CliError, ExitCode, UsageError } from './exit-codes.js';
@@ -78,7 +78,7 @@ export async function writeEnvironmentOutFiles(sections: readonly EnvironmentSec
  * request committing `reports` as a link had the plan written wherever it led.
  */
 async function writeOutFile({ given, path, cwd }: OutFile, text: string): Promise<void> {
-  await requireRealFolder(cwd, dirname(path), `--out ${given}`, 'name a file in a folder of its own (plan files are written only into real folders)');
+  await requireRealFolders(cwd, [{ folder: dirname(path), naming: `--out ${given}` }], 'name a file in a folder of its own (plan files are written only into real folders)');
   try {
     await writeFileDurable(path, text);
   } catch (error) {

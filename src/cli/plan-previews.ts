@@ -3,7 +3,7 @@ import type { Plan } from '../plan/build-plan.js';
 import { mkdirDurable, writeFileDurable } from '../lib/durable-file.js';
 import { svgToPng } from '../preview/render-png.js';
 import { planPictures, previewLinksMarkdown, type PlanPicture } from '../preview/plan-pictures.js';
-import { requireRealFolder } from './real-folder.js';
+import { requireRealFolders } from './real-folder.js';
 import type { EnvironmentSection } from './render/render-environments.js';
 
 /**
@@ -45,7 +45,7 @@ async function writePictures(plan: Plan, dir: string, cwd: string): Promise<Plan
  * link had them written wherever it led. A folder outside the working folder is the operator's, as given.
  */
 async function previewFolder(dir: string, cwd: string): Promise<void> {
-  await requireRealFolder(cwd, dir, '--preview-dir', 'name a folder of its own (pictures are written only into real folders)');
+  await requireRealFolders(cwd, [{ folder: dir, naming: '--preview-dir' }], 'name a folder of its own (pictures are written only into real folders)');
   await mkdirDurable(dir);
 }
 

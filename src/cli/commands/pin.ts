@@ -6,7 +6,7 @@ import { selectionFromArgs } from '../dashboards-selection.js';
 import { count, printDiagnostics } from '../diagnostics-output.js';
 import { environmentMode } from '../environment-choice.js';
 import { ExitCode } from '../exit-codes.js';
-import { requireRealFolder } from '../real-folder.js';
+import { requireRealFolders } from '../real-folder.js';
 import { shownPath } from '../../lib/shown-path.js';
 
 export const pinCommand = defineCommand({
@@ -24,9 +24,8 @@ export const pinCommand = defineCommand({
   async run({ flags, positionals }, io) {
     const { root, only } = await selectionFromArgs(flags, positionals, io);
     // The root, and each folder a path or --dir names files in: pin rewrites the files it reads.
-    for (const folder of new Set([root, ...(only ?? []).map((file) => dirname(file))])) {
-      await requireRealFolder(io.cwd, folder, folder === root ? `the dashboards folder ${shownPath(io.cwd, root)}` : shownPath(io.cwd, folder), 'pin writes files only in real folders (name the folder it leads to with --dir)');
-    }
+    const written = [...new Set([root, ...(only ?? []).map((file) => dirname(file))])].map((folder) => ({ folder, naming: folder === root ? `the dashboards folder ${shownPath(io.cwd, root)}` : shownPath(io.cwd, folder) }));
+    await requireRealFolders(io.cwd, written, 'pin writes files only in real folders (name the folder it leads to with --dir)');
     const mode = await environmentMode(root, flags, io);
     if (mode.kind === 'invalid') {
       printDiagnostics(mode.diagnostics, io, [], 'stderr');

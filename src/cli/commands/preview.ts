@@ -17,7 +17,7 @@ import { withOneTarget } from '../one-target.js';
 import type { TargetSession } from '../target.js';
 import { printDiagnostics } from '../diagnostics-output.js';
 import { previewEnvironment, renderFilesFor, type PreviewEnvironment } from '../preview-environment.js';
-import { requireRealFolder } from '../real-folder.js';
+import { requireRealFolders } from '../real-folder.js';
 import { ensureGitIgnoredFolder } from '../../lib/git-ignored-folder.js';
 import { pushAll } from '../../lib/push-all.js';
 
@@ -68,13 +68,12 @@ export const previewCommand = defineCommand({
 
 /**
  * Pictures are named after committed files: every folder they go into is checked before the first is written, so a
- * refused `--out` (a link on the way, requireRealFolder) leaves no picture anywhere.
+ * refused `--out` (a link on the way, requireRealFolders) leaves no picture anywhere.
  */
 async function writePictures(sources: readonly Source[], { given, out, byDefault, format }: { given: string; out: string; byDefault: boolean; format: Format }, io: CommandIo): Promise<ExitCode> {
   const paths = sources.map((source) => join(out, `${source.stem}.${format}`));
-  for (const folder of new Set([out, ...paths.map((path) => dirname(path))])) {
-    await requireRealFolder(io.cwd, folder, `--out ${given}`, 'name a folder of its own (pictures are written only into real folders)');
-  }
+  const folders = [...new Set([out, ...paths.map((path) => dirname(path))])].map((folder) => ({ folder, naming: `--out ${given}` }));
+  await requireRealFolders(io.cwd, folders, 'name a folder of its own (pictures are written only into real folders)');
   if (paths.length === 0) return ExitCode.Success;
   // The default folder is in the project's repository: made here, it is kept out of `git status`, as the data dir
   // is. One that was there already, or another --out names, is the user's, to commit or not.

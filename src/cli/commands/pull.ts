@@ -18,7 +18,7 @@ import type { TargetSession } from '../target.js';
 import { shownPath } from '../../lib/shown-path.js';
 import { printable } from '../../lib/printable.js';
 import { makeDirs } from '../../lib/make-dirs.js';
-import { requireRealFolder } from '../real-folder.js';
+import { requireRealFolders } from '../real-folder.js';
 
 /** Dashboards the service owns itself; onboarding them would fight the service. */
 const SERVICE_OWNER = 'Dynatrace';
@@ -66,9 +66,8 @@ export const pullCommand = defineCommand({
     const root = await findDashboardsRoot(dir, io.cwd);
     if (given !== undefined) await refuseDirOutsideProject(given, root, flags, io);
     // Refreshed files are in the root, new ones in --dir: neither may lead out of the checkout through a link.
-    for (const folder of new Set([root, dir])) {
-      await requireRealFolder(io.cwd, folder, given === undefined ? `the dashboards folder ${shownPath(io.cwd, folder)}` : `--dir ${given}`, 'pull writes files only into real folders (name the folder it leads to with --dir)');
-    }
+    const written = [...new Set([root, dir])].map((folder) => ({ folder, naming: given === undefined ? `the dashboards folder ${shownPath(io.cwd, folder)}` : `--dir ${given}` }));
+    await requireRealFolders(io.cwd, written, 'pull writes files only into real folders (name the folder it leads to with --dir)');
     const mode = await environmentMode(root, flags, io);
     if (mode.kind === 'invalid') {
       printDiagnostics(mode.diagnostics, io);
