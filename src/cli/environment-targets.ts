@@ -5,7 +5,7 @@ import { CliError, ExitCode } from './exit-codes.js';
 import { claimLocalStore } from './local-store.js';
 import { dataDirOf } from './data-dir-default.js';
 import { requestSessionCredentials } from './owner-admin.js';
-import { embeddedPlatform, retryFromEnv, runClient, type PlatformAccess, type TargetSession } from './target.js';
+import { embeddedPlatform, envValue, retryFromEnv, runClient, type PlatformAccess, type TargetSession } from './target.js';
 import { requireGrantedTarget } from './target-grants.js';
 
 /** Opens each environment's target once and closes them all: remote ones with their own token variable. */
@@ -81,11 +81,11 @@ export function environmentPlatform(env: Environment, io: CommandIo): PlatformAc
   const where = platform.derived ? `platformTarget of ${env.name} in dashcd.yaml (now derived from its target)` : `${env.name}'s platformTarget in dashcd.yaml`;
   const origin = { url: where, token: credentialVariables(credential).join(' and ') };
   if (credential.kind === 'platform-token') {
-    const token = setValue(io, credential.tokenEnv);
+    const token = envValue(io.env, credential.tokenEnv);
     return token === undefined ? undefined : { url: platform.url, credential: { kind: 'platform-token', token }, origin };
   }
-  const clientId = setValue(io, credential.clientIdEnv);
-  const clientSecret = setValue(io, credential.clientSecretEnv);
+  const clientId = envValue(io.env, credential.clientIdEnv);
+  const clientSecret = envValue(io.env, credential.clientSecretEnv);
   if (clientId === undefined || clientSecret === undefined) return undefined;
   return { url: platform.url, credential: { kind: 'oauth-client', clientId, clientSecret, tokenUrl: credential.tokenUrl, scopes: [] }, origin };
 }
@@ -99,7 +99,7 @@ export function environmentPlatformMissing(env: Environment, io: CommandIo): str
   if (env.target.kind !== 'remote') return undefined;
   const { platform } = env.target;
   if (platform === undefined) return `${env.name} in dashcd.yaml has no platform credential: give it platformTokenEnv (or oauthClientIdEnv and oauthClientSecretEnv)`;
-  const unset = credentialVariables(platform.credential).filter((name) => setValue(io, name) === undefined);
+  const unset = credentialVariables(platform.credential).filter((name) => envValue(io.env, name) === undefined);
   if (unset.length === 0) return undefined;
   const from = platform.credential.kind === 'platform-token' ? 'its token from' : 'its OAuth client from';
   return `${unset.join(' and ')} ${unset.length === 1 ? 'is' : 'are'} not set: ${env.name}'s platform (${platform.url}, from dashcd.yaml) takes ${from} ${credentialVariables(platform.credential).join(' and ')}`;
@@ -109,10 +109,6 @@ function credentialVariables(credential: PlatformCredentialSource): string[] {
   return credential.kind === 'platform-token' ? [credential.tokenEnv] : [credential.clientIdEnv, credential.clientSecretEnv];
 }
 
-function setValue(io: CommandIo, name: string): string | undefined {
-  const value = io.env[name];
-  return value === undefined || value === '' ? undefined : value;
-}
 
 async function openEmbedded(env: Environment, server: Embedded, io: CommandIo): Promise<TargetSession> {
   const { url, token, platformToken } = await server.session(EnvironmentId.parse(env.name));

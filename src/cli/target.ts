@@ -166,7 +166,7 @@ function envName(env: CommandIo['env'], ...names: [string, ...string[]]): string
 }
 
 /** The first of `names` set to a non-empty value: `DT_ENV_URL=` (set but empty, as CI templating leaves it) is unset. */
-function envValue(env: CommandIo['env'], ...names: string[]): string | undefined {
+export function envValue(env: CommandIo['env'], ...names: string[]): string | undefined {
   for (const name of names) {
     const value = env[name];
     if (value !== undefined && value !== '') return value;
