@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { AnyTypeTile, TILE_TYPES, tileModelOf } from '../schema/tiles.js';
 import { schemaErrorMap } from './dashboard-rules.js';
+import { isPlain } from './detect-kind.js';
 import { nearest } from './hints.js';
 
 /**
@@ -10,20 +11,16 @@ import { nearest } from './hints.js';
  * every model goes (name, bounds, filter). `issues` are a dashboard's; the result's paths are the dashboard's too.
  */
 export function problemsBeyondTileType(value: unknown, issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
-  const tiles = isObject(value) && Array.isArray(value.tiles) ? (value.tiles as unknown[]) : [];
+  const tiles = isPlain(value) && Array.isArray(value.tiles) ? (value.tiles as unknown[]) : [];
   return issues.flatMap((issue) => {
     const [member, index, key] = issue.path;
     if (issue.code !== 'invalid_union' || issue.path.length !== 3 || member !== 'tiles' || key !== 'tileType' || typeof index !== 'number') return [];
     const tile = tiles[index];
-    if (!isObject(tile)) return [];
+    if (!isPlain(tile)) return [];
     const meant = typeof tile.tileType === 'string' ? nearest(tile.tileType, TILE_TYPES) : undefined;
     const model = (meant === undefined ? undefined : tileModelOf(meant)) ?? AnyTypeTile;
     const checked = model.safeParse(meant === undefined ? tile : { ...tile, tileType: meant }, { error: schemaErrorMap });
     if (checked.success) return [];
     return checked.error.issues.filter((found) => found.path[0] !== 'tileType').map((found) => ({ ...found, path: ['tiles', index, ...found.path] }));
   });
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
