@@ -46,7 +46,7 @@ export async function planAgainstLive(
         return undefined;
       }
       if (!isOwnerRefusal(error)) throw error;
-      refused.push({ file: d.file, message: `${error.envelope?.error.message ?? error.message} This token can neither read nor change it: give the file another document.id` });
+      refused.push({ file: d.file, message: `${sentence(error.envelope?.error.message ?? error.message)} This token can neither read nor change it: give the file another document.id` });
       return undefined;
     }
   };
@@ -95,6 +95,11 @@ export async function readAndPlan(desired: DesiredInput, deps: { api: ApiClient;
   const change = planDashboard(desired, live?.parse() as Parameters<typeof planDashboard>[1], itemRules);
   if (live?.notWritable !== undefined && (change.action === 'update' || change.action === 'adopt')) throw new NotWritable(live.notWritable);
   return change;
+}
+
+/** The target's words as a sentence of the message: ended with a period, whatever it ended with. */
+function sentence(text: string): string {
+  return `${text.replace(/[\s.]+$/, '')}.`;
 }
 
 /** A plan would write an item its caller may only read (LiveItemText's `notWritable`): the file's problem. */

@@ -167,7 +167,7 @@ describe('a platform dashboard and a notebook in dev, staging and prod', () => {
     const restored = await dashcd('trash', 'restore', '--env', 'dev', triage.dev ?? '');
     expect(restored.code, restored.stderr).toBe(0);
     // Its file is gone from the folder as dev renders it: restored, it is an orphan there, and the note says so.
-    expect(restored.stderr).toContain(`note: ${triage.dev ?? ''} has no file in the dashboards folder`);
+    expect(restored.stderr).toContain(`note: ${triage.dev ?? ''} has no valid file in the dashboards folder`);
     expect((await app.dev.metadata(triage.dev ?? '')).name).toBe('Triage');
     // One whose file is there, as staging renders it (deleted in the app, restored): simply back, no note.
     const checkout = (await idsIn('staging'))['Checkout (staging)'] ?? '';

@@ -146,7 +146,7 @@ describe('a platform dashboard and a notebook beside a classic dashboard', () =>
     expect(restored.stdout).toContain(`↺ restored  ${id}`);
     expect(restored.stderr).toContain('not-there is not in the trash');
     // What to do next, which only --help said: the restored document is an orphan until its file is back.
-    expect(restored.stderr).toContain(`note: ${id} has no file in the dashboards folder: it is an orphan until its file is back (git revert, or 'dashcd pull <id>')`);
+    expect(restored.stderr).toContain(`note: ${id} has no valid file in the dashboards folder: it is an orphan until its file is back (git revert, or 'dashcd pull <id>')`);
     expect((await documents().get(id)).metadata.name).toBe('Triage');
     // Its file back, trashed and restored again: it is simply back, and the note (said of every restore) is not given.
     await project.write('dashboards/triage.yaml', TRIAGE);

@@ -2,6 +2,8 @@ import { ApiError } from '../../client/errors.js';
 import { documentsOf } from '../../kinds/platform-documents.js';
 import { printable } from '../../lib/printable.js';
 import { resolve } from 'node:path';
+import { loadProjectConfigFor } from '../../config/project-config.js';
+import { declaredEnvironments } from '../../environments/environment.js';
 import { loadEnvironmentState, loadFolderState } from '../../reconcile/desired-state.js';
 import { defineCommand, stringFlag, type CommandIo, type FlagSpec, type FlagValues } from '../command.js';
 import { defaultDashboardsRoot, findDashboardsRoot } from '../dashboards-root.js';
@@ -77,7 +79,7 @@ export const trashRestoreCommand = defineCommand({
       const orphans = await withoutFile(restored, given, io, target.env);
       if (orphans.length > 0) {
         const [one, they] = orphans.length === 1 ? ['has', 'it is an orphan until its file is back'] : ['have', 'each is an orphan until its file is back'];
-        io.stderr.write(`note: ${orphans.map(printable).join(', ')} ${one} no file in the dashboards folder: ${they} (git revert, or 'dashcd pull <id>'); an apply with pruning would move it to the trash again\n`);
+        io.stderr.write(`note: ${orphans.map(printable).join(', ')} ${one} no valid file in the dashboards folder: ${they} (git revert, or 'dashcd pull <id>'); an apply with pruning would move it to the trash again\n`);
       }
       return missing > 0 ? ExitCode.Unexpected : ExitCode.Success;
     });
@@ -93,8 +95,9 @@ async function withoutFile(restored: readonly string[], flags: FlagValues, io: C
   const given = stringFlag(flags, 'dir');
   // The root a --dir lies in (ids derive from paths below it), as withOneTarget finds it.
   const source = { dir: given === undefined ? await defaultDashboardsRoot(io.cwd) : await findDashboardsRoot(resolve(io.cwd, given), io.cwd), cwd: io.cwd, git: 'unread' as const };
-  const folder = await loadFolderState(source, {});
-  const read = folder.kind === 'invalid' && folder.desired === undefined ? await loadEnvironmentState(source, env) : folder;
+  // One read, as the project is: with environments, the files as the target's environment renders them.
+  const { config } = await loadProjectConfigFor(resolve(io.cwd, source.dir), io.cwd);
+  const read = declaredEnvironments(config).length > 0 ? await loadEnvironmentState(source, env) : await loadFolderState(source, {});
   const files = read.kind === 'loaded' ? read.state.desired.dashboards : (read.desired?.dashboards ?? []);
   const claimed = new Set(files.filter((file) => file.kind === 'document').map((file) => file.id));
   return restored.filter((id) => !claimed.has(id));
