@@ -128,7 +128,7 @@ function fromAnotherSite(req: IncomingMessage): boolean {
   const origin = req.headers.origin;
   if (origin === undefined) return false;
   try {
-    return new URL(origin).host !== req.headers.host;
+    return new URL(origin).host !== req.headers.host?.toLowerCase();
   } catch {
     return true;
   }

@@ -7,11 +7,13 @@ export const MAX_QUOTED = 120;
  * log, ran the daemon out of memory (one `GET /status` answered 468 MB).
  */
 export function quoted(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length <= MAX_QUOTED ? text : `${text.slice(0, MAX_QUOTED)}… (${text.length.toLocaleString('en-US')} characters)`;
+  return excerpt(JSON.stringify(value) ?? String(value));
 }
 
 /** Text from a commit (a name, a key, a path) as a message shows it unquoted, cut as `quoted` cuts. */
 export function excerpt(text: string): string {
-  return text.length <= MAX_QUOTED ? text : `${text.slice(0, MAX_QUOTED)}… (${text.length.toLocaleString('en-US')} characters)`;
+  if (text.length <= MAX_QUOTED) return text;
+  // Never half of a surrogate pair (an emoji) at the cut.
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(MAX_QUOTED - 1)) ? MAX_QUOTED - 1 : MAX_QUOTED;
+  return `${text.slice(0, end)}… (${text.length.toLocaleString('en-US')} characters)`;
 }

@@ -22,4 +22,10 @@ describe('quoted', () => {
     expect(excerpt('n'.repeat(MAX_QUOTED))).toBe('n'.repeat(MAX_QUOTED));
     expect(excerpt('n'.repeat(500_000))).toBe(`${'n'.repeat(MAX_QUOTED)}… (500,000 characters)`);
   });
+
+  it('never cuts a surrogate pair in half', () => {
+    const text = `${'a'.repeat(MAX_QUOTED - 1)}😀${'b'.repeat(10)}`;
+    expect(excerpt(text)).toBe(`${'a'.repeat(MAX_QUOTED - 1)}… (${text.length} characters)`);
+    expect(excerpt(`${'a'.repeat(MAX_QUOTED - 2)}😀${'b'.repeat(10)}`).startsWith(`${'a'.repeat(MAX_QUOTED - 2)}😀…`)).toBe(true);
+  });
 });
