@@ -25,6 +25,12 @@ export interface ConsoleSource {
  */
 export const MAX_CONSOLE_EVENTS = 3_000;
 
+/**
+ * The most event types an events page offers to filter by. The types come from every event read (a filtered view reads
+ * a whole week): 200,000 types of their own made one view a 26 MB page.
+ */
+export const MAX_LISTED_TYPES = 200;
+
 export interface ConsoleEvents {
   readonly events: readonly ConsoleEvent[];
   /** The window holds older events passing the filter than these, left unread. */

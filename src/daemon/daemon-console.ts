@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { newestEvents, type ArchivedEventView, type ArchiveFilter } from '../archive/query-archive.js';
 import type { ConsoleTokens } from '../console/console-access.js';
 import { createConsoleHandler, MAX_EVENT_HOURS } from '../console/console-handler.js';
-import { ConsoleBusyError, MAX_CONSOLE_EVENTS, type ConsoleEvent, type ConsoleEvents, type ConsoleSource, type DashboardsState, type EventFilter } from '../console/console-data.js';
+import { ConsoleBusyError, MAX_CONSOLE_EVENTS, MAX_LISTED_TYPES, type ConsoleEvent, type ConsoleEvents, type ConsoleSource, type DashboardsState, type EventFilter } from '../console/console-data.js';
 import { eventMatches, filterKey } from '../console/event-filter.js';
 import { concurrencyLimit, QueueFullError } from '../lib/concurrency.js';
 import { sharedWhileRunning } from '../lib/in-flight.js';
@@ -72,7 +72,9 @@ const HOUR = 3_600_000;
 export async function newestArchived(archive: ArchiveFilter, filter: EventFilter): Promise<ConsoleEvents> {
   const events: ConsoleEvent[] = [];
   const types = new Set<string>();
-  const seen = (view: ArchivedEventView): void => void types.add(view.eventType ?? UNKNOWN_TYPE);
+  const seen = (view: ArchivedEventView): void => {
+    if (types.size < MAX_LISTED_TYPES) types.add(view.eventType ?? UNKNOWN_TYPE);
+  };
   // The type is every version's, so it filters as lines are read; the status and the entity's name are the newest
   // version's (a later one may add the name), so they filter once a day is folded.
   const { type, ...ofNewest } = filter;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pullEvents } from '../../src/archive/pull-events.js';
 import { archiveStats, newestEvents, queryArchive, type NewestOptions, type QueryArchiveOptions } from '../../src/archive/query-archive.js';
 import { newestArchived } from '../../src/daemon/daemon-console.js';
+import { MAX_LISTED_TYPES } from '../../src/console/console-data.js';
 import { eventKey, feedFetchPage, renderEvent, startEventsFeedServer, type EventsFeedServer, type FeedEvent } from '../helpers/events-feed-server.js';
 
 const DAY = 86_400_000;
@@ -168,6 +169,23 @@ describe('newestEvents', () => {
       expect(got).toEqual(whole.reverse().slice(0, 41));
     } finally {
       await rm(busy, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('newestArchived: the types an events page offers', () => {
+  it('lists at most MAX_LISTED_TYPES of them, however many the read meets (200,000 of their own made a 26 MB page)', async () => {
+    const many = await mkdtemp(join(tmpdir(), 'dashcd-types-'));
+    try {
+      const day = Date.UTC(2030, 1, 1);
+      const lines = Array.from({ length: MAX_LISTED_TYPES + 50 }, (_, i) => renderEvent({ eventId: String(200_000 + i), startTime: day + i * 1_000, eventStatus: 'CLOSED', endTime: day + i * 1_000 + 1, eventType: `TYPE_${i}`, entityId: 'HOST-1' }));
+      await mkdir(join(many, 'prod', 'date=2030-02-01'), { recursive: true });
+      await writeFile(join(many, 'prod', 'date=2030-02-01', 'events.jsonl'), `${lines.join('\n')}\n`);
+      const read = await newestArchived({ archiveDir: many, from: day, to: day + DAY }, { text: 'matches nothing' });
+      expect(read.events).toEqual([]);
+      expect(read.types).toHaveLength(MAX_LISTED_TYPES);
+    } finally {
+      await rm(many, { recursive: true, force: true });
     }
   });
 });
