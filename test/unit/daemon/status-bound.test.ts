@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundedStatus, MAX_LISTED_FILES } from '../../../src/daemon/status-bound.js';
+import { boundedStatus, MAX_LISTED_ERRORS, MAX_LISTED_FILES } from '../../../src/daemon/status-bound.js';
 import type { EnvironmentsStatusJson, LoopStatusJson, SingleStatusJson } from '../../../src/daemon/status-schema.js';
 
 function loop(files: number, invalid: number): LoopStatusJson {
@@ -44,5 +44,28 @@ describe('boundedStatus (what /status serves)', () => {
     const [dev, prod] = (boundedStatus(envs) as EnvironmentsStatusJson).environments;
     expect([Object.keys(dev?.files ?? {}).length, dev?.filesNotListed, dev?.invalidNotListed, dev?.name]).toEqual([MAX_LISTED_FILES, 1, undefined, 'dev']);
     expect(prod).toEqual(envs.environments[1]);
+  });
+
+  it('lists a file’s first problems and how many more, in files, invalid and a pending commit’s problems', () => {
+    const errors = Array.from({ length: MAX_LISTED_ERRORS + 5 }, (_, i) => `dashboards/a.yaml:${i + 1}:1  problem ${i}`);
+    const base = loop(1, 1);
+    const single = {
+      startedAt: 's',
+      alive: true,
+      ...base,
+      files: { 'dashboards/a.yaml': { result: 'invalid', at: 'now', error: errors.join('\n') } },
+      invalid: [{ file: 'dashboards/a.yaml', errors }],
+      source: { pending: { invalid: Array.from({ length: MAX_LISTED_FILES + 2 }, (_, i) => `p${i}`) } },
+    } as unknown as SingleStatusJson;
+    const served = boundedStatus(single) as SingleStatusJson;
+    const more = '… and 5 more problems (dashcd validate lists them all)';
+    expect(served.invalid[0]?.errors).toEqual([...errors.slice(0, MAX_LISTED_ERRORS), more]);
+    expect(served.files['dashboards/a.yaml']?.error).toBe([...errors.slice(0, MAX_LISTED_ERRORS), more].join('\n'));
+    const pending = (served.source as unknown as { pending: { invalid: string[] } }).pending.invalid;
+    expect(pending).toHaveLength(MAX_LISTED_FILES + 1);
+    expect(pending.at(-1)).toBe('… and 2 more problems (dashcd validate lists them all)');
+    // Within the bound, a file's problems stay as they are.
+    const few = { ...single, invalid: [{ file: 'dashboards/a.yaml', errors: errors.slice(0, MAX_LISTED_ERRORS) }] } as SingleStatusJson;
+    expect((boundedStatus(few) as SingleStatusJson).invalid[0]?.errors).toEqual(errors.slice(0, MAX_LISTED_ERRORS));
   });
 });
