@@ -4,6 +4,7 @@ import type { Diagnostic } from '../desired/diagnostic.js';
 import { formatDiagnostic, formatWarning } from '../desired/diagnostic.js';
 import type { CommandIo } from './command.js';
 import { printable } from '../lib/printable.js';
+import { problemTotal } from '../desired/capped-problems.js';
 
 type Level = 'error' | 'warning';
 
@@ -18,8 +19,8 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[], io: Command
   // Files only: a dashboards folder that is not there is a problem, not "1 problem in 1 file".
   const files = new Set(diagnostics.map((d) => d.file).filter(isFile)).size;
   const where = files > 0 ? ` in ${count(files, 'file')}` : '';
-  const also = warnings.length > 0 ? ` (and ${count(warnings.length, 'warning')})` : '';
-  io.stderr.write(`✗ ${count(diagnostics.length, 'problem')}${where}${also}\n`);
+  const also = warnings.length > 0 ? ` (and ${count(problemTotal(warnings), 'warning')})` : '';
+  io.stderr.write(`✗ ${count(problemTotal(diagnostics), 'problem')}${where}${also}\n`);
 }
 
 /**
@@ -82,7 +83,7 @@ export function renderUnplannedMarkdown(reason: string): string {
 
 /** `plan --output markdown` when the desired state stops the plan (exit 3): a heading, then the problems. */
 export function renderDiagnosticsMarkdown(diagnostics: readonly Diagnostic[], warnings: readonly Diagnostic[] = []): string {
-  return `### dashcd plan: ${count(diagnostics.length, 'problem')}, nothing planned\n\n${diagnosticsMarkdown(diagnostics, warnings)}\n`;
+  return `### dashcd plan: ${count(problemTotal(diagnostics), 'problem')}, nothing planned\n\n${diagnosticsMarkdown(diagnostics, warnings)}\n`;
 }
 
 export function count(n: number, noun: string): string {

@@ -14,6 +14,7 @@ import { ExitCode } from './exit-codes.js';
 import { itemCounts, warningsNote } from './valid-summary.js';
 import { validateRemote } from './validate-remote.js';
 import { asTargetUnavailable } from './with-target.js';
+import { problemTotal } from '../desired/capped-problems.js';
 
 /**
  * `validate` with environments: every chosen environment (all when none is chosen) resolved with its values, then
@@ -41,7 +42,7 @@ export async function validateEnvironments(mode: EnvironmentsMode, selection: Da
   const counts = [...byCounts].map(([items, names]) => `${names.join(', ')}: ${items}`).join('; ');
   // Named paths are what was checked; the rest of the folder was read only for what they refer to.
   const files = selection.only ? new Set(environments.flatMap((e) => e.desired.dashboards.map((d) => d.file))).size : (environments[0]?.desired.files ?? 0);
-  io.stderr.write(`✓ valid in ${count(environments.length, 'environment')} (${counts}) from ${count(files, 'file')}${warningsNote(warnings.length)}\n`);
+  io.stderr.write(`✓ valid in ${count(environments.length, 'environment')} (${counts}) from ${count(files, 'file')}${warningsNote(problemTotal(warnings))}\n`);
   return ExitCode.Success;
 }
 

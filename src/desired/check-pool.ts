@@ -65,6 +65,8 @@ export interface CheckHooks {
   onBatch?: (thread: 'worker' | 'calling') => void;
   /** Each result as it lands, in any order: lets a caller start on a file before the others are checked. */
   onChecked?: (index: number, check: PackedCheck) => void;
+  /** What to hold of each result as it lands (before onChecked): a caller bounds what a whole folder's checks hold. */
+  keep?: (index: number, check: PackedCheck) => PackedCheck;
 }
 
 interface Thread {
@@ -123,7 +125,8 @@ class BatchRun {
 
   private store(batch: number, checks: readonly PackedCheck[]): void {
     (this.batches[batch] as number[]).forEach((index, k) => {
-      const check = checks[k] as PackedCheck;
+      const landed = checks[k] as PackedCheck;
+      const check = this.hooks.keep ? this.hooks.keep(index, landed) : landed;
       this.results[index] = check;
       this.hooks.onChecked?.(index, check);
     });

@@ -11,6 +11,7 @@ import type { DocumentFileBody } from '../schema/document-content.js';
 import { isCode } from '../lib/fs-errors.js';
 import { DASHBOARD_FILE, discoverFiles, missingFolderDiagnostic } from './discover-files.js';
 import { sourceLocator } from './locate-problems.js';
+import { ProblemBudget } from './problem-budget.js';
 import { duplicateIdDiagnostics, type DuplicateId } from './duplicate-ids.js';
 import type { Diagnostic } from './diagnostic.js';
 import type { PackedCheck } from './packed-check.js';
@@ -171,8 +172,9 @@ function outcomeOf(file: SourceFile, shownName: string, check: PackedCheck | und
 }
 
 /**
- * Checks files, asking the cache first and filling it after; misses go through the worker pool. `onChecked` hears
- * of every file (by its index) as its check is known, unreadable ones and cache hits at once.
+ * Checks files, asking the cache first and filling it as checks land; misses go through the worker pool. `onChecked`
+ * hears of every file (by its index) as its check is known, unreadable ones and cache hits at once. What the checks
+ * hold of problems is bounded for the whole folder (problem-budget.ts).
  */
 async function checkAll(
   files: readonly SourceFile[],
@@ -181,10 +183,16 @@ async function checkAll(
 ): Promise<(PackedCheck | undefined)[]> {
   const { cache } = options;
   const keyOf = (f: ReadFile): string => (isJsonFile(f.name) ? jsonCheckKey(f.contentHash) : f.contentHash);
-  const checks: (PackedCheck | undefined)[] = files.map((f) => (f.kind === 'read' ? cache?.get(keyOf(f)) : undefined));
+  const budget = new ProblemBudget();
+  const hit = (f: SourceFile): PackedCheck | undefined => {
+    const cached = f.kind === 'read' ? cache?.get(keyOf(f)) : undefined;
+    return cached && budget.keep(cached);
+  };
+  const checks: (PackedCheck | undefined)[] = files.map(hit);
   // A .json file JSON does not read is refused here, not checked as the YAML it also is.
   files.forEach((f, i) => {
-    if (f.kind === 'read' && checks[i] === undefined && isJsonFile(f.name)) checks[i] = notJsonProblem(f.source);
+    const notJson = f.kind === 'read' && checks[i] === undefined && isJsonFile(f.name) ? notJsonProblem(f.source) : undefined;
+    if (notJson) checks[i] = budget.keep(notJson);
   });
   const misses = files.flatMap((f, i) => (f.kind === 'read' && checks[i] === undefined ? [i] : []));
   files.forEach((file, i) => {
@@ -192,14 +200,19 @@ async function checkAll(
   });
   const sources = { length: misses.length, text: (k: number) => (files[misses[k] as number] as ReadFile).source };
   const fresh = await checkSources(sources, options.workers ?? defaultWorkerCount(sources.length), {
+    // The cache takes a check only whole, so what it holds of problems is within the budget too: a check the budget
+    // shortened is made again by the next load (a folder of over MAX_LOAD_PROBLEMS problems is checked each time).
+    keep: (k, check) => {
+      const kept = budget.keep(check);
+      if (kept === check) cache?.set(keyOf(files[misses[k] as number] as ReadFile), check);
+      return kept;
+    },
     onChecked: (k, check) => onChecked(misses[k] as number, check),
   });
   misses.forEach((fileIndex, k) => {
-    const check = fresh[k] as PackedCheck;
-    checks[fileIndex] = check;
-    cache?.set(keyOf(files[fileIndex] as ReadFile), check);
+    checks[fileIndex] = fresh[k] as PackedCheck;
   });
-  return checks;
+  return checks.map((check) => check && budget.final(check));
 }
 
 interface ValidFile {

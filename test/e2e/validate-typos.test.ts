@@ -137,6 +137,15 @@ describe('values outside a closed set', () => {
     expect(result.stdout.length).toBeLessThan(5_000);
   });
 
+  it('are counted in full where a file lists its first hundred (a file of 130 said “101 problems”, 101 warnings “101”)', async () => {
+    const tiles = (member: string): string => `  - {name: t, tileType: MARKDOWN, bounds: {top: 0, left: 0, width: 1, height: 1}, markdown: m, ${member}}\n`.repeat(130);
+    const files = { 'dashboards/bad.yaml': `dashboardMetadata: {name: B, owner: o}\ntiles:\n${tiles('configured: 1')}`, 'dashboards/odd.yaml': `dashboardMetadata: {name: O, owner: o}\ntiles:\n${tiles('configured: true, extra: 1')}` };
+    const result = await run(['validate'], files);
+    expect(result.code).toBe(3);
+    expect(result.stdout).toContain('and 30 more problems in this file, not listed: fix these first');
+    expect(result.stderr).toContain('✗ 130 problems in 1 file (and 130 warnings)\n');
+  });
+
   it('list a small set when nothing is close, and point at dashcd schema for a large one', async () => {
     const result = await run(['validate'], { 'dashboards/far.yaml': ENUM_TYPOS.replace('smal', 'huge').replace('MARKDOWM', 'CHART') });
     expect(result.stdout).toContain('dashboardMetadata.tilesNameSize: unknown value "huge"; use one of small, medium, large\n');

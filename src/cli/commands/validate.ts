@@ -12,6 +12,7 @@ import { ExitCode } from '../exit-codes.js';
 import { itemCounts, warningsNote } from '../valid-summary.js';
 import { allEnvsFlag, envFlag, environmentMode } from '../environment-choice.js';
 import type { Diagnostic } from '../../desired/diagnostic.js';
+import { problemTotal } from '../../desired/capped-problems.js';
 
 export const validateCommand = defineCommand({
   path: ['validate'],
@@ -59,7 +60,7 @@ export const validateCommand = defineCommand({
       return ExitCode.InvalidDesiredState;
     }
     printWarnings(desired.warnings, io, 'stdout');
-    io.stderr.write(`✓ ${itemCounts(desired.dashboards)} valid in ${count(desired.files, 'file')}${warningsNote(desired.warnings.length)}\n`);
+    io.stderr.write(`✓ ${itemCounts(desired.dashboards)} valid in ${count(desired.files, 'file')}${warningsNote(problemTotal(desired.warnings))}\n`);
     if (desired.files === 0 && only === undefined) await sayWhatIsNotRead(root, io);
     return ExitCode.Success;
   },

@@ -6,6 +6,7 @@ import { gitText } from '../../plan/patch-lines.js';
 import { printable } from '../../lib/printable.js';
 import type { Diagnostic } from '../../desired/diagnostic.js';
 import { count, diagnosticsMarkdown, diagnosticsToJson, type DiagnosticJson } from '../diagnostics-output.js';
+import { problemTotal } from '../../desired/capped-problems.js';
 
 /** One environment's part of a plan over several: its plan, or why there is none. */
 export type EnvironmentSection = { name: string; target: string } & (
@@ -66,7 +67,7 @@ export function renderEnvironmentsJson(sections: readonly EnvironmentSection[]):
     git: git ? planToJson(git).git : null,
     environments: sections.map((s) => {
       const plan = s.status === 'planned' ? planToJson(s.plan) : undefined;
-      const error = s.status === 'planned' ? null : s.status === 'invalid' ? `invalid: ${count(s.diagnostics.length, 'problem')}; nothing planned` : statusText(s);
+      const error = s.status === 'planned' ? null : s.status === 'invalid' ? `invalid: ${count(problemTotal(s.diagnostics), 'problem')}; nothing planned` : statusText(s);
       return { name: s.name, target: s.target, changes: plan?.changes ?? [], summary: plan?.summary ?? null, prune: plan?.prune ?? null, error, diagnostics: s.status === 'invalid' ? diagnosticsToJson(s.diagnostics) : [] };
     }),
   };
@@ -93,11 +94,11 @@ function cells(section: EnvironmentSection, columns: readonly (keyof PlanSummary
 
 /** An invalid environment's section in markdown holds its problems: a comment has no "above" to point to. */
 function invalidMarkdown(section: Extract<EnvironmentSection, { status: 'invalid' }>): string {
-  return `invalid: ${count(section.diagnostics.length, 'problem')}; nothing planned\n\n${diagnosticsMarkdown(section.diagnostics)}`;
+  return `invalid: ${count(problemTotal(section.diagnostics), 'problem')}; nothing planned\n\n${diagnosticsMarkdown(section.diagnostics)}`;
 }
 
 /** Why a section has no plan; an invalid one's problems are `where` (printed before a text plan). */
 function statusText(section: Exclude<EnvironmentSection, { status: 'planned' }>, where = 'listed above'): string {
-  if (section.status === 'invalid') return `invalid: ${count(section.diagnostics.length, 'problem')} (${where}); nothing planned`;
+  if (section.status === 'invalid') return `invalid: ${count(problemTotal(section.diagnostics), 'problem')} (${where}); nothing planned`;
   return section.status === 'not-planned' ? `not planned: ${printable(section.error)}` : `unreachable: ${printable(section.error)}`;
 }

@@ -5,6 +5,7 @@ import { printable } from '../../lib/printable.js';
 import { planPictures } from '../../preview/plan-pictures.js';
 import { formatDiagnostic } from '../../desired/diagnostic.js';
 import type { EnvironmentSection } from './render-environments.js';
+import { problemTotal } from '../../desired/capped-problems.js';
 
 /**
  * The plan as one self-contained page: the summary, then per dashboard to be written its before/after picture and
@@ -30,7 +31,7 @@ export function renderEnvironmentsHtml(sections: readonly EnvironmentSection[]):
 function environmentSection(s: EnvironmentSection): HtmlSection {
   const heading = `${s.name} · ${printable(s.target)}`;
   if (s.status === 'planned') return { heading, env: s.name, intro: [`${summaryText(s.plan)}.`], sections: planSections(s.plan) };
-  if (s.status === 'invalid') return { heading, env: s.name, intro: [`invalid: ${s.diagnostics.length} problem${s.diagnostics.length === 1 ? '' : 's'}; nothing planned`], lines: s.diagnostics.map(formatDiagnostic) };
+  if (s.status === 'invalid') return { heading, env: s.name, intro: [`invalid: ${problemTotal(s.diagnostics)} problem${problemTotal(s.diagnostics) === 1 ? '' : 's'}; nothing planned`], lines: s.diagnostics.map(formatDiagnostic) };
   return { heading, env: s.name, intro: [`${s.status === 'not-planned' ? 'not planned' : 'unreachable'}: ${printable(s.error)}`] };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cappedProblems, MAX_FILE_PROBLEMS, moreProblems } from '../../../src/desired/capped-problems.js';
+import { cappedProblems, MAX_FILE_PROBLEMS, moreProblems, problemTotal } from '../../../src/desired/capped-problems.js';
 import { pushAll } from '../../../src/lib/push-all.js';
 
 describe("a file's problems, capped", () => {
@@ -23,6 +23,25 @@ describe("a file's problems, capped", () => {
   it('say how many more, in the singular too', () => {
     expect(moreProblems(1)).toBe('and 1 more problem in this file, not listed: fix these first');
     expect(moreProblems(139_900)).toBe('and 139,900 more problems in this file, not listed: fix these first');
+  });
+});
+
+describe('problemTotal', () => {
+  const line = (message: string, path: unknown = 'tiles[0]') => ({ path, message });
+  it('counts a line one, and a summary line the problems it says were left out', () => {
+    expect(problemTotal([])).toBe(0);
+    expect(problemTotal([line('a'), line('b')])).toBe(2);
+    expect(problemTotal([line('a'), line(moreProblems(139_900), '')])).toBe(139_901);
+    expect(problemTotal([line(moreProblems(1, 'another reason'), '')])).toBe(1);
+    expect(problemTotal([line(moreProblems(2_000_000, 'why'), '')])).toBe(2_000_000);
+  });
+
+  it('counts one for a line that only reads like a summary: at a member, or in other words', () => {
+    expect(problemTotal([line(moreProblems(7))])).toBe(1);
+    expect(problemTotal([line(moreProblems(7), [])])).toBe(1);
+    expect(problemTotal([line('and 7 more problems in this folder, not listed: x', '')])).toBe(1);
+    expect(problemTotal([line(` ${moreProblems(7)}`, '')])).toBe(1);
+    expect(problemTotal([line('and 7 more problems in this file, not listed', '')])).toBe(1);
   });
 });
 
