@@ -93,7 +93,7 @@ export function createPartitionWriter({ envDir, fs = nodeFs, log, onRetired }: P
   /** Days being retired: loaded again only once their open events are written (or that failed). */
   const retiring = new Map<string, Promise<void>>();
   const handles = createAppendHandles(fs);
-  let envReady: Promise<void> | undefined;
+  let envReady: Promise<boolean> | undefined;
 
   const dayState = (day: string): Promise<DayState> => {
     let state = days.get(day);

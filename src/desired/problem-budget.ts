@@ -46,6 +46,6 @@ export class ProblemBudget {
 /** A file's first problem and a line counting the rest (an equal list for one it made; the same list for one of one problem or none). */
 function firstOnly(problems: Problem[], why: string): Problem[] {
   const [first, second] = problems;
-  if (first === undefined || second === undefined) return problems;
-  return [first, { line: second.line, col: second.col, path: '', message: moreProblems(problemTotal(problems) - 1, why) }];
+  if (second === undefined) return problems;
+  return [first as Problem, { line: second.line, col: second.col, path: '', message: moreProblems(problemTotal(problems) - 1, why) }];
 }

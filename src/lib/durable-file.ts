@@ -132,8 +132,12 @@ export class DirSyncBarrier {
   }
 }
 
-/** Creates `dir` (and parents) and makes the new entry durable in its parent. */
-export async function mkdirDurable(dir: string, fs: FsLayer = nodeFs): Promise<void> {
-  await fs.mkdir(dir);
-  await fsyncDir(dirname(dir), fs);
+/**
+ * Creates `dir` and any missing parents, each new entry made durable in its parent (the folder's own entry even when it
+ * was there: an earlier run may have made it and died before its fsync). Resolves to whether `dir` was made now.
+ */
+export async function mkdirDurable(dir: string, fs: FsLayer = nodeFs): Promise<boolean> {
+  const made = await fs.mkdir(dir);
+  for (const folder of made.length > 0 ? made : [dir]) await fsyncDir(dirname(folder), fs);
+  return made.length > 0;
 }

@@ -9,7 +9,8 @@ export interface FsLayer {
   open(path: string, flags: string, mode?: number): Promise<FileHandleLike>;
   rename(from: string, to: string): Promise<void>;
   unlink(path: string): Promise<void>;
-  mkdir(path: string): Promise<void>;
+  /** `mkdir -p` (make-dirs.ts): the folders it made, outermost first. */
+  mkdir(path: string): Promise<readonly string[]>;
   /** Cuts the file to `length` bytes. */
   truncate(path: string, length: number): Promise<void>;
 }
@@ -46,8 +47,6 @@ export const nodeFs: FsLayer = {
   open: async (path, flags, mode) => descriptorHandle(await call<number>((done) => fs.open(path, flags, mode, done))),
   rename: (from, to) => call((done) => fs.rename(from, to, done)),
   unlink: (path) => call((done) => fs.unlink(path, done)),
-  mkdir: async (path) => {
-    await makeDirs(path);
-  },
+  mkdir: (path) => makeDirs(path),
   truncate: (path, length) => call((done) => fs.truncate(path, length, done)),
 };

@@ -1,18 +1,10 @@
 import { existsSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import { mkdirDurable, writeFileDurable } from './durable-file.js';
 import { nodeFs, type FsLayer } from './fs-layer.js';
 
 /** Ignores everything in the folder, this file included: what dashcd keeps there stays out of commits. */
 export const IGNORE_EVERYTHING = '*\n';
-
-/** Creates `dir` and any missing parents, each new entry made durable in its parent (mkdir -p, durably). */
-export async function ensureDirDurable(dir: string, fs: FsLayer = nodeFs): Promise<boolean> {
-  if (existsSync(dir)) return false;
-  await ensureDirDurable(dirname(dir), fs);
-  await mkdirDurable(dir, fs);
-  return true;
-}
 
 /**
  * Creates the folder dashcd keeps its own files in (the data dir, the events archive) if missing, and keeps it out of
@@ -22,7 +14,7 @@ export async function ensureDirDurable(dir: string, fs: FsLayer = nodeFs): Promi
  * user's own files. Resolves to whether the folder was made now.
  */
 export async function ensureGitIgnoredFolder(dir: string, ownName?: string, fs: FsLayer = nodeFs): Promise<boolean> {
-  const created = await ensureDirDurable(dir, fs);
+  const created = await mkdirDurable(dir, fs);
   if (!created && basename(dir) !== ownName) return created;
   const file = join(dir, '.gitignore');
   if (!existsSync(file)) await writeFileDurable(file, IGNORE_EVERYTHING, { fs });

@@ -1,5 +1,4 @@
 import { stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { mkdirDurable } from '../lib/durable-file.js';
 import { nodeFs, type FsLayer } from '../lib/fs-layer.js';
@@ -90,7 +89,6 @@ export async function openEnvironments<E extends EnvironmentService = Environmen
     async ensure(env) {
       const known = open.get(env);
       if (known) return known;
-      await mkdirDurable(dirname(layout.envDir(env)), fs);
       await mkdirDurable(layout.envDir(env), fs);
       return load(env);
     },

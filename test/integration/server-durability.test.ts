@@ -59,7 +59,7 @@ function recordingFs(events: FsEvent[], skip: () => Skip): FsLayer {
     },
     async mkdir(path) {
       events.push({ op: 'mkdir', path });
-      await nodeFs.mkdir(path);
+      return nodeFs.mkdir(path);
     },
     async truncate(path, length) {
       events.push({ op: 'truncate', path });

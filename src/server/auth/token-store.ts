@@ -2,11 +2,10 @@ import { timingSafeEqual } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { systemClock, type Clock } from '../../lib/clock.js';
-import { writeFileDurable } from '../../lib/durable-file.js';
+import { mkdirDurable, writeFileDurable } from '../../lib/durable-file.js';
 import { nodeFs, type FsLayer } from '../../lib/fs-layer.js';
 import { ReloadSchedule, monotonicMs, type ElapsedMs } from '../../lib/reload-schedule.js';
 import type { Scope } from '../../schema/scopes.js';
-import { ensureDirDurable } from '../../lib/git-ignored-folder.js';
 import { TOKEN_LENGTH, TOKEN_PREFIX, PUBLIC_ID_LENGTH, digestToken, generateToken, publicIdOf, sameSecret } from './token-format.js';
 import {
   CreateTokenInput,
@@ -188,7 +187,7 @@ class FileTokenStore implements TokenStore {
       const current = readTokenFile(this.file);
       const { tokens, result } = change(current);
       if (tokens !== current) {
-        await ensureDirDurable(dirname(this.file), this.fs);
+        await mkdirDurable(dirname(this.file), this.fs);
         await writeFileDurable(this.file, serializeTokenFile(tokens), { fs: this.fs, mode: FILE_MODE });
       }
       this.replacePersisted(toEntries(tokens));

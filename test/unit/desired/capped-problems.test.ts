@@ -33,6 +33,7 @@ describe('problemTotal', () => {
     expect(problemTotal([line('a'), line('b')])).toBe(2);
     expect(problemTotal([line('a'), line(moreProblems(139_900), '')])).toBe(139_901);
     expect(problemTotal([line(moreProblems(1, 'another reason'), '')])).toBe(1);
+    expect(problemTotal([line('a'), line(moreProblems(1), '')])).toBe(2);
     expect(problemTotal([line(moreProblems(2_000_000, 'why'), '')])).toBe(2_000_000);
   });
 
