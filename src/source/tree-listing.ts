@@ -43,7 +43,7 @@ export function readTreeListing(output: string): { files: TreeFile[] } | { refus
   for (const record of output.split('\0')) {
     if (record === '') continue;
     const match = /^\d{6} (blob|commit|tree) ([0-9a-f]{40,64}) +(\d+|-)\t(.+)$/s.exec(record);
-    if (!match) return { refused: `git ls-tree printed a line dashcd cannot read: ${JSON.stringify(record.slice(0, 120))}` };
+    if (!match) return { refused: `git ls-tree printed a line dashcd cannot read: ${quoted(record)}` };
     const [, type, oid, size, path] = match as unknown as [string, string, string, string, string];
     if (type !== 'blob') continue;
     const bad = pathProblem(path);
@@ -54,7 +54,7 @@ export function readTreeListing(output: string): { files: TreeFile[] } | { refus
   }
   // A crafted tree can hold a file and a folder of one name (git itself never writes one): no checkout holds both.
   const clash = files.find((file) => folders.has(file.path));
-  if (clash !== undefined) return { refused: `the commit holds ${JSON.stringify(clash.path.slice(0, 200))} as a file and as a folder` };
+  if (clash !== undefined) return { refused: `the commit holds ${quoted(clash.path)} as a file and as a folder` };
   return { files };
 }
 
@@ -63,15 +63,15 @@ export function readTreeListing(output: string): { files: TreeFile[] } | { refus
  * empty components, but the objects of a fetched repository are not checked, and this checkout writes the files itself.
  */
 export function pathProblem(path: string): string | undefined {
-  if (Buffer.byteLength(path) > MAX_PATH_BYTES) return `the commit holds a path longer than ${MAX_PATH_BYTES} bytes: ${JSON.stringify(path.slice(0, 120))}…`;
+  if (Buffer.byteLength(path) > MAX_PATH_BYTES) return `the commit holds a path longer than ${MAX_PATH_BYTES} bytes: ${quoted(path)}`;
   if (path.split('/').length > MAX_DEPTH + 1) return `the commit holds a file more than ${MAX_DEPTH} folders deep (from the repository's root), deeper than a checkout makes: ${quoted(path)}`;
   for (const name of path.split('/')) {
     // A backslash or colon is a separator or a drive somewhere: refused as git refuses them on such systems.
     if (name === '' || name === '.' || name === '..' || name.toLowerCase() === '.git' || /[\0\\:]/.test(name)) {
-      return `the commit holds a path no checkout writes: ${JSON.stringify(path.slice(0, 200))}`;
+      return `the commit holds a path no checkout writes: ${quoted(path)}`;
     }
     if (Buffer.byteLength(name) > MAX_NAME_BYTES) {
-      return `the commit holds a file name longer than ${MAX_NAME_BYTES} bytes, which no file system here can create: ${JSON.stringify(path.slice(0, 120))}…`;
+      return `the commit holds a file name longer than ${MAX_NAME_BYTES} bytes, which no file system here can create: ${quoted(path)}`;
     }
   }
   return undefined;

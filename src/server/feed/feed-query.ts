@@ -9,6 +9,7 @@ import {
 import { HttpError } from '../http/http-error.js';
 import { decodeCursor, type CursorState } from './cursor.js';
 import type { IndexFilter } from './index-query.js';
+import { excerpt } from '../../lib/quoted.js';
 
 /** A list-events request after the query rules: a first page, or a continuation from a cursor. */
 export type FeedRequest = { readonly kind: 'first'; readonly filter: IndexFilter } | { readonly kind: 'next'; readonly state: CursorState };
@@ -35,7 +36,7 @@ export function parseFeedQuery(query: URLSearchParams, now: number, cursorKey: B
   const to = parseTime(query, 'to', fail) ?? now;
   const eventType = value(query, 'eventType');
   if (eventType !== undefined && !KNOWN_TYPES.has(eventType)) {
-    fail('eventType', `Unknown event type '${clip(eventType)}': use one of the event types listed for the events API.`);
+    fail('eventType', `Unknown event type '${excerpt(eventType)}': use one of the event types listed for the events API.`);
   }
   const entityId = value(query, 'entityId');
   if (entityId !== undefined && entityId.length > MAX_ENTITY_ID_LENGTH) {
@@ -60,7 +61,7 @@ function parseTime(query: URLSearchParams, name: string, fail: (path: string, me
   if (raw === undefined) return undefined;
   const parsed = Number(raw);
   if (!DIGITS.test(raw) || !Number.isSafeInteger(parsed)) {
-    fail(name, `'${clip(raw)}' is not a timestamp: give UTC milliseconds since the epoch, e.g. 1521042929000.`);
+    fail(name, `'${excerpt(raw)}' is not a timestamp: give UTC milliseconds since the epoch, e.g. 1521042929000.`);
     return undefined;
   }
   return parsed;
@@ -69,10 +70,6 @@ function parseTime(query: URLSearchParams, name: string, fail: (path: string, me
 function parseRelativeTime(raw: string | undefined, fail: (path: string, message: string) => void): number | undefined {
   if (raw === undefined) return undefined;
   if (Object.hasOwn(RELATIVE_TIMES, raw)) return RELATIVE_TIMES[raw as RelativeTime];
-  fail('relativeTime', `Unknown relativeTime '${clip(raw)}': use one of ${Object.keys(RELATIVE_TIMES).join(', ')}.`);
+  fail('relativeTime', `Unknown relativeTime '${excerpt(raw)}': use one of ${Object.keys(RELATIVE_TIMES).join(', ')}.`);
   return undefined;
-}
-
-function clip(text: string): string {
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }

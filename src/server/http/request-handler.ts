@@ -13,6 +13,7 @@ import { readJsonBody, readJsonBytes } from './read-body.js';
 import { sendError, sendRouteResponse } from './respond.js';
 import type { RequestContext, Route, RouteResponse } from './route.js';
 import { createRouter, splitPath, type RouteMatch } from './router.js';
+import { excerpt } from '../../lib/quoted.js';
 
 export interface RequestHandlerDeps {
   readonly environments: EnvironmentRegistry;
@@ -130,7 +131,7 @@ function environmentSegment(segments: readonly string[]): string {
 async function findEnvironment(environments: EnvironmentRegistry, raw: string): Promise<Environment> {
   const parsed = EnvironmentId.safeParse(raw);
   const environment = parsed.success ? await environments.find(parsed.data) : undefined;
-  if (!environment) throw new HttpError(404, `Environment ${shorten(raw)} not found`);
+  if (!environment) throw new HttpError(404, `Environment ${excerpt(raw)} not found`);
   return environment;
 }
 
@@ -149,7 +150,7 @@ function found<R extends Route | AdminRoute>(
 function notFound(path: string): HttpError {
   // The server's root is where someone exploring starts: say where the API is.
   if (path === '/') return new HttpError(404, 'No resource at /: the dashboards API is at /e/{environment}/api/config/v1/dashboards');
-  return new HttpError(404, `No resource at ${shorten(path)}`);
+  return new HttpError(404, `No resource at ${excerpt(path)}`);
 }
 
 /**
@@ -205,9 +206,4 @@ function asHttpError(error: unknown, logBug: () => void): HttpError {
   }
   logBug();
   return new HttpError(500, 'Internal server error; the server log has the details under this response\'s x-request-id.');
-}
-
-/** Raw path pieces are echoed in messages, so they are kept short. */
-function shorten(text: string): string {
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkoutRefusal, MAX_DEPTH, MAX_FOLDERS, pathProblem, readTreeListing, type TreeFile } from '../../../src/source/tree-listing.js';
+import { quoted } from '../../../src/lib/quoted.js';
 
 const OID = 'a'.repeat(40);
 const OID2 = 'b'.repeat(64);
@@ -65,13 +66,14 @@ describe('pathProblem', () => {
   it('refuses a whole path over 1,024 bytes, each name under 255 (18 folders of 250 bytes could not be made)', () => {
     const folders = (count: number): string => Array.from({ length: count }, () => 'n'.repeat(250)).join('/');
     expect(pathProblem(`${folders(4)}/${'x'.repeat(20)}`)).toBeUndefined();
-    expect(pathProblem(`${folders(5)}/x`)).toBe(`the commit holds a path longer than 1024 bytes: ${JSON.stringify(folders(5).slice(0, 120))}…`);
+    expect(pathProblem(`${folders(5)}/x`)).toBe(`the commit holds a path longer than 1024 bytes: ${quoted(`${folders(5)}/x`)}`);
+    expect(quoted(`${folders(5)}/x`)).toMatch(/^"n{119}… \(1,258 characters\)$/);
   });
 
   it('refuses a name over 255 bytes, counting bytes, not characters', () => {
     expect(pathProblem(`d/${'é'.repeat(128)}`)).toMatch(/^the commit holds a file name longer than 255 bytes, which no file system here can create: "d\/éé/);
     expect(pathProblem(`${'a'.repeat(256)}/b`)).toMatch(/longer than 255 bytes/);
-    expect(pathProblem(`d/${'a'.repeat(300)}`)).toBe(`the commit holds a file name longer than 255 bytes, which no file system here can create: ${JSON.stringify(`d/${'a'.repeat(118)}`)}…`);
+    expect(pathProblem(`d/${'a'.repeat(300)}`)).toBe(`the commit holds a file name longer than 255 bytes, which no file system here can create: "d/${'a'.repeat(117)}… (304 characters)`);
   });
 });
 

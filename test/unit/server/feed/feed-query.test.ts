@@ -108,9 +108,10 @@ describe('list-events query messages', () => {
     ]);
   });
 
-  it('quote at most 80 characters of a bad value', () => {
-    expect(messages(`eventType=${'X'.repeat(80)}`)).toEqual([`eventType: Unknown event type '${'X'.repeat(80)}': use one of the event types listed for the events API.`]);
-    expect(messages(`eventType=${'X'.repeat(81)}`)).toEqual([`eventType: Unknown event type '${'X'.repeat(80)}…': use one of the event types listed for the events API.`]);
+  it('quote at most 120 characters of a bad value, with its length', () => {
+    expect(messages(`eventType=${'X'.repeat(120)}`)).toEqual([`eventType: Unknown event type '${'X'.repeat(120)}': use one of the event types listed for the events API.`]);
+    expect(messages(`eventType=${'X'.repeat(5000)}`)).toEqual([`eventType: Unknown event type '${'X'.repeat(120)}… (5,000 characters)': use one of the event types listed for the events API.`]);
+    expect(messages(`relativeTime=${'y'.repeat(121)}`)[0]).toMatch(/^relativeTime: Unknown relativeTime 'y{120}… \(121 characters\)': use one of /);
   });
 
   it('check the window only once every parameter could be read', () => {
