@@ -127,6 +127,23 @@ describe('console on a network address: each page authorised as the API authoris
     }
   });
 
+  it('a sign-in whose Origin names this console’s host in other letter case is its own page’s (host names have no case)', async () => {
+    const { token } = await store('dev').create({ name: 'case', scopes: ['ReadConfig'] });
+    const { port } = new URL(server.baseUrl);
+    const body = new URLSearchParams({ token }).toString();
+    const status = (headers: Record<string, string>): Promise<number | undefined> =>
+      new Promise((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path: '/ui/login', method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(body.length), ...headers } }, (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    expect(await status({ host: `LocalHost:${port}`, origin: `http://localhost:${port}` })).toBe(303);
+    expect(await status({ host: `LocalHost:${port}`, origin: `http://elsewhere:${port}` })).toBe(403);
+  });
+
   it('a session ends with its token: revoked, the cookie gets the sign-in page', async () => {
     const { token, info } = await store('dev').create({ name: 'to-revoke', scopes: ['ReadConfig'] });
     const cookie = await signIn(token);
