@@ -22,7 +22,7 @@ export function unexpectedResponse(response: TextResponse, problems: readonly st
   const more = problems.length > SHOWN_PROBLEMS ? ` (+${problems.length - SHOWN_PROBLEMS} more)` : '';
   const message =
     `unexpected ${response.status} body from ${response.method} ${response.url}: ${shown}${more}` +
-    ' — is DT_ENV_URL the environment root of a dashboards API?';
+    ' — is the target URL (--target, DT_ENV_URL or dashcd.yaml) the environment root?';
   return new UnexpectedResponseError(message, { ...response, problems });
 }
 

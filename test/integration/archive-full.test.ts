@@ -84,7 +84,7 @@ describe('events pull into a full archive', () => {
     expect(mapped, `${archive.kind}: ${String(error)}`).toBeInstanceOf(CliError);
     expect((mapped as CliError).exitCode).toBe(ExitCode.TargetUnavailable);
     expect((mapped as CliError).message).toBe(
-      `the events archive at ${archive.dir}/prod is out of disk space (ENOSPC): free space under ${archive.dir}/prod; the checkpoint is saved: run the same command again to resume`,
+      `the events archive at ${archive.dir}/prod is out of disk space (ENOSPC): free space under ${archive.dir}/prod; the checkpoint is saved: once this is fixed, the same command resumes`,
     );
     const checkpoint = JSON.parse(await readFile(join(archive.dir, 'prod', '_checkpoint.json'), 'utf8')) as { streams: Record<string, unknown> };
     expect(Object.keys(checkpoint.streams)).toEqual(['all']);

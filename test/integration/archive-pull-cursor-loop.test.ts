@@ -87,7 +87,7 @@ describe('dashcd events pull from a feed whose cursors go round in a loop', () =
     const first = await pull(feed);
     expect(first.code).toBe(4);
     expect(first.stderr).toContain(
-      "the feed's cursors go round in a loop: after 3 pages of one window it named cursor 'A' a second time; stopping instead of looping — the checkpoint is saved: run the same command again to resume",
+      "the feed's cursors go round in a loop: after 3 pages of one window it named cursor 'A' a second time; stopping instead of looping — the checkpoint is saved: once this is fixed, the same command resumes",
     );
     expect(feed.cursors).toEqual([null, 'A', 'B']);
     // The pages before the one naming A again are archived; the checkpoint claims no more than them.

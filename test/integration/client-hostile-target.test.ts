@@ -15,7 +15,7 @@ import { answerPadded, answerTrickling, startHostileServer, type HostileServer }
 
 const MIB = 1024 * 1024;
 const ID = '6a98d7bc-abb9-44f8-ae6a-73e68e71812a';
-const WRONG_URL_HINT = ' — is DT_ENV_URL the environment root of a dashboards API?';
+const WRONG_URL_HINT = ' — is the target URL (--target, DT_ENV_URL or dashcd.yaml) the environment root?';
 
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
