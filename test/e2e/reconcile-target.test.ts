@@ -155,6 +155,6 @@ describe('exit code 4: the target cannot be used, explained in one line', () => 
     proxy = await startFaultServer({ fallback: { status: 200, headers: { 'content-type': 'text/html' }, body: '<html>login</html>' } });
     const result = await inProject(['plan'], { DT_ENV_URL: proxy.url, DT_API_TOKEN: 'x' });
     expect(result.code).toBe(4);
-    expect(oneLine(result.stderr)).toMatch(/^dashcd plan: unexpected 200 body from GET .*is DT_ENV_URL the environment root/);
+    expect(oneLine(result.stderr)).toMatch(/^dashcd plan: unexpected 200 body from GET .*is the target URL \(--target, DT_ENV_URL or dashcd.yaml\) the environment root\?/);
   });
 });
