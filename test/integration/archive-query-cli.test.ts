@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
@@ -147,6 +147,18 @@ describe('events query output that helps the next query', () => {
     const empty = await dashcd(['events', 'query', '--env', 'prod', '--archive', 'empty-archive']);
     expect(empty).toMatchObject({ code: 64, stderr: expect.stringMatching(/no environment 'prod' in .*empty-archive; it has none yet \(run 'dashcd events pull'\)\n$/) });
     expect(await dashcd(['events', 'query', '--env', 'prod'])).toMatchObject({ code: 0, stderr: '' });
+  });
+
+  it('an --archive naming one environment’s folder, or one day’s, is exit 64 naming the archive to give (it answered nothing, exit 0)', async () => {
+    const archive = join(cwd, 'events-archive');
+    for (const command of ['query', 'stats']) {
+      const env = await dashcd(['events', command, '--archive', 'events-archive/prod']);
+      expect(env).toEqual({ code: 64, stdout: '', stderr: `dashcd events ${command}: ${archive}/prod is one environment's folder of an events archive (it holds date=… days): name the archive itself — --archive ${archive} --env prod\n` });
+    }
+    const [day] = (await readdir(join(archive, 'prod'))).filter((name) => name.startsWith('date='));
+    const oneDay = await dashcd(['events', 'query', '--archive', `events-archive/prod/${day}`]);
+    const date = (day as string).slice('date='.length);
+    expect(oneDay).toEqual({ code: 64, stdout: '', stderr: `dashcd events query: ${archive}/prod/${day} is one day of an events archive: name the archive itself, with that day — --archive ${archive} --env prod --from ${date} --to ${date}\n` });
   });
 
   it('names each event\'s environment: the first member of a JSONL line, the ENV column of the table', async () => {

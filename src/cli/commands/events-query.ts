@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import { stat } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { listEnvironments } from '../../archive/archive-layout.js';
 import { queryArchive, sameType, type QueriedEvent, type QueryArchiveOptions } from '../../archive/query-archive.js';
 import type { ArchivedEventView } from '../../archive/archived-event.js';
@@ -155,12 +156,29 @@ export function badLineReporter(io: Pick<CommandIo, 'stderr'>): (file: string, l
 export async function checkArchive(archiveDir: string, env: string | undefined): Promise<void> {
   const found = await stat(archiveDir).catch(() => undefined);
   if (!found?.isDirectory()) throw new UsageError(`no events archive at ${archiveDir}: run 'dashcd events pull' first, or name the archive folder with --archive`);
-  if (env === undefined) return;
   const envs = await listEnvironments(archiveDir);
+  refuseInnerFolder(archiveDir, envs);
+  if (env === undefined) return;
   if (envs.includes(env)) return;
   const has = envs.length > 0 ? `it has: ${printable(envs.join(', '))}` : "it has none yet (run 'dashcd events pull')";
   const near = closest(env, envs);
   throw new UsageError(`no environment '${env}' in ${archiveDir}${near === undefined ? '' : ` — did you mean ${printable(near)}?`}; ${has}`);
+}
+
+/**
+ * An `--archive` naming a folder inside an archive, the usual slip with a folder per environment and per day: read as
+ * an archive, one environment's folder had its days for environments and answered nothing, exit 0.
+ */
+function refuseInnerFolder(archiveDir: string, names: readonly string[]): void {
+  const day = /^date=(\d{4}-\d{2}-\d{2})$/;
+  const dayOf = day.exec(basename(archiveDir))?.[1];
+  if (dayOf !== undefined) {
+    const envDir = dirname(archiveDir);
+    throw new UsageError(`${archiveDir} is one day of an events archive: name the archive itself, with that day — --archive ${dirname(envDir)} --env ${printable(basename(envDir))} --from ${dayOf} --to ${dayOf}`);
+  }
+  if (names.some((name) => day.test(name))) {
+    throw new UsageError(`${archiveDir} is one environment's folder of an events archive (it holds date=… days): name the archive itself — --archive ${dirname(archiveDir)} --env ${printable(basename(archiveDir))}`);
+  }
 }
 
 /** `--from` and `--to` as instants; a range that ends before it starts is refused (it printed nothing, exit 0). */
