@@ -2,6 +2,7 @@ import { systemClock, type Clock } from '../lib/clock.js';
 import type { FsLayer } from '../lib/fs-layer.js';
 import { silentLogger, type Logger } from '../lib/logger.js';
 import type { FetchPage } from './page-window.js';
+import type { Since } from './pull-plan.js';
 import { openPullSession, type PullProgress, type PullSession } from './pull-session.js';
 
 export type { FetchPage } from './page-window.js';
@@ -11,8 +12,8 @@ export interface PullEventsOptions {
   readonly fetchPage: FetchPage;
   readonly archiveDir: string;
   readonly env: string;
-  /** How far back (ms before now) the first run of this archive goes; later runs continue from the checkpoint. */
-  readonly since: number;
+  /** Where the first run of this archive starts; later runs continue from the checkpoint. */
+  readonly since: Since;
   readonly eventType?: string | undefined;
   readonly entityId?: string | undefined;
   readonly clock?: Clock;
@@ -120,7 +121,7 @@ function openSession(options: PullEventsOptions, maxSpotChecks: number): Promise
     checkpointEveryMs: options.checkpointEveryMs ?? 250,
     maxSpotChecks,
     plan: {
-      sinceMs: options.since,
+      since: options.since,
       lateArrivalMs: options.lateArrivalMs ?? 15 * MINUTE,
       maxReachBackMs: options.maxReachBackMs ?? DAY,
       openRetentionMs: options.openRetentionMs ?? 90 * DAY,

@@ -3,9 +3,21 @@ import { MAX_EVENTS_TIMEFRAME_MS } from '../schema/events.js';
 import type { ArchivedEvent, ArchivedEventView } from './archived-event.js';
 import type { RunState, StreamState } from './checkpoint.js';
 
+/**
+ * Where the first run starts: a span back from each run's `now` (`--since 7d`), or an instant (`--since 2024-05-01`),
+ * which a span computed at the command's start and applied at the run's later `now` moved a few milliseconds on:
+ * events of those first milliseconds were never archived.
+ */
+export type Since = { readonly back: number } | { readonly from: number };
+
+/** The instant a `since` names at `now`. */
+export function sinceStart(since: Since, now: number): number {
+  return 'from' in since ? since.from : Math.max(0, now - since.back);
+}
+
 export interface PlanOptions {
-  /** How far back the first run goes (ms before now). */
-  readonly sinceMs: number;
+  /** Where the first run starts. */
+  readonly since: Since;
   /** Later runs start this far before the previous run's end, for events stored with a start a little in the past. */
   readonly lateArrivalMs: number;
   /** A run's window reaches back to open events that started at most this long ago; older ones get spot checks. */
@@ -29,10 +41,10 @@ export interface OpenEvent {
  */
 export function planRun(stream: StreamState, open: ReadonlyMap<string, OpenEvent>, now: number, options: PlanOptions): RunState {
   if (stream.run) return stream.run;
-  const sinceStart = Math.max(0, now - options.sinceMs);
+  const start = sinceStart(options.since, now);
   const reachBound = now - options.maxReachBackMs;
-  let from = stream.watermark === null ? sinceStart : stream.watermark - options.lateArrivalMs;
-  if (stream.horizon !== null && sinceStart < stream.horizon) from = Math.min(from, sinceStart);
+  let from = stream.watermark === null ? start : stream.watermark - options.lateArrivalMs;
+  if (stream.horizon !== null && start < stream.horizon) from = Math.min(from, start);
   for (const { startTime } of open.values()) if (startTime >= reachBound) from = Math.min(from, startTime);
   const to = Math.max(now, stream.watermark ?? 0);
   from = Math.max(0, Math.min(from, to));

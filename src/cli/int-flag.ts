@@ -1,4 +1,5 @@
-import { parseTimeArg } from '../archive/time-arg.js';
+import type { Since } from '../archive/pull-plan.js';
+import { parseDuration as parseSpan, parseTimeArg } from '../archive/time-arg.js';
 import { stringFlag, type FlagValues } from './command.js';
 import { UsageError } from './exit-codes.js';
 
@@ -22,26 +23,25 @@ export function durationFlag(flags: FlagValues, name: string, fallbackMs: number
   return ms;
 }
 
-/** `60s` → 60000; undefined when `raw` is not a duration. */
+/** `60s` → 60000 (time-arg.ts's forms), or bare milliseconds; undefined when `raw` is not a duration. */
 export function parseDuration(raw: string): number | undefined {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(raw.trim());
-  if (!match) return undefined;
-  const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] ?? 'ms'] ?? 1;
-  return Math.round(Number(match[1]) * factor);
+  const trimmed = raw.trim();
+  return /^\d+(?:\.\d+)?$/.test(trimmed) ? Math.round(Number(trimmed)) : parseSpan(trimmed);
 }
 
 /**
- * How far back from `now` a time flag reaches (`--since 30d`, `--since 2026-11-01`): any form `parseTimeArg` reads,
- * as milliseconds before `now`; a time in the future is a usage error.
+ * Where a time flag reaching back starts: a span (`--since 30d`) back from each later `now`, any other form
+ * `parseTimeArg` reads (`--since 2026-11-01`) the instant it names; a time in the future is a usage error.
  */
-export function lookbackFlag(flags: FlagValues, name: string, now: number, fallback: string): number {
+export function lookbackFlag(flags: FlagValues, name: string, now: number, fallback: string): Since {
   const raw = stringFlag(flags, name) ?? fallback;
-  let ms: number;
+  let at: number;
   try {
-    ms = now - parseTimeArg(raw, now);
+    at = parseTimeArg(raw, now);
   } catch (error) {
     throw new UsageError(`--${name}: ${(error as Error).message}`);
   }
-  if (ms < 0) throw new UsageError(`--${name} ${raw} is in the future`);
-  return ms;
+  if (at > now) throw new UsageError(`--${name} ${raw} is in the future`);
+  const back = parseSpan(raw.trim());
+  return back === undefined ? { from: at } : { back };
 }

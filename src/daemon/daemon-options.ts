@@ -4,6 +4,7 @@ import type { PlatformCredential } from '../client/platform-auth.js';
 import type { Environment } from '../environments/environment.js';
 import type { Logger } from '../lib/logger.js';
 import type { RepoOptions } from './daemon-repo.js';
+import type { Since } from '../archive/pull-plan.js';
 
 // What `dashcd daemon` is started with and what it reports when ready: apart from daemon.ts, which composes the
 // daemon, so the parts it composes (the endpoint) can read the options without importing their composer.
@@ -27,7 +28,7 @@ export interface DaemonOptions {
   listen: { host: string; port: number };
   resyncMs: number;
   pollMs: number;
-  sinceMs: number;
+  since: Since;
   selfHeal: boolean;
   /** Delete owned orphans; undefined: `prune` in dashcd.yaml decides. */
   prune: boolean | undefined;

@@ -4,11 +4,12 @@ import type { Logger } from '../lib/logger.js';
 import type { LoopTarget } from './daemon-endpoint.js';
 import type { DaemonStatus } from './daemon-status.js';
 import { errorMessage } from '../lib/error-message.js';
+import type { Since } from '../archive/pull-plan.js';
 
 export interface PollerOptions {
   cwd: string;
   archiveDir: string;
-  sinceMs: number;
+  since: Since;
   pollMs: number;
   signal: AbortSignal;
   log: Logger;
@@ -35,7 +36,7 @@ function startPoller(options: PollerOptions, target: LoopTarget, status: DaemonS
     fetchPage: (query, signal) => target.client.events.fetchPageText(query, signal),
     archiveDir,
     env: target.env,
-    since: options.sinceMs,
+    since: options.since,
     intervalMs: options.pollMs,
     signal: options.signal,
     log,

@@ -1,4 +1,4 @@
-// A pull in its own process, for the crash test: `node pull-child.mjs <archiveDir> <feedUrl> <sinceMs>`.
+// A pull in its own process, for the crash test: `node pull-child.mjs <archiveDir> <feedUrl> <sinceMs back>`.
 // Runs the compiled library (npm test builds first) and reports each page on stdout so the test can kill it
 // with SIGKILL at a chosen moment.
 import { pullEvents } from '../../dist/archive/pull-events.js';
@@ -9,7 +9,7 @@ let pages = 0;
 const summary = await pullEvents({
   archiveDir,
   env: 'prod',
-  since: Number(since),
+  since: { back: Number(since) },
   signal: new AbortController().signal,
   log: createLogger({ level: 'warn' }),
   checkpointEveryMs: Number(process.env.CHECKPOINT_EVERY_MS ?? 250),

@@ -55,7 +55,7 @@ afterEach(async () => {
 });
 
 function pull(feed: EventsFeedServer, full: FullArchive, extra: Partial<PullEventsOptions> = {}): ReturnType<typeof pullEvents> {
-  return pullEvents({ fetchPage: feedFetchPage(feed.url), archiveDir: full.dir, env: 'prod', since: 30 * DAY, signal: new AbortController().signal, fs: full.fs, ...extra });
+  return pullEvents({ fetchPage: feedFetchPage(feed.url), archiveDir: full.dir, env: 'prod', since: { back: 30 * DAY }, signal: new AbortController().signal, fs: full.fs, ...extra });
 }
 
 async function archivedIds(dir: string): Promise<string[]> {

@@ -9,7 +9,7 @@ const DAY = 86_400_000;
 const scratch = feedScratchPerTest('dashcd-open-events-');
 
 function pull(feed: EventsFeedServer): ReturnType<typeof pullEvents> {
-  return pullEvents({ fetchPage: feedFetchPage(feed.url), archiveDir: scratch.dir, env: 'prod', since: 30 * DAY, signal: new AbortController().signal });
+  return pullEvents({ fetchPage: feedFetchPage(feed.url), archiveDir: scratch.dir, env: 'prod', since: { back: 30 * DAY }, signal: new AbortController().signal });
 }
 
 const envDir = (): string => join(scratch.dir, 'prod');
@@ -75,7 +75,7 @@ describe('a pull with many open events', () => {
     // Closing every other one gives the typed stream's pull lines to write on most days, so it drops days it wrote.
     const closing = openOfType.filter((_, index) => index % 2 === 0);
     closeAll(feed, closing, now - 1000);
-    const typed = await pullEvents({ fetchPage: feedFetchPage(feed.url), archiveDir: scratch.dir, env: 'prod', since: 30 * DAY, eventType: type, signal: new AbortController().signal });
+    const typed = await pullEvents({ fetchPage: feedFetchPage(feed.url), archiveDir: scratch.dir, env: 'prod', since: { back: 30 * DAY }, eventType: type, signal: new AbortController().signal });
     expect(typed.written).toBe(closing.length);
     expect(typed.openEvents).toBe(openOfType.length - closing.length);
   });

@@ -22,7 +22,7 @@ function startFeed(events: FeedEvent[], options: Parameters<typeof startEventsFe
 }
 
 function pull(feed: EventsFeedServer, extra: Partial<PullEventsOptions> = {}): ReturnType<typeof pullEvents> {
-  return pullEvents({ fetchPage: feedFetchPage(feed.url), archiveDir: scratch.dir, env: 'prod', since: 30 * DAY, signal: new AbortController().signal, ...extra });
+  return pullEvents({ fetchPage: feedFetchPage(feed.url), archiveDir: scratch.dir, env: 'prod', since: { back: 30 * DAY }, signal: new AbortController().signal, ...extra });
 }
 
 /** Every archive line by partition folder. */
@@ -185,7 +185,7 @@ describe('pullEvents', () => {
     const now = Date.now();
     const events = generateEvents({ count: 120, from: now - 5 * 365 * DAY, to: now - DAY, seed: 11 });
     const feed = await startFeed(events);
-    const summary = await pull(feed, { since: 5 * 365 * DAY + DAY });
+    const summary = await pull(feed, { since: { back: 5 * 365 * DAY + DAY } });
     expect(summary.written).toBe(120);
     const windows = feed.requests.map((query) => new URLSearchParams(query)).filter((query) => query.has('from'));
     expect(windows.length).toBeGreaterThanOrEqual(3);

@@ -45,7 +45,7 @@ beforeAll(async () => {
   let now = T0 + 60_000;
   feed = await startEventsFeedServer({ events: EVENTS, now: () => now });
   const pull = (): Promise<unknown> =>
-    pullEvents({ fetchPage: feedFetchPage(feed.url), archiveDir: dir, env: 'prod', since: 5 * DAY, signal: new AbortController().signal, clock: { now: () => now, sleep: async () => undefined } });
+    pullEvents({ fetchPage: feedFetchPage(feed.url), archiveDir: dir, env: 'prod', since: { back: 5 * DAY }, signal: new AbortController().signal, clock: { now: () => now, sleep: async () => undefined } });
   await pull();
   // The open event of 2030-01-10 closes: a second version of it is appended.
   feed.closeEvent(eventKey(EVENTS[1] as FeedEvent), T0);

@@ -12,7 +12,7 @@ const DAY = 86_400_000;
 const scratch = feedScratchPerTest('dashcd-archive-');
 
 function pull(feed: EventsFeedServer, extra: Partial<PullEventsOptions> = {}): ReturnType<typeof pullEvents> {
-  return pullEvents({ fetchPage: feedFetchPage(feed.url), archiveDir: scratch.dir, env: 'prod', since: 30 * DAY, signal: new AbortController().signal, ...extra });
+  return pullEvents({ fetchPage: feedFetchPage(feed.url), archiveDir: scratch.dir, env: 'prod', since: { back: 30 * DAY }, signal: new AbortController().signal, ...extra });
 }
 
 async function archiveLines(): Promise<string[]> {
@@ -202,7 +202,7 @@ describe('followEvents', () => {
       fetchPage: feedFetchPage(feed.url),
       archiveDir: scratch.dir,
       env: 'prod',
-      since: 2 * DAY,
+      since: { back: 2 * DAY },
       intervalMs: 5,
       signal: controller.signal,
       onProgress: (progress) => {
@@ -235,7 +235,7 @@ describe('followEvents', () => {
       clock,
       archiveDir: scratch.dir,
       env: 'prod',
-      since: 2 * DAY,
+      since: { back: 2 * DAY },
       intervalMs: 5,
       signal: controller.signal,
       onProgress: (progress) => progress.phase === 'idle' && progress.written === 100 && controller.abort(),

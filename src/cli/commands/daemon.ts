@@ -123,7 +123,7 @@ function daemonOptions(flags: FlagValues, io: CommandIo): Omit<DaemonOptions, 'l
     listen: parseListen(stringFlag(flags, 'listen') ?? '127.0.0.1:8080'),
     resyncMs: durationFlag(flags, 'resync', 60_000, { minMs: 1000 }),
     pollMs: durationFlag(flags, 'poll', 60_000, { minMs: 100 }),
-    sinceMs: lookbackFlag(flags, 'since', Date.now(), String(sinceFlag.default)),
+    since: lookbackFlag(flags, 'since', Date.now(), String(sinceFlag.default)),
     selfHeal: flags['self-heal'] !== false,
     prune: typeof flags.prune === 'boolean' ? flags.prune : undefined,
     maxDelete: flags['max-delete'] === undefined ? undefined : intFlag(flags, 'max-delete', 0),

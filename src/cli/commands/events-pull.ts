@@ -10,6 +10,7 @@ import { pullFailure } from '../pull-failure.js';
 import { durationFlag, lookbackFlag } from '../int-flag.js';
 import { withOneTarget } from '../one-target.js';
 import { archiveDirOf } from '../data-dir-default.js';
+import type { Since } from '../../archive/pull-plan.js';
 
 export const eventsPullCommand = defineCommand({
   path: ['events', 'pull'],
@@ -52,7 +53,7 @@ export const eventsPullCommand = defineCommand({
         fetchPage: (query, signal) => target.client.events.fetchPageText(query, signal),
         archiveDir: await archiveDirOf(stringFlag(flags, 'archive'), io.cwd),
         env,
-        since: request.sinceMs,
+        since: request.since,
         eventType: request.eventType,
         entityId: request.entityId,
         log: expectedErrorsAsMessages(io.log.child({ component: 'events-pull' })),
@@ -74,7 +75,7 @@ export const eventsPullCommand = defineCommand({
 });
 
 interface PullRequest {
-  readonly sinceMs: number;
+  readonly since: Since;
   readonly eventType: string | undefined;
   readonly entityId: string | undefined;
   readonly follow: boolean;
@@ -82,13 +83,13 @@ interface PullRequest {
 }
 
 function parseRequest(flags: FlagValues, now: number): PullRequest {
-  const sinceMs = lookbackFlag(flags, 'since', now, String(sinceFlag.default));
+  const since = lookbackFlag(flags, 'since', now, String(sinceFlag.default));
   const eventType = stringFlag(flags, 'type');
   if (eventType !== undefined && !(EVENT_TYPES as readonly string[]).includes(eventType)) {
     throw new UsageError(`--type '${eventType}' is not an event type of the events API (e.g. CUSTOM_DEPLOYMENT, AVAILABILITY_EVENT)`);
   }
   const intervalMs = durationFlag(flags, 'interval', 60_000, { minMs: 1000 });
-  return { sinceMs, eventType, entityId: stringFlag(flags, 'entity'), follow: booleanFlag(flags, 'follow'), intervalMs };
+  return { since, eventType, entityId: stringFlag(flags, 'entity'), follow: booleanFlag(flags, 'follow'), intervalMs };
 }
 
 /** A folder name only as an environment id: neither --env nor a target URL's `/e/..` may lead out of the archive. */

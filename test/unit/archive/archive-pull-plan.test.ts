@@ -18,7 +18,7 @@ import { COPIES_ONLY_BYTES, cutFields, heapHeldBy } from '../../helpers/held-hea
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const NOW = 1_800_000_000_000;
-const OPTIONS: PlanOptions = { sinceMs: 30 * DAY, lateArrivalMs: 15 * 60_000, maxReachBackMs: DAY, openRetentionMs: 90 * DAY };
+const OPTIONS: PlanOptions = { since: { back: 30 * DAY }, lateArrivalMs: 15 * 60_000, maxReachBackMs: DAY, openRetentionMs: 90 * DAY };
 
 function archived(id: string, startTime: number, eventStatus = 'CLOSED', extra: Partial<ArchivedEvent['event']> = {}): ArchivedEvent {
   const event = { id, eventId: id, startTime, endTime: undefined, eventStatus, eventType: 'CUSTOM_INFO', entityId: 'HOST-1', entityName: undefined, ...extra };
@@ -46,7 +46,15 @@ describe('planRun', () => {
 
   it('widens history when a later --since reaches before anything archived', () => {
     const stream: StreamState = { ...emptyStream(), watermark: NOW - HOUR, horizon: NOW - 30 * DAY };
-    expect(planRun(stream, new Map(), NOW, { ...OPTIONS, sinceMs: 60 * DAY }).from).toBe(NOW - 60 * DAY);
+    expect(planRun(stream, new Map(), NOW, { ...OPTIONS, since: { back: 60 * DAY } }).from).toBe(NOW - 60 * DAY);
+  });
+
+  it('starts a --since instant at that instant, whenever the run begins (a span made of it at the start began a few ms late)', () => {
+    const at = NOW - 10 * DAY;
+    expect(planRun(emptyStream(), new Map(), NOW + 37, { ...OPTIONS, since: { from: at } }).from).toBe(at);
+    expect(planRun(emptyStream(), new Map(), NOW + 37, { ...OPTIONS, since: { back: 10 * DAY } }).from).toBe(at + 37);
+    const later: StreamState = { ...emptyStream(), watermark: NOW - HOUR, horizon: NOW - DAY };
+    expect(planRun(later, new Map(), NOW, { ...OPTIONS, since: { from: at } }).from).toBe(at);
   });
 
   it('never starts before the epoch: a --since longer than the clock reads starts at 0', () => {
