@@ -157,8 +157,12 @@ export function parseTargetUrl(raw: string): string {
   return `${url.origin}${withoutTrailingSlashes(url.pathname).replace(API_BASE, '')}`;
 }
 
-/** `/api`, `/api/v2`, `/api/config/v1`… at the end of a path: where the API starts under an environment root. */
-const API_BASE = /\/api(?:\/config)?(?:\/v\d+)?$/;
+/**
+ * `/api`, `/api/v2`, `/api/config/v1`… at the end of a path, where the API starts under an environment root, and the
+ * collection a curl line names after it (`/api/v2/events`, `/api/config/v1/dashboards`): a pasted events URL had
+ * `/api/v1/events` asked for below it, a 404.
+ */
+const API_BASE = /\/api(?:\/config)?(?:\/v\d+(?:\/(?:events|dashboards))?)?$/;
 
 /** Which of `names` is set (the first of them when none is), to name it in hints. */
 function envName(env: CommandIo['env'], ...names: [string, ...string[]]): string {
