@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { takePidLock, type HeldLock } from '../lib/pid-lock.js';
 import { ArchiveError } from './archive-error.js';
@@ -11,9 +12,28 @@ export type ArchiveLock = HeldLock;
  * version twice. The lock file holds the owner's pid; a lock whose process is gone (a killed pull) is taken over.
  */
 export async function acquireArchiveLock(envDir: string): Promise<ArchiveLock> {
-  const path = join(envDir, LOCK_FILE);
-  const taken = await takePidLock(path);
+  const taken = await takePidLock(join(envDir, LOCK_FILE));
   if ('release' in taken) return taken;
   if (taken.heldBy === 'unknown') throw new ArchiveError('LOCKED', `another pull is starting on ${envDir} — try again in a moment`);
-  throw new ArchiveError('LOCKED', `another pull (pid ${taken.heldBy}) is writing to ${envDir} — wait for it or stop it (a stale lock is ${path})`);
+  throw new ArchiveError('LOCKED', `${holderOf(taken.heldBy, envDir)} (a lock whose process has ended is taken over by the next pull)`);
+}
+
+/**
+ * Who holds the lock and what to do, told by the holder's command line where `/proc` shows it: a daemon's archive
+ * poller and a `--follow` pull never finish, and "wait for it", with the lock file named as if stale, invited
+ * deleting a live lock.
+ */
+function holderOf(pid: number, envDir: string): string {
+  const argv = commandLineOf(pid);
+  if (argv.includes('daemon')) return `the daemon (pid ${pid}) archives ${envDir} — its events are already being pulled; to pull here yourself, stop the daemon`;
+  if (argv.includes('--follow')) return `a following pull (pid ${pid}) is writing to ${envDir} — it keeps the archive until it is stopped`;
+  return `another pull (pid ${pid}) is writing to ${envDir} — wait for it to finish, or stop it`;
+}
+
+function commandLineOf(pid: number): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  } catch {
+    return [];
+  }
 }

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,12 +18,27 @@ describe('the archive pull lock', () => {
     await expect(stat(join(envDir, LOCK_FILE))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
-  it('refuses while a live pull holds it, naming its pid and the lock file', async () => {
+  it('refuses while a live pull holds it, naming its pid', async () => {
     await writeFile(join(envDir, LOCK_FILE), `${process.pid}\n`);
     await expect(acquireArchiveLock(envDir)).rejects.toMatchObject({
       code: 'LOCKED',
-      message: expect.stringContaining(`another pull (pid ${process.pid}) is writing to ${envDir}`),
+      message: `another pull (pid ${process.pid}) is writing to ${envDir} — wait for it to finish, or stop it (a lock whose process has ended is taken over by the next pull)`,
     });
+  });
+
+  it('names a daemon or a following pull as the holder: neither ever finishes (it said to wait, naming the lock as if stale)', async () => {
+    for (const [argv, said] of [
+      [['daemon', '--env', 'dev'], `the daemon (pid PID) archives ${envDir} — its events are already being pulled; to pull here yourself, stop the daemon`],
+      [['events', 'pull', '--follow'], `a following pull (pid PID) is writing to ${envDir} — it keeps the archive until it is stopped`],
+    ] as const) {
+      const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', ...argv], { stdio: 'ignore' });
+      try {
+        await writeFile(join(envDir, LOCK_FILE), `${holder.pid}\n`);
+        await expect(acquireArchiveLock(envDir)).rejects.toMatchObject({ code: 'LOCKED', message: expect.stringContaining(said.replace('PID', String(holder.pid))) });
+      } finally {
+        holder.kill();
+      }
+    }
   });
 
   it('refuses while another pull is still writing its pid into a lock it just made, saying to try again', async () => {
