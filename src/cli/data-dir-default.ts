@@ -54,6 +54,9 @@ async function linkIn(root: string, rootCounts: boolean): Promise<string | undef
 /** The events archive: `--archive` as given, else `events-archive` in the project root, for the same reason. */
 export async function archiveDirOf(archive: string | undefined, cwd: string): Promise<string> {
   const dir = await inProjectRoot(archive, cwd, DEFAULT_ARCHIVE_DIR_NAME);
+  if ((await stat(dir).catch(() => undefined))?.isDirectory() === false) {
+    throw new UsageError(`${archive === undefined ? 'the events archive' : `--archive ${archive}`}: ${dir} is a file, not a folder: point --archive at a folder (it is created if missing)`);
+  }
   // In the project too, and a pull writes and sweeps there: a committed events-archive link led it outside.
   await refuseLinks(dir, archive === undefined ? 'the events archive' : `--archive ${archive}`, archive === undefined);
   return dir;

@@ -122,6 +122,9 @@ describe('dashcd events pull', () => {
     [['--env', 'a', '--env', 'b'], /events pull names one environment; --env gave a, b/],
     [['--target', 'http://127.0.0.1:9/e/Prod_1'], /'Prod_1' is not an environment id .* name one with --env/],
     [['--interval', '10ms', '--follow'], /--interval must be at least 1s, got '10ms'/],
+    [['--interval', '30s'], /--interval sets how often --follow polls: add --follow, or leave --interval out for one pass/],
+    [['--env', 'Prod'], /'Prod' is not an environment id \(lowercase letters, digits, dashes\) to name an archive folder — did you mean prod\?\n/],
+    [['--archive', process.execPath], /is a file, not a folder: point --archive at a folder/],
   ])('rejects %j as a usage error', async (flags, message) => {
     const result = await dashcd(['events', 'pull', '--target', 'http://127.0.0.1:9/e/prod', ...flags]);
     expect(result.code).toBe(64);

@@ -32,7 +32,7 @@ export const eventsPullCommand = defineCommand({
     type: { type: 'string', description: 'Only events of this eventType', valueName: 'eventType' },
     entity: { type: 'string', description: 'Only events of this entity', valueName: 'entityId' },
     follow: { type: 'boolean', description: 'Keep polling until interrupted (Ctrl-C)' },
-    interval: { type: 'string', description: 'Poll interval with --follow', default: '60s', valueName: 'duration' },
+    interval: { type: 'string', description: 'Poll interval with --follow (default: 60s)', valueName: 'duration' },
   },
   examples: [
     'dashcd events pull',
@@ -89,13 +89,19 @@ function parseRequest(flags: FlagValues, now: number): PullRequest {
     throw new UsageError(`--type '${eventType}' is not an event type of the events API (e.g. CUSTOM_DEPLOYMENT, AVAILABILITY_EVENT)`);
   }
   const intervalMs = durationFlag(flags, 'interval', 60_000, { minMs: 1000 });
+  // Taken without --follow, it promised polling that never came (one pass, exit 0).
+  if (stringFlag(flags, 'interval') !== undefined && !booleanFlag(flags, 'follow')) throw new UsageError('--interval sets how often --follow polls: add --follow, or leave --interval out for one pass');
   return { since, eventType, entityId: stringFlag(flags, 'entity'), follow: booleanFlag(flags, 'follow'), intervalMs };
 }
 
 /** A folder name only as an environment id: neither --env nor a target URL's `/e/..` may lead out of the archive. */
 function archiveFolder(env: string): string {
   const parsed = EnvironmentId.safeParse(env);
-  if (!parsed.success) throw new UsageError(`'${env}' is not an environment id (lowercase letters, digits, dashes) to name an archive folder: name one with --env`);
+  if (!parsed.success) {
+    const lower = EnvironmentId.safeParse(env.toLowerCase());
+    const meant = lower.success ? ` — did you mean ${lower.data}?` : ': name one with --env';
+    throw new UsageError(`'${env}' is not an environment id (lowercase letters, digits, dashes) to name an archive folder${meant}`);
+  }
   return parsed.data;
 }
 
