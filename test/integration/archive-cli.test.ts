@@ -64,6 +64,15 @@ describe('dashcd events pull', () => {
     expect(await readdir(scratch.dir)).not.toContain('.dashcd');
   });
 
+  it('takes --type in any letter case, as events query does, asking the feed for the type as it is named', async () => {
+    const feed = await scratch.startFeed({ events: generateEvents({ count: 5, from: Date.now() - DAY, to: Date.now() - 1000 }) });
+    const result = await dashcd(['events', 'pull', '--target', `${feed.url}/e/prod`, '--type', 'custom_deployment']);
+    expect(result.code).toBe(0);
+    expect(feed.requests.length).toBeGreaterThan(0);
+    // The window's first page names the type; the pages after it carry only the cursor.
+    expect(new URLSearchParams(feed.requests[0]).get('eventType')).toBe('CUSTOM_DEPLOYMENT');
+  });
+
   it('exits 4 with its checkpoint intact when the feed keeps failing', async () => {
     const feed = await scratch.startFeed({ events: generateEvents({ count: 10, from: Date.now() - DAY, to: Date.now() - 1000 }) });
     feed.fail(400);
@@ -117,7 +126,8 @@ describe('dashcd events pull', () => {
 
   it.each([
     [['--since', 'last week'], /--since: 'last week' is not a time/],
-    [['--type', 'NOT_A_TYPE'], /--type 'NOT_A_TYPE' is not an event type/],
+    [['--type', 'NOT_A_TYPE'], /--type 'NOT_A_TYPE' is not an event type of the events API \(e.g. CUSTOM_DEPLOYMENT, AVAILABILITY_EVENT\)\n/],
+    [['--type', 'custom_deploymnt'], /--type 'custom_deploymnt' is not an event type of the events API — did you mean CUSTOM_DEPLOYMENT\?\n/],
     [['--env', '../etc'], /'..\/etc' is not an environment id/],
     [['--env', 'a', '--env', 'b'], /events pull names one environment; --env gave a, b/],
     [['--target', 'http://127.0.0.1:9/e/Prod_1'], /'Prod_1' is not an environment id .* name one with --env/],

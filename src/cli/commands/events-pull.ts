@@ -6,6 +6,7 @@ import { booleanFlag, defineCommand, listFlag, stringFlag, type CommandIo, type 
 import { archiveFlag, dataFlag, sinceFlag, targetFlag } from '../common-flags.js';
 import { envFlag } from '../environment-choice.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
+import { closest } from '../parse-args.js';
 import { pullFailure } from '../pull-failure.js';
 import { durationFlag, lookbackFlag } from '../int-flag.js';
 import { withOneTarget } from '../one-target.js';
@@ -84,14 +85,24 @@ interface PullRequest {
 
 function parseRequest(flags: FlagValues, now: number): PullRequest {
   const since = lookbackFlag(flags, 'since', now, String(sinceFlag.default));
-  const eventType = stringFlag(flags, 'type');
-  if (eventType !== undefined && !(EVENT_TYPES as readonly string[]).includes(eventType)) {
-    throw new UsageError(`--type '${eventType}' is not an event type of the events API (e.g. CUSTOM_DEPLOYMENT, AVAILABILITY_EVENT)`);
-  }
+  const eventType = eventTypeFlag(stringFlag(flags, 'type'));
   const intervalMs = durationFlag(flags, 'interval', 60_000, { minMs: 1000 });
   // Taken without --follow, it promised polling that never came (one pass, exit 0).
   if (stringFlag(flags, 'interval') !== undefined && !booleanFlag(flags, 'follow')) throw new UsageError('--interval sets how often --follow polls: add --follow, or leave --interval out for one pass');
   return { since, eventType, entityId: stringFlag(flags, 'entity'), follow: booleanFlag(flags, 'follow'), intervalMs };
+}
+
+/**
+ * `--type` as the feed names it: in any letter case, as `events query --type` takes it (`custom_deployment` was
+ * refused), and a misspelt one with the nearest the events API has.
+ */
+function eventTypeFlag(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const types: readonly string[] = EVENT_TYPES;
+  const upper = raw.toUpperCase();
+  if (types.includes(upper)) return upper;
+  const near = closest(upper, types);
+  throw new UsageError(`--type '${raw}' is not an event type of the events API${near === undefined ? ' (e.g. CUSTOM_DEPLOYMENT, AVAILABILITY_EVENT)' : ` — did you mean ${near}?`}`);
 }
 
 /** A folder name only as an environment id: neither --env nor a target URL's `/e/..` may lead out of the archive. */
