@@ -12,7 +12,7 @@ export function pullFailure(error: unknown, signal: AbortSignal, archiveDir: str
   const resume = 'the checkpoint is saved: run the same command again to resume';
   // A refused token, a wrong URL or a broken page is no better on a rerun: said so, the rerun comes once it is mended.
   const resumeOnceFixed = 'the checkpoint is saved: once this is fixed, the same command resumes';
-  if (signal.aborted) return new CliError(`interrupted; ${resume}`, ExitCode.Unexpected, { cause: error });
+  if (signal.aborted) return new CliError(resume, ExitCode.Interrupted, { cause: error });
   if (isClientError(error)) return new CliError(`${error.message} — ${passes(error) ? resume : resumeOnceFixed}`, ExitCode.TargetUnavailable, { cause: error });
   const exhaustion = exhaustionOf(error);
   if (exhaustion !== undefined) {

@@ -39,9 +39,11 @@ export async function runCli(commands: readonly Command[], argv: readonly string
   } catch (error) {
     // The reader went away (`dashcd events query | head`): like any Unix filter, stop quietly.
     if ((error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE') return ExitCode.Success;
-    // Asked to stop (Ctrl-C): whatever the stop cut short is not a failure to report, nor a bug.
+    // Asked to stop (Ctrl-C): whatever the stop cut short is not a failure to report, nor a bug; a CliError then says
+    // what the stop left (events pull: where it resumes).
     if (io.signal.aborted) {
-      io.stderr.write(`dashcd ${command.path.join(' ')}: interrupted (${shownMessage(io.signal.reason)})\n`);
+      const left = error instanceof CliError ? `; ${shownMessage(error)}` : '';
+      io.stderr.write(`dashcd ${command.path.join(' ')}: interrupted (${shownMessage(io.signal.reason)})${left}\n`);
       return ExitCode.Interrupted;
     }
     if (error instanceof CliError) {

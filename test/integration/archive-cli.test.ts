@@ -83,6 +83,22 @@ describe('dashcd events pull', () => {
     expect(JSON.parse(await readFile(join(scratch.dir, 'events-archive', 'prod', '_checkpoint.json'), 'utf8')).streams.all.run).toBeTruthy();
   });
 
+  it('interrupted part way, says the checkpoint is saved and the same command resumes (it said only "interrupted")', async () => {
+    const feed = await scratch.startFeed({ events: generateEvents({ count: 10, from: Date.now() - DAY, to: Date.now() - 1000 }) });
+    feed.fail(503, Infinity);
+    const controller = new AbortController();
+    const interrupt = (): void => controller.abort(new Error('received SIGINT'));
+    void waitFor(() => feed.requests.length >= 1, { what: 'a request that failed' }).then(interrupt, interrupt);
+    const result = await runDashcd(['events', 'pull', '--target', `${feed.url}/e/prod`], {
+      cwd: scratch.dir,
+      env: { DT_API_TOKEN: 'dt0c01.TESTTESTTEST.SECRET', DASHCD_RETRY_DEADLINE: '10m' },
+      commands,
+      signal: controller.signal,
+    });
+    expect(result.code).toBe(130);
+    expect(result.stderr).toBe('dashcd events pull: interrupted (received SIGINT); the checkpoint is saved: run the same command again to resume\n');
+  });
+
   it('keeps polling with --follow until interrupted, then exits 0 with the totals', async () => {
     const now = Date.now();
     const feed = await scratch.startFeed({ events: generateEvents({ count: 200, from: now - DAY, to: now - 1000 }) });
