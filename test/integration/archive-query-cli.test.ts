@@ -70,6 +70,14 @@ describe('--from/--to with bare dates', () => {
     expect(result.stdout.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { eventStatus: string }).eventStatus).slice(2)).toEqual(['OPEN', 'CLOSED']);
   });
 
+  it('--status OPEN without --latest prints the open versions and a note that some of those events have closed since', async () => {
+    const all = await dashcd(['events', 'query', '--from', '2026-11-18', '--to', '2026-11-18', '--status', 'OPEN']);
+    expect(all).toMatchObject({ code: 0, stderr: 'note: --status OPEN lists every version archived while open, of events that have closed since too: add --latest for the events open now\n' });
+    expect(entityIds(all)).toEqual(['HOST-0000000000000003']);
+    // With --latest, the event closed since is not open: nothing, and no note.
+    expect(await dashcd(['events', 'query', '--from', '2026-11-18', '--to', '2026-11-18', '--status', 'OPEN', '--latest'])).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
   it('a bare --to date ends before the next UTC midnight, a date-time --to is exact', async () => {
     expect(entityIds(await dashcd(['events', 'query', '--to', '2026-11-17']))).toEqual(['HOST-0000000000000001']);
     expect(entityIds(await dashcd(['events', 'query', '--to', '2026-11-18T00:00:00Z']))).toEqual(['HOST-0000000000000001', 'HOST-0000000000000002']);

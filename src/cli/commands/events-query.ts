@@ -73,6 +73,8 @@ export const eventsQueryCommand = defineCommand({
     }
     if (printed === 0 && options.eventType !== undefined) io.stderr.write(unknownTypeNote([...types], options.eventType));
     if (printed === 0) io.stderr.write(entities.note());
+    // "What is open?" answered with every version archived while open, of events closed since too.
+    if (printed > 0 && options.status === 'OPEN' && options.latest !== true) io.stderr.write('note: --status OPEN lists every version archived while open, of events that have closed since too: add --latest for the events open now\n');
     return ExitCode.Success;
   },
 });
