@@ -7,6 +7,7 @@ import { ABOUT_THE_NAME, checkEnvironmentsConfig, environmentsShape, NEEDS_ENVIR
 import { closest } from '../lib/closest.js';
 import { pointerProblem } from '../plan/json-pointer.js';
 import { unknownKeyMessage } from '../desired/hints.js';
+import { cappedProblems, moreProblems } from '../desired/capped-problems.js';
 import { keysAt } from '../desired/unknown-keys.js';
 import { formatIssuePath } from '../schema/error-envelope.js';
 import { deepFreeze } from '../lib/deep-freeze.js';
@@ -145,9 +146,11 @@ export function parseProjectConfig(text: string, file: string): LoadProjectConfi
   if (deep !== undefined) return invalid([at(0, formatIssuePath(deep), `nested deeper than ${MAX_JSON_DEPTH} levels: dashcd.yaml needs a few`)]);
   const parsed = ProjectConfig.safeParse(read.value ?? {}, { error: (issue) => schemaErrorMap(issue) ?? configTypeMessage(issue) });
   if (parsed.success) return { config: parsed.data, file, source: text, diagnostics: [] };
-  const diagnostics = withoutEcho(parsed.error.issues)
+  // Located and listed as a dashboard file's are: its first MAX_FILE_PROBLEMS, and a line for the rest.
+  const located = withoutEcho(parsed.error.issues)
     .flatMap((issue) => locateIssue(doc, issue).map(({ offset, path, message }) => at(offset, path, message)))
     .sort((a, b) => a.line - b.line || a.col - b.col);
+  const diagnostics = cappedProblems(located, (more, first) => ({ ...first, path: '', message: moreProblems(more) }));
   return { config: defaults(), file, source: text, diagnostics };
 }
 

@@ -1,4 +1,4 @@
-import { moreProblems, problemTotal } from './capped-problems.js';
+import { cappedProblems, moreProblems, problemTotal } from './capped-problems.js';
 import type { PackedCheck } from './packed-check.js';
 import type { Problem } from './dashboard-rules.js';
 
@@ -48,4 +48,30 @@ function firstOnly(problems: Problem[], why: string): Problem[] {
   const [first, second] = problems;
   if (second === undefined) return problems;
   return [first as Problem, { line: second.line, col: second.col, path: '', message: moreProblems(problemTotal(problems) - 1, why) }];
+}
+
+/**
+ * The same budget where files are checked one after another, in file order (the environments stage, on one thread):
+ * each file lists its first MAX_FILE_PROBLEMS problems and a line for the rest until `max` are listed, its first and
+ * a line for the rest after that. A commit of 6,000 files of one problem each, with environments declared, ran a
+ * daemon out of memory, and one of 5,000-tile files listed every misspelt key of every tile, once per environment.
+ */
+export class FileOrderBudget {
+  private listed = 0;
+
+  constructor(private readonly max: number = MAX_LOAD_PROBLEMS) {}
+
+  /** What to list of one file's problems; `summary` makes the line for `more` left out, saying `why` when given. */
+  list<T>(problems: readonly T[], summary: (more: number, why: string | undefined) => T): T[] {
+    const [first, second] = problems;
+    if (first === undefined) return [];
+    const shown =
+      this.listed < this.max
+        ? cappedProblems([...problems], (more) => summary(more, undefined))
+        : second === undefined
+          ? [first]
+          : [first, summary(problems.length - 1, `the folder has over ${this.max.toLocaleString('en-US')} problems, so each file lists only its first`)];
+    this.listed += shown.length;
+    return shown;
+  }
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { platformUrlOf, tokenUrlOf } from '../lib/platform-url.js';
 import { followProblem } from '../source/follow.js';
-import { quoted } from '../lib/quoted.js';
+import { excerpt, listedNames, quoted } from '../lib/quoted.js';
 
 /**
  * The `environments:`, `groups:` and `values:` members of `dashcd.yaml`. An environment is a name, where it lives
@@ -165,7 +165,7 @@ export function checkEnvironmentsConfig(config: EnvironmentsConfig, ctx: z.core.
     membersOf(spec).forEach((env, i) => {
       const other = groupOf.get(env);
       const problem = !Object.hasOwn(declared, env)
-        ? `unknown environment ${env} (declared: ${Object.keys(declared).join(', ')})`
+        ? `unknown environment ${excerpt(env)} (declared: ${listedNames(Object.keys(declared))})`
         : other !== undefined
           ? `${env} is already in group ${other}: an environment belongs to at most one group, so its values have one order`
           : undefined;

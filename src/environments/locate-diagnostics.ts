@@ -27,15 +27,27 @@ export interface ProjectText {
   config: EnvironmentsConfig;
 }
 
-/** Turns problems into `file:line:col` diagnostics; each text is parsed for positions once, on first need. */
+/** Parsed texts kept for their positions: a file's problems are located one after another. */
+const KEPT_LOCATORS = 16;
+
+/**
+ * Turns problems into `file:line:col` diagnostics; a text is parsed for positions on first need, and kept while it
+ * is among the last KEPT_LOCATORS used. Keeping each file's parse to the end held one per file with a problem, for
+ * every environment: 6,000 committed files of one problem each ran a daemon out of memory.
+ */
 export function createDiagnosticLocator(project: ProjectText): (file: { file: string; source: string }, problem: FileProblem, env?: Environment) => Diagnostic {
   const locators = new Map<string, SourceLocator>();
   const locatorOf = (file: string, source: string): SourceLocator => {
     const known = locators.get(file);
     // Stryker disable next-line ConditionalExpression: a memo: parsing the text again finds the same positions
-    if (known) return known;
+    if (known) {
+      locators.delete(file);
+      locators.set(file, known);
+      return known;
+    }
     const made = sourceLocator(source);
     locators.set(file, made);
+    if (locators.size > KEPT_LOCATORS) locators.delete(locators.keys().next().value as string);
     return made;
   };
   return (file, problem, env) => {

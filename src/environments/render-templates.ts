@@ -1,5 +1,5 @@
 import { closest } from '../lib/closest.js';
-import { excerpt } from '../lib/quoted.js';
+import { excerpt, listedNames } from '../lib/quoted.js';
 import type { EnvironmentRef } from './apply-overrides.js';
 import { getPath, isPlainObject, setOwn } from './deep-merge.js';
 import type { Values } from './environments-config.js';
@@ -183,16 +183,6 @@ function evaluate(expr: Expression, ctx: RenderContext, hint: boolean): Evaluate
   }
 }
 
-/**
- * The known names a problem lists: the first LISTED_NAMES of them and how many more. Every unknown name repeated
- * them all, so a commit of 3,000 names and 3,000 unknown uses made 63 MB of problems.
- */
-function listed(names: readonly string[]): string {
-  const shown = names.slice(0, LISTED_NAMES).map(excerpt).join(', ');
-  return names.length > LISTED_NAMES ? `${shown} and ${names.length - LISTED_NAMES} more` : shown;
-}
-
-const LISTED_NAMES = 20;
 
 /** `values.a.b`: unknown at any step is an error naming the step, with the nearest known name when `hint`. */
 export function lookupValue(values: Values, path: readonly string[], hint = true): Evaluated {
@@ -205,7 +195,7 @@ export function lookupValue(values: Values, path: readonly string[], hint = true
     const nearest = hint ? closest(path[depth - 1] as string, known) : undefined;
     return {
       ok: false,
-      message: `unknown value ${shown}${nearest ? ` — did you mean ${nearest}?` : ''} (${known.length > 0 ? `known: ${listed(known)}` : 'no values declared'})`,
+      message: `unknown value ${shown}${nearest ? ` — did you mean ${nearest}?` : ''} (${known.length > 0 ? `known: ${listedNames(known)}` : 'no values declared'})`,
       missingValue: path.slice(0, depth),
     };
   }

@@ -23,7 +23,8 @@ import type { Environment } from './environment.js';
 import type { FileProblem } from './locate-diagnostics.js';
 import { ENVIRONMENT_INSERTED_MAX, renderTemplates, type RenderContext, type RenderResult } from './render-templates.js';
 import { pushAll } from '../lib/push-all.js';
-import { cappedProblems, moreProblems } from '../desired/capped-problems.js';
+import { moreProblems } from '../desired/capped-problems.js';
+import { FileOrderBudget } from '../desired/problem-budget.js';
 import { quoted } from '../lib/quoted.js';
 
 type Path = (string | number)[];
@@ -83,6 +84,8 @@ export function resolveEnvironment(files: readonly TemplateFile[], env: Environm
   const dashboards: DesiredDashboard[] = [];
   const seen = new Map<string, Entry>();
   const budget = { left: ENVIRONMENT_INSERTED_MAX };
+  const listing = new FileOrderBudget();
+  const summary = (more: number, why: string | undefined): FileProblem => ({ path: [], message: moreProblems(more, why) });
   for (const entry of entries) {
     // Classic dashboards and documents are apart on the target: the same id in both is no clash.
     const key = `${entry.document ? 'document' : 'dashboard'}:${entry.id}`;
@@ -104,9 +107,9 @@ export function resolveEnvironment(files: readonly TemplateFile[], env: Environm
       pushAll(problems, made.problems.filter((problem) => !failedTemplates.some((failed) => isWithin(problem.path, failed.path))));
       if (made.dashboard && failedTemplates.length === 0) dashboards.push(made.dashboard);
       // Also beside schema errors: a wrong tileType must not hide a misspelt key of the same tile.
-      pushAll(warnings, made.warnings.map((w) => deps.locate(entry.file, w, env)));
+      pushAll(warnings, listing.list(made.warnings, summary).map((w) => deps.locate(entry.file, w, env)));
     }
-    cappedProblems(problems, (more) => ({ path: [], message: moreProblems(more) })).forEach((p) => fail(entry.file, p));
+    listing.list(problems, summary).forEach((p) => fail(entry.file, p));
   }
   return { environment: env, dashboards, diagnostics, warnings };
 }

@@ -10,7 +10,9 @@ import { createDiagnosticLocator, type FileProblem, type ProjectText } from './l
 import { resolveEnvironment, type EnvironmentDesired, type TemplateFile } from './resolve-environment.js';
 import { templatesIn } from './template.js';
 import { pushAll } from '../lib/push-all.js';
-import { excerpt } from '../lib/quoted.js';
+import { moreProblems } from '../desired/capped-problems.js';
+import { FileOrderBudget } from '../desired/problem-budget.js';
+import { excerpt, listedNames } from '../lib/quoted.js';
 
 export interface ResolveInput {
   /** Every dashboard file of the folder, parsed (their `dashcd:` member not yet checked). */
@@ -44,10 +46,11 @@ export function resolveEnvironments(input: ResolveInput): ResolveResult {
   const locate = createDiagnosticLocator(input.project);
   const names = new Set(input.declared.flatMap((e) => (e.group === null ? [e.name] : [e.name, e.group])));
   const diagnostics: Diagnostic[] = [];
+  const listing = new FileOrderBudget();
   const files: TemplateFile[] = [];
   for (const file of input.files) {
     const checked = checkBlock(file.value, names);
-    if ('problems' in checked) pushAll(diagnostics, checked.problems.map((p) => locate(file, p)));
+    if ('problems' in checked) pushAll(diagnostics, listing.list(checked.problems, (more, why) => ({ path: [], message: moreProblems(more, why) })).map((p) => locate(file, p)));
     else files.push({ ...file, ...(checked.block ? { block: checked.block } : {}) });
   }
   const unread = input.unread ?? [];
@@ -72,7 +75,7 @@ function checkBlock(value: Readonly<Record<string, unknown>>, names: ReadonlySet
   if (!parsed.success) return { problems: parsed.error.issues.map((i) => ({ path: [DASHCD_KEY, ...(i.path as (string | number)[])], message: i.message })) };
   const block = parsed.data;
   const unknown = (name: string): boolean => !names.has(name);
-  const listed = [...names].join(', ');
+  const listed = listedNames([...names]);
   const limits = [['tiles', block.tiles], ['sections', 'sections' in block ? block.sections : undefined]] as const;
   const problems: FileProblem[] = [
     ...(block.environments ?? []).flatMap((name, i) => (unknown(name) ? [{ path: [DASHCD_KEY, 'environments', i], name }] : [])),
@@ -83,7 +86,7 @@ function checkBlock(value: Readonly<Record<string, unknown>>, names: ReadonlySet
   ].map(({ path, name }) => {
     // As `--env prdo` is answered on the command line: one edit away is a typo.
     const near = closest(name, [...names], 1);
-    return { path, message: `unknown environment or group ${name}${near === undefined ? '' : ` — did you mean ${near}?`} (declared in dashcd.yaml: ${listed})` };
+    return { path, message: `unknown environment or group ${excerpt(name)}${near === undefined ? '' : ` — did you mean ${near}?`} (declared in dashcd.yaml: ${listed})` };
   });
   return problems.length > 0 ? { problems } : { block };
 }

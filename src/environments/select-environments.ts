@@ -1,5 +1,6 @@
 import { closest } from '../lib/closest.js';
 import type { Environment } from './environment.js';
+import { listedNames } from '../lib/quoted.js';
 
 export interface EnvironmentChoice {
   /** `--env` values: environment or group names, in any order, repeats allowed. */
@@ -40,7 +41,7 @@ export function selectEnvironments(declared: readonly Environment[], choice: Env
 function unknownMessage(name: string, declared: readonly Environment[], groups: readonly string[]): string {
   const names = declared.map((e) => e.name);
   const hint = closest(name, [...names, ...groups]);
-  const listed = `environments: ${names.join(', ')}${groups.length > 0 ? `; groups: ${groups.join(', ')}` : ''}`;
+  const listed = `environments: ${listedNames(names)}${groups.length > 0 ? `; groups: ${listedNames(groups)}` : ''}`;
   return `unknown environment ${name}${hint ? ` — did you mean ${hint}?` : ''} (${listed})`;
 }
 

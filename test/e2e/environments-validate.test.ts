@@ -87,6 +87,26 @@ describe('validate with environments', () => {
     expect(over).toEqual(['dashboards/f9.yaml:7:16  [dev] tiles[0].markdown: the templates of this environment\'s dashboards insert more than 8,388,608 characters together: a large value used in many files? Use it in fewer, or make it smaller (values.big, set in values at dashcd.yaml:2:8)']);
   });
 
+  it('lists a file’s first hundred warnings and a line for the rest, and past 10,000 problems each file’s first (6,000 files of one problem ran a daemon out of memory)', async () => {
+    const tiles = (n: number, member: string): string => Array.from({ length: n }, (_, i) => `  - {name: t${i}, tileType: MARKDOWN, markdown: m, bounds: {top: 0, left: 0, width: 38, height: 38}, ${member}}\n`).join('');
+    const files: Record<string, string> = { 'dashcd.yaml': 'environments:\n  dev:\n', 'dashboards/a-warned.yaml': `dashboardMetadata: {name: W, owner: o}\ntiles:\n${tiles(150, 'extra: 1')}` };
+    // 101 warning lines, then files of 101 problem lines: the 100th starts past 10,000 and lists its first and a count.
+    for (let i = 0; i < 100; i++) files[`dashboards/bad${String(i).padStart(3, '0')}.yaml`] = `dashboardMetadata: {name: B${i}, owner: o}\ntiles:\n${tiles(101, 'configured: 1')}`;
+    project = await createProject(files);
+    const result = await runDashcd(['validate'], { cwd: project.root });
+    expect(result.code).toBe(3);
+    const lines = result.stdout.trim().split('\n');
+    const of = (file: string): string[] => lines.filter((line) => line.startsWith(`dashboards/${file}:`));
+    expect(of('a-warned.yaml')).toHaveLength(101);
+    expect(of('a-warned.yaml').at(-1)).toMatch(/\[dev\] warning: and 50 more problems in this file, not listed: fix these first$/);
+    expect(of('bad000.yaml')).toHaveLength(101);
+    expect(of('bad098.yaml')).toHaveLength(101);
+    expect(of('bad099.yaml')).toEqual([
+      expect.stringMatching(/^dashboards\/bad099.yaml:3:\d+  \[dev\] tiles\[0\]\.configured: /),
+      expect.stringMatching(/\[dev\] and 100 more problems in this file, not listed: the folder has over 10,000 problems, so each file lists only its first$/),
+    ]);
+  });
+
   it('reads a .json file as JSON around its templates, as without environments', async () => {
     // With dashcd.yaml declaring environments every .json was read as YAML: a trailing comma jq refuses passed.
     const json = (name: string, extra: string): string => `{\n  "dashboardMetadata": { "name": "${name}", "owner": "ops"${extra} },\n  "tiles": []\n}\n`;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cappedProblems, MAX_FILE_PROBLEMS, moreProblems } from '../../../src/desired/capped-problems.js';
 import type { Problem } from '../../../src/desired/dashboard-rules.js';
 import type { PackedCheck } from '../../../src/desired/packed-check.js';
-import { MAX_LOAD_PROBLEMS, ProblemBudget } from '../../../src/desired/problem-budget.js';
+import { FileOrderBudget, MAX_LOAD_PROBLEMS, ProblemBudget } from '../../../src/desired/problem-budget.js';
 
 const problem = (i: number): Problem => ({ line: i + 1, col: 3, path: `tiles[${i}]`, message: `problem ${i}` });
 const summarized = (more: number, first: Problem): Problem => ({ line: first.line, col: first.col, path: '', message: moreProblems(more) });
@@ -68,5 +68,33 @@ describe('a load’s problem budget', () => {
     expect(budget.final(late)).toEqual(late);
     expect(late).toEqual({ ok: false, problems: [problem(0), { line: 2, col: 3, path: '', message: moreProblems(3, why(5)) }] });
     expect(budget.final(budget.final(early))).toEqual(budget.final(early));
+  });
+});
+
+describe('a budget spent in file order', () => {
+  const line = (more: number, why: string | undefined): string => `+${more}${why === undefined ? '' : ` (${why})`}`;
+  const items = (n: number, from = 0): string[] => Array.from({ length: n }, (_, i) => `p${from + i}`);
+
+  it('lists each file’s first hundred and a line for the rest while within it, nothing for a file without problems', () => {
+    const budget = new FileOrderBudget(1_000);
+    expect(budget.list([], line)).toEqual([]);
+    expect(budget.list(items(3), line)).toEqual(items(3));
+    expect(budget.list(items(140), line)).toEqual([...items(100), '+40']);
+  });
+
+  it('past it, each later file’s first and a line saying why, a file of one problem as it is', () => {
+    const budget = new FileOrderBudget(5);
+    expect(budget.list(items(4), line)).toEqual(items(4));
+    expect(budget.list(items(3, 10), line)).toEqual(items(3, 10));
+    expect(budget.list(items(3, 20), line)).toEqual(['p20', '+2 (the folder has over 5 problems, so each file lists only its first)']);
+    expect(budget.list(items(1, 30), line)).toEqual(['p30']);
+    expect(budget.list(items(250, 40), line)).toEqual(['p40', '+249 (the folder has over 5 problems, so each file lists only its first)']);
+  });
+
+  it('is ten thousand lines by default', () => {
+    const budget = new FileOrderBudget();
+    for (let i = 0; i < 99; i++) budget.list(items(101), line);
+    expect(budget.list(items(120), line)).toHaveLength(101);
+    expect(budget.list(items(120), line)).toEqual(['p0', `+119 (the folder has over ${MAX_LOAD_PROBLEMS.toLocaleString('en-US')} problems, so each file lists only its first)`]);
   });
 });

@@ -109,6 +109,15 @@ describe('dashcd.yaml environments', () => {
     ]);
   });
 
+  it('names twenty declared environments, and lists a hundred problems and a line for the rest (60,000 and a group of 2,000 unknown made 938 MB)', () => {
+    const names = Array.from({ length: 30 }, (_, i) => `e${i}`);
+    const text = `environments:\n${names.map((n) => `  ${n}:\n`).join('')}groups:\n  g: [${Array.from({ length: 150 }, (_, i) => `x${i}`).join(', ')}]\n`;
+    const diagnostics = diagnosticsOf(text);
+    expect(diagnostics).toHaveLength(101);
+    expect(diagnostics[0]).toBe(`33:7 groups.g[0]: unknown environment x0 (declared: ${names.slice(0, 20).join(', ')} and 10 more)`);
+    expect(diagnostics[100]).toMatch(/^33:\d+ : and 50 more problems in this file, not listed: fix these first$/);
+  });
+
   it('refuses a group named like an environment, and groups or values without environments', () => {
     // At the group's name, not its list.
     expect(diagnosticsOf('environments:\n  a:\ngroups:\n  a: [a]\n')).toEqual(["4:3 groups.a: a is already an environment's name; a group needs its own name"]);

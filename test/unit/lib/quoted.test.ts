@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { excerpt, MAX_QUOTED, quoted } from '../../../src/lib/quoted.js';
+import { excerpt, listedNames, MAX_QUOTED, quoted } from '../../../src/lib/quoted.js';
 
 describe('quoted', () => {
   it('quotes a value as JSON, whole up to MAX_QUOTED characters', () => {
@@ -27,5 +27,15 @@ describe('quoted', () => {
     const text = `${'a'.repeat(MAX_QUOTED - 1)}😀${'b'.repeat(10)}`;
     expect(excerpt(text)).toBe(`${'a'.repeat(MAX_QUOTED - 1)}… (${text.length} characters)`);
     expect(excerpt(`${'a'.repeat(MAX_QUOTED - 2)}😀${'b'.repeat(10)}`).startsWith(`${'a'.repeat(MAX_QUOTED - 2)}😀…`)).toBe(true);
+  });
+});
+
+describe('listedNames', () => {
+  it('lists up to twenty names, then how many more, each cut as excerpt cuts', () => {
+    const names = (n: number): string[] => Array.from({ length: n }, (_, i) => `e${i}`);
+    expect(listedNames([])).toBe('');
+    expect(listedNames(names(20))).toBe(names(20).join(', '));
+    expect(listedNames(names(60_000))).toBe(`${names(20).join(', ')} and 59,980 more`);
+    expect(listedNames(['x'.repeat(500), 'b'])).toBe(`${'x'.repeat(120)}… (500 characters), b`);
   });
 });
