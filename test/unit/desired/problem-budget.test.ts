@@ -91,6 +91,13 @@ describe('a budget spent in file order', () => {
     expect(budget.list(items(250, 40), line)).toEqual(['p40', '+249 (the folder has over 5 problems, so each file lists only its first)']);
   });
 
+  it('is spent once exactly its number of lines is listed; a file without problems lists nothing after as before', () => {
+    const budget = new FileOrderBudget(5);
+    expect(budget.list(items(5), line)).toEqual(items(5));
+    expect(budget.list(items(2, 10), line)).toEqual(['p10', '+1 (the folder has over 5 problems, so each file lists only its first)']);
+    expect(budget.list([], line)).toEqual([]);
+  });
+
   it('is ten thousand lines by default', () => {
     const budget = new FileOrderBudget();
     for (let i = 0; i < 99; i++) budget.list(items(101), line);
