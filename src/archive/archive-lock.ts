@@ -25,8 +25,11 @@ export async function acquireArchiveLock(envDir: string): Promise<ArchiveLock> {
  */
 function holderOf(pid: number, envDir: string): string {
   const argv = commandLineOf(pid);
-  if (argv.includes('daemon')) return `the daemon (pid ${pid}) archives ${envDir} — its events are already being pulled; to pull here yourself, stop the daemon`;
-  if (argv.includes('--follow')) return `a following pull (pid ${pid}) is writing to ${envDir} — it keeps the archive until it is stopped`;
+  // The words after the script (node's own options come before it): `--env daemon` names no daemon.
+  const script = argv.findIndex((arg, i) => i > 0 && !arg.startsWith('-'));
+  const [command, sub] = script === -1 ? [] : argv.slice(script + 1);
+  if (command === 'daemon') return `the daemon (pid ${pid}) archives ${envDir} — its events are already being pulled; to pull here yourself, stop the daemon`;
+  if (command === 'events' && sub === 'pull' && argv.includes('--follow')) return `a following pull (pid ${pid}) is writing to ${envDir} — it keeps the archive until it is stopped`;
   return `another pull (pid ${pid}) is writing to ${envDir} — wait for it to finish, or stop it`;
 }
 

@@ -14,9 +14,7 @@ import { defaultDashboardsRoot } from './dashboards-root.js';
 export async function dataDirOf(data: string | undefined, cwd: string): Promise<string> {
   const dir = await inProjectRoot(data, cwd, DEFAULT_DATA_DIR_NAME);
   // A file there (`--data dashcd.yaml`) made every command fail with "unexpected error: ENOTDIR … owner.json".
-  if ((await stat(dir).catch(() => undefined))?.isDirectory() === false) {
-    throw new UsageError(`${data === undefined ? 'the data dir' : `--data ${data}`}: ${dir} is a file, not a folder: point --data at a folder (it is created if missing)`);
-  }
+  await refuseFile(dir, data === undefined ? 'the data dir' : `--data ${data}`, 'point --data at a folder (it is created if missing)');
   await refuseLinks(dir, data === undefined ? 'the data dir' : `--data ${data}`, data === undefined);
   return dir;
 }
@@ -52,16 +50,19 @@ async function linkIn(root: string, rootCounts: boolean): Promise<string | undef
 }
 
 /** The events archive: `--archive` as given, else `events-archive` in the project root, for the same reason. */
-export async function archiveDirOf(archive: string | undefined, cwd: string): Promise<string> {
+export async function archiveDirOf(archive: string | undefined, cwd: string, use: 'pull' | 'read'): Promise<string> {
   const dir = await inProjectRoot(archive, cwd, DEFAULT_ARCHIVE_DIR_NAME);
-  if ((await stat(dir).catch(() => undefined))?.isDirectory() === false) {
-    throw new UsageError(`${archive === undefined ? 'the events archive' : `--archive ${archive}`}: ${dir} is a file, not a folder: point --archive at a folder (it is created if missing)`);
-  }
+  // A pull failed with ENOTDIR (exit 1), a query said only that there was no archive.
+  await refuseFile(dir, archive === undefined ? 'the events archive' : `--archive ${archive}`, use === 'pull' ? 'point --archive at a folder (it is created if missing)' : 'point --archive at the archive\'s folder');
   // In the project too, and a pull writes and sweeps there: a committed events-archive link led it outside.
   await refuseLinks(dir, archive === undefined ? 'the events archive' : `--archive ${archive}`, archive === undefined);
   return dir;
 }
 
+/** A file where a command wants its folder: exit 64 saying what to name instead. */
+async function refuseFile(dir: string, label: string, instead: string): Promise<void> {
+  if ((await stat(dir).catch(() => undefined))?.isDirectory() === false) throw new UsageError(`${label}: ${dir} is a file, not a folder: ${instead}`);
+}
 
 async function inProjectRoot(given: string | undefined, cwd: string, name: string): Promise<string> {
   if (given !== undefined) return resolve(cwd, given);

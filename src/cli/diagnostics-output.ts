@@ -47,9 +47,12 @@ export interface DiagnosticJson {
  * problems as JSON on stdout, never text, so a pipe into jq still parses.
  *
  *     { "valid": false, "errorCount": n, "warningCount": n, "diagnostics": DiagnosticJson[] }   // errors first
+ *
+ * A file lists its first 100 problems and a line counting the rest: the counts include the rest.
  */
 export function renderDiagnosticsJson(diagnostics: readonly Diagnostic[], warnings: readonly Diagnostic[] = []): string {
-  const json = { valid: false, errorCount: diagnostics.length, warningCount: warnings.length, diagnostics: diagnosticsToJson(diagnostics, warnings) };
+  // The counts are the problems, as every count a person reads: a summary line stands for those it left out.
+  const json = { valid: false, errorCount: problemTotal(diagnostics), warningCount: problemTotal(warnings), diagnostics: diagnosticsToJson(diagnostics, warnings) };
   return `${JSON.stringify(json, null, 2)}\n`;
 }
 

@@ -27,6 +27,17 @@ describe('plan --output json with an invalid dashboards folder (exit 3)', () => 
     expect(result.stderr).toMatch(/✗ 2 problems in 1 file\n$/);
   });
 
+  it('counts the problems a file’s summary line stands for, as the text and markdown do (it counted the 101 lines of 180)', async () => {
+    project = await createProject({ 'dashboards/many.yaml': `dashboardMetadata: {name: M, owner: o}\ntiles:\n${'  - {bogus: 1}\n'.repeat(60)}` });
+    const result = await runDashcd(['plan', '--output', 'json'], { cwd: project.root });
+    expect(result.code).toBe(3);
+    const report = JSON.parse(result.stdout) as { errorCount: number; diagnostics: { message: string }[] };
+    expect(report.diagnostics).toHaveLength(101);
+    expect(report.diagnostics[100]?.message).toBe('and 80 more problems in this file, not listed: fix these first');
+    expect(report.errorCount).toBe(180);
+    expect(result.stderr).toMatch(/✗ 180 problems in 1 file\n$/);
+  });
+
   it('an invalid dashcd.yaml is JSON on stdout too', async () => {
     project = await createProject({ 'dashcd.yaml': 'prune: maybe\n', 'dashboards/a.yaml': 'dashboardMetadata:\n  name: A\n  owner: me\ntiles: []\n' });
     const result = await runDashcd(['plan', '--output', 'json'], { cwd: project.root });

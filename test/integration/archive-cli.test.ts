@@ -149,6 +149,7 @@ describe('dashcd events pull', () => {
     [['--target', 'http://127.0.0.1:9/e/Prod_1'], /'Prod_1' is not an environment id .* name one with --env/],
     [['--interval', '10ms', '--follow'], /--interval must be at least 1s, got '10ms'/],
     [['--interval', '30s'], /--interval sets how often --follow polls: add --follow, or leave --interval out for one pass/],
+    [['--target', 'http://127.0.0.1:9/e/Prod'], /'Prod' is not an environment id \(lowercase letters, digits, dashes\) to name an archive folder: name one with --env\n/],
     [['--env', 'Prod'], /'Prod' is not an environment id \(lowercase letters, digits, dashes\) to name an archive folder — did you mean prod\?\n/],
     [['--archive', process.execPath], /is a file, not a folder: point --archive at a folder/],
   ])('rejects %j as a usage error', async (flags, message) => {

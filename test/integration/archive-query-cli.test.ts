@@ -164,6 +164,9 @@ describe('events query output that helps the next query', () => {
       expect(env).toEqual({ code: 64, stdout: '', stderr: `dashcd events ${command}: ${archive}/prod is one environment's folder of an events archive (it holds date=… days): name the archive itself — --archive ${archive} --env prod\n` });
     }
     const [day] = (await readdir(join(archive, 'prod'))).filter((name) => name.startsWith('date='));
+    const file = join(archive, 'prod', day as string, 'events.jsonl');
+    // A query creates nothing: the advice for a file is not the pull's "it is created if missing".
+    expect(await dashcd(['events', 'query', '--archive', file])).toEqual({ code: 64, stdout: '', stderr: `dashcd events query: --archive ${file}: ${file} is a file, not a folder: point --archive at the archive's folder\n` });
     const oneDay = await dashcd(['events', 'query', '--archive', `events-archive/prod/${day}`]);
     const date = (day as string).slice('date='.length);
     expect(oneDay).toEqual({ code: 64, stdout: '', stderr: `dashcd events query: ${archive}/prod/${day} is one day of an events archive: name the archive itself, with that day — --archive ${archive} --env prod --from ${date} --to ${date}\n` });

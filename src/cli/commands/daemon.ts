@@ -62,7 +62,7 @@ export const daemonCommand = defineCommand({
   ],
   async run({ flags }, io) {
     const dir = await watchedRoot(flags, io);
-    const options = { ...daemonOptions(flags, io), dataDir: await dataDirOf(stringFlag(flags, 'data'), io.cwd), archiveDir: await archiveDirOf(stringFlag(flags, 'archive'), io.cwd), dir, environments: await daemonEnvironments(dir, flags, io) };
+    const options = { ...daemonOptions(flags, io), dataDir: await dataDirOf(stringFlag(flags, 'data'), io.cwd), archiveDir: await archiveDirOf(stringFlag(flags, 'archive'), io.cwd, 'pull'), dir, environments: await daemonEnvironments(dir, flags, io) };
     if (options.target && options.simulateEvents) throw new UsageError('--simulate-events needs the embedded API (no --target)');
     // After the flags' own errors, as validate and plan: a misspelt --dir made a daemon that served, said ok on
     // /healthz, and reconciled nothing.

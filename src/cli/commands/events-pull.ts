@@ -44,15 +44,16 @@ export const eventsPullCommand = defineCommand({
   async run({ flags }, io) {
     const now = Date.now();
     const request = parseRequest(flags, now);
-    // A folder name is checked before any target opens (the embedded store would start only to be refused).
-    for (const name of listFlag(flags, 'env')) archiveFolder(name);
+    // A folder name and the archive are checked before any target opens (the embedded store would start only to be refused).
+    for (const name of listFlag(flags, 'env')) archiveFolder(name, 'flag');
+    const archiveDir = await archiveDirOf(stringFlag(flags, 'archive'), io.cwd, 'pull');
     return withOneTarget(flags, io, 'events pull', async (target) => {
       // The folder is the environment the events come from: a declared environment's name, else the target's.
-      const env = archiveFolder(target.env);
+      const env = archiveFolder(target.env, 'target');
       const reporter = createProgressReporter(io, target.label);
       const options: PullEventsOptions = {
         fetchPage: (query, signal) => target.client.events.fetchPageText(query, signal),
-        archiveDir: await archiveDirOf(stringFlag(flags, 'archive'), io.cwd),
+        archiveDir,
         env,
         since: request.since,
         eventType: request.eventType,
@@ -106,11 +107,12 @@ function eventTypeFlag(raw: string | undefined): string | undefined {
 }
 
 /** A folder name only as an environment id: neither --env nor a target URL's `/e/..` may lead out of the archive. */
-function archiveFolder(env: string): string {
+function archiveFolder(env: string, from: 'flag' | 'target'): string {
   const parsed = EnvironmentId.safeParse(env);
   if (!parsed.success) {
-    const lower = EnvironmentId.safeParse(env.toLowerCase());
-    const meant = lower.success ? ` — did you mean ${lower.data}?` : ': name one with --env';
+    // A did-you-mean answers what was typed; a name from the target's URL is renamed with --env.
+    const lower = from === 'flag' ? EnvironmentId.safeParse(env.toLowerCase()) : undefined;
+    const meant = lower?.success ? ` — did you mean ${lower.data}?` : ': name one with --env';
     throw new UsageError(`'${env}' is not an environment id (lowercase letters, digits, dashes) to name an archive folder${meant}`);
   }
   return parsed.data;

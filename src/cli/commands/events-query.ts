@@ -131,7 +131,7 @@ async function queryOptions(flags: FlagValues, io: CommandIo): Promise<QueryArch
   const status = stringFlag(flags, 'status')?.toUpperCase();
   if (status !== undefined && status !== 'OPEN' && status !== 'CLOSED') throw new UsageError(`--status must be OPEN or CLOSED, got '${status}'`);
   return {
-    archiveDir: await archiveDirOf(stringFlag(flags, 'archive'), io.cwd),
+    archiveDir: await archiveDirOf(stringFlag(flags, 'archive'), io.cwd, 'read'),
     env: stringFlag(flags, 'env'),
     eventType: stringFlag(flags, 'type'),
     entityId: stringFlag(flags, 'entity'),

@@ -24,7 +24,7 @@ export const eventsStatsCommand = defineCommand({
     const format = stringFlag(flags, 'format') ?? 'text';
     if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, got '${format}'`);
     const range = timeRange(flags, Date.now());
-    const archiveDir = await archiveDirOf(stringFlag(flags, 'archive'), io.cwd);
+    const archiveDir = await archiveDirOf(stringFlag(flags, 'archive'), io.cwd, 'read');
     const envFlag = stringFlag(flags, 'env');
     await checkArchive(archiveDir, envFlag);
     const envs = envFlag ? [envFlag] : await listEnvironments(archiveDir);

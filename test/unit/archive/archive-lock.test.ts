@@ -26,15 +26,21 @@ describe('the archive pull lock', () => {
     });
   });
 
-  it('names a daemon or a following pull as the holder: neither ever finishes (it said to wait, naming the lock as if stale)', async () => {
+  it('names a daemon or a following pull as the holder by its command words: neither ever finishes (it said to wait, naming the lock as if stale)', async () => {
+    const script = join(envDir, 'holder.mjs');
+    await writeFile(script, 'setInterval(() => {}, 1000);\n');
+    const another = (pid: number): string => `another pull (pid ${pid}) is writing to ${envDir}`;
     for (const [argv, said] of [
-      [['daemon', '--env', 'dev'], `the daemon (pid PID) archives ${envDir} — its events are already being pulled; to pull here yourself, stop the daemon`],
-      [['events', 'pull', '--follow'], `a following pull (pid PID) is writing to ${envDir} — it keeps the archive until it is stopped`],
+      [['--v8-pool-size=2', script, 'daemon', '--env', 'dev'], (pid: number) => `the daemon (pid ${pid}) archives ${envDir} — its events are already being pulled; to pull here yourself, stop the daemon`],
+      [[script, 'events', 'pull', '--follow'], (pid: number) => `a following pull (pid ${pid}) is writing to ${envDir} — it keeps the archive until it is stopped`],
+      [[script, 'events', 'pull', '--env', 'daemon'], another],
+      [[script, 'events', 'pull', '--archive', 'daemon'], another],
+      [[script, 'daemon-like', '--follow'], another],
     ] as const) {
-      const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', ...argv], { stdio: 'ignore' });
+      const holder = spawn(process.execPath, [...argv], { stdio: 'ignore' });
       try {
         await writeFile(join(envDir, LOCK_FILE), `${holder.pid}\n`);
-        await expect(acquireArchiveLock(envDir)).rejects.toMatchObject({ code: 'LOCKED', message: expect.stringContaining(said.replace('PID', String(holder.pid))) });
+        await expect(acquireArchiveLock(envDir)).rejects.toMatchObject({ code: 'LOCKED', message: expect.stringContaining(said(holder.pid as number)) });
       } finally {
         holder.kill();
       }
