@@ -23,6 +23,7 @@ import type { Environment } from './environment.js';
 import type { FileProblem } from './locate-diagnostics.js';
 import { ENVIRONMENT_INSERTED_MAX, renderTemplates, type RenderContext, type RenderResult } from './render-templates.js';
 import { pushAll } from '../lib/push-all.js';
+import type { Steps } from '../lib/in-turns.js';
 import { moreProblems } from '../desired/capped-problems.js';
 import { FileOrderBudget } from '../desired/problem-budget.js';
 import { quoted } from '../lib/quoted.js';
@@ -73,8 +74,11 @@ interface Entry {
   idSource: 'file' | 'derived';
 }
 
-/** One environment's desired state: overrides, then ids (a `dashboard("…")` reference needs them all), then the rest. */
-export function resolveEnvironment(files: readonly TemplateFile[], env: Environment, deps: ResolveDeps): EnvironmentDesired {
+/**
+ * One environment's desired state: overrides, then ids (a `dashboard("…")` reference needs them all), then the rest,
+ * a step per file (lib/in-turns.ts).
+ */
+export function* resolveEnvironment(files: readonly TemplateFile[], env: Environment, deps: ResolveDeps): Steps<EnvironmentDesired> {
   const diagnostics: Diagnostic[] = [];
   const warnings: Diagnostic[] = [];
   const fail = (file: TemplateFile, problem: FileProblem): void => void diagnostics.push(deps.locate(file, problem, env));
@@ -110,6 +114,7 @@ export function resolveEnvironment(files: readonly TemplateFile[], env: Environm
       pushAll(warnings, listing.list(made.warnings, summary).map((w) => deps.locate(entry.file, w, env)));
     }
     listing.list(problems, summary).forEach((p) => fail(entry.file, p));
+    yield;
   }
   return { environment: env, dashboards, diagnostics, warnings };
 }

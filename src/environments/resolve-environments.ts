@@ -10,6 +10,7 @@ import { createDiagnosticLocator, type FileProblem, type ProjectText } from './l
 import { resolveEnvironment, type EnvironmentDesired, type TemplateFile } from './resolve-environment.js';
 import { templatesIn } from './template.js';
 import { pushAll } from '../lib/push-all.js';
+import { completed, completedInTurns, type Steps } from '../lib/in-turns.js';
 import { moreProblems } from '../desired/capped-problems.js';
 import { FileOrderBudget } from '../desired/problem-budget.js';
 import { excerpt, listedNames } from '../lib/quoted.js';
@@ -40,9 +41,19 @@ export interface ResolveResult {
 
 /**
  * The environments stage, pure: parsed files and dashcd.yaml in, one desired state per environment out, each with
- * its own diagnostics, so a bad value in one environment stops only that one.
+ * its own diagnostics, so a bad value in one environment stops only that one. Run at once (tests) or in turns
+ * (`resolveEnvironmentsInTurns`), one file of one environment a step.
  */
 export function resolveEnvironments(input: ResolveInput): ResolveResult {
+  return completed(resolveSteps(input));
+}
+
+/** The same, letting the event loop in between files (lib/in-turns.ts): a daemon's listeners answer meanwhile. */
+export function resolveEnvironmentsInTurns(input: ResolveInput): Promise<ResolveResult> {
+  return completedInTurns(resolveSteps(input));
+}
+
+function* resolveSteps(input: ResolveInput): Steps<ResolveResult> {
   const locate = createDiagnosticLocator(input.project);
   const names = new Set(input.declared.flatMap((e) => (e.group === null ? [e.name] : [e.name, e.group])));
   const diagnostics: Diagnostic[] = [];
@@ -57,10 +68,11 @@ export function resolveEnvironments(input: ResolveInput): ResolveResult {
   // Which values the templates use is known only once every file is read, and there is one to read: a missing
   // dashboards folder warned of each value as unused beside its own error.
   const unused = unread.length > 0 || input.files.length === 0 ? { global: [], byEnvironment: new Map<string, Diagnostic[]>() } : unusedValues(input);
-  const environments = input.selected.map((env) => {
-    const desired = resolveEnvironment(files, env, { deriveId: input.deriveId, locate, unread: new Set(unread) });
-    return { ...desired, warnings: [...desired.warnings, ...(unused.byEnvironment.get(env.name) ?? [])] };
-  });
+  const environments: EnvironmentDesired[] = [];
+  for (const env of input.selected) {
+    const desired = yield* resolveEnvironment(files, env, { deriveId: input.deriveId, locate, unread: new Set(unread) });
+    environments.push({ ...desired, warnings: [...desired.warnings, ...(unused.byEnvironment.get(env.name) ?? [])] });
+  }
   return { environments, diagnostics, warnings: unused.global };
 }
 

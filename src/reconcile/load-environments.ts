@@ -4,7 +4,7 @@ import type { DesiredResult } from '../desired/load-desired.js';
 import type { Diagnostic } from '../desired/diagnostic.js';
 import type { Environment } from '../environments/environment.js';
 import { loadTemplates } from '../environments/load-templates.js';
-import { resolveEnvironments } from '../environments/resolve-environments.js';
+import { resolveEnvironmentsInTurns } from '../environments/resolve-environments.js';
 import { shownPath } from '../lib/shown-path.js';
 import { classicDashboards } from '../kinds/classic-dashboards.js';
 
@@ -34,7 +34,7 @@ export interface EnvironmentsLoad {
 export async function loadEnvironments(input: EnvironmentsLoadInput): Promise<EnvironmentsLoad> {
   const templates = await loadTemplates({ dir: input.root, cwd: input.cwd });
   const configFile = input.project.file ?? resolve(input.root, '..', 'dashcd.yaml');
-  const resolved = resolveEnvironments({
+  const resolved = await resolveEnvironmentsInTurns({
     files: templates.files,
     unread: templates.unread,
     project: { file: shownPath(input.cwd, configFile), source: input.project.source ?? '', config: input.project.config },

@@ -7,6 +7,7 @@ import { declaredEnvironments, type Environment } from '../../../src/environment
 import type { EnvironmentsConfig } from '../../../src/environments/environments-config.js';
 import { parseTemplateFile } from '../../../src/environments/load-templates.js';
 import { resolveEnvironment, type EnvironmentDesired, type TemplateFile } from '../../../src/environments/resolve-environment.js';
+import { completed } from '../../../src/lib/in-turns.js';
 
 /**
  * One environment's dashboards from files given as YAML text: each problem as `path: message` (with the value at
@@ -25,10 +26,10 @@ function resolve(files: Record<string, string>): EnvironmentDesired & { problems
     const { dashcd, ...value } = parsed.value;
     return { file: `dashboards/${name}`, name, source, value, ...(dashcd === undefined ? {} : { block: DashcdBlock.parse(dashcd) }) };
   });
-  const desired = resolveEnvironment(templates, DEV, {
+  const desired = completed(resolveEnvironment(templates, DEV, {
     deriveId: deriveDashboardId,
     locate: (file, problem, env) => ({ file: file.file, line: 0, col: 0, path: problem.path.join('.'), message: `${problem.message}${problem.valuePath ? ` @${problem.valuePath.join('.')}` : ''}`, env: env.name }),
-  });
+  }));
   return { ...desired, problems: desired.diagnostics.map((d) => `${d.file} ${d.path}: ${d.message}`) };
 }
 

@@ -7,7 +7,7 @@ import { declaredEnvironments } from '../../../src/environments/environment.js';
 import { flowTemplateMessage, quoteFlowTemplates, unquotedFlowTemplates } from '../../../src/environments/flow-templates.js';
 import { parseTemplateFile } from '../../../src/environments/load-templates.js';
 import type { EnvironmentDesired } from '../../../src/environments/resolve-environment.js';
-import { resolveEnvironments, type ResolveResult } from '../../../src/environments/resolve-environments.js';
+import { resolveEnvironments, resolveEnvironmentsInTurns, type ResolveInput, type ResolveResult } from '../../../src/environments/resolve-environments.js';
 
 const CONFIG = `values:
   timeframe: -2h
@@ -76,6 +76,10 @@ dashcd:
 `;
 
 function resolve(files: Record<string, string>, config = CONFIG, names?: string[]): ResolveResult {
+  return resolveEnvironments(inputOf(files, config, names));
+}
+
+function inputOf(files: Record<string, string>, config = CONFIG, names?: string[]): ResolveInput {
   const { config: parsed, diagnostics } = parseProjectConfig(config, 'dashcd.yaml');
   expect(diagnostics).toEqual([]);
   const declared = declaredEnvironments(parsed);
@@ -84,13 +88,13 @@ function resolve(files: Record<string, string>, config = CONFIG, names?: string[
     if (!('value' in file)) throw new Error(`${name} does not parse`);
     return { file: `dashboards/${name}`, name, source, value: file.value, ...(file.problems ? { referenceOnly: true as const } : {}) };
   });
-  return resolveEnvironments({
+  return {
     files: templates,
     project: { file: 'dashcd.yaml', source: config, config: parsed },
     declared,
     selected: names ? declared.filter((e) => names.includes(e.name)) : declared,
     deriveId: deriveDashboardId,
-  });
+  };
 }
 
 const FILES = { 'platform/hosts.yaml': HOSTS, 'platform/service.yaml': SERVICE, 'budget.yaml': PROD_ONLY };
@@ -102,6 +106,21 @@ function sample(): { result: ResolveResult; dev?: EnvironmentDesired; staging?: 
   const [dev, staging, prod] = result.environments;
   return { result, ...(dev ? { dev } : {}), ...(staging ? { staging } : {}), ...(prod ? { prod } : {}) };
 }
+
+describe('resolveEnvironments in turns', () => {
+  it('lets the event loop in between files (a daemon\'s /healthz went a minute unanswered), with the result of a run at once', async () => {
+    const many = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`d${i}.yaml`, HOSTS.replace('name: Hosts', `name: Hosts ${i}`)]));
+    const order: string[] = [];
+    setImmediate(() => order.push('event loop'));
+    const inTurns = await resolveEnvironmentsInTurns(inputOf(many)).then((result) => {
+      order.push('resolved');
+      return result;
+    });
+    expect(order).toEqual(['event loop', 'resolved']);
+    expect(inTurns.environments.map((e) => e.dashboards.length + e.diagnostics.length).every((n) => n >= 300)).toBe(true);
+    expect(JSON.stringify(inTurns)).toBe(JSON.stringify(resolve(many)));
+  });
+});
 
 describe('resolveEnvironments', () => {
   it('gives each environment its own dashboards from the same files', () => {
