@@ -28,6 +28,23 @@ describe('work in steps', () => {
     expect(log).toEqual(['step 0', 'step 1', 'step 2', 'event loop', 'step 3', 'step 4', 'step 5']);
   });
 
+  it('in turns, gives one turn per slice, a slice ending once its time has run (at 20 ms exactly too)', async () => {
+    const log: string[] = [];
+    const clock = { ms: 100 };
+    let done = false;
+    let turns = 0;
+    const tick = (): void => {
+      if (done) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    // 10 ms a step from 100: slices end at 120, 140 and 160, after steps 1, 3 and 5.
+    await completedInTurns(counted(6, log, clock, 10), 20, () => clock.ms);
+    done = true;
+    expect(turns).toBe(3);
+  });
+
   it('in turns, with no slice ever passed, never waits for the event loop', async () => {
     const log: string[] = [];
     setImmediate(() => log.push('event loop'));
