@@ -29,6 +29,8 @@ export interface ProjectText {
 
 /** Parsed texts kept for their positions: a file's problems are located one after another. */
 const KEPT_LOCATORS = 16;
+/** Positions kept (a few numbers each): more than one environment lists of problems (MAX_LOAD_PROBLEMS). */
+const KEPT_POSITIONS = 50_000;
 
 /**
  * Turns problems into `file:line:col` diagnostics; a text is parsed for positions on first need, and kept while it
@@ -50,12 +52,24 @@ export function createDiagnosticLocator(project: ProjectText): (file: { file: st
     if (locators.size > KEPT_LOCATORS) locators.delete(locators.keys().next().value as string);
     return made;
   };
-  return (file, problem, env) => {
+  // Positions found, by file and place: every environment lists most of the same problems, and a parse evicted from
+  // the few kept would otherwise be made again for each (300 files of bad tiles, 20 environments: 70 s).
+  const positions = new Map<string, { line: number; col: number }>();
+  const positionOf = (file: { file: string; source: string }, problem: FileProblem): { line: number; col: number } => {
+    const key = JSON.stringify([file.file, problem.path, problem.template?.source ?? null]);
+    const known = positions.get(key);
+    if (known !== undefined) return known;
     const locator = locatorOf(file.file, file.source);
     const node = locator.at(problem.path);
     const inside = problem.template && node.exact ? file.source.indexOf(problem.template.source, node.start) : -1;
     // Stryker disable next-line EqualityOperator: a node's text never ends right before a `${{` (a line break, comma, bracket or blank follows it)
     const { line, col } = inside !== -1 && inside < node.end ? locator.linePos(inside) : node;
+    positions.set(key, { line, col });
+    if (positions.size > KEPT_POSITIONS) positions.delete(positions.keys().next().value as string);
+    return { line, col };
+  };
+  return (file, problem, env) => {
+    const { line, col } = positionOf(file, problem);
     const definition = env && problem.valuePath ? valueDefinition(project, env, problem.valuePath, locatorOf(project.file, project.source)) : '';
     const atFault = env === undefined ? undefined : (problem.valuePath ?? (problem.missingValue && declaredElsewhere(project.config, problem.missingValue) ? problem.missingValue : undefined));
     const value = atFault ? { valueAtFault: `values.${atFault.join('.')}` } : {};
