@@ -7,6 +7,7 @@ import { eventsPullCommand } from '../../src/cli/commands/events-pull.js';
 import { runCli } from '../../src/cli/run.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { generateEvents, startEventsFeedServer, type EventsFeedServer } from '../helpers/events-feed-server.js';
+import { waitFor } from '../helpers/wait.js';
 
 const DAY = 86_400_000;
 let cwd: string;
@@ -35,21 +36,24 @@ function capture(isTTY: boolean): Writable & { isTTY: boolean; text(): string } 
 }
 
 /** `dashcd events pull` as main.ts runs it, with stderr a terminal or not, and its log lines kept. */
-async function pull(stderrIsTTY: boolean): Promise<{ code: number; stdout: string; stderr: string; logs: Record<string, unknown>[] }> {
+async function pull(stderrIsTTY: boolean, extra: string[] = [], signal = new AbortController().signal, logStream = capture(false)): Promise<{ code: number; stdout: string; stderr: string; logs: Record<string, unknown>[] }> {
   const stdout = capture(false);
   const stderr = capture(stderrIsTTY);
-  const logStream = capture(false);
   const io = {
     stdout,
     stderr,
     env: { DT_API_TOKEN: 'dt0c01.TESTTESTTEST.SECRET' },
     cwd,
     log: createLogger({ level: 'info', destination: logStream }),
-    signal: new AbortController().signal,
+    signal,
   };
-  const code = await runCli([eventsPullCommand], ['events', 'pull', '--target', `${feed.url}/e/prod`, '--since', '7d'], io);
-  const logs = logStream.text().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+  const code = await runCli([eventsPullCommand], ['events', 'pull', '--target', `${feed.url}/e/prod`, '--since', '7d', ...extra], io);
+  const logs = logLines(logStream);
   return { code, stdout: stdout.text(), stderr: stderr.text(), logs };
+}
+
+function logLines(stream: { text(): string }): Record<string, unknown>[] {
+  return stream.text().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 describe('events pull progress', () => {
@@ -72,5 +76,22 @@ describe('events pull progress', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     expect(result.logs.find((l) => l.msg === 'events pull pass done')).toMatchObject({ component: 'events-pull', events: 400, written: 400 });
+  });
+
+  it('with --follow, each pass done counts its own events, not the command\'s so far (a one-page pass said 271,220 events)', async () => {
+    const controller = new AbortController();
+    const logStream = capture(false);
+    const passes = (): Record<string, unknown>[] => logLines(logStream).filter((l) => l.msg === 'events pull pass done');
+    const now = Date.now();
+    void waitFor(() => passes().length >= 1, { what: 'the first pass done' })
+      .then(() => feed.add(...generateEvents({ count: 5, from: now - 60_000, to: now - 1000, openShare: 0, seed: 77 })))
+      .then(() => waitFor(() => passes().length >= 2 && passes().some((p, i) => i > 0 && p.written === 5), { what: 'a pass that wrote the 5 new events' }))
+      .finally(() => controller.abort(new Error('received SIGINT')));
+    const result = await pull(false, ['--follow', '--interval', '1s'], controller.signal, logStream);
+    expect(result.code).toBe(0);
+    const [first, ...later] = passes();
+    expect(first).toMatchObject({ written: 400 });
+    expect(later.find((p) => p.written === 5)).toMatchObject({ written: 5 });
+    expect(later.every((p) => (p.written as number) <= 5 && (p.events as number) < 400)).toBe(true);
   });
 });

@@ -137,6 +137,8 @@ function createProgressReporter(io: CommandIo, label: string): { update: (progre
   const log = io.log.child({ component: 'events-pull', target: label });
   let last = 0;
   let drawn = false;
+  // The totals when the pass began: a `--follow` pass's log line counts its own pages and events, not the command's.
+  let passStart = { pages: 0, events: 0, written: 0, duplicates: 0 };
   return {
     update(progress) {
       // A pass an error ended is told by the error that follows, not as a pass done or as up to date.
@@ -151,8 +153,13 @@ function createProgressReporter(io: CommandIo, label: string): { update: (progre
       }
       if (now - last < LOG_EVERY_MS && progress.phase !== 'idle') return;
       last = now;
-      const { pages, events, written, duplicates, eventsPerSecond, openEvents } = progress;
+      const { eventsPerSecond, openEvents } = progress;
+      const pages = progress.pages - passStart.pages;
+      const events = progress.events - passStart.events;
+      const written = progress.written - passStart.written;
+      const duplicates = progress.duplicates - passStart.duplicates;
       log.info({ pages, events, written, duplicates, eventsPerSecond, openEvents, reached: reachedText(progress) }, progress.phase === 'idle' ? 'events pull pass done' : 'events pull progress');
+      if (progress.phase === 'idle') passStart = { pages: progress.pages, events: progress.events, written: progress.written, duplicates: progress.duplicates };
     },
     stop() {
       if (drawn) io.stderr.write('\n');
