@@ -30,7 +30,7 @@ export const dataFlag: FlagSpec = { type: 'string', description: 'Data dir of th
 /** events pull and the daemon's poller: where the first pull into an empty archive starts. */
 export const sinceFlag: FlagSpec = {
   type: 'string',
-  description: 'How far back the archive reaches: 30d, 12h, an ISO date or epoch ms; the first pull goes back this far, a later one further back fetches again from there to now (what is archived is skipped), an interrupted one finishes its own window first',
+  description: 'How far back the archive reaches: a span back from each pull\'s start (30d, 12h), or from an instant (an ISO date or epoch ms); the first pull goes back this far, a later one further back fetches again from there to now (what is archived is skipped), an interrupted one finishes its own window first',
   default: '30d',
   valueName: 'time',
 };

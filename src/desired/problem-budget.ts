@@ -35,7 +35,7 @@ export class ProblemBudget {
   /** What the load reports of a check it holds, once every check has landed. */
   final(check: PackedCheck): PackedCheck {
     if (!this.spent) return check;
-    const why = `the folder has over ${this.max.toLocaleString('en-US')} problems, so each file lists only its first`;
+    const why = overBudget(this.max);
     const warnings = check.warnings && firstOnly(check.warnings, why);
     const problems = check.ok ? undefined : firstOnly(check.problems, why);
     if (warnings === check.warnings && (check.ok || problems === check.problems)) return check;
@@ -70,8 +70,13 @@ export class FileOrderBudget {
         ? cappedProblems([...problems], (more) => summary(more, undefined))
         : second === undefined
           ? [first]
-          : [first, summary(problems.length - 1, `the folder has over ${this.max.toLocaleString('en-US')} problems, so each file lists only its first`)];
+          : [first, summary(problems.length - 1, overBudget(this.max))];
     this.listed += shown.length;
     return shown;
   }
+}
+
+/** Why a file lists only its first problem, in both budgets' summary lines. */
+function overBudget(max: number): string {
+  return `the folder has over ${max.toLocaleString('en-US')} problems, so each file lists only its first`;
 }
