@@ -14,7 +14,7 @@ const NEWLINE = 0x0a;
  */
 export async function pageOf(store: EventStore, request: PageRequest): Promise<StorePage> {
   let ends: PageEnds | undefined;
-  const body = await store.queryBody(request, (pageEnds) => {
+  const { bytes: body } = await store.queryBody(request, (pageEnds) => {
     ends = pageEnds;
     return { head: Buffer.alloc(0), separator: NEWLINE, tail: Buffer.alloc(0) };
   });

@@ -29,6 +29,13 @@ export interface PageFrame {
   readonly tail: Buffer;
 }
 
+/** A page's response body, on loan from a buffer other bodies are cut from: `giveBack` once it is sent or copied. */
+export interface PageBody {
+  readonly bytes: Buffer;
+  /** The bytes may be written over from now on; a body never given back only keeps its buffer from reuse. */
+  readonly giveBack: () => void;
+}
+
 export interface EntitySighting {
   readonly entityId: string;
   /** The newest event of the entity, as stored. */
@@ -57,7 +64,7 @@ export interface EventStore {
    * first): each text is read from the log straight into its place, with no buffer or object per text (what a full
    * pass of pages spent its time and collections on).
    */
-  queryBody(request: PageRequest, frame: (ends: PageEnds) => PageFrame): Promise<Buffer>;
+  queryBody(request: PageRequest, frame: (ends: PageEnds) => PageFrame): Promise<PageBody>;
   /** The current text of the event with this encoded id (`<eventId>_<startTime>`). */
   get(id: string): Promise<Buffer | undefined>;
   /** The newest event with this bare event id (a linear scan of two columns: a few ms per million events). */

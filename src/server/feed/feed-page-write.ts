@@ -1,6 +1,6 @@
 import { EVENTS_PAGE_SIZE } from '../../schema/events.js';
 import { encodeCursor } from './cursor.js';
-import type { EventStore } from './event-store.js';
+import type { EventStore, PageBody } from './event-store.js';
 import type { FeedRequest } from './feed-query.js';
 import type { IndexFilter } from './index-query.js';
 
@@ -16,7 +16,7 @@ export async function readFeedPage(
   store: EventStore,
   request: FeedRequest,
   { cursorKey, env, pageSize = EVENTS_PAGE_SIZE }: { cursorKey: Buffer; env: string; pageSize?: number },
-): Promise<Buffer> {
+): Promise<PageBody> {
   const first = request.kind === 'first';
   const filter: IndexFilter = first ? request.filter : request.state.filter;
   const watermark = first ? store.size : request.state.watermark;

@@ -6,7 +6,7 @@ import type { EventIndex } from './event-index.js';
 import type { EventLog } from './event-log.js';
 import type { EncodedEvent } from './event-record.js';
 import { SPAN_SCRATCH_BYTES, type LogSpan } from './span-reader.js';
-import type { EntitySighting, EventStore, KeyedEvent, PageEnds, PageFrame, PutOutcome } from './event-store.js';
+import type { EntitySighting, EventStore, KeyedEvent, PageBody, PageEnds, PageFrame, PutOutcome } from './event-store.js';
 import { writeIndexSnapshot, type LogCoverage } from './index-snapshot.js';
 import { queryIndex, type IndexPage, type PageRequest } from './index-query.js';
 import { digitsOf, parseEncodedEventId, parseEventIdDigits } from './int64.js';
@@ -87,7 +87,7 @@ export class FileEventStore implements EventStore {
     return { created, replaced: events.length - created };
   }
 
-  async queryBody(request: PageRequest, frame: (ends: PageEnds) => PageFrame): Promise<Buffer> {
+  async queryBody(request: PageRequest, frame: (ends: PageEnds) => PageFrame): Promise<PageBody> {
     this.ensureOpen();
     const found = queryIndex(this.index, request);
     const spans = withinPageBytes(found.slots.map((slot) => this.spanOf(slot)));
@@ -96,7 +96,7 @@ export class FileEventStore implements EventStore {
     const texts = spans.reduce((sum, span) => sum + span.length + SEPARATOR_BYTES, 0);
     const blockEnd = head.length + Math.max(0, texts - SEPARATOR_BYTES);
     const size = blockEnd + tail.length;
-    const { slab, at: start } = this.bodies.take(size, SPAN_SCRATCH_BYTES);
+    const { slab, at: start, giveBack } = this.bodies.take(size, SPAN_SCRATCH_BYTES);
     const places = new Array<number>(spans.length);
     let at = start + head.length;
     spans.forEach((span, i) => {
@@ -106,7 +106,7 @@ export class FileEventStore implements EventStore {
     head.copy(slab, start);
     this.readBlock(spans, slab, places, start + size, separator, request.after === undefined);
     tail.copy(slab, start + blockEnd);
-    return slab.subarray(start, start + size);
+    return { bytes: slab.subarray(start, start + size), giveBack };
   }
 
   async get(id: string): Promise<Buffer | undefined> {

@@ -57,6 +57,9 @@ export class BodyParts {
  * wait in a connection's queue, the whole buffer is held. So a connection busy with earlier answers gets a copy of its
  * own, and an answer that does not leave at once must be taken within `stalledMs` or its connection is cut (as
  * nginx's send_timeout): a reader that stalls holds at most one shared buffer, and its copies, for a bounded time.
+ * The loan ends (`giveBack`) once the bytes are copied, or the socket's write of them is over: taken by the kernel,
+ * or cancelled with a connection cut before they all left. An answer that ends otherwise (its connection failed)
+ * keeps its bytes on loan, which only keeps their buffer from other bodies.
  */
 export class LentBytes {
   constructor(
@@ -64,6 +67,8 @@ export class LentBytes {
     readonly stalledMs: number,
     /** Told when a stalled reader is cut (before the connection closes). */
     readonly onStalled: () => void,
+    /** Told once the bytes may be written over. */
+    readonly giveBack: () => void,
   ) {}
 }
 
@@ -114,12 +119,19 @@ function sendBytes(res: ServerResponse, status: number, bytes: Uint8Array | Body
 
 function sendLent(res: ServerResponse, status: number, lent: LentBytes, headers: Readonly<Record<string, string>>): void {
   // Gone while the page was read (as sendBytes would find): no copy to make, and no reader to cut or warn of later.
-  if (res.destroyed || res.headersSent) return;
+  if (res.destroyed || res.headersSent) {
+    lent.giveBack();
+    return;
+  }
   // Busy: a pipelined request whose turn has not come, or a connection still sending an earlier answer.
   const busy = res.socket === null || res.socket.writableLength > 0;
   sendBytes(res, status, busy ? Buffer.from(lent.bytes) : lent.bytes, headers);
   // Not all of it left at once (waiting its turn, or the kernel took only part of it): the reader has stalledMs.
-  if (busy || (res.socket !== null && res.socket.writableLength > 0)) cutWhenStalled(res, lent);
+  const waiting = busy || (res.socket !== null && res.socket.writableLength > 0);
+  if (waiting) cutWhenStalled(res, lent);
+  // The bytes are the socket's until its write is over: 'finish' follows the write's callback, sent or cancelled.
+  if (busy || !waiting) lent.giveBack();
+  else res.once('finish', lent.giveBack);
 }
 
 function cutWhenStalled(res: ServerResponse, lent: LentBytes): void {

@@ -75,8 +75,8 @@ async function listEvents(deps: EventRouteDeps, ctx: RequestContext): Promise<Ro
   await closeDueProblems(store, now);
   const page = await readFeedPage(store, request, { cursorKey, env: ctx.env });
   const stalledMs = deps.stalledReaderMs ?? STALLED_READER_MS;
-  const onStalled = (): void => deps.log?.warn({ env: ctx.env, bytes: page.length, stalledMs }, 'cut a reader that took none of an events page');
-  return { status: 200, body: new LentBytes(page, stalledMs, onStalled), headers: JSON_HEADERS };
+  const onStalled = (): void => deps.log?.warn({ env: ctx.env, bytes: page.bytes.length, stalledMs }, 'cut a reader that took none of an events page');
+  return { status: 200, body: new LentBytes(page.bytes, stalledMs, onStalled, page.giveBack), headers: JSON_HEADERS };
 }
 
 async function createEvents(deps: EventRouteDeps, ctx: RequestContext): Promise<RouteResponse> {

@@ -35,7 +35,7 @@ async function allPages(store: EventStore, query: string): Promise<string[]> {
   let params = new URLSearchParams(query);
   for (;;) {
     const request = parseFeedQuery(params, T0 + 10_000, store.cursorKey, 'local');
-    const body = (await readFeedPage(store, request, { cursorKey: store.cursorKey, env: 'local', pageSize: 7 })).toString();
+    const body = (await readFeedPage(store, request, { cursorKey: store.cursorKey, env: 'local', pageSize: 7 })).bytes.toString();
     bodies.push(body);
     const next = (JSON.parse(body) as { nextCursor: string | null }).nextCursor;
     if (next === null) return bodies;

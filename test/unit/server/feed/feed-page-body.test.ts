@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeEvent, type EncodedEvent } from '../../../../src/server/feed/event-record.js';
-import type { EventStore } from '../../../../src/server/feed/event-store.js';
+import type { EventStore, PageBody } from '../../../../src/server/feed/event-store.js';
 import { openEventStore } from '../../../../src/server/feed/open-event-store.js';
 import { readFeedPage } from '../../../../src/server/feed/feed-page-write.js';
 import { parseFeedQuery } from '../../../../src/server/feed/feed-query.js';
@@ -30,7 +30,7 @@ interface Page {
 
 async function page(store: EventStore, query: string): Promise<Page> {
   const request = parseFeedQuery(new URLSearchParams(query), T0 + 10_000, store.cursorKey, 'local');
-  const body = await readFeedPage(store, request, { cursorKey: store.cursorKey, env: 'local', pageSize: 5 });
+  const { bytes: body } = await readFeedPage(store, request, { cursorKey: store.cursorKey, env: 'local', pageSize: 5 });
   return JSON.parse(body.toString()) as Page;
 }
 
@@ -76,6 +76,28 @@ describe('feed page bodies', () => {
     await store.put([event(1)]);
     expect(starts(await page(store, `from=${T0}&to=${T0 + 1000}`))).toEqual([1]);
     expect(starts(await page(store, `from=${T0}&to=${T0 + 1000}`))).toEqual([1]);
+    await store.close();
+  });
+
+  it('cuts later pages from the buffer of pages given back, and never from one whose page is still out', async () => {
+    const store = await openEventStore({ dir });
+    // Titles of 100 kB: a page of five is some 500 kB, one to a 1 MB body slab.
+    await store.put(Array.from({ length: 20 }, (_, n) => event(n, `event ${n} ${'x'.repeat(100_000)}`)));
+    const read = (n: number): Promise<PageBody> => {
+      const request = parseFeedQuery(new URLSearchParams(`from=${T0}&to=${T0 + 1000}&entityId=HOST-${n}`), T0 + 10_000, store.cursorKey, 'local');
+      return readFeedPage(store, request, { cursorKey: store.cursorKey, env: 'local', pageSize: 5 });
+    };
+    const out = await read(0);
+    const outText = out.bytes.toString();
+    const second = await read(1);
+    expect(second.bytes.buffer).not.toBe(out.bytes.buffer);
+    second.giveBack();
+    const third = await read(2);
+    expect(third.bytes.buffer).not.toBe(out.bytes.buffer);
+    expect(out.bytes.toString()).toBe(outText);
+    third.giveBack();
+    const fourth = await read(3);
+    expect([second.bytes.buffer, third.bytes.buffer]).toContain(fourth.bytes.buffer);
     await store.close();
   });
 });

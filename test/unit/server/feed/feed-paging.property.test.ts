@@ -137,7 +137,7 @@ function parsePage(body: Buffer): Page {
 
 async function fetchPage(store: EventStore, params: URLSearchParams, pageSize: number): Promise<Page> {
   const request = parseFeedQuery(params, NOW, store.cursorKey, ENV);
-  return parsePage(await readFeedPage(store, request, { cursorKey: store.cursorKey, env: ENV, pageSize }));
+  return parsePage((await readFeedPage(store, request, { cursorKey: store.cursorKey, env: ENV, pageSize })).bytes);
 }
 
 describe('feed paging against a brute-force model', () => {
