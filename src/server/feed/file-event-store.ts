@@ -13,6 +13,7 @@ import { digitsOf, parseEncodedEventId, parseEventIdDigits } from './int64.js';
 import type { OpenProblems } from './open-problems.js';
 import { RecentPages } from './recent-pages.js';
 import { BodySlabs } from './body-slabs.js';
+import { FirstPageMemo } from './first-page-memo.js';
 
 /**
  * First pages kept for being asked again: some fifty pages of 150 typical events. A filtered page's events lie
@@ -20,6 +21,8 @@ import { BodySlabs } from './body-slabs.js';
  * unfiltered page: 0.3 against 0.05 ms); a kept page is one copy.
  */
 const RECENT_PAGE_BYTES = 4 << 20;
+/** First pages whose index answer is kept (see FirstPageMemo): a few hundred bytes each. */
+const FIRST_PAGES_KEPT = 64;
 /** Bodies are cut from slabs of this size: some twenty pages of 150 typical events, besides a read's scratch room. */
 const BODY_SLAB_BYTES = 1 << 20;
 /** A response body has one byte between two texts (JSON's comma), where the log has its newline. */
@@ -52,6 +55,9 @@ export class FileEventStore implements EventStore {
   private readonly log: EventLog;
   private readonly recent = new RecentPages(RECENT_PAGE_BYTES);
   private readonly bodies = new BodySlabs(BODY_SLAB_BYTES);
+  private readonly firstPages = new FirstPageMemo(FIRST_PAGES_KEPT);
+  /** Counts the writes: what the store holds changes with each. */
+  private generation = 0;
   private writing: Promise<unknown> = Promise.resolve();
   private closed = false;
   private lines: number;
@@ -75,6 +81,7 @@ export class FileEventStore implements EventStore {
   private async append(events: readonly EncodedEvent[]): Promise<PutOutcome> {
     if (events.length === 0) return { created: 0, replaced: 0 };
     const spans = await this.log.append(events.map((event) => event.text));
+    this.generation += 1;
     this.lines += events.length;
     const bulk = events.length > this.parts.bulkThreshold;
     if (bulk) this.index.beginBulk();
@@ -89,7 +96,7 @@ export class FileEventStore implements EventStore {
 
   async queryBody(request: PageRequest, frame: (ends: PageEnds) => PageFrame): Promise<PageBody> {
     this.ensureOpen();
-    const found = queryIndex(this.index, request);
+    const found = this.firstPages.get(request, this.generation) ?? this.query(request);
     const spans = withinPageBytes(found.slots.map((slot) => this.spanOf(slot)));
     const page = spans.length === found.slots.length ? found : { slots: found.slots.slice(0, spans.length), next: found.slots[spans.length], total: found.total };
     const { head, separator, tail } = frame(this.ends(page));
@@ -190,6 +197,12 @@ export class FileEventStore implements EventStore {
     if (!kept) this.log.readInto(spans, slab, places, scratchAt);
     for (let i = 0; i < last; i++) slab[(places[i] ?? 0) + (spans[i] as LogSpan).length] = separator;
     if (first && !kept) this.recent.set(spans, slab.subarray(places[0], (places[last] ?? 0) + (spans[last] as LogSpan).length));
+  }
+
+  private query(request: PageRequest): IndexPage {
+    const page = queryIndex(this.index, request);
+    this.firstPages.set(request, this.generation, page);
+    return page;
   }
 
   private ends(page: IndexPage): PageEnds {

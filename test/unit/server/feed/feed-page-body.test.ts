@@ -10,11 +10,11 @@ const T0 = 1_700_000_000_000;
 const TYPES = ['CPU_SATURATED', 'SLOW_DISK', 'CUSTOM_INFO'];
 
 /** Event n: a start n × 10 ms after T0, SLOW_DISK when n % 3 is 1; `title` makes texts of different lengths. */
-function event(n: number, title = `event ${'x'.repeat(n % 7)}`): EncodedEvent {
+function event(n: number, title = `event ${'x'.repeat(n % 7)}`, eventType = TYPES[n % 3]): EncodedEvent {
   const result = encodeEvent({
     id: `${BigInt(n) * 7919n - 4314211936928920170n}_${T0 + n * 10}`,
     startTime: T0 + n * 10,
-    eventType: TYPES[n % 3],
+    eventType,
     entityId: `HOST-${n % 4}`,
     title,
   });
@@ -67,6 +67,19 @@ describe('feed page bodies', () => {
     expect(again.events.map((e) => e.title)).toEqual(['event xxxxx', 'event xx', 'replaced, and longer than before', 'event xxx', 'event ']);
     const byEntity = await page(store, `from=${T0}&to=${T0 + 1000}&entityId=HOST-1`);
     expect(byEntity.events.map((e) => e.title)).toEqual(['event xxx', 'replaced, and longer than before', 'event xx', 'event xxxxx', 'event x']);
+    await store.close();
+  });
+
+  it('answers a first page asked again after an event changed its type (the count of events unchanged) as it is now', async () => {
+    const store = await openEventStore({ dir });
+    await store.put(Array.from({ length: 20 }, (_, n) => event(n)));
+    const before = await page(store, SLOW_DISK);
+    expect(starts(before)).toEqual([19, 16, 13, 10, 7]);
+    expect(before.totalEventCount).toBe(7);
+    await store.put([event(13, 'now a CPU event', 'CPU_SATURATED')]);
+    const after = await page(store, SLOW_DISK);
+    expect(starts(after)).toEqual([19, 16, 10, 7, 4]);
+    expect(after.totalEventCount).toBe(6);
     await store.close();
   });
 
