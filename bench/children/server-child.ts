@@ -1,6 +1,7 @@
 import { serveBytesFromMemory, serveDiscardedPuts, serveDurablePuts, type ServedBaseline } from '../baselines/bare-http.js';
 import { serveDurableCreates } from '../baselines/bare-documents.js';
 import { serveNaiveEvents } from '../baselines/naive-events.js';
+import { serveLoggedPages } from '../baselines/bare-events-log.js';
 import { serveDashcd } from './dashcd-server.js';
 import { reportChildFailure, serveUntilStopped } from '../lib/child.js';
 
@@ -11,6 +12,7 @@ import { reportChildFailure, serveUntilStopped } from '../lib/child.js';
 const KINDS: Record<string, (arg: string) => Promise<ServedBaseline & { events?: number; token?: string }>> = {
   dashcd: serveDashcd,
   'bare-get': serveBytesFromMemory,
+  'bare-events-log': serveLoggedPages,
   'bare-put': serveDurablePuts,
   'null-put': serveDiscardedPuts,
   'naive-events': serveNaiveEvents,

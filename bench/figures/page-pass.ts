@@ -87,12 +87,12 @@ export function dashcdPass(endpoint: Endpoint, query: string, minPages: number, 
 }
 
 /**
- * The same number of requests, same client and same request headers (the token, which it ignores), against a server
- * answering kept page bodies from memory.
+ * The same number of requests, same client and same request headers (the token, which it ignores), against a bare
+ * server answering `kept` pages in turn: `/page/<i>` from memory, or `<prefix><i>` (see loggedPagePath).
  */
-export function barePass(origin: string, headers: Record<string, string>, pages: number, kept: number): Promise<PassResult> {
+export function barePass(origin: string, headers: Record<string, string>, pages: number, kept: number, prefix = '/page/'): Promise<PassResult> {
   return timedPass(origin, headers, async (get) => {
-    for (let i = 0; i < pages; i++) JSON.parse((await get(`/page/${i % kept}`)).toString());
+    for (let i = 0; i < pages; i++) JSON.parse((await get(`${prefix}${i % kept}`)).toString());
   });
 }
 
@@ -101,6 +101,11 @@ export async function writeKeptPages(ctx: FigureContext, kept: readonly Buffer[]
   const file = join(ctx.workDir, 'pages.json');
   await writeFile(file, JSON.stringify(Object.fromEntries(kept.map((b, i) => [`/page/${i}`, b.toString()]))));
   return file;
+}
+
+/** Where the bare server doing dashcd's reads answers a variant's kept pages: `<prefix><i>`. */
+export function loggedPagePrefix(variant: Variant): string {
+  return `/${encodeURIComponent(variant)}/`;
 }
 
 /** The query for each pass: the three single variants, plus entity and type together (a first page only). */

@@ -7,7 +7,7 @@ import type { Endpoint } from './seed.js';
 const SERVER_CHILD = new URL('../children/server-child.js', import.meta.url);
 
 /** `dashcd-serve` is the CLI's `dashcd serve` (bench/lib/cli-server); the others are bench server children. */
-export type ServerKind = 'dashcd' | 'dashcd-serve' | 'bare-get' | 'bare-put' | 'null-put' | 'naive-events' | 'bare-document-create';
+export type ServerKind = 'dashcd' | 'dashcd-serve' | 'bare-get' | 'bare-events-log' | 'bare-put' | 'null-put' | 'naive-events' | 'bare-document-create';
 
 export interface ServerUnderTest {
   kind: ServerKind;

@@ -119,6 +119,14 @@ describe('npm run bench -- --smoke', () => {
     }
   });
 
+  it('compares each full pass of events pages with a bare server doing the same reads of the log, and from memory', () => {
+    const pages = results.figures.find((f) => f.name === 'events-page');
+    const passes = (pages?.rows ?? []).filter((row) => row.label.startsWith('events page p99 over'));
+    expect(passes.map((row) => row.baseline?.label)).toEqual(Array(3).fill('bare node:http, same client, the same positioned reads of the events log'));
+    for (const row of passes) expect(row.note).toMatch(/; \d+\.\d\d× the bare server sending pages from memory$/);
+    expect(Object.keys(pages?.details?.['memoryPasses'] ?? {})).toContain('p99 entityId');
+  });
+
   it('measures PUT against a second server without a disk wherever the machine has a tmpfs, and says so where not', async () => {
     const put = results.figures.find((f) => f.name === 'put');
     const rows = (put?.rows ?? []).filter((row) => row.label.includes('without a disk'));
