@@ -23,7 +23,7 @@ interface Slab {
  * that fill it. A page's texts are read into that room and moved into place within one buffer (no view allocated per
  * text), and a page allocates no buffer of its own: one slab serves many pages.
  *
- * A slab of the usual size whose bodies have all been given back is kept (a few at most) and cut again. A buffer is
+ * A slab of the usual size whose bodies have all been given back is kept (two at most) and cut again. A buffer is
  * memory outside the JS heap, which V8 counts towards its next full collection: a new 1 MB slab every few pages made a
  * pass of entity pages run a mark-compact every ~170 pages (59 in 10,000), each paid in incremental steps by the
  * requests around it — the pages' p99.
@@ -35,8 +35,12 @@ export class BodySlabs {
 
   constructor(
     private readonly slabBytes: number,
-    /** Given-back slabs kept for cutting again; more are left to the collector. */
-    private readonly spareSlabs = 4,
+    /**
+     * Given-back slabs kept for cutting again; more are left to the collector. One serves a reader at a time (the slab
+     * a full one gives way to is free by then); the second, a reader whose last page is still leaving. Each is memory
+     * held for good by every environment's store.
+     */
+    private readonly spareSlabs = 2,
   ) {}
 
   /** A place for `size` bytes followed by `room` spare ones. */

@@ -111,7 +111,13 @@ export class FileEventStore implements EventStore {
       at += span.length + SEPARATOR_BYTES;
     });
     head.copy(slab, start);
-    this.readBlock(spans, slab, places, start + size, separator, request.after === undefined);
+    try {
+      this.readBlock(spans, slab, places, start + size, separator, request.after === undefined);
+    } catch (error) {
+      // No body leaves: its room may be cut again (a log shorter than its index is reported, not fatal).
+      giveBack();
+      throw error;
+    }
     tail.copy(slab, start + blockEnd);
     return { bytes: slab.subarray(start, start + size), giveBack };
   }

@@ -5,6 +5,9 @@ import { openEventStore } from '../../../../src/server/feed/open-event-store.js'
 import { readFeedPage } from '../../../../src/server/feed/feed-page-write.js';
 import { parseFeedQuery } from '../../../../src/server/feed/feed-query.js';
 import { tempDirPerTest } from '../../../helpers/scratch.js';
+import { stat, truncate } from 'node:fs/promises';
+import { join } from 'node:path';
+import { EVENT_LOG_FILE } from '../../../../src/server/feed/event-log.js';
 
 const T0 = 1_700_000_000_000;
 const TYPES = ['CPU_SATURATED', 'SLOW_DISK', 'CUSTOM_INFO'];
@@ -32,6 +35,12 @@ async function page(store: EventStore, query: string): Promise<Page> {
   const request = parseFeedQuery(new URLSearchParams(query), T0 + 10_000, store.cursorKey, 'local');
   const { bytes: body } = await readFeedPage(store, request, { cursorKey: store.cursorKey, env: 'local', pageSize: 5 });
   return JSON.parse(body.toString()) as Page;
+}
+
+/** The first page of HOST-<entity>'s events, five to a page, as the route reads it: lent, to be given back. */
+function entityPageBody(store: EventStore, entity: number): Promise<PageBody> {
+  const request = parseFeedQuery(new URLSearchParams(`from=${T0}&to=${T0 + 1000}&entityId=HOST-${entity}`), T0 + 10_000, store.cursorKey, 'local');
+  return readFeedPage(store, request, { cursorKey: store.cursorKey, env: 'local', pageSize: 5 });
 }
 
 const starts = (p: Page): number[] => p.events.map((e) => (e.startTime - T0) / 10);
@@ -96,10 +105,7 @@ describe('feed page bodies', () => {
     const store = await openEventStore({ dir });
     // Titles of 100 kB: a page of five is some 500 kB, one to a 1 MB body slab.
     await store.put(Array.from({ length: 20 }, (_, n) => event(n, `event ${n} ${'x'.repeat(100_000)}`)));
-    const read = (n: number): Promise<PageBody> => {
-      const request = parseFeedQuery(new URLSearchParams(`from=${T0}&to=${T0 + 1000}&entityId=HOST-${n}`), T0 + 10_000, store.cursorKey, 'local');
-      return readFeedPage(store, request, { cursorKey: store.cursorKey, env: 'local', pageSize: 5 });
-    };
+    const read = (n: number): Promise<PageBody> => entityPageBody(store, n);
     const out = await read(0);
     const outText = out.bytes.toString();
     const second = await read(1);
@@ -111,6 +117,22 @@ describe('feed page bodies', () => {
     third.giveBack();
     const fourth = await read(3);
     expect([second.bytes.buffer, third.bytes.buffer]).toContain(fourth.bytes.buffer);
+    await store.close();
+  });
+
+  it('cuts the room of a page whose read failed again (a log shorter than its index), and goes on answering', async () => {
+    const store = await openEventStore({ dir });
+    await store.put(Array.from({ length: 20 }, (_, n) => event(n, `event ${n} ${'x'.repeat(100_000)}`)));
+    const read = (entity: number): Promise<PageBody> => entityPageBody(store, entity);
+    const first = await read(0);
+    first.giveBack();
+    // Event 19, HOST-3's newest, was appended last: cut it off the log.
+    const log = join(dir, EVENT_LOG_FILE);
+    await truncate(log, (await stat(log)).size - 1000);
+    await expect(read(3)).rejects.toMatchObject({ code: 'STORE_IO' });
+    const after = await read(1);
+    expect(after.bytes.buffer).toBe(first.bytes.buffer);
+    expect(JSON.parse(after.bytes.toString()).events).toHaveLength(5);
     await store.close();
   });
 });
