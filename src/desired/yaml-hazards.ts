@@ -1,5 +1,7 @@
 import { isAlias, isScalar, Lexer, parseAllDocuments, parseDocument, visit, YAMLParseError, type Document, type Node, type DocumentOptions, type EmptyStream, type ParseOptions, type SchemaOptions, type YAMLError } from 'yaml';
 import { MAX_JSON_DEPTH } from '../schema/limits.js';
+import { excerpt } from '../lib/quoted.js';
+import { keepsIntegerText } from './exact-integer.js';
 
 /** A problem found in a parsed document, at a source offset; the caller turns offsets into line and column. */
 export interface OffsetProblem {
@@ -49,6 +51,25 @@ export function aliasProblems(doc: Document.Parsed): OffsetProblem[] {
 }
 
 /**
+ * Integers written with more digits than a double keeps (keepsIntegerText): read as JavaScript reads them, their last
+ * digits would change on the way to the API (1702373595732123456 is sent as 1702373595732123400), silently and for
+ * good, since every later plan compares the changed value.
+ */
+export function inexactIntegers(doc: Document.Parsed): OffsetProblem[] {
+  const problems: OffsetProblem[] = [];
+  visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value !== 'number' || keepsIntegerText(node.source ?? '', node.value)) return;
+      problems.push({
+        offset: node.range?.[0] ?? 0,
+        message: `${excerpt(node.source ?? '')} has more digits than dashcd keeps in a number (it reads numbers as JavaScript does, integers exactly up to ${Number.MAX_SAFE_INTEGER}): it would be sent as ${node.value}. Quote it if the field takes text`,
+      });
+    },
+  });
+  return problems;
+}
+
+/**
  * The document's value, or why `toJS()` cannot give one that becomes a dashboard: the alias problems above, or an
  * alias bomb (aliases of aliases expanding to more than `yaml`'s limit of 100 alias resolutions, which makes `toJS()`
  * throw), reported at the first alias. Every reader of a committer's YAML takes values through here, so none of
@@ -57,6 +78,8 @@ export function aliasProblems(doc: Document.Parsed): OffsetProblem[] {
 export function documentValue(doc: Document.Parsed): { ok: true; value: unknown } | { ok: false; problems: OffsetProblem[] } {
   const aliases = aliasProblems(doc);
   if (aliases.length > 0) return { ok: false, problems: aliases };
+  const inexact = inexactIntegers(doc);
+  if (inexact.length > 0) return { ok: false, problems: inexact };
   try {
     return { ok: true, value: doc.toJS() };
   } catch (error) {

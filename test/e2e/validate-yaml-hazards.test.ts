@@ -66,6 +66,18 @@ describe('YAML hazards are diagnostics at file:line:col, exit 3, with every othe
     expectDiagnostic(result, /^dashboards\/deep\.yaml:4:\d+ {2}/, /nested too deeply to read .*at most 64/);
   });
 
+  it('an integer with more digits than a number keeps, in a classic JSON file and in a notebook, never rounded on the way', async () => {
+    const classic = JSON.stringify({ dashboardMetadata: { name: 'Big', owner: 'me' }, tiles: [] }).replace('"owner":"me"', '"owner":"me","ts":1702373595732123456');
+    const notebook = 'document: { kind: notebook, name: Big }\nversion: "7"\nsections:\n  - id: a\n    type: markdown\n    markdown: x\n    at: 1702373595732123456\n';
+    const result = await run('validate', { 'dashboards/big.json': classic, 'dashboards/nb.yaml': notebook });
+    const at = classic.indexOf('1702373595732123456') + 1;
+    expectDiagnostic(result, new RegExp(`^dashboards/big\\.json:1:${at} {2}`), /1702373595732123456 has more digits than dashcd keeps in a number .*it would be sent as 1702373595732123400/);
+    expect(result.stdout).toMatch(/^dashboards\/nb\.yaml:7:9 {2}1702373595732123456 has more digits/m);
+    // 123456789012345680000 is more than 2^53 and still reaches the API as written.
+    const fine = await run('validate', { 'dashboards/big.json': classic.replace('1702373595732123456', '123456789012345680000'), 'dashboards/zz-also-broken.yaml': VALID });
+    expect(fine.code, fine.stdout + fine.stderr).toBe(0);
+  });
+
   it('a value nested deeper than a target accepts, at the first container too deep', async () => {
     const result = await run('validate', { 'dashboards/deep.yaml': TOO_DEEP_FOR_TARGET });
     expectDiagnostic(result, /^dashboards\/deep\.yaml:4:68 {2}dashboardMetadata\.x\[0\]/, /nested deeper than a target accepts \(64 levels/);

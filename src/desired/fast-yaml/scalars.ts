@@ -1,3 +1,5 @@
+import { keepsIntegerText } from '../exact-integer.js';
+
 /**
  * Scalar resolution for the fast YAML path. Each function mirrors, line for line where it matters, what `yaml` 2.x
  * does for the same source (core schema, `resolve-flow-scalar.js`, `resolve-block-scalar.js`), because the fast
@@ -28,15 +30,21 @@ export function resolvePlain(source: string): unknown {
   }
   const numeric = (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e;
   if (!numeric) return source;
-  if (INT_OCT.test(source)) return parseInt(source.substring(2), 8);
-  if (INT.test(source)) return parseInt(source, 10);
-  if (INT_HEX.test(source)) return parseInt(source.substring(2), 16);
+  if (INT_OCT.test(source)) return exactInteger(source, parseInt(source.substring(2), 8));
+  if (INT.test(source)) return exactInteger(source, parseInt(source, 10));
+  if (INT_HEX.test(source)) return exactInteger(source, parseInt(source.substring(2), 16));
   if (FLOAT_NAN.test(source)) {
     if (source.slice(-3).toLowerCase() === 'nan') return NaN;
     return source[0] === '-' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
   }
   if (FLOAT_EXP.test(source) || FLOAT.test(source)) return parseFloat(source);
   return source;
+}
+
+/** An integer that reaches the API as written; any other is declined, for `yaml`'s reading to report (inexactIntegers). */
+function exactInteger(source: string, value: number): number {
+  if (!keepsIntegerText(source, value)) throw BAIL;
+  return value;
 }
 
 /** True when a plain scalar resolves to a string, the only keys the fast path accepts. */

@@ -99,6 +99,17 @@ describe('fast YAML path: plain scalars (core schema)', () => {
     expectAccepted(`a: ${text}\n`, { a: expected });
   });
 
+  it('reads integers that reach the API as written, and declines one whose digits would change (yaml then reports it)', () => {
+    const exact = [['9007199254740991', 9007199254740991], ['-9007199254740991', -9007199254740991], ['9007199254740992', 2 ** 53], ['123456789012345680000', 123456789012345680000], ['0x1FFFFFFFFFFFFF', 9007199254740991], ['0o400000000000000000', 2 ** 53]] as const;
+    for (const [text, value] of exact) expect(scalars.resolvePlain(text)).toBe(value);
+    for (const text of ['9007199254740993', '-9007199254740993', '1702373595732123456', '0x20000000000001', '0o400000000000000001']) {
+      expect(thrown(() => scalars.resolvePlain(text)), text).toBe(scalars.BAIL);
+      expectDeclined(`a: ${text}\n`);
+    }
+    // A float is a float: its digits were never meant to be exact.
+    expect(scalars.resolvePlain('1.5e300')).toBe(1.5e300);
+  });
+
   it('resolves the empty scalar to null and a lone dash (a sequence entry in a file) to a string', () => {
     expect(scalars.resolvePlain('')).toBeNull();
     expect(scalars.resolvePlain('-')).toBe('-');

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { parseDocument, YAMLParseError } from 'yaml';
 import { locateProblems } from '../../../src/desired/locate-problems.js';
-import { aliasProblems, MAX_ALIASES, documentValue, flowNestingOffset, MAX_FLOW_DEPTH, nestingMessage, TOO_DEEP_MESSAGE, tooDeepPath } from '../../../src/desired/yaml-hazards.js';
+import { aliasProblems, MAX_ALIASES, documentValue, flowNestingOffset, inexactIntegers, MAX_FLOW_DEPTH, nestingMessage, TOO_DEEP_MESSAGE, tooDeepPath } from '../../../src/desired/yaml-hazards.js';
 
 /*
  * Depths are counted by hand: the value passed in is depth 1, each object or array inside it one more. A target
@@ -199,5 +199,28 @@ describe('a key indented more than the key above it', () => {
     const other = problems('dashboardMetadata:\n  name: A\n   - x\ntiles: []\n');
     expect(other).toHaveLength(1);
     expect(other[0]).not.toContain('more than the key on the line above');
+  });
+});
+
+describe('inexactIntegers', () => {
+  const offsets = (source: string): number[] => inexactIntegers(parseDocument(source)).map((p) => p.offset);
+
+  it('finds each integer written with more digits than a double keeps, where it starts, and says what would be sent', () => {
+    const source = 'a: 9007199254740993\nb: [1, -1702373595732123456]\nc: {d: 0x20000000000001}\ne: 0o400000000000000001\n';
+    expect(offsets(source)).toEqual([3, 27, 56, 77]);
+    const [first] = inexactIntegers(parseDocument('t: 1702373595732123456\n'));
+    expect(first?.message).toBe(
+      '1702373595732123456 has more digits than dashcd keeps in a number (it reads numbers as JavaScript does, integers exactly up to 9007199254740991): it would be sent as 1702373595732123400. Quote it if the field takes text',
+    );
+  });
+
+  it('leaves alone integers sent as written, floats, quoted digits, text and every other scalar', () => {
+    const source = 'a: 9007199254740991\nb: -9007199254740991\nb2: 123456789012345680000\nc: 1.5e300\nd: 12345678901234567890.5\ne: "1702373595732123456"\nf: \'1702373595732123456\'\ng: x1702373595732123456\nh: true\n';
+    expect(offsets(source)).toEqual([]);
+  });
+
+  it('makes documentValue refuse the value, as every reader of a committed file takes it', () => {
+    const read = documentValue(parseDocument('x: 1\nts: 1702373595732123456\n'));
+    expect(read).toMatchObject({ ok: false, problems: [{ offset: 9 }] });
   });
 });
