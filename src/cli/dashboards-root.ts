@@ -46,6 +46,16 @@ export async function defaultDashboardsRoot(cwd: string): Promise<string> {
   return atGitRoot !== undefined && (await isDirectory(atGitRoot)) ? atGitRoot : here;
 }
 
+/**
+ * The dashboards root a command works on: `--dir`'s (findDashboardsRoot), or without one the default plan and apply
+ * read, so every command run in one place agrees on the project, its `dashcd.yaml` and its environments (pull and
+ * trash once took the default through findDashboardsRoot, which, in a project's `dashboards/` below another
+ * project's `dashcd.yaml`, took the outer one).
+ */
+export async function dashboardsRootFor(given: string | undefined, cwd: string): Promise<string> {
+  return given === undefined ? defaultDashboardsRoot(cwd) : findDashboardsRoot(resolve(cwd, given), cwd);
+}
+
 /** Whether `path` is `folder` or below it. */
 export function isWithin(path: string, folder: string): boolean {
   const rel = relative(resolve(folder), resolve(path));

@@ -1,6 +1,5 @@
-import { resolve } from 'node:path';
 import { listFlag, stringFlag, type CommandIo, type FlagValues } from './command.js';
-import { defaultDashboardsRoot, findDashboardsRoot } from './dashboards-root.js';
+import { dashboardsRootFor } from './dashboards-root.js';
 import { printDiagnostics } from './diagnostics-output.js';
 import { environmentMode, oneEnvironment } from './environment-choice.js';
 import { environmentTargets } from './environment-targets.js';
@@ -31,7 +30,7 @@ export async function withOneTarget(
   { scopes, envNamesTarget = false }: OneTargetOptions = {},
 ): Promise<ExitCode> {
   const given = stringFlag(flags, 'dir');
-  const root = await findDashboardsRoot(given === undefined ? await defaultDashboardsRoot(io.cwd) : resolve(io.cwd, given), io.cwd);
+  const root = await dashboardsRootFor(given, io.cwd);
   const mode = await environmentMode(root, flags, io, { envWithoutEnvironments: envNamesTarget });
   if (mode.kind === 'invalid') {
     printDiagnostics(mode.diagnostics, io);

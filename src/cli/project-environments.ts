@@ -1,6 +1,6 @@
 import { loadProjectConfigFor } from '../config/project-config.js';
 import { declaredEnvironments } from '../environments/environment.js';
-import { defaultDashboardsRoot, findDashboardsRoot } from './dashboards-root.js';
+import { defaultDashboardsRoot } from './dashboards-root.js';
 
 /**
  * The embedded environments the project in `cwd` declares (those an embedded store serves), in its order; empty when
@@ -8,7 +8,7 @@ import { defaultDashboardsRoot, findDashboardsRoot } from './dashboards-root.js'
  */
 export async function projectEmbeddedEnvironments(cwd: string): Promise<string[]> {
   try {
-    const project = await loadProjectConfigFor(await findDashboardsRoot(await defaultDashboardsRoot(cwd), cwd), cwd);
+    const project = await loadProjectConfigFor(await defaultDashboardsRoot(cwd), cwd);
     if (project.diagnostics.length > 0) return [];
     return declaredEnvironments(project.config).filter((e) => e.target.kind === 'embedded').map((e) => e.name);
   } catch {

@@ -40,6 +40,21 @@ describe('the default data dir (.dashcd) and events archive (events-archive) are
     });
   }
 
+  it('a project with its own dashboards/ below another project\'s dashcd.yaml: pull and trash read the project plan reads', async () => {
+    const outer = 'environments:\n  dev: {}\n  staging: {}\n  prod: {}\n';
+    const p = (project = await createProject({ 'dashcd.yaml': outer, 'sub/dashboards/s.yaml': markdownDashboard({ name: 'S', owner: 'me', markdown: 's' }) }, { git: true }));
+    const sub = join(p.root, 'sub');
+    const applied = await runDashcd(['apply'], { cwd: sub, env: {} });
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    expect(applied.stdout).toContain(`embedded store ${join(sub, '.dashcd')}`);
+    for (const command of [['pull', '--all'], ['trash', 'list']]) {
+      const result = await runDashcd(command, { cwd: sub, env: {} });
+      // Was exit 64, "choose --env … dev, staging, prod": the outer project's environments, for sub's own store.
+      expect(result.code, `${command.join(' ')}: ${result.stdout}${result.stderr}`).toBe(0);
+      expect(result.stderr).not.toContain('--env');
+    }
+  });
+
   it('a --data that names a file is a usage error saying so, before any store is opened (was "unexpected error: ENOTDIR")', async () => {
     const p = (project = await createProject({ ...FILES, 'dashcd.yaml': 'ignore: []\n' }));
     for (const command of [['plan'], ['token', 'create', '--scopes', 'ReadConfig']]) {

@@ -1,5 +1,5 @@
 import { booleanFlag, defineCommand, listFlag, stringFlag, type CommandIo, type FlagValues } from '../command.js';
-import { defaultDashboardsRoot, findDashboardsRoot } from '../dashboards-root.js';
+import { defaultDashboardsRoot } from '../dashboards-root.js';
 import { printDiagnostics } from '../diagnostics-output.js';
 import { envFlag, environmentMode, oneEnvironment } from '../environment-choice.js';
 import { environmentToken } from '../environment-targets.js';
@@ -49,7 +49,7 @@ async function installerTarget(flags: FlagValues, io: CommandIo): Promise<{ base
   // The address would be --target's and --with-token's token DT_API_TOKEN, whatever --env said: refused, not ignored.
   if (given !== undefined && listFlag(flags, 'env').length > 0) throw new UsageError('--target and --env both name the environment: give one');
   if (given !== undefined) return { base: parseTargetUrl(given), token: () => tokenVariable(io) };
-  const mode = await environmentMode(await findDashboardsRoot(await defaultDashboardsRoot(io.cwd), io.cwd), flags, io);
+  const mode = await environmentMode(await defaultDashboardsRoot(io.cwd), flags, io);
   if (mode.kind === 'invalid') {
     printDiagnostics(mode.diagnostics, io);
     return undefined;

@@ -6,7 +6,7 @@ import { loadProjectConfigFor } from '../../config/project-config.js';
 import { declaredEnvironments } from '../../environments/environment.js';
 import { loadEnvironmentState, loadFolderState } from '../../reconcile/desired-state.js';
 import { defineCommand, stringFlag, type CommandIo, type FlagSpec, type FlagValues } from '../command.js';
-import { defaultDashboardsRoot, findDashboardsRoot } from '../dashboards-root.js';
+import { dashboardsRootFor } from '../dashboards-root.js';
 import { dataFlag, dirFlag, targetFlag } from '../common-flags.js';
 import { envFlag } from '../environment-choice.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
@@ -94,7 +94,7 @@ async function withoutFile(restored: readonly string[], flags: FlagValues, io: C
   if (restored.length === 0) return [];
   const given = stringFlag(flags, 'dir');
   // The root a --dir lies in (ids derive from paths below it), as withOneTarget finds it.
-  const source = { dir: given === undefined ? await defaultDashboardsRoot(io.cwd) : await findDashboardsRoot(resolve(io.cwd, given), io.cwd), cwd: io.cwd, git: 'unread' as const };
+  const source = { dir: await dashboardsRootFor(given, io.cwd), cwd: io.cwd, git: 'unread' as const };
   // One read, as the project is: with environments, the files as the target's environment renders them.
   const { config } = await loadProjectConfigFor(resolve(io.cwd, source.dir), io.cwd);
   const read = declaredEnvironments(config).length > 0 ? await loadEnvironmentState(source, env) : await loadFolderState(source, {});
