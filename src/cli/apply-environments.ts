@@ -44,14 +44,25 @@ function codeOf(run: EnvironmentRun<ExitCode>): ExitCode {
 const OUTCOME: Record<number, string> = {
   [ExitCode.Success]: 'applied',
   [ExitCode.InvalidDesiredState]: 'invalid, nothing written',
-  [ExitCode.TargetUnavailable]: 'target unavailable, nothing written',
+  [ExitCode.TargetUnavailable]: 'target unavailable',
   [ExitCode.ApplyFailed]: 'some dashboards failed',
 };
 
-/** `✓ dev: applied` / `✗ prod: target unavailable, nothing written (exit 4): no API token for prod …` */
+/** `✓ dev: applied` / `✗ prod: credential missing or refused, nothing written (exit 4): PROD_TOKEN is not set …` */
 function summaryLine(run: EnvironmentRun<ExitCode>, code: ExitCode): string {
   const env: Environment = run.env;
   const mark = code === ExitCode.Success ? '✓' : '✗';
-  const why = run.status === 'unreachable' || run.status === 'not-planned' ? `: ${run.error.split('\n')[0] ?? ''}` : '';
-  return `${mark} ${env.name}: ${OUTCOME[code] ?? 'failed'}${code === ExitCode.Success ? '' : ` (exit ${code})`}${why}`;
+  const stopped = run.status === 'unreachable' || run.status === 'not-planned' ? run : undefined;
+  const outcome = stopped ? stoppedOutcome(stopped) : (OUTCOME[code] ?? 'failed');
+  const why = stopped ? `: ${stopped.error.split('\n')[0] ?? ''}` : '';
+  return `${mark} ${env.name}: ${outcome}${code === ExitCode.Success ? '' : ` (exit ${code})`}${why}`;
+}
+
+/**
+ * Why an environment stopped, said as it is (a refused token is no unavailable target), and whether anything was
+ * written: a failure while planning wrote nothing; one while applying may have come after some writes.
+ */
+function stoppedOutcome(run: Extract<EnvironmentRun<ExitCode>, { status: 'unreachable' | 'not-planned' }>): string {
+  const why = run.status === 'unreachable' ? 'target unavailable' : 'credential missing or refused';
+  return `${why}, ${run.during === 'plan' ? 'nothing written' : 'stopped while applying (plan again to see what is left)'}`;
 }

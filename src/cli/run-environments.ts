@@ -21,9 +21,12 @@ export type EnvironmentsMode = Extract<EnvironmentMode, { kind: 'environments' }
 export type EnvironmentRun<T> =
   | { env: Environment; status: 'done'; target: TargetSession; planned: Extract<PlanDashboardsResult, { kind: 'planned' }>; value: T }
   | { env: Environment; status: 'invalid'; target: string; diagnostics: Diagnostic[] }
-  | { env: Environment; status: 'unreachable'; target: string; error: string }
+  | { env: Environment; status: 'unreachable'; target: string; error: string; during: Stage }
   /** A credential not given (its variable unset: nothing was sent) or refused (401, 403): the target is there. */
-  | { env: Environment; status: 'not-planned'; target: string; error: string };
+  | { env: Environment; status: 'not-planned'; target: string; error: string; during: Stage };
+
+/** Where a failure stopped an environment: while planning (nothing written), or in the work on its plan (apply). */
+export type Stage = 'plan' | 'work';
 
 export interface RunEnvironmentsOptions {
   /** Where the problems' text goes: `stderr` when stdout is machine output (`plan --output json`). */
@@ -62,11 +65,15 @@ export async function runEnvironments<T>(
         runs.push({ env, status: 'invalid', target: where, diagnostics: state.desired.diagnostics });
         continue;
       }
-      runs.push(await runOne(env, where, async () => {
+      const stage: { now: Stage } = { now: 'plan' };
+      runs.push(await runOne(env, where, stage, async () => {
         const target = await targets.open(env);
         const ctx = { api: target.client, targetLabel: target.label, log: io.log, concurrency: concurrencyOf(flags), signal: io.signal, cwd: io.cwd };
         const planned = await planLoaded(ctx, state, planOptionsOf(selection, flags));
-        if (planned.kind === 'planned') return { env, status: 'done', target, planned, value: await work(target, planned, env) };
+        if (planned.kind === 'planned') {
+          stage.now = 'work';
+          return { env, status: 'done', target, planned, value: await work(target, planned, env) };
+        }
         // A file only the target can judge (a document id another user keeps private, a new one in UUID form).
         const diagnostics = planned.diagnostics.map((d) => ({ ...d, env: env.name }));
         printDiagnostics(diagnostics, io, [], diagnosticsTo);
@@ -80,16 +87,17 @@ export async function runEnvironments<T>(
 }
 
 /** A target failure or an unset token variable (exit 4) in one environment is its result, not the command's end. */
-async function runOne<T>(env: Environment, where: string, run: () => Promise<EnvironmentRun<T>>): Promise<EnvironmentRun<T>> {
+async function runOne<T>(env: Environment, where: string, stage: { readonly now: Stage }, run: () => Promise<EnvironmentRun<T>>): Promise<EnvironmentRun<T>> {
   try {
     return await run();
   } catch (error) {
+    const failed = { env, target: where, error: errorMessage(error), during: stage.now };
     // Not a target that failed but a credential not given or refused, said as such ("not planned"): "unreachable"
     // sent a newcomer with a mistyped token looking at the network.
-    if (error instanceof MissingTokenError || (error instanceof TransportError && error.reason === 'NO_PLATFORM') || credentialRefused(error)) return { env, status: 'not-planned', target: where, error: errorMessage(error) };
+    if (error instanceof MissingTokenError || (error instanceof TransportError && error.reason === 'NO_PLATFORM') || credentialRefused(error)) return { ...failed, status: 'not-planned' };
     const targetDown = isTargetFailure(error) || (error instanceof CliError && error.exitCode === ExitCode.TargetUnavailable);
     if (!targetDown) throw error;
-    return { env, status: 'unreachable', target: where, error: errorMessage(error) };
+    return { ...failed, status: 'unreachable' };
   }
 }
 

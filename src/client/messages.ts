@@ -67,7 +67,7 @@ function describeStatus(
     const detail = serverMessage === undefined ? '' : ` (${serverMessage})`;
     return `401 from ${ctx.baseUrl}: token rejected${detail} — check ${origin.token}`;
   }
-  if (status === 403) return describeForbidden(serverMessage, ctx);
+  if (status === 403) return describeForbidden(serverMessage, ctx, origin.token);
   if (status === 404 && envelope === undefined) {
     return `404 from ${where}: no such API path — is ${origin.url} the environment root (http://host/e/<env> or https://<id>.live.dynatrace.com)?`;
   }
@@ -96,30 +96,31 @@ function listedScopes(serverMessage: string): string | undefined {
   return listed.length > LISTED_SCOPES_CHARS ? `${listed.slice(0, LISTED_SCOPES_CHARS).trim()}…` : listed;
 }
 
-function describeForbidden(serverMessage: string | undefined, ctx: FailureContext): string {
+function describeForbidden(serverMessage: string | undefined, ctx: FailureContext, token: string): string {
   const listed = serverMessage === undefined ? undefined : listedScopes(serverMessage);
   if (listed !== undefined) {
-    return `403 from ${ctx.baseUrl}: token is missing scope ${listed} — create a token with it`;
+    return `403 from ${ctx.baseUrl}: token is missing scope ${listed} — put a token with it in ${token}`;
   }
-  return `403 from ${ctx.baseUrl}: ${serverMessage ?? 'forbidden'} — ${forbiddenAdvice(serverMessage, ctx)}`;
+  return `403 from ${ctx.baseUrl}: ${serverMessage ?? 'forbidden'} — ${forbiddenAdvice(serverMessage, ctx, token)}`;
 }
 
-/** A refusal that names ownership: the Document service's "only the owner …", "private to its owner". */
+/** A refusal that names a scope is about the token, whoever owns the document. */
 const NAMES_SCOPE = /\bscope\b/i;
 
 /**
  * What to do about a 403, by its reason: a token's scope cannot help where only a document's owner may act (the
  * Document service: ownership decides beside the scope), and a bare "Forbidden" about one document may be either.
+ * A scope's advice names where the token came from (`token`: the variable, or dashcd.yaml's).
  */
-function forbiddenAdvice(serverMessage: string | undefined, ctx: FailureContext): string {
+function forbiddenAdvice(serverMessage: string | undefined, ctx: FailureContext, token: string): string {
   if (serverMessage !== undefined && OWNER_REFUSAL.test(serverMessage)) return `no token scope changes that: ${ownerFix(ctx.method)}`;
   const scope = requiredScope(ctx.method, ctx.url);
-  if (scope !== undefined) return `use a token with scope ${scope} (${SCOPE_DESCRIPTIONS[scope]})`;
+  if (scope !== undefined) return `use a token with scope ${scope} (${SCOPE_DESCRIPTIONS[scope]}) in ${token}`;
   if (ctx.url.includes(`${DOCUMENT_API_PREFIX}/documents/`) && !NAMES_SCOPE.test(serverMessage ?? '')) {
     const owners = ctx.method === 'GET' ? 'only its owner may read a private one' : 'only its owner may change or delete it';
-    return `use a token with the scope this call needs; or, if the document is another user's (${owners}): ${ownerFix(ctx.method)}`;
+    return `use a token with the scope this call needs in ${token}; or, if the document is another user's (${owners}): ${ownerFix(ctx.method)}`;
   }
-  return 'use a token with the scope this call needs';
+  return `use a token with the scope this call needs in ${token}`;
 }
 
 /** The way past an owner's refusal: read as or with the owner's consent, or write as the owner. */

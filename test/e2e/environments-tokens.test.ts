@@ -46,7 +46,16 @@ describe('an environment whose tokenEnv variable is unset', () => {
     const { project } = await projectWithProd();
     const result = await runDashcd(['apply', '--env', 'prod'], { cwd: project.root, env: {} });
     expect(result.code).toBe(4);
-    expect(result.stdout).toMatch(/✗ prod: target unavailable, nothing written \(exit 4\): PROD_DT_TOKEN is not set: .* set it to a token with scopes ReadConfig and WriteConfig$/m);
+    expect(result.stdout).toMatch(/✗ prod: credential missing or refused, nothing written \(exit 4\): PROD_DT_TOKEN is not set: .* set it to a token with scopes ReadConfig and WriteConfig$/m);
+  });
+
+  it('a token refused while applying (no WriteConfig): the variable to fix, and no claim that nothing was written', async () => {
+    const { project, server } = await projectWithProd();
+    const result = await runDashcd(['apply', '--env', 'prod'], { cwd: project.root, env: { PROD_DT_TOKEN: server.tokenFor(['ReadConfig']) } });
+    expect(result.code).toBe(4);
+    // It said "target unavailable, nothing written": the target was up, and a refusal part way need not be first.
+    expect(result.stdout).toMatch(/^✗ prod: credential missing or refused, stopped while applying \(plan again to see what is left\) \(exit 4\): 403 from .*: token is missing scope WriteConfig \(Write configuration\) — put a token with it in PROD_DT_TOKEN$/m);
+    expect(result.stdout).not.toMatch(/unavailable|DT_API_TOKEN/);
   });
 
   it('a rejected token names the environment\'s variable, not DT_API_TOKEN, and says "not planned", not "unreachable"', async () => {

@@ -84,7 +84,7 @@ describe('client against the embedded server', () => {
       const forbidden = await readOnly.dashboards.put(ID, { id: ID, ...minimalDashboard() }).catch((e: unknown) => e);
       expect(isAuthError(forbidden)).toBe(true);
       expect((forbidden as Error).message).toBe(
-        `403 from ${server.url}: token is missing scope WriteConfig (Write configuration) — create a token with it`,
+        `403 from ${server.url}: token is missing scope WriteConfig (Write configuration) — put a token with it in DT_API_TOKEN`,
       );
     } finally {
       await wrong.close();

@@ -44,7 +44,7 @@ describe('client error messages', () => {
     const { server, client, base } = await setup();
     server.script({ status: 403, body: envelope(403, 'Token is missing required scope. Use one of: WriteConfig (Write configuration)') });
     const error = await client.dashboards.put(ID, {}).catch((e: unknown) => e);
-    expect((error as Error).message).toBe(`403 from ${base}: token is missing scope WriteConfig (Write configuration) — create a token with it`);
+    expect((error as Error).message).toBe(`403 from ${base}: token is missing scope WriteConfig (Write configuration) — put a token with it in DT_API_TOKEN`);
     expect(error).toMatchObject({ status: 403, envelope: { error: { code: 403 } } });
     expect(isAuthError(error)).toBe(true);
   });
@@ -53,14 +53,14 @@ describe('client error messages', () => {
     const { server, client } = await setup();
     const body = readFileSync(`${ERRORS}/keptn-dtsvc__dashboards-problem_tile-missing_scopes-problems_missing_scope.json`, 'utf8');
     server.script({ status: 403, body });
-    await expect(client.dashboards.get(ID)).rejects.toThrow('token is missing scope problems.read (Read problems) — create a token with it');
+    await expect(client.dashboards.get(ID)).rejects.toThrow('token is missing scope problems.read (Read problems) — put a token with it in DT_API_TOKEN');
   });
 
   it('infers the needed scope when a 403 does not name one', async () => {
     const { server, client, base } = await setup();
     server.script({ status: 403, body: 'Forbidden', headers: { 'content-type': 'text/plain' } });
     await expect(client.dashboards.remove(ID)).rejects.toThrow(
-      `403 from ${base}: forbidden — use a token with scope WriteConfig (Write configuration)`,
+      `403 from ${base}: forbidden — use a token with scope WriteConfig (Write configuration) in DT_API_TOKEN`,
     );
   });
 

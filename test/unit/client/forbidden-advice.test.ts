@@ -28,15 +28,15 @@ describe('403 advice', () => {
 
   it("a bare Forbidden about one document may be either reason (the real service's wording): both are named", () => {
     expect(forbidden('DELETE', DOCUMENT, 'Forbidden')).toBe(
-      `403 from ${PLATFORM}: Forbidden — use a token with the scope this call needs; or, if the document is another user's (only its owner may change or delete it): use the owner's credentials, or have the document owned by the identity dashcd runs as`,
+      `403 from ${PLATFORM}: Forbidden — use a token with the scope this call needs in DT_API_TOKEN; or, if the document is another user's (only its owner may change or delete it): use the owner's credentials, or have the document owned by the identity dashcd runs as`,
     );
   });
 
   it('a refusal that names a scope, or one about no single document, keeps the scope advice', () => {
     expect(forbidden('POST', `${PLATFORM}/platform/document/v1/documents`, 'Forbidden: the token lacks the scope document:documents:write (Create and change documents).')).toMatch(
-      / — use a token with the scope this call needs$/,
+      / — use a token with the scope this call needs in DT_API_TOKEN$/,
     );
-    expect(forbidden('GET', `${PLATFORM}/platform/document/v1/trash/documents/x`, 'Forbidden')).toBe(`403 from ${PLATFORM}: Forbidden — use a token with the scope this call needs`);
-    expect(forbidden('PUT', `${PLATFORM}/api/config/v1/dashboards/abc`, undefined)).toBe(`403 from ${PLATFORM}: forbidden — use a token with scope WriteConfig (Write configuration)`);
+    expect(forbidden('GET', `${PLATFORM}/platform/document/v1/trash/documents/x`, 'Forbidden')).toBe(`403 from ${PLATFORM}: Forbidden — use a token with the scope this call needs in DT_API_TOKEN`);
+    expect(forbidden('PUT', `${PLATFORM}/api/config/v1/dashboards/abc`, undefined)).toBe(`403 from ${PLATFORM}: forbidden — use a token with scope WriteConfig (Write configuration) in DT_API_TOKEN`);
   });
 });

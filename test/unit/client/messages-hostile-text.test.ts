@@ -24,20 +24,20 @@ const envelope = (code: number, extra: object = {}): string => JSON.stringify({ 
 describe("apiErrorFrom: a target's words in the message are printable", () => {
   it('403: the server message, as one line without control characters', () => {
     const error = apiErrorFrom(403, envelope(403), ctx);
-    expect(error.message).toBe(`403 from ${ctx.baseUrl}: ${SHOWN} — use a token with scope WriteConfig (Write configuration)`);
+    expect(error.message).toBe(`403 from ${ctx.baseUrl}: ${SHOWN} — use a token with scope WriteConfig (Write configuration) in DT_API_TOKEN`);
   });
 
   it('403 naming the missing scope: the scopes it lists', () => {
     const error = apiErrorFrom(403, JSON.stringify({ error: { code: 403, message: 'Token is missing required scope. Use one of: Evil\u001b[2K\nscope' } }), ctx);
-    expect(error.message).toBe(`403 from ${ctx.baseUrl}: token is missing scope Evil [2K scope — create a token with it`);
+    expect(error.message).toBe(`403 from ${ctx.baseUrl}: token is missing scope Evil [2K scope — put a token with it in DT_API_TOKEN`);
   });
 
   it('403 naming the missing scope: at most 200 characters of what it lists, read at once however long the message', () => {
     const message = `Token is missing required scope. Use one of: a${' '.repeat(1_000_000)}b`;
     const error = apiErrorFrom(403, JSON.stringify({ error: { code: 403, message } }), ctx);
-    expect(error.message).toBe(`403 from ${ctx.baseUrl}: token is missing scope a… — create a token with it`);
+    expect(error.message).toBe(`403 from ${ctx.baseUrl}: token is missing scope a… — put a token with it in DT_API_TOKEN`);
     const long = apiErrorFrom(403, JSON.stringify({ error: { code: 403, message: `Use one of: ${'x'.repeat(500)}` } }), ctx);
-    expect(long.message).toBe(`403 from ${ctx.baseUrl}: token is missing scope ${'x'.repeat(200)}… — create a token with it`);
+    expect(long.message).toBe(`403 from ${ctx.baseUrl}: token is missing scope ${'x'.repeat(200)}… — put a token with it in DT_API_TOKEN`);
   });
 
   it('401, 5xx and any other status: the server message', () => {
