@@ -4,7 +4,7 @@ import { issueMessage, unknownKeyMessage } from './hints.js';
 import { LineCounter, type Document } from 'yaml';
 import { documentLocator } from './locate-problems.js';
 import { findUnknownKeys } from './unknown-keys.js';
-import { documentValue, isTooManyTokens, parseYamlDocument, nestingMessage, tooDeepPath } from './yaml-hazards.js';
+import { documentValue, isTooManyTokens, parseYamlDocument, tooDeepPath, yamlErrorText } from './yaml-hazards.js';
 import { DOCUMENT_FILE_SCHEMAS, type DocumentKind } from '../schema/document-content.js';
 import { formatIssuePath } from '../schema/error-envelope.js';
 import { detectFileKind, isPlain, type FilePath } from './detect-kind.js';
@@ -98,7 +98,7 @@ export function checkDocumentSource(source: string, parsed?: { value: unknown })
   };
   const atOffset = (offset: number, message: string): Problem => ({ ...locator.linePos(offset), path: '', message });
   // A text too large for `yaml` that the fast parser read is checked all the same, every problem at 1:1.
-  const read = parsed !== undefined && isTooManyTokens(doc) ? { ok: true as const, value: parsed.value } : readDocument(doc);
+  const read = parsed !== undefined && isTooManyTokens(doc) ? { ok: true as const, value: parsed.value } : readDocument(doc, source);
   if (!read.ok) return { problems: read.problems.map((p) => atOffset(p.offset, p.message)), warnings: [] };
   const { value } = read;
   const kind = detectFileKind(value);
@@ -113,8 +113,8 @@ export function checkDocumentSource(source: string, parsed?: { value: unknown })
 }
 
 /** The document's value, or its problems: its syntax errors, else aliases read as classic files read them (yaml-hazards.ts). */
-function readDocument(doc: Document.Parsed): ReturnType<typeof documentValue> {
-  if (doc.errors.length > 0) return { ok: false, problems: doc.errors.map((error) => ({ offset: error.pos[0], message: nestingMessage(error) ?? error.message })) };
+function readDocument(doc: Document.Parsed, source: string): ReturnType<typeof documentValue> {
+  if (doc.errors.length > 0) return { ok: false, problems: doc.errors.map((error) => ({ offset: error.pos[0], message: yamlErrorText(error, source) })) };
   return documentValue(doc);
 }
 

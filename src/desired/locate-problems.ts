@@ -5,7 +5,7 @@ import { idProblem, isDashboardShaped, NOT_A_DASHBOARD, notADashboard, schemaErr
 import { problemsBeyondTileType } from './unknown-type-tiles.js';
 import { closedSetMessage, unknownKeyMessage } from './hints.js';
 import { findUnknownKeys } from './unknown-keys.js';
-import { documentValue, isTooManyTokens, parseYamlDocuments, nestingMessage, tooDeepPath, TOO_DEEP_MESSAGE, type OffsetProblem } from './yaml-hazards.js';
+import { documentValue, isTooManyTokens, parseYamlDocuments, tooDeepPath, TOO_DEEP_MESSAGE, yamlErrorText, type OffsetProblem } from './yaml-hazards.js';
 import { pushAll } from '../lib/push-all.js';
 import { quoted } from '../lib/quoted.js';
 
@@ -21,7 +21,7 @@ export function locateProblems(source: string, known?: { value: unknown }): File
   const at = (offset: number): { line: number; col: number } => lines.linePos(offset);
   const problems: Problem[] = [];
   const syntax = (error: YAMLError): void => {
-    problems.push({ ...at(error.pos[0]), path: '', message: yamlErrorMessage(error, source) });
+    problems.push({ ...at(error.pos[0]), path: '', message: yamlErrorText(error, source) });
   };
   if (docs.length === 0) {
     if ('errors' in docs) docs.errors.forEach(syntax);
@@ -90,13 +90,6 @@ function keyOffset(doc: Document.Parsed, parent: readonly PropertyKey[], key: st
 
 function duplicateKeyCount(doc: Document.Parsed): number {
   return doc.errors.filter((e) => e.code === 'DUPLICATE_KEY').length;
-}
-
-function yamlErrorMessage(error: YAMLError, source: string): string {
-  if (error.code !== 'DUPLICATE_KEY') return nestingMessage(error) ?? error.message;
-  const line = source.slice(error.pos[0], source.indexOf('\n', error.pos[0]) >>> 0);
-  const key = line.slice(0, Math.max(1, line.search(/:(\s|$)/)));
-  return `${error.message}: ${key} appears more than once`;
 }
 
 function schemaProblems(

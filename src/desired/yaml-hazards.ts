@@ -241,6 +241,17 @@ function checkUniqueKeys(doc: Document.Parsed, source: string): Document.Parsed 
   return doc;
 }
 
+/**
+ * What a reader is told of one of `yaml`'s errors in `source`: a repeated key by its name, a nesting error in plain
+ * words, anything else in `yaml`'s own.
+ */
+export function yamlErrorText(error: YAMLError, source: string): string {
+  if (error.code !== 'DUPLICATE_KEY') return nestingMessage(error) ?? error.message;
+  const line = source.slice(error.pos[0], source.indexOf('\n', error.pos[0]) >>> 0);
+  const key = line.slice(0, Math.max(1, line.search(/:(\s|$)/)));
+  return `${error.message}: ${key} appears more than once`;
+}
+
 const duplicateAt = (offset: number): YAMLParseError => new YAMLParseError([offset, offset + 1], 'DUPLICATE_KEY', 'Map keys must be unique');
 
 /** Blanks and line breaks, from where the pattern's lastIndex is set. */

@@ -14,6 +14,8 @@ type Expect = 'value' | 'member-value' | 'value-or-end' | 'name' | 'name-or-end'
 export function firstJsonError(text: string): JsonError | undefined {
   const open: ('object' | 'array')[] = [];
   let expect: Expect = 'value';
+  // A trailing comma is reported where it is, not at the bracket after it (perhaps lines below).
+  let lastComma = 0;
   const closed = (): Expect => (open.length === 0 ? 'done' : 'comma-or-end');
   for (let i = skipSpace(text, 0); ; i = skipSpace(text, i)) {
     if (i >= text.length) return expect === 'done' ? undefined : { offset: text.length, reason: 'the text ends before the JSON does' };
@@ -31,6 +33,7 @@ export function firstJsonError(text: string): JsonError | undefined {
       case 'comma-or-end': {
         const object = open.at(-1) === 'object';
         if (c === 0x2c) {
+          lastComma = i;
           i++;
           expect = object ? 'name' : 'value';
         } else if (c === (object ? 0x7d : 0x5d)) {
@@ -50,7 +53,8 @@ export function firstJsonError(text: string): JsonError | undefined {
           expect = closed();
           continue;
         }
-        if (c !== 0x22) return { offset: i, reason: c === 0x7d ? 'a trailing comma' : c === 0x27 ? 'a single-quoted name' : 'a name not in double quotes' };
+        if (c === 0x7d) return { offset: lastComma, reason: 'a trailing comma' };
+        if (c !== 0x22) return { offset: i, reason: c === 0x27 ? 'a single-quoted name' : 'a name not in double quotes' };
         break;
       default:
         if (c === 0x5d && expect === 'value-or-end') {
@@ -65,7 +69,10 @@ export function firstJsonError(text: string): JsonError | undefined {
           expect = c === 0x7b ? 'name-or-end' : 'value-or-end';
           continue;
         }
-        if (c === 0x5d || c === 0x7d) return { offset: i, reason: expect === 'member-value' ? "no value after ':'" : open.length > 0 ? 'a trailing comma' : `'${text[i]}' where a value starts` };
+        if (c === 0x5d || c === 0x7d) {
+          if (expect === 'member-value') return { offset: i, reason: "no value after ':'" };
+          return open.length > 0 ? { offset: lastComma, reason: 'a trailing comma' } : { offset: i, reason: `'${text[i]}' where a value starts` };
+        }
     }
     const end = scalarEnd(text, i);
     if (typeof end !== 'number') return end;

@@ -119,7 +119,7 @@ describe('validate with environments', () => {
     const result = await runDashcd(['validate'], { cwd: project.root });
     expect(result.code, result.stdout + result.stderr).toBe(3);
     const why = 'not valid JSON: a trailing comma (a .json file is read as JSON, as jq and the API read it; name it .yaml to write YAML)';
-    expect(result.stdout.trim().split('\n')).toEqual([`dashboards/quoted.json:2:71  ${why}`, `dashboards/trailing.json:2:55  ${why}`]);
+    expect(result.stdout.trim().split('\n')).toEqual([`dashboards/quoted.json:2:69  ${why}`, `dashboards/trailing.json:2:53  ${why}`]);
     await project.write('dashboards/trailing.json', json('J', ''));
     await project.write('dashboards/quoted.json', json('Q ${{ env.name }}', ''));
     const fixed = await runDashcd(['validate'], { cwd: project.root });

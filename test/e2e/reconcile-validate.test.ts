@@ -96,7 +96,7 @@ describe('dashcd validate', () => {
     const text = '{"dashboardMetadata": {"name": "x", "owner": "y"},\n "tiles": [],}\n';
     const result = await validate({ 'dashboards/a.json': text, 'dashboards/b.yaml': text });
     expect(result.code).toBe(3);
-    expect(result.stdout.trim().split('\n')).toEqual(['dashboards/a.json:2:14  not valid JSON: a trailing comma (a .json file is read as JSON, as jq and the API read it; name it .yaml to write YAML)']);
+    expect(result.stdout.trim().split('\n')).toEqual(['dashboards/a.json:2:13  not valid JSON: a trailing comma (a .json file is read as JSON, as jq and the API read it; name it .yaml to write YAML)']);
     // Again, with the checks of the first run cached: the same content is refused as .json and taken as .yaml.
     const again = await runDashcd(['validate'], { cwd: (project as Project).root });
     expect(again.stdout).toBe(result.stdout);

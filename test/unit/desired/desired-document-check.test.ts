@@ -228,7 +228,8 @@ describe('checkDocumentSource: problems at file:line:col', () => {
     ]);
     const broken = checkDocumentSource('document:\n  kind: notebook\n  kind: dashboard\n');
     expect(broken.problems).toHaveLength(1);
-    expect(broken.problems[0]).toMatchObject({ line: 3, col: 3, path: '' });
+    // The repeated key is named, as in a classic file (it said only "Map keys must be unique").
+    expect(broken.problems[0]).toEqual({ line: 3, col: 3, path: '', message: 'Map keys must be unique: kind appears more than once' });
   });
 });
 

@@ -17,12 +17,13 @@ describe('.json files are read as JSON', () => {
   });
 
   it('refuses what only YAML reads, where JSON stops, saying what is there', () => {
-    expect(notJsonProblem('{"a": 1,\n "b": [],}\n')).toEqual({ ok: false, problems: [{ line: 2, col: 10, path: '', message: `not valid JSON: a trailing comma (${WHY})` }] });
+    expect(notJsonProblem('{"a": 1,\n "b": [],}\n')).toEqual({ ok: false, problems: [{ line: 2, col: 9, path: '', message: `not valid JSON: a trailing comma (${WHY})` }] });
     // After a byte-order mark the position is the file's own.
-    expect(notJsonProblem('\ufeff{"a": 1,}')).toMatchObject({ problems: [{ line: 1, col: 10 }] });
+    expect(notJsonProblem('\ufeff{"a": 1,}')).toMatchObject({ problems: [{ line: 1, col: 9 }] });
     // Node 20 names no position for these two, and quoted the text around them.
     expect(notJsonProblem('{\n  "a": \'x\'\n}')).toMatchObject({ problems: [{ line: 2, col: 8, message: `not valid JSON: a single-quoted string (${WHY})` }] });
-    expect(notJsonProblem('{"t": [1,\n]}')).toMatchObject({ problems: [{ line: 2, col: 1, message: `not valid JSON: a trailing comma (${WHY})` }] });
+    // A trailing comma is named where it is, not at the bracket on the line below.
+    expect(notJsonProblem('{"t": [1,\n]}')).toMatchObject({ problems: [{ line: 1, col: 9, message: `not valid JSON: a trailing comma (${WHY})` }] });
     expect(notJsonProblem('{"a": 1} # note')).toMatchObject({ problems: [{ line: 1, col: 10, message: expect.stringContaining('a comment') }] });
   });
 

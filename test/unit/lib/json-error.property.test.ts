@@ -41,8 +41,9 @@ describe('firstJsonError', () => {
 
   it('names the slips YAML forgives, where they are', () => {
     const cases: [string, number, string][] = [
-      ['{"a": 1,}', 8, 'a trailing comma'],
-      ['[1, 2,]', 6, 'a trailing comma'],
+      ['{"a": 1,}', 7, 'a trailing comma'],
+      ['[1, 2,]', 5, 'a trailing comma'],
+      ['{"t": [1,\n\n  ]}', 8, 'a trailing comma'],
       ["{'a': 1}", 1, 'a single-quoted name'],
       ['{"a": \'x\'}', 6, 'a single-quoted string'],
       ['{"a": 1} # note', 9, 'a comment'],
