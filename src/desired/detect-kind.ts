@@ -28,7 +28,7 @@ export const NOT_A_DOCUMENT =
 export function detectFileKind(value: unknown): FileKind {
   if (!isPlain(value)) return unknown(`${NOT_A_DOCUMENT} (the file does not hold a mapping)`, []);
   if (Object.hasOwn(value, DOCUMENT_KEY)) return fromBlock(value);
-  if (Object.hasOwn(value, 'dashboardMetadata') || Array.isArray(value.tiles)) return { kind: 'classic-dashboard' };
+  if (isClassicShaped(value)) return { kind: 'classic-dashboard' };
   const shape = contentShape(value);
   if (shape === undefined) return unknown(NOT_A_DOCUMENT, []);
   return unknown(`${CONTENT_OF[shape]} without the document: member dashcd needs; add document: { kind: ${shape}, name: … }`, []);
@@ -47,7 +47,14 @@ const CONTENT_OF: Record<DocumentKind, string> = {
 export function isDocumentShaped(value: unknown): boolean {
   if (!isPlain(value)) return false;
   if (Object.hasOwn(value, DOCUMENT_KEY)) return true;
-  return !Object.hasOwn(value, 'dashboardMetadata') && !Array.isArray(value.tiles) && contentShape(value) !== undefined;
+  return !isClassicShaped(value) && contentShape(value) !== undefined;
+}
+
+const CLASSIC_WITH_DOCUMENT = 'the file holds a classic dashboard (dashboardMetadata, a list of tiles)';
+
+/** A classic dashboard's own members: dashboardMetadata, or tiles as a list (a platform dashboard's are a map). */
+function isClassicShaped(value: Record<string, unknown>): boolean {
+  return Object.hasOwn(value, 'dashboardMetadata') || Array.isArray(value.tiles);
 }
 
 /** What the content looks like: tiles or layouts as maps are a platform dashboard's, a list of sections a notebook's. */
@@ -67,6 +74,9 @@ function fromBlock(value: Record<string, unknown>): FileKind {
     return unknown(why ?? `expected ${DocumentKind.options.join(' or ')}`, [DOCUMENT_KEY, 'kind']);
   }
   const shape = contentShape(value);
+  // A classic dashboard with document: added would meet the document schema's raw complaints (version missing, tiles
+  // not a map): the mix-up is named instead, as the reverse ones are. Content of a document's shape beside it wins.
+  if (isClassicShaped(value) && shape === undefined) return unknown(`${CLASSIC_WITH_DOCUMENT}; remove document:, which only platform dashboards and notebooks carry`, [DOCUMENT_KEY]);
   if (shape !== undefined && shape !== parsed.data) {
     return unknown(`kind is ${parsed.data}, but the file holds ${CONTENT_OF[shape]}; say kind: ${shape}`, [DOCUMENT_KEY, 'kind']);
   }

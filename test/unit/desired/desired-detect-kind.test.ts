@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { detectFileKind, NOT_A_DOCUMENT } from '../../../src/desired/detect-kind.js';
+import { detectFileKind, isDocumentShaped, NOT_A_DOCUMENT } from '../../../src/desired/detect-kind.js';
 import { CORPUS_DASHBOARDS_DIR, CORPUS_DOCUMENT_DASHBOARDS_DIR, CORPUS_NOTEBOOKS_DIR } from '../../helpers/corpus.js';
 
 function corpus(dir: string): [string, Record<string, unknown>][] {
@@ -67,6 +67,13 @@ describe('detectFileKind', () => {
     expect(detectFileKind({ document: { kind: 'dashboard' }, dashboardMetadata: {}, tiles: {} })).toEqual({ kind: 'platform-dashboard' });
   });
 
+  it('names a classic dashboard given document: at document:, with what to do (it met the document schema\'s raw complaints)', () => {
+    const reason = 'the file holds a classic dashboard (dashboardMetadata, a list of tiles); remove document:, which only platform dashboards and notebooks carry';
+    for (const value of [{ document: { kind: 'dashboard', name: 'x' }, dashboardMetadata: { name: 'x' }, tiles: [] }, { document: { kind: 'notebook' }, tiles: [{}] }, { document: { kind: 'dashboard' }, dashboardMetadata: {} }]) {
+      expect(detectFileKind(value), JSON.stringify(value)).toEqual({ kind: 'unknown', reason, path: ['document'] });
+    }
+  });
+
   it('refuses anything but a mapping, naming the file as a whole', () => {
     for (const value of [null, 'text', 3, [], [{ tiles: [] }]]) {
       expect(detectFileKind(value)).toEqual({ kind: 'unknown', reason: `${NOT_A_DOCUMENT} (the file does not hold a mapping)`, path: [] });
@@ -81,5 +88,19 @@ describe('detectFileKind', () => {
     expect(detectFileKind({ document: { kind: 'launchpad' } })).toEqual({ kind: 'unknown', reason: 'unknown value "launchpad"; use one of dashboard, notebook', path: ['document', 'kind'] });
     expect(detectFileKind({ document: { name: 'x' } })).toEqual({ kind: 'unknown', reason: 'expected dashboard or notebook', path: ['document', 'kind'] });
     expect(detectFileKind({ document: { kind: 3 } })).toEqual({ kind: 'unknown', reason: 'expected dashboard or notebook', path: ['document', 'kind'] });
+  });
+});
+
+describe('isDocumentShaped: which checks a parsed file goes to', () => {
+  it('takes a document: member, or a document\'s content without classic members, to the document checks', () => {
+    for (const value of [{ document: { kind: 'notebook' } }, { document: 'anything' }, { document: { kind: 'dashboard' }, tiles: [] }, { tiles: {} }, { layouts: {} }, { sections: [] }]) {
+      expect(isDocumentShaped(value), JSON.stringify(value)).toBe(true);
+    }
+  });
+
+  it('leaves classic dashboards, content of neither kind and anything but a mapping to the classic checks', () => {
+    for (const value of [{ dashboardMetadata: {}, tiles: {} }, { tiles: [] }, { sections: {} }, { name: 'x' }, [], 'text', null]) {
+      expect(isDocumentShaped(value), JSON.stringify(value)).toBe(false);
+    }
   });
 });
