@@ -1,15 +1,21 @@
-/** An integer as YAML and JSON write it: decimal, or YAML's 0o and 0x forms. */
-const INTEGER_TEXT = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$/;
+/**
+ * Whether the integer a file writes (`written`, exactly) reaches the API as written when read as the double `value`:
+ * JSON sends `String(value)` ("1702373595732123400", "1e+21"), and a reader taking that text exactly must find
+ * `written`. Every integer a double holds exactly passes, and so does a larger one the double holds as written
+ * (123456789012345680000, or 10^21, sent as 1e+21); 1702373595732123456 does not.
+ */
+export function sendsIntegerAsWritten(written: bigint, value: number): boolean {
+  return Number.isSafeInteger(value) || exactDecimal(String(value)) === written;
+}
 
 /**
- * Whether the integer written as `text` reaches the API as written, read as `value` (a double, as JavaScript reads
- * numbers): a decimal one when JSON writes `value` with the same digits (so 123456789012345680000, which a double
- * holds as written, passes), a 0x or 0o one when `value` is the same integer. Text that is no integer passes.
+ * JavaScript's text of a double beyond 2^53, as the integer it writes; undefined for Infinity. Such a double is an
+ * integer: its text has plain digits below 10^21, and above, at most 16 after the point and an exponent of 21 or more.
  */
-export function keepsIntegerText(text: string, value: number): boolean {
-  if (Number.isSafeInteger(value) || !INTEGER_TEXT.test(text)) return true;
-  if (text.startsWith('0o') || text.startsWith('0x')) return Number.isInteger(value) && BigInt(text) === BigInt(value);
-  // Beyond 2^53 the digits are not all zeros: no "-0" to mind.
-  const digits = text.replace(/^[-+]?0*/, '');
-  return String(value) === `${text.startsWith('-') ? '-' : ''}${digits}`;
+function exactDecimal(text: string): bigint | undefined {
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:e\+(\d+))?$/.exec(text);
+  if (match === null) return undefined;
+  const [, sign, whole = '', fraction = '', exponent = '0'] = match;
+  const magnitude = BigInt(whole + fraction) * 10n ** BigInt(Number(exponent) - fraction.length);
+  return sign === '-' ? -magnitude : magnitude;
 }

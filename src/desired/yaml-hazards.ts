@@ -1,7 +1,7 @@
-import { isAlias, isScalar, Lexer, parseAllDocuments, parseDocument, visit, YAMLParseError, type Document, type Node, type DocumentOptions, type EmptyStream, type ParseOptions, type SchemaOptions, type YAMLError } from 'yaml';
+import { isAlias, isScalar, Lexer, parseAllDocuments, parseDocument, visit, YAMLParseError, type Document, type Node, type DocumentOptions, type EmptyStream, type ParseOptions, type ScalarTag, type SchemaOptions, type YAMLError } from 'yaml';
 import { MAX_JSON_DEPTH } from '../schema/limits.js';
 import { excerpt } from '../lib/quoted.js';
-import { keepsIntegerText } from './exact-integer.js';
+import { sendsIntegerAsWritten } from './exact-integer.js';
 
 /** A problem found in a parsed document, at a source offset; the caller turns offsets into line and column. */
 export interface OffsetProblem {
@@ -50,8 +50,23 @@ export function aliasProblems(doc: Document.Parsed): OffsetProblem[] {
   return problems;
 }
 
+const INT_TAG = 'tag:yaml.org,2002:int';
+
 /**
- * Integers written with more digits than a double keeps (keepsIntegerText): read as JavaScript reads them, their last
+ * The integer a scalar's text stands for, exactly, read by the document's own int tags (YAML 1.2's decimal, 0o and 0x;
+ * a `%YAML 1.1` file's also 0b, 0-prefixed octal, `_` between digits and base 60); undefined for any other text.
+ */
+function writtenInteger(doc: Document.Parsed, source: string): bigint | undefined {
+  for (const tag of doc.schema.tags as ScalarTag[]) {
+    if (tag.tag !== INT_TAG || tag.test?.test(source) !== true) continue;
+    const exact = tag.resolve(source, () => undefined, { intAsBigInt: true });
+    return typeof exact === 'bigint' ? exact : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Integers written with more digits than a double keeps (sendsIntegerAsWritten): read as JavaScript reads them, their last
  * digits would change on the way to the API (1702373595732123456 is sent as 1702373595732123400), silently and for
  * good, since every later plan compares the changed value.
  */
@@ -59,7 +74,9 @@ export function inexactIntegers(doc: Document.Parsed): OffsetProblem[] {
   const problems: OffsetProblem[] = [];
   visit(doc, {
     Scalar(_key, node) {
-      if (typeof node.value !== 'number' || keepsIntegerText(node.source ?? '', node.value)) return;
+      if (typeof node.value !== 'number' || Number.isSafeInteger(node.value)) return;
+      const written = writtenInteger(doc, node.source ?? '');
+      if (written === undefined || sendsIntegerAsWritten(written, node.value)) return;
       problems.push({
         offset: node.range?.[0] ?? 0,
         message: `${excerpt(node.source ?? '')} has more digits than dashcd keeps in a number (it reads numbers as JavaScript does, integers exactly up to ${Number.MAX_SAFE_INTEGER}): it would be sent as ${node.value}. Quote it if the field takes text`,

@@ -1,4 +1,4 @@
-import { keepsIntegerText } from '../exact-integer.js';
+import { sendsIntegerAsWritten } from '../exact-integer.js';
 
 /**
  * Scalar resolution for the fast YAML path. Each function mirrors, line for line where it matters, what `yaml` 2.x
@@ -43,7 +43,8 @@ export function resolvePlain(source: string): unknown {
 
 /** An integer that reaches the API as written; any other is declined, for `yaml`'s reading to report (inexactIntegers). */
 function exactInteger(source: string, value: number): number {
-  if (!keepsIntegerText(source, value)) throw BAIL;
+  // The core schema's three forms (decimal with a sign or leading zeros, 0o, 0x) are all BigInt's own.
+  if (!sendsIntegerAsWritten(BigInt(source), value)) throw BAIL;
   return value;
 }
 

@@ -219,6 +219,13 @@ describe('inexactIntegers', () => {
     expect(offsets(source)).toEqual([]);
   });
 
+  it('reads a %YAML 1.1 file\'s integers as that version writes them: underscores, 0b, 0-prefixed octal, base 60', () => {
+    const source = '%YAML 1.1\n---\na: 1_702_373_595_732_123_456\nb: 0b11111111111111111111111111111111111111111111111111111111111\nc: 0400000000000000000001\nd: 190:20:30\ne: 1_000_000\nf: 0x20_0000_0000_0000\n';
+    const found = inexactIntegers(parseDocument(source));
+    expect(found.map((p) => source.slice(p.offset).split('\n')[0])).toEqual(['1_702_373_595_732_123_456', '0b11111111111111111111111111111111111111111111111111111111111', '0400000000000000000001']);
+    expect(found[0]?.message).toContain('it would be sent as 1702373595732123400');
+  });
+
   it('makes documentValue refuse the value, as every reader of a committed file takes it', () => {
     const read = documentValue(parseDocument('x: 1\nts: 1702373595732123456\n'));
     expect(read).toMatchObject({ ok: false, problems: [{ offset: 9 }] });
