@@ -71,7 +71,9 @@ export function firstJsonError(text: string): JsonError | undefined {
         }
         if (c === 0x5d || c === 0x7d) {
           if (expect === 'member-value') return { offset: i, reason: "no value after ':'" };
-          return open.length > 0 ? { offset: lastComma, reason: 'a trailing comma' } : { offset: i, reason: `'${text[i]}' where a value starts` };
+          // Right after a comma (`value` is only expected there inside an array), the array's own end is that comma's fault.
+          if (expect === 'value' && c === 0x5d && open.at(-1) === 'array') return { offset: lastComma, reason: 'a trailing comma' };
+          return { offset: i, reason: `'${text[i]}' where a value starts` };
         }
     }
     const end = scalarEnd(text, i);

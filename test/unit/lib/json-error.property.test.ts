@@ -57,6 +57,11 @@ describe('firstJsonError', () => {
       ['', 0, 'the text ends before the JSON does'],
       ['{} {}', 3, 'more text after the JSON value'],
       [']', 0, "']' where a value starts"],
+      // A closing bracket of the wrong kind is no trailing comma, and is named where it is, not at an earlier comma.
+      ['[}', 1, "'}' where a value starts"],
+      ['{"a": 1, "b": [}', 15, "'}' where a value starts"],
+      ['[1,}', 3, "'}' where a value starts"],
+      ['{"x": "a,b", "y": [\n\n}', 21, "'}' where a value starts"],
       ['{"a": yes}', 6, 'a value not in JSON (a string needs double quotes)'],
       ['["a\nb"]', 3, 'a line break or control character inside a string (write it as \\n, \\t, …)'],
       ['["a\\qb"]', 3, 'an escape JSON does not have'],
