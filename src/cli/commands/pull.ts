@@ -10,7 +10,7 @@ import { booleanFlag, defineCommand, stringFlag, type CommandIo, type FlagValues
 import { printDiagnostics } from '../diagnostics-output.js';
 import { dataFlag, dirFlag, targetFlag } from '../common-flags.js';
 import { ExitCode, UsageError } from '../exit-codes.js';
-import { dashboardsRootFor, defaultDashboardsRoot, isWithin } from '../dashboards-root.js';
+import { dashboardsRootFor, isWithin } from '../dashboards-root.js';
 import { withTarget } from '../with-target.js';
 import { envFlag, environmentMode } from '../environment-choice.js';
 import { pullEnvironment, refuseDirOutsideProject, type PulledEnvironment } from '../pull-environment.js';
@@ -62,8 +62,8 @@ export const pullCommand = defineCommand({
     const notIds = positionals.filter((id) => parseDashboardId(id) === undefined && !isDocumentId(id));
     if (notIds.length > 0) throw new UsageError(`not a dashboard or document id (a UUID, or letters, digits and dashes): ${notIds.join(', ')}`);
     const given = stringFlag(flags, 'dir');
-    const dir = given === undefined ? await defaultDashboardsRoot(io.cwd) : resolve(io.cwd, given);
     const root = await dashboardsRootFor(given, io.cwd);
+    const dir = given === undefined ? root : resolve(io.cwd, given);
     if (given !== undefined) await refuseDirOutsideProject(given, root, flags, io);
     // Refreshed files are in the root, new ones in --dir: neither may lead out of the checkout through a link.
     const written = [...new Set([root, dir])].map((folder) => ({ folder, naming: given === undefined ? `the dashboards folder ${shownPath(io.cwd, folder)}` : `--dir ${given}` }));
