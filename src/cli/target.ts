@@ -123,7 +123,13 @@ export function platformMissing(env: CommandIo['env'], baseUrl: string): string 
   if (credential === undefined) return 'set DT_PLATFORM_TOKEN (or DT_CLIENT_ID and DT_CLIENT_SECRET)';
   if (envValue(env, 'DT_PLATFORM_URL') !== undefined || platformUrlOf(baseUrl) !== undefined) return undefined;
   const set = credential.kind === 'platform-token' ? 'DT_PLATFORM_TOKEN is' : 'DT_CLIENT_ID and DT_CLIENT_SECRET are';
-  return `${set} set, but DT_PLATFORM_URL is not, and ${baseUrl} does not name its platform host (only a SaaS URL such as https://abc123.live.dynatrace.com does): set DT_PLATFORM_URL to the environment's platform URL`;
+  const fix = loopbackHttps(baseUrl) ? `; dashcd's own server speaks http, not https: for it, write ${baseUrl.replace(/^https:/i, 'http:')} and its platform is the same address` : '';
+  return `${set} set, but DT_PLATFORM_URL is not, and ${baseUrl} does not name its platform host (only a SaaS URL such as https://abc123.live.dynatrace.com does): set DT_PLATFORM_URL to the environment's platform URL${fix}`;
+}
+
+/** An https URL of this machine: most likely dashcd's embedded server, which serves plain http, with a wrong scheme. */
+function loopbackHttps(url: string): boolean {
+  return /^https:\/\/(?:127\.0\.0\.1|localhost|\[::1\])(?::\d+)?(?:\/|$)/i.test(url);
 }
 
 /**

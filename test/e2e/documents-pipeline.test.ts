@@ -249,8 +249,13 @@ describe('a document file against a target without a platform', () => {
       const result = await runDashcd(['plan'], { cwd: project.root, env: { DT_ENV_URL: managed, DT_API_TOKEN: server.token, DT_PLATFORM_TOKEN: 'dt0s16.TEST' } });
       expect(result.code).toBe(4);
       expect(result.stderr).toContain(
-        `has no platform configured for platform dashboards and notebooks: DT_PLATFORM_TOKEN is set, but DT_PLATFORM_URL is not, and ${managed} does not name its platform host (only a SaaS URL such as https://abc123.live.dynatrace.com does): set DT_PLATFORM_URL to the environment's platform URL`,
+        `has no platform configured for platform dashboards and notebooks: DT_PLATFORM_TOKEN is set, but DT_PLATFORM_URL is not, and ${managed} does not name its platform host (only a SaaS URL such as https://abc123.live.dynatrace.com does): set DT_PLATFORM_URL to the environment's platform URL\n`,
       );
+      // The embedded server's address with https: the scheme is the likelier slip, and fixing it finds the platform.
+      const local = `https://127.0.0.1:${new URL(server.baseUrl).port}/e/local`;
+      const tls = await runDashcd(['plan'], { cwd: project.root, env: { DT_ENV_URL: local, DT_API_TOKEN: server.token, DT_PLATFORM_TOKEN: 'dt0s16.TEST' } });
+      expect(tls.code).toBe(4);
+      expect(tls.stderr).toContain(`set DT_PLATFORM_URL to the environment's platform URL; dashcd's own server speaks http, not https: for it, write ${local.replace('https:', 'http:')} and its platform is the same address`);
     } finally {
       await project.cleanup();
     }
