@@ -98,6 +98,8 @@ export class BlockParser {
       const next = this.nextContent(this.pos);
       if (next === -1 || this.ind < indent) return map;
       if (this.ind > indent) throw BAIL;
+      // A marker at the margin ends the document (`...`) or starts another (`---`), whatever follows it on the line.
+      if (indent === 0 && (this.isMarker(next, '---') || this.isMarker(next, '...'))) throw BAIL;
       p = next + indent;
       if (this.isSeqIndicator(p)) throw BAIL;
     }

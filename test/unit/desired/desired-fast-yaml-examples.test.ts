@@ -66,6 +66,9 @@ describe('fast YAML path: input characters (fast-parse)', () => {
     ['a: 1\r\nb: 2\r', 'a lone carriage return at the end, after a CRLF'],
     ['a: 1\r', 'a lone carriage return at the very end'],
     ['a\rb: 1\n', 'a lone carriage return (yaml: text) as the second character'],
+    ['a: 1\n... x:\n  b: 2\n', 'a document end marker at the margin with a key after it (yaml: error)'],
+    ['a: 1\n...\n', 'a document end marker at the margin'],
+    ['a: 1\n--- b: 2\n', 'a second document at the margin'],
   ];
   it.each(accepted)('accepts %j', (source, expected) => expectAccepted(source, expected));
   it.each(declined)('declines %j (%s)', (source) => expectDeclined(source));
