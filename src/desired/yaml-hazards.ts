@@ -205,10 +205,46 @@ function firstSyntaxError(doc: Document.Parsed, source: string): Document.Parsed
   if (syntax.length === 0) return doc;
   const first = syntax.reduce((earliest, error) => (error.pos[0] < earliest.pos[0] ? error : earliest));
   const more = syntax.length - 1;
-  const shown = overIndentedKey(source, first) ?? (more === 0 ? first : new YAMLParseError(first.pos, first.code, `${first.message} (and ${more} more YAML error${more === 1 ? '' : 's'} after it, most likely from this one)`));
+  const shown = overIndentedKey(source, first) ?? underIndentedKey(source, first) ?? (more === 0 ? first : new YAMLParseError(first.pos, first.code, `${first.message} (and ${more} more YAML error${more === 1 ? '' : 's'} after it, most likely from this one)`));
   const kept = doc.errors.flatMap((error) => (error === first ? [shown] : error.code === 'DUPLICATE_KEY' ? [error] : []));
   doc.errors.splice(0, doc.errors.length, ...kept);
   return doc;
+}
+
+/** A line that starts with a key (after its indentation): no `-`, quote, bracket or comment first, `:` and a blank after. */
+const KEY_LINE = /^[^\s#'"[{-][^:#]*:(?:\s|$)/;
+
+/**
+ * The other slip, a key indented less than the key above it but more than its parent's: `yaml` says only "All mapping
+ * items must start at the same column" (or, in a list item, "Sequence item without - indicator") at the line's start.
+ * Said at the key, and by how much. Undefined for any other error.
+ */
+function underIndentedKey(source: string, error: YAMLParseError): YAMLParseError | undefined {
+  if (error.code !== 'BAD_INDENT' && error.code !== 'MISSING_CHAR') return undefined;
+  const lineStart = source.lastIndexOf('\n', error.pos[0] - 1) + 1;
+  const lineEnd = source.indexOf('\n', lineStart);
+  const line = source.slice(lineStart, lineEnd === -1 ? source.length : lineEnd);
+  const indent = line.length - line.trimStart().length;
+  if (indent === 0 || !KEY_LINE.test(line.slice(indent))) return undefined;
+  const above = lineAbove(source, lineStart);
+  if (above === undefined) return undefined;
+  // Where the key of the line above starts: after its indentation and any `- ` of a list item.
+  const keyColumn = /^[ ]*(?:-[ ]+)*/.exec(above)?.[0].length ?? 0;
+  if (indent >= keyColumn) return undefined;
+  const spaces = keyColumn - indent;
+  const at = lineStart + indent;
+  return new YAMLParseError([at, at + 1], error.code, `this key is indented ${spaces} space${spaces === 1 ? '' : 's'} less than the key on the line above and lines up with no key before it, so YAML cannot place it: indent it as the keys it belongs with`);
+}
+
+/** The nearest line above `lineStart` that holds content (not blank, not only a comment). */
+function lineAbove(source: string, lineStart: number): string | undefined {
+  for (let end = lineStart - 1; end > 0; ) {
+    const start = source.lastIndexOf('\n', end - 1) + 1;
+    const line = source.slice(start, end);
+    if (line.trim() !== '' && !line.trimStart().startsWith('#')) return line;
+    end = start - 1;
+  }
+  return undefined;
 }
 
 /**
@@ -226,7 +262,7 @@ function overIndentedKey(source: string, error: YAMLParseError): YAMLParseError 
   const nextEnd = source.indexOf('\n', lineEnd + 1);
   const next = source.slice(lineEnd + 1, nextEnd === -1 ? source.length : nextEnd);
   const indent = next.length - next.trimStart().length;
-  if (indent <= keyColumn || !/^[^\s#'"[{-][^:#]*:(?:\s|$)/.test(next.slice(indent))) return undefined;
+  if (indent <= keyColumn || !KEY_LINE.test(next.slice(indent))) return undefined;
   const at = lineEnd + 1 + indent;
   const spaces = indent - keyColumn;
   return new YAMLParseError([at, at + 1], error.code, `this key is indented ${spaces} space${spaces === 1 ? '' : 's'} more than the key on the line above, so YAML reads it as part of that key's value: line it up with that key`);

@@ -202,6 +202,27 @@ describe('a key indented more than the key above it', () => {
   });
 });
 
+describe('a key indented less than the key above it', () => {
+  const problems = (source: string): string[] => {
+    const check = locateProblems(source);
+    return check.ok ? [] : check.problems.map((p) => `${p.line}:${p.col} ${p.message}`);
+  };
+  const said = (spaces: number): string => `this key is indented ${spaces} space${spaces === 1 ? '' : 's'} less than the key on the line above and lines up with no key before it, so YAML cannot place it: indent it as the keys it belongs with`;
+
+  it('is said at the key, with how far: yaml said "All mapping items must start at the same column" at the line\'s start', () => {
+    expect(problems('dashboardMetadata:\n  name: A\n owner: ops\ntiles: []\n')).toEqual([`3:2 ${said(1)}`]);
+    // In a list item, under its first key (after `- `), past a comment and a blank line: yaml said "Sequence item without - indicator".
+    const tile = 'dashboardMetadata:\n  name: A\n  owner: ops\ntiles:\n  - name: N\n    tileType: MARKDOWN\n    # the text\n\n   markdown: x\n';
+    expect(problems(tile)).toEqual([`9:4 ${said(1)}`]);
+  });
+
+  it("leaves yaml's words for a line that is no key, or one at the margin", () => {
+    const listItem = problems('dashboardMetadata:\n  name: A\n  owner: ops\ntiles:\n  - name: N\n   - x\n');
+    expect(listItem.join()).not.toContain('less than the key on the line above');
+    expect(problems('dashboardMetadata:\n  name: A\nowner: ops\ntiles: []\n').join()).not.toContain('less than');
+  });
+});
+
 describe('inexactIntegers', () => {
   const offsets = (source: string): number[] => inexactIntegers(parseDocument(source)).map((p) => p.offset);
 
