@@ -53,16 +53,17 @@ export function aliasProblems(doc: Document.Parsed): OffsetProblem[] {
 const INT_TAG = 'tag:yaml.org,2002:int';
 
 /**
- * The integer a scalar's text stands for, exactly, read by the document's own int tags (YAML 1.2's decimal, 0o and 0x;
- * a `%YAML 1.1` file's also 0b, 0-prefixed octal, `_` between digits and base 60); undefined for any other text.
+ * Whether a scalar's text, read as `value`, is an integer that reaches the API as written, by the document's own int
+ * tags (YAML 1.2's decimal, 0o and 0x; a `%YAML 1.1` file's also 0b, 0-prefixed octal, `_` between digits and base 60).
+ * Any other text (a float, a string) is none of this check's business. An integer read as Infinity is not sent as
+ * written, and is judged without reading its digits exactly (a 1 MB number took 0.1 s as a BigInt).
  */
-function writtenInteger(doc: Document.Parsed, source: string): bigint | undefined {
-  for (const tag of doc.schema.tags as ScalarTag[]) {
-    if (tag.tag !== INT_TAG || tag.test?.test(source) !== true) continue;
-    const exact = tag.resolve(source, () => undefined, { intAsBigInt: true });
-    return typeof exact === 'bigint' ? exact : undefined;
-  }
-  return undefined;
+function keepsWrittenInteger(doc: Document.Parsed, source: string, value: number): boolean {
+  const tag = (doc.schema.tags as ScalarTag[]).find((t) => t.tag === INT_TAG && t.test?.test(source) === true);
+  if (tag === undefined) return true;
+  if (!Number.isFinite(value)) return false;
+  const written = tag.resolve(source, () => undefined, { intAsBigInt: true });
+  return typeof written !== 'bigint' || sendsIntegerAsWritten(written, value);
 }
 
 /**
@@ -75,8 +76,7 @@ export function inexactIntegers(doc: Document.Parsed): OffsetProblem[] {
   visit(doc, {
     Scalar(_key, node) {
       if (typeof node.value !== 'number' || Number.isSafeInteger(node.value)) return;
-      const written = writtenInteger(doc, node.source ?? '');
-      if (written === undefined || sendsIntegerAsWritten(written, node.value)) return;
+      if (keepsWrittenInteger(doc, node.source ?? '', node.value)) return;
       problems.push({
         offset: node.range?.[0] ?? 0,
         message: `${excerpt(node.source ?? '')} has more digits than dashcd keeps in a number (it reads numbers as JavaScript does, integers exactly up to ${Number.MAX_SAFE_INTEGER}): it would be sent as ${node.value}. Quote it if the field takes text`,

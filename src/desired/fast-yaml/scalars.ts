@@ -43,8 +43,10 @@ export function resolvePlain(source: string): unknown {
 
 /** An integer that reaches the API as written; any other is declined, for `yaml`'s reading to report (inexactIntegers). */
 function exactInteger(source: string, value: number): number {
+  // Most integers are safe: no BigInt for them. One read as Infinity (hundreds of digits) is declined without one.
+  if (Number.isSafeInteger(value)) return value;
   // The core schema's three forms (decimal with a sign or leading zeros, 0o, 0x) are all BigInt's own.
-  if (!sendsIntegerAsWritten(BigInt(source), value)) throw BAIL;
+  if (!Number.isFinite(value) || !sendsIntegerAsWritten(BigInt(source), value)) throw BAIL;
   return value;
 }
 

@@ -109,6 +109,7 @@ describe('fast YAML path: plain scalars (core schema)', () => {
       expect(thrown(() => scalars.resolvePlain(text)), text).toBe(scalars.BAIL);
       expectDeclined(`a: ${text}\n`);
     }
+    expect(thrown(() => scalars.resolvePlain('9'.repeat(1_000)))).toBe(scalars.BAIL);
     // A float is a float: its digits were never meant to be exact.
     expect(scalars.resolvePlain('1.5e300')).toBe(1.5e300);
   });

@@ -247,6 +247,14 @@ describe('inexactIntegers', () => {
     expect(found[0]?.message).toContain('it would be sent as 1702373595732123400');
   });
 
+  it('reports an integer too long for a double at all (read as Infinity), and leaves a float that overflows to yaml\'s reading', () => {
+    const huge = '9'.repeat(100_000);
+    const [found, ...more] = inexactIntegers(parseDocument(`a: ${huge}\nb: 1e400\nc: .inf\n`));
+    expect(more).toEqual([]);
+    expect(found?.offset).toBe(3);
+    expect(found?.message).toContain('it would be sent as Infinity');
+  });
+
   it('makes documentValue refuse the value, as every reader of a committed file takes it', () => {
     const read = documentValue(parseDocument('x: 1\nts: 1702373595732123456\n'));
     expect(read).toMatchObject({ ok: false, problems: [{ offset: 9 }] });
