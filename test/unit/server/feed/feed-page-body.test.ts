@@ -37,10 +37,18 @@ async function page(store: EventStore, query: string): Promise<Page> {
   return JSON.parse(body.toString()) as Page;
 }
 
-/** The first page of HOST-<entity>'s events, five to a page, as the route reads it: lent, to be given back. */
-function entityPageBody(store: EventStore, entity: number): Promise<PageBody> {
-  const request = parseFeedQuery(new URLSearchParams(`from=${T0}&to=${T0 + 1000}&entityId=HOST-${entity}`), T0 + 10_000, store.cursorKey, 'local');
-  return readFeedPage(store, request, { cursorKey: store.cursorKey, env: 'local', pageSize: 5 });
+/**
+ * A store of 20 events with titles of 100 kB, and `read(n)`: the first page of HOST-<n>'s, five to a page, as the route
+ * reads it (lent, to be given back): some 500 kB, one to a 1 MB body slab.
+ */
+async function storeOfLargePages(dir: string): Promise<{ store: EventStore; read: (entity: number) => Promise<PageBody> }> {
+  const store = await openEventStore({ dir });
+  await store.put(Array.from({ length: 20 }, (_, n) => event(n, `event ${n} ${'x'.repeat(100_000)}`)));
+  const read = (entity: number): Promise<PageBody> => {
+    const request = parseFeedQuery(new URLSearchParams(`from=${T0}&to=${T0 + 1000}&entityId=HOST-${entity}`), T0 + 10_000, store.cursorKey, 'local');
+    return readFeedPage(store, request, { cursorKey: store.cursorKey, env: 'local', pageSize: 5 });
+  };
+  return { store, read };
 }
 
 const starts = (p: Page): number[] => p.events.map((e) => (e.startTime - T0) / 10);
@@ -102,10 +110,7 @@ describe('feed page bodies', () => {
   });
 
   it('cuts later pages from the buffer of pages given back, and never from one whose page is still out', async () => {
-    const store = await openEventStore({ dir });
-    // Titles of 100 kB: a page of five is some 500 kB, one to a 1 MB body slab.
-    await store.put(Array.from({ length: 20 }, (_, n) => event(n, `event ${n} ${'x'.repeat(100_000)}`)));
-    const read = (n: number): Promise<PageBody> => entityPageBody(store, n);
+    const { store, read } = await storeOfLargePages(dir);
     const out = await read(0);
     const outText = out.bytes.toString();
     const second = await read(1);
@@ -121,9 +126,7 @@ describe('feed page bodies', () => {
   });
 
   it('cuts the room of a page whose read failed again (a log shorter than its index), and goes on answering', async () => {
-    const store = await openEventStore({ dir });
-    await store.put(Array.from({ length: 20 }, (_, n) => event(n, `event ${n} ${'x'.repeat(100_000)}`)));
-    const read = (entity: number): Promise<PageBody> => entityPageBody(store, entity);
+    const { store, read } = await storeOfLargePages(dir);
     const first = await read(0);
     first.giveBack();
     // Event 19, HOST-3's newest, was appended last: cut it off the log.
